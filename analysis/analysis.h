@@ -1,0 +1,85 @@
+/*
+ * Statistics: a ministat(1)-compatible core (byte-identical output where
+ * ministat is numerically sound) and the tests beside it: Welch's t,
+ * Mann-Whitney U, confidence intervals for a ratio of means.  Used by
+ * fsconc stat, compare, nightly and report.
+ */
+#ifndef FSCONC_ANALYSIS_H
+#define FSCONC_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct dataset {
+	char	*name;		/* file name as ministat prints it */
+	double	*points;
+	size_t	 n, cap;
+	int	 sorted;
+};
+
+struct dataset *ds_new(const char *name);
+void	 ds_add(struct dataset *, double);
+void	 ds_free(struct dataset *);
+/* Sorts on first use; the summary functions take a sorted set. */
+void	 ds_sort(struct dataset *);
+double	 ds_min(struct dataset *);
+double	 ds_max(struct dataset *);
+double	 ds_median(struct dataset *);	/* ministat's: upper middle for even n */
+double	 ds_mean(const struct dataset *);
+double	 ds_var(const struct dataset *);	/* two-pass, n-1 */
+double	 ds_stddev(const struct dataset *);
+
+/* ministat's -A -n -q -s -w and confidence; see fsconc(1). */
+struct ministat_opts {
+	double	 conf;		/* -c, percent: 80 90 95 98 99 99.5 */
+	int	 width;		/* -w, or the terminal's, default 74 */
+	int	 no_plot;	/* -n */
+	int	 stats_only;	/* -A: just the statistics */
+	int	 quiet;		/* -q: no dataset names, no header */
+	int	 separate;	/* -s: bars on separate rows */
+};
+
+/* Plot, table and every set compared with the first, as ministat does. */
+void	 ministat_print(FILE *, struct dataset *const *, int n,
+	    const struct ministat_opts *);
+
+/* Student's t with pooled s (ministat) or Welch's t. */
+struct ttest {
+	double	 diff;		/* mean(b) - mean(a) */
+	double	 diff_hw;	/* half-width of its interval */
+	double	 pct, pct_hw;	/* as % of mean(a) */
+	double	 t, df, p;	/* two-sided p */
+	double	 s;		/* pooled stddev (Student) or the SE (Welch) */
+	int	 significant;	/* at the confidence given */
+};
+int	 stat_student(struct dataset *a, struct dataset *b, double conf,
+	    struct ttest *);
+int	 stat_welch(struct dataset *a, struct dataset *b, double conf,
+	    struct ttest *);
+
+struct mwu {
+	double	 u;		/* U of the first sample */
+	double	 z;		/* normal approximation (tie-corrected) */
+	double	 p;		/* two-sided; exact for small samples */
+	int	 exact;
+};
+int	 stat_mannwhitney(struct dataset *a, struct dataset *b, struct mwu *);
+
+/*
+ * Confidence interval for r = k * mean(a) / mean(b) (Fieller's method;
+ * falls back to the delta method and says so when Fieller's interval is
+ * unbounded).  Effective concurrency is k = N, a = T1, b = TN.
+ */
+struct ratio_ci {
+	double	 ratio, lo, hi;
+	int	 method;	/* RATIO_FIELLER or RATIO_DELTA */
+	int	 bounded;	/* 0: Fieller interval unbounded */
+};
+enum { RATIO_FIELLER, RATIO_DELTA };
+int	 stat_ratio_ci(struct dataset *a, struct dataset *b, double k,
+	    double conf, struct ratio_ci *);
+
+/* Two-sided Student t quantile for a confidence in percent, df > 0. */
+double	 t_quantile(double conf, double df);
+
+#endif

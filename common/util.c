@@ -1,0 +1,185 @@
+#include <sys/stat.h>
+#include <sys/time.h>
+
+#include <ctype.h>
+#include <err.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		err(EXIT_RUNTIME, "malloc %zu bytes", n);
+	return (p);
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		err(EXIT_RUNTIME, "calloc %zu x %zu bytes", n, size);
+	return (p);
+}
+
+void *
+xrealloc(void *old, size_t n)
+{
+	void *p = realloc(old, n ? n : 1);
+
+	if (p == NULL)
+		err(EXIT_RUNTIME, "realloc %zu bytes", n);
+	return (p);
+}
+
+char *
+xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (p == NULL)
+		err(EXIT_RUNTIME, "strdup");
+	return (p);
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0)
+		err(EXIT_RUNTIME, "vasprintf");
+	va_end(ap);
+	return (p);
+}
+
+int
+parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	double v;
+	int shift = 0;
+
+	errno = 0;
+	if (s == NULL || !isdigit((unsigned char)*s))
+		goto bad;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s)
+		goto bad;
+	switch (tolower((unsigned char)*end)) {
+	case 'k': shift = 10; end++; break;
+	case 'm': shift = 20; end++; break;
+	case 'g': shift = 30; end++; break;
+	case 't': shift = 40; end++; break;
+	case '\0': break;
+	case 'b': break;
+	default: goto bad;
+	}
+	if (shift != 0 && tolower((unsigned char)*end) == 'i')
+		end++;
+	if (tolower((unsigned char)*end) == 'b')
+		end++;
+	if (*end != '\0')
+		goto bad;
+	v *= (double)((uint64_t)1 << shift);
+	if (v >= 18446744073709551616.0)
+		goto bad;
+	*out = (uint64_t)v;
+	return (0);
+bad:
+	errno = EINVAL;
+	return (-1);
+}
+
+const char *
+format_size(uint64_t n, char *buf, size_t len)
+{
+	static const char units[] = "KMGTP";
+	double v = (double)n;
+	int u = -1;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)n);
+	else if (v == (double)(uint64_t)v)
+		snprintf(buf, len, "%llu%c", (unsigned long long)v, units[u]);
+	else
+		snprintf(buf, len, "%.1f%c", v, units[u]);
+	return (buf);
+}
+
+double
+now_monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((double)ts.tv_sec + (double)ts.tv_nsec * 1e-9);
+}
+
+double
+timeval_seconds(const struct timeval *tv)
+{
+	return ((double)tv->tv_sec + (double)tv->tv_usec * 1e-6);
+}
+
+int
+mkdir_p(const char *path, mode_t mode)
+{
+	char *p, *slash;
+	struct stat st;
+	int rc = 0;
+
+	p = xstrdup(path);
+	for (slash = p + 1; rc == 0; slash++) {
+		slash = strchr(slash, '/');
+		if (slash != NULL)
+			*slash = '\0';
+		if (mkdir(p, mode) != 0 &&
+		    (errno != EEXIST || stat(p, &st) != 0 || !S_ISDIR(st.st_mode))) {
+			if (errno == EEXIST)
+				errno = ENOTDIR;
+			rc = -1;
+		}
+		if (slash == NULL)
+			break;
+		*slash = '/';
+	}
+	free(p);
+	return (rc);
+}
+
+int
+write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return (-1);
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return (0);
+}

@@ -1,0 +1,46 @@
+/*
+ * Small helpers every module uses: checked allocation, human sizes,
+ * clocks, paths.  Diagnostics follow err(3): "fsconc: <object>: <cause>".
+ */
+#ifndef FSCONC_UTIL_H
+#define FSCONC_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct timeval;
+
+#define FSCONC_CACHELINE 64
+
+/* Exit statuses shared by every subcommand (DESIGN.md). */
+enum {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,
+	EXIT_USAGE = 2,
+	EXIT_REGRESSION = 3,
+};
+
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xrealloc(void *, size_t);
+char	*xstrdup(const char *);
+char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * "512m", "2g", "4096", "1.5G", "64k": binary units, case-insensitive,
+ * optional trailing "b"/"ib".  Returns -1 and sets errno on bad input.
+ */
+int	 parse_size(const char *, uint64_t *);
+/* Renders bytes as "512M", "2G", "1.5K" into buf. */
+const char *format_size(uint64_t, char *, size_t);
+
+double	 now_monotonic(void);		/* seconds, CLOCK_MONOTONIC */
+double	 timeval_seconds(const struct timeval *);
+
+/* mkdir -p with mode; 0 or -1 with errno. */
+int	 mkdir_p(const char *, mode_t);
+/* Write a whole buffer, retrying short writes; 0 or -1 with errno. */
+int	 write_all(int, const void *, size_t);
+
+#endif

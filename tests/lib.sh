@@ -1,0 +1,20 @@
+# Sourced by tests/e2e/*.sh: TAP helpers and the binary under test.
+#   ok NAME | not_ok NAME [DETAIL] | skip NAME REASON | check NAME CMD...
+FSCONC=${FSCONC:-${FSCONC_TOP:-.}/fsconc}
+TOP=${FSCONC_TOP:-$(pwd)}
+_t=0
+ok()     { _t=$((_t + 1)); echo "ok $_t - $1"; }
+not_ok() { _t=$((_t + 1)); echo "not ok $_t - $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; return 0; }
+skip()   { _t=$((_t + 1)); echo "ok $_t - $1 # SKIP $2"; }
+# check NAME CMD...: ok when CMD exits 0.
+check() {
+	_n=$1; shift
+	if _o=$("$@" 2>&1); then ok "$_n"; else not_ok "$_n" "$_o"; fi
+}
+is_root() { [ "$(id -u)" -eq 0 ]; }
+# A scratch directory removed at exit.
+scratch() {
+	_s=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-e2e.XXXXXX")
+	trap 'rm -rf "$_s"' EXIT
+	echo "$_s"
+}

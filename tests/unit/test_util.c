@@ -1,0 +1,93 @@
+/* common/util.c: sizes and paths. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static void
+test_parse_size(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(parse_size("4096", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(parse_size("512m", &v), 0);
+	assert_int_equal(v, 512ULL << 20);
+	assert_int_equal(parse_size("2G", &v), 0);
+	assert_int_equal(v, 2ULL << 30);
+	assert_int_equal(parse_size("1.5k", &v), 0);
+	assert_int_equal(v, 1536);
+	assert_int_equal(parse_size("64KiB", &v), 0);
+	assert_int_equal(v, 65536);
+	assert_int_equal(parse_size("3mb", &v), 0);
+	assert_int_equal(v, 3ULL << 20);
+	assert_int_equal(parse_size("", &v), -1);
+	assert_int_equal(parse_size("-1m", &v), -1);
+	assert_int_equal(parse_size("12q", &v), -1);
+	assert_int_equal(parse_size("1gx", &v), -1);
+	assert_int_equal(errno, EINVAL);
+}
+
+static void
+test_format_size(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(format_size(512, buf, sizeof(buf)), "512");
+	assert_string_equal(format_size(512ULL << 20, buf, sizeof(buf)), "512M");
+	assert_string_equal(format_size(2ULL << 30, buf, sizeof(buf)), "2G");
+	assert_string_equal(format_size(1536, buf, sizeof(buf)), "1.5K");
+}
+
+static void
+test_mkdir_p(void **state)
+{
+	char tmpl[] = "/tmp/fsconc-test-XXXXXX", *deep, *file;
+	struct stat st;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	deep = xasprintf("%s/a/b/c", tmpl);
+	assert_int_equal(mkdir_p(deep, 0755), 0);
+	assert_int_equal(stat(deep, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(mkdir_p(deep, 0755), 0);	/* exists: fine */
+	file = xasprintf("%s/f", tmpl);
+	fd = open(file, O_CREAT | O_WRONLY, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write_all(fd, "abc", 3), 0);
+	close(fd);
+	free(deep);
+	deep = xasprintf("%s/f/x", tmpl);
+	assert_int_equal(mkdir_p(deep, 0755), -1);	/* through a file */
+	assert_int_equal(errno, ENOTDIR);
+	unlink(file);
+	rmdir(xasprintf("%s/a/b/c", tmpl));
+	free(deep);
+	free(file);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_format_size),
+		cmocka_unit_test(test_mkdir_p),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

@@ -1,0 +1,121 @@
+/*
+ * The workload contract (will-it-scale style): a small ops table that the
+ * harness drives.  Life cycle, and who calls what:
+ *
+ *   controller, once:          init, set_option*, prepare, describe
+ *   controller, every batch:   batch_setup   (fresh fs mounted; untimed)
+ *   worker, every batch:       worker_setup  (before the start gate; untimed)
+ *                              worker_run    (timed: gate release -> return)
+ *                              worker_verify (after the batch, untimed; --verify)
+ *   controller, once:          fini
+ *
+ * Workers are processes (fork after prepare, so read-only state built in
+ * prepare is shared copy-on-write) or threads (state shared as is: after
+ * prepare the workload state is read-only, per-worker state lives in
+ * struct wl_worker.priv).  struct wl_worker lives in memory shared with
+ * the controller, so results and messages written by a worker process
+ * are seen by the controller.
+ */
+#ifndef FSCONC_WORKLOAD_H
+#define FSCONC_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util.h"
+
+/* Worst status wins when several apply (max of the values). */
+enum wl_status {
+	WL_OK = 0,
+	WL_WARN,	/* completed, something worth a note (e.g. not cached) */
+	WL_FAILED,	/* this worker's result is not valid; run goes on */
+	WL_FATAL,	/* nothing further can work (bad archive, bad option) */
+};
+
+#define WL_MAX_METRICS	16
+#define WL_MSG_LEN	512
+
+/* How a per-worker metric becomes a per-batch one. */
+enum wl_aggregate {
+	WL_AGG_SUM,		/* bytes/s, ops/s: the batch figure is the sum */
+	WL_AGG_MEAN,		/* ns/op: the batch figure is the mean */
+	WL_AGG_MAX,		/* seconds: the batch figure is the slowest */
+};
+
+struct wl_metric {
+	const char		*name;	/* file suffix: jobs-N.<name> */
+	const char		*unit;	/* "s", "bytes/s", "ops/s", "ns/op" */
+	enum wl_aggregate	 agg;
+	int			 higher_is_better;
+};
+
+/* What the controller hands a workload for one batch. */
+struct wl_batch {
+	int		 jobs;		/* -j: N workers in this batch */
+	int		 rep;		/* repetition, from 1 */
+	const char	*const *dirs;	/* dirs[i]: worker i's own directory */
+	const char	*const *mounts;	/* mounts[i]: fs root worker i uses */
+	const char	*const *devices; /* devices[i]: block device or NULL */
+	int		 verify;	/* --verify */
+};
+
+/* One worker's slot.  The harness pads it to a cache line multiple. */
+struct wl_worker {
+	int		 id;		/* 0..jobs-1 */
+	int		 jobs;
+	const char	*dir;		/* this worker's directory */
+	const char	*mount;		/* root of the fs it works on */
+	const char	*device;	/* block device under it, or NULL */
+	void		*priv;		/* per-worker state (worker_setup) */
+	/* Results, written by the worker. */
+	enum wl_status	 status;
+	uint64_t	 entries;	/* archive entries, files, calls ... */
+	uint64_t	 bytes;		/* payload bytes moved */
+	double		 metric[WL_MAX_METRICS];	/* by struct workload.metrics */
+	char		 msg[WL_MSG_LEN];	/* first error, "<object>: <cause>" */
+};
+
+struct workload {
+	const char		*name;		/* -w NAME */
+	const char		*summary;	/* one line for "fsconc run -w help" */
+	const char		*options_help;	/* "key=value  meaning\n" lines */
+	const struct wl_metric	*metrics;	/* extra per-worker metrics */
+	size_t			 nmetrics;
+	int			 needs_fs;	/* 0: no disk is made for it */
+
+	void	*(*init)(void);
+	/* -O key=value; returns -1 with a message in err on a bad value. */
+	int	 (*set_option)(void *, const char *key, const char *value,
+		    char *err, size_t errlen);
+	/* Before any timing: load, generate, validate.  -1 + err on failure. */
+	int	 (*prepare)(void *, char *err, size_t errlen);
+	/* key=value lines for the result set's meta file. */
+	void	 (*describe)(void *, FILE *);
+	/* Optional.  After the fresh fs is mounted, before workers start. */
+	int	 (*batch_setup)(void *, const struct wl_batch *, char *err,
+		    size_t errlen);
+	/* Optional.  In the worker, before the start gate. */
+	int	 (*worker_setup)(void *, struct wl_worker *);
+	/* The timed part.  Returns the worker's status (also in w->status). */
+	enum wl_status (*worker_run)(void *, struct wl_worker *);
+	/* Optional.  After the batch (--verify), may downgrade the status. */
+	enum wl_status (*worker_verify)(void *, struct wl_worker *);
+	/* Optional.  In the worker after run/verify: free per-worker state. */
+	void	 (*worker_cleanup)(void *, struct wl_worker *);
+	void	 (*fini)(void *);
+};
+
+extern const struct workload wl_extract;	/* workloads/extract.c */
+extern const struct workload wl_readtest;	/* workloads/readtest.c */
+extern const struct workload wl_tree;		/* workloads/tree.c */
+extern const struct workload wl_syscall;	/* workloads/syscall.c */
+extern const struct workload wl_memcpy;		/* workloads/memcpy.c */
+extern const struct workload wl_devbw;		/* workloads/devbw.c */
+extern const struct workload wl_calib;		/* workloads/calib.c */
+
+/* All workloads, NULL-terminated; workload_find by name or NULL. */
+extern const struct workload *const workloads[];
+const struct workload *workload_find(const char *);
+
+#endif
