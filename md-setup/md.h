@@ -5,9 +5,12 @@
  * OS specifics stay in those files.
  *
  * Every resource is recorded in a state file under the runtime directory
- * (MD_RUNDIR, default /run/fsconc, or $XDG_RUNTIME_DIR/fsconc when not
- * root) before it is created and removed from it after it is destroyed;
- * md_cleanup() tears down exactly what the records name.
+ * ($FSCONC_RUNDIR, else /run/fsconc as root, else
+ * $XDG_RUNTIME_DIR/fsconc or /tmp/fsconc-UID) before it is created and
+ * removed from it after it is destroyed; md_cleanup() tears down exactly
+ * what the records name.  Mountpoints live under the runtime directory
+ * too.  Tests set FSCONC_RUNDIR to a private directory so that parallel
+ * test runs never see each other's disks.
  */
 #ifndef FSCONC_MD_H
 #define FSCONC_MD_H
