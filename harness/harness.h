@@ -14,6 +14,7 @@
 #define FSCONC_HARNESS_H
 
 #include <getopt.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -76,8 +77,6 @@ struct run_config {
 	char		*cmdline;	/* the whole command line, for meta */
 	int		 summary;	/* print the summary (cmd_run: 1) */
 	int		 progress;	/* one-line progress (stderr is a tty) */
-	/* test hooks, no options: */
-	const char	*fault;		/* $FSCONC_FAULT for e2e tests, or NULL */
 };
 
 /* Long-only option codes; a command extending run's options uses codes
@@ -124,10 +123,11 @@ int	 run_option(struct run_config *, int ch, const char *arg);
  */
 int	 run_config_finish(struct run_config *, int argc, char **argv);
 /*
- * All of the above for "fsconc run": returns 0 with cfg ready, or the
- * exit status to return (EXIT_OK after --help, EXIT_USAGE on bad input).
- * A positive return means "exit with this"; the caller must not run.
+ * All of the above for "fsconc run" (initialises cfg): returns RUN_READY
+ * with cfg ready, or else the exit status to return at once (EXIT_OK
+ * after --help or -w help, EXIT_USAGE after bad input, usage printed).
  */
+#define RUN_READY	(-1)
 int	 run_parse_options(int argc, char **argv, struct run_config *);
 
 /*
@@ -231,7 +231,6 @@ struct batch_spec {
 	const char *const *mounts;	/* [jobs] or NULL */
 	const char *const *devices;	/* [jobs] or NULL */
 	int		 verify;
-	const char	*fault;		/* test hook: "kill=K" kills worker K */
 };
 
 /*
@@ -246,6 +245,12 @@ struct batch_spec {
  */
 int	 harness_run_batch(const struct batch_spec *, struct rs_run *run,
 	    struct rs_worker *workers);
+/*
+ * Set by the caller's SIGINT/SIGTERM handler.  A process-mode batch then
+ * kills its workers and returns with status killed, reason "interrupted";
+ * a thread-mode batch runs to its end (threads cannot be killed alone).
+ */
+extern volatile sig_atomic_t harness_interrupted;
 
 /* --- OS specifics (harness/os_linux.c, harness/os_freebsd.c) -------------- */
 
