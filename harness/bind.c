@@ -250,9 +250,16 @@ bind_plan_cpuset(const struct bind_plan *p, int i, char *buf, size_t len)
 	return (buf);
 }
 
-/* "core L#3, package L#1": where a cpuset sits in the tree. */
+static const hwloc_obj_type_t bind_types[] = {
+	[BIND_NONE] = HWLOC_OBJ_MACHINE, [BIND_PU] = HWLOC_OBJ_PU,
+	[BIND_CORE] = HWLOC_OBJ_CORE, [BIND_PACKAGE] = HWLOC_OBJ_PACKAGE,
+	[BIND_NUMA] = HWLOC_OBJ_GROUP,
+};
+
+/* "Core L#3, package L#1": where a cpuset sits in the tree. */
 static void
-describe_set(hwloc_topology_t t, hwloc_const_bitmap_t set, FILE *fp)
+describe_set(hwloc_topology_t t, hwloc_const_bitmap_t set,
+    enum bind_level b, FILE *fp)
 {
 	hwloc_obj_t o, pkg, n;
 	char type[64];
@@ -260,6 +267,10 @@ describe_set(hwloc_topology_t t, hwloc_const_bitmap_t set, FILE *fp)
 	o = hwloc_get_obj_covering_cpuset(t, set);
 	if (o == NULL)
 		return;
+	/* Name the object of the bind level when it has the same PUs. */
+	while (o->type != bind_types[b] && o->parent != NULL &&
+	    hwloc_bitmap_isequal(o->parent->cpuset, set))
+		o = o->parent;
 	hwloc_obj_type_snprintf(type, sizeof(type), o, 0);
 	fprintf(fp, " (%s L#%u", type, o->logical_index);
 	pkg = o->type == HWLOC_OBJ_PACKAGE ? NULL :
@@ -297,7 +308,7 @@ bind_plan_print(hwloc_topology_t t, const struct bind_plan *p, FILE *fp)
 		}
 		fprintf(fp, "worker %d: cpuset %s", i,
 		    bind_plan_cpuset(p, i, buf, sizeof(buf)));
-		describe_set(t, p->cpusets[i], fp);
+		describe_set(t, p->cpusets[i], p->bind, fp);
 		fprintf(fp, "\n");
 	}
 }

@@ -453,9 +453,13 @@ summary(struct run *r, FILE *fp)
 			continue;
 		}
 		m = ds_mean(tn);
-		hw = tn->n > 1 ? t_quantile(95, (double)(tn->n - 1)) *
-		    ds_stddev(tn) / sqrt((double)tn->n) : NAN;
-		fprintf(fp, "%6d %4zu %12.4f %10.4f", n, tn->n, m, hw);
+		fprintf(fp, "%6d %4zu %12.4f", n, tn->n, m);
+		if (tn->n > 1) {
+			hw = t_quantile(95, (double)(tn->n - 1)) *
+			    ds_stddev(tn) / sqrt((double)tn->n);
+			fprintf(fp, " %10.4f", hw);
+		} else
+			fprintf(fp, " %10s", "-");
 		if (t1 == NULL) {
 			fprintf(fp, " %8s\n", "-");
 			continue;
