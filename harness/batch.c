@@ -502,7 +502,8 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 		if (sp->wl->batch_setup(sp->wl_state, &wb, err,
 		    sizeof(err)) != 0) {
 			run->status = RS_FAILED;
-			snprintf(run->reason, sizeof(run->reason), "%s", err);
+			snprintf(run->reason, sizeof(run->reason), "%.*s",
+			    (int)sizeof(run->reason) - 1, err);
 			warnx("%s", err);
 			return (0);
 		}
