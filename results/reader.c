@@ -174,6 +174,16 @@ parse_long(const char *s, long *v)
 }
 
 static int
+parse_count(const char *s, long *v)
+{
+	if (strcmp(s, "-") == 0) {
+		*v = -1;
+		return (0);
+	}
+	return (parse_long(s, v));
+}
+
+static int
 parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
@@ -278,8 +288,8 @@ parse_run(struct rs_set *s, char **f, struct rs_run *r)
 	if (parse_num(f[2], &r->real) == -1 ||
 	    parse_num(f[3], &r->user) == -1 ||
 	    parse_num(f[4], &r->sys) == -1 ||
-	    parse_long(f[5], &r->nvcsw) == -1 ||
-	    parse_long(f[6], &r->nivcsw) == -1 ||
+	    parse_count(f[5], &r->nvcsw) == -1 ||
+	    parse_count(f[6], &r->nivcsw) == -1 ||
 	    parse_num(f[7], &r->idle) == -1 ||
 	    parse_num(f[8], &r->setup) == -1 ||
 	    (st = rs_status_parse(f[9])) == -1)
@@ -711,8 +721,8 @@ rs_values(const struct rs_set *s, int jobs, const char *metric,
 		case 2: x = r->sys; break;
 		case 3: x = r->idle; break;
 		case 4: x = r->setup; break;
-		case 5: x = (double)r->nvcsw; break;
-		case 6: x = (double)r->nivcsw; break;
+		case 5: x = r->nvcsw < 0 ? NAN : (double)r->nvcsw; break;
+		case 6: x = r->nivcsw < 0 ? NAN : (double)r->nivcsw; break;
 		default: x = r->metric[m]; break;
 		}
 		if (isfinite(x))

@@ -25,8 +25,8 @@ struct rs_run {
 	int		 jobs;
 	int		 rep;
 	double		 real, user, sys;	/* seconds */
-	long		 nvcsw, nivcsw;	/* context switches, all workers */
-	double		 idle;		/* system-wide idle share 0..1 */
+	long		 nvcsw, nivcsw;	/* all workers; -1: unknown */
+	double		 idle;		/* system idle 0..1; NaN: unknown */
 	double		 setup;		/* fs refresh seconds (untimed) */
 	enum rs_status	 status;
 	double		 metric[RS_MAX_METRICS];	/* workload metrics */

@@ -138,6 +138,15 @@ put_num(FILE *fp, double v)
 	fputs(buf, fp);
 }
 
+static void
+put_count(FILE *fp, long v)
+{
+	if (v < 0)
+		fputc('-', fp);
+	else
+		fprintf(fp, "%ld", v);
+}
+
 static FILE *
 create_file(struct rs_writer *w, const char *name)
 {
@@ -364,7 +373,11 @@ rs_add_run(struct rs_writer *w, const struct rs_run *r)
 	put_sec(w->runs, r->user);
 	fputc('\t', w->runs);
 	put_sec(w->runs, r->sys);
-	fprintf(w->runs, "\t%ld\t%ld\t", r->nvcsw, r->nivcsw);
+	fputc('\t', w->runs);
+	put_count(w->runs, r->nvcsw);
+	fputc('\t', w->runs);
+	put_count(w->runs, r->nivcsw);
+	fputc('\t', w->runs);
 	put_sec(w->runs, r->idle);
 	fputc('\t', w->runs);
 	put_sec(w->runs, r->setup);
