@@ -15,6 +15,7 @@
 static void
 test_bad_options(void **state)
 {
+	char *root;
 	const struct workload *wl = &wl_tree;
 	char err[256];
 	void *st;
@@ -37,8 +38,11 @@ test_bad_options(void **state)
 	st = wlr_prepare(wl, (const char *[]){ "files=10000000", "size=256m",
 	    NULL }, err, sizeof(err));
 	assert_non_null(st);
-	assert_null(wlr_batch(wl, st, "/tmp", 2, 1, 0, err, sizeof(err)));
+	root = wlr_tmpdir();
+	assert_null(wlr_batch(wl, st, root, 2, 1, 0, err, sizeof(err)));
 	assert_non_null(strstr(err, "larger --disk"));
+	wlr_rmrf(root);
+	free(root);
 	wl->fini(st);
 }
 
