@@ -139,8 +139,6 @@ struct report_opts {
 };
 int	 report_write(const char *dir, struct rs_set *const *sets,
 	    size_t nsets, const struct report_opts *);
-/* Result root for host/label selectors: $FSCONC_RESULTS or "results". */
-const char *report_default_root(void);
 /* A confidence in percent, 0 < c < 100; -1 if not. */
 int	 report_parse_conf(const char *, double *);
 

@@ -25,17 +25,6 @@ usage(FILE *fp, int status)
 	exit(status);
 }
 
-/* The result root for host/label selectors: -R, $FSCONC_RESULTS, ./results */
-const char *
-report_default_root(void)
-{
-	const char *root;
-
-	if ((root = getenv("FSCONC_RESULTS")) != NULL && *root != '\0')
-		return (root);
-	return ("results");
-}
-
 int
 report_parse_conf(const char *arg, double *conf)
 {
@@ -64,13 +53,14 @@ cmd_report(int argc, char **argv)
 	struct report_opts ro;
 	struct rs_set **sets;
 	const char *dir, *root;
-	char errbuf[512];
-	int ch, i, n, rc;
+	char errbuf[512], **paths;
+	size_t n, np, k;
+	int ch, i, rc;
 
 	memset(&ro, 0, sizeof(ro));
 	ro.conf = 95;
 	dir = NULL;
-	root = report_default_root();
+	root = NULL;		/* rs_default_root() */
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:o:R:t:", longopts,
 	    NULL)) != -1)
@@ -110,26 +100,37 @@ cmd_report(int argc, char **argv)
 		warnx("report: no result set given");
 		usage(stderr, EXIT_USAGE);
 	}
-	sets = xcalloc((size_t)argc, sizeof(*sets));
+	sets = NULL;
 	rc = EXIT_RUNTIME;
 	n = 0;
+	/* A run directory (run --vary) or a host stands for all its sets. */
 	for (i = 0; i < argc; i++) {
-		if ((sets[n] = rs_open(root, argv[i], errbuf,
-		    sizeof(errbuf))) == NULL) {
+		if ((np = rs_find(root, argv[i], &paths, errbuf,
+		    sizeof(errbuf))) == 0) {
 			warnx("%s", errbuf);
 			goto out;
 		}
-		n++;
+		sets = xrealloc(sets, (n + np) * sizeof(*sets));
+		for (k = 0; k < np; k++) {
+			if ((sets[n] = rs_open(NULL, paths[k], errbuf,
+			    sizeof(errbuf))) == NULL) {
+				warnx("%s", errbuf);
+				rs_find_free(paths);
+				goto out;
+			}
+			n++;
+		}
+		rs_find_free(paths);
 	}
 	if (mkdir_p(dir, 0755) != 0) {
 		warn("%s", dir);
 		goto out;
 	}
-	if (report_write(dir, sets, (size_t)n, &ro) == 0)
+	if (report_write(dir, sets, n, &ro) == 0)
 		rc = EXIT_OK;
 out:
-	for (i = 0; i < n; i++)
-		rs_free(sets[i]);
+	for (k = 0; k < n; k++)
+		rs_free(sets[k]);
 	free(sets);
 	return (rc);
 }

@@ -88,33 +88,35 @@ set_label(const struct rs_set *rs)
 	return (xasprintf("%.*s", (int)(end - beg), beg));
 }
 
+/* Efficiency and the ideal line need the CPU count the set ran with. */
 static int
 set_ncpu(const struct rs_set *rs, int maxlevel)
 {
-	static const char *const keys[] = { "ncpu", "cpus", "hw.ncpu",
-	    "online_cpus", "nproc" };
 	const char *v;
-	size_t i;
 	int n;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if ((v = rs_meta_get(rs, keys[i])) != NULL &&
-		    (n = atoi(v)) > 0)
-			return (n);
+	if ((v = rs_meta_get(rs, "ncpu")) != NULL && (n = atoi(v)) > 0)
+		return (n);
 	return (maxlevel);
 }
 
 static void
 rset_load(struct rset *s, struct rs_set *rs)
 {
-	size_t i;
-	int n;
-
 	memset(s, 0, sizeof(*s));
 	s->rs = rs;
 	s->label = set_label(rs);
 	s->nlevels = rs_levels(rs, &s->levels);
 	s->ncpu = set_ncpu(rs, s->nlevels ? s->levels[s->nlevels - 1] : 1);
+}
+
+/* After unique_labels: the labels name the datasets. */
+static void
+rset_data(struct rset *s)
+{
+	size_t i;
+	int n;
+
 	s->real = xcalloc(s->nlevels, sizeof(*s->real));
 	s->user = xcalloc(s->nlevels, sizeof(*s->user));
 	s->sys = xcalloc(s->nlevels, sizeof(*s->sys));
@@ -261,6 +263,20 @@ html_head(FILE *fp, const char *title)
 	fputs("</h1>\n", fp);
 }
 
+/* Keys that differ between any two runs and say nothing about them. */
+static int
+meta_volatile(const char *key)
+{
+	static const char *const keys[] = { "created", "start", "end",
+	    "command", "cmdline" };
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(key, keys[i]) == 0)
+			return (1);
+	return (0);
+}
+
 /* Meta keys whose values differ between the sets: what was compared. */
 static void
 html_sets(FILE *fp, const struct report *r)
@@ -303,6 +319,8 @@ html_sets(FILE *fp, const struct report *r)
 	for (i = 1; i < r->nsets; i++) {
 		b = r->sets[i].rs;
 		for (k = 0; k < b->nmeta; k++) {
+			if (meta_volatile(b->meta[k].key))
+				continue;
 			va = rs_meta_get(a, b->meta[k].key);
 			vb = b->meta[k].value;
 			if (va != NULL && strcmp(va, vb) == 0)
@@ -379,7 +397,7 @@ xoff(const struct report *r, size_t i)
 
 static void
 plot_common(FILE *sc, const struct report *r, const char *title,
-    const char *ylabel)
+    const char *ylabel, const char *key)
 {
 	size_t i;
 
@@ -387,8 +405,8 @@ plot_common(FILE *sc, const struct report *r, const char *title,
 	plot_quote(sc, title);
 	fputs("\nset ylabel ", sc);
 	plot_quote(sc, ylabel);
-	fputs("\nset xlabel 'concurrent jobs N'\nset grid\n"
-	    "set key top left box opaque\nset xtics (", sc);
+	fprintf(sc, "\nset xlabel 'concurrent jobs N'\nset grid\n"
+	    "set key %s box opaque\nset xtics (", key);
 	for (i = 0; i < r->nlevels; i++)
 		fprintf(sc, "%s%d", i ? ", " : "", r->levels[i]);
 	fprintf(sc, ")\nset xrange [%g:%g]\nset yrange [0:*]\n"
@@ -403,7 +421,7 @@ plot_common(FILE *sc, const struct report *r, const char *title,
  */
 static char *
 plot_points(const struct report *r, const char *name, const char *metric,
-    const char *title, const char *ylabel, int *none)
+    const char *title, const char *ylabel, const char *key, int *none)
 {
 	struct dataset *ds;
 	const struct rset *s;
@@ -456,7 +474,7 @@ plot_points(const struct report *r, const char *name, const char *metric,
 	}
 	if ((sc = open_memstream(&script, &len)) == NULL)
 		err(EXIT_RUNTIME, "open_memstream");
-	plot_common(sc, r, title, ylabel);
+	plot_common(sc, r, title, ylabel, key);
 	fputs("plot ", sc);
 	for (i = 0; i < r->nsets; i++) {
 		fprintf(sc, "%s'%s.dat' index %zu using 1:2 with points pt 7 "
@@ -514,7 +532,7 @@ plot_ec(const struct report *r)
 	if ((sc = open_memstream(&script, &len)) == NULL)
 		err(EXIT_RUNTIME, "open_memstream");
 	lab = xasprintf("EC(N) = N mean(T1) / mean(TN), %g%% CI", r->opts->conf);
-	plot_common(sc, r, "Effective concurrency", lab);
+	plot_common(sc, r, "Effective concurrency", lab, "top left");
 	free(lab);
 	fprintf(sc, "plot 'ec.dat' index %zu using 1:2 with lines dt 2 lw 2 "
 	    "lc rgb '#888888' title 'ideal: EC = min(N, %d CPUs)'",
@@ -556,15 +574,17 @@ static int
 html_plots(FILE *fp, const struct report *r)
 {
 	static const struct {
-		const char	*name, *metric, *title, *ylabel, *caption;
+		const char	*name, *metric, *title, *ylabel, *key;
+		const char	*caption;
 	} pp[] = {
-		{ "wall", "real", "Wall time per level", "seconds",
+		{ "wall", "real", "Wall time per level", "seconds", "top left",
 		    "Wall time of a batch: every repetition (dots), mean and "
 		    "its confidence interval (line)." },
 		{ "sysjob", "sysjob", "System time per job", "seconds per job",
+		    "top left",
 		    "System time per job (sys / N): every repetition (dots), "
 		    "mean and its confidence interval (line)." },
-		{ "idle", "idle", "Idle share per level", "idle %",
+		{ "idle", "idle", "Idle share per level", "idle %", "top right",
 		    "Share of CPU time left idle during the batch: every "
 		    "repetition (dots), mean and its confidence interval "
 		    "(line)." },
@@ -582,7 +602,7 @@ html_plots(FILE *fp, const struct report *r)
 		snprintf(cap, sizeof(cap), "%s %g%% confidence.",
 		    pp[i].caption, r->opts->conf);
 		svg = plot_points(r, pp[i].name, pp[i].metric, pp[i].title,
-		    pp[i].ylabel, &none);
+		    pp[i].ylabel, pp[i].key, &none);
 		rc |= html_figure(fp, svg, none, pp[i].title, cap);
 	}
 	fputs("</div>\n", fp);
@@ -616,8 +636,9 @@ html_ec_table(FILE *fp, const struct report *r)
 			    ds_mean(rset_ds(s, 1, "real")),
 			    ds_mean(rset_ds(s, n, "real")), rc.ratio, rc.lo,
 			    rc.hi, rc.ratio / lim);
-			html_puts(fp, rc.method == RATIO_FIELLER ? "Fieller" :
-			    "delta (Fieller unbounded)");
+			fputs(rc.method == RATIO_FIELLER ? "Fieller" :
+			    rc.bounded ? "delta" : "delta (Fieller unbounded)",
+			    fp);
 			fputc('\n', fp);
 		}
 	}
@@ -773,6 +794,35 @@ html_limits(FILE *fp, const struct report *r)
 
 /* --- driver ----------------------------------------------------------- */
 
+/* Sets of one label (nightly: baseline and candidate) need telling
+ * apart in legends and tables: add the set directory's name. */
+static void
+unique_labels(struct report *r)
+{
+	const char *base;
+	char *l;
+	size_t i, j;
+	int *dup;
+
+	/* Decide on the original labels before renaming any. */
+	dup = xcalloc(r->nsets, sizeof(*dup));
+	for (i = 0; i < r->nsets; i++)
+		for (j = i + 1; j < r->nsets; j++)
+			if (strcmp(r->sets[i].label, r->sets[j].label) == 0)
+				dup[i] = dup[j] = 1;
+	for (i = 0; i < r->nsets; i++) {
+		if (!dup[i])
+			continue;
+		/* The trailing slashes are gone: rs_find trims them. */
+		base = strrchr(r->sets[i].rs->path, '/');
+		base = base != NULL ? base + 1 : r->sets[i].rs->path;
+		l = xasprintf("%s@%s", r->sets[i].label, base);
+		free(r->sets[i].label);
+		r->sets[i].label = l;
+	}
+	free(dup);
+}
+
 static int
 int_cmp(const void *a, const void *b)
 {
@@ -831,6 +881,9 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	r.sets = xcalloc(nsets, sizeof(*r.sets));
 	for (i = 0; i < nsets; i++)
 		rset_load(&r.sets[i], sets[i]);
+	unique_labels(&r);
+	for (i = 0; i < nsets; i++)
+		rset_data(&r.sets[i]);
 	union_levels(&r);
 	rc = -1;
 	tmp = final = title = NULL;
