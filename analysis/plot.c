@@ -84,24 +84,23 @@ plot_run(const char *dir, const char *name, const char *script)
 		warn("%s", gp);
 		goto out;
 	}
-	/* FSCONC_GNUPLOT names another binary (tests, odd installs). */
-	if ((prog = getenv("FSCONC_GNUPLOT")) == NULL || *prog == '\0')
-		prog = "gnuplot";
+	prog = "gnuplot";
 	fflush(NULL);
 	if ((pid = fork()) == -1) {
 		warn("fork for gnuplot");
 		goto out;
 	}
 	if (pid == 0) {
-		if (chdir(dir) != 0)
-			_exit(126);
 		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd >= 0) {
 			dup2(fd, STDOUT_FILENO);
 			dup2(fd, STDERR_FILENO);
 			close(fd);
 		}
-		execlp(prog, prog, gp, (char *)NULL);
+		/* The script names its data files relative to dir. */
+		if (chdir(dir) != 0)
+			_exit(126);
+		execlp(prog, prog, gp + strlen(dir) + 1, (char *)NULL);
 		_exit(errno == ENOENT ? 127 : 126);
 	}
 	while (waitpid(pid, &status, 0) == -1)
