@@ -23,15 +23,21 @@
 static const char *const time_metrics[] = { "real", "user", "sys" };
 #define NTIME	(sizeof(time_metrics) / sizeof(time_metrics[0]))
 
-/* One set as the report sees it: datasets per level, by metric. */
+/* Per set: the fixed metrics, then the workload's own. */
+static const char *const base_metrics[] = { "real", "user", "sys", "idle",
+    "sysjob" };
+#define NBASE	(sizeof(base_metrics) / sizeof(base_metrics[0]))
+
+/* One set as the report sees it: a dataset per metric and level. */
 struct rset {
 	struct rs_set	*rs;
 	char		*label;		/* meta label, else the directory's */
 	int		 ncpu;		/* meta, else the highest level */
 	int		*levels;
 	size_t		 nlevels;
-	struct dataset	**real, **user, **sys, **idle;
-	struct dataset	**sysjob;	/* sys / N per batch */
+	const char	**mnames;	/* base_metrics, then rs->metrics */
+	size_t		 nm;
+	struct dataset	***ds;		/* [nm][nlevels] */
 };
 
 /* The whole report: sets, options, the union of levels. */
@@ -41,21 +47,24 @@ struct report {
 	size_t		 nsets;
 	int		*levels;	/* union over the sets, sorted */
 	size_t		 nlevels;
+	char		**wmetrics;	/* workload metrics, union, in order */
+	size_t		 nwmetrics;
 	char		*plotdir;	/* DIR/plots */
 	double		 xstep;		/* x offset between sets in a plot */
 };
 
 static struct dataset *
-load_ds(const struct rset *s, int jobs, const char *metric, double scale)
+load_ds(const struct rset *s, int jobs, const char *name, const char *metric,
+    double scale)
 {
 	struct dataset *ds;
 	double *v;
 	size_t i, n;
-	char *name;
+	char *dsname;
 
-	name = xasprintf("%s/jobs-%d.%s", s->label, jobs, metric);
-	ds = ds_new(name);
-	free(name);
+	dsname = xasprintf("%s/jobs-%d.%s", s->label, jobs, name);
+	ds = ds_new(dsname);
+	free(dsname);
 	n = rs_values(s->rs, jobs, metric, &v);
 	for (i = 0; i < n; i++)
 		ds_add(ds, v[i] * scale);
@@ -114,63 +123,56 @@ rset_load(struct rset *s, struct rs_set *rs)
 static void
 rset_data(struct rset *s)
 {
-	size_t i;
+	const char *m;
+	size_t i, k;
 	int n;
 
-	s->real = xcalloc(s->nlevels, sizeof(*s->real));
-	s->user = xcalloc(s->nlevels, sizeof(*s->user));
-	s->sys = xcalloc(s->nlevels, sizeof(*s->sys));
-	s->idle = xcalloc(s->nlevels, sizeof(*s->idle));
-	s->sysjob = xcalloc(s->nlevels, sizeof(*s->sysjob));
-	for (i = 0; i < s->nlevels; i++) {
-		n = s->levels[i];
-		s->real[i] = load_ds(s, n, "real", 1.0);
-		s->user[i] = load_ds(s, n, "user", 1.0);
-		s->sys[i] = load_ds(s, n, "sys", 1.0);
-		s->idle[i] = load_ds(s, n, "idle", 100.0);
-		s->sysjob[i] = load_ds(s, n, "sys", 1.0 / n);
+	s->nm = NBASE + s->rs->nmetrics;
+	s->mnames = xcalloc(s->nm, sizeof(*s->mnames));
+	s->ds = xcalloc(s->nm, sizeof(*s->ds));
+	for (k = 0; k < s->nm; k++) {
+		m = s->mnames[k] = k < NBASE ? base_metrics[k] :
+		    s->rs->metrics[k - NBASE];
+		s->ds[k] = xcalloc(s->nlevels, sizeof(**s->ds));
+		for (i = 0; i < s->nlevels; i++) {
+			n = s->levels[i];
+			if (strcmp(m, "idle") == 0)
+				s->ds[k][i] = load_ds(s, n, m, "idle", 100.0);
+			else if (strcmp(m, "sysjob") == 0)
+				s->ds[k][i] = load_ds(s, n, m, "sys", 1.0 / n);
+			else
+				s->ds[k][i] = load_ds(s, n, m, m, 1.0);
+		}
 	}
 }
 
 static void
 rset_free(struct rset *s)
 {
-	size_t i;
+	size_t i, k;
 
-	for (i = 0; i < s->nlevels; i++) {
-		ds_free(s->real[i]);
-		ds_free(s->user[i]);
-		ds_free(s->sys[i]);
-		ds_free(s->idle[i]);
-		ds_free(s->sysjob[i]);
+	for (k = 0; k < s->nm; k++) {
+		for (i = 0; i < s->nlevels; i++)
+			ds_free(s->ds[k][i]);
+		free(s->ds[k]);
 	}
-	free(s->real);
-	free(s->user);
-	free(s->sys);
-	free(s->idle);
-	free(s->sysjob);
+	free(s->ds);
+	free(s->mnames);
 	free(s->levels);
 	free(s->label);
 }
 
+/* The set's values of metric at level jobs, or NULL if it has none. */
 static struct dataset *
 rset_ds(const struct rset *s, int jobs, const char *metric)
 {
-	size_t i;
+	size_t i, k;
 
-	for (i = 0; i < s->nlevels; i++)
-		if (s->levels[i] == jobs) {
-			if (strcmp(metric, "real") == 0)
-				return (s->real[i]);
-			if (strcmp(metric, "user") == 0)
-				return (s->user[i]);
-			if (strcmp(metric, "sys") == 0)
-				return (s->sys[i]);
-			if (strcmp(metric, "idle") == 0)
-				return (s->idle[i]);
-			if (strcmp(metric, "sysjob") == 0)
-				return (s->sysjob[i]);
-		}
+	for (k = 0; k < s->nm; k++)
+		if (strcmp(s->mnames[k], metric) == 0)
+			for (i = 0; i < s->nlevels; i++)
+				if (s->levels[i] == jobs)
+					return (s->ds[k][i]);
 	return (NULL);
 }
 
@@ -443,7 +445,8 @@ plot_points(const struct report *r, const char *name, const char *metric,
 		s = &r->sets[i];
 		fprintf(fp, "# %s: %s per batch\n", s->label, metric);
 		for (j = 0; j < s->nlevels; j++) {
-			ds = rset_ds(s, s->levels[j], metric);
+			if ((ds = rset_ds(s, s->levels[j], metric)) == NULL)
+				continue;
 			for (k = 0; k < ds->n; k++)
 				fprintf(fp, "%g %.9g\n",
 				    s->levels[j] + xoff(r, i), ds->points[k]);
@@ -453,7 +456,7 @@ plot_points(const struct report *r, const char *name, const char *metric,
 		    s->label);
 		for (j = 0; j < s->nlevels; j++) {
 			ds = rset_ds(s, s->levels[j], metric);
-			if (ds->n == 0)
+			if (ds == NULL || ds->n == 0)
 				continue;
 			m = ds_mean(ds);
 			hw = mean_hw(ds, r->opts->conf);
@@ -589,7 +592,7 @@ html_plots(FILE *fp, const struct report *r)
 		    "repetition (dots), mean and its confidence interval "
 		    "(line)." },
 	};
-	char cap[256], *svg;
+	char cap[256], *svg, *name, *title;
 	size_t i;
 	int rc = 0, none;
 
@@ -604,6 +607,19 @@ html_plots(FILE *fp, const struct report *r)
 		svg = plot_points(r, pp[i].name, pp[i].metric, pp[i].title,
 		    pp[i].ylabel, pp[i].key, &none);
 		rc |= html_figure(fp, svg, none, pp[i].title, cap);
+	}
+	/* The workload's own metrics (bytes/s, ops/s, ns/op ...). */
+	for (i = 0; i < r->nwmetrics; i++) {
+		name = xasprintf("metric-%s", r->wmetrics[i]);
+		title = xasprintf("%s per level", r->wmetrics[i]);
+		snprintf(cap, sizeof(cap), "Workload metric %s of a batch: "
+		    "every repetition (dots), mean and its %g%% confidence "
+		    "interval (line).", r->wmetrics[i], r->opts->conf);
+		svg = plot_points(r, name, r->wmetrics[i], title,
+		    r->wmetrics[i], "top left", &none);
+		rc |= html_figure(fp, svg, none, title, cap);
+		free(name);
+		free(title);
 	}
 	fputs("</div>\n", fp);
 	return (rc);
@@ -655,6 +671,7 @@ html_ministat(FILE *fp, const struct report *r)
 {
 	struct ministat_opts mo;
 	struct dataset **v;
+	const char *m;
 	char *buf;
 	size_t len, i, j, k;
 	int nv;
@@ -668,11 +685,12 @@ html_ministat(FILE *fp, const struct report *r)
 	    "metric, every set against the first (Student's t, %g%%).</p>\n",
 	    r->opts->conf);
 	for (i = 0; i < r->nlevels; i++)
-		for (k = 0; k < NTIME; k++) {
+		for (k = 0; k < NTIME + r->nwmetrics; k++) {
+			m = k < NTIME ? time_metrics[k] :
+			    r->wmetrics[k - NTIME];
 			nv = 0;
 			for (j = 0; j < r->nsets; j++) {
-				v[nv] = rset_ds(&r->sets[j], r->levels[i],
-				    time_metrics[k]);
+				v[nv] = rset_ds(&r->sets[j], r->levels[i], m);
 				if (v[nv] != NULL && v[nv]->n > 0)
 					nv++;
 			}
@@ -682,13 +700,27 @@ html_ministat(FILE *fp, const struct report *r)
 				err(EXIT_RUNTIME, "open_memstream");
 			ministat_print(mf, v, nv, &mo);
 			fclose(mf);
-			fprintf(fp, "<h3>N = %d, %s</h3>\n<pre>\n",
-			    r->levels[i], time_metrics[k]);
+			fprintf(fp, "<h3>N = %d, ", r->levels[i]);
+			html_puts(fp, m);
+			fputs("</h3>\n<pre>\n", fp);
 			html_puts(fp, buf);
 			fputs("</pre>\n", fp);
 			free(buf);
 		}
 	free(v);
+}
+
+/* A ceiling "METRIC" or "WORKLOAD.METRIC" for the set's k-th metric. */
+static int
+limit_matches(const char *key, const struct rs_set *rs, size_t k)
+{
+	const char *wl = rs_meta_get(rs, "workload");
+	size_t n;
+
+	if (strcmp(key, rs->metrics[k]) == 0)
+		return (1);
+	return (wl != NULL && strncmp(key, wl, n = strlen(wl)) == 0 &&
+	    key[n] == '.' && strcmp(key + n + 1, rs->metrics[k]) == 0);
 }
 
 /*
@@ -703,8 +735,8 @@ html_limits(FILE *fp, const struct report *r)
 	const struct rset *s;
 	char line[1024], *eq, *nl;
 	struct rs_kv *kv;
-	double ceil, best, m, *v;
-	size_t nkv, i, j, k, l, n;
+	double ceil, best, m;
+	size_t nkv, i, j, k, l;
 	FILE *lf;
 	int rows;
 
@@ -746,27 +778,24 @@ html_limits(FILE *fp, const struct report *r)
 		rs = s->rs;
 		for (k = 0; k < rs->nmetrics; k++)
 			for (l = 0; l < nkv; l++) {
-				if (strcmp(kv[l].key, rs->metrics[k]) != 0)
+				if (!limit_matches(kv[l].key, rs, k))
 					continue;
 				ceil = strtod(kv[l].value, NULL);
 				if (!(ceil > 0))
 					continue;
 				best = 0;
 				for (j = 0; j < s->nlevels; j++) {
-					n = rs_values(rs, s->levels[j],
-					    rs->metrics[k], &v);
-					ds = ds_new(rs->metrics[k]);
-					while (n > 0)
-						ds_add(ds, v[--n]);
-					free(v);
-					m = ds->n ? ds_mean(ds) : 0;
+					ds = rset_ds(s, s->levels[j],
+					    rs->metrics[k]);
+					m = ds != NULL && ds->n > 0 ?
+					    ds_mean(ds) : 0;
 					if (m > best)
 						best = m;
-					ds_free(ds);
 				}
 				if (rows++ == 0)
 					fputs("<table>\n<tr><th>set</th><th>"
-					    "metric</th><th>best mean</th>"
+					    "metric</th><th>highest mean of "
+					    "a level</th>"
 					    "<th>ceiling</th><th>share</th>"
 					    "</tr>\n", fp);
 				fputs("<tr><td>", fp);
@@ -864,6 +893,27 @@ union_levels(struct report *r)
 		r->xstep = 0.05 * gap;
 }
 
+static void
+union_metrics(struct report *r)
+{
+	const struct rs_set *rs;
+	size_t i, j, k;
+
+	for (i = 0; i < r->nsets; i++) {
+		rs = r->sets[i].rs;
+		for (j = 0; j < rs->nmetrics; j++) {
+			for (k = 0; k < r->nwmetrics; k++)
+				if (strcmp(r->wmetrics[k], rs->metrics[j]) == 0)
+					break;
+			if (k < r->nwmetrics)
+				continue;
+			r->wmetrics = xrealloc(r->wmetrics,
+			    (r->nwmetrics + 1) * sizeof(*r->wmetrics));
+			r->wmetrics[r->nwmetrics++] = rs->metrics[j];
+		}
+	}
+}
+
 int
 report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
     const struct report_opts *opts)
@@ -885,6 +935,7 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	for (i = 0; i < nsets; i++)
 		rset_data(&r.sets[i]);
 	union_levels(&r);
+	union_metrics(&r);
 	rc = -1;
 	tmp = final = title = NULL;
 	fp = NULL;
@@ -948,6 +999,7 @@ out:
 		rset_free(&r.sets[i]);
 	free(r.sets);
 	free(r.levels);
+	free(r.wmetrics);
 	free(r.plotdir);
 	free(tmp);
 	free(final);

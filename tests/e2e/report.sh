@@ -60,12 +60,19 @@ grep -q '^x .*base/jobs-8.real' "$html" && grep -q '^+ .*mpsafe/jobs-8.real' "$h
 [ $rc -eq 0 ] && grep -q 'mpsafe' "$s/out2/index.html" && grep -q '>base<' "$s/out2/index.html" &&
     ok "a host directory: every label" || not_ok "a host directory: every label" "rc=$rc"
 
-# Ceilings from fsconc limits (key=value).
-printf 'memcpy_bytes_per_s=1.2e10\nsyscall_ns=85\n' >"$s/limits"
-"$FSCONC" report -R "$s/root" --limits "$s/limits" -o "$s/out3" h1/base >/dev/null 2>&1; rc=$?
-[ $rc -eq 0 ] && grep -q 'Machine limits' "$s/out3/index.html" &&
-    grep -q 'memcpy_bytes_per_s' "$s/out3/index.html" &&
-    ok "--limits: ceilings shown" || not_ok "--limits: ceilings shown" "rc=$rc"
+# A workload metric gets its own plot, and its share of the ceiling from
+# fsconc limits (key=value): 1e8 * 8 / (2.0 * 8 / 2.58) = 1.29e8 of 1e9.
+SEED=13 LABEL=bw METRIC=bytes_per_s mkset "$s/root/h1/bw/20261129T000000Z"
+printf 'memcpy_bytes_per_s=1.2e10\nextract.bytes_per_s=1e9\n' >"$s/limits"
+"$FSCONC" report -R "$s/root" --limits "$s/limits" -o "$s/out3" h1/bw >/dev/null 2>&1; rc=$?
+h3=$s/out3/index.html
+[ $rc -eq 0 ] && [ "$(grep -c '<svg' "$h3")" -eq 5 ] && grep -q 'bytes_per_s per level' "$h3" &&
+    ok "workload metric plotted" || not_ok "workload metric plotted" "rc=$rc"
+share=$(grep -o '<td>bytes_per_s</td><td class="num">[^<]*</td><td class="num">[^<]*</td><td class="num">[^<]*%' "$h3" |
+    sed 's/.*>//; s/%//')
+grep -q 'Machine limits' "$h3" && grep -q 'memcpy_bytes_per_s' "$h3" &&
+    awk -v x="$share" 'BEGIN { exit !(x > 11 && x < 14.5) }' &&
+    ok "--limits: ceilings and share ($share%)" || not_ok "--limits: ceilings and share" "share '$share'"
 
 # Without gnuplot: a clear error, no page.
 err=$(PATH=/nonexistent "$FSCONC" report -R "$s/root" -o "$s/out4" h1/base 2>&1); rc=$?
