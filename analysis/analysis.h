@@ -114,4 +114,64 @@ int	 stat_ratio_ci(struct dataset *a, struct dataset *b, double k,
 /* Two-sided Student t quantile for a confidence in percent, df > 0. */
 double	 t_quantile(double conf, double df);
 
+
+/* ---- verdicts and reports (analysis/verdict.c, analysis/report.c,
+ * analysis/plot.c; used by fsconc report and nightly).  Kept as one
+ * separate block at the end of this header. ---- */
+struct rs_set;
+
+/*
+ * Holm's step-down correction: adj[i] is the adjusted p-value of p[i]
+ * (monotone in the order of the p-values, capped at 1).  p and adj may
+ * be the same array.
+ */
+void	 holm_adjust(const double *p, double *adj, size_t n);
+
+enum verdict {
+	VERDICT_UNTESTED = -1,	/* fewer than two points on a side */
+	VERDICT_SAME,		/* no difference proven */
+	VERDICT_FASTER,
+	VERDICT_SLOWER,
+};
+
+/* One test of a family: baseline a against candidate b. */
+struct verdict_test {
+	int		 jobs;
+	const char	*metric;
+	struct dataset	*a, *b;		/* baseline, candidate */
+	int		 higher_is_better;	/* 0 for times */
+	/* Filled by verdict_run. */
+	struct ttest	 t;		/* Welch's t, b - a, at conf */
+	double		 p_adj;		/* Holm over the whole family */
+	enum verdict	 verdict;
+	int		 regression;	/* slower, significant, > threshold */
+};
+
+/*
+ * Welch's t for every test, Holm's correction over all of them, then a
+ * verdict each at the confidence conf (percent).  A regression is a
+ * slowdown significant after the correction and larger than threshold
+ * percent of the baseline mean.  Returns the number of regressions.
+ */
+int	 verdict_run(struct verdict_test *, size_t n, double conf,
+	    double threshold);
+const char *verdict_name(enum verdict);
+/* One line per test: metric, level, verdict, change and its interval. */
+void	 verdict_print(FILE *, const struct verdict_test *, size_t n,
+	    double conf);
+
+/* fsconc report: DIR/index.html, self-contained, plots by gnuplot. */
+struct report_opts {
+	double		 conf;		/* -c, percent */
+	const char	*title;		/* -t, or NULL */
+	const char	*limits;	/* --limits FILE, or NULL */
+	const struct verdict_test *verdicts;	/* nightly's, or NULL */
+	size_t		 nverdicts;
+	double		 threshold;	/* nightly's --threshold */
+};
+int	 report_write(const char *dir, struct rs_set *const *sets,
+	    size_t nsets, const struct report_opts *);
+/* A confidence in percent, 0 < c < 100; -1 if not. */
+int	 report_parse_conf(const char *, double *);
+
 #endif
