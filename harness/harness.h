@@ -140,6 +140,28 @@ int	 run_parse_options(int argc, char **argv, struct run_config *);
  */
 int	 run_experiment(struct run_config *, char *set_path, size_t len);
 
+/*
+ * run_experiment in parts, for drivers that interleave several
+ * experiments (--vary cells: for each step, every cell's run_step):
+ *   run_open      topology, workload options and prepare, result set and
+ *                 meta; NULL with *rc the exit status on failure, and
+ *                 also after --dry-run (plan printed, *rc EXIT_OK)
+ *   run_step      batch i of run_nsteps in the configured order: fresh
+ *                 disk(s), the batch, rows committed.  -1: stop (disk
+ *                 failure, printed); a failed batch is not -1
+ *   run_close     disks destroyed, end time, summary, set closed; the
+ *                 set's path into set_path; returns the exit status
+ * Signals are the driver's: run_experiment installs run_on_signal for
+ * SIGINT and SIGTERM (sets harness_interrupted, a second one kills).
+ */
+struct run;
+struct run *run_open(struct run_config *, int *rc);
+size_t	 run_nsteps(const struct run *);
+const char *run_set_path(const struct run *);
+int	 run_step(struct run *, size_t i);
+int	 run_close(struct run *, char *set_path, size_t len);
+void	 run_on_signal(int);
+
 /* --- helpers the parser uses (exposed for tests) ------------------------ */
 
 /*
