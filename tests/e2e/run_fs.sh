@@ -77,9 +77,9 @@ set=$(set_of "$S/int")
 m=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
 [ $rc -eq 1 ] && [ -n "$set" ] && grep -qx 'interrupted=yes' "$set/meta" &&
     [ "$(grep -vc '^#' "$set/runs.tsv")" -ge 1 ] && [ -z "$m" ] &&
-    [ -z "$(find "$FSCONC_RUNDIR" -mindepth 1 -type d)" ] &&
+    [ -z "$(find "$FSCONC_RUNDIR" -mindepth 1 ! -name lock ! -path "*/state")" ] &&
     ok "^C: set readable, nothing mounted" ||
-    not_ok "^C: set readable, nothing mounted" "rc=$rc mounts: $m $(cat "$S/int.out") $(ls "$FSCONC_RUNDIR")"
+    not_ok "^C: set readable, nothing mounted" "rc=$rc mounts: $m $(cat "$S/int.out") $(find "$FSCONC_RUNDIR")"
 
 # Nothing of ours is left anywhere.
 left=$(findmnt -rn -o TARGET | grep -F "$S"; losetup -a | grep -F "$S")
