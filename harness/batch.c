@@ -40,6 +40,7 @@ struct slot {
 	double		 user, sys;	/* over worker_run */
 	long		 nvcsw, nivcsw;
 	int		 setup_failed;
+	int		 ready;		/* reached the start gate */
 };
 
 struct batch {
@@ -128,7 +129,13 @@ worker_body(struct batch *b, int i, int thread)
 		if (b->abort)
 			goto out;
 	} else {
+		/*
+		 * Each process closes its ends once it has spoken, so that a
+		 * worker dying early shows as EOF instead of a hang.
+		 */
+		s->ready = !s->setup_failed;
 		say(b->ready[1], s->setup_failed ? 'E' : 'R');
+		closefd(&b->ready[1]);
 		if (s->setup_failed)
 			return;
 		wait_eof(b->gate[0]);
@@ -145,6 +152,8 @@ worker_body(struct batch *b, int i, int thread)
 	s->nvcsw = r1.ru_nvcsw - r0.ru_nvcsw;
 	s->nivcsw = r1.ru_nivcsw - r0.ru_nivcsw;
 	say(b->done[1], 'D');
+	if (!thread)
+		closefd(&b->done[1]);
 
 	if (sp->verify && sp->wl->worker_verify != NULL) {
 		wait_eof(b->vgate[0]);
@@ -241,12 +250,18 @@ reap(struct batch *b, pid_t *pids, int n, double t0,
 			    (long)pids[i]);
 			continue;
 		}
-		if (WIFSIGNALED(status)) {
+		if (WIFSIGNALED(status) && t0 == 0 && s->ready) {
+			/* Ours: the batch was called off before release. */
+			rw[i].status = RS_FAILED;
+			snprintf(rw[i].reason, sizeof(rw[i].reason),
+			    "worker %d: not released: another worker failed "
+			    "before the start gate", i);
+		} else if (WIFSIGNALED(status)) {
 			rw[i].status = RS_KILLED;
 			snprintf(rw[i].reason, sizeof(rw[i].reason),
 			    "worker %d: killed by signal %d (%s)", i,
 			    WTERMSIG(status), strsignal(WTERMSIG(status)));
-			if (s->end == 0) {
+			if (s->end == 0 && t0 > 0) {
 				/* Never finished: what it used, for the record. */
 				s->user = timeval_seconds(&ru.ru_utime);
 				s->sys = timeval_seconds(&ru.ru_stime);

@@ -337,11 +337,14 @@ progress(struct run *r, size_t done, double started)
 
 	if (!c->progress || done >= r->nsteps)
 		return;
-	eta = done > 0 ? el / (double)done * (double)(r->nsteps - done) : 0;
 	fprintf(stderr, "\r\033[Kfsconc run: jobs %d, rep %d/%d, batch "
-	    "%zu/%zu, ETA %s%dm%02ds", c->levels[r->steps[done].level],
-	    r->steps[done].rep, c->reps, done + 1, r->nsteps,
-	    done > 0 ? "" : "~", (int)(eta / 60), (int)eta % 60);
+	    "%zu/%zu", c->levels[r->steps[done].level], r->steps[done].rep,
+	    c->reps, done + 1, r->nsteps);
+	if (done > 0) {
+		eta = el / (double)done * (double)(r->nsteps - done);
+		fprintf(stderr, ", ETA %dm%02ds", (int)(eta / 60),
+		    (int)eta % 60);
+	}
 	fflush(stderr);
 }
 

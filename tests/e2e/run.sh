@@ -80,6 +80,16 @@ set=$(set_of "$S/f")
     ok "failed worker: reason recorded, batch failed, exit 1" ||
     not_ok "failed worker: reason recorded, batch failed, exit 1" "rc=$rc $out"
 
+# A worker dying before the start gate: nobody is released, no hang.
+out=$("$FSCONC" run $CAL -O setup_die=0 -j 3 -r 1 -o "$S/sd" 2>&1); rc=$?
+set=$(set_of "$S/sd")
+[ $rc -eq 1 ] && [ -n "$set" ] &&
+    [ "$(awk -F'\t' '!/^#/ && $10 == "killed"' "$set/runs.tsv" | wc -l)" -eq 1 ] &&
+    awk -F'\t' '!/^#/ && $3 == 0 { exit !($10 == "killed") }' "$set/workers.tsv" &&
+    [ "$(grep -c 'not released: another worker failed before the start gate' "$set/workers.tsv")" -eq 2 ] &&
+    ok "worker dead before the gate: batch failed, no hang" ||
+    not_ok "worker dead before the gate: batch failed, no hang" "rc=$rc $out"
+
 # --- oversubscription ------------------------------------------------------
 over=$((ncpu * 2))
 out=$("$FSCONC" run $CAL -j "1,2ncpu" -r 1 -o "$S/o" 2>&1); rc=$?
