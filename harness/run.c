@@ -116,8 +116,14 @@ parse_spec(struct run *r)
 	const char *disk = c->disk, *fs = c->fs;
 	char err[512];
 
-	if (!c->wl->needs_fs)
+	if (!c->wl->needs_fs) {
+		if (c->disk != NULL || c->fs != NULL || c->layout !=
+		    RUN_LAYOUT_SHARED)
+			warnx("run: workload %s does no file system work: "
+			    "--disk, --fs and --layout are ignored",
+			    c->wl->name);
 		return (0);
+	}
 	/* A plan for the other OS starts from that OS's default disk. */
 	if (c->os != os_this() && disk == NULL)
 		disk = c->os == MD_OS_FREEBSD ? "md:malloc" : "loop";
@@ -459,11 +465,11 @@ summary(struct run *r, FILE *fp)
 			continue;
 		}
 		m = ds_mean(tn);
-		fprintf(fp, "%6d %4zu %12.4f", n, tn->n, m);
+		fprintf(fp, "%6d %4zu %12.6f", n, tn->n, m);
 		if (tn->n > 1) {
 			hw = t_quantile(95, (double)(tn->n - 1)) *
 			    ds_stddev(tn) / sqrt((double)tn->n);
-			fprintf(fp, " %10.4f", hw);
+			fprintf(fp, " %10.6f", hw);
 		} else
 			fprintf(fp, " %10s", "-");
 		if (t1 == NULL) {
