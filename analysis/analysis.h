@@ -113,5 +113,7 @@ int	 stat_ratio_ci(struct dataset *a, struct dataset *b, double k,
 
 /* Two-sided Student t quantile for a confidence in percent, df > 0. */
 double	 t_quantile(double conf, double df);
+/* Turn GSL's abort-on-error handler off (the functions above do). */
+void	 stat_gsl_quiet(void);
 
 #endif

@@ -107,3 +107,26 @@ done
 out=$("$FSCONC" stat -w 1 tall flat | sed -n '4p;11p')
 [ "$out" = "$(printf '|x|\n|A|')" ] && ok "-w 1: all points in one column" ||
     not_ok "-w 1: all points in one column" "$out"
+
+# Beyond ministat: the extra blocks follow the Student's t block.
+out=$("$FSCONC" stat -A --welch --mann-whitney --ratio iguana chameleon)
+printf '%s\n' "$out" | grep -q "^	(Welch's t = .*, df = .*, p = .*)$" &&
+    printf '%s\n' "$out" | grep -q "^	(Mann-Whitney U = .*, z = .*, p = .*)$" &&
+    printf '%s\n' "$out" | grep -q '^	1.8 \[.*, .*\]$' &&
+    printf '%s\n' "$out" | grep -q '^	(Fieller, df = ' &&
+    ok "--welch --mann-whitney --ratio blocks" ||
+    not_ok "--welch --mann-whitney --ratio blocks" "$out"
+printf -- '-1\n0\n1\n' >zero
+if [ -x /usr/bin/python3 ]; then
+	j1=$("$FSCONC" stat --json iguana | /usr/bin/python3 -c \
+	    'import json,sys; d=json.load(sys.stdin); print(len(d["datasets"]), len(d["comparisons"]))')
+	j2=$("$FSCONC" stat --json zero iguana | /usr/bin/python3 -c \
+	    'import json,sys; d=json.load(sys.stdin); print(d["comparisons"][0]["ratio"])')
+	[ "$j1" = "1 0" ] && [ "$j2" = None ] && ok "--json: one set; undefined ratio is null" ||
+	    not_ok "--json: one set; undefined ratio is null" "$j1 / $j2"
+else
+	skip "--json parses" "no /usr/bin/python3"
+fi
+printf '1e308\n-1e308\n0\n' >huge
+"$FSCONC" stat --welch --mann-whitney --ratio -w 5 huge iguana >/dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] && ok "overflowing data: no abort" || not_ok "overflowing data: no abort" "rc=$rc"
