@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -400,4 +401,22 @@ ds_read_fd(int fd, const char *name, int column, const char *delims,
 	free(buf);
 	*dsp = ds;
 	return (DS_READ_OK);
+}
+
+int
+ds_read_file(const char *path, int column, const char *delims,
+    struct dataset **dsp, size_t *badline)
+{
+	int fd, rc, e;
+
+	if (strcmp(path, "-") == 0)
+		return (ds_read_fd(STDIN_FILENO, "<stdin>", column, delims, dsp,
+		    badline));
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return (DS_READ_OPEN);
+	rc = ds_read_fd(fd, path, column, delims, dsp, badline);
+	e = errno;
+	close(fd);
+	errno = e;
+	return (rc);
 }
