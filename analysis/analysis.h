@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Fill with ds_add() only: it keeps sum and the sorted flag right. */
 struct dataset {
 	char	*name;		/* file name as ministat prints it */
 	double	*points;
