@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "analysis.h"
 #include "commands.h"
 #include "compare.h"
 #include "results.h"
@@ -140,7 +142,8 @@ cmd_compare(int argc, char **argv)
 	memset(&cli, 0, sizeof(cli));
 	cli.root = rs_default_root();
 	cli.o.conf = 95;
-	cli.o.width = 74;	/* ministat's plot width on a pipe */
+	/* As ministat: the terminal's width, 74 on a pipe. */
+	cli.o.width = ministat_default_width(STDOUT_FILENO);
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "B:c:fhj:m:R:w:", longopts,
 	    NULL)) != -1)
