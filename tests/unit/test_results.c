@@ -307,7 +307,7 @@ test_killed_writer(void **state)
 	struct rs_writer *w;
 	struct rs_set *s;
 	struct rs_run r;
-	char *root, err[256];
+	char *root, err[256], *txt;
 	double *v;
 	pid_t pid;
 	int st, rep;
@@ -338,6 +338,13 @@ test_killed_writer(void **state)
 	assert_int_equal(rs_values(s, 2, "real", &v), 2);
 	assert_true(v[1] == 22.0);
 	free(v);
+	/* What runs.tsv holds, the jobs-N files hold: nothing more, nothing less. */
+	txt = read_all(s->path, "jobs-2.real");
+	assert_string_equal(txt, "21\n22\n");
+	free(txt);
+	txt = read_all(s->path, "jobs-1.real");
+	assert_string_equal(txt, "11\n12\n");
+	free(txt);
 	rs_free(s);
 	rm_rf(root);
 	free(root);
@@ -407,6 +414,7 @@ test_bad_names(void **state)
 	assert_null(rs_create(root, "", "l", NULL, 0));
 	assert_null(rs_create(root, "h", "l", bad, 1));
 	assert_null(rs_create(root, "h", "l", bad2, 1));
+	assert_null(rs_create("/proc/fsconc-no/such", "h", "l", NULL, 0));
 	assert_int_equal(rs_status_parse("killed"), RS_KILLED);
 	assert_int_equal(rs_status_parse("bogus"), -1);
 	assert_string_equal(rs_status_name(RS_WARN), "warn");
