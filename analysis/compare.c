@@ -382,7 +382,6 @@ block(struct cmp *c, int jobs, const char *metric, struct compare_verdict *v)
 	memset(&mo, 0, sizeof(mo));
 	mo.conf = c->o->conf;
 	mo.width = c->o->width;
-	fflush(c->out);
 	ministat_print(c->out, ds, (int)c->nsets, &mo);
 	for (i = 1; i < c->nsets; i++) {
 		rc = stat_welch(ds[0], ds[i], c->o->conf, &wt);
