@@ -428,6 +428,7 @@ rs_add_run(struct rs_writer *w, const struct rs_run *r)
 	pend_add(w, r->jobs, "real", r->real, 1);
 	pend_add(w, r->jobs, "user", r->user, 1);
 	pend_add(w, r->jobs, "sys", r->sys, 1);
+	pend_add(w, r->jobs, "idle", r->idle, 1);
 	for (i = 0; i < w->nmetrics; i++)
 		pend_add(w, r->jobs, w->metrics[i], r->metric[i], 0);
 }

@@ -157,6 +157,10 @@ test_round_trip(void **state)
 	assert_non_null(txt);
 	free(txt);
 	assert_null(read_all(dir, "jobs-12.entries_per_s"));
+	txt = read_all(dir, "jobs-1.idle");
+	assert_string_equal(txt, "0.25\n0.25\n");
+	free(txt);
+	assert_null(read_all(dir, "jobs-12.idle"));	/* not measured */
 	txt = read_all(dir, "runs.tsv");
 	assert_non_null(strstr(txt, "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
 	    "nivcsw\tidle\tsetup\tstatus\tentries_per_s\treason\n"));
