@@ -634,7 +634,8 @@ ec_json(struct cmp *c, const struct ecrow *rows, size_t n)
 static int
 test_cmp(const void *a, const void *b)
 {
-	double x = ((const struct test *)a)->t.p, y = ((const struct test *)b)->t.p;
+	double x = ((const struct test *)a)->t.p;
+	double y = ((const struct test *)b)->t.p;
 
 	return ((x > y) - (x < y));
 }

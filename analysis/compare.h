@@ -17,7 +17,7 @@
 struct compare_opts {
 	double		 conf;		/* -c, percent */
 	int		 width;		/* -w, ministat plot width */
-	int		 force;		/* --force: compare different archives */
+	int		 force;		/* --force: archives may differ */
 	int		 json;		/* --json */
 	const int	*jobs;		/* --jobs, NULL: every common level */
 	size_t		 njobs;

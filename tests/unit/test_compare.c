@@ -178,7 +178,10 @@ test_null_rate(void **state)
 	assert_true(welch1 >= 2);	/* a test that never fires is broken */
 }
 
-/* A planted 5% slowdown at jobs 4 (1% noise) is found; a speedup is not a slowdown. */
+/*
+ * A planted 5% slowdown at jobs 4 (1% noise) is found; a speedup is not
+ * called a slowdown.
+ */
 static void
 test_planted(void **state)
 {

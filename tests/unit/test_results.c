@@ -342,7 +342,7 @@ test_killed_writer(void **state)
 	assert_int_equal(rs_values(s, 2, "real", &v), 2);
 	assert_true(v[1] == 22.0);
 	free(v);
-	/* What runs.tsv holds, the jobs-N files hold: nothing more, nothing less. */
+	/* The jobs-N files hold exactly what runs.tsv holds. */
 	txt = read_all(s->path, "jobs-2.real");
 	assert_string_equal(txt, "21\n22\n");
 	free(txt);
