@@ -294,6 +294,12 @@ test_torn_tail(void **state)
 	assert_null(rs_meta_get(s, "end"));
 	rs_free(s);
 
+	/* A set from a newer fsconc is refused, not misread. */
+	append(dir, "meta", "\nformat=2\n");
+	assert_null(rs_open(root, dir, err, sizeof(err)));
+	assert_non_null(strstr(err, "result set format 2"));
+	append(dir, "meta", "format=1\n");
+
 	/* A damaged complete line is an error that names file and line. */
 	append(dir, "runs.tsv", "\n");
 	s = rs_open(root, dir, err, sizeof(err));
