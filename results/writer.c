@@ -299,9 +299,10 @@ rs_create(const char *root, const char *host, const char *label,
 		w->metrics[i] = xstrdup(metrics[i]);
 	w->nmetrics = nmetrics;
 	w->runs.fd = w->workers.fd = -1;
-	if ((w->meta = create_file(w, "meta")) == NULL ||
-	    table_open(w, &w->runs, "runs.tsv") == -1 ||
-	    table_open(w, &w->workers, "workers.tsv") == -1) {
+	/* meta last: a directory is a set once it has meta (rs_find). */
+	if (table_open(w, &w->runs, "runs.tsv") == -1 ||
+	    table_open(w, &w->workers, "workers.tsv") == -1 ||
+	    (w->meta = create_file(w, "meta")) == NULL) {
 		rs_close(w);
 		return (NULL);
 	}
