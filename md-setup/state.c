@@ -276,8 +276,16 @@ undo(struct md_ctx *ctx, const struct md_res *r)
 		    r->kind, r->arg, rundir);
 		return (-1);
 	}
-	if (strcmp(r->kind, "dir") == 0)
+	if (strcmp(r->kind, "dir") == 0) {
+		/*
+		 * A mount(8) we started may complete just after we died and
+		 * after its "mount" record was undone: our directory, ours.
+		 */
+		if (ctx->plan == NULL && md_os_is_mounted(r->arg) &&
+		    md_umount(ctx, r->arg) == -1)
+			return (-1);
 		return (md_rmdir(ctx, r->arg));
+	}
 	if (strcmp(r->kind, "mount") == 0)
 		return (md_umount(ctx, r->arg));
 	if (strcmp(r->kind, "file") == 0)
@@ -672,7 +680,9 @@ md_set_signal_hook(void (*hook)(int))
 void
 md_install_signal_handlers(void)
 {
-	struct sigaction sa;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old;
+	size_t i;
 
 	sig_pid = getpid();
 	snprintf(sig_pidarg, sizeof(sig_pidarg), "%ld", (long)sig_pid);
@@ -684,7 +694,11 @@ md_install_signal_handlers(void)
 	sigaddset(&sa.sa_mask, SIGINT);
 	sigaddset(&sa.sa_mask, SIGTERM);
 	sigaddset(&sa.sa_mask, SIGHUP);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		/* Ignored (nohup, a background job): stay ignored. */
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
 }
