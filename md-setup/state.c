@@ -641,7 +641,7 @@ on_signal(int sig)
 {
 	struct sigaction ign;
 	pid_t child, c;
-	int status;
+	int status, fd;
 
 	/* A forked worker inherits this handler: it just dies. */
 	if (getpid() != sig_pid || sig_busy)
@@ -654,6 +654,14 @@ on_signal(int sig)
 		while (waitpid(c, &status, 0) == -1 && errno == EINTR)
 			;
 	}
+	/*
+	 * We are about to die: let go of anything that would keep our
+	 * mounts busy (open files, the working directory).
+	 */
+	if (close_range(3, ~0U, 0) == -1)
+		for (fd = 3; fd < 4096; fd++)
+			close(fd);
+	(void)!chdir("/");
 	child = nrecords > 0 && sig_exe[0] != '\0' ? fork() : -1;
 	if (child == 0) {
 		memset(&ign, 0, sizeof(ign));
