@@ -595,6 +595,20 @@ md_live_add(struct md_disk *d)
 	live = d;
 }
 
+/* Memory this process's live disks may fill: they count against a new one. */
+uint64_t
+md_live_bytes(void)
+{
+	struct md_disk *d;
+	uint64_t sum = 0;
+
+	for (d = live; d != NULL; d = d->next)
+		if (d->spec.backend != MD_BACKEND_DIR &&
+		    !(d->spec.backend == MD_BACKEND_MD && d->spec.md_swap))
+			sum += d->spec.size;
+	return (sum);
+}
+
 void
 md_live_remove(struct md_disk *d)
 {

@@ -149,6 +149,23 @@ fails "tmpfs beyond memory" "does not fit in available memory" tmpfs:64t
 fails "mkfs fails mid-create" "mkfs.xfs" loop:16m --fs xfs
 fails "mount fails mid-create" "mount -t ext4" loop:64m --mount-opts no_such_option
 
+# Per-worker disks add up: the third 10G tmpfs does not fit in 24G.
+avail=$(awk '/^MemAvailable:/ { print int($2 / 1048576) }' /proc/meminfo)
+per=$((avail / 2 + 1))
+_b=$(leftovers)
+err=$("$FSCONC" md cycle -n 1 --disks 3 tmpfs:${per}g 2>&1); rc=$?
+if [ $rc -eq 1 ] && echo "$err" | grep -q "plus ${per}G of this run's other disks does not fit"; then
+	ok "per-worker disks: their sizes add up against available memory"
+else
+	not_ok "per-worker memory sum" "rc=$rc $err"
+fi
+[ "$(leftovers)" = "$_b" ] && ok "per-worker refusal: the disks made are undone" ||
+    not_ok "per-worker refusal cleanup" "$(leftovers)"
+out=$("$FSCONC" md cycle -n 2 --disks 3 loop:32m 2>&1); rc=$?
+[ $rc -eq 0 ] && [ "$(echo "$out" | grep -c '^refresh_seconds=')" -eq 6 ] &&
+    ok "per-worker: 3 loop disks, 2 refreshes each" || not_ok "per-worker 3 disks" "rc=$rc $out"
+check_clean "per-worker: nothing left"
+
 # --- refusals --------------------------------------------------------------
 fails "dir:/ refused" "root directory" dir:/
 mkdir "$t/full" && echo precious >"$t/full/keep"
