@@ -1,33 +1,188 @@
+/*
+ * The extract workload: every worker extracts the same in-memory archive
+ * into its own directory, as "mkdir $i; tar xfC archive $i" did.
+ *
+ *   prepare        read the archive into memory once, hash, count, validate
+ *   worker_setup   open a libarchive reader on the image and a disk writer
+ *                  (untimed, before the start gate)
+ *   worker_run     extract every entry (timed), directory fixups included
+ *   worker_verify  compare the tree with the archive (--verify)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive_priv.h"
+#include "util.h"
 #include "workload.h"
 
-/* Placeholder until the workload is written: refuses to run. */
+struct extract {
+	char			*archive;	/* archive=, or the default */
+	int			 flags;		/* flags= */
+	struct archive_image	 img;		/* prepare */
+};
+
 static void *
 extract_init(void)
 {
-	return (NULL);
+	struct extract *x = xcalloc(1, sizeof(*x));
+
+	x->flags = extract_default_flags();
+	return (x);
 }
 
 static int
-extract_prepare(void *state, char *err, size_t errlen)
+extract_set_option(void *p, const char *key, const char *value, char *err,
+    size_t errlen)
 {
-	(void)state;
-	snprintf(err, errlen, "workload extract: not implemented yet");
+	struct extract *x = p;
+
+	if (strcmp(key, "archive") == 0) {
+		free(x->archive);
+		x->archive = xstrdup(value);
+		return (0);
+	}
+	if (strcmp(key, "flags") == 0) {
+		return (extract_parse_flags(value, &x->flags, err, errlen));
+	}
+	snprintf(err, errlen, "workload extract: unknown option '%s' "
+	    "(archive=FILE, flags=LIST)", key);
 	return (-1);
 }
 
-static enum wl_status
-extract_run(void *state, struct wl_worker *w)
+static int
+extract_prepare(void *p, char *err, size_t errlen)
 {
-	(void)state;
-	(void)w;
-	return (WL_FATAL);
+	struct extract *x = p;
+	const char *path;
+
+	if (x->archive == NULL) {
+		if ((path = default_archive(err, errlen)) == NULL)
+			return (-1);
+		x->archive = xstrdup(path);
+	}
+	return (archive_load(x->archive, &x->img, err, errlen));
+}
+
+static void
+extract_describe(void *p, FILE *fp)
+{
+	struct extract *x = p;
+	char fb[512];
+
+	fprintf(fp, "archive=%s\n", x->archive != NULL ? x->archive : "");
+	fprintf(fp, "archive_sha256=%s\n", x->img.sha256);
+	fprintf(fp, "archive_format=%s\n", x->img.format);
+	fprintf(fp, "archive_filters=%s\n", x->img.filters);
+	fprintf(fp, "archive_entries=%ju\n", (uintmax_t)x->img.entries);
+	fprintf(fp, "archive_bytes=%ju\n", (uintmax_t)x->img.bytes);
+	fprintf(fp, "archive_file_bytes=%zu\n", x->img.len);
+	fprintf(fp, "extract_flags=%s\n",
+	    extract_flags_string(x->flags, fb, sizeof(fb)));
+}
+
+static int
+extract_worker_setup(void *p, struct wl_worker *w)
+{
+	struct extract *x = p;
+	struct xctx *c = xcalloc(1, sizeof(*c));
+
+	w->priv = c;
+	if (xctx_open(c, x->img.buf, x->img.len, w->dir, x->flags) == -1) {
+		snprintf(w->msg, sizeof(w->msg), "%.160s: %.340s", x->archive,
+		    c->err);
+		w->status = WL_FATAL;
+		return (-1);
+	}
+	return (0);
+}
+
+static enum wl_status
+extract_worker_run(void *p, struct wl_worker *w)
+{
+	struct extract *x = p;
+	struct xctx *c = w->priv;
+	enum wl_status s;
+
+	if (c == NULL || c->rd == NULL) {
+		if (w->msg[0] == '\0')
+			snprintf(w->msg, sizeof(w->msg), "%s: worker not set "
+			    "up", x->archive);
+		return (w->status = WL_FATAL);
+	}
+	s = xctx_run(c);
+	w->entries = c->entries;
+	w->bytes = c->bytes;
+	if (s > w->status)
+		w->status = s;
+	if (s != WL_OK && w->msg[0] == '\0')
+		snprintf(w->msg, sizeof(w->msg), "%.160s: %.340s", x->archive,
+		    c->err);
+	return (w->status);
+}
+
+static enum wl_status
+extract_worker_verify(void *p, struct wl_worker *w)
+{
+	struct extract *x = p;
+	char err[WL_MSG_LEN];
+	uint64_t nbad;
+
+	if (archive_verify_tree(x->img.buf, x->img.len, w->dir, x->flags,
+	    &nbad, err, sizeof(err)) == 0)
+		return (w->status);
+	if (w->status < WL_FAILED)
+		w->status = WL_FAILED;
+	if (w->msg[0] == '\0')
+		snprintf(w->msg, sizeof(w->msg), "verify %.100s: %.100s: "
+		    "%.250s (%ju mismatches)", w->dir, x->archive, err,
+		    (uintmax_t)nbad);
+	return (w->status);
+}
+
+static void
+extract_worker_cleanup(void *p, struct wl_worker *w)
+{
+	(void)p;
+	if (w->priv != NULL) {
+		xctx_close(w->priv);
+		free(w->priv);
+		w->priv = NULL;
+	}
+}
+
+static void
+extract_fini(void *p)
+{
+	struct extract *x = p;
+
+	if (x == NULL)
+		return;
+	archive_image_free(&x->img);
+	free(x->archive);
+	free(x);
 }
 
 const struct workload wl_extract = {
 	.name = "extract",
-	.summary = "not implemented yet",
+	.summary = "extract an in-memory archive into each worker's directory "
+	    "(tar xfC)",
+	.options_help =
+	    "archive=FILE  any format libarchive reads (default: the cached "
+	    "mkarchive output)\n"
+	    "flags=LIST    extraction flags: default, none, or a comma list of "
+	    "time perm owner acl xattr fflags mac_metadata unlink "
+	    "no_overwrite no_overwrite_newer no_autodir sparse "
+	    "clear_nochange_fflags safe_writes (security flags are always on)\n",
 	.needs_fs = 1,
 	.init = extract_init,
+	.set_option = extract_set_option,
 	.prepare = extract_prepare,
-	.worker_run = extract_run,
+	.describe = extract_describe,
+	.worker_setup = extract_worker_setup,
+	.worker_run = extract_worker_run,
+	.worker_verify = extract_worker_verify,
+	.worker_cleanup = extract_worker_cleanup,
+	.fini = extract_fini,
 };

@@ -118,4 +118,83 @@ extern const struct workload wl_calib;		/* workloads/calib.c */
 extern const struct workload *const workloads[];
 const struct workload *workload_find(const char *);
 
+/*
+ * Archives in memory (workloads/archive.c, verify.c, mkarchive.c): the
+ * extract workload's engine, shared with the workloads that populate a
+ * tree from an archive.  Extraction flags are libarchive's
+ * ARCHIVE_EXTRACT_* bits; ARCHIVE_EXTRACT_SECURE_NODOTDOT,
+ * SECURE_SYMLINKS and SECURE_NOABSOLUTEPATHS are always added, and device
+ * nodes are always refused.
+ */
+struct archive_image {
+	char		*path;		/* the file it was read from */
+	void		*buf;		/* the whole file */
+	size_t		 len;
+	char		 sha256[65];	/* of the file, lower-case hex */
+	char		 format[64];	/* archive_format_name */
+	char		 filters[64];	/* "gzip", "none" ... */
+	uint64_t	 entries;	/* headers, every type */
+	uint64_t	 bytes;		/* regular-file payload */
+};
+
+/*
+ * Read a whole archive file into memory, hash it and walk it once (which
+ * validates it).  -1 with "<path>: <entry>: <cause>" in err on failure.
+ */
+int	 archive_load(const char *path, struct archive_image *, char *err,
+	    size_t errlen);
+void	 archive_image_free(struct archive_image *);
+
+/* What "tar xf" restores for this user (bsdtar's defaults), plus security. */
+int	 extract_default_flags(void);
+/*
+ * "time,perm,owner,acl,xattr,fflags,..." (see extract_flag_names) or
+ * "default" or "none" (security only), parsed into ARCHIVE_EXTRACT_* bits.
+ */
+int	 extract_parse_flags(const char *, int *flags, char *err, size_t errlen);
+/* The canonical comma-separated text of flags, for the meta file. */
+const char *extract_flags_string(int flags, char *buf, size_t len);
+extern const char extract_flag_names[];	/* for usage texts */
+
+/*
+ * Extract an in-memory archive into dir (which must exist) without
+ * chdir(2), so threads may call it at once.  Returns the worst status;
+ * the first failure is in err as "<entry>: <cause>".  entries and bytes
+ * may be NULL.
+ */
+enum wl_status archive_extract_to(const void *buf, size_t len,
+	    const char *dir, int flags, uint64_t *entries, uint64_t *bytes,
+	    char *err, size_t errlen);
+/*
+ * Compare the tree under dir with the archive: names, types, sizes,
+ * modes, mtimes, owners (as restored by flags), symlink targets, hard
+ * links, contents.  0 when it matches, else -1 with the first mismatch in
+ * err and the number of mismatches in *nbad (may be NULL).
+ */
+int	 archive_verify_tree(const void *buf, size_t len, const char *dir,
+	    int flags, uint64_t *nbad, char *err, size_t errlen);
+
+/* fsconc mkarchive: a deterministic "bindist-like" archive. */
+struct mkarchive_opts {
+	uint64_t	 files;		/* entries of every type */
+	uint64_t	 bytes;		/* regular-file payload, about */
+	uint64_t	 seed;
+	const char	*format;	/* pax ustar cpio zip */
+	const char	*compress;	/* none gzip xz zstd bzip2 */
+};
+#define MKARCHIVE_VERSION	1	/* bump when the output changes */
+#define MKARCHIVE_DEF_BYTES	(32ULL << 20)
+/* Fill in defaults: entries in proportion to bytes as in the original. */
+void	 mkarchive_defaults(struct mkarchive_opts *);
+/* Write it to out (via out.tmp + rename).  -1 with err on failure. */
+int	 mkarchive_write(const char *out, const struct mkarchive_opts *,
+	    char *err, size_t errlen);
+/*
+ * The default archive for "fsconc run" without -a: built once with the
+ * default options and cached under $XDG_CACHE_HOME/fsconc (root:
+ * /var/cache/fsconc), keyed by generator version and options.  Returns
+ * a path in static storage, or NULL with err.
+ */
+const char *default_archive(char *err, size_t errlen);
+
 #endif

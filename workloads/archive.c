@@ -1,0 +1,558 @@
+/*
+ * Archives in memory: load once (hash, count, validate), then extract
+ * into a directory with libarchive, any number of times, from any thread.
+ *
+ * No chdir(2): every entry name, and every hard link target, is rewritten
+ * to lie under the canonical target directory.  That absolute prefix would
+ * defeat libarchive's SECURE_NOABSOLUTEPATHS, so the original names are
+ * checked here first (absolute, '..') with libarchive's own rules and
+ * wording; SECURE_NODOTDOT and SECURE_SYMLINKS stay with libarchive and
+ * keep their meaning, because the prefix is canonical (no '..', no
+ * symbolic links).
+ */
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <nettle/sha2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "archive_priv.h"
+#include "util.h"
+#include "workload.h"
+
+#define SECURE_FLAGS	(ARCHIVE_EXTRACT_SECURE_NODOTDOT | \
+			 ARCHIVE_EXTRACT_SECURE_SYMLINKS | \
+			 ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS)
+
+static const struct {
+	const char	*name;
+	int		 bit;
+} flag_table[] = {
+	{ "time",		ARCHIVE_EXTRACT_TIME },
+	{ "perm",		ARCHIVE_EXTRACT_PERM },
+	{ "owner",		ARCHIVE_EXTRACT_OWNER },
+	{ "acl",		ARCHIVE_EXTRACT_ACL },
+	{ "xattr",		ARCHIVE_EXTRACT_XATTR },
+	{ "fflags",		ARCHIVE_EXTRACT_FFLAGS },
+	{ "mac_metadata",	ARCHIVE_EXTRACT_MAC_METADATA },
+	{ "unlink",		ARCHIVE_EXTRACT_UNLINK },
+	{ "no_overwrite",	ARCHIVE_EXTRACT_NO_OVERWRITE },
+	{ "no_overwrite_newer",	ARCHIVE_EXTRACT_NO_OVERWRITE_NEWER },
+	{ "no_autodir",		ARCHIVE_EXTRACT_NO_AUTODIR },
+	{ "sparse",		ARCHIVE_EXTRACT_SPARSE },
+	{ "clear_nochange_fflags", ARCHIVE_EXTRACT_CLEAR_NOCHANGE_FFLAGS },
+	{ "safe_writes",	ARCHIVE_EXTRACT_SAFE_WRITES },
+	{ "secure_symlinks",	ARCHIVE_EXTRACT_SECURE_SYMLINKS },
+	{ "secure_nodotdot",	ARCHIVE_EXTRACT_SECURE_NODOTDOT },
+	{ "secure_noabsolutepaths", ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS },
+};
+
+const char extract_flag_names[] =
+    "time perm owner acl xattr fflags mac_metadata unlink no_overwrite "
+    "no_overwrite_newer no_autodir sparse clear_nochange_fflags safe_writes";
+
+int
+extract_default_flags(void)
+{
+	int flags = ARCHIVE_EXTRACT_TIME | SECURE_FLAGS;
+
+	/* bsdtar: root restores everything the archive records. */
+	if (geteuid() == 0)
+		flags |= ARCHIVE_EXTRACT_OWNER | ARCHIVE_EXTRACT_PERM |
+		    ARCHIVE_EXTRACT_ACL | ARCHIVE_EXTRACT_XATTR |
+		    ARCHIVE_EXTRACT_FFLAGS | ARCHIVE_EXTRACT_MAC_METADATA;
+	return (flags);
+}
+
+int
+extract_parse_flags(const char *list, int *flags, char *err, size_t errlen)
+{
+	char *copy, *tok, *save;
+	size_t i;
+	int f = SECURE_FLAGS;
+
+	if (strcmp(list, "default") == 0) {
+		*flags = extract_default_flags();
+		return (0);
+	}
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "none") == 0)
+			continue;
+		if (strcmp(tok, "default") == 0) {
+			f |= extract_default_flags();
+			continue;
+		}
+		for (i = 0; i < sizeof(flag_table) / sizeof(flag_table[0]); i++)
+			if (strcmp(tok, flag_table[i].name) == 0)
+				break;
+		if (i == sizeof(flag_table) / sizeof(flag_table[0])) {
+			snprintf(err, errlen, "flags: unknown extraction flag "
+			    "'%s' (known: default none %s)", tok,
+			    extract_flag_names);
+			free(copy);
+			return (-1);
+		}
+		f |= flag_table[i].bit;
+	}
+	free(copy);
+	*flags = f;
+	return (0);
+}
+
+const char *
+extract_flags_string(int flags, char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(flag_table) / sizeof(flag_table[0]); i++) {
+		if ((flags & flag_table[i].bit) == 0)
+			continue;
+		off += snprintf(buf + off, off < len ? len - off : 0, "%s%s",
+		    off > 0 ? "," : "", flag_table[i].name);
+	}
+	return (buf);
+}
+
+/* A reader on the image; ARCHIVE_OK or the open's status in *r. */
+static struct archive *
+reader_new(const void *buf, size_t len, int *r)
+{
+	struct archive *rd;
+
+	*r = ARCHIVE_FATAL;
+	if ((rd = archive_read_new()) == NULL)
+		return (NULL);
+	archive_read_support_format_all(rd);
+	archive_read_support_filter_all(rd);
+	/* The image is never modified: libarchive only reads through it. */
+	*r = archive_read_open_memory(rd, (void *)(uintptr_t)buf, len);
+	return (rd);
+}
+
+static const char *
+errno_text(int e, char *buf, size_t len)
+{
+	if (e <= 0)
+		return ("");
+	snprintf(buf, len, " (%s)", strerror(e));
+	return (buf);
+}
+
+int
+archive_load(const char *path, struct archive_image *img, char *err,
+    size_t errlen)
+{
+	struct sha256_ctx sha;
+	struct archive *rd;
+	struct archive_entry *e;
+	struct stat st;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	char prev[256] = "", eb[128];
+	const void *blk;
+	size_t cap, size, i;
+	int64_t off;
+	ssize_t n;
+	int fd, r;
+
+	memset(img, 0, sizeof(*img));
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return (-1);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return (-1);
+	}
+	cap = st.st_size > 0 ? (size_t)st.st_size : 1;
+	img->buf = xmalloc(cap);
+	sha256_init(&sha);
+	for (;;) {
+		if (img->len == cap) {
+			cap *= 2;
+			img->buf = xrealloc(img->buf, cap);
+		}
+		n = read(fd, (char *)img->buf + img->len, cap - img->len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			snprintf(err, errlen, "%s: read: %s", path,
+			    strerror(errno));
+			close(fd);
+			archive_image_free(img);
+			return (-1);
+		}
+		if (n == 0)
+			break;
+		sha256_update(&sha, (size_t)n, (uint8_t *)img->buf + img->len);
+		img->len += (size_t)n;
+	}
+	close(fd);
+	sha256_digest(&sha, sizeof(digest), digest);
+	for (i = 0; i < sizeof(digest); i++)
+		snprintf(img->sha256 + 2 * i, 3, "%02x", digest[i]);
+	img->path = xstrdup(path);
+
+	/* One full pass: a damaged archive fails here, before any timing. */
+	if ((rd = reader_new(img->buf, img->len, &r)) == NULL) {
+		snprintf(err, errlen, "%s: archive_read_new: out of memory",
+		    path);
+		archive_image_free(img);
+		return (-1);
+	}
+	if (r != ARCHIVE_OK) {
+		snprintf(err, errlen, "%s: %s%s", path,
+		    archive_error_string(rd),
+		    errno_text(archive_errno(rd), eb, sizeof(eb)));
+		goto fail;
+	}
+	for (;;) {
+		r = archive_read_next_header(rd, &e);
+		if (r == ARCHIVE_EOF)
+			break;
+		if (r < ARCHIVE_WARN) {
+			snprintf(err, errlen, "%s: entry %ju%s%s%s: %s%s", path,
+			    (uintmax_t)img->entries + 1,
+			    prev[0] != '\0' ? " (after " : "", prev,
+			    prev[0] != '\0' ? ")" : "",
+			    archive_error_string(rd),
+			    errno_text(archive_errno(rd), eb, sizeof(eb)));
+			goto fail;
+		}
+		img->entries++;
+		snprintf(prev, sizeof(prev), "%s",
+		    archive_entry_pathname(e) != NULL ?
+		    archive_entry_pathname(e) : "?");
+		while ((r = archive_read_data_block(rd, &blk, &size, &off)) ==
+		    ARCHIVE_OK || r == ARCHIVE_WARN)
+			if (archive_entry_filetype(e) == AE_IFREG)
+				img->bytes += size;
+		if (r != ARCHIVE_EOF) {
+			snprintf(err, errlen, "%s: %s: %s%s", path, prev,
+			    archive_error_string(rd),
+			    errno_text(archive_errno(rd), eb, sizeof(eb)));
+			goto fail;
+		}
+	}
+	if (img->entries == 0) {
+		snprintf(err, errlen, "%s: archive has no entries", path);
+		goto fail;
+	}
+	snprintf(img->format, sizeof(img->format), "%s",
+	    archive_format_name(rd) != NULL ? archive_format_name(rd) : "?");
+	for (i = archive_filter_count(rd); i-- > 1; ) {
+		size_t l = strlen(img->filters);
+
+		snprintf(img->filters + l, sizeof(img->filters) - l, "%s%s",
+		    l > 0 ? "," : "", archive_filter_name(rd, (int)i - 1));
+	}
+	if (img->filters[0] == '\0')
+		snprintf(img->filters, sizeof(img->filters), "none");
+	archive_read_free(rd);
+	return (0);
+fail:
+	archive_read_free(rd);
+	archive_image_free(img);
+	return (-1);
+}
+
+void
+archive_image_free(struct archive_image *img)
+{
+	free(img->buf);
+	free(img->path);
+	memset(img, 0, sizeof(*img));
+}
+
+const char *
+entry_refusal(struct archive_entry *e)
+{
+	const char *name = archive_entry_pathname(e), *p;
+	const char *hl = archive_entry_hardlink(e);
+	mode_t type = archive_entry_filetype(e);
+
+	if (name == NULL)
+		return ("Pathname cannot be converted");
+	if (name[0] == '\0')
+		return ("Invalid empty pathname");
+	if (name[0] == '/')
+		return ("Path is absolute");
+	for (p = name; p != NULL; p = (p = strchr(p, '/')) ? p + 1 : NULL)
+		if (p[0] == '.' && p[1] == '.' && (p[2] == '\0' || p[2] == '/'))
+			return ("Path contains '..'");
+	if (hl != NULL) {
+		if (hl[0] == '\0')
+			return ("Invalid empty hard link target");
+		if (hl[0] == '/')
+			return ("Hard link target is absolute");
+		for (p = hl; p != NULL; p = (p = strchr(p, '/')) ? p + 1 : NULL)
+			if (p[0] == '.' && p[1] == '.' &&
+			    (p[2] == '\0' || p[2] == '/'))
+				return ("Hard link target contains '..'");
+	} else if (type == AE_IFCHR || type == AE_IFBLK)
+		return ("Refusing to create a device node");
+	return (NULL);
+}
+
+void
+normalize_name(const char *in, char *out, size_t outlen)
+{
+	const char *p = in, *q;
+	size_t o = 0, n;
+
+	while (*p != '\0') {
+		while (*p == '/')
+			p++;
+		if ((q = strchr(p, '/')) == NULL)
+			q = p + strlen(p);
+		n = (size_t)(q - p);
+		if (n > 0 && !(n == 1 && p[0] == '.')) {
+			if (o > 0 && o + 1 < outlen)
+				out[o++] = '/';
+			if (o + n >= outlen)
+				n = outlen - o - 1;
+			memcpy(out + o, p, n);
+			o += n;
+		}
+		p = q;
+	}
+	if (o == 0)
+		out[o++] = '.';
+	out[o] = '\0';
+}
+
+/* Join dir and name into *buf, growing it. */
+static const char *
+join(char **buf, size_t *cap, const char *dir, size_t dirlen,
+    const char *name)
+{
+	size_t need = dirlen + 1 + strlen(name) + 1;
+
+	if (need > *cap) {
+		*cap = need * 2;
+		*buf = xrealloc(*buf, *cap);
+	}
+	memcpy(*buf, dir, dirlen);
+	(*buf)[dirlen] = '/';
+	memcpy(*buf + dirlen + 1, name, need - dirlen - 1);
+	return (*buf);
+}
+
+static enum wl_status
+status_of(int r)
+{
+	switch (r) {
+	case ARCHIVE_OK:
+	case ARCHIVE_EOF:
+		return (WL_OK);
+	case ARCHIVE_WARN:
+	case ARCHIVE_RETRY:
+		return (WL_WARN);
+	case ARCHIVE_FAILED:
+		return (WL_FAILED);
+	default:
+		return (WL_FATAL);
+	}
+}
+
+/* Worst status wins; the first message of the worst status is kept. */
+static void
+note(struct xctx *x, enum wl_status s, const char *entry, const char *cause,
+    int eno)
+{
+	char eb[128];
+
+	if (s > x->status || (s > WL_OK && x->err[0] == '\0'))
+		snprintf(x->err, sizeof(x->err), "%s: %s%s", entry,
+		    cause != NULL ? cause : "unknown error",
+		    errno_text(eno, eb, sizeof(eb)));
+	if (s > x->status)
+		x->status = s;
+}
+
+int
+xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
+    int flags)
+{
+	char real[PATH_MAX];
+	int r;
+
+	memset(x, 0, sizeof(*x));
+	x->flags = flags | SECURE_FLAGS;
+	if (realpath(dir, real) == NULL) {
+		snprintf(x->err, sizeof(x->err), "%s: %s", dir,
+		    strerror(errno));
+		return (-1);
+	}
+	x->dir = xstrdup(real);
+	x->dirlen = strlen(real);
+	/* "/" would make "//name": keep one slash. */
+	if (x->dirlen == 1)
+		x->dirlen = 0;
+	if ((x->rd = reader_new(buf, len, &r)) == NULL || r != ARCHIVE_OK) {
+		snprintf(x->err, sizeof(x->err), "archive_read_open_memory: %s",
+		    x->rd != NULL && archive_error_string(x->rd) != NULL ?
+		    archive_error_string(x->rd) : "out of memory");
+		xctx_close(x);
+		return (-1);
+	}
+	if ((x->disk = archive_write_disk_new()) == NULL) {
+		snprintf(x->err, sizeof(x->err), "archive_write_disk_new: "
+		    "out of memory");
+		xctx_close(x);
+		return (-1);
+	}
+	/* Absolute paths were refused above; the prefix itself is absolute. */
+	archive_write_disk_set_options(x->disk,
+	    x->flags & ~ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
+	archive_write_disk_set_standard_lookup(x->disk);
+	return (0);
+}
+
+/* bsdtar's copy_data: sparse-aware block copy. */
+static int
+copy_data(struct xctx *x, const char *name)
+{
+	const void *blk;
+	size_t size;
+	int64_t off;
+	int r, w;
+
+	for (;;) {
+		r = archive_read_data_block(x->rd, &blk, &size, &off);
+		if (r == ARCHIVE_EOF)
+			return (ARCHIVE_OK);
+		if (r < ARCHIVE_OK) {
+			note(x, status_of(r), name, archive_error_string(x->rd),
+			    archive_errno(x->rd));
+			if (r < ARCHIVE_WARN)
+				return (r);
+		}
+		w = (int)archive_write_data_block(x->disk, blk, size, off);
+		if (w < ARCHIVE_OK) {
+			note(x, status_of(w), name,
+			    archive_error_string(x->disk),
+			    archive_errno(x->disk));
+			if (w < ARCHIVE_WARN)
+				return (w);
+		}
+		x->bytes += size;
+	}
+}
+
+enum wl_status
+xctx_run(struct xctx *x)
+{
+	struct archive_entry *e;
+	const char *why, *name, *hl;
+	char label[256];
+	int r;
+
+	for (;;) {
+		r = archive_read_next_header(x->rd, &e);
+		if (r == ARCHIVE_EOF)
+			break;
+		if (r == ARCHIVE_RETRY)
+			continue;
+		if (r < ARCHIVE_OK) {
+			snprintf(label, sizeof(label), "entry %ju",
+			    (uintmax_t)x->entries + 1);
+			note(x, status_of(r), label,
+			    archive_error_string(x->rd), archive_errno(x->rd));
+			if (r == ARCHIVE_FATAL)
+				break;
+			if (r < ARCHIVE_WARN)
+				continue;
+		}
+		x->entries++;
+		name = archive_entry_pathname(e);
+		if ((why = entry_refusal(e)) != NULL) {
+			note(x, WL_FAILED, name != NULL ? name : "?", why, 0);
+			continue;
+		}
+		/* The label outlives set_pathname, which frees the original. */
+		snprintf(label, sizeof(label), "%s", name);
+		archive_entry_set_pathname(e, join(&x->name, &x->namecap,
+		    x->dir, x->dirlen, name));
+		if ((hl = archive_entry_hardlink(e)) != NULL)
+			archive_entry_set_hardlink(e, join(&x->link,
+			    &x->linkcap, x->dir, x->dirlen, hl));
+		r = archive_write_header(x->disk, e);
+		if (r < ARCHIVE_OK)
+			note(x, status_of(r), label,
+			    archive_error_string(x->disk),
+			    archive_errno(x->disk));
+		if (r == ARCHIVE_FATAL)
+			break;
+		if (r >= ARCHIVE_WARN && (archive_entry_size(e) > 0 ||
+		    !archive_entry_size_is_set(e)) &&
+		    copy_data(x, label) == ARCHIVE_FATAL)
+			break;
+		if (r >= ARCHIVE_WARN) {
+			r = archive_write_finish_entry(x->disk);
+			if (r < ARCHIVE_OK)
+				note(x, status_of(r), label,
+				    archive_error_string(x->disk),
+				    archive_errno(x->disk));
+			if (r == ARCHIVE_FATAL)
+				break;
+		}
+	}
+	/* Deferred directory times and modes are part of the extraction. */
+	r = archive_write_close(x->disk);
+	if (r < ARCHIVE_OK)
+		note(x, status_of(r), "(close)", archive_error_string(x->disk),
+		    archive_errno(x->disk));
+	return (x->status);
+}
+
+void
+xctx_close(struct xctx *x)
+{
+	if (x->rd != NULL)
+		archive_read_free(x->rd);
+	if (x->disk != NULL)
+		archive_write_free(x->disk);
+	free(x->dir);
+	free(x->name);
+	free(x->link);
+	x->rd = x->disk = NULL;
+	x->dir = x->name = x->link = NULL;
+}
+
+enum wl_status
+archive_extract_to(const void *buf, size_t len, const char *dir, int flags,
+    uint64_t *entries, uint64_t *bytes, char *err, size_t errlen)
+{
+	struct xctx x;
+	enum wl_status s;
+
+	if (xctx_open(&x, buf, len, dir, flags) == -1) {
+		snprintf(err, errlen, "%s", x.err);
+		return (WL_FATAL);
+	}
+	s = xctx_run(&x);
+	if (entries != NULL)
+		*entries = x.entries;
+	if (bytes != NULL)
+		*bytes = x.bytes;
+	if (s != WL_OK)
+		snprintf(err, errlen, "%s", x.err);
+	else if (errlen > 0)
+		err[0] = '\0';
+	xctx_close(&x);
+	return (s);
+}

@@ -1,0 +1,440 @@
+/*
+ * --verify: compare an extracted tree with the in-memory archive it came
+ * from.  Two passes over the archive: the first finds, for every name, the
+ * entry that wins (later entries replace earlier ones, as in tar) and the
+ * names whose inode gets its data through a later hard link (cpio); the
+ * second checks every winning entry against the disk, byte for byte.  A
+ * walk of the disk then finds files the archive does not name.
+ * Everything is relative to a directory descriptor: no chdir(2).
+ */
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fts.h>
+#include <grp.h>
+#include <limits.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "archive_priv.h"
+#include "util.h"
+#include "workload.h"
+
+struct vname {
+	char		*name;		/* normalized */
+	uint64_t	 idx;		/* entry index; UINT64_MAX: implied dir */
+	int		 data_by_link;	/* a later hard link carries the data */
+};
+
+struct vstate {
+	struct vname	*v;
+	size_t		 n, cap;
+	int		 dirfd;
+	int		 flags;
+	uint64_t	 nbad;
+	char		*err;		/* first mismatch */
+	size_t		 errlen;
+	char		*buf;		/* file contents */
+	size_t		 bufcap;
+};
+
+static mode_t umask_value;
+static pthread_once_t umask_once = PTHREAD_ONCE_INIT;
+
+/* umask(2) can only be read by setting it: do it once, early. */
+static void
+read_umask(void)
+{
+	umask_value = umask(022);
+	umask(umask_value);
+}
+
+static void __attribute__((format(printf, 3, 4)))
+bad(struct vstate *s, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	size_t l;
+
+	if (s->nbad++ > 0)
+		return;
+	l = (size_t)snprintf(s->err, s->errlen, "%s: ", name);
+	if (l >= s->errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->err + l, s->errlen - l, fmt, ap);
+	va_end(ap);
+}
+
+static void
+add(struct vstate *s, const char *name, uint64_t idx)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 1024;
+		s->v = xrealloc(s->v, s->cap * sizeof(*s->v));
+	}
+	s->v[s->n].name = xstrdup(name);
+	s->v[s->n].idx = idx;
+	s->v[s->n].data_by_link = 0;
+	s->n++;
+}
+
+/* By name, then the winning (latest) entry first. */
+static int
+vcmp(const void *a, const void *b)
+{
+	const struct vname *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c != 0)
+		return (c);
+	if (x->idx == y->idx)
+		return (0);
+	/* Implied directories (UINT64_MAX) lose to any entry. */
+	if (x->idx == UINT64_MAX)
+		return (1);
+	if (y->idx == UINT64_MAX)
+		return (-1);
+	return (x->idx > y->idx ? -1 : 1);
+}
+
+static struct vname *
+lookup(struct vstate *s, const char *name)
+{
+	struct vname key = { (char *)(uintptr_t)name, 0, 0 };
+	size_t lo = 0, hi = s->n, mid;
+	int c;
+
+	/* First element with this name: the winner after the sort. */
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		c = strcmp(s->v[mid].name, key.name);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->n && strcmp(s->v[lo].name, name) == 0)
+		return (&s->v[lo]);
+	return (NULL);
+}
+
+static struct archive *
+open_image(const void *buf, size_t len)
+{
+	struct archive *rd = archive_read_new();
+
+	if (rd == NULL)
+		return (NULL);
+	archive_read_support_format_all(rd);
+	archive_read_support_filter_all(rd);
+	if (archive_read_open_memory(rd, (void *)(uintptr_t)buf, len) !=
+	    ARCHIVE_OK) {
+		archive_read_free(rd);
+		return (NULL);
+	}
+	return (rd);
+}
+
+/* Pass 1: every name the archive puts on disk, and its parents. */
+static int
+collect(struct vstate *s, const void *buf, size_t len)
+{
+	struct archive *rd;
+	struct archive_entry *e;
+	char n[PATH_MAX], *p;
+	uint64_t idx = 0;
+	size_t i, j;
+	int r;
+
+	if ((rd = open_image(buf, len)) == NULL)
+		return (-1);
+	while ((r = archive_read_next_header(rd, &e)) != ARCHIVE_EOF) {
+		if (r < ARCHIVE_WARN) {
+			archive_read_free(rd);
+			return (-1);
+		}
+		idx++;
+		if (entry_refusal(e) != NULL)
+			continue;
+		normalize_name(archive_entry_pathname(e), n, sizeof(n));
+		add(s, n, idx);
+		while ((p = strrchr(n, '/')) != NULL) {
+			*p = '\0';
+			add(s, n, UINT64_MAX);
+		}
+		if (strcmp(n, ".") != 0)
+			add(s, ".", UINT64_MAX);
+	}
+	archive_read_free(rd);
+	qsort(s->v, s->n, sizeof(*s->v), vcmp);
+	/* Keep only the winner of every name. */
+	for (i = j = 0; i < s->n; i++) {
+		if (j > 0 && strcmp(s->v[j - 1].name, s->v[i].name) == 0) {
+			free(s->v[i].name);
+			continue;
+		}
+		s->v[j++] = s->v[i];
+	}
+	s->n = j;
+	return (0);
+}
+
+/* Pass 1b: names whose inode is rewritten by a later hard link with data. */
+static void
+mark_data_by_link(struct vstate *s, const void *buf, size_t len)
+{
+	struct archive *rd;
+	struct archive_entry *e;
+	struct vname *v;
+	char n[PATH_MAX];
+
+	if ((rd = open_image(buf, len)) == NULL)
+		return;
+	while (archive_read_next_header(rd, &e) >= ARCHIVE_WARN) {
+		if (archive_entry_hardlink(e) == NULL ||
+		    archive_entry_size(e) <= 0 || entry_refusal(e) != NULL)
+			continue;
+		normalize_name(archive_entry_hardlink(e), n, sizeof(n));
+		if ((v = lookup(s, n)) != NULL)
+			v->data_by_link = 1;
+	}
+	archive_read_free(rd);
+}
+
+static uid_t
+expect_uid(struct archive_entry *e)
+{
+	struct passwd pw, *res;
+	char b[1024];
+	const char *u = archive_entry_uname(e);
+
+	if (u != NULL && *u != '\0' && getpwnam_r(u, &pw, b, sizeof(b),
+	    &res) == 0 && res != NULL)
+		return (pw.pw_uid);
+	return ((uid_t)archive_entry_uid(e));
+}
+
+static gid_t
+expect_gid(struct archive_entry *e)
+{
+	struct group gr, *res;
+	char b[4096];
+	const char *g = archive_entry_gname(e);
+
+	if (g != NULL && *g != '\0' && getgrnam_r(g, &gr, b, sizeof(b),
+	    &res) == 0 && res != NULL)
+		return (gr.gr_gid);
+	return ((gid_t)archive_entry_gid(e));
+}
+
+/* Stream the entry's data and compare it with the file's. */
+static void
+check_content(struct vstate *s, struct archive *rd, const char *name)
+{
+	const void *blk;
+	size_t size;
+	int64_t off;
+	ssize_t n;
+	int fd, r;
+
+	if ((fd = openat(s->dirfd, name, O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1) {
+		bad(s, name, "open: %s", strerror(errno));
+		return;
+	}
+	while ((r = archive_read_data_block(rd, &blk, &size, &off)) ==
+	    ARCHIVE_OK || r == ARCHIVE_WARN) {
+		if (size > s->bufcap) {
+			s->bufcap = size;
+			s->buf = xrealloc(s->buf, size);
+		}
+		n = pread(fd, s->buf, size, off);
+		if (n != (ssize_t)size || memcmp(s->buf, blk, size) != 0) {
+			bad(s, name, "content differs at offset %jd",
+			    (intmax_t)off);
+			break;
+		}
+	}
+	close(fd);
+}
+
+static void
+check_entry(struct vstate *s, struct archive *rd, struct archive_entry *e,
+    const char *name)
+{
+	struct stat st, lst;
+	mode_t type = archive_entry_filetype(e), want;
+	const char *hl = archive_entry_hardlink(e), *sl;
+	char ln[PATH_MAX], tn[PATH_MAX];
+	ssize_t n;
+	struct vname *v;
+
+	if (fstatat(s->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == -1) {
+		bad(s, name, "%s", strerror(errno));
+		return;
+	}
+	if (hl != NULL) {
+		normalize_name(hl, tn, sizeof(tn));
+		if (fstatat(s->dirfd, tn, &lst, AT_SYMLINK_NOFOLLOW) == -1)
+			bad(s, name, "hard link target %s: %s", tn,
+			    strerror(errno));
+		else if (lst.st_ino != st.st_ino || lst.st_dev != st.st_dev)
+			bad(s, name, "not a hard link to %s", tn);
+		if (archive_entry_size(e) > 0)
+			check_content(s, rd, name);
+		return;
+	}
+	if ((st.st_mode & S_IFMT) != type) {
+		bad(s, name, "type %o, archive has %o",
+		    (unsigned)(st.st_mode & S_IFMT), (unsigned)type);
+		return;
+	}
+	v = lookup(s, name);
+	if (type == AE_IFREG && (v == NULL || !v->data_by_link)) {
+		if (archive_entry_size_is_set(e) &&
+		    st.st_size != archive_entry_size(e))
+			bad(s, name, "size %jd, archive has %jd",
+			    (intmax_t)st.st_size,
+			    (intmax_t)archive_entry_size(e));
+		else
+			check_content(s, rd, name);
+	}
+	if (type == AE_IFLNK) {
+		sl = archive_entry_symlink(e);
+		n = readlinkat(s->dirfd, name, ln, sizeof(ln) - 1);
+		if (n == -1)
+			bad(s, name, "readlink: %s", strerror(errno));
+		else {
+			ln[n] = '\0';
+			if (sl == NULL || strcmp(ln, sl) != 0)
+				bad(s, name, "symlink to '%s', archive has "
+				    "'%s'", ln, sl != NULL ? sl : "");
+		}
+	} else {
+		/* Without perm, libarchive applies the umask (bsdtar -o). */
+		want = archive_entry_perm(e) & 07777;
+		if ((s->flags & ARCHIVE_EXTRACT_PERM) == 0)
+			want &= ~umask_value & 0777;
+		if ((st.st_mode & 07777) != want)
+			bad(s, name, "mode %04o, archive has %04o",
+			    (unsigned)(st.st_mode & 07777), (unsigned)want);
+	}
+	if ((s->flags & ARCHIVE_EXTRACT_TIME) && archive_entry_mtime_is_set(e) &&
+	    (st.st_mtim.tv_sec != archive_entry_mtime(e) ||
+	    st.st_mtim.tv_nsec != archive_entry_mtime_nsec(e)))
+		bad(s, name, "mtime %jd.%09ld, archive has %jd.%09ld",
+		    (intmax_t)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+		    (intmax_t)archive_entry_mtime(e),
+		    archive_entry_mtime_nsec(e));
+	if ((s->flags & ARCHIVE_EXTRACT_OWNER) &&
+	    (st.st_uid != expect_uid(e) || st.st_gid != expect_gid(e)))
+		bad(s, name, "owner %ju:%ju, archive has %ju:%ju",
+		    (uintmax_t)st.st_uid, (uintmax_t)st.st_gid,
+		    (uintmax_t)expect_uid(e), (uintmax_t)expect_gid(e));
+}
+
+/* Pass 2: every winning entry against the disk. */
+static int
+compare(struct vstate *s, const void *buf, size_t len)
+{
+	struct archive *rd;
+	struct archive_entry *e;
+	struct vname *v;
+	char n[PATH_MAX];
+	uint64_t idx = 0;
+	int r;
+
+	if ((rd = open_image(buf, len)) == NULL)
+		return (-1);
+	while ((r = archive_read_next_header(rd, &e)) != ARCHIVE_EOF) {
+		if (r < ARCHIVE_WARN) {
+			archive_read_free(rd);
+			return (-1);
+		}
+		idx++;
+		if (entry_refusal(e) != NULL)
+			continue;
+		normalize_name(archive_entry_pathname(e), n, sizeof(n));
+		if ((v = lookup(s, n)) == NULL || v->idx != idx)
+			continue;
+		check_entry(s, rd, e, n);
+	}
+	archive_read_free(rd);
+	return (0);
+}
+
+/* Pass 3: what is on disk but not in the archive. */
+static void
+extras(struct vstate *s, const char *dir)
+{
+	char *argv[2] = { (char *)(uintptr_t)dir, NULL };
+	size_t dlen = strlen(dir);
+	FTS *fts;
+	FTSENT *f;
+	const char *rel;
+
+	if ((fts = fts_open(argv, FTS_PHYSICAL | FTS_NOCHDIR, NULL)) == NULL) {
+		bad(s, dir, "fts_open: %s", strerror(errno));
+		return;
+	}
+	while ((f = fts_read(fts)) != NULL) {
+		if (f->fts_info == FTS_DP)
+			continue;
+		if (f->fts_level == 0)
+			continue;
+		rel = f->fts_path + dlen;
+		while (*rel == '/')
+			rel++;
+		if (lookup(s, rel) == NULL)
+			bad(s, rel, "not in the archive");
+	}
+	fts_close(fts);
+}
+
+int
+archive_verify_tree(const void *buf, size_t len, const char *dir, int flags,
+    uint64_t *nbad, char *err, size_t errlen)
+{
+	struct vstate s;
+	size_t i;
+	char real[PATH_MAX];
+	int rc = 0;
+
+	pthread_once(&umask_once, read_umask);
+	memset(&s, 0, sizeof(s));
+	s.flags = flags;
+	s.err = err;
+	s.errlen = errlen;
+	if (errlen > 0)
+		err[0] = '\0';
+	if (realpath(dir, real) == NULL ||
+	    (s.dirfd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		if (nbad != NULL)
+			*nbad = 1;
+		return (-1);
+	}
+	if (collect(&s, buf, len) == -1 || (mark_data_by_link(&s, buf, len),
+	    compare(&s, buf, len)) == -1) {
+		snprintf(err, errlen, "archive cannot be read again");
+		s.nbad++;
+	} else
+		extras(&s, real);
+	close(s.dirfd);
+	for (i = 0; i < s.n; i++)
+		free(s.v[i].name);
+	free(s.v);
+	free(s.buf);
+	if (nbad != NULL)
+		*nbad = s.nbad;
+	if (s.nbad > 0)
+		rc = -1;
+	return (rc);
+}
