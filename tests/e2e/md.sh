@@ -145,6 +145,8 @@ fails() {	# NAME PATTERN ARGS...
 fails "missing mkfs" "mkfs.nosuchfs not found" loop:64m --fs nosuchfs
 fails "size beyond memory" "does not fit in available memory" loop:64t
 fails "tmpfs beyond memory" "does not fit in available memory" tmpfs:64t
+[ -e /sys/class/zram-control/hot_add ] &&
+    fails "zram unknown algorithm" "this kernel's algorithms" zram:64m:nosuch
 # mkfs.xfs refuses a 16 MiB device: the loop, tmpfs and dirs are undone.
 fails "mkfs fails mid-create" "mkfs.xfs" loop:16m --fs xfs
 fails "mount fails mid-create" "mount -t ext4" loop:64m --mount-opts no_such_option
