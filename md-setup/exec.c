@@ -414,7 +414,7 @@ md_mount(struct md_ctx *ctx, const char *fs, const char *opts,
 	return (md_run(ctx, NULL, NULL, 0, argv));
 }
 
-/* "who holds PATH": fuser -vm's table, or NULL. */
+/* "who holds PATH": fuser's table, or NULL. */
 static char *
 holders(const char *path)
 {
@@ -439,7 +439,11 @@ holders(const char *path)
 		dup2(p[1], 1);
 		dup2(p[1], 2);
 		close(p[0]);
-		execl(fuser, "fuser", "-vm", path, (char *)NULL);
+		/* FreeBSD's fuser names a file system with -c, not -m. */
+		if (md_host_os() == MD_OS_FREEBSD)
+			execl(fuser, "fuser", "-cu", path, (char *)NULL);
+		else
+			execl(fuser, "fuser", "-vm", path, (char *)NULL);
 		_exit(127);
 	}
 	close(p[1]);
@@ -487,7 +491,7 @@ md_umount(struct md_ctx *ctx, const char *path)
 		serrno = errno;
 		if (serrno != EBUSY || tries == 30) {
 			if (serrno == EBUSY && (who = holders(path)) != NULL) {
-				warnx("umount %s: %s; held by (fuser -vm):\n%s",
+				warnx("umount %s: %s; held by (fuser):\n%s",
 				    path, strerror(serrno), who);
 				free(who);
 			} else
