@@ -2,13 +2,16 @@
  * Archives in memory: load once (hash, count, validate), then extract
  * into a directory with libarchive, any number of times, from any thread.
  *
- * No chdir(2): every entry name, and every hard link target, is rewritten
- * to lie under the canonical target directory.  That absolute prefix would
- * defeat libarchive's SECURE_NOABSOLUTEPATHS, so the original names are
- * checked here first (absolute, '..') with libarchive's own rules and
- * wording; SECURE_NODOTDOT and SECURE_SYMLINKS stay with libarchive and
- * keep their meaning, because the prefix is canonical (no '..', no
- * symbolic links).
+ * chdir(2) is process-wide, so by default every entry name, and every hard
+ * link target, is rewritten to lie under the canonical target directory.
+ * That absolute prefix would defeat libarchive's SECURE_NOABSOLUTEPATHS,
+ * so the original names are checked here first (absolute, '..') with
+ * libarchive's own rules and wording; SECURE_NODOTDOT and SECURE_SYMLINKS
+ * stay with libarchive and keep their meaning, because the prefix is
+ * canonical (no '..', no symbolic links).  The price is libarchive's
+ * symlink walk from "/" for every entry; a worker that can have a working
+ * directory of its own (xctx_enter_dir) keeps the names relative instead,
+ * exactly as "tar xfC" does.
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -16,6 +19,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <nettle/sha2.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,7 +227,8 @@ archive_load(const char *path, struct archive_image *img, char *err,
 		r = archive_read_next_header(rd, &e);
 		if (r == ARCHIVE_EOF)
 			break;
-		if (r < ARCHIVE_WARN) {
+		/* RETRY: a damaged header was skipped; not a clean archive. */
+		if (r < ARCHIVE_WARN || r == ARCHIVE_RETRY) {
 			snprintf(err, errlen, "%s: entry %ju%s%s%s: %s%s", path,
 			    (uintmax_t)img->entries + 1,
 			    prev[0] != '\0' ? " (after " : "", prev,
@@ -391,6 +396,7 @@ xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
 	int r;
 
 	memset(x, 0, sizeof(*x));
+	x->oldcwd = -1;
 	x->flags = flags | SECURE_FLAGS;
 	if (realpath(dir, real) == NULL) {
 		snprintf(x->err, sizeof(x->err), "%s: %s", dir,
@@ -415,11 +421,46 @@ xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
 		xctx_close(x);
 		return (-1);
 	}
-	/* Absolute paths were refused above; the prefix itself is absolute. */
-	archive_write_disk_set_options(x->disk,
-	    x->flags & ~ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
 	archive_write_disk_set_standard_lookup(x->disk);
 	return (0);
+}
+
+int
+xctx_enter_dir(struct xctx *x, pid_t owner_pid)
+{
+	int fd;
+
+	if (x->dir == NULL)
+		return (-1);
+	if (getpid() == owner_pid) {
+#ifdef CLONE_FS
+		/* A thread: give it a working directory of its own. */
+		if (unshare(CLONE_FS) == -1)
+			return (-1);
+#else
+		return (-1);
+#endif
+	}
+	if ((fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return (-1);
+	if (chdir(x->dir) == -1) {
+		close(fd);
+		return (-1);
+	}
+	x->oldcwd = fd;
+	x->cwd_thread = pthread_self();
+	return (0);
+}
+
+void
+xctx_leave_dir(struct xctx *x)
+{
+	if (x->oldcwd == -1)
+		return;
+	if (fchdir(x->oldcwd) == -1)
+		note(x, WL_WARN, "(leave directory)", "fchdir", errno);
+	close(x->oldcwd);
+	x->oldcwd = -1;
 }
 
 /* bsdtar's copy_data: sparse-aware block copy. */
@@ -459,14 +500,17 @@ xctx_run(struct xctx *x)
 	struct archive_entry *e;
 	const char *why, *name, *hl;
 	char label[256];
-	int r;
+	int r, relative;
 
+	/* Only the thread that entered the directory may use relative names. */
+	relative = x->oldcwd != -1 &&
+	    pthread_equal(x->cwd_thread, pthread_self());
+	archive_write_disk_set_options(x->disk, relative ? x->flags :
+	    x->flags & ~ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
 	for (;;) {
 		r = archive_read_next_header(x->rd, &e);
 		if (r == ARCHIVE_EOF)
 			break;
-		if (r == ARCHIVE_RETRY)
-			continue;
 		if (r < ARCHIVE_OK) {
 			snprintf(label, sizeof(label), "entry %ju",
 			    (uintmax_t)x->entries + 1);
@@ -474,7 +518,8 @@ xctx_run(struct xctx *x)
 			    archive_error_string(x->rd), archive_errno(x->rd));
 			if (r == ARCHIVE_FATAL)
 				break;
-			if (r < ARCHIVE_WARN)
+			/* bsdtar: RETRY skipped damage, FAILED this entry. */
+			if (r < ARCHIVE_WARN || r == ARCHIVE_RETRY)
 				continue;
 		}
 		x->entries++;
@@ -485,11 +530,13 @@ xctx_run(struct xctx *x)
 		}
 		/* The label outlives set_pathname, which frees the original. */
 		snprintf(label, sizeof(label), "%s", name);
-		archive_entry_set_pathname(e, join(&x->name, &x->namecap,
-		    x->dir, x->dirlen, name));
-		if ((hl = archive_entry_hardlink(e)) != NULL)
-			archive_entry_set_hardlink(e, join(&x->link,
-			    &x->linkcap, x->dir, x->dirlen, hl));
+		if (!relative) {
+			archive_entry_set_pathname(e, join(&x->name,
+			    &x->namecap, x->dir, x->dirlen, name));
+			if ((hl = archive_entry_hardlink(e)) != NULL)
+				archive_entry_set_hardlink(e, join(&x->link,
+				    &x->linkcap, x->dir, x->dirlen, hl));
+		}
 		r = archive_write_header(x->disk, e);
 		if (r < ARCHIVE_OK)
 			note(x, status_of(r), label,
@@ -522,6 +569,7 @@ xctx_run(struct xctx *x)
 void
 xctx_close(struct xctx *x)
 {
+	xctx_leave_dir(x);
 	if (x->rd != NULL)
 		archive_read_free(x->rd);
 	if (x->disk != NULL)
