@@ -505,7 +505,7 @@ static void
 compare_with_bsdtar(const char *format, const char *compress, int flagsopt)
 {
 	char *name = xasprintf("b-%s-%s", format, compress);
-	char *a = make_archive(name, 400, 1 << 20, 5, format, compress);
+	char *a = make_archive(name, 200, 512 << 10, 5, format, compress);
 	char *mine = fresh("b-mine"), *theirs = fresh("b-theirs");
 	char *cmd, err[512];
 	struct archive_image img;
