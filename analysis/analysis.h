@@ -15,6 +15,7 @@ struct dataset {
 	double	*points;
 	size_t	 n, cap;
 	int	 sorted;
+	double	 sum;		/* in input order: ministat's mean, exactly */
 };
 
 struct dataset *ds_new(const char *name);
@@ -29,19 +30,48 @@ double	 ds_mean(const struct dataset *);
 double	 ds_var(const struct dataset *);	/* two-pass, n-1 */
 double	 ds_stddev(const struct dataset *);
 
+/*
+ * Read one column of numbers with ministat's rules: a line is split on
+ * any of delims (NULL: " \t"), trailing white space (CR too) is dropped,
+ * a field starting with '#' ends the line, lines without the column are
+ * skipped, the field must be a whole strtod(3) number.  fd is read to its
+ * end, not closed.  Returns DS_READ_OK with *dsp set, DS_READ_ERRNO with
+ * errno set, or DS_READ_BADLINE with *badline the 1-based line number.
+ */
+enum { DS_READ_OK = 0, DS_READ_ERRNO = -1, DS_READ_BADLINE = -2 };
+int	 ds_read_fd(int fd, const char *name, int column, const char *delims,
+	    struct dataset **dsp, size_t *badline);
+
 /* ministat's -A -n -q -s -w and confidence; see fsconc(1). */
 struct ministat_opts {
 	double	 conf;		/* -c, percent: 80 90 95 98 99 99.5 */
-	int	 width;		/* -w, or the terminal's, default 74 */
-	int	 no_plot;	/* -n */
-	int	 stats_only;	/* -A: just the statistics */
+	int	 width;		/* -w, or ministat_default_width(); >= 0 */
+	int	 no_plot;	/* -n: statistics only, no plot, no comparison */
+	int	 stats_only;	/* -A: statistics and comparisons, no plot */
 	int	 quiet;		/* -q: no dataset names, no header */
 	int	 separate;	/* -s: bars on separate rows */
+	/* Beyond ministat: extra blocks after each Student's t block. */
+	int	 welch;		/* --welch */
+	int	 mannwhitney;	/* --mann-whitney */
+	int	 ratio;		/* --ratio: mean(set) / mean(first) */
 };
 
 /* Plot, table and every set compared with the first, as ministat does. */
 void	 ministat_print(FILE *, struct dataset *const *, int n,
 	    const struct ministat_opts *);
+/* The same numbers (every test, whatever the flags) as one JSON object. */
+void	 stat_json_print(FILE *, struct dataset *const *, int n, double conf);
+
+/* ministat's plot width: COLUMNS or the tty's width - 2 if fd is a tty, else 74. */
+int	 ministat_default_width(int fd);
+/* 1 if conf is one of ministat's levels (80 90 95 98 99 99.5). */
+int	 ministat_conf_ok(double conf);
+/*
+ * ministat's Student's t table (NaN for another conf): 3-decimal
+ * quantiles for df 1..100, the normal value above; its "99.5" column is
+ * the one-sided 99.9% quantile (two-sided 99.8%), as ministat has it.
+ */
+double	 ministat_t(double conf, int df);
 
 /* Student's t with pooled s (ministat) or Welch's t. */
 struct ttest {
@@ -52,6 +82,7 @@ struct ttest {
 	double	 s;		/* pooled stddev (Student) or the SE (Welch) */
 	int	 significant;	/* at the confidence given */
 };
+/* Both use the exact t quantile (GSL), not ministat's table. */
 int	 stat_student(struct dataset *a, struct dataset *b, double conf,
 	    struct ttest *);
 int	 stat_welch(struct dataset *a, struct dataset *b, double conf,
@@ -74,6 +105,7 @@ struct ratio_ci {
 	double	 ratio, lo, hi;
 	int	 method;	/* RATIO_FIELLER or RATIO_DELTA */
 	int	 bounded;	/* 0: Fieller interval unbounded */
+	double	 df;		/* Welch-Satterthwaite, at the estimate */
 };
 enum { RATIO_FIELLER, RATIO_DELTA };
 int	 stat_ratio_ci(struct dataset *a, struct dataset *b, double k,
@@ -81,5 +113,65 @@ int	 stat_ratio_ci(struct dataset *a, struct dataset *b, double k,
 
 /* Two-sided Student t quantile for a confidence in percent, df > 0. */
 double	 t_quantile(double conf, double df);
+
+
+/* ---- verdicts and reports (analysis/verdict.c, analysis/report.c,
+ * analysis/plot.c; used by fsconc report and nightly).  Kept as one
+ * separate block at the end of this header. ---- */
+struct rs_set;
+
+/*
+ * Holm's step-down correction: adj[i] is the adjusted p-value of p[i]
+ * (monotone in the order of the p-values, capped at 1).  p and adj may
+ * be the same array.
+ */
+void	 holm_adjust(const double *p, double *adj, size_t n);
+
+enum verdict {
+	VERDICT_UNTESTED = -1,	/* fewer than two points on a side */
+	VERDICT_SAME,		/* no difference proven */
+	VERDICT_FASTER,
+	VERDICT_SLOWER,
+};
+
+/* One test of a family: baseline a against candidate b. */
+struct verdict_test {
+	int		 jobs;
+	const char	*metric;
+	struct dataset	*a, *b;		/* baseline, candidate */
+	int		 higher_is_better;	/* 0 for times */
+	/* Filled by verdict_run. */
+	struct ttest	 t;		/* Welch's t, b - a, at conf */
+	double		 p_adj;		/* Holm over the whole family */
+	enum verdict	 verdict;
+	int		 regression;	/* slower, significant, > threshold */
+};
+
+/*
+ * Welch's t for every test, Holm's correction over all of them, then a
+ * verdict each at the confidence conf (percent).  A regression is a
+ * slowdown significant after the correction and larger than threshold
+ * percent of the baseline mean.  Returns the number of regressions.
+ */
+int	 verdict_run(struct verdict_test *, size_t n, double conf,
+	    double threshold);
+const char *verdict_name(enum verdict);
+/* One line per test: metric, level, verdict, change and its interval. */
+void	 verdict_print(FILE *, const struct verdict_test *, size_t n,
+	    double conf);
+
+/* fsconc report: DIR/index.html, self-contained, plots by gnuplot. */
+struct report_opts {
+	double		 conf;		/* -c, percent */
+	const char	*title;		/* -t, or NULL */
+	const char	*limits;	/* --limits FILE, or NULL */
+	const struct verdict_test *verdicts;	/* nightly's, or NULL */
+	size_t		 nverdicts;
+	double		 threshold;	/* nightly's --threshold */
+};
+int	 report_write(const char *dir, struct rs_set *const *sets,
+	    size_t nsets, const struct report_opts *);
+/* A confidence in percent, 0 < c < 100; -1 if not. */
+int	 report_parse_conf(const char *, double *);
 
 #endif

@@ -1,17 +1,451 @@
+/*
+ * fsconc nightly: run the experiment (fsconc run's options), compare the
+ * new set with a baseline, print a verdict per metric and level, write
+ * the report.  Made for cron: stdout carries the verdict and nothing else
+ * unless -v; exit 3 when a slowdown is significant after Holm's
+ * correction and larger than --threshold.
+ */
+#include <dirent.h>
 #include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "analysis.h"
 #include "commands.h"
+#include "harness.h"
+#include "results.h"
 #include "util.h"
+
+/* Lower is better for all of them: they are times. */
+static const char *const nightly_metrics[] = { "real", "user", "sys" };
+#define NMETRICS (sizeof(nightly_metrics) / sizeof(nightly_metrics[0]))
+
+enum {
+	NIGHTLY_OPT_BASELINE = RUN_OPT_END,
+	NIGHTLY_OPT_NO_REPORT,
+	NIGHTLY_OPT_NO_RUN,
+	NIGHTLY_OPT_THRESHOLD,
+};
+
+/* State of one nightly invocation. */
+struct nightly {
+	struct run_config cfg;		/* run's options */
+	const char	*baseline;	/* --baseline SET|latest */
+	double		 conf;		/* -c */
+	const char	*no_run;	/* --no-run SET */
+	int		 no_report;	/* --no-report */
+	const char	*outdir;	/* -o: the report's directory */
+	const char	*root;		/* -R, --results */
+	double		 threshold;	/* --threshold PCT */
+	int		 verbose;	/* -v */
+};
+
+static void
+usage(FILE *fp, int status)
+{
+	fputs("usage: fsconc nightly [run options] [--baseline SET|latest] "
+	    "[-c confidence]\n"
+	    "                      [--no-report] [--no-run SET] [-o DIR] "
+	    "[-R root]\n"
+	    "                      [--threshold PCT] [-v]\n"
+	    "run options (as fsconc run; -R/--results is the result root):\n",
+	    fp);
+	run_usage_options(fp);
+	exit(status);
+}
+
+/* nightly's short options win over run's letters of the same name. */
+static char *
+make_optstring(void)
+{
+	static const char own[] = "c:o:R:v";
+	const char *p;
+	char *s;
+	size_t n;
+
+	s = xmalloc(strlen(run_optstring) + sizeof(own));
+	n = 0;
+	for (p = run_optstring; *p != '\0'; p++) {
+		if (*p == ':')
+			continue;
+		if (strchr("coRv", *p) != NULL) {
+			while (p[1] == ':')
+				p++;
+			continue;
+		}
+		s[n++] = *p;
+		while (p[1] == ':')
+			s[n++] = *++p;
+	}
+	strcpy(s + n, own);
+	return (s);
+}
+
+static struct option *
+make_longopts(void)
+{
+	static const struct option own[] = {
+		{ "baseline",	required_argument,	NULL,
+		    NIGHTLY_OPT_BASELINE },
+		{ "confidence",	required_argument,	NULL, 'c' },
+		{ "help",	no_argument,		NULL, RUN_OPT_HELP },
+		{ "no-report",	no_argument,		NULL,
+		    NIGHTLY_OPT_NO_REPORT },
+		{ "no-run",	required_argument,	NULL,
+		    NIGHTLY_OPT_NO_RUN },
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "results",	required_argument,	NULL, 'R' },
+		{ "root",	required_argument,	NULL, 'R' },
+		{ "threshold",	required_argument,	NULL,
+		    NIGHTLY_OPT_THRESHOLD },
+		{ "verbose",	no_argument,		NULL, 'v' },
+	};
+	const size_t nown = sizeof(own) / sizeof(own[0]);
+	struct option *lo;
+	size_t n, i, k;
+
+	for (n = 0; run_longopts[n].name != NULL; n++)
+		;
+	lo = xcalloc(nown + n + 1, sizeof(*lo));
+	memcpy(lo, own, sizeof(own));
+	k = nown;
+	for (i = 0; i < n; i++) {
+		/* Ours replace run's of the same name or letter. */
+		if (strchr("coRv", run_longopts[i].val) != NULL &&
+		    run_longopts[i].val != 0)
+			continue;
+		if (strcmp(run_longopts[i].name, "help") == 0 ||
+		    strcmp(run_longopts[i].name, "results") == 0)
+			continue;
+		lo[k++] = run_longopts[i];
+	}
+	return (lo);
+}
+
+static int
+parse_options(struct nightly *nt, int argc, char **argv)
+{
+	struct option *lo;
+	char *os, *end;
+	int ch, rc;
+
+	os = make_optstring();
+	lo = make_longopts();
+	rc = 0;
+	optind = 1;
+	while (rc == 0 && (ch = getopt_long(argc, argv, os, lo, NULL)) != -1)
+		switch (ch) {
+		case 'c':
+			if (report_parse_conf(optarg, &nt->conf) != 0) {
+				warnx("nightly: -c %s: confidence must be a "
+				    "percentage between 0 and 100", optarg);
+				rc = EXIT_USAGE;
+			}
+			break;
+		case 'o':
+			nt->outdir = optarg;
+			break;
+		case 'R':
+			nt->root = optarg;
+			if (run_option(&nt->cfg, 'o', optarg) != 0)
+				rc = EXIT_USAGE;
+			break;
+		case 'v':
+			nt->verbose = 1;
+			break;
+		case NIGHTLY_OPT_BASELINE:
+			nt->baseline = optarg;
+			break;
+		case NIGHTLY_OPT_NO_REPORT:
+			nt->no_report = 1;
+			break;
+		case NIGHTLY_OPT_NO_RUN:
+			nt->no_run = optarg;
+			break;
+		case NIGHTLY_OPT_THRESHOLD:
+			errno = 0;
+			nt->threshold = strtod(optarg, &end);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    nt->threshold < 0) {
+				warnx("nightly: --threshold %s: not a "
+				    "percentage >= 0", optarg);
+				rc = EXIT_USAGE;
+			}
+			break;
+		case RUN_OPT_HELP:
+			free(os);
+			free(lo);
+			usage(stdout, EXIT_OK);
+			break;
+		case '?':
+			rc = EXIT_USAGE;
+			break;
+		default:
+			if (run_option(&nt->cfg, ch, optarg) != 0)
+				rc = EXIT_USAGE;
+		}
+	free(os);
+	free(lo);
+	if (rc == 0 && optind < argc) {
+		warnx("nightly: unexpected argument '%s'", argv[optind]);
+		rc = EXIT_USAGE;
+	}
+	return (rc);
+}
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return (rs_set_name_cmp(*(char *const *)a, *(char *const *)b));
+}
+
+/*
+ * The default baseline: the latest set of the same label directory
+ * (<root>/<host>/<label>/) that sorts before the candidate.  NULL when
+ * there is none.
+ */
+static char *
+latest_before(const char *set)
+{
+	struct dirent *de;
+	struct stat st;
+	char *dir, *self, *slash, **names, *meta, *best;
+	size_t n, i;
+	DIR *d;
+
+	dir = xstrdup(set);
+	while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
+		dir[strlen(dir) - 1] = '\0';
+	if ((slash = strrchr(dir, '/')) == NULL) {
+		self = dir;
+		dir = xstrdup(".");
+	} else {
+		*slash = '\0';
+		self = xstrdup(slash + 1);
+	}
+	best = NULL;
+	names = NULL;
+	n = 0;
+	if ((d = opendir(dir)) == NULL) {
+		warn("%s", dir);
+		goto out;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		meta = xasprintf("%s/%s/meta", dir, de->d_name);
+		if (stat(meta, &st) == 0 && S_ISREG(st.st_mode) &&
+		    rs_set_name_cmp(de->d_name, self) < 0) {
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = xstrdup(de->d_name);
+		}
+		free(meta);
+	}
+	closedir(d);
+	if (n > 0) {
+		qsort(names, n, sizeof(*names), name_cmp);
+		best = xasprintf("%s/%s", dir, names[n - 1]);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+out:
+	free(dir);
+	free(self);
+	return (best);
+}
+
+static struct dataset *
+values_ds(const struct rs_set *s, int jobs, const char *metric)
+{
+	struct dataset *ds;
+	double *v;
+	size_t i, n;
+
+	ds = ds_new(metric);
+	n = rs_values(s, jobs, metric, &v);
+	for (i = 0; i < n; i++)
+		ds_add(ds, v[i]);
+	free(v);
+	return (ds);
+}
+
+/* Warn when the two sets did not measure the same thing. */
+static void
+check_same(const struct rs_set *a, const struct rs_set *b)
+{
+	static const char *const keys[] = { "workload", "archive_sha256" };
+	const char *va, *vb;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		va = rs_meta_get(a, keys[i]);
+		vb = rs_meta_get(b, keys[i]);
+		if (va != NULL && vb != NULL && strcmp(va, vb) != 0)
+			warnx("nightly: %s differs from the baseline's "
+			    "(%s, baseline %s): the comparison may mean "
+			    "nothing", keys[i], vb, va);
+	}
+}
+
+/*
+ * Compare cand with base and write the report: the exit status.  Every
+ * (level, metric) both sets have is one test of the family.
+ */
+static int
+judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
+{
+	struct verdict_test *vt;
+	struct report_opts ro;
+	struct rs_set *pair[2];
+	size_t nl, i, k, n;
+	int *levels, nreg, rc;
+	char *dir, *title;
+
+	check_same(base, cand);
+	nl = rs_levels(cand, &levels);
+	vt = xcalloc(nl * NMETRICS + 1, sizeof(*vt));
+	n = 0;
+	for (i = 0; i < nl; i++)
+		for (k = 0; k < NMETRICS; k++) {
+			vt[n].jobs = levels[i];
+			vt[n].metric = nightly_metrics[k];
+			vt[n].a = values_ds(base, levels[i],
+			    nightly_metrics[k]);
+			vt[n].b = values_ds(cand, levels[i],
+			    nightly_metrics[k]);
+			if (vt[n].a->n == 0) {	/* level not in baseline */
+				ds_free(vt[n].a);
+				ds_free(vt[n].b);
+				continue;
+			}
+			n++;
+		}
+	free(levels);
+	rc = EXIT_OK;
+	if (n == 0) {
+		warnx("nightly: %s and %s have no concurrency level in "
+		    "common", base->path, cand->path);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	nreg = verdict_run(vt, n, nt->conf, nt->threshold);
+	if (nt->verbose)
+		printf("baseline:  %s\ncandidate: %s\n%zu tests, Welch's t, "
+		    "Holm's correction, %g%% confidence, threshold %g%%\n",
+		    base->path, cand->path, n, nt->conf, nt->threshold);
+	verdict_print(stdout, vt, n, nt->conf);
+	if (nreg > 0)
+		printf("verdict: %d significant slowdown%s larger than %g%%\n",
+		    nreg, nreg == 1 ? "" : "s", nt->threshold);
+	else
+		printf("verdict: no regression\n");
+	fflush(stdout);
+	if (!nt->no_report) {
+		memset(&ro, 0, sizeof(ro));
+		title = xasprintf("fsconc nightly: %s", cand->path);
+		ro.title = title;
+		ro.conf = nt->conf;
+		ro.verdicts = vt;
+		ro.nverdicts = n;
+		ro.threshold = nt->threshold;
+		pair[0] = base;
+		pair[1] = cand;
+		dir = nt->outdir != NULL ? xstrdup(nt->outdir) :
+		    xasprintf("%s/report", cand->path);
+		if (mkdir_p(dir, 0755) != 0) {
+			warn("%s", dir);
+			rc = EXIT_RUNTIME;
+		} else if (report_write(dir, pair, 2, &ro) != 0)
+			rc = EXIT_RUNTIME;
+		else if (nt->verbose)
+			printf("report: %s/index.html\n", dir);
+		free(dir);
+		free(title);
+	}
+	/* A regression is what cron must hear about, even if the report
+	 * could not be written. */
+	if (nreg > 0)
+		rc = EXIT_REGRESSION;
+out:
+	for (i = 0; i < n; i++) {
+		ds_free(vt[i].a);
+		ds_free(vt[i].b);
+	}
+	free(vt);
+	return (rc);
+}
 
 int
 cmd_nightly(int argc, char **argv)
 {
-	if (argc > 1 && strcmp(argv[1], "--help") == 0) {
-		printf("usage: fsconc %s\n", argv[0]);
-		return (EXIT_OK);
+	struct rs_set *base, *cand;
+	struct nightly nt;
+	char setpath[PATH_MAX], errbuf[512], *bpath;
+	int rc;
+
+	memset(&nt, 0, sizeof(nt));
+	nt.conf = 95;
+	nt.threshold = 2.0;
+	run_config_init(&nt.cfg);
+	base = cand = NULL;
+	bpath = NULL;
+	if ((rc = parse_options(&nt, argc, argv)) != 0) {
+		run_config_free(&nt.cfg);
+		usage(stderr, rc);
 	}
-	warnx("%s: not implemented yet", argv[0]);
-	return (EXIT_RUNTIME);
+	if (nt.no_run != NULL) {
+		if ((cand = rs_open(nt.root, nt.no_run, errbuf,
+		    sizeof(errbuf))) == NULL) {
+			warnx("nightly: %s", errbuf);
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+	} else {
+		if (run_config_finish(&nt.cfg, argc, argv) != 0) {
+			run_config_free(&nt.cfg);
+			usage(stderr, EXIT_USAGE);
+		}
+		/* Quiet for cron: the verdict is the output. */
+		nt.cfg.summary = nt.verbose;
+		nt.cfg.progress = 0;
+		setpath[0] = '\0';
+		rc = run_experiment(&nt.cfg, setpath, sizeof(setpath));
+		if (rc != EXIT_OK || setpath[0] == '\0')
+			goto out;	/* failed (said why), or --dry-run */
+		if ((cand = rs_open(NULL, setpath, errbuf,
+		    sizeof(errbuf))) == NULL) {
+			warnx("nightly: %s", errbuf);
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+	}
+	if (nt.baseline == NULL || strcmp(nt.baseline, "latest") == 0) {
+		if ((bpath = latest_before(cand->path)) == NULL) {
+			printf("verdict: no baseline yet (no earlier set in "
+			    "the label directory of %s)\n", cand->path);
+			rc = EXIT_OK;
+			goto out;
+		}
+		base = rs_open(NULL, bpath, errbuf, sizeof(errbuf));
+	} else
+		base = rs_open(nt.root, nt.baseline, errbuf, sizeof(errbuf));
+	if (base == NULL) {
+		warnx("nightly: baseline: %s", errbuf);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	rc = judge(&nt, base, cand);
+out:
+	rs_free(base);
+	rs_free(cand);
+	free(bpath);
+	run_config_free(&nt.cfg);
+	return (rc);
 }

@@ -85,5 +85,10 @@ void	 md_plan(const struct md_spec *, enum md_os, int ndisks, FILE *);
 int	 md_cleanup(int all);
 /* Install SIGINT/SIGTERM handlers that destroy this process's disks. */
 void	 md_install_signal_handlers(void);
+/*
+ * Called first by that handler, in signal context (async-signal-safe
+ * code only): a run kills its workers here so their mount can go.
+ */
+void	 md_set_signal_hook(void (*)(int));
 
 #endif

@@ -13,6 +13,10 @@
 /* Batch status, worst wins; as written in the status column. */
 enum rs_status { RS_OK = 0, RS_WARN, RS_FAILED, RS_KILLED };
 const char *rs_status_name(enum rs_status);
+int	 rs_status_parse(const char *);	/* -1 if not a status name */
+
+/* -R/-o default: $FSCONC_RESULTS, else "./results". */
+const char *rs_default_root(void);
 
 #define RS_MAX_METRICS	16
 
@@ -21,8 +25,8 @@ struct rs_run {
 	int		 jobs;
 	int		 rep;
 	double		 real, user, sys;	/* seconds */
-	long		 nvcsw, nivcsw;	/* context switches, all workers */
-	double		 idle;		/* system-wide idle share 0..1 */
+	long		 nvcsw, nivcsw;	/* all workers; -1: unknown */
+	double		 idle;		/* system idle 0..1; NaN: unknown */
 	double		 setup;		/* fs refresh seconds (untimed) */
 	enum rs_status	 status;
 	double		 metric[RS_MAX_METRICS];	/* workload metrics */
@@ -44,8 +48,12 @@ struct rs_worker {
 struct rs_writer;
 
 /*
- * Make a new set directory under root (never an existing one); metrics
- * names the workload's extra metric columns (may be 0).
+ * Make a new set directory <root>/<host>/<label>/<UTC stamp>[-K] (never an
+ * existing one; root NULL: rs_default_root()) holding meta (with format,
+ * host, label and created already written), runs.tsv and workers.tsv.
+ * metrics names the workload's extra metric columns ([A-Za-z0-9_]+, may
+ * be 0).  NULL after a warn(3) message on failure.  Values that are NaN
+ * are written as "-" and never reach a jobs-N file.
  */
 struct rs_writer *rs_create(const char *root, const char *host,
 	    const char *label, const char *const *metrics, size_t nmetrics);
@@ -56,7 +64,10 @@ void	 rs_meta(struct rs_writer *, const char *key, const char *fmt, ...)
 FILE	*rs_meta_file(struct rs_writer *);	/* for md_describe etc. */
 void	 rs_add_run(struct rs_writer *, const struct rs_run *);
 void	 rs_add_worker(struct rs_writer *, const struct rs_worker *);
-/* Flush and fsync everything written so far: a repetition is complete. */
+/*
+ * Flush and fsync everything written so far: a repetition is complete.
+ * 0, or -1 after a warn(3) message.  rs_close commits, then frees.
+ */
 int	 rs_commit(struct rs_writer *);
 int	 rs_close(struct rs_writer *);
 
@@ -76,18 +87,35 @@ struct rs_set {
 };
 
 /*
- * Open a set by path, or by "host/label" (the latest set of that label)
- * under root.  NULL with a message in err on failure.
+ * Resolve what to set directories: first as a path, then under root
+ * (NULL: rs_default_root()) as "host/label/stamp", "host/label" or
+ * "label" (this host).  A set stands for itself, a label directory for
+ * its latest set, any other directory (a host, a --vary run directory, a
+ * root) for the latest set of every label below it.  Returns the count
+ * and a NULL-terminated malloc'd array (free with rs_find_free); 0 with
+ * a message in err when nothing matches.
+ */
+size_t	 rs_find(const char *root, const char *what, char ***paths,
+	    char *err, size_t errlen);
+void	 rs_find_free(char **);
+/* Order of set directory names: timestamp, then the "-K" suffix. */
+int	 rs_set_name_cmp(const char *, const char *);
+
+/*
+ * Open one set (rs_find must yield exactly one).  A torn last line (a
+ * killed writer) is ignored.  NULL with a message in err on failure.
  */
 struct rs_set *rs_open(const char *root, const char *what, char *err,
 	    size_t errlen);
 void	 rs_free(struct rs_set *);
 const char *rs_meta_get(const struct rs_set *, const char *key);
-/* Sorted distinct jobs levels; returns the count, *levels malloc'd. */
+/* Sorted distinct jobs levels of runs.tsv; the count, *levels malloc'd. */
 size_t	 rs_levels(const struct rs_set *, int **levels);
 /*
- * Values of a metric ("real", "user", "sys", "idle" or a workload metric)
- * for jobs level N over batches whose status is ok or warn; malloc'd.
+ * Values of a metric ("real", "user", "sys", "idle", "setup", "nvcsw",
+ * "nivcsw" or a workload metric) for jobs level N over batches whose
+ * status is ok or warn, in file order, unknown ("-") values skipped;
+ * *values malloc'd, NULL when the count is 0.
  */
 size_t	 rs_values(const struct rs_set *, int jobs, const char *metric,
 	    double **values);

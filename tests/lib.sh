@@ -12,9 +12,12 @@ check() {
 	if _o=$("$@" 2>&1); then ok "$_n"; else not_ok "$_n" "$_o"; fi
 }
 is_root() { [ "$(id -u)" -eq 0 ]; }
-# A scratch directory removed at exit.
+# A scratch directory removed at exit.  Works as dir=$(scratch): the
+# trap lives in the test's own shell (a trap set inside $(...) would fire
+# when the subshell ends); a test that sets its own EXIT trap must rm -rf
+# "$_scratch_root" itself.
+_scratch_root=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-e2e.XXXXXX")
+trap 'rm -rf "$_scratch_root"' EXIT
 scratch() {
-	_s=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-e2e.XXXXXX")
-	trap 'rm -rf "$_s"' EXIT
-	echo "$_s"
+	mktemp -d "$_scratch_root/s.XXXXXX"
 }

@@ -1,0 +1,294 @@
+/*
+ * --vary: the axes, their cross product, one run configuration per cell,
+ * and the sysctls a cell sets, saved first and always put back.
+ */
+#include <ctype.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "util.h"
+#include "vary.h"
+
+static const struct {
+	const char	*name;
+	enum vary_key	 key;
+	int		 opt;		/* run_option code */
+} vary_keys[] = {
+	{ "fs",		VARY_FS,		RUN_OPT_FS },
+	{ "mount-opts",	VARY_MOUNT_OPTS,	RUN_OPT_MOUNT_OPTS },
+	{ "newfs-opts",	VARY_NEWFS_OPTS,	RUN_OPT_NEWFS_OPTS },
+	{ "disk",	VARY_DISK,		RUN_OPT_DISK },
+	{ "mode",	VARY_MODE,		RUN_OPT_MODE },
+	{ "bind",	VARY_BIND,		RUN_OPT_BIND },
+	{ "layout",	VARY_LAYOUT,		RUN_OPT_LAYOUT },
+};
+#define NKEYS	(sizeof(vary_keys) / sizeof(vary_keys[0]))
+
+#define MAX_CELLS	256
+#define MAX_SAVED	64
+
+int
+vary_parse(struct vary *v, const char *spec, char *err, size_t errlen)
+{
+	struct vary_axis ax;
+	const char *eq, *p, *q, *sep;
+	size_t i, k, cells;
+
+	memset(&ax, 0, sizeof(ax));
+	if ((eq = strchr(spec, '=')) == NULL || eq == spec || eq[1] == '\0') {
+		snprintf(err, errlen, "--vary %s: want KEY=V1,V2[,...]", spec);
+		return (-1);
+	}
+	if (strncmp(spec, "sysctl:", 7) == 0) {
+		ax.key = VARY_SYSCTL;
+		ax.name = xasprintf("%.*s", (int)(eq - spec - 7), spec + 7);
+		if (ax.name[0] == '\0' || strlen(ax.name) >= 128 ||
+		    strstr(ax.name, "..") != NULL) {
+			snprintf(err, errlen, "--vary %s: bad sysctl name",
+			    spec);
+			free(ax.name);
+			return (-1);
+		}
+	} else {
+		for (k = 0; k < NKEYS; k++)
+			if (strlen(vary_keys[k].name) == (size_t)(eq - spec) &&
+			    strncmp(spec, vary_keys[k].name, eq - spec) == 0)
+				break;
+		if (k == NKEYS) {
+			snprintf(err, errlen, "--vary %.*s: unknown key (want "
+			    "sysctl:NAME, fs, mount-opts, newfs-opts, disk, "
+			    "mode, bind or layout)", (int)(eq - spec), spec);
+			return (-1);
+		}
+		ax.key = vary_keys[k].key;
+		ax.name = xstrdup(vary_keys[k].name);
+	}
+	for (i = 0; i < v->naxes; i++)
+		if (v->axes[i].key == ax.key &&
+		    strcmp(v->axes[i].name, ax.name) == 0) {
+			snprintf(err, errlen, "--vary %s: %s is varied twice",
+			    spec, ax.name);
+			free(ax.name);
+			return (-1);
+		}
+	/* Mount options hold commas: a '|' anywhere makes it the separator. */
+	sep = strchr(eq + 1, '|') != NULL ? "|" : ",";
+	for (p = eq + 1;; p = q + 1) {
+		q = p + strcspn(p, sep);
+		if (q == p && ax.key != VARY_MOUNT_OPTS &&
+		    ax.key != VARY_NEWFS_OPTS) {
+			snprintf(err, errlen, "--vary %s: empty value", spec);
+			goto bad;
+		}
+		ax.values = xrealloc(ax.values, (ax.nvalues + 1) *
+		    sizeof(*ax.values));
+		ax.values[ax.nvalues++] = xasprintf("%.*s", (int)(q - p), p);
+		if (*q == '\0')
+			break;
+	}
+	cells = vary_ncells(v) * ax.nvalues;
+	if (cells > MAX_CELLS) {
+		snprintf(err, errlen, "--vary %s: %zu cells, more than %d",
+		    spec, cells, MAX_CELLS);
+		goto bad;
+	}
+	v->axes = xrealloc(v->axes, (v->naxes + 1) * sizeof(*v->axes));
+	v->axes[v->naxes++] = ax;
+	return (0);
+bad:
+	for (i = 0; i < ax.nvalues; i++)
+		free(ax.values[i]);
+	free(ax.values);
+	free(ax.name);
+	return (-1);
+}
+
+void
+vary_free(struct vary *v)
+{
+	size_t i, k;
+
+	for (i = 0; i < v->naxes; i++) {
+		for (k = 0; k < v->axes[i].nvalues; k++)
+			free(v->axes[i].values[k]);
+		free(v->axes[i].values);
+		free(v->axes[i].name);
+	}
+	free(v->axes);
+	memset(v, 0, sizeof(*v));
+}
+
+size_t
+vary_ncells(const struct vary *v)
+{
+	size_t i, n = 1;
+
+	for (i = 0; i < v->naxes; i++)
+		n *= v->axes[i].nvalues;
+	return (n);
+}
+
+const char *
+vary_value(const struct vary *v, size_t cell, size_t axis)
+{
+	size_t i;
+
+	/* Mixed radix, the last axis the lowest digit. */
+	for (i = v->naxes - 1; i > axis; i--)
+		cell /= v->axes[i].nvalues;
+	return (v->axes[axis].values[cell % v->axes[axis].nvalues]);
+}
+
+static void
+label_append(char **l, size_t *n, const char *s)
+{
+	size_t k = strlen(s);
+
+	*l = xrealloc(*l, *n + k + 1);
+	for (; *s != '\0'; s++)
+		(*l)[(*n)++] = isalnum((unsigned char)*s) ||
+		    strchr("._-+=,:", *s) != NULL ? *s : '_';
+	(*l)[*n] = '\0';
+}
+
+char *
+vary_label(const struct vary *v, const char *base, size_t cell)
+{
+	char *l, *name;
+	size_t i, n;
+
+	l = xstrdup(base);
+	n = strlen(l);
+	for (i = 0; i < v->naxes; i++) {
+		label_append(&l, &n, "+");
+		/* vm/dirty_ratio and vm.dirty_ratio name the same sysctl. */
+		name = xstrdup(v->axes[i].name);
+		for (char *p = name; *p != '\0'; p++)
+			if (*p == '/')
+				*p = '.';
+		label_append(&l, &n, name[0] == '.' ? name + 1 : name);
+		free(name);
+		label_append(&l, &n, "=");
+		label_append(&l, &n, vary_value(v, cell, i));
+	}
+	return (l);
+}
+
+/* The strings a cell configuration owns; the rest is the base's. */
+#define CELL_STRINGS(c)	{ &(c)->fs, &(c)->mount_opts, &(c)->newfs_opts, \
+	    &(c)->disk, &(c)->label, &(c)->results }
+
+int
+vary_cell_config(const struct vary *v, size_t cell,
+    const struct run_config *base, const char *label, const char *results,
+    struct run_config *out)
+{
+	char **own[] = CELL_STRINGS(out);
+	size_t i, k;
+
+	*out = *base;
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (*own[i] != NULL)
+			*own[i] = xstrdup(*own[i]);
+	if (run_option(out, RUN_OPT_LABEL, label) != 0 ||
+	    run_option(out, 'o', results) != 0)
+		goto bad;
+	for (i = 0; i < v->naxes; i++) {
+		if (v->axes[i].key == VARY_SYSCTL)
+			continue;
+		for (k = 0; k < NKEYS; k++)
+			if (vary_keys[k].key == v->axes[i].key)
+				break;
+		if (run_option(out, vary_keys[k].opt,
+		    vary_value(v, cell, i)) != 0)
+			goto bad;
+	}
+	return (0);
+bad:
+	vary_cell_config_free(out);
+	return (-1);
+}
+
+void
+vary_cell_config_free(struct run_config *c)
+{
+	char **own[] = CELL_STRINGS(c);
+	size_t i;
+
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		free(*own[i]);
+		*own[i] = NULL;
+	}
+}
+
+/*
+ * Saved sysctls.  An entry is complete before nsaved counts it, so a
+ * signal handler running vary_sysctl_restore sees only whole entries.
+ */
+static struct vary_saved saved[MAX_SAVED];
+static volatile sig_atomic_t nsaved;
+
+static int
+same_sysctl(const char *a, const char *b)
+{
+	/* "vm.dirty_ratio" and "vm/dirty_ratio" are one. */
+	for (; *a != '\0' && *b != '\0'; a++, b++)
+		if (*a != *b && !((*a == '.' || *a == '/') &&
+		    (*b == '.' || *b == '/')))
+			return (0);
+	return (*a == *b);
+}
+
+int
+vary_apply_sysctls(const struct vary *v, size_t cell, char *err,
+    size_t errlen)
+{
+	const struct vary_axis *ax;
+	size_t i;
+	int k;
+
+	for (i = 0; i < v->naxes; i++) {
+		ax = &v->axes[i];
+		if (ax->key != VARY_SYSCTL)
+			continue;
+		for (k = 0; k < nsaved; k++)
+			if (same_sysctl(saved[k].name, ax->name))
+				break;
+		if (k == nsaved) {
+			if (k == MAX_SAVED) {
+				snprintf(err, errlen, "sysctl %s: more than "
+				    "%d sysctls varied", ax->name, MAX_SAVED);
+				return (-1);
+			}
+			if (vary_os_save(&saved[k], ax->name, err,
+			    errlen) != 0)
+				return (-1);
+			nsaved = k + 1;
+		}
+		if (vary_os_set(&saved[k], vary_value(v, cell, i), err,
+		    errlen) != 0)
+			return (-1);
+	}
+	return (0);
+}
+
+int
+vary_sysctl_restore(void)
+{
+	int k, failed = 0;
+
+	for (k = 0; k < nsaved; k++)
+		if (vary_os_restore(&saved[k]) != 0)
+			failed++;
+	return (failed);
+}
+
+int
+vary_sysctl_get(const char *name, char *buf, size_t len, char *err,
+    size_t errlen)
+{
+	return (vary_os_get(name, buf, len, err, errlen));
+}

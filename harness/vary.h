@@ -1,0 +1,100 @@
+/*
+ * fsconc run --vary KEY=V1,V2[,...]: configurations run side by side.
+ * The cells of the cross product of every --vary run interleaved inside
+ * each repetition, each into its own labelled set of one run directory.
+ * Internal to harness/ (harness/vary.c; sysctls in vary_linux.c and
+ * vary_freebsd.c).
+ */
+#ifndef FSCONC_VARY_H
+#define FSCONC_VARY_H
+
+#include <stddef.h>
+
+#include "harness.h"
+
+enum vary_key {
+	VARY_SYSCTL,		/* sysctl:NAME */
+	VARY_FS,
+	VARY_MOUNT_OPTS,
+	VARY_NEWFS_OPTS,
+	VARY_DISK,
+	VARY_MODE,
+	VARY_BIND,
+	VARY_LAYOUT,
+};
+
+struct vary_axis {
+	enum vary_key	 key;
+	char		*name;		/* "fs" ..., or the sysctl's NAME */
+	char		**values;
+	size_t		 nvalues;
+};
+
+/* Every --vary of one command line, in the order given. */
+struct vary {
+	struct vary_axis *axes;
+	size_t		 naxes;
+};
+
+/*
+ * Add one "KEY=V1,V2[,...]" (values split on '|' instead when there is
+ * one, for mount options that hold commas).  -1 with a message in err.
+ */
+int	 vary_parse(struct vary *, const char *spec, char *err, size_t errlen);
+void	 vary_free(struct vary *);
+/* Cells of the cross product; the last axis varies fastest. */
+size_t	 vary_ncells(const struct vary *);
+const char *vary_value(const struct vary *, size_t cell, size_t axis);
+/* base + "+KEY=VALUE" per axis, made safe for a directory name. */
+char	*vary_label(const struct vary *, const char *base, size_t cell);
+
+/*
+ * A run configuration for one cell: base with the cell's fs, disk, mode
+ * ... and the given label and result root.  Free with
+ * vary_cell_config_free, never run_config_free (the rest is base's).
+ */
+int	 vary_cell_config(const struct vary *, size_t cell,
+	    const struct run_config *base, const char *label,
+	    const char *results, struct run_config *out);
+void	 vary_cell_config_free(struct run_config *);
+
+/*
+ * Set a cell's sysctls.  The value each had before its first change is
+ * saved; vary_sysctl_restore puts all of them back (async-signal-safe,
+ * so a signal handler may call it too).  -1 with a message in err.
+ */
+int	 vary_apply_sysctls(const struct vary *, size_t cell, char *err,
+	    size_t errlen);
+/* 0, or the number of sysctls that could not be restored. */
+int	 vary_sysctl_restore(void);
+/* Current value of a sysctl as text; -1 with a message in err. */
+int	 vary_sysctl_get(const char *name, char *buf, size_t len, char *err,
+	    size_t errlen);
+
+/* --- per OS (vary_linux.c, vary_freebsd.c) ------------------------------ */
+
+#define VARY_SYSCTL_MAX		512
+
+/* One saved sysctl: everything a signal handler needs to put it back. */
+struct vary_saved {
+	char		 name[128];
+	char		 path[256];	/* Linux: the /proc/sys file */
+	unsigned char	 old[VARY_SYSCTL_MAX];	/* value before the change */
+	size_t		 oldlen;
+	int		 isint;		/* FreeBSD: an integer sysctl */
+	int		 intsize;
+};
+
+/* Linux: the /proc/sys directory (unit tests point it elsewhere). */
+extern const char *vary_sysctl_root;
+
+int	 vary_os_save(struct vary_saved *, const char *name, char *err,
+	    size_t errlen);
+int	 vary_os_set(const struct vary_saved *, const char *value, char *err,
+	    size_t errlen);
+/* Async-signal-safe. */
+int	 vary_os_restore(const struct vary_saved *);
+int	 vary_os_get(const char *name, char *buf, size_t len, char *err,
+	    size_t errlen);
+
+#endif

@@ -1,0 +1,139 @@
+/* --vary sysctl:NAME on Linux: the files under /proc/sys. */
+#ifdef __linux__
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "vary.h"
+
+const char *vary_sysctl_root = "/proc/sys";
+
+/* "vm.dirty_ratio", "vm/dirty_ratio" or "/proc/sys/vm/dirty_ratio". */
+static int
+sysctl_path(const char *name, char *path, size_t len, char *err,
+    size_t errlen)
+{
+	size_t n, i;
+
+	if (strncmp(name, "/proc/sys/", 10) == 0)
+		name += 10;
+	n = (size_t)snprintf(path, len, "%s/", vary_sysctl_root);
+	if (n + strlen(name) >= len) {
+		snprintf(err, errlen, "sysctl %s: name too long", name);
+		return (-1);
+	}
+	for (i = 0; name[i] != '\0'; i++)
+		path[n + i] = name[i] == '.' ? '/' : name[i];
+	path[n + i] = '\0';
+	return (0);
+}
+
+static int
+read_file(const char *path, unsigned char *buf, size_t len, size_t *got)
+{
+	ssize_t r;
+	size_t n = 0;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY)) == -1)
+		return (-1);
+	while (n < len && (r = read(fd, buf + n, len - n)) != 0) {
+		if (r == -1) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			return (-1);
+		}
+		n += (size_t)r;
+	}
+	close(fd);
+	if (n == len) {		/* no room to know it all */
+		errno = EFBIG;
+		return (-1);
+	}
+	*got = n;
+	return (0);
+}
+
+int
+vary_os_save(struct vary_saved *s, const char *name, char *err,
+    size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	if (sysctl_path(name, s->path, sizeof(s->path), err, errlen) != 0)
+		return (-1);
+	if (read_file(s->path, s->old, sizeof(s->old), &s->oldlen) != 0) {
+		snprintf(err, errlen, "sysctl %s: %s: %s", name, s->path,
+		    strerror(errno));
+		return (-1);
+	}
+	/* Writable by us?  Fail now, before anything has changed. */
+	if (access(s->path, W_OK) != 0) {
+		snprintf(err, errlen, "sysctl %s: %s: %s", name, s->path,
+		    strerror(errno));
+		return (-1);
+	}
+	return (0);
+}
+
+/* Async-signal-safe: open, write, close. */
+static int
+write_value(const char *path, const void *buf, size_t len)
+{
+	int fd, rc;
+
+	if ((fd = open(path, O_WRONLY | O_TRUNC)) == -1)
+		return (-1);
+	rc = write_all(fd, buf, len);
+	if (close(fd) != 0)
+		rc = -1;
+	return (rc);
+}
+
+int
+vary_os_set(const struct vary_saved *s, const char *value, char *err,
+    size_t errlen)
+{
+	if (write_value(s->path, value, strlen(value)) != 0) {
+		snprintf(err, errlen, "sysctl %s=%s: %s: %s", s->name, value,
+		    s->path, strerror(errno));
+		return (-1);
+	}
+	return (0);
+}
+
+int
+vary_os_restore(const struct vary_saved *s)
+{
+	int saved_errno = errno, rc;
+
+	rc = write_value(s->path, s->old, s->oldlen);
+	errno = saved_errno;
+	return (rc);
+}
+
+int
+vary_os_get(const char *name, char *buf, size_t len, char *err,
+    size_t errlen)
+{
+	char path[256];
+	size_t n;
+
+	if (len == 0 || sysctl_path(name, path, sizeof(path), err,
+	    errlen) != 0)
+		return (-1);
+	if (read_file(path, (unsigned char *)buf, len - 1, &n) != 0) {
+		snprintf(err, errlen, "sysctl %s: %s: %s", name, path,
+		    strerror(errno));
+		return (-1);
+	}
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
+	return (0);
+}
+#endif

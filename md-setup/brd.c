@@ -1,0 +1,171 @@
+/*
+ * brd[:SIZE] (Linux): a /dev/ramN of the brd module.  brd has no
+ * hot_add, so we claim a device nobody holds whose first MiB was never
+ * written (all zero), and give it back discarded (zero, memory freed):
+ * a device holding someone's data is never touched.  When brd is not
+ * loaded we try "modprobe brd rd_nr=1 rd_size=KiB" and say plainly when
+ * that fails.
+ */
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <linux/fs.h>
+#endif
+
+#include "md_int.h"
+#include "util.h"
+
+#define BRD_MAX	64
+
+static int
+brd_check(const struct md_spec *sp, char *err, size_t len)
+{
+	struct md_ctx ctx = { NULL, MD_OS_LINUX, NULL };
+	char kib[64], *tool;
+	const char *argv[] = { "modprobe", "brd", "rd_nr=1", kib, NULL };
+	int rv;
+
+	if (md_need(MD_OS_LINUX, "brd", 1, err, len) == -1)
+		return (-1);
+	snprintf(kib, sizeof(kib), "rd_size=%llu",
+	    (unsigned long long)((sp->size != 0 ? sp->size :
+	    MD_DEFAULT_SIZE) >> 10));
+	if (access("/dev/ram0", F_OK) == -1 &&
+	    (md_run(&ctx, NULL, NULL, 0, argv) == -1 ||
+	    access("/dev/ram0", F_OK) == -1)) {
+		snprintf(err, len, "the brd module is not loaded and "
+		    "'modprobe brd' could not load it (no /dev/ram0): this "
+		    "kernel has no brd; use loop or zram");
+		return (-1);
+	}
+	if (md_check_tool("mount", err, len) == -1)
+		return (-1);
+	tool = xasprintf("mkfs.%s", sp->fs);
+	rv = md_check_tool(tool, err, len);
+	free(tool);
+	return (rv);
+}
+
+#ifdef __linux__
+/* Open exclusively (fails while mounted or held) and check it is unused. */
+static int
+brd_free(const char *dev, uint64_t *size)
+{
+	static char buf[1 << 20];
+	ssize_t n, i;
+	int fd;
+
+	if ((fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC)) == -1)
+		return (0);
+	if (ioctl(fd, BLKGETSIZE64, size) == -1 ||
+	    (n = read(fd, buf, sizeof(buf))) <= 0) {
+		close(fd);
+		return (0);
+	}
+	close(fd);
+	for (i = 0; i < n; i++)
+		if (buf[i] != 0)
+			return (0);
+	return (1);
+}
+#endif
+
+static int
+brd_create(struct md_ctx *ctx, struct md_disk *d)
+{
+	char dev[32], sz[32], want[32];
+	uint64_t size = 0;
+	int i;
+
+	if (ctx->plan != NULL) {
+		fprintf(ctx->plan, "# if brd is not loaded: modprobe brd "
+		    "rd_nr=1 rd_size=%llu\n", (unsigned long long)
+		    ((d->spec.size != 0 ? d->spec.size : MD_DEFAULT_SIZE)
+		    >> 10));
+		fprintf(ctx->plan, "# %s: the first /dev/ramN not held and "
+		    "never written\n", d->var);
+		snprintf(dev, sizeof(dev), "$%s", d->var);
+	} else {
+#ifdef __linux__
+		for (i = 0; i < BRD_MAX; i++) {
+			snprintf(dev, sizeof(dev), "/dev/ram%d", i);
+			if (access(dev, F_OK) == -1)
+				break;
+			if (brd_free(dev, &size))
+				break;
+		}
+		if (i == BRD_MAX || access(dev, F_OK) == -1) {
+			warnx("brd: every /dev/ramN is in use or holds data: "
+			    "none is free for fsconc");
+			return (-1);
+		}
+		if (d->spec.size != 0 && d->spec.size != size) {
+			warnx("brd: %s is %s, not the %s asked for (brd sizes "
+			    "are fixed when it is loaded: rd_size=%llu)", dev,
+			    format_size(size, sz, sizeof(sz)),
+			    format_size(d->spec.size, want, sizeof(want)),
+			    (unsigned long long)(d->spec.size >> 10));
+			return (-1);
+		}
+		d->spec.size = size;
+#else
+		(void)i;
+		(void)size;
+		(void)sz;
+		(void)want;
+		return (-1);
+#endif
+	}
+	free(d->dev);
+	d->dev = xstrdup(dev);
+	if (md_res_push(ctx, d, "brd", dev) == -1)
+		return (-1);
+	return (md_blk_mkfs_mount(ctx, d));
+}
+
+/* Give the device back as we found it: all zero, its memory freed. */
+int
+md_brd_release(struct md_ctx *ctx, const char *dev)
+{
+	if (ctx->plan != NULL) {
+		fprintf(ctx->plan, "blkdiscard %s\n", dev);
+		return (0);
+	}
+#ifdef __linux__
+	uint64_t range[2] = { 0, 0 };
+	int fd;
+
+	if (strncmp(dev, "/dev/ram", 8) != 0 ||
+	    strspn(dev + 8, "0123456789") != strlen(dev + 8)) {
+		warnx("brd record: bad device '%s'", dev);
+		return (-1);
+	}
+	if ((fd = open(dev, O_WRONLY | O_EXCL | O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			return (0);
+		warn("%s", dev);
+		return (-1);
+	}
+	if (ioctl(fd, BLKGETSIZE64, &range[1]) == -1 ||
+	    ioctl(fd, BLKDISCARD, range) == -1) {
+		warn("%s: discard", dev);
+		close(fd);
+		return (-1);
+	}
+	close(fd);
+	return (0);
+#else
+	return (-1);
+#endif
+}
+
+const struct md_backend_ops md_ops_brd = {
+	MD_BACKEND_BRD, "brd", brd_check, brd_create, md_blk_refresh,
+};

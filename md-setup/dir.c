@@ -1,0 +1,168 @@
+/*
+ * dir:PATH (any OS, no privileges): a directory fsconc creates (or an
+ * empty one it adopts) and empties before every repetition.  The file
+ * system underneath is not fresh, and md_is_fresh() says so.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "md_int.h"
+#include "util.h"
+
+static int
+dir_check(const struct md_spec *sp, char *err, size_t len)
+{
+	(void)sp;
+	(void)err;
+	(void)len;
+	return (0);
+}
+
+static int
+is_empty(const char *path)
+{
+	struct dirent *de;
+	int empty = 1;
+	DIR *dp;
+
+	if ((dp = opendir(path)) == NULL)
+		return (0);
+	while (empty && (de = readdir(dp)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			empty = 0;
+	closedir(dp);
+	return (empty);
+}
+
+/* Another fsconc disk (of a live process: dead ones are gone by now). */
+static const char *
+claimed(const char *path, char *id, size_t len)
+{
+	struct md_disk **v;
+	size_t n, i;
+
+	if (md_records_load(&v, &n) == -1)
+		return (NULL);
+	*id = '\0';
+	for (i = 0; i < n; i++) {
+		if (v[i]->mnt != NULL && strcmp(v[i]->mnt, path) == 0)
+			snprintf(id, len, "%s", v[i]->id);
+		md_disk_free(v[i]);
+	}
+	free(v);
+	return (*id != '\0' ? id : NULL);
+}
+
+/*
+ * Resolve dir:PATH and decide: "tree" (we make it and remove it) or
+ * "adopt" (it exists, is empty: we empty it and leave it).
+ */
+static int
+resolve(const char *path, char **out, const char **kind)
+{
+	char real[PATH_MAX], *copy, *parent, *base, id[64];
+	struct stat st;
+
+	*out = NULL;
+	if (lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode)) {
+			warnx("dir:%s: a symbolic link: refusing it (give the "
+			    "real directory)", path);
+			return (-1);
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			warnx("dir:%s: not a directory", path);
+			return (-1);
+		}
+		if (realpath(path, real) == NULL) {
+			warn("dir:%s", path);
+			return (-1);
+		}
+		if (strcmp(real, "/") == 0) {
+			warnx("dir:%s: the root directory: refusing it", path);
+			return (-1);
+		}
+		if (md_os_is_mount_root(real)) {
+			warnx("dir:%s: the root of a mounted file system: "
+			    "refusing to empty it (use a directory inside it)",
+			    path);
+			return (-1);
+		}
+		if (claimed(real, id, sizeof(id)) != NULL) {
+			warnx("dir:%s: in use by fsconc disk %s", path, id);
+			return (-1);
+		}
+		if (!is_empty(real)) {
+			warnx("dir:%s: not empty and not created by fsconc: "
+			    "refusing to empty it", path);
+			return (-1);
+		}
+		*kind = "adopt";
+	} else if (errno == ENOENT) {
+		copy = xstrdup(path);
+		parent = dirname(copy);
+		if (realpath(parent, real) == NULL) {
+			warn("dir:%s: parent directory %s", path, parent);
+			free(copy);
+			return (-1);
+		}
+		free(copy);
+		copy = xstrdup(path);
+		base = basename(copy);
+		if (strcmp(base, "..") == 0 || strcmp(base, ".") == 0 ||
+		    strcmp(base, "/") == 0) {
+			warnx("dir:%s: give a directory name", path);
+			free(copy);
+			return (-1);
+		}
+		*out = xasprintf("%s/%s", strcmp(real, "/") == 0 ? "" : real,
+		    base);
+		free(copy);
+		*kind = "tree";
+		return (0);
+	} else {
+		warn("dir:%s", path);
+		return (-1);
+	}
+	*out = xstrdup(real);
+	return (0);
+}
+
+static int
+dir_create(struct md_ctx *ctx, struct md_disk *d)
+{
+	const char *kind = "tree";
+	char *path;
+
+	if (d->spec.path == NULL)
+		path = xstrdup(d->mnt);
+	else if (ctx->plan != NULL)
+		path = xstrdup(d->spec.path);
+	else if (resolve(d->spec.path, &path, &kind) == -1)
+		return (-1);
+	free(d->mnt);
+	d->mnt = path;
+	if (md_res_push(ctx, d, kind, path) == -1)
+		return (-1);
+	if (strcmp(kind, "tree") == 0)
+		return (md_mkdir(ctx, path, 0755));
+	return (0);
+}
+
+static int
+dir_refresh(struct md_ctx *ctx, struct md_disk *d)
+{
+	return (md_empty_dir(ctx, d->mnt));
+}
+
+const struct md_backend_ops md_ops_dir = {
+	MD_BACKEND_DIR, "dir", dir_check, dir_create, dir_refresh,
+};

@@ -1,0 +1,573 @@
+/*
+ * Actions of md-setup: external tools (fork/exec with argv, never a
+ * shell), small file writes, mkdir/rmdir, mount/umount.  In plan mode
+ * (ctx->plan != NULL) each prints the equivalent command line instead.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "md_int.h"
+#include "util.h"
+
+volatile pid_t md_child_pid;
+
+void
+md_warnc(int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	errno = e;
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+/* Test-only: FSCONC_MD_TEST_DELAY=SECONDS widens every step's window. */
+void
+md_test_delay(void)
+{
+	static double delay = -1;
+	const char *s;
+	struct timespec ts;
+
+	if (delay < 0) {
+		s = getenv("FSCONC_MD_TEST_DELAY");
+		delay = s != NULL ? strtod(s, NULL) : 0;
+		if (delay < 0)
+			delay = 0;
+	}
+	if (delay == 0)
+		return;
+	ts.tv_sec = (time_t)delay;
+	ts.tv_nsec = (long)((delay - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+const char *
+md_size_arg(uint64_t size, char *buf, size_t len)
+{
+	if (size != 0 && size % (1024 * MD_MiB) == 0)
+		snprintf(buf, len, "%llug", (unsigned long long)(size >> 30));
+	else if (size % MD_MiB == 0)
+		snprintf(buf, len, "%llum", (unsigned long long)(size >> 20));
+	else
+		snprintf(buf, len, "%lluk",
+		    (unsigned long long)((size + 1023) >> 10));
+	return (buf);
+}
+
+char *
+md_which(const char *tool)
+{
+	static const char sbin[] =
+	    "/usr/local/sbin:/usr/sbin:/sbin:/usr/local/bin:/usr/bin:/bin";
+	const char *path;
+	char *dirs, *d, *save, *p;
+	int pass;
+
+	if (strchr(tool, '/') != NULL)
+		return (access(tool, X_OK) == 0 ? xstrdup(tool) : NULL);
+	/* sudo and cron often drop the sbin directories from PATH. */
+	for (pass = 0; pass < 2; pass++) {
+		path = pass == 0 ? getenv("PATH") : sbin;
+		if (path == NULL)
+			continue;
+		dirs = xstrdup(path);
+		for (d = strtok_r(dirs, ":", &save); d != NULL;
+		    d = strtok_r(NULL, ":", &save)) {
+			p = xasprintf("%s/%s", *d != '\0' ? d : ".", tool);
+			if (access(p, X_OK) == 0) {
+				free(dirs);
+				return (p);
+			}
+			free(p);
+		}
+		free(dirs);
+	}
+	return (NULL);
+}
+
+const char *
+md_tool_package(const char *tool)
+{
+	static const struct { const char *tool, *pkg; } t[] = {
+		{ "mkfs.ext2", "e2fsprogs" }, { "mkfs.ext3", "e2fsprogs" },
+		{ "mkfs.ext4", "e2fsprogs" }, { "mkfs.xfs", "xfsprogs" },
+		{ "mkfs.btrfs", "btrfs-progs" }, { "mkfs.f2fs", "f2fs-tools" },
+		{ "losetup", "mount (util-linux)" },
+		{ "mount", "mount (util-linux)" },
+		{ "fuser", "psmisc" }, { "modprobe", "kmod" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(t[i].tool, tool) == 0)
+			return (t[i].pkg);
+	return (NULL);
+}
+
+int
+md_check_tool(const char *tool, char *err, size_t errlen)
+{
+	const char *pkg;
+	char *p;
+
+	if ((p = md_which(tool)) != NULL) {
+		free(p);
+		return (0);
+	}
+	if ((pkg = md_tool_package(tool)) != NULL)
+		snprintf(err, errlen, "%s not found: install %s", tool, pkg);
+	else
+		snprintf(err, errlen, "%s not found", tool);
+	return (-1);
+}
+
+static char *
+join_argv(const char *const *argv)
+{
+	size_t len = 1, i;
+	char *s;
+
+	for (i = 0; argv[i] != NULL; i++)
+		len += strlen(argv[i]) + 1;
+	s = xmalloc(len);
+	*s = '\0';
+	for (i = 0; argv[i] != NULL; i++) {
+		if (i > 0)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return (s);
+}
+
+/* The last non-empty line of a tool's stderr: usually the reason. */
+static const char *
+last_line(char *buf)
+{
+	char *p, *line;
+	size_t n = strlen(buf);
+
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	if (n == 0)
+		return (NULL);
+	line = (p = strrchr(buf, '\n')) != NULL ? p + 1 : buf;
+	return (line);
+}
+
+/*
+ * Run argv[0] (searched in PATH and the sbin directories) with argv, stdin
+ * from /dev/null, stdout into out (if given), stderr captured for the
+ * error message.  In plan mode print "argv" or "var=$(argv)" and set out
+ * to "$var".
+ */
+int
+md_run(struct md_ctx *ctx, const char *var, char *out, size_t outlen,
+    const char *const *argv)
+{
+	char *line, *path, errbuf[4096], chunk[512];
+	const char *why;
+	size_t nout = 0, nerr = 0;
+	int opipe[2], epipe[2], status, open_fds, i, rv = -1, serrno;
+	struct pollfd pfd[2];
+	ssize_t n;
+	pid_t pid, parent;
+
+	line = join_argv(argv);
+	if (out != NULL && outlen > 0)
+		*out = '\0';
+	if (ctx->plan != NULL) {
+		if (var != NULL) {
+			fprintf(ctx->plan, "%s=$(%s)\n", var, line);
+			if (out != NULL)
+				snprintf(out, outlen, "$%s", var);
+		} else
+			fprintf(ctx->plan, "%s\n", line);
+		free(line);
+		return (0);
+	}
+	if ((path = md_which(argv[0])) == NULL) {
+		md_check_tool(argv[0], errbuf, sizeof(errbuf));
+		warnx("%s", errbuf);
+		free(line);
+		return (-1);
+	}
+	if (pipe(opipe) == -1 || pipe(epipe) == -1)
+		err(EXIT_RUNTIME, "pipe");
+	parent = getpid();
+	if ((pid = fork()) == -1) {
+		serrno = errno;
+		close(opipe[0]); close(opipe[1]);
+		close(epipe[0]); close(epipe[1]);
+		md_warnc(serrno, "%s: fork", line);
+		free(path);
+		free(line);
+		return (-1);
+	}
+	if (pid == 0) {
+		int fd = open("/dev/null", O_RDWR);
+
+		md_os_child_setup(parent);
+		if (fd >= 0)
+			dup2(fd, 0);
+		dup2(opipe[1], 1);
+		dup2(epipe[1], 2);
+		close(opipe[0]); close(epipe[0]);
+		execv(path, (char *const *)argv);
+		dprintf(2, "exec %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	md_child_pid = pid;
+	close(opipe[1]);
+	close(epipe[1]);
+	errbuf[0] = '\0';
+	pfd[0].fd = opipe[0];
+	pfd[1].fd = epipe[0];
+	pfd[0].events = pfd[1].events = POLLIN;
+	open_fds = 2;
+	while (open_fds > 0) {
+		if (poll(pfd, 2, -1) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < 2; i++) {
+			if (pfd[i].fd < 0 || pfd[i].revents == 0)
+				continue;
+			n = read(pfd[i].fd, chunk, sizeof(chunk));
+			if (n <= 0) {
+				close(pfd[i].fd);
+				pfd[i].fd = -1;
+				open_fds--;
+				continue;
+			}
+			if (i == 0 && out != NULL && nout + 1 < outlen) {
+				size_t k = (size_t)n < outlen - 1 - nout ?
+				    (size_t)n : outlen - 1 - nout;
+				memcpy(out + nout, chunk, k);
+				out[nout += k] = '\0';
+			} else if (i == 1) {
+				/* Keep the tail: the reason comes last. */
+				if (nerr + (size_t)n >= sizeof(errbuf)) {
+					nerr = 0;
+				}
+				memcpy(errbuf + nerr, chunk, (size_t)n);
+				errbuf[nerr += (size_t)n] = '\0';
+			}
+		}
+	}
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	md_child_pid = 0;
+	if (out != NULL && nout > 0 && out[nout - 1] == '\n')
+		out[nout - 1] = '\0';
+	why = last_line(errbuf);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		rv = 0;
+	else if (WIFSIGNALED(status))
+		warnx("%s: killed by signal %d%s%s", line, WTERMSIG(status),
+		    why != NULL ? ": " : "", why != NULL ? why : "");
+	else if (why != NULL)
+		warnx("%s: %s", line, why);
+	else
+		warnx("%s: exit status %d", line, WEXITSTATUS(status));
+	free(path);
+	free(line);
+	md_test_delay();
+	return (rv);
+}
+
+int
+md_write_file(struct md_ctx *ctx, const char *path, const char *value)
+{
+	int fd, serrno;
+
+	if (ctx->plan != NULL) {
+		fprintf(ctx->plan, "echo %s > %s\n", value, path);
+		return (0);
+	}
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1) {
+		warn("%s", path);
+		return (-1);
+	}
+	if (write(fd, value, strlen(value)) == -1) {
+		serrno = errno;
+		close(fd);
+		md_warnc(serrno, "%s: write %s", path, value);
+		return (-1);
+	}
+	close(fd);
+	md_test_delay();
+	return (0);
+}
+
+int
+md_read_file(struct md_ctx *ctx, const char *var, const char *path,
+    char *out, size_t outlen)
+{
+	ssize_t n;
+	int fd;
+
+	if (ctx->plan != NULL) {
+		fprintf(ctx->plan, "%s=$(cat %s)\n", var, path);
+		snprintf(out, outlen, "$%s", var);
+		return (0);
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		warn("%s", path);
+		return (-1);
+	}
+	n = read(fd, out, outlen - 1);
+	if (n == -1) {
+		warn("%s", path);
+		close(fd);
+		return (-1);
+	}
+	close(fd);
+	out[n] = '\0';
+	while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == ' '))
+		out[--n] = '\0';
+	return (0);
+}
+
+int
+md_mkdir(struct md_ctx *ctx, const char *path, mode_t mode)
+{
+	if (ctx->plan != NULL) {
+		fprintf(ctx->plan, "mkdir %s\n", path);
+		return (0);
+	}
+	/* EEXIST is an error: we only ever use directories we made. */
+	if (mkdir(path, mode) == -1) {
+		warn("mkdir %s", path);
+		return (-1);
+	}
+	md_test_delay();
+	return (0);
+}
+
+int
+md_rmdir(struct md_ctx *ctx, const char *path)
+{
+	if (ctx->plan != NULL) {
+		fprintf(ctx->plan, "rmdir %s\n", path);
+		return (0);
+	}
+	if (rmdir(path) == -1 && errno != ENOENT) {
+		warn("rmdir %s", path);
+		return (-1);
+	}
+	return (0);
+}
+
+int
+md_unlink(struct md_ctx *ctx, const char *path)
+{
+	if (ctx->plan != NULL) {
+		fprintf(ctx->plan, "rm %s\n", path);
+		return (0);
+	}
+	if (unlink(path) == -1 && errno != ENOENT) {
+		warn("rm %s", path);
+		return (-1);
+	}
+	return (0);
+}
+
+int
+md_mount(struct md_ctx *ctx, const char *fs, const char *opts,
+    const char *dev, const char *path)
+{
+	const char *argv[10];
+	int n = 0;
+
+	if (ctx->plan == NULL && !md_path_ours(path)) {
+		warnx("mount %s: not under %s: refusing", path, md_rundir());
+		return (-1);
+	}
+	argv[n++] = "mount";
+	/* FreeBSD's mount(8) defaults to ufs; say it only when it is not. */
+	if (ctx->os != MD_OS_FREEBSD || strcmp(fs, "ufs") != 0) {
+		argv[n++] = "-t";
+		argv[n++] = fs;
+	}
+	if (opts != NULL && *opts != '\0') {
+		argv[n++] = "-o";
+		argv[n++] = opts;
+	}
+	argv[n++] = dev;
+	argv[n++] = path;
+	argv[n] = NULL;
+	return (md_run(ctx, NULL, NULL, 0, argv));
+}
+
+/* "who holds PATH": fuser -vm output, or NULL. */
+static char *
+holders(const char *path)
+{
+	char *fuser, *res = NULL, buf[2048];
+	int p[2], status;
+	ssize_t n;
+	size_t len = 0;
+	pid_t pid;
+
+	if ((fuser = md_which("fuser")) == NULL)
+		return (NULL);
+	if (pipe(p) == -1) {
+		free(fuser);
+		return (NULL);
+	}
+	if ((pid = fork()) == 0) {
+		int fd = open("/dev/null", O_RDWR);
+
+		if (fd >= 0)
+			dup2(fd, 0);
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		close(p[0]);
+		execl(fuser, "fuser", "-vm", path, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	while (pid > 0 && (n = read(p[0], buf + len,
+	    sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)n;
+	close(p[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	buf[len] = '\0';
+	if (len > 0)
+		res = xstrdup(buf);
+	free(fuser);
+	return (res);
+}
+
+int
+md_umount(struct md_ctx *ctx, const char *path)
+{
+	char *who;
+	int tries, serrno;
+
+	if (ctx->plan != NULL) {
+		fprintf(ctx->plan, "umount %s\n", path);
+		return (0);
+	}
+	if (!md_path_ours(path)) {
+		warnx("umount %s: not under %s: refusing", path, md_rundir());
+		return (-1);
+	}
+	/* A worker or a shell may still be leaving: retry for ~3 s. */
+	for (tries = 0; md_os_is_mounted(path); tries++) {
+		if (md_os_umount(path) == 0)
+			return (0);
+		serrno = errno;
+		if (serrno != EBUSY || tries == 30) {
+			if (serrno == EBUSY && (who = holders(path)) != NULL) {
+				md_warnc(serrno, "umount %s; held by:\n%s", path,
+				    who);
+				free(who);
+			} else
+				md_warnc(serrno, "umount %s", path);
+			return (-1);
+		}
+		usleep(100000);
+	}
+	return (0);
+}
+
+int
+md_mkfs(struct md_ctx *ctx, const struct md_spec *spec, const char *dev)
+{
+	const char *argv[64];
+	char *tool, *opts, *o, *save;
+	int n = 0, rv;
+
+	if (strcmp(spec->fs, "ufs") == 0)
+		tool = xstrdup("newfs");
+	else
+		tool = xasprintf("mkfs.%s", spec->fs);
+	argv[n++] = tool;
+	/* Refresh writes over our own previous fs: force, and be quiet. */
+	if (strncmp(spec->fs, "ext", 3) == 0) {
+		argv[n++] = "-q";
+		argv[n++] = "-F";
+		/* No ext4lazyinit thread writing behind a timed run. */
+		if (strcmp(spec->fs, "ext4") == 0) {
+			argv[n++] = "-E";
+			argv[n++] = "lazy_itable_init=0,lazy_journal_init=0";
+		}
+	} else if (strcmp(spec->fs, "xfs") == 0 ||
+	    strcmp(spec->fs, "btrfs") == 0) {
+		argv[n++] = "-q";
+		argv[n++] = "-f";
+	}
+	opts = spec->newfs_opts != NULL ? xstrdup(spec->newfs_opts) : NULL;
+	if (opts != NULL)
+		for (o = strtok_r(opts, " \t", &save); o != NULL && n < 60;
+		    o = strtok_r(NULL, " \t", &save))
+			argv[n++] = o;
+	argv[n++] = dev;
+	argv[n] = NULL;
+	rv = md_run(ctx, NULL, NULL, 0, argv);
+	free(opts);
+	free(tool);
+	return (rv);
+}
+
+static dev_t empty_dev;
+static const char *empty_root;
+
+static int
+empty_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)flag;
+	if (ftw->level == 0)
+		return (0);
+	if (st->st_dev != empty_dev)
+		return (0);
+	if (remove(path) == -1 && errno != ENOENT) {
+		warn("%s: remove %s", empty_root, path);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Empty a directory without following symlinks or crossing mounts. */
+int
+md_empty_dir(struct md_ctx *ctx, const char *path)
+{
+	struct stat st;
+
+	if (ctx->plan != NULL) {
+		fprintf(ctx->plan, "find %s -mindepth 1 -xdev -delete\n", path);
+		return (0);
+	}
+	if (lstat(path, &st) == -1) {
+		if (errno == ENOENT)
+			return (0);
+		warn("%s", path);
+		return (-1);
+	}
+	if (!S_ISDIR(st.st_mode) || strcmp(path, "/") == 0) {
+		warnx("%s: not a directory fsconc can empty", path);
+		return (-1);
+	}
+	empty_dev = st.st_dev;
+	empty_root = path;
+	if (nftw(path, empty_one, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) != 0)
+		return (-1);
+	return (0);
+}

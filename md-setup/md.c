@@ -1,0 +1,538 @@
+/*
+ * md-setup: --disk SPEC parsing, the create/refresh/destroy lifecycle
+ * shared by every backend, describe and the --dry-run plan.
+ */
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <err.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "md_int.h"
+#include "util.h"
+
+static const struct {
+	enum md_backend	 backend;
+	const char	*name;
+} backends[] = {
+	{ MD_BACKEND_MD, "md" },
+	{ MD_BACKEND_LOOP, "loop" },
+	{ MD_BACKEND_ZRAM, "zram" },
+	{ MD_BACKEND_BRD, "brd" },
+	{ MD_BACKEND_TMPFS, "tmpfs" },
+	{ MD_BACKEND_DIR, "dir" },
+};
+
+const char *
+md_backend_name(enum md_backend b)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (backends[i].backend == b)
+			return (backends[i].name);
+	return ("?");
+}
+
+const struct md_backend_ops *
+md_backend_ops(enum md_backend b)
+{
+	switch (b) {
+	case MD_BACKEND_MD:	return (&md_ops_md);
+	case MD_BACKEND_LOOP:	return (&md_ops_loop);
+	case MD_BACKEND_ZRAM:	return (&md_ops_zram);
+	case MD_BACKEND_BRD:	return (&md_ops_brd);
+	case MD_BACKEND_TMPFS:	return (&md_ops_tmpfs);
+	case MD_BACKEND_DIR:	return (&md_ops_dir);
+	}
+	return (&md_ops_dir);
+}
+
+static const char *
+nonempty(const char *s)
+{
+	return (s != NULL && *s != '\0' ? s : NULL);
+}
+
+static int
+word_ok(const char *s)
+{
+	if (*s == '\0')
+		return (0);
+	for (; *s != '\0'; s++)
+		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s)
+		    && *s != '-' && *s != '_')
+			return (0);
+	return (1);
+}
+
+static int
+default_backend(struct md_spec *sp)
+{
+	char *dir;
+
+	if (geteuid() == 0) {
+		sp->backend = md_host_os() == MD_OS_FREEBSD ? MD_BACKEND_MD :
+		    MD_BACKEND_LOOP;
+		return (0);
+	}
+	dir = md_rundir_for(md_host_os());
+	warnx("not root: no memory disk can be made; using a directory "
+	    "under %s instead (not a freshly made file system, results will "
+	    "say so)", dir);
+	free(dir);
+	sp->backend = MD_BACKEND_DIR;
+	return (0);
+}
+
+int
+md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
+    const char *mount_opts, struct md_spec *sp, char *err, size_t errlen)
+{
+	char *copy = NULL, *tok, *save, *rest;
+	uint64_t size;
+	size_t i;
+	int found = 0;
+
+	memset(sp, 0, sizeof(*sp));
+	fs = nonempty(fs);
+	newfs_opts = nonempty(newfs_opts);
+	mount_opts = nonempty(mount_opts);
+	if (nonempty(spec) == NULL)
+		default_backend(sp);
+	else {
+		copy = xstrdup(spec);
+		rest = strchr(copy, ':');
+		if (rest != NULL)
+			*rest++ = '\0';
+		for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+			if (strcmp(copy, backends[i].name) == 0) {
+				sp->backend = backends[i].backend;
+				found = 1;
+			}
+		if (!found) {
+			snprintf(err, errlen, "%s: unknown disk backend '%s' "
+			    "(md, loop, zram, brd, tmpfs, dir:PATH)", spec,
+			    copy);
+			goto bad;
+		}
+		if (sp->backend == MD_BACKEND_DIR) {
+			if (rest != NULL && *rest != '\0') {
+				if (strchr(rest, '\n') != NULL) {
+					snprintf(err, errlen, "dir: a path "
+					    "with a newline is not supported");
+					goto bad;
+				}
+				sp->path = xstrdup(rest);
+			}
+			rest = NULL;
+		}
+		for (tok = rest != NULL ? strtok_r(rest, ":", &save) : NULL;
+		    tok != NULL; tok = strtok_r(NULL, ":", &save)) {
+			if (sp->backend == MD_BACKEND_MD &&
+			    (strcmp(tok, "malloc") == 0 ||
+			    strcmp(tok, "swap") == 0))
+				sp->md_swap = strcmp(tok, "swap") == 0;
+			else if (parse_size(tok, &size) == 0) {
+				if (size == 0) {
+					snprintf(err, errlen, "%s: size 0",
+					    spec);
+					goto bad;
+				}
+				sp->size = size;
+			} else if (sp->backend == MD_BACKEND_ZRAM &&
+			    word_ok(tok) && isalpha((unsigned char)*tok))
+				sp->zram_algo = xstrdup(tok);
+			else {
+				snprintf(err, errlen, "%s: bad field '%s' "
+				    "(a size like 512m or 2g%s)", spec, tok,
+				    sp->backend == MD_BACKEND_MD ?
+				    ", malloc or swap" :
+				    sp->backend == MD_BACKEND_ZRAM ?
+				    ", or a compression algorithm" : "");
+				goto bad;
+			}
+		}
+	}
+	/* Whole MiB: what mdconfig, tmpfs and mkfs all take without fuss. */
+	sp->size = (sp->size + MD_MiB - 1) / MD_MiB * MD_MiB;
+	if (sp->size == 0 && sp->backend != MD_BACKEND_DIR &&
+	    sp->backend != MD_BACKEND_BRD)
+		sp->size = MD_DEFAULT_SIZE;
+	if (fs != NULL && !word_ok(fs)) {
+		snprintf(err, errlen, "--fs %s: not a file system type name",
+		    fs);
+		goto bad;
+	}
+	switch (sp->backend) {
+	case MD_BACKEND_DIR:
+	case MD_BACKEND_TMPFS:
+		if (fs != NULL && strcmp(fs, "tmpfs") != 0) {
+			snprintf(err, errlen, "--fs %s: does not apply to %s",
+			    fs, md_backend_name(sp->backend));
+			goto bad;
+		}
+		if (newfs_opts != NULL) {
+			snprintf(err, errlen, "--newfs-opts: %s has no newfs "
+			    "step", md_backend_name(sp->backend));
+			goto bad;
+		}
+		if (sp->backend == MD_BACKEND_DIR && mount_opts != NULL) {
+			snprintf(err, errlen, "--mount-opts: dir has no mount "
+			    "step");
+			goto bad;
+		}
+		sp->fs = sp->backend == MD_BACKEND_TMPFS ? xstrdup("tmpfs") :
+		    NULL;
+		break;
+	default:
+		if (fs != NULL && strcmp(fs, "tmpfs") == 0) {
+			snprintf(err, errlen, "--fs tmpfs: use --disk "
+			    "tmpfs[:SIZE] instead");
+			goto bad;
+		}
+		sp->fs = xstrdup(fs != NULL ? fs :
+		    sp->backend == MD_BACKEND_MD ? "ufs" : "ext4");
+		break;
+	}
+	if (newfs_opts != NULL)
+		sp->newfs_opts = xstrdup(newfs_opts);
+	if (mount_opts != NULL)
+		sp->mount_opts = xstrdup(mount_opts);
+	free(copy);
+	return (0);
+bad:
+	free(copy);
+	md_spec_free(sp);
+	return (-1);
+}
+
+void
+md_spec_free(struct md_spec *sp)
+{
+	free(sp->path);
+	free(sp->fs);
+	free(sp->newfs_opts);
+	free(sp->mount_opts);
+	free(sp->zram_algo);
+	memset(sp, 0, sizeof(*sp));
+}
+
+static void
+spec_copy(struct md_spec *to, const struct md_spec *from)
+{
+	*to = *from;
+	to->path = from->path != NULL ? xstrdup(from->path) : NULL;
+	to->fs = from->fs != NULL ? xstrdup(from->fs) : NULL;
+	to->newfs_opts = from->newfs_opts != NULL ?
+	    xstrdup(from->newfs_opts) : NULL;
+	to->mount_opts = from->mount_opts != NULL ?
+	    xstrdup(from->mount_opts) : NULL;
+	to->zram_algo = from->zram_algo != NULL ?
+	    xstrdup(from->zram_algo) : NULL;
+}
+
+const char *
+md_spec_string(const struct md_spec *sp, char *buf, size_t len)
+{
+	char sz[32];
+
+	if (sp->backend == MD_BACKEND_DIR) {
+		snprintf(buf, len, "dir%s%s", sp->path != NULL ? ":" : "",
+		    sp->path != NULL ? sp->path : "");
+		return (buf);
+	}
+	if (sp->size != 0)
+		format_size(sp->size, sz, sizeof(sz));
+	snprintf(buf, len, "%s%s%s%s%s%s%s%s", md_backend_name(sp->backend),
+	    sp->backend == MD_BACKEND_MD ? (sp->md_swap ? ":swap" :
+	    ":malloc") : "", sp->size != 0 ? ":" : "",
+	    sp->size != 0 ? sz : "", sp->zram_algo != NULL ? ":" : "",
+	    sp->zram_algo != NULL ? sp->zram_algo : "",
+	    sp->fs != NULL && sp->backend != MD_BACKEND_TMPFS ? " " : "",
+	    sp->fs != NULL && sp->backend != MD_BACKEND_TMPFS ? sp->fs : "");
+	return (buf);
+}
+
+int
+md_fits_memory(uint64_t size, uint64_t avail, char *err, size_t errlen)
+{
+	char a[32], b[32];
+
+	if (size <= avail)
+		return (0);
+	snprintf(err, errlen, "size %s does not fit in available memory "
+	    "(%s available; %llu > %llu bytes)", format_size(size, a,
+	    sizeof(a)), format_size(avail, b, sizeof(b)),
+	    (unsigned long long)size, (unsigned long long)avail);
+	return (-1);
+}
+
+/* mkfs, then the mountpoint and the mount: the tail of every block disk. */
+int
+md_blk_mkfs_mount(struct md_ctx *ctx, struct md_disk *d)
+{
+	if (md_mkfs(ctx, &d->spec, d->dev) == -1)
+		return (-1);
+	if (md_res_push(ctx, d, "dir", d->mnt) == -1 ||
+	    md_mkdir(ctx, d->mnt, 0755) == -1)
+		return (-1);
+	if (md_res_push(ctx, d, "mount", d->mnt) == -1)
+		return (-1);
+	return (md_mount(ctx, d->spec.fs, d->spec.mount_opts, d->dev,
+	    d->mnt));
+}
+
+int
+md_blk_refresh(struct md_ctx *ctx, struct md_disk *d)
+{
+	if (md_umount(ctx, d->mnt) == -1 || md_mkfs(ctx, &d->spec,
+	    d->dev) == -1)
+		return (-1);
+	return (md_mount(ctx, d->spec.fs, d->spec.mount_opts, d->dev,
+	    d->mnt));
+}
+
+static int
+preflight(const struct md_spec *sp, const char *what)
+{
+	char err[MD_ERRLEN];
+	uint64_t avail;
+	const struct md_backend_ops *ops = md_backend_ops(sp->backend);
+
+	if (ops->check(sp, err, sizeof(err)) == -1) {
+		warnx("%s: %s", what, err);
+		return (-1);
+	}
+	/* md:swap pages out; brd's size is the module's; dir has none. */
+	if (sp->size != 0 && !(sp->backend == MD_BACKEND_MD && sp->md_swap) &&
+	    sp->backend != MD_BACKEND_BRD && sp->backend != MD_BACKEND_DIR &&
+	    md_os_avail_memory(&avail) == 0 &&
+	    md_fits_memory(sp->size, avail, err, sizeof(err)) == -1) {
+		warnx("%s: %s", what, err);
+		return (-1);
+	}
+	return (0);
+}
+
+struct md_disk *
+md_create(const struct md_spec *sp, enum md_owner owner, double *seconds)
+{
+	static int cleaned;
+	struct md_ctx ctx = { NULL, md_host_os(), NULL };
+	struct md_disk *d;
+	char what[512];
+	double t0 = now_monotonic();
+
+	md_spec_string(sp, what, sizeof(what));
+	if (preflight(sp, what) == -1 || md_rundir() == NULL)
+		return (NULL);
+	if (!cleaned) {
+		/* What a dead process left must not pile up. */
+		md_cleanup(0);
+		cleaned = 1;
+	}
+	d = xcalloc(1, sizeof(*d));
+	spec_copy(&d->spec, sp);
+	if (d->spec.size == 0 && d->spec.backend != MD_BACKEND_DIR &&
+	    d->spec.backend != MD_BACKEND_BRD)
+		d->spec.size = MD_DEFAULT_SIZE;
+	d->ops = md_backend_ops(sp->backend);
+	d->owner = owner;
+	d->specstr = xstrdup(what);
+	if (md_record_reserve(d) == -1) {
+		md_disk_free(d);
+		return (NULL);
+	}
+	d->base = xasprintf("%s/%s", md_rundir(), d->id);
+	d->mnt = xasprintf("%s/mnt", d->base);
+	snprintf(d->var, sizeof(d->var), "%s", d->ops->name);
+	if (md_res_push(&ctx, d, "dir", d->base) == -1 ||
+	    md_mkdir(&ctx, d->base, 0700) == -1 ||
+	    d->ops->create(&ctx, d) == -1)
+		goto fail;
+	d->complete = 1;
+	if (md_record_save(d) == -1)
+		goto fail;
+	md_live_add(d);
+	if (seconds != NULL)
+		*seconds = now_monotonic() - t0;
+	return (d);
+fail:
+	if (md_teardown(&ctx, d) == -1)
+		warnx("%s: could not undo everything; see 'fsconc md list' "
+		    "and 'fsconc md cleanup'", what);
+	md_disk_free(d);
+	return (NULL);
+}
+
+int
+md_refresh(struct md_disk *d, double *seconds)
+{
+	struct md_ctx ctx = { NULL, md_host_os(), NULL };
+	double t0 = now_monotonic();
+	int rv;
+
+	rv = d->ops->refresh(&ctx, d);
+	if (seconds != NULL)
+		*seconds = now_monotonic() - t0;
+	return (rv);
+}
+
+int
+md_destroy(struct md_disk *d, double *seconds)
+{
+	struct md_ctx ctx = { NULL, md_host_os(), NULL };
+	double t0 = now_monotonic();
+	int rv;
+
+	if (d == NULL)
+		return (0);
+	md_live_remove(d);
+	rv = md_teardown(&ctx, d);
+	if (rv == -1)
+		warnx("disk %s: not fully torn down; 'fsconc md cleanup' will "
+		    "retry from its record", d->id);
+	md_disk_free(d);
+	if (seconds != NULL)
+		*seconds = now_monotonic() - t0;
+	return (rv);
+}
+
+const char *
+md_mountpoint(const struct md_disk *d)
+{
+	return (d->mnt);
+}
+
+const char *
+md_device(const struct md_disk *d)
+{
+	return (d->dev);
+}
+
+const char *
+md_id(const struct md_disk *d)
+{
+	return (d->id);
+}
+
+int
+md_is_fresh(const struct md_disk *d)
+{
+	return (d->spec.backend != MD_BACKEND_DIR);
+}
+
+void
+md_describe(const struct md_disk *d, FILE *fp)
+{
+	const struct md_spec *sp = &d->spec;
+
+	fprintf(fp, "disk_backend=%s\n", md_backend_name(sp->backend));
+	fprintf(fp, "disk_spec=%s\n", d->specstr);
+	fprintf(fp, "disk_id=%s\n", d->id);
+	fprintf(fp, "disk_device=%s\n", d->dev != NULL ? d->dev : "");
+	fprintf(fp, "disk_size=%llu\n", (unsigned long long)sp->size);
+	fprintf(fp, "disk_fs=%s\n", sp->fs != NULL ? sp->fs : "");
+	if (sp->backend == MD_BACKEND_MD)
+		fprintf(fp, "disk_md_type=%s\n", sp->md_swap ? "swap" :
+		    "malloc");
+	if (sp->zram_algo != NULL)
+		fprintf(fp, "disk_zram_algorithm=%s\n", sp->zram_algo);
+	fprintf(fp, "disk_newfs_opts=%s\n",
+	    sp->newfs_opts != NULL ? sp->newfs_opts : "");
+	fprintf(fp, "disk_mount_opts=%s\n",
+	    sp->mount_opts != NULL ? sp->mount_opts : "");
+	fprintf(fp, "disk_mountpoint=%s\n", d->mnt);
+	fprintf(fp, "disk_fresh=%d\n", md_is_fresh(d));
+}
+
+static int
+os_supports(enum md_backend b, enum md_os os)
+{
+	switch (b) {
+	case MD_BACKEND_MD:
+		return (os == MD_OS_FREEBSD);
+	case MD_BACKEND_LOOP:
+	case MD_BACKEND_ZRAM:
+	case MD_BACKEND_BRD:
+		return (os == MD_OS_LINUX);
+	default:
+		return (1);
+	}
+}
+
+/*
+ * The plan: the same backend code in print mode.  Disk k gets the id
+ * "$$.k" (the real one is PID.N) and shell-style variables stand for
+ * what the kernel picks at run time ("md=$(mdconfig ...)").
+ */
+void
+md_plan(const struct md_spec *sp, enum md_os os, int ndisks, FILE *fp)
+{
+	struct md_ctx ctx = { fp, os, NULL };
+	struct md_disk **d;
+	char *run, what[512];
+	int k;
+
+	md_spec_string(sp, what, sizeof(what));
+	if (!os_supports(sp->backend, os)) {
+		fprintf(fp, "# %s: not available on %s\n", what,
+		    os == MD_OS_FREEBSD ? "FreeBSD" : "Linux");
+		return;
+	}
+	if (ndisks < 1)
+		ndisks = 1;
+	run = md_rundir_for(os);
+	d = xcalloc((size_t)ndisks, sizeof(*d));
+	for (k = 0; k < ndisks; k++) {
+		d[k] = xcalloc(1, sizeof(**d));
+		spec_copy(&d[k]->spec, sp);
+		d[k]->ops = md_backend_ops(sp->backend);
+		snprintf(d[k]->id, sizeof(d[k]->id), "$$.%d", k);
+		if (k == 0)
+			snprintf(d[k]->var, sizeof(d[k]->var), "%s",
+			    d[k]->ops->name);
+		else
+			snprintf(d[k]->var, sizeof(d[k]->var), "%s%d",
+			    d[k]->ops->name, k);
+		d[k]->base = xasprintf("%s/%s", run, d[k]->id);
+		d[k]->mnt = xasprintf("%s/mnt", d[k]->base);
+	}
+	fprintf(fp, "# create: %s\n", what);
+	for (k = 0; k < ndisks; k++) {
+		md_res_push(&ctx, d[k], "dir", d[k]->base);
+		md_mkdir(&ctx, d[k]->base, 0700);
+		d[k]->ops->create(&ctx, d[k]);
+	}
+	fprintf(fp, "# refresh: before every repetition\n");
+	for (k = 0; k < ndisks; k++)
+		d[k]->ops->refresh(&ctx, d[k]);
+	fprintf(fp, "# destroy\n");
+	for (k = 0; k < ndisks; k++) {
+		md_teardown(&ctx, d[k]);
+		md_disk_free(d[k]);
+	}
+	free(d);
+	free(run);
+}
+
+/* Backend preconditions: this OS, and root when the backend needs it. */
+int
+md_need(enum md_os os, const char *what, int root, char *err, size_t len)
+{
+	if (md_host_os() != os) {
+		snprintf(err, len, "%s disks exist only on %s", what,
+		    os == MD_OS_FREEBSD ? "FreeBSD" : "Linux");
+		return (-1);
+	}
+	if (root && geteuid() != 0) {
+		snprintf(err, len, "%s disks need root (not root: use "
+		    "--disk dir:PATH, or run as root)", what);
+		return (-1);
+	}
+	return (0);
+}

@@ -1,0 +1,131 @@
+/*
+ * FreeBSD specifics of md-setup: statfs(2)/unmount(2), memory from
+ * vm.stats, process identity from kern.proc, procctl(2) death signal.
+ */
+#ifdef __FreeBSD__
+#include <sys/param.h>
+#include <sys/mount.h>
+#include <sys/procctl.h>
+#include <sys/stat.h>
+#include <sys/sysctl.h>
+#include <sys/user.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "md_int.h"
+#include "util.h"
+
+enum md_os
+md_host_os(void)
+{
+	return (MD_OS_FREEBSD);
+}
+
+int
+md_os_is_mounted(const char *path)
+{
+	struct statfs sf;
+
+	return (statfs(path, &sf) == 0 && strcmp(sf.f_mntonname, path) == 0);
+}
+
+int
+md_os_umount(const char *path)
+{
+	return (unmount(path, 0));
+}
+
+int
+md_os_avail_memory(uint64_t *avail)
+{
+	u_int free_, inact, pagesize;
+	size_t len;
+
+	len = sizeof(free_);
+	if (sysctlbyname("vm.stats.vm.v_free_count", &free_, &len, NULL,
+	    0) == -1)
+		return (-1);
+	len = sizeof(inact);
+	if (sysctlbyname("vm.stats.vm.v_inactive_count", &inact, &len, NULL,
+	    0) == -1)
+		return (-1);
+	len = sizeof(pagesize);
+	if (sysctlbyname("hw.pagesize", &pagesize, &len, NULL, 0) == -1)
+		return (-1);
+	*avail = ((uint64_t)free_ + inact) * pagesize;
+	return (0);
+}
+
+static int
+proc_info(pid_t pid, struct kinfo_proc *kp)
+{
+	int mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_PID, (int)pid };
+	size_t len = sizeof(*kp);
+
+	if (sysctl(mib, 4, kp, &len, NULL, 0) == -1 || len == 0)
+		return (-1);
+	return (0);
+}
+
+unsigned long long
+md_os_proc_start(pid_t pid)
+{
+	struct kinfo_proc kp;
+
+	if (proc_info(pid, &kp) == -1)
+		return (0);
+	return ((unsigned long long)kp.ki_start.tv_sec * 1000000 +
+	    (unsigned long long)kp.ki_start.tv_usec);
+}
+
+int
+md_os_proc_alive(pid_t pid, unsigned long long start)
+{
+	struct kinfo_proc kp;
+
+	if (pid <= 0 || proc_info(pid, &kp) == -1)
+		return (0);
+	if (kp.ki_stat == SZOMB)
+		return (0);
+	return (start == 0 || md_os_proc_start(pid) == start);
+}
+
+int
+md_os_self_exe(char *buf, size_t len)
+{
+	int mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_PATHNAME, -1 };
+
+	return (sysctl(mib, 4, buf, &len, NULL, 0));
+}
+
+void
+md_os_child_setup(pid_t parent)
+{
+	int sig = SIGKILL;
+
+	procctl(P_PID, 0, PROC_PDEATHSIG_CTL, &sig);
+	if (getppid() != parent)
+		_exit(127);
+}
+
+int
+md_os_is_mount_root(const char *path)
+{
+	struct stat st, up;
+	char *parent;
+	int rv;
+
+	if (md_os_is_mounted(path))
+		return (1);
+	parent = xasprintf("%s/..", path);
+	rv = stat(path, &st) == 0 && stat(parent, &up) == 0 &&
+	    (st.st_dev != up.st_dev || st.st_ino == up.st_ino);
+	free(parent);
+	return (rv);
+}
+#endif

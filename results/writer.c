@@ -1,0 +1,514 @@
+/*
+ * Result-set writer.  meta, runs.tsv and workers.tsv stay open; the
+ * jobs-N.<metric> lines of a repetition are buffered and appended at
+ * rs_commit, which then flushes and fsyncs every file it touched, so a
+ * killed run loses at most the repetition in flight.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "results.h"
+#include "results_impl.h"
+#include "util.h"
+
+/* Lines for one jobs-N.<metric> file, written at the next commit. */
+struct rs_pending {
+	char	*name;		/* "jobs-4.real" */
+	char	*buf;
+	size_t	 len, cap;
+};
+
+struct rs_writer {
+	char		*path;		/* the set directory */
+	FILE		*meta;		/* meta */
+	FILE		*runs;		/* runs.tsv */
+	FILE		*workers;	/* workers.tsv */
+	char		**metrics;	/* workload metric columns */
+	size_t		 nmetrics;
+	struct rs_pending *pend;
+	size_t		 npend;
+	int		 error;		/* first write errno, 0 if none */
+};
+
+static const char *const status_names[] = { "ok", "warn", "failed", "killed" };
+
+const char *
+rs_status_name(enum rs_status s)
+{
+	if ((unsigned)s >= sizeof(status_names) / sizeof(status_names[0]))
+		return ("failed");
+	return (status_names[s]);
+}
+
+int
+rs_status_parse(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(status_names) / sizeof(status_names[0]); i++)
+		if (strcmp(s, status_names[i]) == 0)
+			return ((int)i);
+	return (-1);
+}
+
+const char *
+rs_default_root(void)
+{
+	const char *r;
+
+	if ((r = getenv("FSCONC_RESULTS")) != NULL && *r != '\0')
+		return (r);
+	return ("./results");
+}
+
+/*
+ * Seconds are written rounded to the nanosecond with trailing zeros
+ * dropped, so "14.85" read from time(1) comes back out as "14.85".
+ */
+void
+rs_fmt_seconds(char *buf, size_t len, double v)
+{
+	char *p;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	snprintf(buf, len, "%.9f", v);
+	if (strchr(buf, '.') == NULL)
+		return;
+	p = buf + strlen(buf) - 1;
+	while (*p == '0')
+		*p-- = '\0';
+	if (*p == '.')
+		*p = '\0';
+	if (strcmp(buf, "-0") == 0)
+		snprintf(buf, len, "0");
+}
+
+/* Workload metrics: the shortest form that reads back exactly. */
+void
+rs_fmt_number(char *buf, size_t len, double v)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	snprintf(buf, len, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, len, "%.17g", v);
+}
+
+/* One field: tabs and newlines would break the row; empty becomes "-". */
+static void
+put_text(FILE *fp, const char *s)
+{
+	if (s == NULL || *s == '\0') {
+		fputc('-', fp);
+		return;
+	}
+	for (; *s != '\0'; s++)
+		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, fp);
+}
+
+static void
+put_sec(FILE *fp, double v)
+{
+	char buf[64];
+
+	rs_fmt_seconds(buf, sizeof(buf), v);
+	fputs(buf, fp);
+}
+
+static void
+put_num(FILE *fp, double v)
+{
+	char buf[64];
+
+	rs_fmt_number(buf, sizeof(buf), v);
+	fputs(buf, fp);
+}
+
+static void
+put_count(FILE *fp, long v)
+{
+	if (v < 0)
+		fputc('-', fp);
+	else
+		fprintf(fp, "%ld", v);
+}
+
+static FILE *
+create_file(struct rs_writer *w, const char *name)
+{
+	char *p;
+	int fd;
+	FILE *fp;
+
+	p = xasprintf("%s/%s", w->path, name);
+	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+	if (fd == -1 || (fp = fdopen(fd, "a")) == NULL) {
+		warn("%s", p);
+		if (fd != -1)
+			close(fd);
+		free(p);
+		return (NULL);
+	}
+	free(p);
+	return (fp);
+}
+
+static int
+fsync_dir(const char *path)
+{
+	int fd, rc;
+
+	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return (-1);
+	rc = fsync(fd);
+	close(fd);
+	return (rc);
+}
+
+/*
+ * mkdir, not mkdir_p, for the last component: EEXIST means another set
+ * (or another writer racing us) owns that name, so try the next suffix.
+ */
+static char *
+make_set_dir(const char *parent, const char *stamp)
+{
+	char *p;
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		p = i == 0 ? xasprintf("%s/%s", parent, stamp) :
+		    xasprintf("%s/%s-%d", parent, stamp, i);
+		if (mkdir(p, 0755) == 0)
+			return (p);
+		if (errno != EEXIST) {
+			warn("mkdir %s", p);
+			free(p);
+			return (NULL);
+		}
+		free(p);
+	}
+	warnx("%s/%s: too many sets with this timestamp", parent, stamp);
+	errno = EEXIST;
+	return (NULL);
+}
+
+static int
+valid_component(const char *what, const char *s)
+{
+	if (s == NULL || *s == '\0' || strcmp(s, ".") == 0 ||
+	    strcmp(s, "..") == 0 || strchr(s, '/') != NULL) {
+		warnx("result set %s '%s': must be a non-empty name "
+		    "without '/'", what, s == NULL ? "" : s);
+		errno = EINVAL;
+		return (0);
+	}
+	return (1);
+}
+
+struct rs_writer *
+rs_create(const char *root, const char *host, const char *label,
+    const char *const *metrics, size_t nmetrics)
+{
+	struct rs_writer *w;
+	char *parent, stamp[32];
+	time_t now;
+	struct tm tm;
+	size_t i;
+
+	if (!valid_component("host", host) || !valid_component("label", label))
+		return (NULL);
+	if (nmetrics > RS_MAX_METRICS) {
+		warnx("%s: %zu workload metrics, at most %d", label, nmetrics,
+		    RS_MAX_METRICS);
+		errno = EINVAL;
+		return (NULL);
+	}
+	for (i = 0; i < nmetrics; i++)
+		if (!rs_valid_metric_name(metrics[i])) {
+			warnx("workload metric '%s': not a valid column name",
+			    metrics[i]);
+			errno = EINVAL;
+			return (NULL);
+		}
+	if (root == NULL)
+		root = rs_default_root();
+	parent = xasprintf("%s/%s/%s", root, host, label);
+	if (mkdir_p(parent, 0755) == -1) {
+		warn("mkdir %s", parent);
+		free(parent);
+		return (NULL);
+	}
+	now = time(NULL);
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+
+	w = xcalloc(1, sizeof(*w));
+	if ((w->path = make_set_dir(parent, stamp)) == NULL) {
+		free(parent);
+		free(w);
+		return (NULL);
+	}
+	free(parent);
+	w->metrics = xcalloc(nmetrics + 1, sizeof(char *));
+	for (i = 0; i < nmetrics; i++)
+		w->metrics[i] = xstrdup(metrics[i]);
+	w->nmetrics = nmetrics;
+	if ((w->meta = create_file(w, "meta")) == NULL ||
+	    (w->runs = create_file(w, "runs.tsv")) == NULL ||
+	    (w->workers = create_file(w, "workers.tsv")) == NULL) {
+		rs_close(w);
+		return (NULL);
+	}
+	fprintf(w->runs, "# jobs\trep\treal\tuser\tsys\tnvcsw\tnivcsw\tidle"
+	    "\tsetup\tstatus");
+	for (i = 0; i < nmetrics; i++)
+		fprintf(w->runs, "\t%s", metrics[i]);
+	fprintf(w->runs, "\treason\n");
+	fprintf(w->workers, "# jobs\trep\tworker\tcpuset\treal\tuser\tsys"
+	    "\tentries\tbytes\tstatus");
+	for (i = 0; i < nmetrics; i++)
+		fprintf(w->workers, "\t%s", metrics[i]);
+	fprintf(w->workers, "\treason\n");
+	rs_meta(w, "format", "%d", RS_FORMAT_VERSION);
+	rs_meta(w, "host", "%s", host);
+	rs_meta(w, "label", "%s", label);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	rs_meta(w, "created", "%s", stamp);
+	if (rs_commit(w) == -1 || fsync_dir(w->path) == -1) {
+		rs_close(w);
+		return (NULL);
+	}
+	return (w);
+}
+
+const char *
+rs_path(const struct rs_writer *w)
+{
+	return (w->path);
+}
+
+void
+rs_meta(struct rs_writer *w, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	char *v, *p;
+
+	va_start(ap, fmt);
+	if (vasprintf(&v, fmt, ap) == -1)
+		err(EXIT_RUNTIME, "vasprintf");
+	va_end(ap);
+	for (p = v; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	for (; *key != '\0'; key++)
+		fputc(*key == '=' || *key == '\n' || *key == '\r' ? '_' : *key,
+		    w->meta);
+	fprintf(w->meta, "=%s\n", v);
+	free(v);
+}
+
+FILE *
+rs_meta_file(struct rs_writer *w)
+{
+	return (w->meta);
+}
+
+static void
+pend_add(struct rs_writer *w, int jobs, const char *metric, double v,
+    int seconds)
+{
+	struct rs_pending *pd;
+	char name[128], num[64];
+	size_t i, n;
+
+	if (!isfinite(v))
+		return;
+	snprintf(name, sizeof(name), "jobs-%d.%s", jobs, metric);
+	for (i = 0; i < w->npend; i++)
+		if (strcmp(w->pend[i].name, name) == 0)
+			break;
+	if (i == w->npend) {
+		w->pend = xrealloc(w->pend, (w->npend + 1) * sizeof(*w->pend));
+		pd = &w->pend[w->npend++];
+		memset(pd, 0, sizeof(*pd));
+		pd->name = xstrdup(name);
+	}
+	pd = &w->pend[i];
+	if (seconds)
+		rs_fmt_seconds(num, sizeof(num), v);
+	else
+		rs_fmt_number(num, sizeof(num), v);
+	n = strlen(num);
+	if (pd->len + n + 2 > pd->cap) {
+		pd->cap = (pd->len + n + 2) * 2;
+		pd->buf = xrealloc(pd->buf, pd->cap);
+	}
+	memcpy(pd->buf + pd->len, num, n);
+	pd->len += n;
+	pd->buf[pd->len++] = '\n';
+}
+
+void
+rs_add_run(struct rs_writer *w, const struct rs_run *r)
+{
+	size_t i;
+
+	fprintf(w->runs, "%d\t%d\t", r->jobs, r->rep);
+	put_sec(w->runs, r->real);
+	fputc('\t', w->runs);
+	put_sec(w->runs, r->user);
+	fputc('\t', w->runs);
+	put_sec(w->runs, r->sys);
+	fputc('\t', w->runs);
+	put_count(w->runs, r->nvcsw);
+	fputc('\t', w->runs);
+	put_count(w->runs, r->nivcsw);
+	fputc('\t', w->runs);
+	put_sec(w->runs, r->idle);
+	fputc('\t', w->runs);
+	put_sec(w->runs, r->setup);
+	fprintf(w->runs, "\t%s", rs_status_name(r->status));
+	for (i = 0; i < w->nmetrics; i++) {
+		fputc('\t', w->runs);
+		put_num(w->runs, r->metric[i]);
+	}
+	fputc('\t', w->runs);
+	put_text(w->runs, r->reason);
+	fputc('\n', w->runs);
+
+	/* Only batches that count go where ministat reads them. */
+	if (r->status != RS_OK && r->status != RS_WARN)
+		return;
+	pend_add(w, r->jobs, "real", r->real, 1);
+	pend_add(w, r->jobs, "user", r->user, 1);
+	pend_add(w, r->jobs, "sys", r->sys, 1);
+	for (i = 0; i < w->nmetrics; i++)
+		pend_add(w, r->jobs, w->metrics[i], r->metric[i], 0);
+}
+
+void
+rs_add_worker(struct rs_writer *w, const struct rs_worker *k)
+{
+	size_t i;
+
+	fprintf(w->workers, "%d\t%d\t%d\t", k->jobs, k->rep, k->worker);
+	put_text(w->workers, k->cpuset);
+	fputc('\t', w->workers);
+	put_sec(w->workers, k->real);
+	fputc('\t', w->workers);
+	put_sec(w->workers, k->user);
+	fputc('\t', w->workers);
+	put_sec(w->workers, k->sys);
+	fprintf(w->workers, "\t%ju\t%ju\t%s", (uintmax_t)k->entries,
+	    (uintmax_t)k->bytes, rs_status_name(k->status));
+	for (i = 0; i < w->nmetrics; i++) {
+		fputc('\t', w->workers);
+		put_num(w->workers, k->metric[i]);
+	}
+	fputc('\t', w->workers);
+	put_text(w->workers, k->reason);
+	fputc('\n', w->workers);
+}
+
+static int
+sync_stream(struct rs_writer *w, FILE *fp, const char *name)
+{
+	if (fp == NULL)
+		return (0);
+	if (fflush(fp) == EOF || fsync(fileno(fp)) == -1) {
+		w->error = errno;
+		warn("%s/%s", w->path, name);
+		return (-1);
+	}
+	return (0);
+}
+
+static int
+write_pending(struct rs_writer *w, struct rs_pending *pd, int *created)
+{
+	char *p;
+	int fd, rc = 0;
+
+	p = xasprintf("%s/%s", w->path, pd->name);
+	if (access(p, F_OK) == -1)
+		*created = 1;
+	fd = open(p, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd == -1 || write_all(fd, pd->buf, pd->len) == -1 ||
+	    fsync(fd) == -1) {
+		w->error = errno;
+		warn("%s", p);
+		rc = -1;
+	}
+	if (fd != -1)
+		close(fd);
+	free(p);
+	pd->len = 0;
+	return (rc);
+}
+
+int
+rs_commit(struct rs_writer *w)
+{
+	size_t i;
+	int rc = 0, created = 0;
+
+	if (sync_stream(w, w->meta, "meta") == -1)
+		rc = -1;
+	if (sync_stream(w, w->workers, "workers.tsv") == -1)
+		rc = -1;
+	for (i = 0; i < w->npend; i++)
+		if (w->pend[i].len > 0 &&
+		    write_pending(w, &w->pend[i], &created) == -1)
+			rc = -1;
+	/* runs.tsv last: the reader trusts it, so it never runs ahead. */
+	if (sync_stream(w, w->runs, "runs.tsv") == -1)
+		rc = -1;
+	if (created && fsync_dir(w->path) == -1) {
+		warn("fsync %s", w->path);
+		rc = -1;
+	}
+	return (rc);
+}
+
+int
+rs_close(struct rs_writer *w)
+{
+	size_t i;
+	int rc = 0;
+
+	if (w == NULL)
+		return (0);
+	if (w->meta != NULL && w->runs != NULL && w->workers != NULL)
+		rc = rs_commit(w);
+	if (w->meta != NULL && fclose(w->meta) == EOF)
+		rc = -1;
+	if (w->runs != NULL && fclose(w->runs) == EOF)
+		rc = -1;
+	if (w->workers != NULL && fclose(w->workers) == EOF)
+		rc = -1;
+	for (i = 0; i < w->npend; i++) {
+		free(w->pend[i].name);
+		free(w->pend[i].buf);
+	}
+	free(w->pend);
+	for (i = 0; i < w->nmetrics; i++)
+		free(w->metrics[i]);
+	free(w->metrics);
+	free(w->path);
+	free(w);
+	return (rc);
+}

@@ -1,0 +1,77 @@
+# fsconc nightly on generated sets with known answers (--no-run: compare
+# an existing set; the run itself is fsconc run's and tested there).
+. "$FSCONC_TOP/tests/lib.sh"
+
+s=$(scratch)
+r=$s/root
+# night LABEL STAMP [VAR=value...]: a set as a nightly run would leave it.
+night() {
+	_lab=$1 _stamp=$2
+	shift 2
+	env LABEL="$_lab" "$@" sh "$TOP/tests/fixtures/mkset.sh" "$r/h1/$_lab/$_stamp"
+}
+
+"$FSCONC" nightly --threshold abc --no-run x >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "bad --threshold: exit 2" || not_ok "bad --threshold: exit 2" "rc=$rc"
+"$FSCONC" nightly --no-run x extra >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "stray argument: exit 2" || not_ok "stray argument: exit 2" "rc=$rc"
+
+# The first night: nothing to compare with, not a failure.
+night cfg 20261101T020000Z SEED=1
+out=$("$FSCONC" nightly -R "$r" --no-run h1/cfg 2>&1); rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q 'no baseline yet' &&
+    ok "first set: no baseline, exit 0" || not_ok "first set: no baseline, exit 0" "rc=$rc $out"
+
+# Same configuration, another night: no difference proven anywhere.
+night cfg 20261102T020000Z SEED=2
+"$FSCONC" nightly -R "$r" --no-run h1/cfg >"$s/out" 2>"$s/err"; rc=$?
+[ $rc -eq 0 ] && grep -q '^verdict: no regression' "$s/out" &&
+    [ "$(grep -c 'no difference proven' "$s/out")" -eq 12 ] &&
+    ok "identical configuration: exit 0, 12 x no difference" ||
+    not_ok "identical configuration: exit 0, 12 x no difference" "rc=$rc $(cat "$s/out" "$s/err")"
+# Cron: the verdict (12 tests and a summary) on stdout, nothing else.
+[ "$(wc -l <"$s/out")" -eq 13 ] && [ ! -s "$s/err" ] &&
+    ok "quiet for cron" || not_ok "quiet for cron" "$(cat "$s/out" "$s/err")"
+[ -s "$r/h1/cfg/20261102T020000Z/report/index.html" ] &&
+    grep -q '<h2>Verdict</h2>' "$r/h1/cfg/20261102T020000Z/report/index.html" &&
+    ok "report with the verdict written into the set" ||
+    not_ok "report with the verdict written into the set"
+
+# A 6% slowdown planted at N=4: found there, exit 3.
+night cfg 20261103T020000Z SEED=3 SLOW=1.06 SLOW_LEVEL=4
+"$FSCONC" nightly -R "$r" --no-run h1/cfg --no-report >"$s/out" 2>&1; rc=$?
+[ $rc -eq 3 ] && grep -q '^real *jobs=4 *slower .*REGRESSION' "$s/out" &&
+    ! grep -v 'jobs=4' "$s/out" | grep -q REGRESSION &&
+    ok "planted slowdown at N=4: found, only there, exit 3" ||
+    not_ok "planted slowdown at N=4: found, only there, exit 3" "rc=$rc $(cat "$s/out")"
+[ ! -e "$r/h1/cfg/20261103T020000Z/report" ] && ok "--no-report" || not_ok "--no-report"
+# Explicit baseline; the interval is printed; -v names the sets.
+"$FSCONC" nightly -R "$r" -v --baseline h1/cfg/20261101T020000Z \
+    --no-run h1/cfg/20261103T020000Z -o "$s/rep" >"$s/out" 2>&1; rc=$?
+[ $rc -eq 3 ] && grep -q '^baseline: .*20261101T020000Z' "$s/out" &&
+    grep -Eq '^real +jobs=4 +slower +\+[0-9.]+% \+/- [0-9.]+%' "$s/out" &&
+    [ -s "$s/rep/index.html" ] &&
+    ok "--baseline SET, -v, -o DIR" || not_ok "--baseline SET, -v, -o DIR" "rc=$rc $(cat "$s/out")"
+
+# Faster is reported, and is no regression.
+night cfg 20261104T020000Z SEED=4 SLOW=0.9
+"$FSCONC" nightly -R "$r" --no-run h1/cfg --baseline h1/cfg/20261102T020000Z \
+    --no-report >"$s/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c ' faster ' "$s/out")" -eq 12 ] &&
+    ok "planted 10% speedup: 12 x faster, exit 0" ||
+    not_ok "planted 10% speedup: 12 x faster, exit 0" "rc=$rc $(cat "$s/out")"
+
+# A 1% slowdown, measured precisely: slower, but under the 2% threshold.
+night fine 20261101T020000Z SEED=5 NOISE=0.002
+night fine 20261102T020000Z SEED=6 NOISE=0.002 SLOW=1.01
+"$FSCONC" nightly -R "$r" --no-run h1/fine --no-report >"$s/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c ' slower ' "$s/out")" -eq 12 ] && ! grep -q REGRESSION "$s/out" &&
+    ok "1% slowdown under --threshold 2: slower, exit 0" ||
+    not_ok "1% slowdown under --threshold 2: slower, exit 0" "rc=$rc $(cat "$s/out")"
+"$FSCONC" nightly -R "$r" --no-run h1/fine --no-report --threshold 0.5 >"$s/out" 2>&1; rc=$?
+[ $rc -eq 3 ] && ok "the same with --threshold 0.5: exit 3" ||
+    not_ok "the same with --threshold 0.5: exit 3" "rc=$rc $(cat "$s/out")"
+
+err=$("$FSCONC" nightly -R "$r" --no-run h1/cfg --baseline h1/nosuch 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q nosuch &&
+    ok "unknown baseline: exit 1" || not_ok "unknown baseline: exit 1" "rc=$rc $err"

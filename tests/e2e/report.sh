@@ -1,0 +1,103 @@
+# fsconc report: a self-contained page with gnuplot SVGs, rendered by
+# headless Chromium when it is installed.
+. "$FSCONC_TOP/tests/lib.sh"
+
+s=$(scratch)
+mkset() { sh "$TOP/tests/fixtures/mkset.sh" "$@"; }
+# Two configurations with known effective concurrency:
+# EC(N) = N / (1 + serial (N - 1)): EC(8) = 2.58 (base), 5.93 (mpsafe).
+SEED=11 LABEL=base SERIAL=0.3 mkset "$s/root/h1/base/20261129T000000Z"
+SEED=12 LABEL=mpsafe SERIAL=0.0505 mkset "$s/root/h1/mpsafe/20261129T000000Z"
+
+"$FSCONC" report -R "$s/root" h1/base >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "no -o: exit 2" || not_ok "no -o: exit 2" "rc=$rc"
+"$FSCONC" report -o "$s/x" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "no set: exit 2" || not_ok "no set: exit 2" "rc=$rc"
+"$FSCONC" report -c 120 -o "$s/x" h1/base >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "bad -c: exit 2" || not_ok "bad -c: exit 2" "rc=$rc"
+err=$("$FSCONC" report -R "$s/root" -o "$s/x" h1/nosuch 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q 'nosuch' &&
+    ok "unknown set: exit 1, named" || not_ok "unknown set: exit 1, named" "rc=$rc $err"
+
+out=$s/out
+err=$("$FSCONC" report -R "$s/root" -o "$out" h1/base h1/mpsafe 2>&1); rc=$?
+html=$out/index.html
+[ $rc -eq 0 ] && [ -s "$html" ] && [ -z "$err" ] &&
+    ok "report of two sets" || not_ok "report of two sets" "rc=$rc $err"
+
+# Four plots, each an inline <svg> holding drawn paths with data.
+n=$(grep -c '<svg' "$html")
+[ "$n" -eq 4 ] && ok "four inline SVG plots" || not_ok "four inline SVG plots" "got $n"
+bad=$(awk '/<svg/ { insvg = 1; paths = 0; n++ }
+	insvg && /<path[^>]* d=.M[ 0-9.,]+L/ { paths++ }
+	/<\/svg>/ { if (paths < 3) print "plot " n ": " paths " paths"; insvg = 0 }' "$html")
+[ -z "$bad" ] && ok "every plot has path data" || not_ok "every plot has path data" "$bad"
+grep -Eq '<script|<link|<img|src=|@import|url\(|href="(https?:)?//' "$html" &&
+    not_ok "self-contained: no external assets" "$(grep -Eo '<script|<link|<img|src=[^ ]*|href="[^#][^"]*' "$html" | head -3)" ||
+    ok "self-contained: no external assets"
+grep -q 'ideal: EC = min(N, 8 CPUs)' "$html" && grep -q 'Idle share per level' "$html" &&
+    grep -q 'System time per job' "$html" && grep -q 'Wall time per level' "$html" &&
+    ok "EC, wall, sys per job and idle plots" || not_ok "EC, wall, sys per job and idle plots"
+
+# The EC table gives the known answers (within the 2% noise).
+ec() {	# label N -> EC column of the table
+	sed -n '/<h2>Effective concurrency/,/<\/pre>/p' "$html" |
+	    awk -v l="$1" -v n="$2" '$1 == l && $2 == n { print $5 }'
+}
+b8=$(ec base 8) m8=$(ec mpsafe 8)
+awk -v b="$b8" -v m="$m8" 'BEGIN { exit !(b > 2.45 && b < 2.72 && m > 5.6 && m < 6.25) }' &&
+    ok "EC(8): base $b8 (2.58), mpsafe $m8 (5.93)" ||
+    not_ok "EC(8) known answers" "base '$b8' mpsafe '$m8'"
+n=$(grep -c '<h3>N = [0-9]*, \(real\|user\|sys\)</h3>' "$html")
+[ "$n" -eq 12 ] && ok "ministat blocks: 4 levels x 3 metrics" || not_ok "ministat blocks" "got $n"
+grep -q '^x .*base/jobs-8.real' "$html" && grep -q '^+ .*mpsafe/jobs-8.real' "$html" &&
+    ok "ministat blocks name the sets" || not_ok "ministat blocks name the sets"
+[ -s "$out/plots/ec.gp" ] && [ -s "$out/plots/ec.dat" ] &&
+    ok "gnuplot scripts and data kept" || not_ok "gnuplot scripts and data kept"
+
+# A host (or a run --vary directory) stands for the latest set of each label.
+"$FSCONC" report -R "$s/root" -o "$s/out2" h1 >/dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q 'mpsafe' "$s/out2/index.html" && grep -q '>base<' "$s/out2/index.html" &&
+    ok "a host directory: every label" || not_ok "a host directory: every label" "rc=$rc"
+
+# A workload metric gets its own plot, and its share of the ceiling from
+# fsconc limits (key=value): 1e8 * 8 / (2.0 * 8 / 2.58) = 1.29e8 of 1e9.
+SEED=13 LABEL=bw METRIC=bytes_per_s mkset "$s/root/h1/bw/20261129T000000Z"
+printf 'memcpy_bytes_per_s=1.2e10\nextract.bytes_per_s=1e9\n' >"$s/limits"
+"$FSCONC" report -R "$s/root" --limits "$s/limits" -o "$s/out3" h1/bw >/dev/null 2>&1; rc=$?
+h3=$s/out3/index.html
+[ $rc -eq 0 ] && [ "$(grep -c '<svg' "$h3")" -eq 5 ] && grep -q 'bytes_per_s per level' "$h3" &&
+    ok "workload metric plotted" || not_ok "workload metric plotted" "rc=$rc"
+share=$(grep -o '<td>bytes_per_s</td><td class="num">[^<]*</td><td class="num">[^<]*</td><td class="num">[^<]*%' "$h3" |
+    sed 's/.*>//; s/%//')
+grep -q 'Machine limits' "$h3" && grep -q 'memcpy_bytes_per_s' "$h3" &&
+    awk -v x="$share" 'BEGIN { exit !(x > 11 && x < 14.5) }' &&
+    ok "--limits: ceilings and share ($share%)" || not_ok "--limits: ceilings and share" "share '$share'"
+
+# Without gnuplot: a clear error, no page.
+err=$(PATH=/nonexistent "$FSCONC" report -R "$s/root" -o "$s/out4" h1/base 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q 'gnuplot: not found' && [ ! -e "$s/out4/index.html" ] &&
+    ok "gnuplot missing: clear error" || not_ok "gnuplot missing: clear error" "rc=$rc $err"
+
+# Render it.
+if ! command -v chromium >/dev/null 2>&1; then
+	skip "rendered by chromium" "chromium not installed"
+elif [ ! -x /usr/bin/python3 ]; then
+	skip "rendered by chromium" "/usr/bin/python3 not installed"
+else
+	ud=$(mktemp -d "$s/chromium.XXXXXX")
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+	    --no-first-run --disable-background-networking \
+	    --disable-component-update --disable-sync --user-data-dir="$ud" \
+	    --screenshot="$s/shot.png" --window-size=1200,2000 \
+	    "file://$html" >"$s/chromium.log" 2>&1
+	if [ ! -s "$s/shot.png" ]; then
+		not_ok "rendered by chromium" "$(tail -5 "$s/chromium.log")"
+	else
+		st=$(/usr/bin/python3 "$TOP/tests/fixtures/pngstat.py" "$s/shot.png")
+		# A blank page is all white: plots and tables darken >3% of it.
+		echo "$st" | awk '{ exit !($1 == 1200 && $2 == 2000 && $3 > 0.03 && $4 > 15) }' &&
+		    ok "rendered by chromium: not blank ($st)" ||
+		    not_ok "rendered by chromium: not blank" "$st"
+	fi
+fi

@@ -1,0 +1,217 @@
+/* harness/vary.c: --vary axes, cells, labels, sysctl save and restore. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "util.h"
+#include "vary.h"
+
+static void
+test_parse(void **state)
+{
+	struct vary v;
+	char err[256];
+
+	(void)state;
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(vary_ncells(&v), 1);
+	assert_int_equal(vary_parse(&v, "fs=ext4,xfs,btrfs", err,
+	    sizeof(err)), 0);
+	assert_int_equal(vary_parse(&v, "sysctl:vm.dirty_ratio=10,20", err,
+	    sizeof(err)), 0);
+	assert_int_equal(v.naxes, 2);
+	assert_int_equal(v.axes[0].key, VARY_FS);
+	assert_int_equal(v.axes[1].key, VARY_SYSCTL);
+	assert_string_equal(v.axes[1].name, "vm.dirty_ratio");
+	assert_int_equal(vary_ncells(&v), 6);
+	/* Mount options with commas: '|' separates the values. */
+	assert_int_equal(vary_parse(&v, "mount-opts=noatime,nodiratime|"
+	    "defaults", err, sizeof(err)), 0);
+	assert_int_equal(v.axes[2].nvalues, 2);
+	assert_string_equal(v.axes[2].values[0], "noatime,nodiratime");
+	assert_int_equal(vary_ncells(&v), 12);
+
+	assert_int_equal(vary_parse(&v, "fs=ufs", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "varied twice"));
+	assert_int_equal(vary_parse(&v, "colour=red,blue", err,
+	    sizeof(err)), -1);
+	assert_non_null(strstr(err, "unknown key"));
+	assert_int_equal(vary_parse(&v, "mode", err, sizeof(err)), -1);
+	assert_int_equal(vary_parse(&v, "mode=", err, sizeof(err)), -1);
+	assert_int_equal(vary_parse(&v, "mode=process,,thread", err,
+	    sizeof(err)), -1);
+	assert_non_null(strstr(err, "empty value"));
+	assert_int_equal(vary_parse(&v, "sysctl:=1", err, sizeof(err)), -1);
+	assert_int_equal(vary_parse(&v, "sysctl:../x=1", err, sizeof(err)),
+	    -1);
+	assert_int_equal(v.naxes, 3);
+	vary_free(&v);
+}
+
+/* The last axis varies fastest; labels say every axis's value. */
+static void
+test_cells_and_labels(void **state)
+{
+	struct vary v;
+	char err[256], *l;
+
+	(void)state;
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(vary_parse(&v, "mode=process,thread", err,
+	    sizeof(err)), 0);
+	assert_int_equal(vary_parse(&v, "sysctl:kernel/sched_autogroup_"
+	    "enabled=0,1,2", err, sizeof(err)), 0);
+	assert_string_equal(vary_value(&v, 0, 0), "process");
+	assert_string_equal(vary_value(&v, 0, 1), "0");
+	assert_string_equal(vary_value(&v, 1, 1), "1");
+	assert_string_equal(vary_value(&v, 2, 0), "process");
+	assert_string_equal(vary_value(&v, 3, 0), "thread");
+	assert_string_equal(vary_value(&v, 3, 1), "0");
+	assert_string_equal(vary_value(&v, 5, 1), "2");
+	l = vary_label(&v, "gen", 4);
+	assert_string_equal(l, "gen+mode=thread+kernel.sched_autogroup_"
+	    "enabled=1");
+	free(l);
+	vary_free(&v);
+
+	/* Nothing unsafe reaches a directory name. */
+	assert_int_equal(vary_parse(&v, "disk=dir:/tmp/x y", err,
+	    sizeof(err)), 0);
+	l = vary_label(&v, "gen", 0);
+	assert_string_equal(l, "gen+disk=dir:_tmp_x_y");
+	free(l);
+	vary_free(&v);
+}
+
+static char *
+slurp(const char *path)
+{
+	static char buf[256];
+	FILE *fp;
+	size_t n;
+
+	assert_non_null(fp = fopen(path, "r"));
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return (buf);
+}
+
+static void
+put(const char *path, const char *s)
+{
+	FILE *fp;
+
+	assert_non_null(fp = fopen(path, "w"));
+	fputs(s, fp);
+	fclose(fp);
+}
+
+#ifdef __linux__
+static void
+on_sigint(int sig)
+{
+	(void)sig;
+	vary_sysctl_restore();
+}
+
+/* A private /proc/sys: two sysctls, changed per cell, then put back. */
+static void
+test_sysctl_restore(void **state)
+{
+	char root[] = "/tmp/fsconc-vary-XXXXXX", err[256], buf[64];
+	char *vm, *a, *b;
+	struct vary v;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	vm = xasprintf("%s/vm", root);
+	assert_int_equal(mkdir(vm, 0755), 0);
+	a = xasprintf("%s/vm/dirty_expire_centisecs", root);
+	b = xasprintf("%s/vm/dirty_ratio", root);
+	put(a, "3000\n");
+	put(b, "20\n");
+	vary_sysctl_root = root;
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(vary_parse(&v, "sysctl:vm.dirty_expire_centisecs="
+	    "500,1000", err, sizeof(err)), 0);
+	assert_int_equal(vary_parse(&v, "sysctl:vm/dirty_ratio=5", err,
+	    sizeof(err)), 0);
+
+	/* Interrupted: a signal handler puts the values back. */
+	assert_true((pid = fork()) >= 0);
+	if (pid == 0) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_sigint;
+		sigaction(SIGINT, &sa, NULL);
+		if (vary_apply_sysctls(&v, 0, err, sizeof(err)) != 0)
+			_exit(2);
+		pause();
+		_exit(0);
+	}
+	while (strcmp(slurp(b), "5") != 0)
+		usleep(1000);
+	assert_string_equal(slurp(a), "500");
+	kill(pid, SIGINT);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_string_equal(slurp(a), "3000\n");
+	assert_string_equal(slurp(b), "20\n");
+
+	/* In process: cell by cell, the first value is the one saved. */
+	assert_int_equal(vary_apply_sysctls(&v, 0, err, sizeof(err)), 0);
+	assert_int_equal(vary_sysctl_get("vm.dirty_expire_centisecs", buf,
+	    sizeof(buf), err, sizeof(err)), 0);
+	assert_string_equal(buf, "500");
+	assert_int_equal(vary_apply_sysctls(&v, 1, err, sizeof(err)), 0);
+	assert_string_equal(slurp(a), "1000");
+	assert_int_equal(vary_sysctl_restore(), 0);
+	assert_string_equal(slurp(a), "3000\n");
+	assert_string_equal(slurp(b), "20\n");
+	vary_free(&v);
+
+	/* A sysctl that is not there fails before anything changes. */
+	assert_int_equal(vary_parse(&v, "sysctl:vm.no_such=1", err,
+	    sizeof(err)), 0);
+	assert_int_equal(vary_apply_sysctls(&v, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "vm.no_such"));
+	vary_free(&v);
+
+	unlink(a);
+	unlink(b);
+	rmdir(vm);
+	rmdir(root);
+	free(a);
+	free(b);
+	free(vm);
+}
+#endif
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_cells_and_labels),
+#ifdef __linux__
+		cmocka_unit_test(test_sysctl_restore),
+#endif
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

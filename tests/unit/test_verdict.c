@@ -1,0 +1,272 @@
+/* analysis/verdict.c: Holm's correction and nightly verdicts. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "analysis.h"
+#include "util.h"
+
+static void
+check_holm(const double *p, const double *want, size_t n)
+{
+	double adj[16];
+	size_t i;
+
+	holm_adjust(p, adj, n);
+	for (i = 0; i < n; i++)
+		assert_float_equal(adj[i], want[i], 1e-12);
+}
+
+/* Values worked out by hand: sort, multiply by m, m-1, ..., keep monotone. */
+static void
+test_holm_by_hand(void **state)
+{
+	/* sorted 0.005 0.01 0.03 0.04 -> x4 x3 x2 x1 = 0.02 0.03 0.06 0.04,
+	 * the last raised to 0.06 by monotonicity. */
+	static const double p1[] = { 0.01, 0.04, 0.03, 0.005 };
+	static const double w1[] = { 0.03, 0.06, 0.06, 0.02 };
+	/* 0.3 x2 = 0.6; 0.5 x1 = 0.5 -> 0.6. */
+	static const double p2[] = { 0.5, 0.3 };
+	static const double w2[] = { 0.6, 0.6 };
+	/* 0.2 x3 = 0.6; 0.6 x2 = 1.2 -> capped at 1; 0.9 -> 1. */
+	static const double p3[] = { 0.2, 0.9, 0.6 };
+	static const double w3[] = { 0.6, 1.0, 1.0 };
+	/* Ties: 0.01 x3, 0.01 x2 -> 0.03 both; 0.04 x1 = 0.04. */
+	static const double p4[] = { 0.04, 0.01, 0.01 };
+	static const double w4[] = { 0.04, 0.03, 0.03 };
+	static const double p5[] = { 0.0123 };
+	double inplace[] = { 0.01, 0.04, 0.03, 0.005 };
+	size_t i;
+
+	(void)state;
+	check_holm(p1, w1, 4);
+	check_holm(p2, w2, 2);
+	check_holm(p3, w3, 3);
+	check_holm(p4, w4, 3);
+	check_holm(p5, p5, 1);
+	holm_adjust(inplace, inplace, 4);
+	for (i = 0; i < 4; i++)
+		assert_float_equal(inplace[i], w1[i], 1e-12);
+	holm_adjust(NULL, NULL, 0);
+}
+
+/* A family: 4 levels x real/user/sys, seeded normal samples. */
+#define NLEV	4
+#define NMET	3
+#define NREP	10
+
+struct family {
+	struct verdict_test	 t[NLEV * NMET];
+	struct dataset		*ds[2 * NLEV * NMET];
+};
+
+static void
+family_make(struct family *f, gsl_rng *rng, double sd, int plant,
+    double factor)
+{
+	static const char *const met[NMET] = { "real", "user", "sys" };
+	struct verdict_test *vt;
+	double mean;
+	size_t i, k;
+
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i < NLEV * NMET; i++) {
+		vt = &f->t[i];
+		vt->jobs = 1 << (i / NMET);
+		vt->metric = met[i % NMET];
+		mean = 10.0 * vt->jobs;
+		vt->a = f->ds[2 * i] = ds_new("a");
+		vt->b = f->ds[2 * i + 1] = ds_new("b");
+		for (k = 0; k < NREP; k++) {
+			ds_add(vt->a, mean + gsl_ran_gaussian(rng, sd * mean));
+			ds_add(vt->b, mean * ((int)i == plant ? factor : 1.0) +
+			    gsl_ran_gaussian(rng, sd * mean));
+		}
+	}
+}
+
+static void
+family_free(struct family *f)
+{
+	size_t i;
+
+	for (i = 0; i < 2 * NLEV * NMET; i++)
+		ds_free(f->ds[i]);
+}
+
+static gsl_rng *
+rng_seeded(unsigned long seed)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	gsl_rng_set(rng, seed);
+	return (rng);
+}
+
+/* A planted 5% slowdown at one level and metric is found, and only it. */
+static void
+test_planted_slowdown(void **state)
+{
+	struct family f;
+	gsl_rng *rng;
+	size_t i;
+	int seed, nreg;
+
+	(void)state;
+	for (seed = 1; seed <= 20; seed++) {
+		rng = rng_seeded((unsigned long)seed);
+		family_make(&f, rng, 0.01, 7, 1.05);
+		nreg = verdict_run(f.t, NLEV * NMET, 95, 2.0);
+		assert_int_equal(nreg, 1);
+		assert_int_equal(f.t[7].verdict, VERDICT_SLOWER);
+		assert_true(f.t[7].regression);
+		assert_true(f.t[7].t.pct > 2.0);
+		assert_true(f.t[7].p_adj < 0.05);
+		for (i = 0; i < NLEV * NMET; i++)
+			if (i != 7)
+				assert_false(f.t[i].regression);
+		family_free(&f);
+		gsl_rng_free(rng);
+	}
+}
+
+/* A speedup is "faster", never a regression; a small slowdown below the
+ * threshold is "slower" but not a regression. */
+static void
+test_faster_and_threshold(void **state)
+{
+	struct family f;
+	gsl_rng *rng;
+
+	(void)state;
+	rng = rng_seeded(42);
+	family_make(&f, rng, 0.002, 3, 0.95);
+	assert_int_equal(verdict_run(f.t, NLEV * NMET, 95, 2.0), 0);
+	assert_int_equal(f.t[3].verdict, VERDICT_FASTER);
+	assert_false(f.t[3].regression);
+	family_free(&f);
+
+	family_make(&f, rng, 0.002, 5, 1.01);
+	assert_int_equal(verdict_run(f.t, NLEV * NMET, 95, 2.0), 0);
+	assert_int_equal(f.t[5].verdict, VERDICT_SLOWER);
+	assert_false(f.t[5].regression);
+	/* The same 1% is a regression with a 0.5% threshold. */
+	assert_int_equal(verdict_run(f.t, NLEV * NMET, 95, 0.5), 1);
+	assert_true(f.t[5].regression);
+	/* For a rate, a lower value is the slowdown. */
+	f.t[5].higher_is_better = 1;
+	assert_int_equal(verdict_run(f.t, NLEV * NMET, 95, 0.5), 0);
+	assert_int_equal(f.t[5].verdict, VERDICT_FASTER);
+	family_free(&f);
+	gsl_rng_free(rng);
+}
+
+/*
+ * Identical configurations: over many seeded trials the share of families
+ * with any significant difference (threshold 0) stays at the stated 5%
+ * (Holm controls the family-wise error rate), while uncorrected tests
+ * would flag about 1 - 0.95^12 = 46% of them.
+ */
+static void
+test_identical_rate(void **state)
+{
+	struct family f;
+	gsl_rng *rng;
+	size_t i;
+	int trial, flagged, raw, any, anyraw;
+	const int trials = 400;
+
+	(void)state;
+	rng = rng_seeded(2005);
+	flagged = raw = 0;
+	for (trial = 0; trial < trials; trial++) {
+		family_make(&f, rng, 0.02, -1, 1.0);
+		assert_int_equal(verdict_run(f.t, NLEV * NMET, 95, 0.0) >= 0,
+		    1);
+		any = anyraw = 0;
+		for (i = 0; i < NLEV * NMET; i++) {
+			if (f.t[i].verdict != VERDICT_SAME)
+				any = 1;
+			if (f.t[i].t.p < 0.05)
+				anyraw = 1;
+		}
+		flagged += any;
+		raw += anyraw;
+		family_free(&f);
+	}
+	gsl_rng_free(rng);
+	print_message("# identical sets: %d of %d families flagged after Holm "
+	    "(%d uncorrected)\n", flagged, trials, raw);
+	/* 5% of 400 = 20; three binomial standard deviations above: 33. */
+	assert_true(flagged <= 33);
+	assert_true(raw > trials / 5);
+}
+
+static void
+test_untested(void **state)
+{
+	struct verdict_test t[2];
+	struct dataset *a, *b, *c;
+	char *buf;
+	size_t len;
+	FILE *fp;
+
+	(void)state;
+	memset(t, 0, sizeof(t));
+	a = ds_new("a");
+	b = ds_new("b");
+	c = ds_new("c");
+	ds_add(a, 1.0);
+	ds_add(a, 1.1);
+	ds_add(a, 0.9);
+	ds_add(b, 2.0);
+	ds_add(b, 2.1);
+	ds_add(b, 1.9);
+	ds_add(c, 2.0);		/* one value: cannot be tested */
+	t[0].jobs = 1;
+	t[0].metric = "real";
+	t[0].a = a;
+	t[0].b = b;
+	t[1].jobs = 2;
+	t[1].metric = "real";
+	t[1].a = a;
+	t[1].b = c;
+	assert_int_equal(verdict_run(t, 2, 95, 2.0), 1);
+	assert_int_equal(t[1].verdict, VERDICT_UNTESTED);
+	/* Alone in the family, so Holm leaves its p as it is. */
+	assert_float_equal(t[0].p_adj, t[0].t.p, 1e-15);
+	assert_non_null(fp = open_memstream(&buf, &len));
+	verdict_print(fp, t, 2, 95);
+	fclose(fp);
+	assert_non_null(strstr(buf, "slower"));
+	assert_non_null(strstr(buf, "REGRESSION"));
+	assert_non_null(strstr(buf, "not tested"));
+	free(buf);
+	ds_free(a);
+	ds_free(b);
+	ds_free(c);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_holm_by_hand),
+		cmocka_unit_test(test_planted_slowdown),
+		cmocka_unit_test(test_faster_and_threshold),
+		cmocka_unit_test(test_identical_rate),
+		cmocka_unit_test(test_untested),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
