@@ -31,7 +31,8 @@ done
 priv=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-bench-extract.XXXXXX")
 export FSCONC_RUNDIR="$priv/run"
 src=$priv/src mnt=$priv/mnt loopdev=
-mkdir -p "$src" "$mnt" "$FSCONC_RUNDIR"
+mkdir -p "$src" "$mnt"
+mkdir -m 700 "$FSCONC_RUNDIR"
 cleanup() {
 	mountpoint -q "$mnt" && umount "$mnt"
 	[ -n "$loopdev" ] && losetup -d "$loopdev"
@@ -71,7 +72,7 @@ if "$fsconc" run -w extract -a "$archive" -j 1 -r 1 --disk tmpfs \
     [ -n "$(find "$priv/probe" -name jobs-1.real 2>/dev/null)" ]; then
 	use_run=1
 fi
-[ $use_run -eq 1 ] && echo "fsconc: fsconc run -w extract -j 1" ||
+[ $use_run -eq 1 ] && echo "fsconc: fsconc run -w extract -j 1 -r 1, each rep" ||
     echo "fsconc: bench/extract_driver (fsconc run cannot drive it yet)"
 echo "archive: $bytes, $(bsdtar -tf "$archive" | wc -l) entries; $reps reps"
 
@@ -87,11 +88,20 @@ for fs in $fslist; do
 	fi
 	out=$priv/$fs.txt
 	: >"$out"
+	disk=tmpfs
+	[ "$fs" = ext4 ] && disk="loop:1g --fs ext4"
 	r=1
 	while [ $r -le "$reps" ]; do
-		if [ $use_run -eq 0 ]; then
+		printf 'fsconc ' >>"$out"
+		if [ $use_run -eq 1 ]; then
+			# shellcheck disable=SC2086
+			"$fsconc" run -w extract -a "$archive" -j 1 -r 1 \
+			    --disk $disk -o "$priv/res-$fs-$r" >/dev/null || exit 1
+			d=$(dirname "$(find "$priv/res-$fs-$r" -name jobs-1.real)")
+			paste -d ' ' "$d/jobs-1.real" "$d/jobs-1.user" \
+			    "$d/jobs-1.sys" >>"$out"
+		else
 			fresh "$fs"
-			printf 'fsconc ' >>"$out"
 			"$drv" extract "$archive" "$mnt/0" >>"$out" || exit 1
 		fi
 		fresh "$fs"
@@ -103,16 +113,6 @@ for fs in $fslist; do
 		r=$((r + 1))
 	done
 	mountpoint -q "$mnt" && umount "$mnt"
-	if [ $use_run -eq 1 ]; then
-		disk=tmpfs
-		[ "$fs" = ext4 ] && disk="loop --fs ext4"
-		# shellcheck disable=SC2086
-		"$fsconc" run -w extract -a "$archive" -j 1 -r "$reps" \
-		    --disk $disk -o "$priv/res-$fs" >/dev/null || exit 1
-		d=$(dirname "$(find "$priv/res-$fs" -name jobs-1.real | head -1)")
-		paste "$d/jobs-1.real" "$d/jobs-1.user" "$d/jobs-1.sys" |
-		    sed 's/^/fsconc /' >>"$out"
-	fi
 	if [ -n "$loopdev" ]; then
 		losetup -d "$loopdev"
 		loopdev=
