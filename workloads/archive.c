@@ -17,8 +17,10 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <nettle/sha2.h>
+#include <pwd.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -152,11 +154,108 @@ errno_text(int e, char *buf, size_t len)
 	return (buf);
 }
 
+/*
+ * The archive's user and group names, resolved once in the controller, so
+ * that no worker walks NSS (files, systemd-userdb sockets ...) inside the
+ * timed extraction.  Same answers as archive_write_disk's standard lookup:
+ * the name's id when the name is known here, else the archive's number.
+ */
+#define OWNERS_MAX	64
+
+struct idname {
+	char		*name;
+	int64_t		 id;		/* -1: unknown here */
+};
+
+struct owners {
+	struct idname	 u[OWNERS_MAX], g[OWNERS_MAX];
+	size_t		 nu, ng;
+};
+
+static int64_t
+resolve(const char *name, int user)
+{
+	struct passwd pw, *pres;
+	struct group gr, *gres;
+	char b[4096];
+
+	if (user)
+		return (getpwnam_r(name, &pw, b, sizeof(b), &pres) == 0 &&
+		    pres != NULL ? (int64_t)pw.pw_uid : -1);
+	return (getgrnam_r(name, &gr, b, sizeof(b), &gres) == 0 &&
+	    gres != NULL ? (int64_t)gr.gr_gid : -1);
+}
+
+static void
+owners_add(struct idname *v, size_t *n, const char *name, int user)
+{
+	size_t i;
+
+	if (name == NULL || *name == '\0')
+		return;
+	for (i = 0; i < *n; i++)
+		if (strcmp(v[i].name, name) == 0)
+			return;
+	/* Past the table, the lookup falls back to NSS. */
+	if (*n == OWNERS_MAX)
+		return;
+	v[*n].name = xstrdup(name);
+	v[*n].id = resolve(name, user);
+	(*n)++;
+}
+
+static la_int64_t
+owners_lookup(const struct idname *v, size_t n, const char *name,
+    la_int64_t id, int user)
+{
+	int64_t r;
+	size_t i;
+
+	if (name == NULL || *name == '\0')
+		return (id);
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i].name, name) == 0)
+			return (v[i].id >= 0 ? v[i].id : id);
+	r = resolve(name, user);
+	return (r >= 0 ? r : id);
+}
+
+static la_int64_t
+lookup_user(void *p, const char *name, la_int64_t id)
+{
+	const struct owners *o = p;
+
+	return (owners_lookup(o->u, o->nu, name, id, 1));
+}
+
+static la_int64_t
+lookup_group(void *p, const char *name, la_int64_t id)
+{
+	const struct owners *o = p;
+
+	return (owners_lookup(o->g, o->ng, name, id, 0));
+}
+
+static void
+owners_free(struct owners *o)
+{
+	size_t i;
+
+	if (o == NULL)
+		return;
+	for (i = 0; i < o->nu; i++)
+		free(o->u[i].name);
+	for (i = 0; i < o->ng; i++)
+		free(o->g[i].name);
+	free(o);
+}
+
 int
 archive_load(const char *path, struct archive_image *img, char *err,
     size_t errlen)
 {
 	struct sha256_ctx sha;
+	struct owners *owners;
 	struct archive *rd;
 	struct archive_entry *e;
 	struct stat st;
@@ -169,6 +268,7 @@ archive_load(const char *path, struct archive_image *img, char *err,
 	int fd, r;
 
 	memset(img, 0, sizeof(*img));
+	img->owners = owners = xcalloc(1, sizeof(*owners));
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
 	    fstat(fd, &st) == -1) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -238,6 +338,8 @@ archive_load(const char *path, struct archive_image *img, char *err,
 			goto fail;
 		}
 		img->entries++;
+		owners_add(owners->u, &owners->nu, archive_entry_uname(e), 1);
+		owners_add(owners->g, &owners->ng, archive_entry_gname(e), 0);
 		snprintf(prev, sizeof(prev), "%s",
 		    archive_entry_pathname(e) != NULL ?
 		    archive_entry_pathname(e) : "?");
@@ -279,6 +381,7 @@ archive_image_free(struct archive_image *img)
 {
 	free(img->buf);
 	free(img->path);
+	owners_free(img->owners);
 	memset(img, 0, sizeof(*img));
 }
 
@@ -390,7 +493,7 @@ note(struct xctx *x, enum wl_status s, const char *entry, const char *cause,
 
 int
 xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
-    int flags)
+    int flags, const void *owners)
 {
 	char real[PATH_MAX];
 	int r;
@@ -421,7 +524,13 @@ xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
 		xctx_close(x);
 		return (-1);
 	}
-	archive_write_disk_set_standard_lookup(x->disk);
+	if (owners != NULL) {
+		archive_write_disk_set_user_lookup(x->disk,
+		    (void *)(uintptr_t)owners, lookup_user, NULL);
+		archive_write_disk_set_group_lookup(x->disk,
+		    (void *)(uintptr_t)owners, lookup_group, NULL);
+	} else
+		archive_write_disk_set_standard_lookup(x->disk);
 	return (0);
 }
 
@@ -588,7 +697,7 @@ archive_extract_to(const void *buf, size_t len, const char *dir, int flags,
 	struct xctx x;
 	enum wl_status s;
 
-	if (xctx_open(&x, buf, len, dir, flags) == -1) {
+	if (xctx_open(&x, buf, len, dir, flags, NULL) == -1) {
 		snprintf(err, errlen, "%s", x.err);
 		return (WL_FATAL);
 	}

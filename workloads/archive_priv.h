@@ -34,9 +34,12 @@ struct xctx {
 	char		 err[WL_MSG_LEN];	/* "<entry>: <cause>" */
 };
 
-/* Reader and writer ready, nothing extracted.  -1 with x->err set. */
+/*
+ * Reader and writer ready, nothing extracted.  -1 with x->err set.
+ * owners: struct archive_image.owners, or NULL for libarchive's lookup.
+ */
 int	 xctx_open(struct xctx *, const void *buf, size_t len,
-	    const char *dir, int flags);
+	    const char *dir, int flags, const void *owners);
 /*
  * Make dir the working directory of this worker alone, when that is
  * possible (a forked worker; a thread that can unshare(CLONE_FS)), so

@@ -92,7 +92,8 @@ extract_worker_setup(void *p, struct wl_worker *w)
 	struct xctx *c = xcalloc(1, sizeof(*c));
 
 	w->priv = c;
-	if (xctx_open(c, x->img.buf, x->img.len, w->dir, x->flags) == -1) {
+	if (xctx_open(c, x->img.buf, x->img.len, w->dir, x->flags,
+	    x->img.owners) == -1) {
 		snprintf(w->msg, sizeof(w->msg), "%.160s: %.340s", x->archive,
 		    c->err);
 		w->status = WL_FATAL;

@@ -135,6 +135,7 @@ struct archive_image {
 	char		 filters[64];	/* "gzip", "none" ... */
 	uint64_t	 entries;	/* headers, every type */
 	uint64_t	 bytes;		/* regular-file payload */
+	void		*owners;	/* its user/group names, resolved once */
 };
 
 /*
