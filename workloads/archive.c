@@ -274,11 +274,13 @@ archive_load(const char *path, struct archive_image *img, char *err,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		if (fd != -1)
 			close(fd);
+		archive_image_free(img);
 		return (-1);
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a regular file", path);
 		close(fd);
+		archive_image_free(img);
 		return (-1);
 	}
 	cap = st.st_size > 0 ? (size_t)st.st_size : 1;
@@ -319,7 +321,7 @@ archive_load(const char *path, struct archive_image *img, char *err,
 	}
 	if (r != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s: %s%s", path,
-		    archive_error_string(rd),
+		    ar_errstr(rd),
 		    errno_text(archive_errno(rd), eb, sizeof(eb)));
 		goto fail;
 	}
@@ -333,7 +335,7 @@ archive_load(const char *path, struct archive_image *img, char *err,
 			    (uintmax_t)img->entries + 1,
 			    prev[0] != '\0' ? " (after " : "", prev,
 			    prev[0] != '\0' ? ")" : "",
-			    archive_error_string(rd),
+			    ar_errstr(rd),
 			    errno_text(archive_errno(rd), eb, sizeof(eb)));
 			goto fail;
 		}
@@ -349,7 +351,7 @@ archive_load(const char *path, struct archive_image *img, char *err,
 				img->bytes += size;
 		if (r != ARCHIVE_EOF) {
 			snprintf(err, errlen, "%s: %s: %s%s", path, prev,
-			    archive_error_string(rd),
+			    ar_errstr(rd),
 			    errno_text(archive_errno(rd), eb, sizeof(eb)));
 			goto fail;
 		}
@@ -513,8 +515,7 @@ xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
 		x->dirlen = 0;
 	if ((x->rd = reader_new(buf, len, &r)) == NULL || r != ARCHIVE_OK) {
 		snprintf(x->err, sizeof(x->err), "archive_read_open_memory: %s",
-		    x->rd != NULL && archive_error_string(x->rd) != NULL ?
-		    archive_error_string(x->rd) : "out of memory");
+		    x->rd != NULL ? ar_errstr(x->rd) : "out of memory");
 		xctx_close(x);
 		return (-1);
 	}

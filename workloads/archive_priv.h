@@ -13,8 +13,18 @@
 
 #include "workload.h"
 
-struct archive;
+#include <archive.h>
+
 struct archive_entry;
+
+/* archive_error_string, never NULL. */
+static inline const char *
+ar_errstr(struct archive *a)
+{
+	const char *s = archive_error_string(a);
+
+	return (s != NULL ? s : "unknown error");
+}
 
 struct xctx {
 	struct archive	*rd;		/* reader on the memory image */
