@@ -72,3 +72,19 @@ run_bad "truncated" "$d/trunc.tar" "runcated"
 printf 'not an archive, not at all, not even a little bit.\n' >"$d/junk.tar"
 run_bad "garbage" "$d/junk.tar" "Unrecognized archive format"
 run_bad "missing" "$d/none-such.tar" "No such file or directory"
+
+# No -a: the default archive is built once into the cache, then reused.
+mkdir "$d/disk-def"
+for i in 1 2; do
+	FSCONC_CACHE="$d/cache" "$FSCONC" run -w extract -j 1 -r 1 \
+	    --disk "dir:$d/disk-def" -o "$d/res-def$i" >"$d/out" 2>&1
+done
+meta=$(cat "$d"/res-def2/*/*/*/meta 2>/dev/null)
+if echo "$meta" | grep -q "^archive=$d/cache/bindist-v1-1363-33554432-0.pax$" &&
+    echo "$meta" | grep -q '^archive_entries=1363$' &&
+    [ "$(ls "$d/cache" | wc -l)" -eq 1 ]; then
+	ok "default archive: built once, cached, recorded"
+else
+	not_ok "default archive: built once, cached, recorded" \
+	    "$(cat "$d/out"; ls -l "$d/cache"; echo "$meta" | grep archive)"
+fi
