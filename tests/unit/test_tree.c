@@ -35,7 +35,7 @@ test_bad_options(void **state)
 	assert_non_null(strstr(err, "unknown option 'depth'"));
 	wl->fini(st);
 	/* Trees that cannot fit: refused before any worker starts. */
-	st = wlr_prepare(wl, (const char *[]){ "files=10000000", "size=256m",
+	st = wlr_prepare(wl, (const char *[]){ "files=100000", "size=256m",
 	    NULL }, err, sizeof(err));
 	assert_non_null(st);
 	root = wlr_tmpdir();
