@@ -25,16 +25,17 @@
 struct lim_probe {
 	const struct workload	*wl;
 	const char		*opts[3];	/* "key=value", NULL-terminated */
-	int			 raw;		/* needs a block device */
+	int			 disk;		/* 1: a file system, 2: a device,
+						   overwritten: last */
 };
 
 static const struct lim_probe probes[] = {
 	{ &wl_memcpy, { "duration=0.1", NULL }, 0 },
 	{ &wl_syscall, { "op=null", "duration=0.2", NULL }, 0 },
-	{ &wl_syscall, { "op=stat", "duration=0.2", NULL }, 0 },
-	{ &wl_syscall, { "op=open", "duration=0.2", NULL }, 0 },
-	{ &wl_devbw, { "target=fs", "size=64m", NULL }, 0 },
-	{ &wl_devbw, { "target=raw", "size=64m", NULL }, 1 },
+	{ &wl_syscall, { "op=stat", "duration=0.2", NULL }, 1 },
+	{ &wl_syscall, { "op=open", "duration=0.2", NULL }, 1 },
+	{ &wl_devbw, { "target=fs", "size=64m", NULL }, 1 },
+	{ &wl_devbw, { "target=raw", "size=64m", NULL }, 2 },
 };
 #define NPROBES	(sizeof(probes) / sizeof(probes[0]))
 
@@ -146,7 +147,6 @@ probe_batch(struct limits *l, const struct lim_probe *p, void *st, int n,
 	struct rs_worker *rw;
 	struct batch_spec bs;
 	char err[512], **paths = NULL;
-	double sec;
 	int i, rc = -1;
 
 	plan = bind_plan_compute(l->topo, n, BIND_PU, DISTRIB_SCATTER, err,
@@ -156,10 +156,7 @@ probe_batch(struct limits *l, const struct lim_probe *p, void *st, int n,
 		return (-1);
 	}
 	memset(&bs, 0, sizeof(bs));
-	if (p->wl->needs_fs) {
-		/* Every device probe starts from an empty file system. */
-		if (p->wl == &wl_devbw && md_refresh(l->md, &sec) != 0)
-			goto out;
+	if (p->disk) {
 		dirs = xcalloc((size_t)n, sizeof(*dirs));
 		mounts = xcalloc((size_t)n, sizeof(*mounts));
 		devs = xcalloc((size_t)n, sizeof(*devs));
@@ -169,7 +166,10 @@ probe_batch(struct limits *l, const struct lim_probe *p, void *st, int n,
 			devs[i] = md_device(l->md);
 			paths[i] = xasprintf("%s/%d", mounts[i], i);
 			dirs[i] = paths[i];
-			if (mkdir(paths[i], 0755) != 0 && errno != EEXIST) {
+			/* A raw probe needs no directory and may have wrecked
+			 * the file system: it runs last, on its own. */
+			if (p->disk == 1 && mkdir(paths[i], 0755) != 0 &&
+			    errno != EEXIST) {
 				warn("limits: mkdir %s", paths[i]);
 				goto out;
 			}
@@ -211,11 +211,11 @@ measure(struct limits *l)
 
 	for (pi = 0; pi < NPROBES; pi++) {
 		p = &probes[pi];
-		if (p->wl->needs_fs && l->md == NULL) {
+		if (p->disk && l->md == NULL) {
 			snprintf(l->note[pi], sizeof(l->note[pi]), "no disk");
 			continue;
 		}
-		if (p->raw && md_device(l->md) == NULL) {
+		if (p->disk == 2 && md_device(l->md) == NULL) {
 			snprintf(l->note[pi], sizeof(l->note[pi]), "%s has no "
 			    "block device: --disk loop, zram, brd or md",
 			    l->diskname);
