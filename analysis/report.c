@@ -283,15 +283,26 @@ meta_volatile(const char *key)
 static void
 html_sets(FILE *fp, const struct report *r)
 {
-	static const char *const shown[] = { "host", "os", "kernel",
-	    "kernel_ident", "workload", "fs", "disk", "cpu_model" };
+	static const char *const keys[] = { "host", "os", "kernel.ident",
+	    "cpu.model", "workload", "disk", "fs", "mount_opts", "mode",
+	    "bind", "layout" };
+	const char *shown[sizeof(keys) / sizeof(keys[0])];
 	const struct rs_set *a, *b;
 	const char *va, *vb;
-	size_t i, j, k, ndiff;
+	size_t i, j, k, ndiff, nshown;
+
+	/* Only the columns some set has a value for. */
+	nshown = 0;
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		for (i = 0; i < r->nsets; i++)
+			if (rs_meta_get(r->sets[i].rs, keys[k]) != NULL) {
+				shown[nshown++] = keys[k];
+				break;
+			}
 
 	fputs("<h2>Result sets</h2>\n<table>\n<tr><th>label</th><th>path"
 	    "</th><th>levels</th><th>batches</th>", fp);
-	for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++)
+	for (k = 0; k < nshown; k++)
 		fprintf(fp, "<th>%s</th>", shown[k]);
 	fputs("</tr>\n", fp);
 	for (i = 0; i < r->nsets; i++) {
@@ -304,7 +315,7 @@ html_sets(FILE *fp, const struct report *r)
 		for (j = 0; j < r->sets[i].nlevels; j++)
 			fprintf(fp, "%s%d", j ? "," : "", r->sets[i].levels[j]);
 		fprintf(fp, "</td><td class=\"num\">%zu</td>", a->nruns);
-		for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
+		for (k = 0; k < nshown; k++) {
 			fputs("<td>", fp);
 			if ((va = rs_meta_get(a, shown[k])) != NULL)
 				html_puts(fp, va);
