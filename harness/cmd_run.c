@@ -1,17 +1,25 @@
-#include <err.h>
+/* fsconc run: one experiment, one result set, a summary. */
+#include <limits.h>
 #include <stdio.h>
-#include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "harness.h"
 #include "util.h"
 
 int
 cmd_run(int argc, char **argv)
 {
-	if (argc > 1 && strcmp(argv[1], "--help") == 0) {
-		printf("usage: fsconc %s\n", argv[0]);
-		return (EXIT_OK);
+	struct run_config c;
+	char path[PATH_MAX];
+	int rc;
+
+	if ((rc = run_parse_options(argc, argv, &c)) != RUN_READY) {
+		run_config_free(&c);
+		return (rc);
 	}
-	warnx("%s: not implemented yet", argv[0]);
-	return (EXIT_RUNTIME);
+	c.progress = !c.dry_run && isatty(STDERR_FILENO);
+	rc = run_experiment(&c, path, sizeof(path));
+	run_config_free(&c);
+	return (rc);
 }

@@ -1,0 +1,555 @@
+/*
+ * One batch: N workers of a workload, bound, held at a start gate,
+ * released together and timed (will-it-scale style).
+ *
+ * Processes: a ready pipe (each worker writes 'R', or 'E' when binding or
+ * worker_setup failed), a gate pipe whose write end the controller closes
+ * to release everyone at once, a done pipe ('D' when worker_run
+ * returned) and, with --verify, a second gate so that no tree is checked
+ * while another worker is still being timed.  Threads: two pthread
+ * barriers (ready, gate), the same done pipe and verify gate.
+ *
+ * Each worker records its own finish time (CLOCK_MONOTONIC, the same
+ * clock in every process) and its user/sys over worker_run alone
+ * (getrusage RUSAGE_SELF in its process, RUSAGE_THREAD in thread mode),
+ * so neither process creation nor setup nor exit is timed.
+ */
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <err.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "util.h"
+
+volatile sig_atomic_t harness_interrupted;
+
+/* One worker's shared slot; padded to a cache line multiple. */
+struct slot {
+	struct wl_worker w;
+	double		 end;		/* worker_run returned; 0: never */
+	double		 user, sys;	/* over worker_run */
+	long		 nvcsw, nivcsw;
+	int		 setup_failed;
+};
+
+struct batch {
+	const struct batch_spec *spec;
+	char		*slots;		/* mmap'd, slot_size apart */
+	size_t		 slot_size;
+	int		 ready[2], gate[2], done[2], vgate[2];
+	pthread_barrier_t ready_bar, gate_bar;
+	volatile int	 abort;		/* thread mode: setup failed */
+};
+
+static struct slot *
+slot_of(struct batch *b, int i)
+{
+	return ((struct slot *)(void *)(b->slots + (size_t)i * b->slot_size));
+}
+
+static void
+close_pipe(int p[2])
+{
+	if (p[0] >= 0)
+		close(p[0]);
+	if (p[1] >= 0)
+		close(p[1]);
+	p[0] = p[1] = -1;
+}
+
+static void
+closefd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Block until the write end is closed by the controller. */
+static void
+wait_eof(int fd)
+{
+	char c;
+
+	while (read(fd, &c, 1) != 0 && errno == EINTR)
+		;
+}
+
+static void
+say(int fd, char c)
+{
+	while (write(fd, &c, 1) == -1 && errno == EINTR)
+		;
+}
+
+static void
+worker_body(struct batch *b, int i, int thread)
+{
+	const struct batch_spec *sp = b->spec;
+	struct slot *s = slot_of(b, i);
+	struct wl_worker *w = &s->w;
+	struct rusage r0, r1;
+	enum wl_status st;
+	int who;
+
+#ifdef RUSAGE_THREAD
+	who = thread ? RUSAGE_THREAD : RUSAGE_SELF;
+#else
+	who = RUSAGE_SELF;
+#endif
+	if (bind_self(sp->topo, sp->plan, i, thread, w->msg,
+	    sizeof(w->msg)) != 0) {
+		s->setup_failed = 1;
+	} else if (sp->wl->worker_setup != NULL &&
+	    sp->wl->worker_setup(sp->wl_state, w) != 0) {
+		s->setup_failed = 1;
+		if (w->msg[0] == '\0')
+			snprintf(w->msg, sizeof(w->msg),
+			    "worker %d: %s: worker setup failed", i,
+			    sp->wl->name);
+	}
+	if (s->setup_failed && w->status < WL_FAILED)
+		w->status = WL_FAILED;
+
+	/* The start gate. */
+	if (thread) {
+		pthread_barrier_wait(&b->ready_bar);
+		pthread_barrier_wait(&b->gate_bar);
+		if (b->abort)
+			goto out;
+	} else {
+		say(b->ready[1], s->setup_failed ? 'E' : 'R');
+		if (s->setup_failed)
+			return;
+		wait_eof(b->gate[0]);
+	}
+
+	getrusage(who, &r0);
+	st = sp->wl->worker_run(sp->wl_state, w);
+	s->end = now_monotonic();
+	getrusage(who, &r1);
+	if (st > w->status)
+		w->status = st;
+	s->user = timeval_seconds(&r1.ru_utime) - timeval_seconds(&r0.ru_utime);
+	s->sys = timeval_seconds(&r1.ru_stime) - timeval_seconds(&r0.ru_stime);
+	s->nvcsw = r1.ru_nvcsw - r0.ru_nvcsw;
+	s->nivcsw = r1.ru_nivcsw - r0.ru_nivcsw;
+	say(b->done[1], 'D');
+
+	if (sp->verify && sp->wl->worker_verify != NULL) {
+		wait_eof(b->vgate[0]);
+		st = sp->wl->worker_verify(sp->wl_state, w);
+		if (st > w->status)
+			w->status = st;
+	}
+out:
+	if (sp->wl->worker_cleanup != NULL)
+		sp->wl->worker_cleanup(sp->wl_state, w);
+}
+
+static void *
+thread_main(void *arg)
+{
+	void **a = arg;
+
+	worker_body(a[0], (int)(intptr_t)a[1], 1);
+	return (NULL);
+}
+
+/* Read n bytes of c from fd; stop early at EOF.  Returns what was read. */
+static int
+collect(int fd, int n, int *errors, int interruptible)
+{
+	char buf[64];
+	ssize_t r;
+	int got = 0, k;
+
+	while (got < n) {
+		r = read(fd, buf, sizeof(buf) < (size_t)(n - got) ?
+		    sizeof(buf) : (size_t)(n - got));
+		if (r == 0)
+			break;
+		if (r < 0) {
+			if (errno == EINTR) {
+				if (interruptible && harness_interrupted)
+					break;
+				continue;
+			}
+			warn("batch: read from workers");
+			break;
+		}
+		for (k = 0; k < r; k++)
+			if (buf[k] == 'E' && errors != NULL)
+				(*errors)++;
+		got += (int)r;
+	}
+	return (got);
+}
+
+static enum rs_status
+rs_of(enum wl_status s)
+{
+	switch (s) {
+	case WL_OK:
+		return (RS_OK);
+	case WL_WARN:
+		return (RS_WARN);
+	default:
+		return (RS_FAILED);
+	}
+}
+
+static void
+kill_all(const pid_t *pids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGKILL);
+}
+
+/* Reap every worker; fill what only the parent can see. */
+static void
+reap(struct batch *b, pid_t *pids, int n, double t0,
+    struct rs_worker *rw)
+{
+	struct rusage ru;
+	struct slot *s;
+	int i, status;
+	pid_t p;
+
+	for (i = 0; i < n; i++) {
+		if (pids[i] <= 0)
+			continue;
+		while ((p = wait4(pids[i], &status, 0, &ru)) == -1 &&
+		    errno == EINTR)
+			;
+		s = slot_of(b, i);
+		if (p == -1) {
+			warn("batch: wait4 worker %d (pid %ld)", i,
+			    (long)pids[i]);
+			continue;
+		}
+		if (WIFSIGNALED(status)) {
+			rw[i].status = RS_KILLED;
+			snprintf(rw[i].reason, sizeof(rw[i].reason),
+			    "worker %d: killed by signal %d (%s)", i,
+			    WTERMSIG(status), strsignal(WTERMSIG(status)));
+			if (s->end == 0) {
+				/* Never finished: what it used, for the record. */
+				s->user = timeval_seconds(&ru.ru_utime);
+				s->sys = timeval_seconds(&ru.ru_stime);
+				if (t0 > 0)
+					rw[i].real = now_monotonic() - t0;
+			}
+		} else if (WEXITSTATUS(status) != 0 &&
+		    rw[i].status < RS_FAILED) {
+			rw[i].status = RS_FAILED;
+			snprintf(rw[i].reason, sizeof(rw[i].reason),
+			    "worker %d: exited with status %d", i,
+			    WEXITSTATUS(status));
+		}
+	}
+}
+
+static void
+finish(struct batch *b, double t0, struct rs_run *run, struct rs_worker *rw)
+{
+	const struct batch_spec *sp = b->spec;
+	const struct wl_metric *m;
+	struct slot *s;
+	double last = 0, agg;
+	size_t k;
+	int i, nok;
+
+	run->real = run->user = run->sys = 0;
+	run->nvcsw = run->nivcsw = 0;
+	for (i = 0; i < sp->jobs; i++) {
+		s = slot_of(b, i);
+		if (rw[i].status != RS_KILLED) {
+			if (rs_of(s->w.status) > rw[i].status)
+				rw[i].status = rs_of(s->w.status);
+			if (s->w.msg[0] != '\0' && rw[i].reason[0] == '\0')
+				snprintf(rw[i].reason, sizeof(rw[i].reason),
+				    "%.*s", (int)sizeof(rw[i].reason) - 1,
+				    s->w.msg);
+		}
+		if (s->end > 0) {
+			rw[i].real = s->end - t0;
+			if (s->end > last)
+				last = s->end;
+		}
+		rw[i].user = s->user;
+		rw[i].sys = s->sys;
+		rw[i].entries = s->w.entries;
+		rw[i].bytes = s->w.bytes;
+		for (k = 0; k < sp->wl->nmetrics && k < RS_MAX_METRICS; k++)
+			rw[i].metric[k] = s->w.metric[k];
+		run->user += s->user;
+		run->sys += s->sys;
+		run->nvcsw += s->nvcsw;
+		run->nivcsw += s->nivcsw;
+		if (rw[i].status > run->status) {
+			run->status = rw[i].status;
+			snprintf(run->reason, sizeof(run->reason), "%s",
+			    rw[i].reason);
+		}
+	}
+	run->real = last > t0 && t0 > 0 ? last - t0 : 0;
+	/* Batch metrics from the workers whose figures are valid. */
+	for (k = 0; k < sp->wl->nmetrics && k < RS_MAX_METRICS; k++) {
+		m = &sp->wl->metrics[k];
+		agg = 0;
+		nok = 0;
+		for (i = 0; i < sp->jobs; i++) {
+			if (rw[i].status > RS_WARN)
+				continue;
+			if (m->agg == WL_AGG_MAX)
+				agg = nok == 0 || rw[i].metric[k] > agg ?
+				    rw[i].metric[k] : agg;
+			else
+				agg += rw[i].metric[k];
+			nok++;
+		}
+		if (m->agg == WL_AGG_MEAN && nok > 0)
+			agg /= nok;
+		run->metric[k] = agg;
+	}
+}
+
+static int
+open_pipes(struct batch *b)
+{
+	b->ready[0] = b->ready[1] = b->gate[0] = b->gate[1] = -1;
+	b->done[0] = b->done[1] = b->vgate[0] = b->vgate[1] = -1;
+	if (pipe(b->ready) != 0 || pipe(b->gate) != 0 ||
+	    pipe(b->done) != 0 || pipe(b->vgate) != 0) {
+		warn("batch: pipe");
+		close_pipe(b->ready);
+		close_pipe(b->gate);
+		close_pipe(b->done);
+		close_pipe(b->vgate);
+		return (-1);
+	}
+	return (0);
+}
+
+static double
+run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
+    struct os_cpu_times *c0, struct os_cpu_times *c1)
+{
+	const struct batch_spec *sp = b->spec;
+	pid_t *pids, ppid = getpid();
+	double t0 = 0;
+	int i, errors = 0, ready;
+
+	pids = xcalloc((size_t)sp->jobs, sizeof(*pids));
+	fflush(NULL);
+	for (i = 0; i < sp->jobs; i++) {
+		if ((pids[i] = fork()) == -1) {
+			warn("batch: fork worker %d of %d", i, sp->jobs);
+			run->status = RS_FAILED;
+			snprintf(run->reason, sizeof(run->reason),
+			    "fork worker %d: %s", i, strerror(errno));
+			pids[i] = 0;
+			kill_all(pids, i);
+			closefd(&b->ready[1]);
+			closefd(&b->gate[1]);
+			closefd(&b->done[1]);
+			closefd(&b->vgate[1]);
+			reap(b, pids, i, 0, rw);
+			free(pids);
+			return (-1);
+		}
+		if (pids[i] == 0) {
+			signal(SIGINT, SIG_DFL);
+			signal(SIGTERM, SIG_DFL);
+			os_die_with_parent(ppid);
+			closefd(&b->ready[0]);
+			closefd(&b->gate[1]);
+			closefd(&b->done[0]);
+			closefd(&b->vgate[1]);
+			worker_body(b, i, 0);
+			_exit(0);
+		}
+	}
+	closefd(&b->ready[1]);
+	closefd(&b->gate[0]);
+	closefd(&b->done[1]);
+	closefd(&b->vgate[0]);
+
+	ready = collect(b->ready[0], sp->jobs, &errors, 1);
+	if (ready < sp->jobs || errors > 0 || harness_interrupted) {
+		/* Nobody is released into a batch that cannot count. */
+		kill_all(pids, sp->jobs);
+		reap(b, pids, sp->jobs, 0, rw);
+		run->status = RS_FAILED;
+		free(pids);
+		return (0);
+	}
+	os_cpu_times(c0);
+	t0 = now_monotonic();
+	closefd(&b->gate[1]);			/* go */
+	collect(b->done[0], sp->jobs, NULL, 1);
+	os_cpu_times(c1);
+	if (harness_interrupted) {
+		kill_all(pids, sp->jobs);
+		run->status = RS_KILLED;
+		snprintf(run->reason, sizeof(run->reason), "interrupted");
+	}
+	closefd(&b->vgate[1]);
+	reap(b, pids, sp->jobs, t0, rw);
+	free(pids);
+	return (t0);
+}
+
+static double
+run_threads(struct batch *b, struct rs_run *run,
+    struct os_cpu_times *c0, struct os_cpu_times *c1)
+{
+	const struct batch_spec *sp = b->spec;
+	pthread_t *tids;
+	void **args;
+	double t0;
+	int i, e;
+
+	tids = xcalloc((size_t)sp->jobs, sizeof(*tids));
+	args = xcalloc((size_t)sp->jobs * 2, sizeof(*args));
+	pthread_barrier_init(&b->ready_bar, NULL, (unsigned)sp->jobs + 1);
+	pthread_barrier_init(&b->gate_bar, NULL, (unsigned)sp->jobs + 1);
+	for (i = 0; i < sp->jobs; i++) {
+		args[2 * i] = b;
+		args[2 * i + 1] = (void *)(intptr_t)i;
+		/* Threads already waiting at the barrier cannot be undone. */
+		if ((e = pthread_create(&tids[i], NULL, thread_main,
+		    &args[2 * i])) != 0) {
+			errno = e;
+			err(EXIT_RUNTIME, "batch: pthread_create worker %d "
+			    "of %d", i, sp->jobs);
+		}
+	}
+	pthread_barrier_wait(&b->ready_bar);
+	for (i = 0; i < sp->jobs; i++)
+		if (slot_of(b, i)->setup_failed)
+			b->abort = 1;
+	os_cpu_times(c0);
+	t0 = now_monotonic();
+	pthread_barrier_wait(&b->gate_bar);	/* go */
+	if (!b->abort)
+		collect(b->done[0], sp->jobs, NULL, 0);
+	os_cpu_times(c1);
+	closefd(&b->vgate[1]);
+	for (i = 0; i < sp->jobs; i++)
+		pthread_join(tids[i], NULL);
+	pthread_barrier_destroy(&b->ready_bar);
+	pthread_barrier_destroy(&b->gate_bar);
+	free(tids);
+	free(args);
+	if (b->abort) {
+		run->status = RS_FAILED;
+		return (0);
+	}
+	return (t0);
+}
+
+int
+harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
+    struct rs_worker *rw)
+{
+	struct os_cpu_times c0 = { 0, 0 }, c1 = { 0, 0 };
+	struct wl_batch wb;
+	struct batch b;
+	struct slot *s;
+	char err[WL_MSG_LEN];
+	double t0;
+	size_t len;
+	int i;
+
+	run->jobs = sp->jobs;
+	run->rep = sp->rep;
+	run->status = RS_OK;
+	run->reason[0] = '\0';
+	run->idle = NAN;
+	memset(rw, 0, (size_t)sp->jobs * sizeof(*rw));
+	for (i = 0; i < sp->jobs; i++) {
+		rw[i].jobs = sp->jobs;
+		rw[i].rep = sp->rep;
+		rw[i].worker = i;
+		bind_plan_cpuset(sp->plan, i, rw[i].cpuset,
+		    sizeof(rw[i].cpuset));
+	}
+
+	if (sp->wl->batch_setup != NULL) {
+		memset(&wb, 0, sizeof(wb));
+		wb.jobs = sp->jobs;
+		wb.rep = sp->rep;
+		wb.dirs = sp->dirs;
+		wb.mounts = sp->mounts;
+		wb.devices = sp->devices;
+		wb.verify = sp->verify;
+		err[0] = '\0';
+		if (sp->wl->batch_setup(sp->wl_state, &wb, err,
+		    sizeof(err)) != 0) {
+			run->status = RS_FAILED;
+			snprintf(run->reason, sizeof(run->reason), "%.*s",
+			    (int)sizeof(run->reason) - 1, err);
+			warnx("%s", err);
+			return (0);
+		}
+	}
+
+	memset(&b, 0, sizeof(b));
+	b.spec = sp;
+	b.slot_size = (sizeof(struct slot) + FSCONC_CACHELINE - 1) &
+	    ~(size_t)(FSCONC_CACHELINE - 1);
+	len = b.slot_size * (size_t)sp->jobs;
+	b.slots = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANON, -1, 0);
+	if (b.slots == MAP_FAILED) {
+		warn("batch: mmap %zu bytes of worker slots", len);
+		return (-1);
+	}
+	for (i = 0; i < sp->jobs; i++) {
+		s = slot_of(&b, i);
+		s->w.id = i;
+		s->w.jobs = sp->jobs;
+		s->w.dir = sp->dirs != NULL ? sp->dirs[i] : NULL;
+		s->w.mount = sp->mounts != NULL ? sp->mounts[i] : NULL;
+		s->w.device = sp->devices != NULL ? sp->devices[i] : NULL;
+	}
+	if (open_pipes(&b) != 0) {
+		munmap(b.slots, len);
+		return (-1);
+	}
+	if (sp->mode == RUN_MODE_THREAD)
+		t0 = run_threads(&b, run, &c0, &c1);
+	else
+		t0 = run_processes(&b, run, rw, &c0, &c1);
+	close_pipe(b.ready);
+	close_pipe(b.gate);
+	close_pipe(b.done);
+	close_pipe(b.vgate);
+	if (t0 < 0) {
+		munmap(b.slots, len);
+		return (-1);
+	}
+	finish(&b, t0, run, rw);
+	if (t0 > 0 && (run->idle = os_idle_share(&c0, &c1)) < 0)
+		run->idle = NAN;
+	if (run->status != RS_OK && run->reason[0] == '\0')
+		snprintf(run->reason, sizeof(run->reason),
+		    "a worker failed before the start gate");
+	munmap(b.slots, len);
+	return (0);
+}

@@ -1,0 +1,337 @@
+/*
+ * Topology and binding plans with hwloc.  Plans are pure functions of the
+ * topology, so tests check them on synthetic topologies anywhere.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "util.h"
+
+static const char *const bind_names[] = {
+	[BIND_NONE] = "none", [BIND_PU] = "pu", [BIND_CORE] = "core",
+	[BIND_PACKAGE] = "package", [BIND_NUMA] = "numa",
+};
+static const char *const distrib_names[] = {
+	[DISTRIB_COMPACT] = "compact", [DISTRIB_SCATTER] = "scatter",
+};
+
+const char *
+bind_level_name(enum bind_level b)
+{
+	return (bind_names[b]);
+}
+
+const char *
+bind_distrib_name(enum bind_distrib d)
+{
+	return (distrib_names[d]);
+}
+
+int
+bind_level_parse(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(bind_names) / sizeof(bind_names[0]); i++)
+		if (strcmp(s, bind_names[i]) == 0)
+			return ((int)i);
+	return (-1);
+}
+
+int
+bind_distrib_parse(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(distrib_names) / sizeof(distrib_names[0]); i++)
+		if (strcmp(s, distrib_names[i]) == 0)
+			return ((int)i);
+	return (-1);
+}
+
+int
+topo_open(hwloc_topology_t *tp, const char *synthetic, char *err,
+    size_t errlen)
+{
+	hwloc_topology_t t;
+
+	if (hwloc_topology_init(&t) != 0) {
+		snprintf(err, errlen, "hwloc_topology_init: %s",
+		    strerror(errno));
+		return (-1);
+	}
+	if (synthetic != NULL &&
+	    hwloc_topology_set_synthetic(t, synthetic) != 0) {
+		snprintf(err, errlen, "synthetic topology \"%s\": %s",
+		    synthetic, errno == EINVAL ? "invalid description" :
+		    strerror(errno));
+		hwloc_topology_destroy(t);
+		return (-1);
+	}
+	if (hwloc_topology_load(t) != 0) {
+		snprintf(err, errlen, "hwloc_topology_load: %s",
+		    strerror(errno));
+		hwloc_topology_destroy(t);
+		return (-1);
+	}
+	*tp = t;
+	return (0);
+}
+
+void
+topo_count(hwloc_topology_t t, struct topo_counts *c)
+{
+	c->pus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+	c->cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
+	c->packages = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
+	c->numas = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
+}
+
+static const char *
+plural(int n, const char *one, const char *many)
+{
+	return (n == 1 ? one : many);
+}
+
+const char *
+topo_summary(hwloc_topology_t t, char *buf, size_t len)
+{
+	struct topo_counts c;
+
+	topo_count(t, &c);
+	snprintf(buf, len, "%d %s, %d %s, %d %s, %d %s",
+	    c.packages, plural(c.packages, "package", "packages"),
+	    c.cores, plural(c.cores, "core", "cores"),
+	    c.pus, plural(c.pus, "PU", "PUs"),
+	    c.numas, plural(c.numas, "NUMA node", "NUMA nodes"));
+	return (buf);
+}
+
+/* The NUMA node whose cpuset holds the PU; NULL if none does. */
+static hwloc_obj_t
+numa_of(hwloc_topology_t t, hwloc_obj_t pu)
+{
+	hwloc_obj_t n = NULL;
+
+	while ((n = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_NUMANODE, n))
+	    != NULL)
+		if (hwloc_bitmap_isset(n->cpuset, pu->os_index))
+			return (n);
+	return (NULL);
+}
+
+/*
+ * Widen a PU to the object of the bind level holding it.  Levels missing
+ * from the topology (no packages in "core:4 pu:2") widen to the machine.
+ */
+static hwloc_obj_t
+widen(hwloc_topology_t t, hwloc_obj_t pu, enum bind_level b)
+{
+	hwloc_obj_t o = NULL;
+
+	switch (b) {
+	case BIND_PU:
+		return (pu);
+	case BIND_CORE:
+		o = hwloc_get_ancestor_obj_by_type(t, HWLOC_OBJ_CORE, pu);
+		break;
+	case BIND_PACKAGE:
+		o = hwloc_get_ancestor_obj_by_type(t, HWLOC_OBJ_PACKAGE, pu);
+		break;
+	case BIND_NUMA:
+		o = numa_of(t, pu);
+		break;
+	case BIND_NONE:
+		break;
+	}
+	return (o != NULL ? o : hwloc_get_root_obj(t));
+}
+
+/* compact: the i-th PU, or the first PU of the i-th core (wrapping). */
+static hwloc_obj_t
+compact_pu(hwloc_topology_t t, int i, enum bind_level b)
+{
+	int ncores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
+	int npus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+	hwloc_obj_t core;
+
+	/* One worker per core before a second on any SMT sibling. */
+	if (b != BIND_PU && ncores > 0) {
+		core = hwloc_get_obj_by_type(t, HWLOC_OBJ_CORE, i % ncores);
+		return (hwloc_get_obj_inside_cpuset_by_type(t, core->cpuset,
+		    HWLOC_OBJ_PU, (unsigned)(i / ncores) %
+		    (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t,
+		    core->cpuset, HWLOC_OBJ_PU)));
+	}
+	return (hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, i % npus));
+}
+
+struct bind_plan *
+bind_plan_compute(hwloc_topology_t t, int jobs, enum bind_level b,
+    enum bind_distrib d, char *err, size_t errlen)
+{
+	struct bind_plan *p;
+	hwloc_bitmap_t *sets;
+	hwloc_obj_t root, pu;
+	int i;
+
+	if (jobs < 1) {
+		snprintf(err, errlen, "%d workers: need at least one", jobs);
+		return (NULL);
+	}
+	p = xcalloc(1, sizeof(*p));
+	p->jobs = jobs;
+	p->bind = b;
+	p->distrib = d;
+	p->ncpu = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+	p->oversubscribed = jobs > p->ncpu;
+	if (b == BIND_NONE)
+		return (p);
+	p->cpusets = xcalloc((size_t)jobs, sizeof(*p->cpusets));
+	if (d == DISTRIB_SCATTER) {
+		/*
+		 * hwloc_distrib hands out subtrees in proportion to their
+		 * PUs; its sets may span several objects, so each is narrowed
+		 * to the first PU and widened to the bind level, as
+		 * hwloc-distrib --single does.
+		 */
+		sets = xcalloc((size_t)jobs, sizeof(*sets));
+		root = hwloc_get_root_obj(t);
+		if (hwloc_distrib(t, &root, 1, sets, (unsigned)jobs, INT_MAX,
+		    0) != 0) {
+			snprintf(err, errlen, "hwloc_distrib: %s",
+			    strerror(errno));
+			free(sets);
+			bind_plan_free(p);
+			return (NULL);
+		}
+		for (i = 0; i < jobs; i++) {
+			pu = hwloc_get_pu_obj_by_os_index(t,
+			    (unsigned)hwloc_bitmap_first(sets[i]));
+			p->cpusets[i] = hwloc_bitmap_dup(widen(t, pu,
+			    b)->cpuset);
+			hwloc_bitmap_free(sets[i]);
+		}
+		free(sets);
+		return (p);
+	}
+	for (i = 0; i < jobs; i++) {
+		pu = compact_pu(t, i, b);
+		p->cpusets[i] = hwloc_bitmap_dup(widen(t, pu, b)->cpuset);
+	}
+	return (p);
+}
+
+void
+bind_plan_free(struct bind_plan *p)
+{
+	int i;
+
+	if (p == NULL)
+		return;
+	if (p->cpusets != NULL)
+		for (i = 0; i < p->jobs; i++)
+			hwloc_bitmap_free(p->cpusets[i]);
+	free(p->cpusets);
+	free(p);
+}
+
+const char *
+bind_plan_cpuset(const struct bind_plan *p, int i, char *buf, size_t len)
+{
+	if (p == NULL || p->cpusets == NULL)
+		buf[0] = '\0';
+	else
+		hwloc_bitmap_list_snprintf(buf, len, p->cpusets[i]);
+	return (buf);
+}
+
+static const hwloc_obj_type_t bind_types[] = {
+	[BIND_NONE] = HWLOC_OBJ_MACHINE, [BIND_PU] = HWLOC_OBJ_PU,
+	[BIND_CORE] = HWLOC_OBJ_CORE, [BIND_PACKAGE] = HWLOC_OBJ_PACKAGE,
+	[BIND_NUMA] = HWLOC_OBJ_GROUP,
+};
+
+/* "Core L#3, package L#1": where a cpuset sits in the tree. */
+static void
+describe_set(hwloc_topology_t t, hwloc_const_bitmap_t set,
+    enum bind_level b, FILE *fp)
+{
+	hwloc_obj_t o, pkg, n;
+	char type[64];
+
+	o = hwloc_get_obj_covering_cpuset(t, set);
+	if (o == NULL)
+		return;
+	/* Name the object of the bind level when it has the same PUs. */
+	while (o->type != bind_types[b] && o->parent != NULL &&
+	    hwloc_bitmap_isequal(o->parent->cpuset, set))
+		o = o->parent;
+	hwloc_obj_type_snprintf(type, sizeof(type), o, 0);
+	fprintf(fp, " (%s L#%u", type, o->logical_index);
+	pkg = o->type == HWLOC_OBJ_PACKAGE ? NULL :
+	    hwloc_get_ancestor_obj_by_type(t, HWLOC_OBJ_PACKAGE, o);
+	if (pkg != NULL)
+		fprintf(fp, ", package L#%u", pkg->logical_index);
+	n = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_NUMANODE, NULL);
+	if (n != NULL && hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE) > 1)
+		for (; n != NULL; n = hwloc_get_next_obj_by_type(t,
+		    HWLOC_OBJ_NUMANODE, n))
+			if (hwloc_bitmap_isincluded(set, n->cpuset)) {
+				fprintf(fp, ", NUMA L#%u", n->logical_index);
+				break;
+			}
+	fprintf(fp, ")");
+}
+
+void
+bind_plan_print(hwloc_topology_t t, const struct bind_plan *p, FILE *fp)
+{
+	char buf[256];
+	int i;
+
+	fprintf(fp, "plan: %d %s, bind %s, distrib %s", p->jobs,
+	    plural(p->jobs, "worker", "workers"), bind_level_name(p->bind),
+	    bind_distrib_name(p->distrib));
+	if (p->oversubscribed)
+		fprintf(fp, ", oversubscribed (%d workers on %d PUs)",
+		    p->jobs, p->ncpu);
+	fprintf(fp, "\n");
+	for (i = 0; i < p->jobs; i++) {
+		if (p->cpusets == NULL) {
+			fprintf(fp, "worker %d: unbound\n", i);
+			continue;
+		}
+		fprintf(fp, "worker %d: cpuset %s", i,
+		    bind_plan_cpuset(p, i, buf, sizeof(buf)));
+		describe_set(t, p->cpusets[i], p->bind, fp);
+		fprintf(fp, "\n");
+	}
+}
+
+int
+bind_self(hwloc_topology_t t, const struct bind_plan *p, int i, int thread,
+    char *err, size_t errlen)
+{
+	int flags = thread ? HWLOC_CPUBIND_THREAD : HWLOC_CPUBIND_PROCESS;
+	char hex[256], list[256];
+	int e;
+
+	if (p == NULL || p->cpusets == NULL)
+		return (0);
+	if (hwloc_set_cpubind(t, p->cpusets[i], flags) == 0)
+		return (0);
+	e = errno;
+	hwloc_bitmap_snprintf(hex, sizeof(hex), p->cpusets[i]);
+	hwloc_bitmap_list_snprintf(list, sizeof(list), p->cpusets[i]);
+	snprintf(err, errlen, "worker %d: hwloc_set_cpubind(cpuset %s = %s, "
+	    "flags %s): %s (errno %d)", i, hex, list,
+	    thread ? "HWLOC_CPUBIND_THREAD" : "HWLOC_CPUBIND_PROCESS",
+	    strerror(e), e);
+	errno = e;
+	return (-1);
+}

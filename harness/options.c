@@ -1,0 +1,536 @@
+/*
+ * The options of fsconc run (shared with nightly): parsing, the jobs
+ * list, the repetition order.
+ */
+#include <ctype.h>
+#include <err.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness.h"
+#include "util.h"
+
+#define MAX_LEVEL	4096
+
+const char run_optstring[] = "O:a:j:o:r:w:";
+
+const struct option run_longopts[] = {
+	{ "archive",	required_argument, NULL, 'a' },
+	{ "bind",	required_argument, NULL, RUN_OPT_BIND },
+	{ "disk",	required_argument, NULL, RUN_OPT_DISK },
+	{ "distrib",	required_argument, NULL, RUN_OPT_DISTRIB },
+	{ "dry-run",	no_argument,	   NULL, RUN_OPT_DRY_RUN },
+	{ "fs",		required_argument, NULL, RUN_OPT_FS },
+	{ "help",	no_argument,	   NULL, RUN_OPT_HELP },
+	{ "jobs",	required_argument, NULL, 'j' },
+	{ "label",	required_argument, NULL, RUN_OPT_LABEL },
+	{ "layout",	required_argument, NULL, RUN_OPT_LAYOUT },
+	{ "mode",	required_argument, NULL, RUN_OPT_MODE },
+	{ "mount-opts",	required_argument, NULL, RUN_OPT_MOUNT_OPTS },
+	{ "newfs-opts",	required_argument, NULL, RUN_OPT_NEWFS_OPTS },
+	{ "option",	required_argument, NULL, 'O' },
+	{ "order",	required_argument, NULL, RUN_OPT_ORDER },
+	{ "os",		required_argument, NULL, RUN_OPT_OS },
+	{ "reps",	required_argument, NULL, 'r' },
+	{ "results",	required_argument, NULL, 'o' },
+	{ "seed",	required_argument, NULL, RUN_OPT_SEED },
+	{ "synthetic",	required_argument, NULL, RUN_OPT_SYNTHETIC },
+	{ "verify",	no_argument,	   NULL, RUN_OPT_VERIFY },
+	{ "workload",	required_argument, NULL, 'w' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void
+run_usage_options(FILE *fp)
+{
+	fprintf(fp,
+	    "    [-a archive] [-j jobs] [-O key=value] [-o dir] [-r reps]\n"
+	    "    [-w workload] [--bind none|pu|core|package|numa]\n"
+	    "    [--disk spec] [--distrib compact|scatter] [--dry-run]\n"
+	    "    [--fs type] [--label name] [--layout shared|per-worker]\n"
+	    "    [--mode process|thread] [--mount-opts opts]\n"
+	    "    [--newfs-opts args] [--order interleaved|sequential|random]\n"
+	    "    [--os linux|freebsd] [--seed n] [--synthetic topology]\n"
+	    "    [--verify]\n");
+}
+
+static const char *const order_names[] = {
+	[RUN_ORDER_INTERLEAVED] = "interleaved",
+	[RUN_ORDER_SEQUENTIAL] = "sequential",
+	[RUN_ORDER_RANDOM] = "random",
+};
+static const char *const mode_names[] = {
+	[RUN_MODE_PROCESS] = "process", [RUN_MODE_THREAD] = "thread",
+};
+static const char *const layout_names[] = {
+	[RUN_LAYOUT_SHARED] = "shared", [RUN_LAYOUT_PER_WORKER] = "per-worker",
+};
+
+const char *
+run_order_name(enum run_order o)
+{
+	return (order_names[o]);
+}
+
+const char *
+run_mode_name(enum run_mode m)
+{
+	return (mode_names[m]);
+}
+
+const char *
+run_layout_name(enum run_layout l)
+{
+	return (layout_names[l]);
+}
+
+static int
+lookup(const char *const *names, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], s) == 0)
+			return ((int)i);
+	return (-1);
+}
+#define LOOKUP(names, s) lookup(names, sizeof(names) / sizeof(names[0]), s)
+
+void
+run_config_init(struct run_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->wl = workload_find("extract");
+	c->reps = 10;
+	c->order = RUN_ORDER_INTERLEAVED;
+	c->layout = RUN_LAYOUT_SHARED;
+	c->bind = BIND_CORE;
+	c->distrib = DISTRIB_SCATTER;
+	c->mode = RUN_MODE_PROCESS;
+	c->os = os_this();
+	c->summary = 1;
+}
+
+void
+run_config_free(struct run_config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nwopts; i++) {
+		free(c->wopts[i].key);
+		free(c->wopts[i].value);
+	}
+	free(c->wopts);
+	free(c->archive);
+	free(c->jobs_spec);
+	free(c->levels);
+	free(c->disk);
+	free(c->fs);
+	free(c->newfs_opts);
+	free(c->mount_opts);
+	free(c->label);
+	free(c->results);
+	free(c->synthetic);
+	free(c->cmdline);
+	memset(c, 0, sizeof(*c));
+}
+
+static void
+replace(char **field, const char *arg)
+{
+	free(*field);
+	*field = xstrdup(arg);
+}
+
+/* "1", "ncpu", "2ncpu": one term of a jobs list. */
+static int
+jobs_term(const char *s, size_t len, int ncpu, int *v)
+{
+	long k = 1;
+	size_t i = 0;
+
+	if (len == 0)
+		return (-1);
+	if (isdigit((unsigned char)s[0])) {
+		k = 0;
+		for (; i < len && isdigit((unsigned char)s[i]); i++) {
+			k = k * 10 + (s[i] - '0');
+			if (k > MAX_LEVEL)
+				return (-1);
+		}
+	}
+	if (i < len) {
+		if (len - i != 4 || strncmp(s + i, "ncpu", 4) != 0)
+			return (-1);
+		k *= ncpu;
+	}
+	if (k < 1 || k > MAX_LEVEL)
+		return (-1);
+	*v = (int)k;
+	return (0);
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return ((x > y) - (x < y));
+}
+
+int
+parse_jobs_list(const char *spec, int ncpu, int **levels, size_t *n,
+    char *err, size_t errlen)
+{
+	const char *p = spec, *end, *dash;
+	int *v = NULL, a, b, k;
+	size_t nv = 0, cap = 0, i, j;
+
+	if (*spec == '\0')
+		goto bad;
+	for (;;) {
+		end = p + strcspn(p, ",");
+		dash = memchr(p, '-', (size_t)(end - p));
+		if (dash != NULL) {
+			if (jobs_term(p, (size_t)(dash - p), ncpu, &a) != 0 ||
+			    jobs_term(dash + 1, (size_t)(end - dash - 1), ncpu,
+			    &b) != 0 || b < a)
+				goto bad;
+		} else {
+			if (jobs_term(p, (size_t)(end - p), ncpu, &a) != 0)
+				goto bad;
+			b = a;
+		}
+		for (k = a; k <= b; k++) {
+			if (nv == cap) {
+				cap = cap ? cap * 2 : 16;
+				v = xrealloc(v, cap * sizeof(*v));
+			}
+			v[nv++] = k;
+		}
+		if (*end == '\0')
+			break;
+		p = end + 1;
+	}
+	qsort(v, nv, sizeof(*v), cmp_int);
+	for (i = j = 0; i < nv; i++)
+		if (j == 0 || v[j - 1] != v[i])
+			v[j++] = v[i];
+	*levels = v;
+	*n = j;
+	return (0);
+bad:
+	free(v);
+	snprintf(err, errlen, "bad jobs list \"%s\" (want e.g. 1,2,4,8 or "
+	    "1-16 or 1,ncpu,2ncpu; levels 1..%d)", spec, MAX_LEVEL);
+	return (-1);
+}
+
+/* splitmix64: a seeded, portable shuffle for --order random. */
+static uint64_t
+next_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31));
+}
+
+struct run_step *
+run_order_steps(enum run_order order, size_t nlevels, int reps,
+    unsigned long seed)
+{
+	size_t n = nlevels * (size_t)reps, i, j, k = 0;
+	struct run_step *s, t;
+	uint64_t st = seed;
+	int *count;
+
+	s = xcalloc(n ? n : 1, sizeof(*s));
+	if (order == RUN_ORDER_SEQUENTIAL) {
+		for (i = 0; i < nlevels; i++)
+			for (j = 0; j < (size_t)reps; j++)
+				s[k++] = (struct run_step){ (int)i, (int)j + 1 };
+		return (s);
+	}
+	for (j = 0; j < (size_t)reps; j++)
+		for (i = 0; i < nlevels; i++)
+			s[k++] = (struct run_step){ (int)i, (int)j + 1 };
+	if (order != RUN_ORDER_RANDOM)
+		return (s);
+	for (i = n; i > 1; i--) {
+		j = (size_t)(next_rand(&st) % i);
+		t = s[i - 1];
+		s[i - 1] = s[j];
+		s[j] = t;
+	}
+	/* Repetitions of a level keep their numbers in time order. */
+	count = xcalloc(nlevels ? nlevels : 1, sizeof(*count));
+	for (i = 0; i < n; i++)
+		s[i].rep = ++count[s[i].level];
+	free(count);
+	return (s);
+}
+
+int
+run_option(struct run_config *c, int ch, const char *arg)
+{
+	const char *eq;
+	char *end;
+	long v;
+	int k;
+
+	switch (ch) {
+	case 'a':
+		replace(&c->archive, arg);
+		break;
+	case 'j':
+		replace(&c->jobs_spec, arg);
+		break;
+	case 'O':
+		if ((eq = strchr(arg, '=')) == NULL || eq == arg) {
+			warnx("run: -O %s: want key=value", arg);
+			return (-1);
+		}
+		c->wopts = xrealloc(c->wopts, (c->nwopts + 1) *
+		    sizeof(*c->wopts));
+		c->wopts[c->nwopts].key = xasprintf("%.*s", (int)(eq - arg),
+		    arg);
+		c->wopts[c->nwopts].value = xstrdup(eq + 1);
+		c->nwopts++;
+		break;
+	case 'o':
+		replace(&c->results, arg);
+		break;
+	case 'r':
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno != 0 || *end != '\0' || end == arg || v < 1 ||
+		    v > 100000) {
+			warnx("run: -r %s: want a repetition count 1..100000",
+			    arg);
+			return (-1);
+		}
+		c->reps = (int)v;
+		break;
+	case 'w':
+		if ((c->wl = workload_find(arg)) == NULL &&
+		    strcmp(arg, "help") != 0) {
+			warnx("run: -w %s: no such workload (-w help lists "
+			    "them)", arg);
+			return (-1);
+		}
+		break;
+	case RUN_OPT_BIND:
+		if ((k = bind_level_parse(arg)) < 0) {
+			warnx("run: --bind %s: want none, pu, core, package "
+			    "or numa", arg);
+			return (-1);
+		}
+		c->bind = (enum bind_level)k;
+		break;
+	case RUN_OPT_DISTRIB:
+		if ((k = bind_distrib_parse(arg)) < 0) {
+			warnx("run: --distrib %s: want compact or scatter",
+			    arg);
+			return (-1);
+		}
+		c->distrib = (enum bind_distrib)k;
+		break;
+	case RUN_OPT_DISK:
+		replace(&c->disk, arg);
+		break;
+	case RUN_OPT_DRY_RUN:
+		c->dry_run = 1;
+		break;
+	case RUN_OPT_FS:
+		replace(&c->fs, arg);
+		break;
+	case RUN_OPT_LABEL:
+		if (*arg == '\0' || strchr(arg, '/') != NULL ||
+		    strcmp(arg, ".") == 0 || strcmp(arg, "..") == 0) {
+			warnx("run: --label %s: want a name without '/'", arg);
+			return (-1);
+		}
+		replace(&c->label, arg);
+		break;
+	case RUN_OPT_LAYOUT:
+		if ((k = LOOKUP(layout_names, arg)) < 0) {
+			warnx("run: --layout %s: want shared or per-worker",
+			    arg);
+			return (-1);
+		}
+		c->layout = (enum run_layout)k;
+		break;
+	case RUN_OPT_MODE:
+		if ((k = LOOKUP(mode_names, arg)) < 0) {
+			warnx("run: --mode %s: want process or thread", arg);
+			return (-1);
+		}
+		c->mode = (enum run_mode)k;
+		break;
+	case RUN_OPT_MOUNT_OPTS:
+		replace(&c->mount_opts, arg);
+		break;
+	case RUN_OPT_NEWFS_OPTS:
+		replace(&c->newfs_opts, arg);
+		break;
+	case RUN_OPT_ORDER:
+		if ((k = LOOKUP(order_names, arg)) < 0) {
+			warnx("run: --order %s: want interleaved, sequential "
+			    "or random", arg);
+			return (-1);
+		}
+		c->order = (enum run_order)k;
+		break;
+	case RUN_OPT_OS:
+		if (strcmp(arg, "linux") == 0)
+			c->os = MD_OS_LINUX;
+		else if (strcmp(arg, "freebsd") == 0)
+			c->os = MD_OS_FREEBSD;
+		else {
+			warnx("run: --os %s: want linux or freebsd", arg);
+			return (-1);
+		}
+		c->os_given = 1;
+		break;
+	case RUN_OPT_SEED:
+		errno = 0;
+		c->seed = strtoul(arg, &end, 0);
+		if (errno != 0 || *end != '\0' || end == arg) {
+			warnx("run: --seed %s: want a number", arg);
+			return (-1);
+		}
+		c->seed_given = 1;
+		break;
+	case RUN_OPT_SYNTHETIC:
+		replace(&c->synthetic, arg);
+		break;
+	case RUN_OPT_VERIFY:
+		c->verify = 1;
+		break;
+	default:
+		return (-1);
+	}
+	return (0);
+}
+
+int
+run_config_finish(struct run_config *c, int argc, char **argv)
+{
+	hwloc_topology_t t;
+	char err[256];
+	size_t len = 0;
+	int i, ncpu;
+
+	if (c->wl == NULL) {
+		warnx("run: no workload (-w help lists them)");
+		return (-1);
+	}
+	if (c->synthetic != NULL && !c->dry_run) {
+		warnx("run: --synthetic only describes a plan: use it with "
+		    "--dry-run");
+		return (-1);
+	}
+	if (c->os_given && c->os != os_this() && !c->dry_run) {
+		warnx("run: --os %s is not this system: use it with --dry-run",
+		    c->os == MD_OS_FREEBSD ? "freebsd" : "linux");
+		return (-1);
+	}
+	if (topo_open(&t, c->synthetic, err, sizeof(err)) != 0) {
+		warnx("run: %s", err);
+		return (-1);
+	}
+	ncpu = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+	hwloc_topology_destroy(t);
+	if (c->jobs_spec == NULL)
+		c->jobs_spec = xstrdup("1,ncpu");
+	free(c->levels);
+	c->levels = NULL;
+	if (parse_jobs_list(c->jobs_spec, ncpu, &c->levels, &c->nlevels, err,
+	    sizeof(err)) != 0) {
+		warnx("run: -j: %s", err);
+		return (-1);
+	}
+	if (!c->seed_given)
+		c->seed = (unsigned long)time(NULL);
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 3;
+	free(c->cmdline);
+	c->cmdline = xcalloc(1, len + 1);
+	for (i = 0; i < argc; i++) {
+		if (i > 0)
+			strcat(c->cmdline, " ");
+		if (argv[i][strcspn(argv[i], " \t")] != '\0') {
+			strcat(c->cmdline, "'");
+			strcat(c->cmdline, argv[i]);
+			strcat(c->cmdline, "'");
+		} else
+			strcat(c->cmdline, argv[i]);
+	}
+	return (0);
+}
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp, "usage: fsconc run [options]\n");
+	run_usage_options(fp);
+}
+
+static void
+list_workloads(void)
+{
+	const struct workload *const *w;
+
+	printf("workloads (-w NAME; options with -O key=value):\n");
+	for (w = workloads; *w != NULL; w++) {
+		printf("  %-10s %s\n", (*w)->name, (*w)->summary);
+		if ((*w)->options_help != NULL && *(*w)->options_help != '\0') {
+			const char *p = (*w)->options_help, *nl;
+
+			for (; *p != '\0'; p = *nl ? nl + 1 : nl) {
+				nl = p + strcspn(p, "\n");
+				printf("      -O %.*s\n", (int)(nl - p), p);
+			}
+		}
+	}
+}
+
+int
+run_parse_options(int argc, char **argv, struct run_config *c)
+{
+	int ch;
+
+	run_config_init(c);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, run_optstring, run_longopts,
+	    NULL)) != -1) {
+		if (ch == RUN_OPT_HELP) {
+			usage(stdout);
+			return (EXIT_OK);
+		}
+		if (ch == '?' || run_option(c, ch, optarg) != 0) {
+			usage(stderr);
+			return (EXIT_USAGE);
+		}
+		if (ch == 'w' && c->wl == NULL) {
+			list_workloads();
+			return (EXIT_OK);
+		}
+	}
+	if (optind < argc) {
+		warnx("run: unexpected argument \"%s\"", argv[optind]);
+		usage(stderr);
+		return (EXIT_USAGE);
+	}
+	if (run_config_finish(c, argc, argv) != 0) {
+		usage(stderr);
+		return (EXIT_USAGE);
+	}
+	return (RUN_READY);
+}

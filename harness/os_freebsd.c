@@ -1,0 +1,180 @@
+/* FreeBSD specifics of the controller: sysctl, kern.conftxt, procctl. */
+#ifdef __FreeBSD__
+#include <sys/types.h>
+#include <sys/procctl.h>
+#include <sys/resource.h>
+#include <sys/sysctl.h>
+
+#include <ctype.h>
+#include <err.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "util.h"
+
+enum md_os
+os_this(void)
+{
+	return (MD_OS_FREEBSD);
+}
+
+int
+os_cpu_times(struct os_cpu_times *c)
+{
+	long t[CPUSTATES];
+	size_t len = sizeof(t);
+	int i;
+
+	if (sysctlbyname("kern.cp_time", t, &len, NULL, 0) != 0)
+		return (-1);
+	c->total = 0;
+	for (i = 0; i < CPUSTATES; i++)
+		c->total += (uint64_t)t[i];
+	c->idle = (uint64_t)t[CP_IDLE];
+	return (0);
+}
+
+double
+os_idle_share(const struct os_cpu_times *a, const struct os_cpu_times *b)
+{
+	if (b->total <= a->total)
+		return (-1);
+	return ((double)(b->idle - a->idle) / (double)(b->total - a->total));
+}
+
+static pid_t watched_parent;
+
+static void *
+watchdog(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		if (getppid() != watched_parent)
+			_exit(EXIT_RUNTIME);
+		usleep(100000);
+	}
+	return (NULL);
+}
+
+void
+os_die_with_parent(pid_t ppid)
+{
+	pthread_t t;
+#ifdef PROC_PDEATHSIG_CTL
+	int sig = SIGKILL;
+
+	if (procctl(P_PID, 0, PROC_PDEATHSIG_CTL, &sig) == 0) {
+		if (getppid() != ppid)
+			_exit(EXIT_RUNTIME);
+		return;
+	}
+#endif
+	/* Older kernels: a watchdog thread polls for the parent. */
+	watched_parent = ppid;
+	if (pthread_create(&t, NULL, watchdog, NULL) != 0)
+		warnx("worker watchdog: cannot start");
+	else
+		pthread_detach(t);
+}
+
+static int
+sysctl_string(const char *name, char *buf, size_t len)
+{
+	size_t l = len - 1;
+
+	if (sysctlbyname(name, buf, &l, NULL, 0) != 0)
+		return (-1);
+	buf[l] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return (0);
+}
+
+const char *
+os_default_label(char *buf, size_t len)
+{
+	char *p;
+
+	if (sysctl_string("kern.ident", buf, len) != 0)
+		snprintf(buf, len, "freebsd");
+	for (p = buf; *p != '\0'; p++)
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-' &&
+		    *p != '_')
+			*p = '_';
+	return (buf);
+}
+
+/* The kernel options from kern.conftxt that change lock costs. */
+static void
+describe_conftxt(FILE *fp)
+{
+	static const char *const opts[] = {
+		"ADAPTIVE_GIANT", "WITNESS", "WITNESS_SKIPSPIN", "INVARIANTS",
+		"INVARIANT_SUPPORT", "SCHED_ULE", "SCHED_4BSD", "PREEMPTION",
+		"SMP", "DIAGNOSTIC", "LOCK_PROFILING", "KTR", NULL,
+	};
+	size_t len = 0;
+	char *txt, *line, *next, *name;
+	int i, found[16] = { 0 };
+
+	if (sysctlbyname("kern.conftxt", NULL, &len, NULL, 0) != 0) {
+		fprintf(fp, "kernel.conftxt=unavailable\n");
+		return;
+	}
+	txt = xmalloc(len + 1);
+	if (sysctlbyname("kern.conftxt", txt, &len, NULL, 0) != 0) {
+		free(txt);
+		return;
+	}
+	txt[len] = '\0';
+	for (line = txt; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (strncmp(line, "options", 7) != 0)
+			continue;
+		name = line + 7;
+		name += strspn(name, " \t");
+		name[strcspn(name, " \t=")] = '\0';
+		for (i = 0; opts[i] != NULL; i++)
+			if (strcmp(name, opts[i]) == 0)
+				found[i] = 1;
+	}
+	for (i = 0; opts[i] != NULL; i++)
+		fprintf(fp, "kernel.option.%s=%s\n", opts[i],
+		    found[i] ? "yes" : "no");
+	free(txt);
+}
+
+void
+os_describe(FILE *fp)
+{
+	char buf[1024];
+	int v, ncpu;
+	size_t len;
+
+	fprintf(fp, "os=FreeBSD\n");
+	if (sysctl_string("kern.osrelease", buf, sizeof(buf)) == 0)
+		fprintf(fp, "kernel.release=%s\n", buf);
+	if (sysctl_string("kern.version", buf, sizeof(buf)) == 0)
+		fprintf(fp, "kernel.version=%s\n", buf);
+	if (sysctl_string("kern.ident", buf, sizeof(buf)) == 0)
+		fprintf(fp, "kernel.ident=%s\n", buf);
+	if (sysctl_string("hw.machine", buf, sizeof(buf)) == 0)
+		fprintf(fp, "machine=%s\n", buf);
+	if (sysctl_string("kern.sched.name", buf, sizeof(buf)) == 0)
+		fprintf(fp, "kernel.sched.name=%s\n", buf);
+	len = sizeof(v);
+	if (sysctlbyname("debug.mpsafevfs", &v, &len, NULL, 0) == 0)
+		fprintf(fp, "debug.mpsafevfs=%d\n", v);
+	describe_conftxt(fp);
+	if (sysctl_string("hw.model", buf, sizeof(buf)) == 0)
+		fprintf(fp, "cpu.model=%s\n", buf);
+	len = sizeof(ncpu);
+	if (sysctlbyname("hw.ncpu", &ncpu, &len, NULL, 0) == 0)
+		fprintf(fp, "cpu.online=%d\n", ncpu);
+}
+#endif

@@ -1,0 +1,223 @@
+/* Linux specifics of the controller: /proc, /sys, the kernel config. */
+#ifdef __linux__
+#include <ctype.h>
+#include <err.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "util.h"
+
+enum md_os
+os_this(void)
+{
+	return (MD_OS_LINUX);
+}
+
+int
+os_cpu_times(struct os_cpu_times *c)
+{
+	unsigned long long v[10] = { 0 };
+	FILE *fp;
+	int n, i;
+
+	if ((fp = fopen("/proc/stat", "r")) == NULL)
+		return (-1);
+	n = fscanf(fp, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+	    &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+	    &v[9]);
+	fclose(fp);
+	if (n < 4)
+		return (-1);
+	/* guest and guest_nice are already counted in user and nice. */
+	c->total = 0;
+	for (i = 0; i < 8 && i < n; i++)
+		c->total += v[i];
+	c->idle = v[3] + (n > 4 ? v[4] : 0);	/* idle + iowait */
+	return (0);
+}
+
+double
+os_idle_share(const struct os_cpu_times *a, const struct os_cpu_times *b)
+{
+	if (b->total <= a->total)
+		return (-1);
+	return ((double)(b->idle - a->idle) / (double)(b->total - a->total));
+}
+
+void
+os_die_with_parent(pid_t ppid)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+		warn("prctl(PR_SET_PDEATHSIG)");
+	/* The parent may have died before prctl took effect. */
+	if (getppid() != ppid)
+		_exit(EXIT_RUNTIME);
+}
+
+const char *
+os_default_label(char *buf, size_t len)
+{
+	struct utsname u;
+	char *p;
+
+	if (uname(&u) != 0)
+		snprintf(buf, len, "linux");
+	else
+		snprintf(buf, len, "%s", u.release);
+	for (p = buf; *p != '\0'; p++)
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-' &&
+		    *p != '_')
+			*p = '_';
+	return (buf);
+}
+
+/* First line of a small file, newline stripped; NULL if unreadable. */
+static char *
+read_line(const char *path, char *buf, size_t len)
+{
+	FILE *fp;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		return (NULL);
+	if (fgets(buf, (int)len, fp) == NULL) {
+		fclose(fp);
+		return (NULL);
+	}
+	fclose(fp);
+	buf[strcspn(buf, "\n")] = '\0';
+	return (buf);
+}
+
+static int
+config_matters(const char *name)
+{
+	static const char *const keep[] = {
+		"CONFIG_LOCKDEP", "CONFIG_PROVE_LOCKING", "CONFIG_LOCK_STAT",
+		"CONFIG_PREEMPT", "CONFIG_PREEMPT_NONE",
+		"CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT_RT",
+		"CONFIG_PREEMPT_DYNAMIC", "CONFIG_HZ", "CONFIG_NO_HZ_FULL",
+		"CONFIG_SCHED_CLASS_EXT", "CONFIG_KASAN", "CONFIG_KCSAN",
+		"CONFIG_UBSAN", "CONFIG_NR_CPUS", NULL,
+	};
+	int i;
+
+	if (strncmp(name, "CONFIG_DEBUG_", 13) == 0)
+		return (1);
+	for (i = 0; keep[i] != NULL; i++)
+		if (strcmp(name, keep[i]) == 0)
+			return (1);
+	return (0);
+}
+
+/*
+ * The config options that change lock and scheduler costs, from
+ * /proc/config.gz (through gzip -dc) or /boot/config-RELEASE.  Debug
+ * options are folded into one list so that meta stays readable.
+ */
+static void
+describe_config(FILE *fp, const char *release)
+{
+	char path[512], line[512], *eq, *debug = NULL, *t;
+	const char *preempt = NULL;
+	FILE *cf;
+	int piped = 0;
+
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	if (access("/proc/config.gz", R_OK) == 0 &&
+	    (cf = popen("gzip -dc /proc/config.gz 2>/dev/null", "r")) != NULL) {
+		piped = 1;
+		fprintf(fp, "kernel.config.source=/proc/config.gz\n");
+	} else if ((cf = fopen(path, "r")) != NULL) {
+		fprintf(fp, "kernel.config.source=%s\n", path);
+	} else {
+		fprintf(fp, "kernel.config.source=unavailable\n");
+		return;
+	}
+	while (fgets(line, sizeof(line), cf) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "CONFIG_", 7) != 0 ||
+		    (eq = strchr(line, '=')) == NULL)
+			continue;
+		*eq = '\0';
+		if (!config_matters(line))
+			continue;
+		if (strcmp(line, "CONFIG_PREEMPT_RT") == 0)
+			preempt = "rt";
+		else if (strcmp(line, "CONFIG_PREEMPT") == 0 &&
+		    preempt == NULL)
+			preempt = "full";
+		else if (strcmp(line, "CONFIG_PREEMPT_VOLUNTARY") == 0 &&
+		    preempt == NULL)
+			preempt = "voluntary";
+		else if (strcmp(line, "CONFIG_PREEMPT_NONE") == 0 &&
+		    preempt == NULL)
+			preempt = "none";
+		if (strncmp(line, "CONFIG_DEBUG_", 13) == 0 &&
+		    strcmp(eq + 1, "y") == 0) {
+			t = debug == NULL ? xstrdup(line + 7) :
+			    xasprintf("%s,%s", debug, line + 7);
+			free(debug);
+			debug = t;
+			continue;
+		}
+		fprintf(fp, "kernel.config.%s=%s\n", line + 7, eq + 1);
+	}
+	if (piped)
+		pclose(cf);
+	else
+		fclose(cf);
+	fprintf(fp, "kernel.config.DEBUG=%s\n", debug != NULL ? debug : "");
+	free(debug);
+	if (preempt != NULL)
+		fprintf(fp, "kernel.preempt.config=%s\n", preempt);
+}
+
+void
+os_describe(FILE *fp)
+{
+	struct utsname u;
+	char buf[512], *p;
+	FILE *ci;
+
+	fprintf(fp, "os=Linux\n");
+	if (uname(&u) == 0) {
+		fprintf(fp, "kernel.release=%s\n", u.release);
+		fprintf(fp, "kernel.version=%s\n", u.version);
+		fprintf(fp, "kernel.ident=%s\n", u.release);
+		fprintf(fp, "machine=%s\n", u.machine);
+	}
+	/* PREEMPT_DYNAMIC kernels say which model is live. */
+	if (read_line("/sys/kernel/debug/sched/preempt", buf, sizeof(buf)) !=
+	    NULL)
+		fprintf(fp, "kernel.preempt=%s\n", buf);
+	if (read_line("/sys/kernel/sched_ext/state", buf, sizeof(buf)) != NULL)
+		fprintf(fp, "kernel.sched_ext.state=%s\n", buf);
+	else
+		fprintf(fp, "kernel.sched_ext.state=absent\n");
+	if (read_line("/sys/kernel/sched_ext/root/ops", buf, sizeof(buf)) !=
+	    NULL)
+		fprintf(fp, "kernel.sched_ext.ops=%s\n", buf);
+	if (read_line("/sys/kernel/mm/transparent_hugepage/enabled", buf,
+	    sizeof(buf)) != NULL)
+		fprintf(fp, "kernel.thp=%s\n", buf);
+	describe_config(fp, uname(&u) == 0 ? u.release : "");
+	if ((ci = fopen("/proc/cpuinfo", "r")) != NULL) {
+		while (fgets(buf, sizeof(buf), ci) != NULL)
+			if (strncmp(buf, "model name", 10) == 0 &&
+			    (p = strchr(buf, ':')) != NULL) {
+				p[strcspn(p, "\n")] = '\0';
+				fprintf(fp, "cpu.model=%s\n", p + 1 +
+				    (p[1] == ' '));
+				break;
+			}
+		fclose(ci);
+	}
+	fprintf(fp, "cpu.online=%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+}
+#endif

@@ -1,0 +1,603 @@
+/*
+ * The experiment: for every repetition and concurrency level, a fresh file
+ * system (never timed), one batch of workers, its rows appended to the
+ * result set and committed before the next batch starts.
+ */
+#include <sys/stat.h>
+
+#include <err.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "harness.h"
+#include "util.h"
+
+/* Everything one experiment holds; fields named after what owns them. */
+struct run {
+	struct run_config *cfg;
+	hwloc_topology_t topo;
+	int		 ncpu;		/* PUs of topo */
+	void		*wl_state;	/* -w after -a/-O and prepare */
+	struct md_spec	 spec;		/* --disk --fs --newfs-opts ... */
+	int		 have_spec;
+	struct md_disk	**disks;	/* created so far, reused */
+	int		 ndisks;
+	int		 described;	/* md_describe written to meta */
+	struct bind_plan **plans;	/* [nlevels] */
+	struct run_step	*steps;		/* nlevels * reps, in run order */
+	size_t		 nsteps;
+	struct rs_writer *rs;
+	struct dataset	**real;		/* [nlevels]: T of ok/warn batches */
+	int		 nbad;		/* batches failed or killed */
+};
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	harness_interrupted = 1;
+	/* A second ^C ends the controller; workers die with it. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+}
+
+static void
+utc_now(char *buf, size_t len, int compact)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ",
+	    &tm);
+}
+
+static const char *
+host_name(char *buf, size_t len)
+{
+	if (gethostname(buf, len) != 0)
+		snprintf(buf, len, "localhost");
+	buf[len - 1] = '\0';
+	buf[strcspn(buf, ".")] = '\0';
+	return (buf);
+}
+
+static int
+max_level(const struct run_config *c)
+{
+	return (c->levels[c->nlevels - 1]);
+}
+
+/* -a and -O into the workload; EXIT_USAGE on a bad value. */
+static int
+apply_options(struct run *r)
+{
+	const struct workload *wl = r->cfg->wl;
+	char err[512];
+	size_t i;
+
+	r->wl_state = wl->init != NULL ? wl->init() : NULL;
+	err[0] = '\0';
+	if (r->cfg->archive != NULL && (wl->set_option == NULL ||
+	    wl->set_option(r->wl_state, "archive", r->cfg->archive, err,
+	    sizeof(err)) != 0)) {
+		warnx("run: -a %s: %s", r->cfg->archive, err[0] != '\0' ? err :
+		    "this workload reads no archive");
+		return (EXIT_USAGE);
+	}
+	for (i = 0; i < r->cfg->nwopts; i++) {
+		err[0] = '\0';
+		if (wl->set_option == NULL || wl->set_option(r->wl_state,
+		    r->cfg->wopts[i].key, r->cfg->wopts[i].value, err,
+		    sizeof(err)) != 0) {
+			warnx("run: -O %s=%s: %s", r->cfg->wopts[i].key,
+			    r->cfg->wopts[i].value, err[0] != '\0' ? err :
+			    "the workload takes no options");
+			return (EXIT_USAGE);
+		}
+	}
+	return (EXIT_OK);
+}
+
+static int
+parse_spec(struct run *r)
+{
+	const struct run_config *c = r->cfg;
+	const char *disk = c->disk, *fs = c->fs;
+	char err[512];
+
+	if (!c->wl->needs_fs)
+		return (0);
+	/* A plan for the other OS starts from that OS's default disk. */
+	if (c->os != os_this() && disk == NULL)
+		disk = c->os == MD_OS_FREEBSD ? "md:malloc" : "loop";
+	if (c->os != os_this() && fs == NULL)
+		fs = c->os == MD_OS_FREEBSD ? "ufs" : "ext4";
+	if (md_spec_parse(disk, fs, c->newfs_opts, c->mount_opts, &r->spec,
+	    err, sizeof(err)) != 0) {
+		warnx("run: --disk %s: %s", disk != NULL ? disk : "(default)",
+		    err);
+		return (-1);
+	}
+	r->have_spec = 1;
+	return (0);
+}
+
+static int
+make_plans(struct run *r)
+{
+	char err[256];
+	size_t i;
+
+	r->plans = xcalloc(r->cfg->nlevels, sizeof(*r->plans));
+	for (i = 0; i < r->cfg->nlevels; i++)
+		if ((r->plans[i] = bind_plan_compute(r->topo,
+		    r->cfg->levels[i], r->cfg->bind, r->cfg->distrib, err,
+		    sizeof(err))) == NULL) {
+			warnx("run: binding plan for %d workers: %s",
+			    r->cfg->levels[i], err);
+			return (-1);
+		}
+	return (0);
+}
+
+static void
+print_levels(FILE *fp, const struct run_config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nlevels; i++)
+		fprintf(fp, "%s%d", i ? "," : "", c->levels[i]);
+}
+
+static int
+dry_run(struct run *r)
+{
+	const struct run_config *c = r->cfg;
+	char buf[256], host[256], label[256];
+	size_t i;
+	int ndisks;
+
+	printf("dry run: nothing is created, mounted or written\n");
+	printf("command: %s\n", c->cmdline);
+	printf("os: %s%s\n", c->os == MD_OS_FREEBSD ? "freebsd" : "linux",
+	    c->os != os_this() ? " (plan for another system)" : "");
+	printf("topology: %s%s\n", topo_summary(r->topo, buf, sizeof(buf)),
+	    c->synthetic != NULL ? " (synthetic)" : "");
+	printf("workload: %s, mode %s%s\n", c->wl->name, run_mode_name(c->mode),
+	    c->verify ? ", verify" : "");
+	if (c->archive != NULL)
+		printf("archive: %s\n", c->archive);
+	for (i = 0; i < c->nwopts; i++)
+		printf("option: %s=%s\n", c->wopts[i].key, c->wopts[i].value);
+	printf("levels: ");
+	print_levels(stdout, c);
+	printf(" (ncpu %d)\n", r->ncpu);
+	printf("repetitions: %d, order %s", c->reps, run_order_name(c->order));
+	if (c->order == RUN_ORDER_RANDOM)
+		printf(" (seed %lu)", c->seed);
+	printf(", %zu batches\n", r->nsteps);
+	for (i = 0; i < c->nlevels; i++)
+		if (c->levels[i] > r->ncpu)
+			printf("warning: -j %d: oversubscribed, %d workers on "
+			    "%d PUs\n", c->levels[i], c->levels[i], r->ncpu);
+	printf("results: %s/%s/%s/<UTC time>\n", c->results != NULL ?
+	    c->results : "results", host_name(host, sizeof(host)),
+	    c->label != NULL ? c->label : os_default_label(label,
+	    sizeof(label)));
+	if (r->have_spec) {
+		ndisks = c->layout == RUN_LAYOUT_SHARED ? 1 : max_level(c);
+		printf("disk: %s, layout %s, %d %s, refreshed before every "
+		    "batch\n", md_spec_string(&r->spec, buf, sizeof(buf)),
+		    run_layout_name(c->layout), ndisks,
+		    ndisks == 1 ? "disk" : "disks");
+		printf("disk commands:\n");
+		fflush(stdout);
+		md_plan(&r->spec, c->os, ndisks, stdout);
+	} else
+		printf("disk: none (workload %s does no file system work)\n",
+		    c->wl->name);
+	printf("batches:\n");
+	for (i = 0; i < r->nsteps; i++)
+		printf("  %zu: jobs %d, rep %d\n", i + 1,
+		    c->levels[r->steps[i].level], r->steps[i].rep);
+	printf("binding:\n");
+	for (i = 0; i < c->nlevels; i++)
+		bind_plan_print(r->topo, r->plans[i], stdout);
+	return (EXIT_OK);
+}
+
+static void
+write_meta(struct run *r)
+{
+	const struct run_config *c = r->cfg;
+	char buf[256];
+	FILE *mf;
+	size_t i;
+	int over = 0;
+
+	rs_meta(r->rs, "harness.version", "%s", FSCONC_VERSION);
+	rs_meta(r->rs, "command", "%s", c->cmdline);
+	utc_now(buf, sizeof(buf), 0);
+	rs_meta(r->rs, "start", "%s", buf);
+	mf = rs_meta_file(r->rs);
+	os_describe(mf);
+	fflush(mf);
+	rs_meta(r->rs, "topology", "%s", topo_summary(r->topo, buf,
+	    sizeof(buf)));
+	rs_meta(r->rs, "ncpu", "%d", r->ncpu);
+	rs_meta(r->rs, "workload", "%s", c->wl->name);
+	for (i = 0; i < c->nwopts; i++)
+		rs_meta(r->rs, "workload.option", "%s=%s", c->wopts[i].key,
+		    c->wopts[i].value);
+	if (c->wl->describe != NULL) {
+		c->wl->describe(r->wl_state, mf);
+		fflush(mf);
+	}
+	rs_meta(r->rs, "mode", "%s", run_mode_name(c->mode));
+	rs_meta(r->rs, "bind", "%s", bind_level_name(c->bind));
+	rs_meta(r->rs, "distrib", "%s", bind_distrib_name(c->distrib));
+	rs_meta(r->rs, "layout", "%s", run_layout_name(c->layout));
+	rs_meta(r->rs, "order", "%s", run_order_name(c->order));
+	if (c->order == RUN_ORDER_RANDOM)
+		rs_meta(r->rs, "seed", "%lu", c->seed);
+	buf[0] = '\0';
+	for (i = 0; i < c->nlevels; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%d",
+		    i ? "," : "", c->levels[i]);
+	rs_meta(r->rs, "levels", "%s", buf);
+	rs_meta(r->rs, "reps", "%d", c->reps);
+	rs_meta(r->rs, "verify", "%s", c->verify ? "yes" : "no");
+	buf[0] = '\0';
+	for (i = 0; i < c->nlevels; i++)
+		if (c->levels[i] > r->ncpu) {
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			    "%s%d", over++ ? "," : "", c->levels[i]);
+			warnx("run: -j %d: oversubscribed, %d workers on %d "
+			    "CPUs", c->levels[i], c->levels[i], r->ncpu);
+		}
+	rs_meta(r->rs, "oversubscribed", "%s", over ? buf : "no");
+	if (r->have_spec) {
+		rs_meta(r->rs, "disk", "%s", md_spec_string(&r->spec, buf,
+		    sizeof(buf)));
+		rs_meta(r->rs, "fs", "%s", r->spec.fs != NULL ? r->spec.fs :
+		    "");
+		rs_meta(r->rs, "newfs_opts", "%s", r->spec.newfs_opts != NULL ?
+		    r->spec.newfs_opts : "");
+		rs_meta(r->rs, "mount_opts", "%s", r->spec.mount_opts != NULL ?
+		    r->spec.mount_opts : "");
+	} else
+		rs_meta(r->rs, "disk", "none");
+}
+
+/*
+ * Fresh disks for a batch of n workers: created on first use (fresh
+ * already), refreshed on every later one.  Returns the set-up seconds,
+ * or -1 when a disk could not be made (message printed).
+ */
+static double
+fresh_disks(struct run *r, int n)
+{
+	double sec, total = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		sec = 0;
+		if (i >= r->ndisks) {
+			r->disks = xrealloc(r->disks, (size_t)(i + 1) *
+			    sizeof(*r->disks));
+			if ((r->disks[i] = md_create(&r->spec,
+			    MD_OWNER_PROCESS, &sec)) == NULL)
+				return (-1);
+			r->ndisks = i + 1;
+		} else if (md_refresh(r->disks[i], &sec) != 0)
+			return (-1);
+		total += sec;
+	}
+	if (!r->described && r->ndisks > 0) {
+		md_describe(r->disks[0], rs_meta_file(r->rs));
+		fflush(rs_meta_file(r->rs));
+		if (!md_is_fresh(r->disks[0]))
+			warnx("run: disk %s is not fresh between batches: "
+			    "results are not comparable with a memory disk",
+			    md_mountpoint(r->disks[0]));
+		r->described = 1;
+	}
+	return (total);
+}
+
+static void
+destroy_disks(struct run *r)
+{
+	double sec;
+	int i;
+
+	for (i = r->ndisks - 1; i >= 0; i--)
+		md_destroy(r->disks[i], &sec);
+	free(r->disks);
+	r->disks = NULL;
+	r->ndisks = 0;
+}
+
+static void
+progress(struct run *r, size_t done, double started)
+{
+	const struct run_config *c = r->cfg;
+	double el = now_monotonic() - started, eta;
+
+	if (!c->progress || done >= r->nsteps)
+		return;
+	eta = done > 0 ? el / (double)done * (double)(r->nsteps - done) : 0;
+	fprintf(stderr, "\r\033[Kfsconc run: jobs %d, rep %d/%d, batch "
+	    "%zu/%zu, ETA %s%dm%02ds", c->levels[r->steps[done].level],
+	    r->steps[done].rep, c->reps, done + 1, r->nsteps,
+	    done > 0 ? "" : "~", (int)(eta / 60), (int)eta % 60);
+	fflush(stderr);
+}
+
+/* One batch: disks, directories, workers; rows appended and committed. */
+static int
+one_batch(struct run *r, size_t step)
+{
+	const struct run_config *c = r->cfg;
+	int li = r->steps[step].level, n = c->levels[li], i, ndisk;
+	const char **dirs = NULL, **mounts = NULL, **devices = NULL;
+	struct rs_worker *rw;
+	struct batch_spec bs;
+	struct rs_run run;
+	double setup = 0;
+	char **paths = NULL;
+	int rc = 0;
+
+	memset(&run, 0, sizeof(run));
+	if (r->have_spec) {
+		ndisk = c->layout == RUN_LAYOUT_SHARED ? 1 : n;
+		if ((setup = fresh_disks(r, ndisk)) < 0)
+			return (-1);
+		dirs = xcalloc((size_t)n, sizeof(*dirs));
+		mounts = xcalloc((size_t)n, sizeof(*mounts));
+		devices = xcalloc((size_t)n, sizeof(*devices));
+		paths = xcalloc((size_t)n, sizeof(*paths));
+		for (i = 0; i < n; i++) {
+			struct md_disk *d = r->disks[ndisk == 1 ? 0 : i];
+
+			mounts[i] = md_mountpoint(d);
+			devices[i] = md_device(d);
+			/* As "mkdir $i; tar xfC archive $i" did. */
+			paths[i] = xasprintf("%s/%d", mounts[i], i);
+			dirs[i] = paths[i];
+			if (mkdir(paths[i], 0755) != 0 && errno != EEXIST) {
+				warn("run: mkdir %s", paths[i]);
+				rc = -1;
+			}
+		}
+		if (rc != 0)
+			goto out;
+	}
+	memset(&bs, 0, sizeof(bs));
+	bs.wl = c->wl;
+	bs.wl_state = r->wl_state;
+	bs.jobs = n;
+	bs.rep = r->steps[step].rep;
+	bs.mode = c->mode;
+	bs.topo = r->topo;
+	bs.plan = r->plans[li];
+	bs.dirs = dirs;
+	bs.mounts = mounts;
+	bs.devices = devices;
+	bs.verify = c->verify;
+	rw = xcalloc((size_t)n, sizeof(*rw));
+	if (harness_run_batch(&bs, &run, rw) != 0) {
+		free(rw);
+		rc = -1;
+		goto out;
+	}
+	run.setup = setup;
+	/* The batch in flight when interrupted is not a measurement. */
+	if (!harness_interrupted) {
+		rs_add_run(r->rs, &run);
+		for (i = 0; i < n; i++)
+			rs_add_worker(r->rs, &rw[i]);
+		if (rs_commit(r->rs) != 0)
+			rc = -1;
+		if (run.status <= RS_WARN)
+			ds_add(r->real[li], run.real);
+		else {
+			r->nbad++;
+			if (c->progress)
+				fprintf(stderr, "\r\033[K");
+			warnx("run: jobs %d rep %d: %s: %s", n, run.rep,
+			    rs_status_name(run.status), run.reason);
+		}
+	}
+	free(rw);
+out:
+	if (paths != NULL)
+		for (i = 0; i < n; i++)
+			free(paths[i]);
+	free(paths);
+	free(dirs);
+	free(mounts);
+	free(devices);
+	return (rc);
+}
+
+static void
+summary(struct run *r, FILE *fp)
+{
+	const struct run_config *c = r->cfg;
+	struct dataset *t1 = NULL, *tn;
+	struct ratio_ci ci;
+	double m, hw, ec, eff;
+	size_t i;
+	int n;
+
+	fprintf(fp, "result set: %s\n", rs_path(r->rs));
+	for (i = 0; i < c->nlevels; i++)
+		if (c->levels[i] == 1 && r->real[i]->n > 0)
+			t1 = r->real[i];
+	fprintf(fp, "%6s %4s %12s %10s %8s %19s %6s\n", "jobs", "n",
+	    "mean T (s)", "+/- 95%", "EC(N)", "EC 95% CI", "eff");
+	for (i = 0; i < c->nlevels; i++) {
+		tn = r->real[i];
+		n = c->levels[i];
+		if (tn->n == 0) {
+			fprintf(fp, "%6d %4d %12s\n", n, 0, "-");
+			continue;
+		}
+		m = ds_mean(tn);
+		fprintf(fp, "%6d %4zu %12.4f", n, tn->n, m);
+		if (tn->n > 1) {
+			hw = t_quantile(95, (double)(tn->n - 1)) *
+			    ds_stddev(tn) / sqrt((double)tn->n);
+			fprintf(fp, " %10.4f", hw);
+		} else
+			fprintf(fp, " %10s", "-");
+		if (t1 == NULL) {
+			fprintf(fp, " %8s\n", "-");
+			continue;
+		}
+		ec = n * ds_mean(t1) / m;
+		eff = ec / (n < r->ncpu ? n : r->ncpu);
+		if (n > 1 && t1->n > 1 && tn->n > 1 &&
+		    stat_ratio_ci(t1, tn, n, 95, &ci) == 0 && ci.bounded)
+			fprintf(fp, " %8.3f    [%6.3f, %6.3f] %6.3f\n", ec,
+			    ci.lo, ci.hi, eff);
+		else
+			fprintf(fp, " %8.3f %19s %6.3f\n", ec, "", eff);
+	}
+	if (t1 == NULL)
+		fprintf(fp, "no completed jobs 1 batches: EC(N) needs T1\n");
+	if (r->nbad > 0)
+		fprintf(fp, "%d %s failed or killed, not counted (runs.tsv "
+		    "says why)\n", r->nbad, r->nbad == 1 ? "batch" : "batches");
+}
+
+static void
+teardown(struct run *r)
+{
+	size_t i;
+
+	destroy_disks(r);
+	if (r->wl_state != NULL && r->cfg->wl->fini != NULL)
+		r->cfg->wl->fini(r->wl_state);
+	if (r->plans != NULL)
+		for (i = 0; i < r->cfg->nlevels; i++)
+			bind_plan_free(r->plans[i]);
+	free(r->plans);
+	if (r->real != NULL)
+		for (i = 0; i < r->cfg->nlevels; i++)
+			ds_free(r->real[i]);
+	free(r->real);
+	free(r->steps);
+	if (r->have_spec)
+		md_spec_free(&r->spec);
+	if (r->topo != NULL)
+		hwloc_topology_destroy(r->topo);
+}
+
+int
+run_experiment(struct run_config *c, char *set_path, size_t len)
+{
+	struct sigaction sa, oint, oterm;
+	char err[512], host[256], label[256], name[32];
+	const char *metrics[RS_MAX_METRICS];
+	struct run r;
+	size_t i;
+	double started;
+	int rc = EXIT_OK;
+
+	if (len > 0)
+		set_path[0] = '\0';
+	memset(&r, 0, sizeof(r));
+	r.cfg = c;
+	if (topo_open(&r.topo, c->dry_run ? c->synthetic : NULL, err,
+	    sizeof(err)) != 0) {
+		warnx("run: %s", err);
+		return (EXIT_RUNTIME);
+	}
+	r.ncpu = hwloc_get_nbobjs_by_type(r.topo, HWLOC_OBJ_PU);
+	r.steps = run_order_steps(c->order, c->nlevels, c->reps, c->seed);
+	r.nsteps = c->nlevels * (size_t)c->reps;
+	if ((rc = apply_options(&r)) != EXIT_OK)
+		goto out;
+	if (parse_spec(&r) != 0 || make_plans(&r) != 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (c->dry_run) {
+		rc = dry_run(&r);
+		goto out;
+	}
+	err[0] = '\0';
+	if (c->wl->prepare != NULL &&
+	    c->wl->prepare(r.wl_state, err, sizeof(err)) != 0) {
+		warnx("run: workload %s: %s", c->wl->name, err);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	for (i = 0; i < c->wl->nmetrics && i < RS_MAX_METRICS; i++)
+		metrics[i] = c->wl->metrics[i].name;
+	if ((r.rs = rs_create(c->results,
+	    host_name(host, sizeof(host)), c->label != NULL ? c->label :
+	    os_default_label(label, sizeof(label)), metrics, i)) == NULL) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (len > 0)
+		snprintf(set_path, len, "%s", rs_path(r.rs));
+	r.real = xcalloc(c->nlevels, sizeof(*r.real));
+	for (i = 0; i < c->nlevels; i++) {
+		snprintf(name, sizeof(name), "jobs-%d.real", c->levels[i]);
+		r.real[i] = ds_new(name);
+	}
+	write_meta(&r);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: waits see EINTR */
+	harness_interrupted = 0;
+	sigaction(SIGINT, &sa, &oint);
+	sigaction(SIGTERM, &sa, &oterm);
+
+	started = now_monotonic();
+	for (i = 0; i < r.nsteps && !harness_interrupted; i++) {
+		progress(&r, i, started);
+		if (one_batch(&r, i) != 0) {
+			rc = EXIT_RUNTIME;
+			break;
+		}
+	}
+	if (c->progress)
+		fprintf(stderr, "\r\033[K");
+	destroy_disks(&r);
+	if (harness_interrupted) {
+		warnx("run: interrupted; %s holds the batches completed "
+		    "before", rs_path(r.rs));
+		rs_meta(r.rs, "interrupted", "yes");
+		rc = EXIT_RUNTIME;
+	}
+	utc_now(label, sizeof(label), 0);
+	rs_meta(r.rs, "end", "%s", label);
+	rs_meta(r.rs, "batches.failed", "%d", r.nbad);
+	if (r.nbad > 0)
+		rc = EXIT_RUNTIME;
+	if (rs_commit(r.rs) != 0)
+		rc = EXIT_RUNTIME;
+	sigaction(SIGINT, &oint, NULL);
+	sigaction(SIGTERM, &oterm, NULL);
+	if (c->summary)
+		summary(&r, stdout);
+out:
+	if (r.rs != NULL && rs_close(r.rs) != 0)
+		rc = EXIT_RUNTIME;
+	teardown(&r);
+	return (rc);
+}

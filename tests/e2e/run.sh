@@ -1,0 +1,162 @@
+# fsconc run with the calib workload (no file system, no root needed):
+# process and thread mode, killed and failed workers, result sets,
+# oversubscription, --dry-run plans, SIGINT.
+. "$FSCONC_TOP/tests/lib.sh"
+
+S=$(scratch)
+export FSCONC_RUNDIR="$S/rundir"
+mkdir -p "$FSCONC_RUNDIR"
+CAL="-w calib -O iterations=2000000"
+ncpu=$(getconf _NPROCESSORS_ONLN)
+
+# The one set under a root (each run here gets its own root).
+set_of() { ls -d "$1"/*/*/*/ 2>/dev/null | head -n 1; }
+rows() { grep -vc '^#' "$1"; }
+
+# --- process mode --------------------------------------------------------
+out=$("$FSCONC" run $CAL -j 1,2 -r 3 -o "$S/p" 2>"$S/p.err"); rc=$?
+set=$(set_of "$S/p")
+if [ $rc -eq 0 ] && [ -n "$set" ] && [ "$(rows "$set/runs.tsv")" -eq 6 ] &&
+    [ "$(rows "$set/workers.tsv")" -eq 9 ] &&
+    [ "$(wc -l <"$set/jobs-1.real")" -eq 3 ] &&
+    [ "$(wc -l <"$set/jobs-2.real")" -eq 3 ]; then
+	ok "process mode: 6 batches, 9 workers, jobs-N.real"
+else
+	not_ok "process mode: 6 batches, 9 workers, jobs-N.real" "rc=$rc $out $(cat "$S/p.err")"
+fi
+grep -qx 'mode=process' "$set/meta" && grep -qx 'levels=1,2' "$set/meta" &&
+    grep -qx 'reps=3' "$set/meta" && grep -q '^kernel.release=' "$set/meta" &&
+    grep -q '^topology=' "$set/meta" && grep -qx 'workload=calib' "$set/meta" &&
+    grep -q '^start=' "$set/meta" && grep -q '^end=' "$set/meta" &&
+    ok "meta: mode, levels, reps, kernel, topology, times" ||
+    not_ok "meta: mode, levels, reps, kernel, topology, times" "$(cat "$set/meta")"
+[ ! -s "$S/p.err" ] && ok "no tty: nothing on stderr" ||
+    not_ok "no tty: nothing on stderr" "$(cat "$S/p.err")"
+echo "$out" | grep -q '^result set: ' && echo "$out" | grep -q 'EC(N)' &&
+    ok "summary with EC(N)" || not_ok "summary with EC(N)" "$out"
+# Status ok everywhere, a cpuset for every worker (default --bind core).
+awk -F'\t' '!/^#/ && ($4 == "" || $10 != "ok") { bad = 1 } END { exit bad }' \
+    "$set/workers.tsv" && ok "workers: status ok, cpuset recorded" ||
+    not_ok "workers: status ok, cpuset recorded" "$(cat "$set/workers.tsv")"
+# The recorded cpusets are the plan fsconc topo prints.
+plan=$("$FSCONC" topo -j 2 | sed -n 's/^worker \([0-9]*\): cpuset \([^ ]*\).*/\1 \2/p')
+rec=$(awk -F'\t' '!/^#/ && $1 == 2 && $2 == 1 { print $3, $4 }' "$set/workers.tsv")
+[ -n "$plan" ] && [ "$plan" = "$rec" ] && ok "workers.tsv cpusets = topo plan" ||
+    not_ok "workers.tsv cpusets = topo plan" "plan: $plan; recorded: $rec"
+if command -v ministat >/dev/null 2>&1; then
+	check "ministat reads jobs-N.real" ministat -n "$set/jobs-1.real" "$set/jobs-2.real"
+	check "ministat -C 3 reads runs.tsv" ministat -n -C 3 "$set/runs.tsv"
+else
+	skip "ministat reads jobs-N.real" "ministat not installed"
+	skip "ministat -C 3 reads runs.tsv" "ministat not installed"
+fi
+
+# --- thread mode ---------------------------------------------------------
+out=$("$FSCONC" run $CAL -j 1,2 -r 2 --mode thread -o "$S/t" 2>&1); rc=$?
+set=$(set_of "$S/t")
+[ $rc -eq 0 ] && [ -n "$set" ] && grep -qx 'mode=thread' "$set/meta" &&
+    [ "$(rows "$set/runs.tsv")" -eq 4 ] &&
+    awk -F'\t' '!/^#/ && !($5 > 0) { bad = 1 } END { exit bad }' "$set/workers.tsv" &&
+    ok "thread mode: 4 batches, per-thread times" ||
+    not_ok "thread mode: 4 batches, per-thread times" "rc=$rc $out"
+
+# --- a worker killed by a signal, a worker failing -------------------------
+out=$("$FSCONC" run $CAL -O die=1 -j 2 -r 2 -o "$S/k" 2>&1); rc=$?
+set=$(set_of "$S/k")
+if [ $rc -eq 1 ] && [ -n "$set" ] &&
+    [ "$(awk -F'\t' '!/^#/ && $10 == "killed"' "$set/runs.tsv" | wc -l)" -eq 2 ] &&
+    awk -F'\t' '!/^#/ && $3 == 1 { exit !($10 == "killed") }' "$set/workers.tsv" &&
+    grep -q 'killed by signal 9' "$set/runs.tsv" &&
+    [ ! -s "$set/jobs-2.real" ] && echo "$out" | grep -q 'killed by signal 9'; then
+	ok "killed worker: reported killed, never averaged, exit 1"
+else
+	not_ok "killed worker: reported killed, never averaged, exit 1" "rc=$rc $out"
+fi
+out=$("$FSCONC" run $CAL -O fail=0 -j 1,2 -r 1 -o "$S/f" 2>&1); rc=$?
+set=$(set_of "$S/f")
+[ $rc -eq 1 ] && [ -n "$set" ] &&
+    [ "$(awk -F'\t' '!/^#/ && $10 == "failed"' "$set/runs.tsv" | wc -l)" -eq 2 ] &&
+    grep -q 'failing as asked' "$set/workers.tsv" &&
+    ok "failed worker: reason recorded, batch failed, exit 1" ||
+    not_ok "failed worker: reason recorded, batch failed, exit 1" "rc=$rc $out"
+
+# --- oversubscription ------------------------------------------------------
+over=$((ncpu * 2))
+out=$("$FSCONC" run $CAL -j "1,2ncpu" -r 1 -o "$S/o" 2>&1); rc=$?
+set=$(set_of "$S/o")
+[ $rc -eq 0 ] && grep -qx "oversubscribed=$over" "$set/meta" &&
+    echo "$out" | grep -q "oversubscribed" &&
+    [ "$(awk -F'\t' '!/^#/ && $1 == '"$over"'' "$set/workers.tsv" | wc -l)" -eq $over ] &&
+    ok "oversubscription: runs, recorded in meta, warned" ||
+    not_ok "oversubscription: runs, recorded in meta, warned" "rc=$rc $out"
+
+# --- labels and never overwriting ------------------------------------------
+"$FSCONC" run $CAL -j 1 -r 1 --label mylabel -o "$S/l" >/dev/null 2>&1
+"$FSCONC" run $CAL -j 1 -r 1 --label mylabel -o "$S/l" >/dev/null 2>&1
+[ "$(ls -d "$S"/l/*/mylabel/*/ | wc -l)" -eq 2 ] &&
+    ok "--label names the set; a second run makes a second set" ||
+    not_ok "--label names the set; a second run makes a second set" "$(ls -R "$S/l")"
+
+# --- dry run -----------------------------------------------------------------
+out=$("$FSCONC" run --dry-run -w calib -j 1,4 -r 2 -o "$S/dry" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ ! -e "$S/dry" ] && echo "$out" | grep -q '^levels: 1,4' &&
+    echo "$out" | grep -q '^  4: jobs 4, rep 2' &&
+    echo "$out" | grep -q '^worker 3: cpuset' &&
+    ok "dry run: levels, order, bindings; nothing written" ||
+    not_ok "dry run: levels, order, bindings; nothing written" "rc=$rc $out"
+out=$("$FSCONC" run --dry-run --os freebsd --synthetic "package:2 core:8 pu:2" \
+    -j 1,ncpu --disk md:malloc:512m --fs ufs --layout per-worker -r 1 2>&1); rc=$?
+if [ $rc -eq 0 ] && echo "$out" | grep -q 'mdconfig' &&
+    echo "$out" | grep -q 'newfs' && echo "$out" | grep -q '^levels: 1,32' &&
+    echo "$out" | grep -q '32 disks' &&
+    echo "$out" | grep -q '^worker 31: cpuset'; then
+	ok "dry run --os freebsd: md(4) commands, synthetic bindings"
+else
+	not_ok "dry run --os freebsd: md(4) commands, synthetic bindings" "rc=$rc $out"
+fi
+out=$("$FSCONC" run --dry-run --os linux --disk tmpfs -r 1 -j 2 2>&1); rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q '^disk commands:' &&
+    echo "$out" | grep -qi 'mount' &&
+    ok "dry run --os linux: disk commands" ||
+    not_ok "dry run --os linux: disk commands" "rc=$rc $out"
+out=$("$FSCONC" run --dry-run -w calib --order random --seed 3 -r 3 -j 1,2 2>&1)
+out2=$("$FSCONC" run --dry-run -w calib --order random --seed 3 -r 3 -j 1,2 2>&1)
+[ "$out" = "$out2" ] && echo "$out" | grep -q 'seed 3' &&
+    ok "dry run: random order is reproducible with --seed" ||
+    not_ok "dry run: random order is reproducible with --seed" "$out"
+
+# --- workload options ---------------------------------------------------------
+out=$("$FSCONC" run -w help 2>&1); rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q 'calib' && echo "$out" | grep -q 'iterations=' &&
+    ok "-w help lists workloads and options" || not_ok "-w help lists workloads and options" "$out"
+"$FSCONC" run -w calib -O colour=blue -o "$S/bad" >"$S/bad.out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q 'colour=blue' "$S/bad.out" && [ ! -e "$S/bad" ] &&
+    ok "bad -O: exit 2, named, nothing written" ||
+    not_ok "bad -O: exit 2, named, nothing written" "rc=$rc $(cat "$S/bad.out")"
+
+# --- SIGINT: a readable set, no worker left, nothing mounted ------------------
+disk=
+is_root && disk="--disk tmpfs"
+"$FSCONC" run -w calib -O iterations=300000000 -j 1,ncpu -r 50 $disk \
+    -o "$S/int" >"$S/int.out" 2>&1 &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid; rc=$?
+set=$(set_of "$S/int")
+sleep 0.2
+left=$(ps -eo args | grep -c "[f]sconc run -w calib -O iterations=300000000.*$S/int")
+if [ $rc -ne 0 ] && [ -n "$set" ] && grep -qx 'interrupted=yes' "$set/meta" &&
+    grep -q '^end=' "$set/meta" && [ "$left" -eq 0 ] &&
+    awk -F'\t' '!/^#/ && NF < 10 { bad = 1 } END { exit bad }' "$set/runs.tsv"; then
+	ok "SIGINT: set readable and marked, workers gone"
+else
+	not_ok "SIGINT: set readable and marked, workers gone" "rc=$rc left=$left $(cat "$S/int.out")"
+fi
+if is_root; then
+	m=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
+	[ -z "$m" ] && ok "SIGINT: nothing left mounted" ||
+	    not_ok "SIGINT: nothing left mounted" "$m"
+else
+	skip "SIGINT: nothing left mounted" "needs root for a tmpfs disk"
+fi

@@ -1,0 +1,220 @@
+/* harness/bind.c: binding plans on synthetic topologies. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+static hwloc_topology_t
+synth(const char *desc)
+{
+	hwloc_topology_t t;
+	char err[256];
+
+	assert_int_equal(topo_open(&t, desc, err, sizeof(err)), 0);
+	return (t);
+}
+
+/* The plan's cpusets joined with ' ': "0-1 16-17". */
+static char *
+plan_str(const char *desc, int jobs, enum bind_level b, enum bind_distrib d)
+{
+	static char out[8192];
+	hwloc_topology_t t = synth(desc);
+	struct bind_plan *p;
+	char err[256], buf[256];
+	int i;
+
+	p = bind_plan_compute(t, jobs, b, d, err, sizeof(err));
+	assert_non_null(p);
+	out[0] = '\0';
+	for (i = 0; i < jobs; i++) {
+		if (i > 0)
+			strcat(out, " ");
+		strcat(out, bind_plan_cpuset(p, i, buf, sizeof(buf)));
+	}
+	bind_plan_free(p);
+	hwloc_topology_destroy(t);
+	return (out);
+}
+
+static void
+test_two_packages_scatter(void **state)
+{
+	(void)state;
+	/* One per package first, then spread inside each package. */
+	assert_string_equal(plan_str("package:2 core:8 pu:2", 2, BIND_CORE,
+	    DISTRIB_SCATTER), "0-1 16-17");
+	assert_string_equal(plan_str("package:2 core:8 pu:2", 4, BIND_CORE,
+	    DISTRIB_SCATTER), "0-1 8-9 16-17 24-25");
+	assert_string_equal(plan_str("package:2 core:8 pu:2", 2, BIND_PU,
+	    DISTRIB_SCATTER), "0 16");
+	assert_string_equal(plan_str("package:2 core:8 pu:2", 2, BIND_PACKAGE,
+	    DISTRIB_SCATTER), "0-15 16-31");
+	assert_string_equal(plan_str("package:2 core:8 pu:2", 4, BIND_PACKAGE,
+	    DISTRIB_SCATTER), "0-15 0-15 16-31 16-31");
+}
+
+static void
+test_two_packages_compact(void **state)
+{
+	(void)state;
+	assert_string_equal(plan_str("package:2 core:8 pu:2", 4, BIND_CORE,
+	    DISTRIB_COMPACT), "0-1 2-3 4-5 6-7");
+	assert_string_equal(plan_str("package:2 core:8 pu:2", 3, BIND_PU,
+	    DISTRIB_COMPACT), "0 1 2");
+	/* Package: a package's cores fill up before the next is used. */
+	assert_string_equal(plan_str("package:2 core:8 pu:2", 9,
+	    BIND_PACKAGE, DISTRIB_COMPACT),
+	    "0-15 0-15 0-15 0-15 0-15 0-15 0-15 0-15 16-31");
+}
+
+/* Every core exactly once up to ncores, then twice: never a pile-up. */
+static void
+test_scatter_covers_all_cores(void **state)
+{
+	hwloc_topology_t t = synth("package:2 core:8 pu:2");
+	struct bind_plan *p;
+	hwloc_bitmap_t seen = hwloc_bitmap_alloc();
+	char err[256];
+	int i;
+
+	(void)state;
+	p = bind_plan_compute(t, 16, BIND_CORE, DISTRIB_SCATTER, err,
+	    sizeof(err));
+	assert_non_null(p);
+	assert_int_equal(p->oversubscribed, 0);
+	for (i = 0; i < 16; i++) {
+		assert_int_equal(hwloc_bitmap_weight(p->cpusets[i]), 2);
+		assert_false(hwloc_bitmap_intersects(seen, p->cpusets[i]));
+		hwloc_bitmap_or(seen, seen, p->cpusets[i]);
+	}
+	assert_int_equal(hwloc_bitmap_weight(seen), 32);
+	bind_plan_free(p);
+	p = bind_plan_compute(t, 32, BIND_PU, DISTRIB_SCATTER, err,
+	    sizeof(err));
+	hwloc_bitmap_zero(seen);
+	for (i = 0; i < 32; i++) {
+		assert_int_equal(hwloc_bitmap_weight(p->cpusets[i]), 1);
+		assert_false(hwloc_bitmap_intersects(seen, p->cpusets[i]));
+		hwloc_bitmap_or(seen, seen, p->cpusets[i]);
+	}
+	bind_plan_free(p);
+	hwloc_bitmap_free(seen);
+	hwloc_topology_destroy(t);
+}
+
+static void
+test_numa(void **state)
+{
+	(void)state;
+	assert_string_equal(plan_str("numa:4 core:16 pu:2", 4, BIND_NUMA,
+	    DISTRIB_SCATTER), "0-31 32-63 64-95 96-127");
+	assert_string_equal(plan_str("numa:4 core:16 pu:2", 8, BIND_NUMA,
+	    DISTRIB_SCATTER),
+	    "0-31 0-31 32-63 32-63 64-95 64-95 96-127 96-127");
+	assert_string_equal(plan_str("numa:4 core:16 pu:2", 2, BIND_NUMA,
+	    DISTRIB_SCATTER), "0-31 64-95");
+	assert_string_equal(plan_str("numa:4 core:16 pu:2", 4, BIND_CORE,
+	    DISTRIB_SCATTER), "0-1 32-33 64-65 96-97");
+	assert_string_equal(plan_str("numa:4 core:16 pu:2", 17, BIND_NUMA,
+	    DISTRIB_COMPACT) + 16 * 5, "32-63");
+}
+
+static void
+test_odd_topologies(void **state)
+{
+	struct topo_counts c;
+	hwloc_topology_t t;
+
+	(void)state;
+	/* Three packages of three cores: 4 workers go 2, 1, 1. */
+	assert_string_equal(plan_str("package:3 core:3 pu:1", 4, BIND_CORE,
+	    DISTRIB_SCATTER), "0 1 3 6");
+	/* No package level: package binding is the whole machine. */
+	assert_string_equal(plan_str("core:3 pu:1", 2, BIND_PACKAGE,
+	    DISTRIB_SCATTER), "0-2 0-2");
+	assert_string_equal(plan_str("core:3 pu:1", 4, BIND_CORE,
+	    DISTRIB_COMPACT), "0 1 2 0");
+	/* A single PU takes everybody. */
+	assert_string_equal(plan_str("pu:1", 3, BIND_PU, DISTRIB_SCATTER),
+	    "0 0 0");
+	t = synth("package:2 core:3 pu:3");
+	topo_count(t, &c);
+	assert_int_equal(c.packages, 2);
+	assert_int_equal(c.cores, 6);
+	assert_int_equal(c.pus, 18);
+	hwloc_topology_destroy(t);
+}
+
+static void
+test_oversubscribed_and_none(void **state)
+{
+	hwloc_topology_t t = synth("core:2 pu:2");
+	struct bind_plan *p;
+	char err[256], buf[64];
+
+	(void)state;
+	p = bind_plan_compute(t, 5, BIND_PU, DISTRIB_COMPACT, err,
+	    sizeof(err));
+	assert_int_equal(p->oversubscribed, 1);
+	assert_int_equal(p->ncpu, 4);
+	assert_string_equal(bind_plan_cpuset(p, 4, buf, sizeof(buf)), "0");
+	bind_plan_free(p);
+	p = bind_plan_compute(t, 4, BIND_NONE, DISTRIB_SCATTER, err,
+	    sizeof(err));
+	assert_null(p->cpusets);
+	assert_int_equal(p->oversubscribed, 0);
+	assert_string_equal(bind_plan_cpuset(p, 0, buf, sizeof(buf)), "");
+	/* Binding nothing always works. */
+	assert_int_equal(bind_self(t, p, 0, 0, err, sizeof(err)), 0);
+	bind_plan_free(p);
+	assert_null(bind_plan_compute(t, 0, BIND_PU, DISTRIB_COMPACT, err,
+	    sizeof(err)));
+	assert_non_null(strstr(err, "at least one"));
+	hwloc_topology_destroy(t);
+}
+
+static void
+test_bad_synthetic(void **state)
+{
+	hwloc_topology_t t;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(topo_open(&t, "nonsense:x", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "nonsense:x"));
+}
+
+static void
+test_names(void **state)
+{
+	(void)state;
+	assert_int_equal(bind_level_parse("numa"), BIND_NUMA);
+	assert_int_equal(bind_level_parse("socket"), -1);
+	assert_int_equal(bind_distrib_parse("scatter"), DISTRIB_SCATTER);
+	assert_string_equal(bind_level_name(BIND_PACKAGE), "package");
+	assert_string_equal(bind_distrib_name(DISTRIB_COMPACT), "compact");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_packages_scatter),
+		cmocka_unit_test(test_two_packages_compact),
+		cmocka_unit_test(test_scatter_covers_all_cores),
+		cmocka_unit_test(test_numa),
+		cmocka_unit_test(test_odd_topologies),
+		cmocka_unit_test(test_oversubscribed_and_none),
+		cmocka_unit_test(test_bad_synthetic),
+		cmocka_unit_test(test_names),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

@@ -1,0 +1,254 @@
+/* harness/options.c: jobs lists, run options, repetition orders. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "util.h"
+
+static char *
+levels_str(const char *spec, int ncpu)
+{
+	static char out[4096];
+	char err[256];
+	int *v;
+	size_t n, i;
+
+	if (parse_jobs_list(spec, ncpu, &v, &n, err, sizeof(err)) != 0)
+		return (NULL);
+	out[0] = '\0';
+	for (i = 0; i < n; i++)
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%d",
+		    i ? "," : "", v[i]);
+	free(v);
+	return (out);
+}
+
+static void
+test_jobs_lists(void **state)
+{
+	(void)state;
+	assert_string_equal(levels_str("1,2,4,8", 4), "1,2,4,8");
+	assert_string_equal(levels_str("1-4", 4), "1,2,3,4");
+	assert_string_equal(levels_str("1,ncpu,2ncpu", 12), "1,12,24");
+	assert_string_equal(levels_str("1,ncpu", 1), "1");
+	assert_string_equal(levels_str("1-ncpu", 3), "1,2,3");
+	assert_string_equal(levels_str("8,2,2,1", 4), "1,2,8");
+	assert_string_equal(levels_str("3", 4), "3");
+	assert_string_equal(levels_str("2-3,ncpu", 8), "2,3,8");
+}
+
+static void
+test_jobs_lists_bad(void **state)
+{
+	static const char *const bad[] = {
+		"", "0", "-1", "a", "3-1", "1,,2", "1,", "2ncpux", "ncpu2",
+		"5000", "1-", "1--2", "1.5", NULL,
+	};
+	char err[256];
+	int *v;
+	size_t n, i;
+
+	(void)state;
+	for (i = 0; bad[i] != NULL; i++) {
+		err[0] = '\0';
+		assert_int_equal(parse_jobs_list(bad[i], 4, &v, &n, err,
+		    sizeof(err)), -1);
+		assert_non_null(strstr(err, "bad jobs list"));
+	}
+}
+
+static void
+test_orders(void **state)
+{
+	struct run_step *s, *s2;
+	int seen[3][5], i, last[3];
+
+	(void)state;
+	s = run_order_steps(RUN_ORDER_INTERLEAVED, 2, 3, 0);
+	assert_int_equal(s[0].level, 0);
+	assert_int_equal(s[1].level, 1);
+	assert_int_equal(s[1].rep, 1);
+	assert_int_equal(s[2].level, 0);
+	assert_int_equal(s[2].rep, 2);
+	assert_int_equal(s[5].level, 1);
+	assert_int_equal(s[5].rep, 3);
+	free(s);
+	s = run_order_steps(RUN_ORDER_SEQUENTIAL, 2, 3, 0);
+	assert_int_equal(s[2].level, 0);
+	assert_int_equal(s[2].rep, 3);
+	assert_int_equal(s[3].level, 1);
+	assert_int_equal(s[3].rep, 1);
+	free(s);
+
+	/* Random: each (level, rep) once; reps count up in time order. */
+	s = run_order_steps(RUN_ORDER_RANDOM, 3, 5, 42);
+	memset(seen, 0, sizeof(seen));
+	memset(last, 0, sizeof(last));
+	for (i = 0; i < 15; i++) {
+		seen[s[i].level][s[i].rep - 1]++;
+		assert_int_equal(s[i].rep, last[s[i].level] + 1);
+		last[s[i].level] = s[i].rep;
+	}
+	for (i = 0; i < 15; i++)
+		assert_int_equal(seen[i / 5][i % 5], 1);
+	s2 = run_order_steps(RUN_ORDER_RANDOM, 3, 5, 42);
+	assert_memory_equal(s, s2, 15 * sizeof(*s));
+	free(s2);
+	s2 = run_order_steps(RUN_ORDER_RANDOM, 3, 5, 43);
+	assert_memory_not_equal(s, s2, 15 * sizeof(*s));
+	free(s2);
+	/* Not simply interleaved. */
+	s2 = run_order_steps(RUN_ORDER_INTERLEAVED, 3, 5, 42);
+	assert_memory_not_equal(s, s2, 15 * sizeof(*s));
+	free(s2);
+	free(s);
+}
+
+static int
+parse(struct run_config *c, const char *line)
+{
+	char *copy = xstrdup(line), *argv[64], *tok;
+	int argc = 0, rc;
+	FILE *saved;
+
+	for (tok = strtok(copy, " "); tok != NULL && argc < 63;
+	    tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	/* Usage text on bad input is expected; keep the TAP stream clean. */
+	saved = stderr;
+	stderr = fopen("/dev/null", "w");
+	rc = run_parse_options(argc, argv, c);
+	fclose(stderr);
+	stderr = saved;
+	free(copy);
+	return (rc);
+}
+
+static void
+test_defaults(void **state)
+{
+	struct run_config c;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	(void)state;
+	assert_int_equal(parse(&c, "run"), RUN_READY);
+	assert_string_equal(c.wl->name, "extract");
+	assert_int_equal(c.reps, 10);
+	assert_int_equal(c.order, RUN_ORDER_INTERLEAVED);
+	assert_int_equal(c.mode, RUN_MODE_PROCESS);
+	assert_int_equal(c.layout, RUN_LAYOUT_SHARED);
+	assert_string_equal(c.jobs_spec, "1,ncpu");
+	assert_int_equal(c.levels[0], 1);
+	assert_int_equal(c.nlevels, ncpu > 1 ? 2 : 1);
+	assert_int_equal(c.levels[c.nlevels - 1], ncpu);
+	assert_null(c.archive);
+	assert_int_equal(c.dry_run, 0);
+	assert_string_equal(c.cmdline, "run");
+	run_config_free(&c);
+}
+
+static void
+test_all_options(void **state)
+{
+	struct run_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, "run -w calib -a /x.tar -j 1,2 -r 3 "
+	    "--order random --seed 7 --bind pu --distrib compact "
+	    "--mode thread --layout per-worker -O a=b -O c=d=e "
+	    "--disk tmpfs:64m --fs ext4 --newfs-opts -q --mount-opts noatime "
+	    "--label k1 -o /tmp/r --dry-run --verify --os freebsd"), RUN_READY);
+	assert_string_equal(c.wl->name, "calib");
+	assert_string_equal(c.archive, "/x.tar");
+	assert_int_equal(c.nlevels, 2);
+	assert_int_equal(c.reps, 3);
+	assert_int_equal(c.order, RUN_ORDER_RANDOM);
+	assert_int_equal(c.seed, 7);
+	assert_int_equal(c.bind, BIND_PU);
+	assert_int_equal(c.distrib, DISTRIB_COMPACT);
+	assert_int_equal(c.mode, RUN_MODE_THREAD);
+	assert_int_equal(c.layout, RUN_LAYOUT_PER_WORKER);
+	assert_int_equal(c.nwopts, 2);
+	assert_string_equal(c.wopts[1].key, "c");
+	assert_string_equal(c.wopts[1].value, "d=e");
+	assert_string_equal(c.disk, "tmpfs:64m");
+	assert_string_equal(c.fs, "ext4");
+	assert_string_equal(c.newfs_opts, "-q");
+	assert_string_equal(c.mount_opts, "noatime");
+	assert_string_equal(c.label, "k1");
+	assert_string_equal(c.results, "/tmp/r");
+	assert_int_equal(c.dry_run, 1);
+	assert_int_equal(c.verify, 1);
+	assert_int_equal(c.os, MD_OS_FREEBSD);
+	run_config_free(&c);
+}
+
+static void
+test_bad_options(void **state)
+{
+	static const char *const bad[] = {
+		"run -r 0", "run -r x", "run --bind socket", "run --distrib rr",
+		"run --mode fiber", "run --layout each", "run --order up",
+		"run -O novalue", "run -O =v", "run -w nosuch", "run -j 0",
+		"run --label a/b", "run --seed x", "run --os hurd",
+		"run --synthetic pu:2", "run extra", "run --no-such",
+		NULL,
+	};
+	struct run_config c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; bad[i] != NULL; i++) {
+		assert_int_equal(parse(&c, bad[i]), EXIT_USAGE);
+		run_config_free(&c);
+	}
+	/* Another OS only for a plan. */
+	assert_int_equal(parse(&c, os_this() == MD_OS_LINUX ?
+	    "run --os freebsd" : "run --os linux"), EXIT_USAGE);
+	run_config_free(&c);
+	assert_int_equal(parse(&c, "run --dry-run --synthetic pu:3 -j ncpu"),
+	    RUN_READY);
+	assert_int_equal(c.levels[0], 3);
+	run_config_free(&c);
+}
+
+static void
+test_help(void **state)
+{
+	struct run_config c;
+	FILE *saved = stdout;
+
+	(void)state;
+	stdout = fopen("/dev/null", "w");
+	assert_int_equal(parse(&c, "run --help"), EXIT_OK);
+	run_config_free(&c);
+	assert_int_equal(parse(&c, "run -w help"), EXIT_OK);
+	run_config_free(&c);
+	fclose(stdout);
+	stdout = saved;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jobs_lists),
+		cmocka_unit_test(test_jobs_lists_bad),
+		cmocka_unit_test(test_orders),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_all_options),
+		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_help),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
