@@ -386,12 +386,19 @@ html_verdicts(FILE *fp, const struct report *r)
 			fputs("<td colspan=\"7\">not tested</td></tr>\n", fp);
 			continue;
 		}
-		fprintf(fp, "<td class=\"num\">%.4g</td><td class=\"num\">%.4g"
-		    "</td><td class=\"num\">%+.2f%%</td><td class=\"num\">"
-		    "&plusmn;%.2f%%</td><td class=\"num\">%.3g</td>"
+		fprintf(fp, "<td class=\"num\">%.4g</td><td class=\"num\">"
+		    "%.4g</td>", ds_mean(vt->a), ds_mean(vt->b));
+		if (isfinite(vt->t.pct) && isfinite(vt->t.pct_hw))
+			fprintf(fp, "<td class=\"num\">%+.2f%%</td><td class="
+			    "\"num\">&plusmn;%.2f%%</td>", vt->t.pct,
+			    vt->t.pct_hw);
+		else
+			fprintf(fp, "<td class=\"num\">%+.4g</td><td class="
+			    "\"num\">&plusmn;%.4g</td>", vt->t.diff,
+			    vt->t.diff_hw);
+		fprintf(fp, "<td class=\"num\">%.3g</td>"
 		    "<td class=\"num\">%.3g</td><td class=\"%s\">%s%s</td>"
-		    "</tr>\n", ds_mean(vt->a), ds_mean(vt->b), vt->t.pct,
-		    vt->t.pct_hw, vt->t.p, vt->p_adj,
+		    "</tr>\n", vt->t.p, vt->p_adj,
 		    vt->verdict == VERDICT_SLOWER ? "slower" :
 		    vt->verdict == VERDICT_FASTER ? "faster" : "",
 		    verdict_name(vt->verdict),
