@@ -186,6 +186,9 @@ mean_hw(const struct dataset *ds, double conf)
 	    sqrt((double)ds->n));
 }
 
+/* ratio_ci.method when a level has one value: no interval. */
+#define EC_POINT_ONLY	(-1)
+
 /* EC(N) for a set at level N with its interval; -1 when not computable. */
 static int
 set_ec(const struct rset *s, int jobs, double conf, struct ratio_ci *rc)
@@ -194,13 +197,21 @@ set_ec(const struct rset *s, int jobs, double conf, struct ratio_ci *rc)
 
 	t1 = rset_ds(s, 1, "real");
 	tn = rset_ds(s, jobs, "real");
-	if (t1 == NULL || tn == NULL || t1->n < 2 || tn->n < 2)
+	if (t1 == NULL || tn == NULL || t1->n == 0 || tn->n == 0)
 		return (-1);
+	memset(rc, 0, sizeof(*rc));
+	rc->method = RATIO_FIELLER;
+	rc->bounded = 1;
 	if (jobs == 1) {
 		rc->ratio = rc->lo = rc->hi = 1.0;
-		rc->method = RATIO_FIELLER;
-		rc->bounded = 1;
 		return (0);
+	}
+	/* One value (an imported single timing): the figure, no interval. */
+	if (t1->n < 2 || tn->n < 2) {
+		rc->ratio = rc->lo = rc->hi = jobs * ds_mean(t1) /
+		    ds_mean(tn);
+		rc->method = EC_POINT_ONLY;
+		return (isfinite(rc->ratio) ? 0 : -1);
 	}
 	if (stat_ratio_ci(t1, tn, (double)jobs, conf, rc) != 0 ||
 	    !isfinite(rc->ratio))
@@ -665,20 +676,23 @@ html_ec_table(FILE *fp, const struct report *r)
 				continue;
 			any = 1;
 			lim = n < s->ncpu ? n : s->ncpu;
-			fprintf(fp, "%-20.20s %5d %10.4g %10.4g %7.3f  "
-			    "[%7.3f, %7.3f] %6.3f  ", s->label, n,
-			    ds_mean(rset_ds(s, 1, "real")),
-			    ds_mean(rset_ds(s, n, "real")), rc.ratio, rc.lo,
-			    rc.hi, rc.ratio / lim);
-			fputs(rc.method == RATIO_FIELLER ? "Fieller" :
+			fprintf(fp, "%-20.20s %5d %10.4g %10.4g %7.3f  ",
+			    s->label, n, ds_mean(rset_ds(s, 1, "real")),
+			    ds_mean(rset_ds(s, n, "real")), rc.ratio);
+			if (rc.method == EC_POINT_ONLY)
+				fprintf(fp, "%-19s", "-");
+			else
+				fprintf(fp, "[%7.3f, %7.3f]", rc.lo, rc.hi);
+			fprintf(fp, " %6.3f  ", rc.ratio / lim);
+			fputs(rc.method == EC_POINT_ONLY ? "one value: no "
+			    "interval" : rc.method == RATIO_FIELLER ? "Fieller" :
 			    rc.bounded ? "delta" : "delta (Fieller unbounded)",
 			    fp);
 			fputc('\n', fp);
 		}
 	}
 	if (!any)
-		fputs("(no set has level 1 and another level with two or more "
-		    "repetitions each)\n", fp);
+		fputs("(no set has level 1 and another level)\n", fp);
 	fprintf(fp, "</pre>\n<p class=\"note\">EC(N) = N mean(T1) / "
 	    "mean(TN), %g%% confidence interval; efficiency = EC / "
 	    "min(N, CPUs).</p>\n", r->opts->conf);
