@@ -50,6 +50,7 @@ struct report {
 	char		**wmetrics;	/* workload metrics, union, in order */
 	size_t		 nwmetrics;
 	char		*plotdir;	/* DIR/plots */
+	int		 key_below;	/* long labels: the key under the plot */
 	double		 xstep;		/* x offset between sets in a plot */
 };
 
@@ -262,6 +263,7 @@ html_head(FILE *fp, const char *title)
 	    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;"
 	    "vertical-align:top}\nth{background:#f2f2f2}\n"
 	    "td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+	    "td.path{font-size:11px;overflow-wrap:anywhere}\n"
 	    ".plots{display:grid;grid-template-columns:repeat(2,1fr);"
 	    "gap:12px}\n"
 	    "figure{margin:0;border:1px solid #ddd;padding:4px}\n"
@@ -281,7 +283,8 @@ static int
 meta_volatile(const char *key)
 {
 	static const char *const keys[] = { "created", "start", "end",
-	    "command", "cmdline" };
+	    "command", "label", "disk_id", "disk_device", "disk_mountpoint",
+	    "vary.cell", "vary.run" };
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -290,85 +293,104 @@ meta_volatile(const char *key)
 	return (0);
 }
 
-/* Meta keys whose values differ between the sets: what was compared. */
+/* Some set has another value for key than the others (or none). */
+static int
+meta_differs(const struct report *r, const char *key)
+{
+	const char *v0, *v;
+	size_t i;
+
+	v0 = rs_meta_get(r->sets[0].rs, key);
+	for (i = 1; i < r->nsets; i++) {
+		v = rs_meta_get(r->sets[i].rs, key);
+		if ((v == NULL) != (v0 == NULL) ||
+		    (v != NULL && strcmp(v, v0) != 0))
+			return (1);
+	}
+	return (0);
+}
+
+/* The sets, numbered, and the meta keys that differ between them. */
 static void
 html_sets(FILE *fp, const struct report *r)
 {
 	static const char *const keys[] = { "host", "os", "kernel.ident",
-	    "cpu.model", "workload", "disk", "fs", "mount_opts", "mode",
-	    "bind", "layout" };
-	const char *shown[sizeof(keys) / sizeof(keys[0])];
+	    "cpu.model", "ncpu", "workload", "disk", "fs", "mount_opts",
+	    "mode", "bind", "layout" };
 	const struct rs_set *a, *b;
-	const char *va, *vb;
-	size_t i, j, k, ndiff, nshown;
+	const char *va, *key;
+	size_t i, j, k, ndiff, ncommon;
 
-	/* Only the columns some set has a value for. */
-	nshown = 0;
-	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-		for (i = 0; i < r->nsets; i++)
-			if (rs_meta_get(r->sets[i].rs, keys[k]) != NULL) {
-				shown[nshown++] = keys[k];
-				break;
-			}
-
-	fputs("<h2>Result sets</h2>\n<table>\n<tr><th>label</th><th>path"
-	    "</th><th>levels</th><th>batches</th>", fp);
-	for (k = 0; k < nshown; k++)
-		fprintf(fp, "<th>%s</th>", shown[k]);
-	fputs("</tr>\n", fp);
+	fputs("<h2>Result sets</h2>\n<table>\n<tr><th>#</th><th>label</th>"
+	    "<th>path</th><th>levels</th><th>batches</th></tr>\n", fp);
 	for (i = 0; i < r->nsets; i++) {
 		a = r->sets[i].rs;
-		fputs("<tr><td>", fp);
+		fprintf(fp, "<tr><td>%zu</td><td>", i + 1);
 		html_puts(fp, r->sets[i].label);
-		fputs("</td><td>", fp);
+		fputs("</td><td class=\"path\">", fp);
 		html_puts(fp, a->path);
 		fputs("</td><td>", fp);
 		for (j = 0; j < r->sets[i].nlevels; j++)
 			fprintf(fp, "%s%d", j ? "," : "", r->sets[i].levels[j]);
-		fprintf(fp, "</td><td class=\"num\">%zu</td>", a->nruns);
-		for (k = 0; k < nshown; k++) {
-			fputs("<td>", fp);
-			if ((va = rs_meta_get(a, shown[k])) != NULL)
-				html_puts(fp, va);
-			fputs("</td>", fp);
-		}
-		fputs("</tr>\n", fp);
+		fprintf(fp, "</td><td class=\"num\">%zu</td></tr>\n",
+		    a->nruns);
 	}
 	fputs("</table>\n", fp);
+	/* The main facts all sets share; what differs comes below. */
+	ncommon = 0;
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		va = rs_meta_get(r->sets[0].rs, keys[k]);
+		if (va == NULL || *va == '\0' || meta_differs(r, keys[k]))
+			continue;
+		fputs(ncommon++ == 0 ? "<p class=\"note\">" : " &middot; ",
+		    fp);
+		fprintf(fp, "%s <b>", keys[k]);
+		html_puts(fp, va);
+		fputs("</b>", fp);
+	}
+	if (ncommon > 0)
+		fputs("</p>\n", fp);
 	if (r->nsets < 2)
 		return;
-	/* Against the first set, as ministat and compare do. */
-	a = r->sets[0].rs;
+	/* One row per key whose value is not the same in every set. */
 	ndiff = 0;
-	for (i = 1; i < r->nsets; i++) {
+	for (i = 0; i < r->nsets; i++) {
 		b = r->sets[i].rs;
 		for (k = 0; k < b->nmeta; k++) {
-			if (meta_volatile(b->meta[k].key))
+			key = b->meta[k].key;
+			if (meta_volatile(key) || !meta_differs(r, key))
 				continue;
-			va = rs_meta_get(a, b->meta[k].key);
-			vb = b->meta[k].value;
-			if (va != NULL && strcmp(va, vb) == 0)
+			/* Once per key: its first appearance in any set. */
+			for (j = 0; j < i; j++)
+				if (rs_meta_get(r->sets[j].rs, key) != NULL)
+					break;
+			if (j < i || rs_meta_get(b, key) != b->meta[k].value)
 				continue;
-			if (ndiff++ == 0)
-				fputs("<p>Meta keys that differ from the first "
-				    "set:</p>\n<table>\n<tr><th>set</th>"
-				    "<th>key</th><th>first set</th>"
-				    "<th>this set</th></tr>\n", fp);
+			if (ndiff++ == 0) {
+				fputs("<p>Meta keys that differ between the "
+				    "sets:</p>\n<table>\n<tr><th>key</th>",
+				    fp);
+				for (j = 0; j < r->nsets; j++)
+					fprintf(fp, "<th>#%zu</th>", j + 1);
+				fputs("</tr>\n", fp);
+			}
 			fputs("<tr><td>", fp);
-			html_puts(fp, r->sets[i].label);
-			fputs("</td><td>", fp);
-			html_puts(fp, b->meta[k].key);
-			fputs("</td><td>", fp);
-			html_puts(fp, va != NULL ? va : "(absent)");
-			fputs("</td><td>", fp);
-			html_puts(fp, vb);
-			fputs("</td></tr>\n", fp);
+			html_puts(fp, key);
+			fputs("</td>", fp);
+			for (j = 0; j < r->nsets; j++) {
+				va = rs_meta_get(r->sets[j].rs, key);
+				fputs("<td>", fp);
+				html_puts(fp, va != NULL ? va : "(absent)");
+				fputs("</td>", fp);
+			}
+			fputs("</tr>\n", fp);
 		}
 	}
 	if (ndiff > 0)
 		fputs("</table>\n", fp);
 	else
-		fputs("<p>All sets have the same meta data.</p>\n", fp);
+		fputs("<p>The sets differ in nothing but their labels and "
+		    "times.</p>\n", fp);
 }
 
 static void
@@ -420,6 +442,14 @@ html_verdicts(FILE *fp, const struct report *r)
 
 /* --- plots ------------------------------------------------------------ */
 
+/* Taller when the key is below: a line per set (and the ideal line). */
+static int
+plot_height(const struct report *r, int extra)
+{
+	return (PLOT_HEIGHT + (r->key_below ?
+	    18 * ((int)r->nsets + extra) + 10 : 0));
+}
+
 static double
 xoff(const struct report *r, size_t i)
 {
@@ -436,8 +466,12 @@ plot_common(FILE *sc, const struct report *r, const char *title,
 	plot_quote(sc, title);
 	fputs("\nset ylabel ", sc);
 	plot_quote(sc, ylabel);
-	fprintf(sc, "\nset xlabel 'concurrent jobs N'\nset grid\n"
-	    "set key %s box opaque\nset xtics (", key);
+	fputs("\nset xlabel 'concurrent jobs N'\nset grid\n", sc);
+	if (r->key_below)
+		fputs("set key below left Left reverse\n", sc);
+	else
+		fprintf(sc, "set key %s box opaque\n", key);
+	fputs("set xtics (", sc);
 	for (i = 0; i < r->nlevels; i++)
 		fprintf(sc, "%s%d", i ? ", " : "", r->levels[i]);
 	fprintf(sc, ")\nset xrange [%g:%g]\nset yrange [0:*]\n"
@@ -518,7 +552,7 @@ plot_points(const struct report *r, const char *name, const char *metric,
 	}
 	fputs("\n", sc);
 	fclose(sc);
-	svg = plot_run(r->plotdir, name, script);
+	svg = plot_run(r->plotdir, name, plot_height(r, 0), script);
 	free(script);
 	return (svg);
 }
@@ -576,7 +610,7 @@ plot_ec(const struct report *r)
 	}
 	fputs("\n", sc);
 	fclose(sc);
-	svg = plot_run(r->plotdir, "ec", script);
+	svg = plot_run(r->plotdir, "ec", plot_height(r, 1), script);
 	free(script);
 	return (svg);
 }
@@ -964,8 +998,13 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	for (i = 0; i < nsets; i++)
 		rset_load(&r.sets[i], sets[i]);
 	unique_labels(&r);
-	for (i = 0; i < nsets; i++)
+	for (i = 0; i < nsets; i++) {
 		rset_data(&r.sets[i]);
+		if (strlen(r.sets[i].label) > 24)
+			r.key_below = 1;
+	}
+	if (nsets > 3)
+		r.key_below = 1;
 	union_levels(&r);
 	union_metrics(&r);
 	rc = -1;
