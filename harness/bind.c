@@ -58,6 +58,8 @@ topo_open(hwloc_topology_t *tp, const char *synthetic, char *err,
     size_t errlen)
 {
 	hwloc_topology_t t;
+	hwloc_bitmap_t set;
+	char buf[256];
 
 	if (hwloc_topology_init(&t) != 0) {
 		snprintf(err, errlen, "hwloc_topology_init: %s",
@@ -78,6 +80,24 @@ topo_open(hwloc_topology_t *tp, const char *synthetic, char *err,
 		hwloc_topology_destroy(t);
 		return (-1);
 	}
+	/*
+	 * Under taskset or cpuset(1) the machine is what we may run on, as
+	 * nproc counts it: plans never widen the binding we were given.
+	 */
+	set = hwloc_bitmap_alloc();
+	if (synthetic == NULL &&
+	    hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) == 0 &&
+	    !hwloc_bitmap_iszero(set) &&
+	    !hwloc_bitmap_isincluded(hwloc_topology_get_topology_cpuset(t),
+	    set) && hwloc_topology_restrict(t, set, 0) != 0) {
+		hwloc_bitmap_list_snprintf(buf, sizeof(buf), set);
+		snprintf(err, errlen, "hwloc_topology_restrict to the process "
+		    "binding %s: %s", buf, strerror(errno));
+		hwloc_bitmap_free(set);
+		hwloc_topology_destroy(t);
+		return (-1);
+	}
+	hwloc_bitmap_free(set);
 	*tp = t;
 	return (0);
 }

@@ -194,9 +194,10 @@ int	 bind_distrib_parse(const char *);
 /* --- topology and binding plans ---------------------------------------- */
 
 /*
- * Load this machine's topology, or a synthetic one ("package:2 core:8
- * pu:2", see hwloc_topology_set_synthetic) when synthetic != NULL.
- * -1 with a message in err.
+ * Load this machine's topology, restricted to the process's CPU binding
+ * (taskset, cpuset(1)), or a synthetic one ("package:2 core:8 pu:2", see
+ * hwloc_topology_set_synthetic) when synthetic != NULL.  -1 with a
+ * message in err.
  */
 int	 topo_open(hwloc_topology_t *, const char *synthetic, char *err,
 	    size_t errlen);

@@ -241,6 +241,9 @@ write_meta(struct run *r)
 	rs_meta(r->rs, "topology", "%s", topo_summary(r->topo, buf,
 	    sizeof(buf)));
 	rs_meta(r->rs, "ncpu", "%d", r->ncpu);
+	hwloc_bitmap_list_snprintf(buf, sizeof(buf),
+	    hwloc_topology_get_topology_cpuset(r->topo));
+	rs_meta(r->rs, "cpuset", "%s", buf);
 	rs_meta(r->rs, "workload", "%s", c->wl->name);
 	for (i = 0; i < c->nwopts; i++)
 		rs_meta(r->rs, "workload.option", "%s=%s", c->wopts[i].key,

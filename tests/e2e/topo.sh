@@ -35,3 +35,13 @@ echo "$out" | grep -q '^worker 1: unbound' && ok "--bind none" || not_ok "--bind
 [ $rc -eq 2 ] && ok "bad -j: exit 2" || not_ok "bad -j: exit 2" "rc=$rc"
 "$FSCONC" topo --bind socket >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "bad --bind: exit 2" || not_ok "bad --bind: exit 2" "rc=$rc"
+
+# A process bound with taskset plans within its binding, as nproc counts.
+if command -v taskset >/dev/null 2>&1 && [ "$ncpu" -gt 1 ]; then
+	out=$(taskset -c 1 "$FSCONC" topo 2>&1)
+	echo "$out" | grep -q ' 1 PU, ' && echo "$out" | grep -q '^worker 0: cpuset 1 ' &&
+	    [ "$(echo "$out" | grep -c '^worker ')" -eq 1 ] &&
+	    ok "taskset -c 1: one PU, cpuset 1" || not_ok "taskset -c 1: one PU, cpuset 1" "$out"
+else
+	skip "taskset -c 1: one PU, cpuset 1" "no taskset or a single CPU"
+fi
