@@ -3,7 +3,7 @@
 #     in process and thread mode;
 #  2. noise: stddev of T1 over 10 repetitions of `fsconc run -j 1` of the
 #     extract workload next to a plain shell loop (mkfs; mount; time tar
-#     xf) on the same kind of fresh file system.
+#     xf) on the same kind of fresh file system, alternating.
 # Figures on a shared machine are provisional; nothing here asserts them.
 set -u
 FSCONC=${FSCONC:-./fsconc}
@@ -50,31 +50,44 @@ if ! "$FSCONC" mkarchive --files 2000 --bytes 32m "$tmp/a.tar" >/dev/null 2>"$tm
 	exit 0
 fi
 tar=$(command -v bsdtar || command -v tar)
+# One shell repetition: fresh fs, time tar xf, umount.
+shell_once() {
+	if [ "$1" = tmpfs ]; then
+		mount -t tmpfs -o size=1g fsconc-bench "$tmp/mnt"
+	else
+		rm -f "$tmp/img"
+		truncate -s 1g "$tmp/img"
+		mkfs.ext4 -q -F "$tmp/img"
+		mount -o loop "$tmp/img" "$tmp/mnt"
+	fi
+	mkdir "$tmp/mnt/0"
+	t0=$(date +%s.%N)
+	"$tar" xf "$tmp/a.tar" -C "$tmp/mnt/0"
+	t1=$(date +%s.%N)
+	echo "$t1 - $t0" | bc -l
+	umount "$tmp/mnt"
+}
+# The two methods alternate, repetition by repetition, so that the drift
+# of a shared machine falls on both alike.
 for disk in tmpfs loop; do
-	if ! "$FSCONC" run -a "$tmp/a.tar" -j 1 -r 10 --disk $disk \
-	    -o "$tmp/x-$disk" >/dev/null 2>"$tmp/err"; then
-		echo "  $disk: fsconc run failed: $(head -n 3 "$tmp/err")"
+	: >"$tmp/fsconc-$disk"
+	: >"$tmp/shell-$disk"
+	failed=
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		if ! "$FSCONC" run -a "$tmp/a.tar" -j 1 -r 1 --disk $disk \
+		    -o "$tmp/x-$disk-$i" >/dev/null 2>"$tmp/err"; then
+			failed=$(head -n 3 "$tmp/err")
+			break
+		fi
+		cat "$(ls -d "$tmp/x-$disk-$i"/*/*/*/)/jobs-1.real" >>"$tmp/fsconc-$disk"
+		shell_once $disk >>"$tmp/shell-$disk"
+	done
+	if [ -n "$failed" ]; then
+		echo "  $disk: fsconc run failed: $failed"
 		continue
 	fi
-	set -- $(stats "$(ls -d "$tmp/x-$disk"/*/*/*/)/jobs-1.real")
+	set -- $(stats "$tmp/fsconc-$disk")
 	fm=$1 fs=$2
-	: >"$tmp/shell-$disk"
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		if [ $disk = tmpfs ]; then
-			mount -t tmpfs -o size=1g fsconc-bench "$tmp/mnt"
-		else
-			rm -f "$tmp/img"
-			truncate -s 1g "$tmp/img"
-			mkfs.ext4 -q -F "$tmp/img"
-			mount -o loop "$tmp/img" "$tmp/mnt"
-		fi
-		mkdir "$tmp/mnt/0"
-		t0=$(date +%s.%N)
-		"$tar" xf "$tmp/a.tar" -C "$tmp/mnt/0"
-		t1=$(date +%s.%N)
-		echo "$t1 - $t0" | bc -l >>"$tmp/shell-$disk"
-		umount "$tmp/mnt"
-	done
 	set -- $(stats "$tmp/shell-$disk")
 	awk -v d=$disk -v fm="$fm" -v fs="$fs" -v sm="$1" -v ss="$2" -v t="$(basename "$tar")" 'BEGIN {
 		printf "  %-5s fsconc: mean %.4fs sd %.4fs (cv %.2f%%)   shell %s: mean %.4fs sd %.4fs (cv %.2f%%)   sd ratio fsconc/shell %.2f\n",

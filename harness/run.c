@@ -35,6 +35,8 @@ struct run {
 	size_t		 nsteps;
 	struct rs_writer *rs;
 	struct dataset	**real;		/* [nlevels]: T of ok/warn batches */
+	double		*idle;		/* [nlevels]: sum of their idle shares */
+	int		*nidle;		/* [nlevels]: how many were known */
 	int		 nbad;		/* batches failed or killed */
 	int		 rc;		/* exit status so far */
 	int		 aborted;	/* a disk or directory could not be made */
@@ -421,9 +423,13 @@ one_batch(struct run *r, size_t step)
 			rs_add_worker(r->rs, &rw[i]);
 		if (rs_commit(r->rs) != 0)
 			rc = -1;
-		if (run.status <= RS_WARN)
+		if (run.status <= RS_WARN) {
 			ds_add(r->real[li], run.real);
-		else {
+			if (!isnan(run.idle)) {
+				r->idle[li] += run.idle;
+				r->nidle[li]++;
+			}
+		} else {
 			r->nbad++;
 			if (c->progress)
 				fprintf(stderr, "\r\033[K");
@@ -457,8 +463,9 @@ summary(struct run *r, FILE *fp)
 	for (i = 0; i < c->nlevels; i++)
 		if (c->levels[i] == 1 && r->real[i]->n > 0)
 			t1 = r->real[i];
-	fprintf(fp, "%6s %4s %12s %10s %8s %19s %6s\n", "jobs", "n",
-	    "mean T (s)", "+/- 95%", "EC(N)", "EC 95% CI", "eff");
+	/* Idle CPUs while N workers run are the mark of lock contention. */
+	fprintf(fp, "%6s %4s %12s %10s %6s %8s %19s %6s\n", "jobs", "n",
+	    "mean T (s)", "+/- 95%", "idle", "EC(N)", "EC 95% CI", "eff");
 	for (i = 0; i < c->nlevels; i++) {
 		tn = r->real[i];
 		n = c->levels[i];
@@ -474,6 +481,10 @@ summary(struct run *r, FILE *fp)
 			fprintf(fp, " %10.6f", hw);
 		} else
 			fprintf(fp, " %10s", "-");
+		if (r->nidle[i] > 0)
+			fprintf(fp, " %5.1f%%", 100 * r->idle[i] / r->nidle[i]);
+		else
+			fprintf(fp, " %6s", "-");
 		if (t1 == NULL) {
 			fprintf(fp, " %8s\n", "-");
 			continue;
@@ -510,6 +521,8 @@ teardown(struct run *r)
 		for (i = 0; i < r->cfg->nlevels; i++)
 			ds_free(r->real[i]);
 	free(r->real);
+	free(r->idle);
+	free(r->nidle);
 	free(r->steps);
 	if (r->have_spec)
 		md_spec_free(&r->spec);
@@ -563,6 +576,8 @@ run_open(struct run_config *c, int *rc)
 		goto fail;
 	}
 	r->real = xcalloc(c->nlevels, sizeof(*r->real));
+	r->idle = xcalloc(c->nlevels, sizeof(*r->idle));
+	r->nidle = xcalloc(c->nlevels, sizeof(*r->nidle));
 	for (i = 0; i < c->nlevels; i++) {
 		snprintf(name, sizeof(name), "jobs-%d.real", c->levels[i]);
 		r->real[i] = ds_new(name);
