@@ -495,7 +495,9 @@ list_workloads(void)
 
 			for (; *p != '\0'; p = *nl ? nl + 1 : nl) {
 				nl = p + strcspn(p, "\n");
-				printf("      -O %.*s\n", (int)(nl - p), p);
+				/* An indented line continues the one above. */
+				printf("      %s%.*s\n", *p == ' ' ? "   " : "-O ",
+				    (int)(nl - p), p);
 			}
 		}
 	}
