@@ -440,6 +440,7 @@ void
 md_describe(const struct md_disk *d, FILE *fp)
 {
 	const struct md_spec *sp = &d->spec;
+	char *line;
 
 	fprintf(fp, "disk_backend=%s\n", md_backend_name(sp->backend));
 	fprintf(fp, "disk_spec=%s\n", d->specstr);
@@ -454,6 +455,11 @@ md_describe(const struct md_disk *d, FILE *fp)
 		fprintf(fp, "disk_zram_algorithm=%s\n", sp->zram_algo);
 	fprintf(fp, "disk_newfs_opts=%s\n",
 	    sp->newfs_opts != NULL ? sp->newfs_opts : "");
+	if (sp->fs != NULL && d->dev != NULL) {
+		line = md_mkfs_line(sp, d->dev);
+		fprintf(fp, "disk_newfs_command=%s\n", line);
+		free(line);
+	}
 	fprintf(fp, "disk_mount_opts=%s\n",
 	    sp->mount_opts != NULL ? sp->mount_opts : "");
 	fprintf(fp, "disk_mountpoint=%s\n", d->mnt);
