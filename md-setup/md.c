@@ -137,9 +137,9 @@ md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
 			    strcmp(tok, "swap") == 0))
 				sp->md_swap = strcmp(tok, "swap") == 0;
 			else if (parse_size(tok, &size) == 0) {
-				if (size == 0) {
-					snprintf(err, errlen, "%s: size 0",
-					    spec);
+				if (size == 0 || size > (1ULL << 60)) {
+					snprintf(err, errlen, "%s: size %s out "
+					    "of range", spec, tok);
 					goto bad;
 				}
 				sp->size = size;
