@@ -31,7 +31,7 @@ static const char *const mc_methods[] = { "memcpy", "loop", "nt" };
 
 struct mc_state {
 	uint64_t	 cached;	/* -O cached=, 0: from L2 */
-	uint64_t	 uncached;	/* -O uncached=, 0: from LLC */
+	uint64_t	 uncached;	/* -O uncached=, 0: from LLC; all workers' */
 	double		 duration;	/* -O duration=, per phase */
 	uint64_t	 l2, llc;	/* prepare: hwloc cache sizes, 0 unknown */
 };
@@ -157,7 +157,7 @@ mc_batch_setup(void *state, const struct wl_batch *b, char *err,
 	uint64_t need, mem = wl_phys_mem();
 	char a[32], c[32];
 
-	need = 2 * (mc->cached + mc->uncached) * (uint64_t)b->jobs;
+	need = 2 * (mc->cached * (uint64_t)b->jobs + mc->uncached);
 	if (mem != 0 && need > mem / 2) {
 		snprintf(err, errlen, "%s: %d workers need %s of buffers, more "
 		    "than half of the machine's %s: use a smaller -O uncached=",
@@ -168,12 +168,27 @@ mc_batch_setup(void *state, const struct wl_batch *b, char *err,
 	return (0);
 }
 
+/*
+ * The uncached block is shared out as STREAM does: the workers' blocks
+ * together are uncached= bytes, far beyond the shared LLC, so memory use
+ * stays the same at any worker count.
+ */
+static uint64_t
+mc_share(const struct mc_state *mc, const struct wl_worker *w)
+{
+	uint64_t n = mc->uncached / (uint64_t)(w->jobs > 0 ? w->jobs : 1);
+
+	if (n < 2 * mc->cached)
+		n = 2 * mc->cached;
+	return ((n + 63) & ~(uint64_t)63);
+}
+
 static int
 mc_worker_setup(void *state, struct wl_worker *w)
 {
 	struct mc_state *mc = state;
 	struct mc_worker *p = xcalloc(1, sizeof(*p));
-	uint64_t size[2] = { mc->cached, mc->uncached };
+	uint64_t size[2] = { mc->cached, mc_share(mc, w) };
 	void *q;
 	int i;
 
@@ -186,7 +201,7 @@ mc_worker_setup(void *state, struct wl_worker *w)
 			goto fail;
 		p->dst[i] = q;
 		/* Fault every page in now, not while timing. */
-		wl_content_fill((uint64_t)w->id, 0, p->src[i], size[i]);
+		memset(p->src[i], 0x5a, size[i]);
 		memset(p->dst[i], 0, size[i]);
 	}
 	return (0);
@@ -237,7 +252,7 @@ mc_run(void *state, struct wl_worker *w)
 {
 	struct mc_state *mc = state;
 	struct mc_worker *p = w->priv;
-	uint64_t size[2] = { mc->cached, mc->uncached }, bytes;
+	uint64_t size[2] = { mc->cached, mc_share(mc, w) }, bytes;
 	double t0, t;
 	int m, i;
 
@@ -275,7 +290,7 @@ mc_verify(void *state, struct wl_worker *w)
 {
 	struct mc_state *mc = state;
 	struct mc_worker *p = w->priv;
-	uint64_t size[2] = { mc->cached, mc->uncached };
+	uint64_t size[2] = { mc->cached, mc_share(mc, w) };
 	int i;
 
 	if (p == NULL)
@@ -318,7 +333,8 @@ const struct workload wl_memcpy = {
 	.options_help =
 	    "cached=L2/4       block that fits in L2 (source and destination)\n"
 	    "uncached=4*LLC    block far beyond the last-level cache "
-	    "(64M..1G)\n"
+	    "(64M..1G),\n"
+	    "                  shared out: each of N workers copies 1/N of it\n"
 	    "duration=0.2      seconds per method and block size (6 phases)\n",
 	.metrics = mc_metrics,
 	.nmetrics = sizeof(mc_metrics) / sizeof(mc_metrics[0]),

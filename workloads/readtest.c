@@ -25,6 +25,7 @@
 #define RT_NAME		"readtest"
 #define RT_FILE		"readtest.dat"
 #define RT_CHUNK	(1U << 20)
+#define RT_MIN_BYTES	(1ULL << 30)	/* default count reads this much */
 
 enum rt_pattern { RT_SEQ, RT_RANDOM };
 enum rt_io { RT_READ, RT_PREAD, RT_MMAP };
@@ -36,7 +37,7 @@ static const char *const rt_files[] = { "shared", "per-worker", NULL };
 struct readtest {
 	uint64_t	 size;		/* -O size= */
 	uint64_t	 bs;		/* -O bs= */
-	uint64_t	 count;		/* -O count=, 0: size/bs */
+	uint64_t	 count;		/* -O count=, 0: max(size, 1g)/bs */
 	uint64_t	 seed;		/* -O seed= */
 	int		 pattern;	/* -O pattern= */
 	int		 io;		/* -O io= */
@@ -130,8 +131,10 @@ rt_prepare(void *state, char *err, size_t errlen)
 		    format_size(mem, b, sizeof(b)));
 		return (-1);
 	}
+	/* At least 1 GiB read per worker: long enough to time well. */
 	if (rt->count == 0)
-		rt->count = rt->size / rt->bs;
+		rt->count = (rt->size > RT_MIN_BYTES ? rt->size :
+		    RT_MIN_BYTES) / rt->bs;
 	return (0);
 }
 
@@ -431,7 +434,8 @@ const struct workload wl_readtest = {
 	    "pattern=seq       seq | random (uniform, seeded, block-aligned)\n"
 	    "io=read           read (lseek+read) | pread | mmap (memcpy out)\n"
 	    "file=shared       shared: one file per fs | per-worker\n"
-	    "count=size/bs     reads per worker\n"
+	    "count=N           reads per worker (default: 1g/bs, at least "
+	    "size/bs)\n"
 	    "seed=1            content and random-offset seed\n",
 	.metrics = rt_metrics,
 	.nmetrics = sizeof(rt_metrics) / sizeof(rt_metrics[0]),

@@ -2,7 +2,8 @@
  * tree: small-file metadata work, after the 1995 study that timed cvs co,
  * cp -pR, du -a, diff -r, tar cf /dev/null, cpio -p and rm -rf over a
  * source tree and found metadata, not data, to be the bottleneck.  Each
- * worker gets a generated source-like tree (untimed, in worker_setup)
+ * worker gets a generated source-like tree, or the archive given with
+ * -a (archive=) extracted by the extract engine (untimed, worker_setup)
  * and then runs, each timed on its own:
  *
  *   walk     lstat every entry (du -a)
@@ -72,11 +73,13 @@ struct tr_entry {
 };
 
 struct tree {
+	char		*archive;	/* -O archive= or -a: populate from it */
 	uint64_t	 files;		/* -O files= */
 	uint64_t	 size;		/* -O size=, mean file size */
 	uint64_t	 seed;		/* -O seed= */
 	int		 shared;	/* -O shared= */
 	/* prepare: */
+	struct archive_image img;	/* with archive= */
 	uint32_t	 ndirs;
 	char		**dirs;		/* relative paths, parents first */
 	struct tr_entry	*ents;
@@ -324,9 +327,16 @@ tr_copy_entry(struct tr_ctx *c, int sfd, int dfd, const char *name,
 
 	if (S_ISREG(st->st_mode))
 		return (tr_copy_file(c, sfd, dfd, name, st));
+	if (S_ISFIFO(st->st_mode)) {
+		if (mkfifoat(dfd, name, st->st_mode & 07777) != 0 ||
+		    fchmodat(dfd, name, st->st_mode & 07777, 0) != 0 ||
+		    utimensat(dfd, name, ts, 0) != 0)
+			return (tr_errno(c, c->root2, name, "mkfifo"));
+		return (0);
+	}
 	if (!S_ISLNK(st->st_mode))
-		return (tr_fail(c, c->root, name, "not a file, directory or "
-		    "symlink"));
+		return (tr_fail(c, c->root, name, "not a file, directory, "
+		    "symlink or fifo"));
 	n = readlinkat(sfd, name, target, sizeof(target) - 1);
 	if (n < 0)
 		return (tr_errno(c, c->root, name, "readlink"));
@@ -442,6 +452,8 @@ tr_cmp_entry(struct tr_ctx *c, int sfd, int dfd, const char *name,
 		return (-1);
 	if (S_ISREG(st->st_mode))
 		return (tr_cmp_data(c, sfd, dfd, name));
+	if (!S_ISLNK(st->st_mode))
+		return (0);
 	n1 = readlinkat(sfd, name, t1, sizeof(t1));
 	n2 = readlinkat(dfd, name, t2, sizeof(t2));
 	if (n1 < 0 || n2 < 0)
@@ -792,6 +804,11 @@ tr_set_option(void *state, const char *key, const char *value, char *err,
 	if (strcmp(key, "seed") == 0)
 		return (wl_opt_uint(TR_NAME, key, value, 0, UINT64_MAX,
 		    &t->seed, err, errlen));
+	if (strcmp(key, "archive") == 0) {
+		free(t->archive);
+		t->archive = xstrdup(value);
+		return (0);
+	}
 	if (strcmp(key, "shared") == 0) {
 		if (wl_opt_uint(TR_NAME, key, value, 0, 1, &v, err,
 		    errlen) != 0)
@@ -799,8 +816,8 @@ tr_set_option(void *state, const char *key, const char *value, char *err,
 		t->shared = (int)v;
 		return (0);
 	}
-	return (wl_opt_unknown(TR_NAME, key, "files, size, shared, seed", err,
-	    errlen));
+	return (wl_opt_unknown(TR_NAME, key,
+	    "files, size, shared, seed, archive", err, errlen));
 }
 
 /*
@@ -815,8 +832,19 @@ tr_prepare(void *state, char *err, size_t errlen)
 	uint64_t k;
 	uint32_t j;
 
-	(void)err;
-	(void)errlen;
+	if (t->archive != NULL) {
+		/* Names inside an archive cannot carry a worker prefix. */
+		if (t->shared) {
+			snprintf(err, errlen, "%s: shared=1 needs the generated "
+			    "tree, not archive=%s", TR_NAME, t->archive);
+			return (-1);
+		}
+		if (archive_load(t->archive, &t->img, err, errlen) != 0)
+			return (-1);
+		t->files = t->img.entries;
+		t->bytes = t->img.bytes;
+		return (0);
+	}
 	t->ndirs = (uint32_t)((t->files + 19) / 20);
 	t->dirs = xcalloc(t->ndirs, sizeof(*t->dirs));
 	for (j = 0; j < t->ndirs; j++)
@@ -845,11 +873,19 @@ tr_describe(void *state, FILE *fp)
 	struct tree *t = state;
 	char a[32], b[32];
 
-	fprintf(fp, "tree.files=%" PRIu64 "\ntree.dirs=%u\ntree.size=%s\n"
-	    "tree.bytes=%s\ntree.shared=%d\ntree.seed=%" PRIu64 "\n"
-	    "tree.ops=walk,read,copy,compare,archive,remove\n", t->files,
-	    t->ndirs, format_size(t->size, a, sizeof(a)),
-	    format_size(t->bytes, b, sizeof(b)), t->shared, t->seed);
+	if (t->archive != NULL)
+		fprintf(fp, "tree.source=archive\ntree.archive=%s\n"
+		    "tree.archive_sha256=%s\ntree.entries=%" PRIu64 "\n"
+		    "tree.bytes=%s\n", t->archive, t->img.sha256, t->files,
+		    format_size(t->bytes, b, sizeof(b)));
+	else
+		fprintf(fp, "tree.source=generated\ntree.files=%" PRIu64 "\n"
+		    "tree.dirs=%u\ntree.size=%s\ntree.bytes=%s\n"
+		    "tree.seed=%" PRIu64 "\n", t->files, t->ndirs,
+		    format_size(t->size, a, sizeof(a)),
+		    format_size(t->bytes, b, sizeof(b)), t->seed);
+	fprintf(fp, "tree.shared=%d\n"
+	    "tree.ops=walk,read,copy,compare,archive,remove\n", t->shared);
 }
 
 static int
@@ -902,6 +938,18 @@ tr_populate(const struct tree *t, struct tr_worker *p, struct wl_worker *w)
 	if (mkdir_p(p->src, 0755) != 0)
 		return (wl_report(w, WL_FAILED, "mkdir %s: %s", p->src,
 		    strerror(errno)), -1);
+	if (t->archive != NULL) {
+		char err[WL_MSG_LEN - 64];
+		enum wl_status st;
+
+		st = archive_extract_to(t->img.buf, t->img.len, p->src,
+		    extract_default_flags(), NULL, NULL, err, sizeof(err));
+		if (st > WL_WARN) {
+			wl_report(w, st, "extract %s: %s", t->archive, err);
+			return (-1);
+		}
+		return (0);
+	}
 	for (j = 0; j < t->ndirs; j++) {
 		path = xasprintf("%s/%s", p->src, t->dirs[j]);
 		if (mkdir(path, 0755) != 0 && errno != EEXIST) {
@@ -1089,6 +1137,9 @@ tr_fini(void *state)
 		free(t->dirs[j]);
 	free(t->dirs);
 	free(t->ents);
+	if (t->archive != NULL && t->img.buf != NULL)
+		archive_image_free(&t->img);
+	free(t->archive);
 	free(t);
 }
 
@@ -1101,7 +1152,8 @@ const struct workload wl_tree = {
 	    "directory)\n"
 	    "size=8k           mean file size (uniform in 0..2*size)\n"
 	    "shared=0          1: all workers' files in the same directories\n"
-	    "seed=1            content seed\n",
+	    "seed=1            content seed\n"
+	    "archive=FILE      populate from an archive instead (also -a)\n",
 	.metrics = tr_metrics,
 	.nmetrics = sizeof(tr_metrics) / sizeof(tr_metrics[0]),
 	.needs_fs = 1,

@@ -111,7 +111,8 @@ static void
 test_seq_read_threads(void **state)
 {
 	(void)state;
-	run_readtest((const char *[]){ "size=2m", "bs=8k", NULL }, 3, 1);
+	run_readtest((const char *[]){ "size=2m", "bs=8k", "count=400",
+	    NULL }, 3, 1);
 }
 
 static void
@@ -127,7 +128,7 @@ test_mmap(void **state)
 {
 	(void)state;
 	run_readtest((const char *[]){ "size=1m", "bs=64k", "pattern=random",
-	    "io=mmap", NULL }, 2, 1);
+	    "io=mmap", "count=100", NULL }, 2, 1);
 }
 
 /* Corrupt one byte after setup: the run or verify must catch it. */
@@ -143,7 +144,7 @@ test_checksum_catches_corruption(void **state)
 
 	(void)state;
 	st = wlr_prepare(&wl_readtest, (const char *[]){ "size=256k", "bs=8k",
-	    NULL }, err, sizeof(err));
+	    "count=32", NULL }, err, sizeof(err));
 	assert_non_null(st);
 	dirs[0] = root;
 	mounts[0] = root;

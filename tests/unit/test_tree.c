@@ -35,7 +35,7 @@ test_bad_options(void **state)
 	assert_non_null(strstr(err, "unknown option 'depth'"));
 	wl->fini(st);
 	/* Trees that cannot fit: refused before any worker starts. */
-	st = wlr_prepare(wl, (const char *[]){ "files=10000000", "size=256m",
+	st = wlr_prepare(wl, (const char *[]){ "files=100000", "size=256m",
 	    NULL }, err, sizeof(err));
 	assert_non_null(st);
 	root = wlr_tmpdir();
@@ -96,6 +96,51 @@ test_shared_dir(void **state)
 	(void)state;
 	run_tree("shared=1", 3, 1);
 	run_tree("shared=1", 2, 0);
+}
+
+/* Populated from an archive (fsconc mkarchive's generator). */
+static void
+test_archive(void **state)
+{
+	const struct workload *wl = &wl_tree;
+	char err[512], opt[256], *root = wlr_tmpdir();
+	struct mkarchive_opts mo;
+	struct wl_worker *w;
+	void *st;
+	int i;
+
+	(void)state;
+	memset(&mo, 0, sizeof(mo));
+	mo.files = 300;
+	mo.bytes = 1 << 20;
+	mo.seed = 3;
+	mo.format = "pax";
+	mo.compress = "none";
+	mkarchive_defaults(&mo);
+	snprintf(opt, sizeof(opt), "%s/a.tar", root);
+	if (mkarchive_write(opt, &mo, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	snprintf(opt, sizeof(opt), "archive=%s/a.tar", root);
+	assert_null(wlr_prepare(wl, (const char *[]){ opt, "shared=1", NULL },
+	    err, sizeof(err)));
+	assert_non_null(strstr(err, "shared=1 needs the generated tree"));
+	assert_null(wlr_prepare(wl, (const char *[]){ "archive=/nonexistent",
+	    NULL }, err, sizeof(err)));
+	assert_non_null(strstr(err, "/nonexistent"));
+	st = wlr_prepare(wl, (const char *[]){ opt, NULL }, err, sizeof(err));
+	assert_non_null(st);
+	w = wlr_batch(wl, st, root, 2, 0, 1, err, sizeof(err));
+	assert_non_null(w);
+	for (i = 0; i < 2; i++) {
+		if (w[i].status != WL_OK)
+			fail_msg("worker %d: %s", i, w[i].msg);
+		assert_true(w[i].entries > 0);
+		assert_true(w[i].metric[2 * 2] > 0);	/* copy_s */
+	}
+	wlr_free(w, 2);
+	wl->fini(st);
+	wlr_rmrf(root);
+	free(root);
 }
 
 /* Populate one tree, copy it, then plant differences one at a time. */
@@ -219,6 +264,7 @@ main(void)
 		cmocka_unit_test(test_procs),
 		cmocka_unit_test(test_shared_dir),
 		cmocka_unit_test(test_compare_detects),
+		cmocka_unit_test(test_archive),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
