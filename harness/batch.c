@@ -102,7 +102,7 @@ worker_body(struct batch *b, int i, int thread)
 	struct slot *s = slot_of(b, i);
 	struct wl_worker *w = &s->w;
 	struct rusage r0, r1;
-	struct timespec c0, c1;
+	struct timespec c0 = { 0, 0 }, c1 = { 0, 0 };
 	enum wl_status st;
 	double cpu, u;
 	int who;
@@ -146,10 +146,12 @@ worker_body(struct batch *b, int i, int thread)
 	}
 
 	getrusage(who, &r0);
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+	if (thread)
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	st = sp->wl->worker_run(sp->wl_state, w);
 	s->end = now_monotonic();
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	if (thread)
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
 	getrusage(who, &r1);
 	if (st > w->status)
 		w->status = st;

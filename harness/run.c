@@ -52,14 +52,13 @@ run_on_signal(int sig)
 }
 
 static void
-utc_now(char *buf, size_t len, int compact)
+utc_now(char *buf, size_t len)
 {
 	time_t t = time(NULL);
 	struct tm tm;
 
 	gmtime_r(&t, &tm);
-	strftime(buf, len, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ",
-	    &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 static const char *
@@ -234,7 +233,7 @@ write_meta(struct run *r)
 
 	rs_meta(r->rs, "harness.version", "%s", FSCONC_VERSION);
 	rs_meta(r->rs, "command", "%s", c->cmdline);
-	utc_now(buf, sizeof(buf), 0);
+	utc_now(buf, sizeof(buf));
 	rs_meta(r->rs, "start", "%s", buf);
 	mf = rs_meta_file(r->rs);
 	os_describe(mf);
@@ -618,7 +617,7 @@ run_close(struct run *r, char *set_path, size_t len)
 	}
 	if (r->aborted)
 		rs_meta(r->rs, "aborted", "yes");
-	utc_now(now, sizeof(now), 0);
+	utc_now(now, sizeof(now));
 	rs_meta(r->rs, "end", "%s", now);
 	rs_meta(r->rs, "batches.failed", "%d", r->nbad);
 	if (r->nbad > 0)

@@ -175,3 +175,21 @@ if is_root; then
 else
 	skip "SIGINT: nothing left mounted" "needs root for a tmpfs disk"
 fi
+
+# --- workers die with the controller (PR_SET_PDEATHSIG / watchdog) -----------
+"$FSCONC" run -w calib -O iterations=3000000000 -j 2 -r 1 -o "$S/orphan" \
+    >/dev/null 2>&1 &
+pid=$!
+n=0
+# Wait until the workers exist (they carry the controller's command line).
+while [ "$(ps -eo args | grep -c "[f]sconc run -w calib -O iterations=3000000000.*$S/orphan")" -lt 3 ] &&
+    [ $n -lt 50 ]; do
+	sleep 0.1; n=$((n + 1))
+done
+kill -KILL $pid
+wait $pid 2>/dev/null
+sleep 0.5
+left=$(ps -eo args | grep -c "[f]sconc run -w calib -O iterations=3000000000.*$S/orphan")
+[ $n -lt 50 ] && [ "$left" -eq 0 ] &&
+    ok "controller killed: its workers die with it" ||
+    not_ok "controller killed: its workers die with it" "waited $n, left $left"
