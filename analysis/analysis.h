@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Fill with ds_add() only: it keeps sum and the sorted flag right. */
 struct dataset {
 	char	*name;		/* file name as ministat prints it */
 	double	*points;
@@ -38,8 +39,15 @@ double	 ds_stddev(const struct dataset *);
  * end, not closed.  Returns DS_READ_OK with *dsp set, DS_READ_ERRNO with
  * errno set, or DS_READ_BADLINE with *badline the 1-based line number.
  */
-enum { DS_READ_OK = 0, DS_READ_ERRNO = -1, DS_READ_BADLINE = -2 };
+enum { DS_READ_OK = 0, DS_READ_ERRNO = -1, DS_READ_BADLINE = -2,
+	DS_READ_OPEN = -3 };
 int	 ds_read_fd(int fd, const char *name, int column, const char *delims,
+	    struct dataset **dsp, size_t *badline);
+/*
+ * The same from a path; "-" is stdin, named "<stdin>" as ministat does.
+ * DS_READ_OPEN (errno set) when the file cannot be opened.
+ */
+int	 ds_read_file(const char *path, int column, const char *delims,
 	    struct dataset **dsp, size_t *badline);
 
 /* ministat's -A -n -q -s -w and confidence; see fsconc(1). */
@@ -113,6 +121,8 @@ int	 stat_ratio_ci(struct dataset *a, struct dataset *b, double k,
 
 /* Two-sided Student t quantile for a confidence in percent, df > 0. */
 double	 t_quantile(double conf, double df);
+/* Turn GSL's abort-on-error handler off (the functions above do). */
+void	 stat_gsl_quiet(void);
 
 
 /* ---- verdicts and reports (analysis/verdict.c, analysis/report.c,

@@ -6,7 +6,6 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,19 +65,12 @@ read_set(const char *path, int column, const char *delims)
 	struct dataset *ds;
 	const char *name;
 	size_t badline;
-	int fd, rc;
+	int rc;
 
-	if (strcmp(path, "-") == 0) {
-		fd = STDIN_FILENO;
-		name = "<stdin>";
-	} else {
-		if ((fd = open(path, O_RDONLY)) < 0)
-			err(EXIT_RUNTIME, "Cannot open %s", path);
-		name = path;
-	}
-	rc = ds_read_fd(fd, name, column, delims, &ds, &badline);
-	if (fd != STDIN_FILENO)
-		close(fd);
+	name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	rc = ds_read_file(path, column, delims, &ds, &badline);
+	if (rc == DS_READ_OPEN)
+		err(EXIT_RUNTIME, "Cannot open %s", path);
 	if (rc == DS_READ_ERRNO)
 		err(EXIT_RUNTIME, "Cannot read %s", path);
 	if (rc == DS_READ_BADLINE)

@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -81,41 +82,76 @@ insertion_sort(double *a, size_t n)
 	}
 }
 
-/* Stable LSD radix sort on 8-bit digits; passes where every key agrees are skipped. */
+static inline double
+unkey(uint64_t k)
+{
+	double d;
+
+	k = (k >> 63) ? k & ~(UINT64_C(1) << 63) : ~k;
+	memcpy(&d, &k, sizeof(d));
+	return (d);
+}
+
+/*
+ * Stable LSD radix sort of the keys, 11-bit digits; passes where every
+ * key has the same digit are skipped.  -0 and +0 share a key, so the
+ * signs of the zeros are put back afterwards, in input order.
+ */
+#define RADIX_BITS	11
+#define RADIX_PASSES	6
 static void
 radix_sort(double *a, size_t n)
 {
-	size_t (*count)[256], i, sum, c;
-	double *tmp, *src, *dst, *t;
-	uint64_t k;
-	int pass;
+	size_t (*count)[1 << RADIX_BITS], i, j, sum, c, nzero = 0;
+	uint64_t *key, *tmp, *src, *dst, *t;
+	unsigned char *negzero = NULL;
+	int pass, sh;
 
-	count = xcalloc(8, sizeof(*count));
-	for (i = 0; i < n; i++) {
-		k = dkey(a[i]);
-		for (pass = 0; pass < 8; pass++)
-			count[pass][(k >> (8 * pass)) & 0xff]++;
-	}
+	count = xcalloc(RADIX_PASSES, sizeof(*count));
+	key = xmalloc(n * sizeof(*key));
 	tmp = xmalloc(n * sizeof(*tmp));
-	src = a;
+	for (i = 0; i < n; i++) {
+		key[i] = dkey(a[i]);
+		for (pass = 0; pass < RADIX_PASSES; pass++)
+			count[pass][(key[i] >> (RADIX_BITS * pass)) &
+			    ((1 << RADIX_BITS) - 1)]++;
+		if (a[i] == 0)
+			nzero++;
+	}
+	if (nzero > 0) {
+		negzero = xmalloc(nzero);
+		for (i = j = 0; i < n; i++)
+			if (a[i] == 0)
+				negzero[j++] = signbit(a[i]) != 0;
+	}
+	src = key;
 	dst = tmp;
-	for (pass = 0; pass < 8; pass++) {
-		if (count[pass][(dkey(a[0]) >> (8 * pass)) & 0xff] == n)
+	for (pass = 0; pass < RADIX_PASSES; pass++) {
+		sh = RADIX_BITS * pass;
+		if (count[pass][(key[0] >> sh) & ((1 << RADIX_BITS) - 1)] == n)
 			continue;
-		for (sum = 0, i = 0; i < 256; i++) {
+		for (sum = 0, i = 0; i < (1 << RADIX_BITS); i++) {
 			c = count[pass][i];
 			count[pass][i] = sum;
 			sum += c;
 		}
 		for (i = 0; i < n; i++)
-			dst[count[pass][(dkey(src[i]) >> (8 * pass)) & 0xff]++] =
-			    src[i];
+			dst[count[pass][(src[i] >> sh) &
+			    ((1 << RADIX_BITS) - 1)]++] = src[i];
 		t = src;
 		src = dst;
 		dst = t;
 	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
+	for (i = 0; i < n; i++)
+		a[i] = unkey(src[i]);
+	if (nzero > 0) {
+		for (i = 0; a[i] != 0; i++)
+			;
+		for (j = 0; j < nzero; j++)
+			a[i + j] = negzero[j] ? -0.0 : 0.0;
+		free(negzero);
+	}
+	free(key);
 	free(tmp);
 	free(count);
 }
@@ -188,16 +224,17 @@ ds_stddev(const struct dataset *ds)
 /*
  * Exact for the common case: at most 19 significant digits, mantissa
  * below 2^53 and a power of ten below 10^23 are both exact doubles, so
- * one IEEE multiply or divide rounds correctly (Clinger 1990).  Anything
- * else (hex, inf, nan, long mantissas, white space) goes to strtod(3).
+ * one IEEE multiply or divide rounds correctly (Clinger 1990).  Returns
+ * the end of the number, or NULL for anything else (hex, inf, nan, long
+ * mantissas, white space): that goes to strtod(3).
  */
 static const double pow10tab[] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
-static int
-fast_number(const char *s, const char *e, double *out)
+static const char *
+scan_number(const char *s, const char *e, double *out)
 {
 	uint64_t m = 0;
 	int neg = 0, nd = 0, any = 0, ex = 0, eneg = 0, x10 = 0;
@@ -211,7 +248,7 @@ fast_number(const char *s, const char *e, double *out)
 	}
 	for (; s < e && (unsigned)(*s - '0') < 10; s++, any = 1) {
 		if (nd == 19)
-			return (0);
+			return (NULL);
 		m = m * 10 + (unsigned)(*s - '0');
 		nd++;
 	}
@@ -222,37 +259,37 @@ fast_number(const char *s, const char *e, double *out)
 				x10--;
 		for (; s < e && (unsigned)(*s - '0') < 10; s++, any = 1) {
 			if (nd == 19)
-				return (0);
+				return (NULL);
 			m = m * 10 + (unsigned)(*s - '0');
 			nd++;
 			x10--;
 		}
 	}
 	if (!any)
-		return (0);
+		return (NULL);
 	if (s < e && (*s == 'e' || *s == 'E')) {
 		s++;
 		if (s < e && (*s == '+' || *s == '-'))
 			eneg = *s++ == '-';
 		if (s == e || (unsigned)(*s - '0') >= 10)
-			return (0);
+			return (NULL);
 		for (; s < e && (unsigned)(*s - '0') < 10; s++) {
 			if (ex > 10000)
-				return (0);
+				return (NULL);
 			ex = ex * 10 + (*s - '0');
 		}
 	}
-	if (s != e || m > (UINT64_C(1) << 53))
-		return (0);
+	if (m > (UINT64_C(1) << 53))
+		return (NULL);
 	x10 += eneg ? -ex : ex;
 	v = (double)m;
 	if (m != 0) {
 		if (x10 < -22 || x10 > 22)
-			return (0);
+			return (NULL);
 		v = x10 < 0 ? v / pow10tab[-x10] : v * pow10tab[x10];
 	}
 	*out = neg ? -v : v;
-	return (1);
+	return (s);
 }
 
 /* The whole of fd in one buffer with a spare byte for a terminator. */
@@ -295,7 +332,7 @@ ds_read_fd(int fd, const char *name, int column, const char *delims,
 	char *buf, *p, *end, *nl, *le, *s, *ts, *tok, *te, *ep, save;
 	struct dataset *ds;
 	size_t len, line;
-	int col, hasnul;
+	int col, hasnul, quick;
 	double v;
 
 	if ((buf = slurp(fd, &len)) == NULL)
@@ -304,9 +341,23 @@ ds_read_fd(int fd, const char *name, int column, const char *delims,
 	for (s = (char *)(delims ? delims : " \t"); *s != '\0'; s++)
 		isdelim[(unsigned char)*s] = 1;
 	hasnul = memchr(buf, '\0', len) != NULL;
+	/* Lines that are just a number: no need to find the line first. */
+	quick = column == 1 && !hasnul && !isdelim['\n'];
+	for (s = "0123456789+-.eE"; *s != '\0'; s++)
+		if (isdelim[(unsigned char)*s])
+			quick = 0;
 	ds = ds_new(name);
 	end = buf + len;
 	for (p = buf, line = 1; p < end; p = nl + 1, line++) {
+		if (quick) {
+			for (s = p; s < end && isdelim[(unsigned char)*s]; s++)
+				;
+			nl = (char *)scan_number(s, end, &v);
+			if (nl != NULL && (nl == end || *nl == '\n')) {
+				ds_add(ds, v);
+				continue;
+			}
+		}
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
 		le = nl;
@@ -333,7 +384,7 @@ ds_read_fd(int fd, const char *name, int column, const char *delims,
 		}
 		if (tok == NULL)
 			continue;
-		if (!fast_number(tok, te, &v)) {
+		if (scan_number(tok, te, &v) != te) {
 			save = *te;
 			*te = '\0';
 			v = strtod(tok, &ep);
@@ -350,4 +401,22 @@ ds_read_fd(int fd, const char *name, int column, const char *delims,
 	free(buf);
 	*dsp = ds;
 	return (DS_READ_OK);
+}
+
+int
+ds_read_file(const char *path, int column, const char *delims,
+    struct dataset **dsp, size_t *badline)
+{
+	int fd, rc, e;
+
+	if (strcmp(path, "-") == 0)
+		return (ds_read_fd(STDIN_FILENO, "<stdin>", column, delims, dsp,
+		    badline));
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return (DS_READ_OPEN);
+	rc = ds_read_fd(fd, path, column, delims, dsp, badline);
+	e = errno;
+	close(fd);
+	errno = e;
+	return (rc);
 }

@@ -65,6 +65,7 @@ ministat_t(double conf, int df)
 	if ((i = conf_index(conf)) < 0 || df < 1)
 		return (NAN);
 	if (!ready) {
+		stat_gsl_quiet();
 		for (d = 0; d <= 100; d++) {
 			for (int c = 0; c < NCONF; c++) {
 				p = c == 5 ? 0.999 : 1 - (1 - confs[c] / 100) / 2;
@@ -308,11 +309,16 @@ extras(FILE *fp, struct dataset *a, struct dataset *b,
 			fprintf(fp, "\t(Mann-Whitney U = %g, z = %g, p = %g)\n",
 			    mw.u, mw.z, mw.p);
 	}
-	if (o->ratio && stat_ratio_ci(b, a, 1, o->conf, &rc) == 0) {
+	if (o->ratio) {
 		fprintf(fp, "Ratio of means at %.1f%% confidence\n", o->conf);
-		fprintf(fp, "\t%g [%g, %g]\n", rc.ratio, rc.lo, rc.hi);
-		fprintf(fp, "\t(%s, df = %g)\n", rc.method == RATIO_FIELLER ?
-		    "Fieller" : "delta method, Fieller unbounded", rc.df);
+		if (stat_ratio_ci(b, a, 1, o->conf, &rc) != 0)
+			fprintf(fp, "\t(undefined: the first mean is 0)\n");
+		else {
+			fprintf(fp, "\t%g [%g, %g]\n", rc.ratio, rc.lo, rc.hi);
+			fprintf(fp, "\t(%s, df = %g)\n",
+			    rc.method == RATIO_FIELLER ? "Fieller" :
+			    "delta method, Fieller unbounded", rc.df);
+		}
 	}
 }
 

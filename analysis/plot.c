@@ -60,7 +60,7 @@ show_log(const char *log)
 }
 
 char *
-plot_run(const char *dir, const char *name, const char *script)
+plot_run(const char *dir, const char *name, int height, const char *script)
 {
 	char *gp, *svg, *log, *text, *start;
 	const char *prog;
@@ -79,7 +79,7 @@ plot_run(const char *dir, const char *name, const char *script)
 	}
 	fprintf(fp, "set terminal svg size %d,%d noenhanced "
 	    "font 'Helvetica,12' background rgb 'white'\n"
-	    "set output '%s.svg'\n%s", PLOT_WIDTH, PLOT_HEIGHT, name, script);
+	    "set output '%s.svg'\n%s", PLOT_WIDTH, height, name, script);
 	if (fclose(fp) != 0) {
 		warn("%s", gp);
 		goto out;

@@ -8,14 +8,15 @@
 #include <stdio.h>
 
 #define PLOT_WIDTH	580
-#define PLOT_HEIGHT	380
+#define PLOT_HEIGHT	380	/* without a key below the plot */
 
 /*
- * Run gnuplot on script (terminal and output are set here) in dir, which
- * holds its data files.  Returns the SVG from "<svg" on, malloc'd, or
+ * Run gnuplot on script (terminal and output are set here, height pixels
+ * high) in dir, which holds its data files.  Returns the SVG from "<svg" on, malloc'd, or
  * NULL after a diagnostic.
  */
-char	*plot_run(const char *dir, const char *name, const char *script);
+char	*plot_run(const char *dir, const char *name, int height,
+	    const char *script);
 /* Write s as a gnuplot single-quoted string. */
 void	 plot_quote(FILE *, const char *s);
 /* Whole file into memory, NUL-terminated; NULL with errno. */

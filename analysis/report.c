@@ -50,6 +50,7 @@ struct report {
 	char		**wmetrics;	/* workload metrics, union, in order */
 	size_t		 nwmetrics;
 	char		*plotdir;	/* DIR/plots */
+	int		 key_below;	/* long labels: the key under the plot */
 	double		 xstep;		/* x offset between sets in a plot */
 };
 
@@ -186,6 +187,9 @@ mean_hw(const struct dataset *ds, double conf)
 	    sqrt((double)ds->n));
 }
 
+/* ratio_ci.method when a level has one value: no interval. */
+#define EC_POINT_ONLY	(-1)
+
 /* EC(N) for a set at level N with its interval; -1 when not computable. */
 static int
 set_ec(const struct rset *s, int jobs, double conf, struct ratio_ci *rc)
@@ -194,13 +198,21 @@ set_ec(const struct rset *s, int jobs, double conf, struct ratio_ci *rc)
 
 	t1 = rset_ds(s, 1, "real");
 	tn = rset_ds(s, jobs, "real");
-	if (t1 == NULL || tn == NULL || t1->n < 2 || tn->n < 2)
+	if (t1 == NULL || tn == NULL || t1->n == 0 || tn->n == 0)
 		return (-1);
+	memset(rc, 0, sizeof(*rc));
+	rc->method = RATIO_FIELLER;
+	rc->bounded = 1;
 	if (jobs == 1) {
 		rc->ratio = rc->lo = rc->hi = 1.0;
-		rc->method = RATIO_FIELLER;
-		rc->bounded = 1;
 		return (0);
+	}
+	/* One value (an imported single timing): the figure, no interval. */
+	if (t1->n < 2 || tn->n < 2) {
+		rc->ratio = rc->lo = rc->hi = jobs * ds_mean(t1) /
+		    ds_mean(tn);
+		rc->method = EC_POINT_ONLY;
+		return (isfinite(rc->ratio) ? 0 : -1);
 	}
 	if (stat_ratio_ci(t1, tn, (double)jobs, conf, rc) != 0 ||
 	    !isfinite(rc->ratio))
@@ -251,6 +263,7 @@ html_head(FILE *fp, const char *title)
 	    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;"
 	    "vertical-align:top}\nth{background:#f2f2f2}\n"
 	    "td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+	    "td.path{font-size:11px;overflow-wrap:anywhere}\n"
 	    ".plots{display:grid;grid-template-columns:repeat(2,1fr);"
 	    "gap:12px}\n"
 	    "figure{margin:0;border:1px solid #ddd;padding:4px}\n"
@@ -270,7 +283,8 @@ static int
 meta_volatile(const char *key)
 {
 	static const char *const keys[] = { "created", "start", "end",
-	    "command", "cmdline" };
+	    "command", "label", "disk_id", "disk_device", "disk_mountpoint",
+	    "vary.cell", "vary.run" };
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -279,74 +293,104 @@ meta_volatile(const char *key)
 	return (0);
 }
 
-/* Meta keys whose values differ between the sets: what was compared. */
+/* Some set has another value for key than the others (or none). */
+static int
+meta_differs(const struct report *r, const char *key)
+{
+	const char *v0, *v;
+	size_t i;
+
+	v0 = rs_meta_get(r->sets[0].rs, key);
+	for (i = 1; i < r->nsets; i++) {
+		v = rs_meta_get(r->sets[i].rs, key);
+		if ((v == NULL) != (v0 == NULL) ||
+		    (v != NULL && strcmp(v, v0) != 0))
+			return (1);
+	}
+	return (0);
+}
+
+/* The sets, numbered, and the meta keys that differ between them. */
 static void
 html_sets(FILE *fp, const struct report *r)
 {
-	static const char *const shown[] = { "host", "os", "kernel",
-	    "kernel_ident", "workload", "fs", "disk", "cpu_model" };
+	static const char *const keys[] = { "host", "os", "kernel.ident",
+	    "cpu.model", "ncpu", "workload", "disk", "fs", "mount_opts",
+	    "mode", "bind", "layout" };
 	const struct rs_set *a, *b;
-	const char *va, *vb;
-	size_t i, j, k, ndiff;
+	const char *va, *key;
+	size_t i, j, k, ndiff, ncommon;
 
-	fputs("<h2>Result sets</h2>\n<table>\n<tr><th>label</th><th>path"
-	    "</th><th>levels</th><th>batches</th>", fp);
-	for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++)
-		fprintf(fp, "<th>%s</th>", shown[k]);
-	fputs("</tr>\n", fp);
+	fputs("<h2>Result sets</h2>\n<table>\n<tr><th>#</th><th>label</th>"
+	    "<th>path</th><th>levels</th><th>batches</th></tr>\n", fp);
 	for (i = 0; i < r->nsets; i++) {
 		a = r->sets[i].rs;
-		fputs("<tr><td>", fp);
+		fprintf(fp, "<tr><td>%zu</td><td>", i + 1);
 		html_puts(fp, r->sets[i].label);
-		fputs("</td><td>", fp);
+		fputs("</td><td class=\"path\">", fp);
 		html_puts(fp, a->path);
 		fputs("</td><td>", fp);
 		for (j = 0; j < r->sets[i].nlevels; j++)
 			fprintf(fp, "%s%d", j ? "," : "", r->sets[i].levels[j]);
-		fprintf(fp, "</td><td class=\"num\">%zu</td>", a->nruns);
-		for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
-			fputs("<td>", fp);
-			if ((va = rs_meta_get(a, shown[k])) != NULL)
-				html_puts(fp, va);
-			fputs("</td>", fp);
-		}
-		fputs("</tr>\n", fp);
+		fprintf(fp, "</td><td class=\"num\">%zu</td></tr>\n",
+		    a->nruns);
 	}
 	fputs("</table>\n", fp);
+	/* The main facts all sets share; what differs comes below. */
+	ncommon = 0;
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		va = rs_meta_get(r->sets[0].rs, keys[k]);
+		if (va == NULL || *va == '\0' || meta_differs(r, keys[k]))
+			continue;
+		fputs(ncommon++ == 0 ? "<p class=\"note\">" : " &middot; ",
+		    fp);
+		fprintf(fp, "%s <b>", keys[k]);
+		html_puts(fp, va);
+		fputs("</b>", fp);
+	}
+	if (ncommon > 0)
+		fputs("</p>\n", fp);
 	if (r->nsets < 2)
 		return;
-	/* Against the first set, as ministat and compare do. */
-	a = r->sets[0].rs;
+	/* One row per key whose value is not the same in every set. */
 	ndiff = 0;
-	for (i = 1; i < r->nsets; i++) {
+	for (i = 0; i < r->nsets; i++) {
 		b = r->sets[i].rs;
 		for (k = 0; k < b->nmeta; k++) {
-			if (meta_volatile(b->meta[k].key))
+			key = b->meta[k].key;
+			if (meta_volatile(key) || !meta_differs(r, key))
 				continue;
-			va = rs_meta_get(a, b->meta[k].key);
-			vb = b->meta[k].value;
-			if (va != NULL && strcmp(va, vb) == 0)
+			/* Once per key: its first appearance in any set. */
+			for (j = 0; j < i; j++)
+				if (rs_meta_get(r->sets[j].rs, key) != NULL)
+					break;
+			if (j < i || rs_meta_get(b, key) != b->meta[k].value)
 				continue;
-			if (ndiff++ == 0)
-				fputs("<p>Meta keys that differ from the first "
-				    "set:</p>\n<table>\n<tr><th>set</th>"
-				    "<th>key</th><th>first set</th>"
-				    "<th>this set</th></tr>\n", fp);
+			if (ndiff++ == 0) {
+				fputs("<p>Meta keys that differ between the "
+				    "sets:</p>\n<table>\n<tr><th>key</th>",
+				    fp);
+				for (j = 0; j < r->nsets; j++)
+					fprintf(fp, "<th>#%zu</th>", j + 1);
+				fputs("</tr>\n", fp);
+			}
 			fputs("<tr><td>", fp);
-			html_puts(fp, r->sets[i].label);
-			fputs("</td><td>", fp);
-			html_puts(fp, b->meta[k].key);
-			fputs("</td><td>", fp);
-			html_puts(fp, va != NULL ? va : "(absent)");
-			fputs("</td><td>", fp);
-			html_puts(fp, vb);
-			fputs("</td></tr>\n", fp);
+			html_puts(fp, key);
+			fputs("</td>", fp);
+			for (j = 0; j < r->nsets; j++) {
+				va = rs_meta_get(r->sets[j].rs, key);
+				fputs("<td>", fp);
+				html_puts(fp, va != NULL ? va : "(absent)");
+				fputs("</td>", fp);
+			}
+			fputs("</tr>\n", fp);
 		}
 	}
 	if (ndiff > 0)
 		fputs("</table>\n", fp);
 	else
-		fputs("<p>All sets have the same meta data.</p>\n", fp);
+		fputs("<p>The sets differ in nothing but their labels and "
+		    "times.</p>\n", fp);
 }
 
 static void
@@ -375,12 +419,19 @@ html_verdicts(FILE *fp, const struct report *r)
 			fputs("<td colspan=\"7\">not tested</td></tr>\n", fp);
 			continue;
 		}
-		fprintf(fp, "<td class=\"num\">%.4g</td><td class=\"num\">%.4g"
-		    "</td><td class=\"num\">%+.2f%%</td><td class=\"num\">"
-		    "&plusmn;%.2f%%</td><td class=\"num\">%.3g</td>"
+		fprintf(fp, "<td class=\"num\">%.4g</td><td class=\"num\">"
+		    "%.4g</td>", ds_mean(vt->a), ds_mean(vt->b));
+		if (isfinite(vt->t.pct) && isfinite(vt->t.pct_hw))
+			fprintf(fp, "<td class=\"num\">%+.2f%%</td><td class="
+			    "\"num\">&plusmn;%.2f%%</td>", vt->t.pct,
+			    vt->t.pct_hw);
+		else
+			fprintf(fp, "<td class=\"num\">%+.4g</td><td class="
+			    "\"num\">&plusmn;%.4g</td>", vt->t.diff,
+			    vt->t.diff_hw);
+		fprintf(fp, "<td class=\"num\">%.3g</td>"
 		    "<td class=\"num\">%.3g</td><td class=\"%s\">%s%s</td>"
-		    "</tr>\n", ds_mean(vt->a), ds_mean(vt->b), vt->t.pct,
-		    vt->t.pct_hw, vt->t.p, vt->p_adj,
+		    "</tr>\n", vt->t.p, vt->p_adj,
 		    vt->verdict == VERDICT_SLOWER ? "slower" :
 		    vt->verdict == VERDICT_FASTER ? "faster" : "",
 		    verdict_name(vt->verdict),
@@ -390,6 +441,14 @@ html_verdicts(FILE *fp, const struct report *r)
 }
 
 /* --- plots ------------------------------------------------------------ */
+
+/* Taller when the key is below: a line per set (and the ideal line). */
+static int
+plot_height(const struct report *r, int extra)
+{
+	return (PLOT_HEIGHT + (r->key_below ?
+	    18 * ((int)r->nsets + extra) + 10 : 0));
+}
 
 static double
 xoff(const struct report *r, size_t i)
@@ -407,8 +466,12 @@ plot_common(FILE *sc, const struct report *r, const char *title,
 	plot_quote(sc, title);
 	fputs("\nset ylabel ", sc);
 	plot_quote(sc, ylabel);
-	fprintf(sc, "\nset xlabel 'concurrent jobs N'\nset grid\n"
-	    "set key %s box opaque\nset xtics (", key);
+	fputs("\nset xlabel 'concurrent jobs N'\nset grid\n", sc);
+	if (r->key_below)
+		fputs("set key below left Left reverse\n", sc);
+	else
+		fprintf(sc, "set key %s box opaque\n", key);
+	fputs("set xtics (", sc);
 	for (i = 0; i < r->nlevels; i++)
 		fprintf(sc, "%s%d", i ? ", " : "", r->levels[i]);
 	fprintf(sc, ")\nset xrange [%g:%g]\nset yrange [0:*]\n"
@@ -489,7 +552,7 @@ plot_points(const struct report *r, const char *name, const char *metric,
 	}
 	fputs("\n", sc);
 	fclose(sc);
-	svg = plot_run(r->plotdir, name, script);
+	svg = plot_run(r->plotdir, name, plot_height(r, 0), script);
 	free(script);
 	return (svg);
 }
@@ -547,7 +610,7 @@ plot_ec(const struct report *r)
 	}
 	fputs("\n", sc);
 	fclose(sc);
-	svg = plot_run(r->plotdir, "ec", script);
+	svg = plot_run(r->plotdir, "ec", plot_height(r, 1), script);
 	free(script);
 	return (svg);
 }
@@ -647,20 +710,23 @@ html_ec_table(FILE *fp, const struct report *r)
 				continue;
 			any = 1;
 			lim = n < s->ncpu ? n : s->ncpu;
-			fprintf(fp, "%-20.20s %5d %10.4g %10.4g %7.3f  "
-			    "[%7.3f, %7.3f] %6.3f  ", s->label, n,
-			    ds_mean(rset_ds(s, 1, "real")),
-			    ds_mean(rset_ds(s, n, "real")), rc.ratio, rc.lo,
-			    rc.hi, rc.ratio / lim);
-			fputs(rc.method == RATIO_FIELLER ? "Fieller" :
+			fprintf(fp, "%-20.20s %5d %10.4g %10.4g %7.3f  ",
+			    s->label, n, ds_mean(rset_ds(s, 1, "real")),
+			    ds_mean(rset_ds(s, n, "real")), rc.ratio);
+			if (rc.method == EC_POINT_ONLY)
+				fprintf(fp, "%-19s", "-");
+			else
+				fprintf(fp, "[%7.3f, %7.3f]", rc.lo, rc.hi);
+			fprintf(fp, " %6.3f  ", rc.ratio / lim);
+			fputs(rc.method == EC_POINT_ONLY ? "one value: no "
+			    "interval" : rc.method == RATIO_FIELLER ? "Fieller" :
 			    rc.bounded ? "delta" : "delta (Fieller unbounded)",
 			    fp);
 			fputc('\n', fp);
 		}
 	}
 	if (!any)
-		fputs("(no set has level 1 and another level with two or more "
-		    "repetitions each)\n", fp);
+		fputs("(no set has level 1 and another level)\n", fp);
 	fprintf(fp, "</pre>\n<p class=\"note\">EC(N) = N mean(T1) / "
 	    "mean(TN), %g%% confidence interval; efficiency = EC / "
 	    "min(N, CPUs).</p>\n", r->opts->conf);
@@ -932,8 +998,13 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	for (i = 0; i < nsets; i++)
 		rset_load(&r.sets[i], sets[i]);
 	unique_labels(&r);
-	for (i = 0; i < nsets; i++)
+	for (i = 0; i < nsets; i++) {
 		rset_data(&r.sets[i]);
+		if (strlen(r.sets[i].label) > 24)
+			r.key_below = 1;
+	}
+	if (nsets > 3)
+		r.key_below = 1;
 	union_levels(&r);
 	union_metrics(&r);
 	rc = -1;

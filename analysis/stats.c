@@ -8,20 +8,37 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 
 #include "analysis.h"
 #include "util.h"
 
+/* GSL's default handler aborts on a domain error; NaN is our answer. */
+void
+stat_gsl_quiet(void)
+{
+	static int done;
+
+	if (!done) {
+		gsl_set_error_handler_off();
+		done = 1;
+	}
+}
+
 double
 t_quantile(double conf, double df)
 {
+	stat_gsl_quiet();
+	if (!(df > 0))
+		return (NAN);
 	return (gsl_cdf_tdist_Pinv(1 - (1 - conf / 100) / 2, df));
 }
 
 static double
 t_pvalue(double t, double df)
 {
-	if (isnan(t))
+	stat_gsl_quiet();
+	if (isnan(t) || !(df > 0))
 		return (NAN);
 	return (2 * gsl_cdf_tdist_Q(fabs(t), df));
 }
@@ -145,6 +162,7 @@ stat_mannwhitney(struct dataset *a, struct dataset *b, struct mwu *r)
 	memset(r, 0, sizeof(*r));
 	if (n1 == 0 || n2 == 0)
 		return (-1);
+	stat_gsl_quiet();
 	ds_sort(a);
 	ds_sort(b);
 	all = xmalloc(n * sizeof(*all));
@@ -311,17 +329,19 @@ stat_json_print(FILE *fp, struct dataset *const *ds, int nds, double conf)
 		jnum(fp, "z", mw.z, ", ");
 		jnum(fp, "p", mw.p, ", ");
 		fprintf(fp, "\"exact\": %s},\n", mw.exact ? "true" : "false");
-		fprintf(fp, "      \"ratio\": {");
+		fprintf(fp, "      \"ratio\": ");
 		if (stat_ratio_ci(ds[i], ds[0], 1, conf, &rc) == 0) {
+			putc('{', fp);
 			jnum(fp, "ratio", rc.ratio, ", ");
 			jnum(fp, "lo", rc.lo, ", ");
 			jnum(fp, "hi", rc.hi, ", ");
 			jnum(fp, "df", rc.df, ", ");
-			fprintf(fp, "\"method\": \"%s\", \"bounded\": %s",
+			fprintf(fp, "\"method\": \"%s\", \"bounded\": %s}",
 			    rc.method == RATIO_FIELLER ? "fieller" : "delta",
 			    rc.bounded ? "true" : "false");
-		}
-		fprintf(fp, "}\n    }%s\n", i + 1 < nds ? "," : "");
+		} else
+			fputs("null", fp);
+		fprintf(fp, "\n    }%s\n", i + 1 < nds ? "," : "");
 	}
 	fprintf(fp, "  ]\n}\n");
 }

@@ -109,8 +109,12 @@ verdict_run(struct verdict_test *tests, size_t n, double conf,
 		vt->p_adj = p[m++];
 		if (vt->p_adj >= alpha || vt->t.diff == 0.0)
 			continue;
-		/* Percent by which the candidate is worse than the baseline. */
-		worse = vt->higher_is_better ? -vt->t.pct : vt->t.pct;
+		/* Percent by which the candidate is worse than the baseline
+		 * (the sign of the difference when the baseline mean is 0). */
+		worse = isfinite(vt->t.pct) ? vt->t.pct :
+		    vt->t.diff > 0 ? HUGE_VAL : -HUGE_VAL;
+		if (vt->higher_is_better)
+			worse = -worse;
 		vt->verdict = worse > 0 ? VERDICT_SLOWER : VERDICT_FASTER;
 		if (vt->verdict == VERDICT_SLOWER && worse > threshold) {
 			vt->regression = 1;
@@ -135,10 +139,16 @@ verdict_print(FILE *fp, const struct verdict_test *tests, size_t n,
 			fprintf(fp, "not tested (fewer than 2 values)\n");
 			continue;
 		}
-		fprintf(fp, "%-20s %+7.2f%% +/- %.2f%% (%g%% CI)  "
-		    "%.4g -> %.4g  p=%.3g holm=%.3g%s\n",
-		    verdict_name(vt->verdict), vt->t.pct, vt->t.pct_hw, conf,
-		    ds_mean(vt->a), ds_mean(vt->b), vt->t.p, vt->p_adj,
+		fprintf(fp, "%-20s ", verdict_name(vt->verdict));
+		/* A baseline mean of 0 (no sys time at all) has no percent. */
+		if (isfinite(vt->t.pct) && isfinite(vt->t.pct_hw))
+			fprintf(fp, "%+7.2f%% +/- %.2f%%", vt->t.pct,
+			    vt->t.pct_hw);
+		else
+			fprintf(fp, "%+.4g +/- %.4g", vt->t.diff,
+			    vt->t.diff_hw);
+		fprintf(fp, " (%g%% CI)  %.4g -> %.4g  p=%.3g holm=%.3g%s\n",
+		    conf, ds_mean(vt->a), ds_mean(vt->b), vt->t.p, vt->p_adj,
 		    vt->regression ? "  REGRESSION" : "");
 	}
 }

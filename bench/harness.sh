@@ -10,7 +10,7 @@ FSCONC=${FSCONC:-./fsconc}
 ncpu=$(getconf _NPROCESSORS_ONLN)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-bench.XXXXXX")
 export FSCONC_RUNDIR="$tmp/rundir"
-mkdir -p "$FSCONC_RUNDIR" "$tmp/mnt"
+mkdir -m 700 "$FSCONC_RUNDIR" && mkdir "$tmp/mnt"
 cleanup() {
 	mountpoint -q "$tmp/mnt" 2>/dev/null && umount "$tmp/mnt"
 	rm -rf "$tmp"

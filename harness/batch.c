@@ -11,8 +11,9 @@
  *
  * Each worker records its own finish time (CLOCK_MONOTONIC, the same
  * clock in every process) and its user/sys over worker_run alone
- * (getrusage RUSAGE_SELF in its process, RUSAGE_THREAD in thread mode),
- * so neither process creation nor setup nor exit is timed.
+ * (getrusage RUSAGE_SELF in its process; in thread mode the thread's CPU
+ * clock split by RUSAGE_THREAD), so neither process creation nor setup
+ * nor exit is timed.
  */
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -40,6 +42,7 @@ struct slot {
 	double		 user, sys;	/* over worker_run */
 	long		 nvcsw, nivcsw;
 	int		 setup_failed;
+	int		 ready;		/* reached the start gate */
 };
 
 struct batch {
@@ -99,7 +102,9 @@ worker_body(struct batch *b, int i, int thread)
 	struct slot *s = slot_of(b, i);
 	struct wl_worker *w = &s->w;
 	struct rusage r0, r1;
+	struct timespec c0, c1;
 	enum wl_status st;
+	double cpu, u;
 	int who;
 
 #ifdef RUSAGE_THREAD
@@ -128,23 +133,46 @@ worker_body(struct batch *b, int i, int thread)
 		if (b->abort)
 			goto out;
 	} else {
+		/*
+		 * Each process closes its ends once it has spoken, so that a
+		 * worker dying early shows as EOF instead of a hang.
+		 */
+		s->ready = !s->setup_failed;
 		say(b->ready[1], s->setup_failed ? 'E' : 'R');
+		closefd(&b->ready[1]);
 		if (s->setup_failed)
 			return;
 		wait_eof(b->gate[0]);
 	}
 
 	getrusage(who, &r0);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	st = sp->wl->worker_run(sp->wl_state, w);
 	s->end = now_monotonic();
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
 	getrusage(who, &r1);
 	if (st > w->status)
 		w->status = st;
 	s->user = timeval_seconds(&r1.ru_utime) - timeval_seconds(&r0.ru_utime);
 	s->sys = timeval_seconds(&r1.ru_stime) - timeval_seconds(&r0.ru_stime);
+	if (thread) {
+		/*
+		 * A thread's rusage is sampled at clock ticks (a run shorter
+		 * than a tick shows none); its CPU clock is exact.  Split the
+		 * exact time in the sampled ratio, as the kernel does for a
+		 * process's rusage.
+		 */
+		cpu = (double)(c1.tv_sec - c0.tv_sec) +
+		    (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
+		u = s->user;
+		s->user = s->user + s->sys > 0 ? cpu * u / (u + s->sys) : cpu;
+		s->sys = cpu - s->user;
+	}
 	s->nvcsw = r1.ru_nvcsw - r0.ru_nvcsw;
 	s->nivcsw = r1.ru_nivcsw - r0.ru_nivcsw;
 	say(b->done[1], 'D');
+	if (!thread)
+		closefd(&b->done[1]);
 
 	if (sp->verify && sp->wl->worker_verify != NULL) {
 		wait_eof(b->vgate[0]);
@@ -241,12 +269,18 @@ reap(struct batch *b, pid_t *pids, int n, double t0,
 			    (long)pids[i]);
 			continue;
 		}
-		if (WIFSIGNALED(status)) {
+		if (WIFSIGNALED(status) && t0 == 0 && s->ready) {
+			/* Ours: the batch was called off before release. */
+			rw[i].status = RS_FAILED;
+			snprintf(rw[i].reason, sizeof(rw[i].reason),
+			    "worker %d: not released: another worker failed "
+			    "before the start gate", i);
+		} else if (WIFSIGNALED(status)) {
 			rw[i].status = RS_KILLED;
 			snprintf(rw[i].reason, sizeof(rw[i].reason),
 			    "worker %d: killed by signal %d (%s)", i,
 			    WTERMSIG(status), strsignal(WTERMSIG(status)));
-			if (s->end == 0) {
+			if (s->end == 0 && t0 > 0) {
 				/* Never finished: what it used, for the record. */
 				s->user = timeval_seconds(&ru.ru_utime);
 				s->sys = timeval_seconds(&ru.ru_stime);

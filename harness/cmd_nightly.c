@@ -49,14 +49,26 @@ struct nightly {
 static void
 usage(FILE *fp, int status)
 {
+	char *buf, *p;
+	size_t len;
+	FILE *mf;
+
 	fputs("usage: fsconc nightly [run options] [--baseline SET|latest] "
 	    "[-c confidence]\n"
 	    "                      [--no-report] [--no-run SET] [-o DIR] "
 	    "[-R root]\n"
 	    "                      [--threshold PCT] [-v]\n"
-	    "run options (as fsconc run; -R/--results is the result root):\n",
-	    fp);
-	run_usage_options(fp);
+	    "run options (as fsconc run, but the result root is -R or "
+	    "--results):\n", fp);
+	/* Here -o is the report's directory: drop run's. */
+	if ((mf = open_memstream(&buf, &len)) == NULL)
+		err(EXIT_RUNTIME, "open_memstream");
+	run_usage_options(mf);
+	fclose(mf);
+	if ((p = strstr(buf, "[-o dir] ")) != NULL)
+		memmove(p, p + 9, strlen(p + 9) + 1);
+	fputs(buf, fp);
+	free(buf);
 	exit(status);
 }
 

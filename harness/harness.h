@@ -6,7 +6,9 @@
  * Layers, bottom up:
  *   topology + binding plan  (topo_open, bind_plan_*)      harness/bind.c
  *   one batch of N workers   (harness_run_batch)           harness/batch.c
- *   the experiment           (run_parse_options, run_experiment)
+ *   run's options            (run_parse_options, run_option ...)
+ *                                                          harness/options.c
+ *   the experiment           (run_experiment, run_open/step/close)
  *                                                          harness/run.c
  *   OS specifics             (os_*)          harness/os_linux.c, os_freebsd.c
  */
@@ -140,6 +142,28 @@ int	 run_parse_options(int argc, char **argv, struct run_config *);
  */
 int	 run_experiment(struct run_config *, char *set_path, size_t len);
 
+/*
+ * run_experiment in parts, for drivers that interleave several
+ * experiments (--vary cells: for each step, every cell's run_step):
+ *   run_open      topology, workload options and prepare, result set and
+ *                 meta; NULL with *rc the exit status on failure, and
+ *                 also after --dry-run (plan printed, *rc EXIT_OK)
+ *   run_step      batch i of run_nsteps in the configured order: fresh
+ *                 disk(s), the batch, rows committed.  -1: stop (disk
+ *                 failure, printed); a failed batch is not -1
+ *   run_close     disks destroyed, end time, summary, set closed; the
+ *                 set's path into set_path; returns the exit status
+ * Signals are the driver's: run_experiment installs run_on_signal for
+ * SIGINT and SIGTERM (sets harness_interrupted, a second one kills).
+ */
+struct run;
+struct run *run_open(struct run_config *, int *rc);
+size_t	 run_nsteps(const struct run *);
+const char *run_set_path(const struct run *);
+int	 run_step(struct run *, size_t i);
+int	 run_close(struct run *, char *set_path, size_t len);
+void	 run_on_signal(int);
+
 /* --- helpers the parser uses (exposed for tests) ------------------------ */
 
 /*
@@ -227,7 +251,7 @@ struct batch_spec {
 	enum run_mode	 mode;
 	hwloc_topology_t topo;		/* NULL with plan NULL */
 	const struct bind_plan *plan;	/* NULL: unbound */
-	const char *const *dirs;	/* [jobs]; NULL entries for needs_fs 0 */
+	const char *const *dirs;	/* [jobs], or NULL (needs_fs 0) */
 	const char *const *mounts;	/* [jobs] or NULL */
 	const char *const *devices;	/* [jobs] or NULL */
 	int		 verify;
@@ -238,6 +262,9 @@ struct batch_spec {
  * hold them at the start gate, release, wait for all, worker_verify.
  * Fills run (jobs, rep, real, user, sys, nvcsw, nivcsw, idle, status,
  * metric[], reason; setup left as it was) and workers[0..jobs-1].
+ * real: release to the last worker_run return; user/sys/context switches:
+ * over worker_run only (each worker's getrusage; in thread mode the
+ * thread CPU clock split by RUSAGE_THREAD), summed; idle: NaN if unknown.
  * Worker metrics are aggregated into run->metric per wl_metric.agg; a
  * killed or failed worker is excluded from the aggregates and marks the
  * batch.  Returns 0 when the batch ran (whatever its status), -1 when it

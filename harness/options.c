@@ -461,10 +461,10 @@ run_config_finish(struct run_config *c, int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		len += strlen(argv[i]) + 3;
 	free(c->cmdline);
-	c->cmdline = xcalloc(1, len + 1);
+	c->cmdline = xcalloc(1, len + sizeof("fsconc"));
+	strcat(c->cmdline, "fsconc");
 	for (i = 0; i < argc; i++) {
-		if (i > 0)
-			strcat(c->cmdline, " ");
+		strcat(c->cmdline, " ");
 		if (argv[i][strcspn(argv[i], " \t")] != '\0') {
 			strcat(c->cmdline, "'");
 			strcat(c->cmdline, argv[i]);

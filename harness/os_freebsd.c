@@ -4,6 +4,7 @@
 #include <sys/procctl.h>
 #include <sys/resource.h>
 #include <sys/sysctl.h>
+#include <sys/wait.h>
 
 #include <ctype.h>
 #include <err.h>
@@ -149,6 +150,31 @@ describe_conftxt(FILE *fp)
 	free(txt);
 }
 
+/* Integer tunables that change vnode and buffer behaviour. */
+static void
+describe_sysctls(FILE *fp)
+{
+	static const char *const names[] = {
+		"kern.hz", "kern.maxvnodes", "vfs.lookup_shared",
+		"vfs.hirunningspace", "vfs.numvnodes", NULL,
+	};
+	long v;
+	int i, iv;
+	size_t len;
+
+	for (i = 0; names[i] != NULL; i++) {
+		len = sizeof(v);
+		v = 0;
+		if (sysctlbyname(names[i], &v, &len, NULL, 0) != 0)
+			continue;
+		if (len == sizeof(iv)) {
+			memcpy(&iv, &v, sizeof(iv));
+			v = iv;
+		}
+		fprintf(fp, "sysctl.%s=%ld\n", names[i], v);
+	}
+}
+
 void
 os_describe(FILE *fp)
 {
@@ -170,6 +196,7 @@ os_describe(FILE *fp)
 	len = sizeof(v);
 	if (sysctlbyname("debug.mpsafevfs", &v, &len, NULL, 0) == 0)
 		fprintf(fp, "debug.mpsafevfs=%d\n", v);
+	describe_sysctls(fp);
 	describe_conftxt(fp);
 	if (sysctl_string("hw.model", buf, sizeof(buf)) == 0)
 		fprintf(fp, "cpu.model=%s\n", buf);

@@ -178,6 +178,31 @@ describe_config(FILE *fp, const char *release)
 		fprintf(fp, "kernel.preempt.config=%s\n", preempt);
 }
 
+/* The tunables that change writeback, caching and scheduling here. */
+static void
+describe_sysctls(FILE *fp)
+{
+	static const char *const names[] = {
+		"vm/dirty_ratio", "vm/dirty_background_ratio",
+		"vm/dirty_expire_centisecs", "vm/vfs_cache_pressure",
+		"kernel/numa_balancing", "kernel/sched_autogroup_enabled",
+		"fs/nr_open", NULL,
+	};
+	char path[256], buf[256], *p;
+	int i;
+
+	for (i = 0; names[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "/proc/sys/%s", names[i]);
+		if (read_line(path, buf, sizeof(buf)) == NULL)
+			continue;
+		snprintf(path, sizeof(path), "sysctl.%s", names[i]);
+		for (p = path; *p != '\0'; p++)
+			if (*p == '/')
+				*p = '.';
+		fprintf(fp, "%s=%s\n", path, buf);
+	}
+}
+
 void
 os_describe(FILE *fp)
 {
@@ -206,6 +231,7 @@ os_describe(FILE *fp)
 	if (read_line("/sys/kernel/mm/transparent_hugepage/enabled", buf,
 	    sizeof(buf)) != NULL)
 		fprintf(fp, "kernel.thp=%s\n", buf);
+	describe_sysctls(fp);
 	describe_config(fp, uname(&u) == 0 ? u.release : "");
 	if ((ci = fopen("/proc/cpuinfo", "r")) != NULL) {
 		while (fgets(buf, sizeof(buf), ci) != NULL)

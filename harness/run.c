@@ -36,10 +36,13 @@ struct run {
 	struct rs_writer *rs;
 	struct dataset	**real;		/* [nlevels]: T of ok/warn batches */
 	int		 nbad;		/* batches failed or killed */
+	int		 rc;		/* exit status so far */
+	int		 aborted;	/* a disk or directory could not be made */
+	double		 started;	/* for the ETA */
 };
 
-static void
-on_signal(int sig)
+void
+run_on_signal(int sig)
 {
 	(void)sig;
 	harness_interrupted = 1;
@@ -113,8 +116,14 @@ parse_spec(struct run *r)
 	const char *disk = c->disk, *fs = c->fs;
 	char err[512];
 
-	if (!c->wl->needs_fs)
+	if (!c->wl->needs_fs) {
+		if (c->disk != NULL || c->fs != NULL || c->layout !=
+		    RUN_LAYOUT_SHARED)
+			warnx("run: workload %s does no file system work: "
+			    "--disk, --fs and --layout are ignored",
+			    c->wl->name);
 		return (0);
+	}
 	/* A plan for the other OS starts from that OS's default disk. */
 	if (c->os != os_this() && disk == NULL)
 		disk = c->os == MD_OS_FREEBSD ? "md:malloc" : "loop";
@@ -189,7 +198,7 @@ dry_run(struct run *r)
 			printf("warning: -j %d: oversubscribed, %d workers on "
 			    "%d PUs\n", c->levels[i], c->levels[i], r->ncpu);
 	printf("results: %s/%s/%s/<UTC time>\n", c->results != NULL ?
-	    c->results : "results", host_name(host, sizeof(host)),
+	    c->results : rs_default_root(), host_name(host, sizeof(host)),
 	    c->label != NULL ? c->label : os_default_label(label,
 	    sizeof(label)));
 	if (r->have_spec) {
@@ -334,11 +343,14 @@ progress(struct run *r, size_t done, double started)
 
 	if (!c->progress || done >= r->nsteps)
 		return;
-	eta = done > 0 ? el / (double)done * (double)(r->nsteps - done) : 0;
 	fprintf(stderr, "\r\033[Kfsconc run: jobs %d, rep %d/%d, batch "
-	    "%zu/%zu, ETA %s%dm%02ds", c->levels[r->steps[done].level],
-	    r->steps[done].rep, c->reps, done + 1, r->nsteps,
-	    done > 0 ? "" : "~", (int)(eta / 60), (int)eta % 60);
+	    "%zu/%zu", c->levels[r->steps[done].level], r->steps[done].rep,
+	    c->reps, done + 1, r->nsteps);
+	if (done > 0) {
+		eta = el / (double)done * (double)(r->nsteps - done);
+		fprintf(stderr, ", ETA %dm%02ds", (int)(eta / 60),
+		    (int)eta % 60);
+	}
 	fflush(stderr);
 }
 
@@ -453,11 +465,11 @@ summary(struct run *r, FILE *fp)
 			continue;
 		}
 		m = ds_mean(tn);
-		fprintf(fp, "%6d %4zu %12.4f", n, tn->n, m);
+		fprintf(fp, "%6d %4zu %12.6f", n, tn->n, m);
 		if (tn->n > 1) {
 			hw = t_quantile(95, (double)(tn->n - 1)) *
 			    ds_stddev(tn) / sqrt((double)tn->n);
-			fprintf(fp, " %10.4f", hw);
+			fprintf(fp, " %10.6f", hw);
 		} else
 			fprintf(fp, " %10s", "-");
 		if (t1 == NULL) {
@@ -503,101 +515,149 @@ teardown(struct run *r)
 		hwloc_topology_destroy(r->topo);
 }
 
+struct run *
+run_open(struct run_config *c, int *rc)
+{
+	char err[512], host[256], label[256], name[32];
+	const char *metrics[RS_MAX_METRICS];
+	struct run *r;
+	size_t i;
+
+	r = xcalloc(1, sizeof(*r));
+	r->cfg = c;
+	*rc = EXIT_OK;
+	if (topo_open(&r->topo, c->dry_run ? c->synthetic : NULL, err,
+	    sizeof(err)) != 0) {
+		warnx("run: %s", err);
+		*rc = EXIT_RUNTIME;
+		goto fail;
+	}
+	r->ncpu = hwloc_get_nbobjs_by_type(r->topo, HWLOC_OBJ_PU);
+	r->steps = run_order_steps(c->order, c->nlevels, c->reps, c->seed);
+	r->nsteps = c->nlevels * (size_t)c->reps;
+	if ((*rc = apply_options(r)) != EXIT_OK)
+		goto fail;
+	if (parse_spec(r) != 0 || make_plans(r) != 0) {
+		*rc = EXIT_USAGE;
+		goto fail;
+	}
+	if (c->dry_run) {
+		*rc = dry_run(r);
+		goto fail;
+	}
+	err[0] = '\0';
+	if (c->wl->prepare != NULL &&
+	    c->wl->prepare(r->wl_state, err, sizeof(err)) != 0) {
+		warnx("run: workload %s: %s", c->wl->name, err);
+		*rc = EXIT_RUNTIME;
+		goto fail;
+	}
+	for (i = 0; i < c->wl->nmetrics && i < RS_MAX_METRICS; i++)
+		metrics[i] = c->wl->metrics[i].name;
+	if ((r->rs = rs_create(c->results, host_name(host, sizeof(host)),
+	    c->label != NULL ? c->label : os_default_label(label,
+	    sizeof(label)), metrics, i)) == NULL) {
+		*rc = EXIT_RUNTIME;
+		goto fail;
+	}
+	r->real = xcalloc(c->nlevels, sizeof(*r->real));
+	for (i = 0; i < c->nlevels; i++) {
+		snprintf(name, sizeof(name), "jobs-%d.real", c->levels[i]);
+		r->real[i] = ds_new(name);
+	}
+	write_meta(r);
+	r->started = now_monotonic();
+	return (r);
+fail:
+	teardown(r);
+	free(r);
+	return (NULL);
+}
+
+size_t
+run_nsteps(const struct run *r)
+{
+	return (r->nsteps);
+}
+
+const char *
+run_set_path(const struct run *r)
+{
+	return (rs_path(r->rs));
+}
+
+int
+run_step(struct run *r, size_t i)
+{
+	progress(r, i, r->started);
+	if (one_batch(r, i) != 0) {
+		r->rc = EXIT_RUNTIME;
+		r->aborted = 1;
+		return (-1);
+	}
+	return (0);
+}
+
+int
+run_close(struct run *r, char *set_path, size_t len)
+{
+	const struct run_config *c = r->cfg;
+	char now[64];
+	int rc = r->rc;
+
+	if (len > 0)
+		snprintf(set_path, len, "%s", rs_path(r->rs));
+	if (c->progress)
+		fprintf(stderr, "\r\033[K");
+	destroy_disks(r);
+	if (harness_interrupted) {
+		warnx("run: interrupted; %s holds the batches completed "
+		    "before", rs_path(r->rs));
+		rs_meta(r->rs, "interrupted", "yes");
+		rc = EXIT_RUNTIME;
+	}
+	if (r->aborted)
+		rs_meta(r->rs, "aborted", "yes");
+	utc_now(now, sizeof(now), 0);
+	rs_meta(r->rs, "end", "%s", now);
+	rs_meta(r->rs, "batches.failed", "%d", r->nbad);
+	if (r->nbad > 0)
+		rc = EXIT_RUNTIME;
+	if (rs_commit(r->rs) != 0)
+		rc = EXIT_RUNTIME;
+	if (c->summary)
+		summary(r, stdout);
+	if (rs_close(r->rs) != 0)
+		rc = EXIT_RUNTIME;
+	r->rs = NULL;
+	teardown(r);
+	free(r);
+	return (rc);
+}
+
 int
 run_experiment(struct run_config *c, char *set_path, size_t len)
 {
 	struct sigaction sa, oint, oterm;
-	char err[512], host[256], label[256], name[32];
-	const char *metrics[RS_MAX_METRICS];
-	struct run r;
+	struct run *r;
 	size_t i;
-	double started;
-	int rc = EXIT_OK;
+	int rc;
 
 	if (len > 0)
 		set_path[0] = '\0';
-	memset(&r, 0, sizeof(r));
-	r.cfg = c;
-	if (topo_open(&r.topo, c->dry_run ? c->synthetic : NULL, err,
-	    sizeof(err)) != 0) {
-		warnx("run: %s", err);
-		return (EXIT_RUNTIME);
-	}
-	r.ncpu = hwloc_get_nbobjs_by_type(r.topo, HWLOC_OBJ_PU);
-	r.steps = run_order_steps(c->order, c->nlevels, c->reps, c->seed);
-	r.nsteps = c->nlevels * (size_t)c->reps;
-	if ((rc = apply_options(&r)) != EXIT_OK)
-		goto out;
-	if (parse_spec(&r) != 0 || make_plans(&r) != 0) {
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (c->dry_run) {
-		rc = dry_run(&r);
-		goto out;
-	}
-	err[0] = '\0';
-	if (c->wl->prepare != NULL &&
-	    c->wl->prepare(r.wl_state, err, sizeof(err)) != 0) {
-		warnx("run: workload %s: %s", c->wl->name, err);
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	for (i = 0; i < c->wl->nmetrics && i < RS_MAX_METRICS; i++)
-		metrics[i] = c->wl->metrics[i].name;
-	if ((r.rs = rs_create(c->results,
-	    host_name(host, sizeof(host)), c->label != NULL ? c->label :
-	    os_default_label(label, sizeof(label)), metrics, i)) == NULL) {
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	if (len > 0)
-		snprintf(set_path, len, "%s", rs_path(r.rs));
-	r.real = xcalloc(c->nlevels, sizeof(*r.real));
-	for (i = 0; i < c->nlevels; i++) {
-		snprintf(name, sizeof(name), "jobs-%d.real", c->levels[i]);
-		r.real[i] = ds_new(name);
-	}
-	write_meta(&r);
-
+	if ((r = run_open(c, &rc)) == NULL)
+		return (rc);
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_handler = run_on_signal;
 	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: waits see EINTR */
 	harness_interrupted = 0;
 	sigaction(SIGINT, &sa, &oint);
 	sigaction(SIGTERM, &sa, &oterm);
-
-	started = now_monotonic();
-	for (i = 0; i < r.nsteps && !harness_interrupted; i++) {
-		progress(&r, i, started);
-		if (one_batch(&r, i) != 0) {
-			rc = EXIT_RUNTIME;
+	for (i = 0; i < r->nsteps && !harness_interrupted; i++)
+		if (run_step(r, i) != 0)
 			break;
-		}
-	}
-	if (c->progress)
-		fprintf(stderr, "\r\033[K");
-	destroy_disks(&r);
-	if (harness_interrupted) {
-		warnx("run: interrupted; %s holds the batches completed "
-		    "before", rs_path(r.rs));
-		rs_meta(r.rs, "interrupted", "yes");
-		rc = EXIT_RUNTIME;
-	}
-	utc_now(label, sizeof(label), 0);
-	rs_meta(r.rs, "end", "%s", label);
-	rs_meta(r.rs, "batches.failed", "%d", r.nbad);
-	if (r.nbad > 0)
-		rc = EXIT_RUNTIME;
-	if (rs_commit(r.rs) != 0)
-		rc = EXIT_RUNTIME;
+	rc = run_close(r, set_path, len);
 	sigaction(SIGINT, &oint, NULL);
 	sigaction(SIGTERM, &oterm, NULL);
-	if (c->summary)
-		summary(&r, stdout);
-out:
-	if (r.rs != NULL && rs_close(r.rs) != 0)
-		rc = EXIT_RUNTIME;
-	teardown(&r);
 	return (rc);
 }

@@ -31,8 +31,8 @@ static const char usage_text[] =
 "       fsconc md destroy ID|all\n"
 "       fsconc md list\n"
 "       fsconc md cleanup\n"
-"       fsconc md cycle [-n REPS] [--fs TYPE] [--mount-opts OPTS]\n"
-"                 [--newfs-opts OPTS] [SPEC]\n"
+"       fsconc md cycle [-n REPS] [--disks N] [--fs TYPE]\n"
+"                 [--mount-opts OPTS] [--newfs-opts OPTS] [SPEC]\n"
 "SPEC: md[:malloc|:swap][:SIZE] | loop[:SIZE] | zram[:SIZE][:ALGO] |\n"
 "      brd[:SIZE] | tmpfs[:SIZE] | dir[:PATH]   (default: best for this\n"
 "      OS and privilege; SIZE like 512m or 2g, default 2g)\n";
@@ -44,7 +44,7 @@ struct md_opts {
 	const char	*newfs_opts;	/* --newfs-opts */
 	const char	*mount_opts;	/* --mount-opts */
 	int		 dry_run;	/* --dry-run */
-	int		 disks;		/* --disks: disks in the plan */
+	int		 disks;		/* --disks: disks in a plan, a cycle */
 	enum md_os	 os;		/* --os: whose plan */
 	int		 reps;		/* cycle -n */
 	pid_t		 pid;		/* cleanup --pid (signal handler) */
@@ -221,43 +221,52 @@ check_fresh(const char *mnt, int rep)
 	return (rv);
 }
 
+/* Like a run with --layout per-worker: --disks disks, -n refreshes each. */
 static int
 md_cycle_cmd(int argc, char **argv)
 {
 	struct md_opts o;
 	struct md_spec sp;
-	struct md_disk *d;
+	struct md_disk **d;
 	double s;
-	int i, rv = EXIT_OK;
+	int i, k, n = 0, rv = EXIT_OK;
 
 	if (parse(argc, argv, &o, 1) == 1)
 		o.spec = argv[optind];
 	if (spec_from(&o, &sp) == -1)
 		return (EXIT_USAGE);
 	md_install_signal_handlers();
-	d = md_create(&sp, MD_OWNER_PROCESS, &s);
-	md_spec_free(&sp);
-	if (d == NULL)
-		return (EXIT_RUNTIME);
-	md_describe(d, stdout);
-	printf("create_seconds=%.6f\n", s);
-	fflush(stdout);
-	if (check_fresh(md_mountpoint(d), 0) == -1)
-		rv = EXIT_RUNTIME;
-	for (i = 1; i <= o.reps && rv == EXIT_OK; i++) {
-		if (md_refresh(d, &s) == -1) {
+	d = xcalloc((size_t)o.disks + 1, sizeof(*d));
+	for (k = 0; k < o.disks; k++, n++) {
+		if ((d[k] = md_create(&sp, MD_OWNER_PROCESS, &s)) == NULL) {
 			rv = EXIT_RUNTIME;
 			break;
 		}
-		printf("refresh_seconds=%.6f\n", s);
+		md_describe(d[k], stdout);
+		printf("create_seconds=%.6f\n", s);
 		fflush(stdout);
-		if (check_fresh(md_mountpoint(d), i) == -1)
+		if (check_fresh(md_mountpoint(d[k]), 0) == -1)
 			rv = EXIT_RUNTIME;
 	}
-	if (md_destroy(d, &s) == -1)
-		rv = EXIT_RUNTIME;
-	else
-		printf("destroy_seconds=%.6f\n", s);
+	md_spec_free(&sp);
+	for (i = 1; i <= o.reps && rv == EXIT_OK; i++)
+		for (k = 0; k < n && rv == EXIT_OK; k++) {
+			if (md_refresh(d[k], &s) == -1) {
+				rv = EXIT_RUNTIME;
+				break;
+			}
+			printf("refresh_seconds=%.6f\n", s);
+			fflush(stdout);
+			if (check_fresh(md_mountpoint(d[k]), i) == -1)
+				rv = EXIT_RUNTIME;
+		}
+	for (k = n - 1; k >= 0; k--) {
+		if (md_destroy(d[k], &s) == -1)
+			rv = EXIT_RUNTIME;
+		else
+			printf("destroy_seconds=%.6f\n", s);
+	}
+	free(d);
 	return (rv);
 }
 

@@ -414,14 +414,15 @@ md_mount(struct md_ctx *ctx, const char *fs, const char *opts,
 	return (md_run(ctx, NULL, NULL, 0, argv));
 }
 
-/* "who holds PATH": fuser -vm output, or NULL. */
+/* "who holds PATH": fuser's table, or NULL. */
 static char *
 holders(const char *path)
 {
-	char *fuser, *res = NULL, buf[2048];
-	int p[2], status;
+	char *fuser, *res = NULL, *line = NULL, *tmp;
+	size_t cap = 0;
+	int p[2], status, nlines = 0;
 	ssize_t n;
-	size_t len = 0;
+	FILE *fp;
 	pid_t pid;
 
 	if ((fuser = md_which("fuser")) == NULL)
@@ -438,19 +439,33 @@ holders(const char *path)
 		dup2(p[1], 1);
 		dup2(p[1], 2);
 		close(p[0]);
-		execl(fuser, "fuser", "-vm", path, (char *)NULL);
+		/* FreeBSD's fuser names a file system with -c, not -m. */
+		if (md_host_os() == MD_OS_FREEBSD)
+			execl(fuser, "fuser", "-cu", path, (char *)NULL);
+		else
+			execl(fuser, "fuser", "-vm", path, (char *)NULL);
 		_exit(127);
 	}
 	close(p[1]);
-	while (pid > 0 && (n = read(p[0], buf + len,
-	    sizeof(buf) - 1 - len)) > 0)
-		len += (size_t)n;
-	close(p[0]);
+	if (pid > 0 && (fp = fdopen(p[0], "r")) != NULL) {
+		/* Read it all; keep the table, not the complaints. */
+		while ((n = getline(&line, &cap, fp)) > 0) {
+			if (line[n - 1] == '\n')
+				line[--n] = '\0';
+			if (strncmp(line, "Cannot ", 7) == 0 || n == 0 ||
+			    ++nlines > 20)
+				continue;
+			tmp = xasprintf("%s    %s\n", res != NULL ? res : "",
+			    line);
+			free(res);
+			res = tmp;
+		}
+		fclose(fp);
+		free(line);
+	} else
+		close(p[0]);
 	if (pid > 0)
 		waitpid(pid, &status, 0);
-	buf[len] = '\0';
-	if (len > 0)
-		res = xstrdup(buf);
 	free(fuser);
 	return (res);
 }
@@ -476,8 +491,8 @@ md_umount(struct md_ctx *ctx, const char *path)
 		serrno = errno;
 		if (serrno != EBUSY || tries == 30) {
 			if (serrno == EBUSY && (who = holders(path)) != NULL) {
-				md_warnc(serrno, "umount %s; held by:\n%s", path,
-				    who);
+				warnx("umount %s: %s; held by (fuser):\n%s",
+				    path, strerror(serrno), who);
 				free(who);
 			} else
 				md_warnc(serrno, "umount %s", path);

@@ -257,17 +257,26 @@ md_spec_string(const struct md_spec *sp, char *buf, size_t len)
 	return (buf);
 }
 
+/*
+ * A disk of size bytes, next to others bytes of this run's disks, must
+ * fit in what the kernel says is available: memory disks are not paged
+ * out, and a benchmark that swaps measures the swap.
+ */
 int
-md_fits_memory(uint64_t size, uint64_t avail, char *err, size_t errlen)
+md_fits_memory(uint64_t size, uint64_t others, uint64_t avail, char *err,
+    size_t errlen)
 {
-	char a[32], b[32];
+	char a[32], b[32], c[32], o[80] = "";
 
-	if (size <= avail)
+	if (size + others <= avail)
 		return (0);
-	snprintf(err, errlen, "size %s does not fit in available memory "
+	if (others != 0)
+		snprintf(o, sizeof(o), " plus %s of this run's other disks",
+		    format_size(others, c, sizeof(c)));
+	snprintf(err, errlen, "size %s%s does not fit in available memory "
 	    "(%s available; %llu > %llu bytes)", format_size(size, a,
-	    sizeof(a)), format_size(avail, b, sizeof(b)),
-	    (unsigned long long)size, (unsigned long long)avail);
+	    sizeof(a)), o, format_size(avail, b, sizeof(b)),
+	    (unsigned long long)(size + others), (unsigned long long)avail);
 	return (-1);
 }
 
@@ -311,7 +320,8 @@ preflight(const struct md_spec *sp, const char *what)
 	if (sp->size != 0 && !(sp->backend == MD_BACKEND_MD && sp->md_swap) &&
 	    sp->backend != MD_BACKEND_BRD && sp->backend != MD_BACKEND_DIR &&
 	    md_os_avail_memory(&avail) == 0 &&
-	    md_fits_memory(sp->size, avail, err, sizeof(err)) == -1) {
+	    md_fits_memory(sp->size, md_live_bytes(), avail, err,
+	    sizeof(err)) == -1) {
 		warnx("%s: %s", what, err);
 		return (-1);
 	}

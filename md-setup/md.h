@@ -72,7 +72,11 @@ const char *md_mountpoint(const struct md_disk *);
 const char *md_device(const struct md_disk *);	/* NULL: tmpfs, dir */
 const char *md_id(const struct md_disk *);	/* record id, e.g. "7.0" */
 int	 md_is_fresh(const struct md_disk *);	/* 0 for dir: */
-/* key=value lines for meta: backend, device, size, fs, options ... */
+/*
+ * key=value lines for meta: disk_backend, disk_spec, disk_id, disk_device,
+ * disk_size (bytes), disk_fs, disk_md_type, disk_zram_algorithm,
+ * disk_newfs_opts, disk_mount_opts, disk_mountpoint, disk_fresh (0: dir:).
+ */
 void	 md_describe(const struct md_disk *, FILE *);
 
 /*
@@ -81,9 +85,20 @@ void	 md_describe(const struct md_disk *, FILE *);
  */
 void	 md_plan(const struct md_spec *, enum md_os, int ndisks, FILE *);
 
-/* Tear down what dead processes left; all != 0 also user-owned disks. */
+/*
+ * Tear down what dead processes left (and half-made user disks); all != 0
+ * also user-owned disks.  md_create() runs md_cleanup(0) once per process.
+ */
 int	 md_cleanup(int all);
-/* Install SIGINT/SIGTERM handlers that destroy this process's disks. */
+/*
+ * Install SIGINT/SIGTERM/SIGHUP handlers (signals already ignored stay
+ * ignored) that destroy this process's disks, then die of the signal.
+ * The handler does only async-signal-safe work: kills the tool being
+ * waited for, calls the hook below, closes its files, and runs
+ * "fsconc md cleanup --pid PID" (this executable) to completion.  A
+ * caller with its own handlers (a flag checked between batches) need
+ * not call this; records make a later cleanup possible either way.
+ */
 void	 md_install_signal_handlers(void);
 /*
  * Called first by that handler, in signal context (async-signal-safe

@@ -109,6 +109,7 @@ int	 md_lock(void);
 void	 md_unlock(int);
 void	 md_live_add(struct md_disk *);
 void	 md_live_remove(struct md_disk *);
+uint64_t md_live_bytes(void);
 /* path is under the runtime directory (mountpoints, images). */
 int	 md_path_ours(const char *);
 
@@ -116,7 +117,8 @@ int	 md_path_ours(const char *);
 int	 md_need(enum md_os, const char *what, int root, char *, size_t);
 int	 md_blk_mkfs_mount(struct md_ctx *, struct md_disk *);
 int	 md_blk_refresh(struct md_ctx *, struct md_disk *);
-int	 md_fits_memory(uint64_t size, uint64_t avail, char *, size_t);
+int	 md_fits_memory(uint64_t size, uint64_t others, uint64_t avail, char *,
+	    size_t);
 
 /* Resource teardown by kind, in the backend files. */
 int	 md_loop_detach_file(struct md_ctx *, const char *file);

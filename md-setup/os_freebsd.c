@@ -5,6 +5,7 @@
 #ifdef __FreeBSD__
 #include <sys/param.h>
 #include <sys/mount.h>
+#include <sys/proc.h>
 #include <sys/procctl.h>
 #include <sys/stat.h>
 #include <sys/sysctl.h>

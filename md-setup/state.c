@@ -276,8 +276,16 @@ undo(struct md_ctx *ctx, const struct md_res *r)
 		    r->kind, r->arg, rundir);
 		return (-1);
 	}
-	if (strcmp(r->kind, "dir") == 0)
+	if (strcmp(r->kind, "dir") == 0) {
+		/*
+		 * A mount(8) we started may complete just after we died and
+		 * after its "mount" record was undone: our directory, ours.
+		 */
+		if (ctx->plan == NULL && md_os_is_mounted(r->arg) &&
+		    md_umount(ctx, r->arg) == -1)
+			return (-1);
 		return (md_rmdir(ctx, r->arg));
+	}
 	if (strcmp(r->kind, "mount") == 0)
 		return (md_umount(ctx, r->arg));
 	if (strcmp(r->kind, "file") == 0)
@@ -587,6 +595,20 @@ md_live_add(struct md_disk *d)
 	live = d;
 }
 
+/* Memory this process's live disks may fill: they count against a new one. */
+uint64_t
+md_live_bytes(void)
+{
+	struct md_disk *d;
+	uint64_t sum = 0;
+
+	for (d = live; d != NULL; d = d->next)
+		if (d->spec.backend != MD_BACKEND_DIR &&
+		    !(d->spec.backend == MD_BACKEND_MD && d->spec.md_swap))
+			sum += d->spec.size;
+	return (sum);
+}
+
 void
 md_live_remove(struct md_disk *d)
 {
@@ -633,7 +655,7 @@ on_signal(int sig)
 {
 	struct sigaction ign;
 	pid_t child, c;
-	int status;
+	int status, fd;
 
 	/* A forked worker inherits this handler: it just dies. */
 	if (getpid() != sig_pid || sig_busy)
@@ -646,6 +668,14 @@ on_signal(int sig)
 		while (waitpid(c, &status, 0) == -1 && errno == EINTR)
 			;
 	}
+	/*
+	 * We are about to die: let go of anything that would keep our
+	 * mounts busy (open files, the working directory).
+	 */
+	if (close_range(3, ~0U, 0) == -1)
+		for (fd = 3; fd < 4096; fd++)
+			close(fd);
+	(void)!chdir("/");
 	child = nrecords > 0 && sig_exe[0] != '\0' ? fork() : -1;
 	if (child == 0) {
 		memset(&ign, 0, sizeof(ign));
@@ -672,7 +702,9 @@ md_set_signal_hook(void (*hook)(int))
 void
 md_install_signal_handlers(void)
 {
-	struct sigaction sa;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old;
+	size_t i;
 
 	sig_pid = getpid();
 	snprintf(sig_pidarg, sizeof(sig_pidarg), "%ld", (long)sig_pid);
@@ -684,7 +716,11 @@ md_install_signal_handlers(void)
 	sigaddset(&sa.sa_mask, SIGINT);
 	sigaddset(&sa.sa_mask, SIGTERM);
 	sigaddset(&sa.sa_mask, SIGHUP);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		/* Ignored (nohup, a background job): stay ignored. */
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
 }

@@ -50,12 +50,15 @@ attr(const char *unit, const char *name)
 static int
 zram_setup(struct md_ctx *ctx, struct md_disk *d, const char *unit)
 {
-	char *p, sz[32];
+	char *p, sz[32], algos[256];
 	int rv = 0;
 
 	if (d->spec.zram_algo != NULL) {
 		p = attr(unit, "comp_algorithm");
 		rv = md_write_file(ctx, p, d->spec.zram_algo);
+		if (rv == -1 && md_read_file(ctx, "algos", p, algos,
+		    sizeof(algos)) == 0)
+			warnx("zram: this kernel's algorithms: %s", algos);
 		free(p);
 		if (rv == -1)
 			return (-1);

@@ -393,7 +393,8 @@ cmd_import(int argc, char **argv)
 			errno = 0;
 			n = strtol(optarg, &end, 10);
 			if (*end != '\0' || n < 1 || errno != 0) {
-				warnx("--ncpu %s: expected a CPU count", optarg);
+				warnx("--ncpu %s: expected a CPU count",
+				    optarg);
 				goto usage;
 			}
 			im.ncpu = optarg;

@@ -602,6 +602,7 @@ struct rs_set *
 rs_open(const char *root, const char *what, char *err, size_t errlen)
 {
 	struct rs_set *s;
+	const char *fmt;
 	char **paths;
 	size_t n;
 
@@ -616,13 +617,21 @@ rs_open(const char *root, const char *what, char *err, size_t errlen)
 	s = xcalloc(1, sizeof(*s));
 	s->path = paths[0];
 	free(paths);
-	if (read_meta(s, err, errlen) == -1 ||
-	    read_table(s, "runs.tsv", 0, err, errlen) == -1 ||
-	    read_table(s, "workers.tsv", 1, err, errlen) == -1) {
-		rs_free(s);
-		return (NULL);
+	if (read_meta(s, err, errlen) == -1)
+		goto bad;
+	if ((fmt = rs_meta_get(s, "format")) != NULL &&
+	    atoi(fmt) > RS_FORMAT_VERSION) {
+		seterr(err, errlen, "%s: result set format %s, this fsconc "
+		    "reads %d and older", s->path, fmt, RS_FORMAT_VERSION);
+		goto bad;
 	}
+	if (read_table(s, "runs.tsv", 0, err, errlen) == -1 ||
+	    read_table(s, "workers.tsv", 1, err, errlen) == -1)
+		goto bad;
 	return (s);
+bad:
+	rs_free(s);
+	return (NULL);
 }
 
 void

@@ -82,7 +82,7 @@ struct rs_set {
 	size_t		 nruns;
 	struct rs_worker *workers;
 	size_t		 nworkers;
-	char		**metrics;	/* extra metric names, in column order */
+	char		**metrics;	/* workload metrics, column order */
 	size_t		 nmetrics;
 };
 

@@ -1,8 +1,8 @@
 /*
- * Result-set writer.  meta, runs.tsv and workers.tsv stay open; the
- * jobs-N.<metric> lines of a repetition are buffered and appended at
- * rs_commit, which then flushes and fsyncs every file it touched, so a
- * killed run loses at most the repetition in flight.
+ * Result-set writer.  Rows of runs.tsv, workers.tsv and the jobs-N files
+ * are buffered in memory until rs_commit appends and fsyncs them, runs.tsv
+ * last: a killed run loses at most the repetition in flight, and a row in
+ * runs.tsv means the rest of its repetition is on disk too.
  */
 #include <err.h>
 #include <errno.h>
@@ -27,11 +27,20 @@ struct rs_pending {
 	size_t	 len, cap;
 };
 
+/* A table file: rows go to a memory stream, the fd gets them at commit. */
+struct rs_table {
+	const char	*name;
+	int		 fd;
+	FILE		*fp;		/* open_memstream(3) on buf */
+	char		*buf;
+	size_t		 len;
+};
+
 struct rs_writer {
 	char		*path;		/* the set directory */
 	FILE		*meta;		/* meta */
-	FILE		*runs;		/* runs.tsv */
-	FILE		*workers;	/* workers.tsv */
+	struct rs_table	 runs;		/* runs.tsv */
+	struct rs_table	 workers;	/* workers.tsv */
 	char		**metrics;	/* workload metric columns */
 	size_t		 nmetrics;
 	struct rs_pending *pend;
@@ -147,24 +156,46 @@ put_count(FILE *fp, long v)
 		fprintf(fp, "%ld", v);
 }
 
-static FILE *
-create_file(struct rs_writer *w, const char *name)
+static int
+create_fd(struct rs_writer *w, const char *name)
 {
 	char *p;
 	int fd;
-	FILE *fp;
 
 	p = xasprintf("%s/%s", w->path, name);
 	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
-	if (fd == -1 || (fp = fdopen(fd, "a")) == NULL) {
+	if (fd == -1)
 		warn("%s", p);
-		if (fd != -1)
-			close(fd);
-		free(p);
-		return (NULL);
-	}
 	free(p);
+	return (fd);
+}
+
+static FILE *
+create_file(struct rs_writer *w, const char *name)
+{
+	FILE *fp;
+	int fd;
+
+	if ((fd = create_fd(w, name)) == -1)
+		return (NULL);
+	if ((fp = fdopen(fd, "a")) == NULL) {
+		warn("%s/%s", w->path, name);
+		close(fd);
+	}
 	return (fp);
+}
+
+static int
+table_open(struct rs_writer *w, struct rs_table *t, const char *name)
+{
+	t->name = name;
+	if ((t->fd = create_fd(w, name)) == -1)
+		return (-1);
+	if ((t->fp = open_memstream(&t->buf, &t->len)) == NULL) {
+		warn("open_memstream");
+		return (-1);
+	}
+	return (0);
 }
 
 static int
@@ -267,22 +298,24 @@ rs_create(const char *root, const char *host, const char *label,
 	for (i = 0; i < nmetrics; i++)
 		w->metrics[i] = xstrdup(metrics[i]);
 	w->nmetrics = nmetrics;
-	if ((w->meta = create_file(w, "meta")) == NULL ||
-	    (w->runs = create_file(w, "runs.tsv")) == NULL ||
-	    (w->workers = create_file(w, "workers.tsv")) == NULL) {
+	w->runs.fd = w->workers.fd = -1;
+	/* meta last: a directory is a set once it has meta (rs_find). */
+	if (table_open(w, &w->runs, "runs.tsv") == -1 ||
+	    table_open(w, &w->workers, "workers.tsv") == -1 ||
+	    (w->meta = create_file(w, "meta")) == NULL) {
 		rs_close(w);
 		return (NULL);
 	}
-	fprintf(w->runs, "# jobs\trep\treal\tuser\tsys\tnvcsw\tnivcsw\tidle"
+	fprintf(w->runs.fp, "# jobs\trep\treal\tuser\tsys\tnvcsw\tnivcsw\tidle"
 	    "\tsetup\tstatus");
 	for (i = 0; i < nmetrics; i++)
-		fprintf(w->runs, "\t%s", metrics[i]);
-	fprintf(w->runs, "\treason\n");
-	fprintf(w->workers, "# jobs\trep\tworker\tcpuset\treal\tuser\tsys"
+		fprintf(w->runs.fp, "\t%s", metrics[i]);
+	fprintf(w->runs.fp, "\treason\n");
+	fprintf(w->workers.fp, "# jobs\trep\tworker\tcpuset\treal\tuser\tsys"
 	    "\tentries\tbytes\tstatus");
 	for (i = 0; i < nmetrics; i++)
-		fprintf(w->workers, "\t%s", metrics[i]);
-	fprintf(w->workers, "\treason\n");
+		fprintf(w->workers.fp, "\t%s", metrics[i]);
+	fprintf(w->workers.fp, "\treason\n");
 	rs_meta(w, "format", "%d", RS_FORMAT_VERSION);
 	rs_meta(w, "host", "%s", host);
 	rs_meta(w, "label", "%s", label);
@@ -367,28 +400,28 @@ rs_add_run(struct rs_writer *w, const struct rs_run *r)
 {
 	size_t i;
 
-	fprintf(w->runs, "%d\t%d\t", r->jobs, r->rep);
-	put_sec(w->runs, r->real);
-	fputc('\t', w->runs);
-	put_sec(w->runs, r->user);
-	fputc('\t', w->runs);
-	put_sec(w->runs, r->sys);
-	fputc('\t', w->runs);
-	put_count(w->runs, r->nvcsw);
-	fputc('\t', w->runs);
-	put_count(w->runs, r->nivcsw);
-	fputc('\t', w->runs);
-	put_sec(w->runs, r->idle);
-	fputc('\t', w->runs);
-	put_sec(w->runs, r->setup);
-	fprintf(w->runs, "\t%s", rs_status_name(r->status));
+	fprintf(w->runs.fp, "%d\t%d\t", r->jobs, r->rep);
+	put_sec(w->runs.fp, r->real);
+	fputc('\t', w->runs.fp);
+	put_sec(w->runs.fp, r->user);
+	fputc('\t', w->runs.fp);
+	put_sec(w->runs.fp, r->sys);
+	fputc('\t', w->runs.fp);
+	put_count(w->runs.fp, r->nvcsw);
+	fputc('\t', w->runs.fp);
+	put_count(w->runs.fp, r->nivcsw);
+	fputc('\t', w->runs.fp);
+	put_sec(w->runs.fp, r->idle);
+	fputc('\t', w->runs.fp);
+	put_sec(w->runs.fp, r->setup);
+	fprintf(w->runs.fp, "\t%s", rs_status_name(r->status));
 	for (i = 0; i < w->nmetrics; i++) {
-		fputc('\t', w->runs);
-		put_num(w->runs, r->metric[i]);
+		fputc('\t', w->runs.fp);
+		put_num(w->runs.fp, r->metric[i]);
 	}
-	fputc('\t', w->runs);
-	put_text(w->runs, r->reason);
-	fputc('\n', w->runs);
+	fputc('\t', w->runs.fp);
+	put_text(w->runs.fp, r->reason);
+	fputc('\n', w->runs.fp);
 
 	/* Only batches that count go where ministat reads them. */
 	if (r->status != RS_OK && r->status != RS_WARN)
@@ -396,6 +429,7 @@ rs_add_run(struct rs_writer *w, const struct rs_run *r)
 	pend_add(w, r->jobs, "real", r->real, 1);
 	pend_add(w, r->jobs, "user", r->user, 1);
 	pend_add(w, r->jobs, "sys", r->sys, 1);
+	pend_add(w, r->jobs, "idle", r->idle, 1);
 	for (i = 0; i < w->nmetrics; i++)
 		pend_add(w, r->jobs, w->metrics[i], r->metric[i], 0);
 }
@@ -405,36 +439,61 @@ rs_add_worker(struct rs_writer *w, const struct rs_worker *k)
 {
 	size_t i;
 
-	fprintf(w->workers, "%d\t%d\t%d\t", k->jobs, k->rep, k->worker);
-	put_text(w->workers, k->cpuset);
-	fputc('\t', w->workers);
-	put_sec(w->workers, k->real);
-	fputc('\t', w->workers);
-	put_sec(w->workers, k->user);
-	fputc('\t', w->workers);
-	put_sec(w->workers, k->sys);
-	fprintf(w->workers, "\t%ju\t%ju\t%s", (uintmax_t)k->entries,
+	fprintf(w->workers.fp, "%d\t%d\t%d\t", k->jobs, k->rep, k->worker);
+	put_text(w->workers.fp, k->cpuset);
+	fputc('\t', w->workers.fp);
+	put_sec(w->workers.fp, k->real);
+	fputc('\t', w->workers.fp);
+	put_sec(w->workers.fp, k->user);
+	fputc('\t', w->workers.fp);
+	put_sec(w->workers.fp, k->sys);
+	fprintf(w->workers.fp, "\t%ju\t%ju\t%s", (uintmax_t)k->entries,
 	    (uintmax_t)k->bytes, rs_status_name(k->status));
 	for (i = 0; i < w->nmetrics; i++) {
-		fputc('\t', w->workers);
-		put_num(w->workers, k->metric[i]);
+		fputc('\t', w->workers.fp);
+		put_num(w->workers.fp, k->metric[i]);
 	}
-	fputc('\t', w->workers);
-	put_text(w->workers, k->reason);
-	fputc('\n', w->workers);
+	fputc('\t', w->workers.fp);
+	put_text(w->workers.fp, k->reason);
+	fputc('\n', w->workers.fp);
 }
 
 static int
 sync_stream(struct rs_writer *w, FILE *fp, const char *name)
 {
-	if (fp == NULL)
-		return (0);
 	if (fflush(fp) == EOF || fsync(fileno(fp)) == -1) {
 		w->error = errno;
 		warn("%s/%s", w->path, name);
 		return (-1);
 	}
 	return (0);
+}
+
+/* Append what the memory stream holds, fsync, start a new stream. */
+static int
+table_commit(struct rs_writer *w, struct rs_table *t)
+{
+	int rc = 0;
+
+	if (fclose(t->fp) == EOF) {
+		t->fp = NULL;
+		warn("%s/%s: memory stream", w->path, t->name);
+		return (-1);
+	}
+	if ((t->len > 0 && write_all(t->fd, t->buf, t->len) == -1) ||
+	    fsync(t->fd) == -1) {
+		w->error = errno;
+		warn("%s/%s", w->path, t->name);
+		rc = -1;
+	}
+	free(t->buf);
+	t->buf = NULL;
+	t->len = 0;
+	if ((t->fp = open_memstream(&t->buf, &t->len)) == NULL) {
+		warn("open_memstream");
+		rc = -1;
+	}
+	return (rc);
 }
 
 static int
@@ -466,22 +525,34 @@ rs_commit(struct rs_writer *w)
 	size_t i;
 	int rc = 0, created = 0;
 
+	if (w->meta == NULL || w->runs.fp == NULL || w->workers.fp == NULL)
+		return (-1);
 	if (sync_stream(w, w->meta, "meta") == -1)
 		rc = -1;
-	if (sync_stream(w, w->workers, "workers.tsv") == -1)
+	if (table_commit(w, &w->workers) == -1)
 		rc = -1;
 	for (i = 0; i < w->npend; i++)
 		if (w->pend[i].len > 0 &&
 		    write_pending(w, &w->pend[i], &created) == -1)
 			rc = -1;
 	/* runs.tsv last: the reader trusts it, so it never runs ahead. */
-	if (sync_stream(w, w->runs, "runs.tsv") == -1)
+	if (table_commit(w, &w->runs) == -1)
 		rc = -1;
 	if (created && fsync_dir(w->path) == -1) {
 		warn("fsync %s", w->path);
 		rc = -1;
 	}
 	return (rc);
+}
+
+static void
+table_close(struct rs_table *t)
+{
+	if (t->fp != NULL)
+		fclose(t->fp);
+	free(t->buf);
+	if (t->fd != -1)
+		close(t->fd);
 }
 
 int
@@ -492,14 +563,12 @@ rs_close(struct rs_writer *w)
 
 	if (w == NULL)
 		return (0);
-	if (w->meta != NULL && w->runs != NULL && w->workers != NULL)
+	if (w->meta != NULL && w->runs.fp != NULL && w->workers.fp != NULL)
 		rc = rs_commit(w);
 	if (w->meta != NULL && fclose(w->meta) == EOF)
 		rc = -1;
-	if (w->runs != NULL && fclose(w->runs) == EOF)
-		rc = -1;
-	if (w->workers != NULL && fclose(w->workers) == EOF)
-		rc = -1;
+	table_close(&w->runs);
+	table_close(&w->workers);
 	for (i = 0; i < w->npend; i++) {
 		free(w->pend[i].name);
 		free(w->pend[i].buf);

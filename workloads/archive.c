@@ -2,20 +2,26 @@
  * Archives in memory: load once (hash, count, validate), then extract
  * into a directory with libarchive, any number of times, from any thread.
  *
- * No chdir(2): every entry name, and every hard link target, is rewritten
- * to lie under the canonical target directory.  That absolute prefix would
- * defeat libarchive's SECURE_NOABSOLUTEPATHS, so the original names are
- * checked here first (absolute, '..') with libarchive's own rules and
- * wording; SECURE_NODOTDOT and SECURE_SYMLINKS stay with libarchive and
- * keep their meaning, because the prefix is canonical (no '..', no
- * symbolic links).
+ * chdir(2) is process-wide, so by default every entry name, and every hard
+ * link target, is rewritten to lie under the canonical target directory.
+ * That absolute prefix would defeat libarchive's SECURE_NOABSOLUTEPATHS,
+ * so the original names are checked here first (absolute, '..') with
+ * libarchive's own rules and wording; SECURE_NODOTDOT and SECURE_SYMLINKS
+ * stay with libarchive and keep their meaning, because the prefix is
+ * canonical (no '..', no symbolic links).  The price is libarchive's
+ * symlink walk from "/" for every entry; a worker that can have a working
+ * directory of its own (xctx_enter_dir) keeps the names relative instead,
+ * exactly as "tar xfC" does.
  */
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <nettle/sha2.h>
+#include <pwd.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,11 +154,108 @@ errno_text(int e, char *buf, size_t len)
 	return (buf);
 }
 
+/*
+ * The archive's user and group names, resolved once in the controller, so
+ * that no worker walks NSS (files, systemd-userdb sockets ...) inside the
+ * timed extraction.  Same answers as archive_write_disk's standard lookup:
+ * the name's id when the name is known here, else the archive's number.
+ */
+#define OWNERS_MAX	64
+
+struct idname {
+	char		*name;
+	int64_t		 id;		/* -1: unknown here */
+};
+
+struct owners {
+	struct idname	 u[OWNERS_MAX], g[OWNERS_MAX];
+	size_t		 nu, ng;
+};
+
+static int64_t
+resolve(const char *name, int user)
+{
+	struct passwd pw, *pres;
+	struct group gr, *gres;
+	char b[4096];
+
+	if (user)
+		return (getpwnam_r(name, &pw, b, sizeof(b), &pres) == 0 &&
+		    pres != NULL ? (int64_t)pw.pw_uid : -1);
+	return (getgrnam_r(name, &gr, b, sizeof(b), &gres) == 0 &&
+	    gres != NULL ? (int64_t)gr.gr_gid : -1);
+}
+
+static void
+owners_add(struct idname *v, size_t *n, const char *name, int user)
+{
+	size_t i;
+
+	if (name == NULL || *name == '\0')
+		return;
+	for (i = 0; i < *n; i++)
+		if (strcmp(v[i].name, name) == 0)
+			return;
+	/* Past the table, the lookup falls back to NSS. */
+	if (*n == OWNERS_MAX)
+		return;
+	v[*n].name = xstrdup(name);
+	v[*n].id = resolve(name, user);
+	(*n)++;
+}
+
+static la_int64_t
+owners_lookup(const struct idname *v, size_t n, const char *name,
+    la_int64_t id, int user)
+{
+	int64_t r;
+	size_t i;
+
+	if (name == NULL || *name == '\0')
+		return (id);
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i].name, name) == 0)
+			return (v[i].id >= 0 ? v[i].id : id);
+	r = resolve(name, user);
+	return (r >= 0 ? r : id);
+}
+
+static la_int64_t
+lookup_user(void *p, const char *name, la_int64_t id)
+{
+	const struct owners *o = p;
+
+	return (owners_lookup(o->u, o->nu, name, id, 1));
+}
+
+static la_int64_t
+lookup_group(void *p, const char *name, la_int64_t id)
+{
+	const struct owners *o = p;
+
+	return (owners_lookup(o->g, o->ng, name, id, 0));
+}
+
+static void
+owners_free(struct owners *o)
+{
+	size_t i;
+
+	if (o == NULL)
+		return;
+	for (i = 0; i < o->nu; i++)
+		free(o->u[i].name);
+	for (i = 0; i < o->ng; i++)
+		free(o->g[i].name);
+	free(o);
+}
+
 int
 archive_load(const char *path, struct archive_image *img, char *err,
     size_t errlen)
 {
 	struct sha256_ctx sha;
+	struct owners *owners;
 	struct archive *rd;
 	struct archive_entry *e;
 	struct stat st;
@@ -165,16 +268,19 @@ archive_load(const char *path, struct archive_image *img, char *err,
 	int fd, r;
 
 	memset(img, 0, sizeof(*img));
+	img->owners = owners = xcalloc(1, sizeof(*owners));
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
 	    fstat(fd, &st) == -1) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		if (fd != -1)
 			close(fd);
+		archive_image_free(img);
 		return (-1);
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a regular file", path);
 		close(fd);
+		archive_image_free(img);
 		return (-1);
 	}
 	cap = st.st_size > 0 ? (size_t)st.st_size : 1;
@@ -215,7 +321,7 @@ archive_load(const char *path, struct archive_image *img, char *err,
 	}
 	if (r != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s: %s%s", path,
-		    archive_error_string(rd),
+		    ar_errstr(rd),
 		    errno_text(archive_errno(rd), eb, sizeof(eb)));
 		goto fail;
 	}
@@ -223,16 +329,19 @@ archive_load(const char *path, struct archive_image *img, char *err,
 		r = archive_read_next_header(rd, &e);
 		if (r == ARCHIVE_EOF)
 			break;
-		if (r < ARCHIVE_WARN) {
+		/* RETRY: a damaged header was skipped; not a clean archive. */
+		if (r < ARCHIVE_WARN || r == ARCHIVE_RETRY) {
 			snprintf(err, errlen, "%s: entry %ju%s%s%s: %s%s", path,
 			    (uintmax_t)img->entries + 1,
 			    prev[0] != '\0' ? " (after " : "", prev,
 			    prev[0] != '\0' ? ")" : "",
-			    archive_error_string(rd),
+			    ar_errstr(rd),
 			    errno_text(archive_errno(rd), eb, sizeof(eb)));
 			goto fail;
 		}
 		img->entries++;
+		owners_add(owners->u, &owners->nu, archive_entry_uname(e), 1);
+		owners_add(owners->g, &owners->ng, archive_entry_gname(e), 0);
 		snprintf(prev, sizeof(prev), "%s",
 		    archive_entry_pathname(e) != NULL ?
 		    archive_entry_pathname(e) : "?");
@@ -242,7 +351,7 @@ archive_load(const char *path, struct archive_image *img, char *err,
 				img->bytes += size;
 		if (r != ARCHIVE_EOF) {
 			snprintf(err, errlen, "%s: %s: %s%s", path, prev,
-			    archive_error_string(rd),
+			    ar_errstr(rd),
 			    errno_text(archive_errno(rd), eb, sizeof(eb)));
 			goto fail;
 		}
@@ -274,6 +383,7 @@ archive_image_free(struct archive_image *img)
 {
 	free(img->buf);
 	free(img->path);
+	owners_free(img->owners);
 	memset(img, 0, sizeof(*img));
 }
 
@@ -385,12 +495,13 @@ note(struct xctx *x, enum wl_status s, const char *entry, const char *cause,
 
 int
 xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
-    int flags)
+    int flags, const void *owners)
 {
 	char real[PATH_MAX];
 	int r;
 
 	memset(x, 0, sizeof(*x));
+	x->oldcwd = -1;
 	x->flags = flags | SECURE_FLAGS;
 	if (realpath(dir, real) == NULL) {
 		snprintf(x->err, sizeof(x->err), "%s: %s", dir,
@@ -404,8 +515,7 @@ xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
 		x->dirlen = 0;
 	if ((x->rd = reader_new(buf, len, &r)) == NULL || r != ARCHIVE_OK) {
 		snprintf(x->err, sizeof(x->err), "archive_read_open_memory: %s",
-		    x->rd != NULL && archive_error_string(x->rd) != NULL ?
-		    archive_error_string(x->rd) : "out of memory");
+		    x->rd != NULL ? ar_errstr(x->rd) : "out of memory");
 		xctx_close(x);
 		return (-1);
 	}
@@ -415,11 +525,52 @@ xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
 		xctx_close(x);
 		return (-1);
 	}
-	/* Absolute paths were refused above; the prefix itself is absolute. */
-	archive_write_disk_set_options(x->disk,
-	    x->flags & ~ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
-	archive_write_disk_set_standard_lookup(x->disk);
+	if (owners != NULL) {
+		archive_write_disk_set_user_lookup(x->disk,
+		    (void *)(uintptr_t)owners, lookup_user, NULL);
+		archive_write_disk_set_group_lookup(x->disk,
+		    (void *)(uintptr_t)owners, lookup_group, NULL);
+	} else
+		archive_write_disk_set_standard_lookup(x->disk);
 	return (0);
+}
+
+int
+xctx_enter_dir(struct xctx *x, pid_t owner_pid)
+{
+	int fd;
+
+	if (x->dir == NULL)
+		return (-1);
+	if (getpid() == owner_pid) {
+#ifdef CLONE_FS
+		/* A thread: give it a working directory of its own. */
+		if (unshare(CLONE_FS) == -1)
+			return (-1);
+#else
+		return (-1);
+#endif
+	}
+	if ((fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return (-1);
+	if (chdir(x->dir) == -1) {
+		close(fd);
+		return (-1);
+	}
+	x->oldcwd = fd;
+	x->cwd_thread = pthread_self();
+	return (0);
+}
+
+void
+xctx_leave_dir(struct xctx *x)
+{
+	if (x->oldcwd == -1)
+		return;
+	if (fchdir(x->oldcwd) == -1)
+		note(x, WL_WARN, "(leave directory)", "fchdir", errno);
+	close(x->oldcwd);
+	x->oldcwd = -1;
 }
 
 /* bsdtar's copy_data: sparse-aware block copy. */
@@ -459,14 +610,17 @@ xctx_run(struct xctx *x)
 	struct archive_entry *e;
 	const char *why, *name, *hl;
 	char label[256];
-	int r;
+	int r, relative;
 
+	/* Only the thread that entered the directory may use relative names. */
+	relative = x->oldcwd != -1 &&
+	    pthread_equal(x->cwd_thread, pthread_self());
+	archive_write_disk_set_options(x->disk, relative ? x->flags :
+	    x->flags & ~ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
 	for (;;) {
 		r = archive_read_next_header(x->rd, &e);
 		if (r == ARCHIVE_EOF)
 			break;
-		if (r == ARCHIVE_RETRY)
-			continue;
 		if (r < ARCHIVE_OK) {
 			snprintf(label, sizeof(label), "entry %ju",
 			    (uintmax_t)x->entries + 1);
@@ -474,7 +628,8 @@ xctx_run(struct xctx *x)
 			    archive_error_string(x->rd), archive_errno(x->rd));
 			if (r == ARCHIVE_FATAL)
 				break;
-			if (r < ARCHIVE_WARN)
+			/* bsdtar: RETRY skipped damage, FAILED this entry. */
+			if (r < ARCHIVE_WARN || r == ARCHIVE_RETRY)
 				continue;
 		}
 		x->entries++;
@@ -485,11 +640,13 @@ xctx_run(struct xctx *x)
 		}
 		/* The label outlives set_pathname, which frees the original. */
 		snprintf(label, sizeof(label), "%s", name);
-		archive_entry_set_pathname(e, join(&x->name, &x->namecap,
-		    x->dir, x->dirlen, name));
-		if ((hl = archive_entry_hardlink(e)) != NULL)
-			archive_entry_set_hardlink(e, join(&x->link,
-			    &x->linkcap, x->dir, x->dirlen, hl));
+		if (!relative) {
+			archive_entry_set_pathname(e, join(&x->name,
+			    &x->namecap, x->dir, x->dirlen, name));
+			if ((hl = archive_entry_hardlink(e)) != NULL)
+				archive_entry_set_hardlink(e, join(&x->link,
+				    &x->linkcap, x->dir, x->dirlen, hl));
+		}
 		r = archive_write_header(x->disk, e);
 		if (r < ARCHIVE_OK)
 			note(x, status_of(r), label,
@@ -522,6 +679,7 @@ xctx_run(struct xctx *x)
 void
 xctx_close(struct xctx *x)
 {
+	xctx_leave_dir(x);
 	if (x->rd != NULL)
 		archive_read_free(x->rd);
 	if (x->disk != NULL)
@@ -540,7 +698,7 @@ archive_extract_to(const void *buf, size_t len, const char *dir, int flags,
 	struct xctx x;
 	enum wl_status s;
 
-	if (xctx_open(&x, buf, len, dir, flags) == -1) {
+	if (xctx_open(&x, buf, len, dir, flags, NULL) == -1) {
 		snprintf(err, errlen, "%s", x.err);
 		return (WL_FATAL);
 	}

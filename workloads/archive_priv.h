@@ -6,13 +6,25 @@
 #ifndef FSCONC_ARCHIVE_PRIV_H
 #define FSCONC_ARCHIVE_PRIV_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "workload.h"
 
-struct archive;
+#include <archive.h>
+
 struct archive_entry;
+
+/* archive_error_string, never NULL. */
+static inline const char *
+ar_errstr(struct archive *a)
+{
+	const char *s = archive_error_string(a);
+
+	return (s != NULL ? s : "unknown error");
+}
 
 struct xctx {
 	struct archive	*rd;		/* reader on the memory image */
@@ -24,15 +36,30 @@ struct xctx {
 	char		*link;		/* dir + "/" + hard link target */
 	size_t		 linkcap;
 	int		 flags;		/* flags=, with the security bits */
+	int		 oldcwd;	/* cwd before xctx_enter_dir, or -1 */
+	pthread_t	 cwd_thread;	/* whose cwd is dir */
 	enum wl_status	 status;	/* worst so far */
 	uint64_t	 entries;
 	uint64_t	 bytes;
 	char		 err[WL_MSG_LEN];	/* "<entry>: <cause>" */
 };
 
-/* Reader and writer ready, nothing extracted.  -1 with x->err set. */
+/*
+ * Reader and writer ready, nothing extracted.  -1 with x->err set.
+ * owners: struct archive_image.owners, or NULL for libarchive's lookup.
+ */
 int	 xctx_open(struct xctx *, const void *buf, size_t len,
-	    const char *dir, int flags);
+	    const char *dir, int flags, const void *owners);
+/*
+ * Make dir the working directory of this worker alone, when that is
+ * possible (a forked worker; a thread that can unshare(CLONE_FS)), so
+ * that entry names stay relative and libarchive's symlink walk does not
+ * start at "/" for every entry, as with "tar xfC".  owner_pid is the pid
+ * of the controller.  0 when entered; -1 leaves the prefix method on.
+ */
+int	 xctx_enter_dir(struct xctx *, pid_t owner_pid);
+/* Back to the working directory of before. */
+void	 xctx_leave_dir(struct xctx *);
 /* Extract every entry; returns the worst status. */
 enum wl_status xctx_run(struct xctx *);
 void	 xctx_close(struct xctx *);

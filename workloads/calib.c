@@ -4,7 +4,8 @@
  * one.  It measures the harness's own ceiling (bench/harness.sh).
  *
  * Test hooks: die=K makes worker K kill itself with SIGKILL once released
- * (process mode), fail=K makes worker K report a failure.
+ * (process mode), fail=K makes worker K report a failure, setup_die=K
+ * makes worker K kill itself before the start gate.
  */
 #include <errno.h>
 #include <signal.h>
@@ -17,6 +18,7 @@ struct calib {
 	uint64_t	 iterations;	/* -O iterations= */
 	int		 die;		/* -O die=K, -1: none */
 	int		 fail;		/* -O fail=K, -1: none */
+	int		 setup_die;	/* -O setup_die=K, -1: none */
 };
 
 static const struct wl_metric calib_metrics[] = {
@@ -29,7 +31,7 @@ calib_init(void)
 	struct calib *c = xcalloc(1, sizeof(*c));
 
 	c->iterations = 200000000;
-	c->die = c->fail = -1;
+	c->die = c->fail = c->setup_die = -1;
 	return (c);
 }
 
@@ -61,9 +63,11 @@ calib_set_option(void *state, const char *key, const char *value, char *err,
 		c->die = (int)v;
 	else if (strcmp(key, "fail") == 0 && v < 1000000)
 		c->fail = (int)v;
+	else if (strcmp(key, "setup_die") == 0 && v < 1000000)
+		c->setup_die = (int)v;
 	else {
 		snprintf(err, errlen, "unknown option or bad value (calib "
-		    "takes iterations=N>0, die=K, fail=K)");
+		    "takes iterations=N>0, die=K, fail=K, setup_die=K)");
 		return (-1);
 	}
 	return (0);
@@ -85,6 +89,16 @@ calib_describe(void *state, FILE *fp)
 
 	fprintf(fp, "calib.iterations=%llu\n",
 	    (unsigned long long)c->iterations);
+}
+
+static int
+calib_worker_setup(void *state, struct wl_worker *w)
+{
+	struct calib *c = state;
+
+	if (w->id == c->setup_die)
+		raise(SIGKILL);
+	return (0);
 }
 
 static enum wl_status
@@ -125,7 +139,8 @@ const struct workload wl_calib = {
 	.summary = "CPU-bound calibration, no file system (harness ceiling)",
 	.options_help = "iterations=N  hash steps per worker (200000000)\n"
 	    "die=K  worker K kills itself once released (tests)\n"
-	    "fail=K  worker K reports a failure (tests)\n",
+	    "fail=K  worker K reports a failure (tests)\n"
+	    "setup_die=K  worker K kills itself before the gate (tests)\n",
 	.metrics = calib_metrics,
 	.nmetrics = 1,
 	.needs_fs = 0,
@@ -133,6 +148,7 @@ const struct workload wl_calib = {
 	.set_option = calib_set_option,
 	.prepare = calib_prepare,
 	.describe = calib_describe,
+	.worker_setup = calib_worker_setup,
 	.worker_run = calib_run,
 	.fini = calib_fini,
 };

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "archive_priv.h"
 #include "util.h"
@@ -21,6 +22,7 @@ struct extract {
 	char			*archive;	/* archive=, or the default */
 	int			 flags;		/* flags= */
 	struct archive_image	 img;		/* prepare */
+	pid_t			 controller;	/* prepare's pid */
 };
 
 static void *
@@ -57,6 +59,7 @@ extract_prepare(void *p, char *err, size_t errlen)
 	struct extract *x = p;
 	const char *path;
 
+	x->controller = getpid();
 	if (x->archive == NULL) {
 		if ((path = default_archive(err, errlen)) == NULL)
 			return (-1);
@@ -89,12 +92,15 @@ extract_worker_setup(void *p, struct wl_worker *w)
 	struct xctx *c = xcalloc(1, sizeof(*c));
 
 	w->priv = c;
-	if (xctx_open(c, x->img.buf, x->img.len, w->dir, x->flags) == -1) {
+	if (xctx_open(c, x->img.buf, x->img.len, w->dir, x->flags,
+	    x->img.owners) == -1) {
 		snprintf(w->msg, sizeof(w->msg), "%.160s: %.340s", x->archive,
 		    c->err);
 		w->status = WL_FATAL;
 		return (-1);
 	}
+	/* Failing that, names are prefixed with the directory: also right. */
+	(void)xctx_enter_dir(c, x->controller);
 	return (0);
 }
 
@@ -126,10 +132,13 @@ static enum wl_status
 extract_worker_verify(void *p, struct wl_worker *w)
 {
 	struct extract *x = p;
+	struct xctx *c = w->priv;
 	char err[WL_MSG_LEN];
 	uint64_t nbad;
 
-	if (archive_verify_tree(x->img.buf, x->img.len, w->dir, x->flags,
+	/* w->dir may be relative to a working directory we have left. */
+	if (archive_verify_tree(x->img.buf, x->img.len,
+	    c != NULL && c->dir != NULL ? c->dir : w->dir, x->flags,
 	    &nbad, err, sizeof(err)) == 0)
 		return (w->status);
 	if (w->status < WL_FAILED)

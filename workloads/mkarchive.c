@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "archive_priv.h"
 #include "util.h"
 #include "workload.h"
 
@@ -492,7 +493,7 @@ set_format(struct archive *a, const char *fmt, const char *comp, char *err,
 	if (r == ARCHIVE_OK)
 		return (0);
 fail:
-	snprintf(err, errlen, "%s/%s: %s", fmt, comp, archive_error_string(a));
+	snprintf(err, errlen, "%s/%s: %s", fmt, comp, ar_errstr(a));
 	return (-1);
 }
 
@@ -519,7 +520,7 @@ write_entry(struct archive *a, struct archive_entry *ae, const struct ent *e,
 	}
 	return (0);
 fail:
-	snprintf(err, errlen, "%s: %s", e->path, archive_error_string(a));
+	snprintf(err, errlen, "%s: %s", e->path, ar_errstr(a));
 	return (-1);
 }
 
@@ -553,7 +554,7 @@ mkarchive_write(const char *out, const struct mkarchive_opts *opts,
 	generate(&g, &o);
 	tmp = xasprintf("%s.tmp.%ld", out, (long)getpid());
 	if (archive_write_open_filename(a, tmp) != ARCHIVE_OK) {
-		snprintf(err, errlen, "%s: %s", tmp, archive_error_string(a));
+		snprintf(err, errlen, "%s: %s", tmp, ar_errstr(a));
 		goto out;
 	}
 	lr = archive_entry_linkresolver_new();
@@ -610,7 +611,7 @@ mkarchive_write(const char *out, const struct mkarchive_opts *opts,
 		archive_entry_free(ae);
 	}
 	if (archive_write_close(a) != ARCHIVE_OK) {
-		snprintf(err, errlen, "%s: %s", tmp, archive_error_string(a));
+		snprintf(err, errlen, "%s: %s", tmp, ar_errstr(a));
 		goto out;
 	}
 	if (rename(tmp, out) == -1) {

@@ -43,6 +43,9 @@ struct vstate {
 	size_t		 errlen;
 	char		*buf;		/* file contents */
 	size_t		 bufcap;
+	char		 uname[64], gname[64];	/* the last lookups */
+	uid_t		 uid;
+	gid_t		 gid;
 };
 
 static mode_t umask_value;
@@ -173,7 +176,8 @@ collect(struct vstate *s, const void *buf, size_t len)
 			add(s, ".", UINT64_MAX);
 	}
 	archive_read_free(rd);
-	qsort(s->v, s->n, sizeof(*s->v), vcmp);
+	if (s->n > 0)
+		qsort(s->v, s->n, sizeof(*s->v), vcmp);
 	/* Keep only the winner of every name. */
 	for (i = j = 0; i < s->n; i++) {
 		if (j > 0 && strcmp(s->v[j - 1].name, s->v[i].name) == 0) {
@@ -208,30 +212,45 @@ mark_data_by_link(struct vstate *s, const void *buf, size_t len)
 	archive_read_free(rd);
 }
 
+/*
+ * What libarchive's standard lookup restores: the name's id if the name
+ * is known here, else the number.  The last answer is kept: archives
+ * repeat a few names, and a miss costs a whole NSS walk.
+ */
 static uid_t
-expect_uid(struct archive_entry *e)
+expect_uid(struct vstate *s, struct archive_entry *e)
 {
 	struct passwd pw, *res;
 	char b[1024];
 	const char *u = archive_entry_uname(e);
 
-	if (u != NULL && *u != '\0' && getpwnam_r(u, &pw, b, sizeof(b),
-	    &res) == 0 && res != NULL)
-		return (pw.pw_uid);
-	return ((uid_t)archive_entry_uid(e));
+	if (u == NULL || *u == '\0' || strlen(u) >= sizeof(s->uname))
+		return ((uid_t)archive_entry_uid(e));
+	if (strcmp(u, s->uname) != 0) {
+		snprintf(s->uname, sizeof(s->uname), "%s", u);
+		s->uid = (uid_t)-1;
+		if (getpwnam_r(u, &pw, b, sizeof(b), &res) == 0 && res != NULL)
+			s->uid = pw.pw_uid;
+	}
+	return (s->uid != (uid_t)-1 ? s->uid : (uid_t)archive_entry_uid(e));
 }
 
 static gid_t
-expect_gid(struct archive_entry *e)
+expect_gid(struct vstate *s, struct archive_entry *e)
 {
 	struct group gr, *res;
 	char b[4096];
 	const char *g = archive_entry_gname(e);
 
-	if (g != NULL && *g != '\0' && getgrnam_r(g, &gr, b, sizeof(b),
-	    &res) == 0 && res != NULL)
-		return (gr.gr_gid);
-	return ((gid_t)archive_entry_gid(e));
+	if (g == NULL || *g == '\0' || strlen(g) >= sizeof(s->gname))
+		return ((gid_t)archive_entry_gid(e));
+	if (strcmp(g, s->gname) != 0) {
+		snprintf(s->gname, sizeof(s->gname), "%s", g);
+		s->gid = (gid_t)-1;
+		if (getgrnam_r(g, &gr, b, sizeof(b), &res) == 0 && res != NULL)
+			s->gid = gr.gr_gid;
+	}
+	return (s->gid != (gid_t)-1 ? s->gid : (gid_t)archive_entry_gid(e));
 }
 
 /* Stream the entry's data and compare it with the file's. */
@@ -334,10 +353,10 @@ check_entry(struct vstate *s, struct archive *rd, struct archive_entry *e,
 		    (intmax_t)archive_entry_mtime(e),
 		    archive_entry_mtime_nsec(e));
 	if ((s->flags & ARCHIVE_EXTRACT_OWNER) &&
-	    (st.st_uid != expect_uid(e) || st.st_gid != expect_gid(e)))
+	    (st.st_uid != expect_uid(s, e) || st.st_gid != expect_gid(s, e)))
 		bad(s, name, "owner %ju:%ju, archive has %ju:%ju",
 		    (uintmax_t)st.st_uid, (uintmax_t)st.st_gid,
-		    (uintmax_t)expect_uid(e), (uintmax_t)expect_gid(e));
+		    (uintmax_t)expect_uid(s, e), (uintmax_t)expect_gid(s, e));
 }
 
 /* Pass 2: every winning entry against the disk. */

@@ -135,6 +135,7 @@ struct archive_image {
 	char		 filters[64];	/* "gzip", "none" ... */
 	uint64_t	 entries;	/* headers, every type */
 	uint64_t	 bytes;		/* regular-file payload */
+	void		*owners;	/* its user/group names, resolved once */
 };
 
 /*
@@ -158,9 +159,12 @@ extern const char extract_flag_names[];	/* for usage texts */
 
 /*
  * Extract an in-memory archive into dir (which must exist) without
- * chdir(2), so threads may call it at once.  Returns the worst status;
- * the first failure is in err as "<entry>: <cause>".  entries and bytes
- * may be NULL.
+ * chdir(2): every name is prefixed with dir.  Returns the worst status;
+ * the first failure of the worst kind is in err as "<entry>: <cause>".
+ * entries and bytes may be NULL.  Threads may call it at once, but
+ * libarchive reads the umask by setting it for every entry, so threads
+ * sharing their file system state (no unshare(CLONE_FS)) may see modes
+ * change under them; the extract workload's threads unshare it.
  */
 enum wl_status archive_extract_to(const void *buf, size_t len,
 	    const char *dir, int flags, uint64_t *entries, uint64_t *bytes,

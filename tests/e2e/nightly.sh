@@ -75,3 +75,28 @@ night fine 20261102T020000Z SEED=6 NOISE=0.002 SLOW=1.01
 err=$("$FSCONC" nightly -R "$r" --no-run h1/cfg --baseline h1/nosuch 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$err" | grep -q nosuch &&
     ok "unknown baseline: exit 1" || not_ok "unknown baseline: exit 1" "rc=$rc $err"
+
+# A real nightly run (a short syscall workload), twice: the second one is
+# judged against the first and its report lands in the new set.
+FSCONC_RUNDIR=$s/rundir
+export FSCONC_RUNDIR
+mkdir -m 700 "$FSCONC_RUNDIR"
+disk=
+is_root && disk="--disk tmpfs"
+live() {
+	"$FSCONC" nightly -w syscall -O count=2000 -j 1,2 -r 3 $disk \
+	    -R "$s/live" --label live "$@"
+}
+live >"$s/out" 2>"$s/err"; rc=$?
+[ $rc -eq 0 ] && grep -q 'no baseline yet' "$s/out" &&
+    ok "live: first night, no baseline" || not_ok "live: first night, no baseline" "rc=$rc $(cat "$s/out" "$s/err")"
+live >"$s/out" 2>"$s/err"; rc=$?
+new=$(ls -d "$s"/live/*/live/* | sort | tail -1)
+if { [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && [ "$(grep -c 'jobs=' "$s/out")" -eq 6 ] &&
+    grep -q '^verdict: ' "$s/out" && [ -s "$new/report/index.html" ]; then
+	ok "live: second night judged, report in $(basename "$new")"
+else
+	not_ok "live: second night judged" "rc=$rc $(cat "$s/out" "$s/err")"
+fi
+left=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
+[ -z "$left" ] && ok "live: nothing left mounted" || not_ok "live: nothing left mounted" "$left"

@@ -80,6 +80,16 @@ set=$(set_of "$S/f")
     ok "failed worker: reason recorded, batch failed, exit 1" ||
     not_ok "failed worker: reason recorded, batch failed, exit 1" "rc=$rc $out"
 
+# A worker dying before the start gate: nobody is released, no hang.
+out=$("$FSCONC" run $CAL -O setup_die=0 -j 3 -r 1 -o "$S/sd" 2>&1); rc=$?
+set=$(set_of "$S/sd")
+[ $rc -eq 1 ] && [ -n "$set" ] &&
+    [ "$(awk -F'\t' '!/^#/ && $10 == "killed"' "$set/runs.tsv" | wc -l)" -eq 1 ] &&
+    awk -F'\t' '!/^#/ && $3 == 0 { exit !($10 == "killed") }' "$set/workers.tsv" &&
+    [ "$(grep -c 'not released: another worker failed before the start gate' "$set/workers.tsv")" -eq 2 ] &&
+    ok "worker dead before the gate: batch failed, no hang" ||
+    not_ok "worker dead before the gate: batch failed, no hang" "rc=$rc $out"
+
 # --- oversubscription ------------------------------------------------------
 over=$((ncpu * 2))
 out=$("$FSCONC" run $CAL -j "1,2ncpu" -r 1 -o "$S/o" 2>&1); rc=$?
@@ -106,13 +116,18 @@ out=$("$FSCONC" run --dry-run -w calib -j 1,4 -r 2 -o "$S/dry" 2>&1); rc=$?
     not_ok "dry run: levels, order, bindings; nothing written" "rc=$rc $out"
 out=$("$FSCONC" run --dry-run --os freebsd --synthetic "package:2 core:8 pu:2" \
     -j 1,ncpu --disk md:malloc:512m --fs ufs --layout per-worker -r 1 2>&1); rc=$?
-if [ $rc -eq 0 ] && echo "$out" | grep -q 'mdconfig' &&
-    echo "$out" | grep -q 'newfs' && echo "$out" | grep -q '^levels: 1,32' &&
+# The disk commands are md-setup's own plan for the same spec, verbatim.
+cmds=$(echo "$out" | sed -n '/^disk commands:$/,/^batches:$/p' | sed '1d;$d')
+mdplan=$("$FSCONC" md create --dry-run --disks 32 --os freebsd --fs ufs md:malloc:512m 2>&1)
+if [ $rc -eq 0 ] && echo "$cmds" | grep -q 'mdconfig -a -t malloc' &&
+    echo "$cmds" | grep -q '^newfs ' && [ "$cmds" = "$mdplan" ] &&
+    echo "$out" | grep -q '^levels: 1,32' &&
     echo "$out" | grep -q '32 disks' &&
     echo "$out" | grep -q '^worker 31: cpuset'; then
 	ok "dry run --os freebsd: md(4) commands, synthetic bindings"
 else
-	not_ok "dry run --os freebsd: md(4) commands, synthetic bindings" "rc=$rc $out"
+	not_ok "dry run --os freebsd: md(4) commands, synthetic bindings" "rc=$rc $out
+md plan: $mdplan"
 fi
 out=$("$FSCONC" run --dry-run --os linux --disk tmpfs -r 1 -j 2 2>&1); rc=$?
 [ $rc -eq 0 ] && echo "$out" | grep -q '^disk commands:' &&

@@ -18,7 +18,7 @@ comparison weakened, and the counts are reported:
   * -q is not in 20150715; it is tested in stat_cli.sh.
 A sweep over every df 4..102 and confidence level checks the t table.
 
-usage: stat_diff.py FSCONC MINISTAT WORKDIR [SEED]
+usage: stat_diff.py FSCONC MINISTAT WORKDIR [SEED [RANDOM_CASES [DF_STEP]]]
 Prints TAP.
 """
 import math
@@ -29,6 +29,8 @@ import sys
 
 fsconc, ministat, work = sys.argv[1:4]
 seed = int(sys.argv[4]) if len(sys.argv) > 4 else 20050607
+n_random = int(sys.argv[5]) if len(sys.argv) > 5 else 700
+df_step = int(sys.argv[6]) if len(sys.argv) > 6 else 1
 rng = random.Random(seed)
 CONFS = ["80", "90", "95", "98", "99", "99.5"]
 stats = {"cases": 0, "unsound": 0, "plot_avoided": 0, "reordered": 0,
@@ -250,10 +252,10 @@ def table_case(df, conf):
     compare(["-A", "-c", conf, "ta", "tb"], None, "t table df %d" % df)
 
 
-for df in range(4, 103):
+for df in range(4, 103, df_step):
     for conf in CONFS:
         table_case(df, conf)
-for i in range(700):
+for i in range(n_random):
     random_case(i)
 
 print("1..1")

@@ -146,12 +146,20 @@ test_sizes_memory(void **state)
 	assert_string_equal(md_size_arg(513ULL << 20, buf, sizeof(buf)),
 	    "513m");
 	assert_string_equal(md_size_arg(1536, buf, sizeof(buf)), "2k");
-	assert_int_equal(md_fits_memory(1ULL << 30, 2ULL << 30, err,
+	assert_int_equal(md_fits_memory(1ULL << 30, 0, 2ULL << 30, err,
 	    sizeof(err)), 0);
-	assert_int_equal(md_fits_memory(64ULL << 30, 2ULL << 30, err,
+	assert_int_equal(md_fits_memory(64ULL << 30, 0, 2ULL << 30, err,
 	    sizeof(err)), -1);
 	assert_string_equal(err, "size 64G does not fit in available memory "
 	    "(2G available; 68719476736 > 2147483648 bytes)");
+	/* Per-worker disks add up. */
+	assert_int_equal(md_fits_memory(1ULL << 30, 1ULL << 30, 2ULL << 30,
+	    err, sizeof(err)), 0);
+	assert_int_equal(md_fits_memory(1ULL << 30, 3ULL << 30, 2ULL << 30,
+	    err, sizeof(err)), -1);
+	assert_string_equal(err, "size 1G plus 3G of this run's other disks "
+	    "does not fit in available memory (2G available; 4294967296 > "
+	    "2147483648 bytes)");
 }
 
 static void

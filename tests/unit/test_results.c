@@ -157,6 +157,10 @@ test_round_trip(void **state)
 	assert_non_null(txt);
 	free(txt);
 	assert_null(read_all(dir, "jobs-12.entries_per_s"));
+	txt = read_all(dir, "jobs-1.idle");
+	assert_string_equal(txt, "0.25\n0.25\n");
+	free(txt);
+	assert_null(read_all(dir, "jobs-12.idle"));	/* not measured */
 	txt = read_all(dir, "runs.tsv");
 	assert_non_null(strstr(txt, "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
 	    "nivcsw\tidle\tsetup\tstatus\tentries_per_s\treason\n"));
@@ -290,6 +294,12 @@ test_torn_tail(void **state)
 	assert_null(rs_meta_get(s, "end"));
 	rs_free(s);
 
+	/* A set from a newer fsconc is refused, not misread. */
+	append(dir, "meta", "\nformat=2\n");
+	assert_null(rs_open(root, dir, err, sizeof(err)));
+	assert_non_null(strstr(err, "result set format 2"));
+	append(dir, "meta", "format=1\n");
+
 	/* A damaged complete line is an error that names file and line. */
 	append(dir, "runs.tsv", "\n");
 	s = rs_open(root, dir, err, sizeof(err));
@@ -307,7 +317,7 @@ test_killed_writer(void **state)
 	struct rs_writer *w;
 	struct rs_set *s;
 	struct rs_run r;
-	char *root, err[256];
+	char *root, err[256], *txt;
 	double *v;
 	pid_t pid;
 	int st, rep;
@@ -338,6 +348,13 @@ test_killed_writer(void **state)
 	assert_int_equal(rs_values(s, 2, "real", &v), 2);
 	assert_true(v[1] == 22.0);
 	free(v);
+	/* The jobs-N files hold exactly what runs.tsv holds. */
+	txt = read_all(s->path, "jobs-2.real");
+	assert_string_equal(txt, "21\n22\n");
+	free(txt);
+	txt = read_all(s->path, "jobs-1.real");
+	assert_string_equal(txt, "11\n12\n");
+	free(txt);
 	rs_free(s);
 	rm_rf(root);
 	free(root);
@@ -407,6 +424,7 @@ test_bad_names(void **state)
 	assert_null(rs_create(root, "", "l", NULL, 0));
 	assert_null(rs_create(root, "h", "l", bad, 1));
 	assert_null(rs_create(root, "h", "l", bad2, 1));
+	assert_null(rs_create("/proc/fsconc-no/such", "h", "l", NULL, 0));
 	assert_int_equal(rs_status_parse("killed"), RS_KILLED);
 	assert_int_equal(rs_status_parse("bogus"), -1);
 	assert_string_equal(rs_status_name(RS_WARN), "warn");

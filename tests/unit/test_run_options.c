@@ -152,7 +152,7 @@ test_defaults(void **state)
 	assert_int_equal(c.levels[c.nlevels - 1], ncpu);
 	assert_null(c.archive);
 	assert_int_equal(c.dry_run, 0);
-	assert_string_equal(c.cmdline, "run");
+	assert_string_equal(c.cmdline, "fsconc run");
 	run_config_free(&c);
 }
 

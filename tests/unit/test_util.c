@@ -75,7 +75,13 @@ test_mkdir_p(void **state)
 	assert_int_equal(mkdir_p(deep, 0755), -1);	/* through a file */
 	assert_int_equal(errno, ENOTDIR);
 	unlink(file);
-	rmdir(xasprintf("%s/a/b/c", tmpl));
+	free(deep);
+	deep = xasprintf("%s/a/b/c", tmpl);
+	/* c, b, a, then the temporary directory itself. */
+	for (int i = 0; i < 4; i++) {
+		rmdir(deep);
+		*strrchr(deep, '/') = '\0';
+	}
 	free(deep);
 	free(file);
 }

@@ -1,0 +1,806 @@
+/*
+ * Result sets side by side.  Order of the output, text or JSON: the sets,
+ * the meta keys that differ (the guard, before any number), per level and
+ * metric a ministat block with a Welch line, the effective-concurrency
+ * table, the verdict on real time.
+ */
+#include <err.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+#include "analysis.h"
+#include "compare.h"
+#include "results.h"
+#include "util.h"
+
+static const char syms[] = "x+*%#@O";
+static const char *const default_metrics[] = { "real", "user", "sys" };
+
+/* One line of the Holm family: real of set i vs the baseline at jobs. */
+struct test {
+	size_t		 set;
+	int		 jobs;
+	struct ttest	 t;
+	int		 reject;	/* after Holm */
+};
+
+struct cmp {
+	FILE			*out;
+	struct rs_set *const	*sets;
+	size_t			 nsets;
+	const struct compare_opts *o;
+	const char *const	*metrics;
+	size_t			 nmetrics;
+	int			*levels;	/* common, selected */
+	size_t			 nlevels;
+	int			 first;		/* JSON: no comma yet */
+};
+
+int
+compare_key_ignored(const char *key)
+{
+	static const char *const keys[] = { "created", "start", "end",
+	    "start_time", "end_time", "timestamp", "command", "cmdline",
+	    "command_line", "label" };
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(key, keys[i]) == 0)
+			return (1);
+	/* import's source paths say where data came from, not how. */
+	return (strncmp(key, "source.", 7) == 0);
+}
+
+static const char *
+label_of(const struct rs_set *s)
+{
+	const char *l = rs_meta_get(s, "label");
+
+	return (l != NULL ? l : s->path);
+}
+
+/* --- JSON helpers ------------------------------------------------------ */
+
+static void
+json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; s != NULL && *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(fp, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(fp, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+static void
+json_num(FILE *fp, double v)
+{
+	if (isfinite(v))
+		fprintf(fp, "%.10g", v);
+	else
+		fputs("null", fp);
+}
+
+static void
+json_sep(struct cmp *c)
+{
+	if (!c->first)
+		fputc(',', c->out);
+	c->first = 0;
+}
+
+static void
+json_ttest(FILE *fp, const char *name, const struct ttest *t)
+{
+	fprintf(fp, "\"%s\":{\"diff\":", name);
+	json_num(fp, t->diff);
+	fputs(",\"diff_hw\":", fp);
+	json_num(fp, t->diff_hw);
+	fputs(",\"pct\":", fp);
+	json_num(fp, t->pct);
+	fputs(",\"pct_hw\":", fp);
+	json_num(fp, t->pct_hw);
+	fputs(",\"t\":", fp);
+	json_num(fp, t->t);
+	fputs(",\"df\":", fp);
+	json_num(fp, t->df);
+	fputs(",\"p\":", fp);
+	json_num(fp, t->p);
+	fprintf(fp, ",\"significant\":%s}", t->significant ? "true" : "false");
+}
+
+/* --- the guard --------------------------------------------------------- */
+
+static int
+key_differs(struct cmp *c, const char *key)
+{
+	const char *v0 = rs_meta_get(c->sets[0], key), *val;
+	size_t i;
+
+	for (i = 1; i < c->nsets; i++) {
+		val = rs_meta_get(c->sets[i], key);
+		if ((v0 == NULL) != (val == NULL) ||
+		    (v0 != NULL && strcmp(v0, val) != 0))
+			return (1);
+	}
+	return (0);
+}
+
+static void
+print_difference(struct cmp *c, const char *key, int width)
+{
+	const char *val;
+	size_t i;
+
+	if (c->o->json) {
+		json_sep(c);
+		fputs("{\"key\":", c->out);
+		json_str(c->out, key);
+		fputs(",\"values\":[", c->out);
+	}
+	for (i = 0; i < c->nsets; i++) {
+		val = rs_meta_get(c->sets[i], key);
+		if (c->o->json) {
+			if (i > 0)
+				fputc(',', c->out);
+			if (val == NULL)
+				fputs("null", c->out);
+			else
+				json_str(c->out, val);
+		} else
+			fprintf(c->out, "  %-*s %c %s\n", width,
+			    i == 0 ? key : "", syms[i],
+			    val == NULL ? "(not recorded)" : val);
+	}
+	if (c->o->json)
+		fputs("]}", c->out);
+}
+
+/*
+ * Every meta key whose value differs, before any number.  Different
+ * archives make the numbers incomparable: refuse unless --force.
+ */
+static int
+guard(struct cmp *c, struct compare_verdict *v)
+{
+	const char **keys = NULL, *key;
+	size_t nkeys = 0, i, j, k, width = 0;
+	int sha_differs = 0, sha_missing = 0;
+
+	for (i = 0; i < c->nsets; i++)
+		for (j = 0; j < c->sets[i]->nmeta; j++) {
+			key = c->sets[i]->meta[j].key;
+			if (compare_key_ignored(key))
+				continue;
+			for (k = 0; k < nkeys; k++)
+				if (strcmp(keys[k], key) == 0)
+					break;
+			if (k < nkeys || !key_differs(c, key))
+				continue;
+			keys = xrealloc(keys, (nkeys + 1) * sizeof(*keys));
+			keys[nkeys++] = key;
+			if (strlen(key) > width)
+				width = strlen(key);
+		}
+	v->ndiff = (int)nkeys;
+	if (c->o->json)
+		fputs(",\"meta_differences\":[", c->out);
+	else if (nkeys > 0)
+		fprintf(c->out, "Meta keys whose values differ:\n");
+	else
+		fprintf(c->out, "Meta: no key differs (ignoring times, "
+		    "command line and label).\n");
+	c->first = 1;
+	for (k = 0; k < nkeys; k++) {
+		print_difference(c, keys[k], (int)width);
+		if (strcmp(keys[k], "archive_sha256") != 0)
+			continue;
+		for (i = 0; i < c->nsets; i++)
+			if (rs_meta_get(c->sets[i], keys[k]) == NULL)
+				sha_missing = 1;
+		sha_differs = !sha_missing;
+	}
+	if (c->o->json)
+		fputc(']', c->out);
+	free(keys);
+	if (sha_differs && !c->o->force) {
+		v->refused = 1;
+		warnx("compare: archive_sha256 differs: the sets extracted "
+		    "different archives (--force to compare anyway)");
+		return (-1);
+	}
+	if (sha_differs)
+		warnx("warning: archive_sha256 differs (compared anyway: "
+		    "--force)");
+	else if (sha_missing)
+		warnx("warning: archive_sha256 not recorded in every set: "
+		    "cannot check that the archives are the same");
+	if (v->ndiff > 0)
+		warnx("warning: %d meta key%s differ%s between the sets "
+		    "(see the list)", v->ndiff, v->ndiff == 1 ? "" : "s",
+		    v->ndiff == 1 ? "s" : "");
+	return (0);
+}
+
+/* --- levels ------------------------------------------------------------ */
+
+static int
+has_level(const int *lv, size_t n, int jobs)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (lv[i] == jobs)
+			return (1);
+	return (0);
+}
+
+static void
+common_levels(struct cmp *c)
+{
+	int *lv, *other;
+	size_t n, no, i, j;
+
+	n = rs_levels(c->sets[0], &lv);
+	for (i = 1; i < c->nsets; i++) {
+		no = rs_levels(c->sets[i], &other);
+		for (j = 0; j < n; j++)
+			if (!has_level(other, no, lv[j])) {
+				memmove(lv + j, lv + j + 1,
+				    (n - j - 1) * sizeof(int));
+				n--;
+				j--;
+			}
+		free(other);
+	}
+	if (c->o->jobs != NULL) {
+		for (i = 0; i < c->o->njobs; i++)
+			if (!has_level(lv, n, c->o->jobs[i]))
+				warnx("warning: jobs %d: not in every set",
+				    c->o->jobs[i]);
+		for (j = 0; j < n; j++)
+			if (!has_level(c->o->jobs, c->o->njobs, lv[j])) {
+				memmove(lv + j, lv + j + 1,
+				    (n - j - 1) * sizeof(int));
+				n--;
+				j--;
+			}
+	}
+	c->levels = lv;
+	c->nlevels = n;
+}
+
+static struct dataset *
+load(const struct rs_set *s, int jobs, const char *metric)
+{
+	struct dataset *d;
+	double *v;
+	size_t n, i;
+	char *name;
+
+	/* Named as ministat names the jobs-N file holding these values. */
+	name = xasprintf("%s/jobs-%d.%s", s->path, jobs, metric);
+	d = ds_new(name);
+	free(name);
+	n = rs_values(s, jobs, metric, &v);
+	for (i = 0; i < n; i++)
+		ds_add(d, v[i]);
+	free(v);
+	return (d);
+}
+
+static void
+free_ds(struct dataset **ds, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ds_free(ds[i]);
+}
+
+/* --- ministat blocks --------------------------------------------------- */
+
+static void
+print_welch(FILE *fp, char sym, const struct ttest *t, double conf)
+{
+	fprintf(fp, "Welch's t, %c vs x: ", sym);
+	if (!t->significant)
+		fprintf(fp, "no difference proven at %g%% (p = %.3g, "
+		    "df = %.1f)\n", conf, t->p, t->df);
+	else
+		fprintf(fp, "%g +/- %g (%g%% +/- %g%%) at %g%%, "
+		    "p = %.3g, df = %.1f\n", t->diff, t->diff_hw, t->pct,
+		    t->pct_hw, conf, t->p, t->df);
+}
+
+static void
+block(struct cmp *c, int jobs, const char *metric, struct compare_verdict *v)
+{
+	struct dataset *ds[COMPARE_MAX_SETS];
+	struct ministat_opts mo;
+	struct ttest st, wt;
+	size_t i, few = c->nsets;
+	int rc;
+
+	for (i = 0; i < c->nsets; i++) {
+		ds[i] = load(c->sets[i], jobs, metric);
+		if (ds[i]->n < 3 && few == c->nsets)
+			few = i;
+	}
+	if (few < c->nsets) {
+		/* ministat refuses fewer than 3 points; so do we. */
+		if (!c->o->json)
+			fprintf(c->out, "jobs %d, %s: skipped (%c %s has %zu "
+			    "value%s, ministat needs 3)\n", jobs, metric,
+			    syms[few], label_of(c->sets[few]), ds[few]->n,
+			    ds[few]->n == 1 ? "" : "s");
+		free_ds(ds, c->nsets);
+		return;
+	}
+	v->nblocks++;
+	if (c->o->json) {
+		json_sep(c);
+		fprintf(c->out, "{\"jobs\":%d,\"metric\":", jobs);
+		json_str(c->out, metric);
+		fputs(",\"sets\":[", c->out);
+		for (i = 0; i < c->nsets; i++) {
+			fprintf(c->out, "%s{\"n\":%zu,\"min\":", i ? "," : "",
+			    ds[i]->n);
+			json_num(c->out, ds_min(ds[i]));
+			fputs(",\"max\":", c->out);
+			json_num(c->out, ds_max(ds[i]));
+			fputs(",\"median\":", c->out);
+			json_num(c->out, ds_median(ds[i]));
+			fputs(",\"mean\":", c->out);
+			json_num(c->out, ds_mean(ds[i]));
+			fputs(",\"stddev\":", c->out);
+			json_num(c->out, ds_stddev(ds[i]));
+			fputc('}', c->out);
+		}
+		fputs("],\"tests\":[", c->out);
+		for (i = 1; i < c->nsets; i++) {
+			fprintf(c->out, "%s{\"set\":%zu,", i > 1 ? "," : "", i);
+			stat_student(ds[0], ds[i], c->o->conf, &st);
+			json_ttest(c->out, "student", &st);
+			fputc(',', c->out);
+			stat_welch(ds[0], ds[i], c->o->conf, &wt);
+			json_ttest(c->out, "welch", &wt);
+			fputc('}', c->out);
+		}
+		fputs("]}", c->out);
+		free_ds(ds, c->nsets);
+		return;
+	}
+	fprintf(c->out, "\n== jobs %d, %s ==\n", jobs, metric);
+	memset(&mo, 0, sizeof(mo));
+	mo.conf = c->o->conf;
+	mo.width = c->o->width;
+	ministat_print(c->out, ds, (int)c->nsets, &mo);
+	for (i = 1; i < c->nsets; i++) {
+		rc = stat_welch(ds[0], ds[i], c->o->conf, &wt);
+		if (rc != 0 || !isfinite(wt.p))
+			fprintf(c->out, "Welch's t, %c vs x: undefined "
+			    "(no variance)\n", syms[i]);
+		else
+			print_welch(c->out, syms[i], &wt, c->o->conf);
+	}
+	free_ds(ds, c->nsets);
+}
+
+/* --- effective concurrency --------------------------------------------- */
+
+int
+compare_ec(struct dataset *t1, struct dataset *tn, int n, double conf,
+    struct ec_ci *e)
+{
+	struct ratio_ci r;
+	double m1, mn, c1, cn;
+
+	if (t1->n < 2 || tn->n < 2)
+		return (-1);
+	m1 = ds_mean(t1);
+	mn = ds_mean(tn);
+	if (!(m1 > 0) || !(mn > 0))
+		return (-1);
+	if (stat_ratio_ci(t1, tn, n, conf, &r) != 0)
+		return (-1);
+	e->ec = r.ratio;
+	e->lo = r.lo;
+	e->hi = r.hi;
+	e->method = r.method;
+	/* dEC/dm1 = EC/m1, dEC/dmN = -EC/mN */
+	c1 = e->ec * e->ec * ds_var(t1) / ((double)t1->n * m1 * m1);
+	cn = e->ec * e->ec * ds_var(tn) / ((double)tn->n * mn * mn);
+	e->var = c1 + cn;
+	e->dfden = c1 * c1 / (double)(t1->n - 1) + cn * cn /
+	    (double)(tn->n - 1);
+	return (0);
+}
+
+void
+compare_ec_diff(const struct ec_ci *a, const struct ec_ci *b, double conf,
+    double *diff, double *lo, double *hi)
+{
+	double var = a->var + b->var, den = a->dfden + b->dfden, hw, df;
+
+	*diff = b->ec - a->ec;
+	if (var == 0) {
+		*lo = *hi = *diff;
+		return;
+	}
+	df = den > 0 ? var * var / den : 1e9;
+	hw = t_quantile(conf, df < 1 ? 1 : df) * sqrt(var);
+	*lo = *diff - hw;
+	*hi = *diff + hw;
+}
+
+struct ecrow {
+	size_t		 set;
+	int		 jobs;
+	double		 t1, tn;	/* means */
+	struct ec_ci	 e;
+	double		 eff;		/* NaN: ncpu unknown */
+	int		 has_diff;
+	double		 d, dlo, dhi;
+};
+
+static int
+ecrow_cmp(const void *a, const void *b)
+{
+	const struct ecrow *x = a, *y = b;
+
+	if (x->jobs != y->jobs)
+		return (x->jobs < y->jobs ? -1 : 1);
+	return ((x->set > y->set) - (x->set < y->set));
+}
+
+static size_t
+ec_rows(struct cmp *c, struct ecrow **rowsp)
+{
+	struct ecrow *rows = NULL, *r;
+	struct dataset *t1, *tn;
+	const char *nc;
+	int *lv;
+	size_t nrows = 0, i, j, n;
+	long ncpu;
+
+	for (i = 0; i < c->nsets; i++) {
+		n = rs_levels(c->sets[i], &lv);
+		t1 = load(c->sets[i], 1, "real");
+		nc = rs_meta_get(c->sets[i], "ncpu");
+		ncpu = nc != NULL ? strtol(nc, NULL, 10) : 0;
+		for (j = 0; j < n; j++) {
+			if (lv[j] <= 1 || (c->o->jobs != NULL &&
+			    !has_level(c->o->jobs, c->o->njobs, lv[j])))
+				continue;
+			tn = load(c->sets[i], lv[j], "real");
+			rows = xrealloc(rows, (nrows + 1) * sizeof(*rows));
+			r = &rows[nrows];
+			memset(r, 0, sizeof(*r));
+			r->set = i;
+			r->jobs = lv[j];
+			if (compare_ec(t1, tn, lv[j], c->o->conf, &r->e) == 0) {
+				r->t1 = ds_mean(t1);
+				r->tn = ds_mean(tn);
+				r->eff = ncpu > 0 ? r->e.ec /
+				    (double)(lv[j] < ncpu ? lv[j] : ncpu) : NAN;
+				nrows++;
+			}
+			ds_free(tn);
+		}
+		ds_free(t1);
+		free(lv);
+	}
+	if (nrows > 1)
+		qsort(rows, nrows, sizeof(*rows), ecrow_cmp);
+	for (i = 0; i < nrows; i++) {
+		if (rows[i].set == 0)
+			continue;
+		for (j = 0; j < nrows; j++)
+			if (rows[j].set == 0 && rows[j].jobs == rows[i].jobs)
+				break;
+		if (j == nrows)
+			continue;
+		rows[i].has_diff = 1;
+		compare_ec_diff(&rows[j].e, &rows[i].e, c->o->conf,
+		    &rows[i].d, &rows[i].dlo, &rows[i].dhi);
+	}
+	*rowsp = rows;
+	return (nrows);
+}
+
+static void
+ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
+{
+	size_t i, j, lw = 5;
+	int any_delta = 0;
+	char ci[64], eff[16], d[80];
+
+	fputc('\n', c->out);
+	if (n == 0) {
+		fprintf(c->out, "Effective concurrency: no set has real "
+		    "times at jobs 1 and a level above 1 (2 values each).\n\n");
+		return;
+	}
+	for (i = 0; i < c->nsets; i++)
+		if (strlen(label_of(c->sets[i])) > lw)
+			lw = strlen(label_of(c->sets[i]));
+	if (lw > 24)
+		lw = 24;
+	fprintf(c->out, "Effective concurrency EC(N) = N * mean(T1) / "
+	    "mean(TN), real time, %.1f%% confidence.\n"
+	    "CI: Fieller's method for a ratio of means.  "
+	    "eff = EC / min(N, ncpu).\n"
+	    "dEC = EC - EC(x): delta method, Welch-Satterthwaite df.\n",
+	    c->o->conf);
+	fprintf(c->out, "     N  %-*s %11s %11s %7s  %-18s %6s  %s\n",
+	    (int)lw, "set", "mean T1", "mean TN", "EC(N)", "CI", "eff",
+	    "dEC and CI");
+	for (i = 0; i < n; i++) {
+		const struct ecrow *r = &rows[i];
+
+		snprintf(ci, sizeof(ci), "[%.2f, %.2f]%s", r->e.lo, r->e.hi,
+		    r->e.method == RATIO_DELTA ? "*" : "");
+		if (r->e.method == RATIO_DELTA)
+			any_delta = 1;
+		if (isfinite(r->eff))
+			snprintf(eff, sizeof(eff), "%.1f%%", 100 * r->eff);
+		else
+			snprintf(eff, sizeof(eff), "-");
+		if (r->has_diff)
+			snprintf(d, sizeof(d), "%+.2f [%+.2f, %+.2f]", r->d,
+			    r->dlo, r->dhi);
+		else
+			snprintf(d, sizeof(d), "%s", r->set == 0 ? "" : "-");
+		fprintf(c->out, "%c %4d  %-*.*s %11.6g %11.6g %7.2f  %-18s "
+		    "%6s%s%s\n", syms[r->set], r->jobs, (int)lw, (int)lw,
+		    label_of(c->sets[r->set]), r->t1, r->tn, r->e.ec, ci, eff,
+		    *d != '\0' ? "  " : "", d);
+	}
+	if (any_delta)
+		fprintf(c->out, "* Fieller's interval is unbounded (mean TN "
+		    "not clearly non-zero): delta method.\n");
+	/* The headline, as the 2005 mail put it: "EC(12) = 2.11 vs 0.55". */
+	for (i = 0; i < n; i++) {
+		int cnt = 0;
+
+		if (i > 0 && rows[i - 1].jobs == rows[i].jobs)
+			continue;
+		for (j = i; j < n && rows[j].jobs == rows[i].jobs; j++)
+			cnt++;
+		if (cnt < 2)
+			continue;
+		fprintf(c->out, "EC(%d) = ", rows[i].jobs);
+		for (j = i; j < n && rows[j].jobs == rows[i].jobs; j++)
+			fprintf(c->out, "%s%.2f", j > i ? " vs " : "",
+			    rows[j].e.ec);
+		fprintf(c->out, "  (");
+		for (j = i; j < n && rows[j].jobs == rows[i].jobs; j++)
+			fprintf(c->out, "%s%c %s", j > i ? ", " : "",
+			    syms[rows[j].set], label_of(c->sets[rows[j].set]));
+		fprintf(c->out, ")\n");
+	}
+	fputc('\n', c->out);
+}
+
+static void
+ec_json(struct cmp *c, const struct ecrow *rows, size_t n)
+{
+	size_t i;
+
+	fputs(",\"effective_concurrency\":{\"ci_method\":\"fieller\","
+	    "\"diff_method\":\"delta, Welch-Satterthwaite df\",\"rows\":[",
+	    c->out);
+	for (i = 0; i < n; i++) {
+		const struct ecrow *r = &rows[i];
+
+		fprintf(c->out, "%s{\"set\":%zu,\"jobs\":%d,\"t1_mean\":",
+		    i ? "," : "", r->set, r->jobs);
+		json_num(c->out, r->t1);
+		fputs(",\"tn_mean\":", c->out);
+		json_num(c->out, r->tn);
+		fputs(",\"ec\":", c->out);
+		json_num(c->out, r->e.ec);
+		fputs(",\"lo\":", c->out);
+		json_num(c->out, r->e.lo);
+		fputs(",\"hi\":", c->out);
+		json_num(c->out, r->e.hi);
+		fprintf(c->out, ",\"method\":\"%s\",\"efficiency\":",
+		    r->e.method == RATIO_DELTA ? "delta" : "fieller");
+		json_num(c->out, r->eff);
+		if (r->has_diff) {
+			fputs(",\"diff\":{\"ec\":", c->out);
+			json_num(c->out, r->d);
+			fputs(",\"lo\":", c->out);
+			json_num(c->out, r->dlo);
+			fputs(",\"hi\":", c->out);
+			json_num(c->out, r->dhi);
+			fputc('}', c->out);
+		}
+		fputc('}', c->out);
+	}
+	fputs("]}", c->out);
+}
+
+/* --- verdict ----------------------------------------------------------- */
+
+static int
+test_cmp(const void *a, const void *b)
+{
+	double x = ((const struct test *)a)->t.p;
+	double y = ((const struct test *)b)->t.p;
+
+	return ((x > y) - (x < y));
+}
+
+/*
+ * Real time of every set against the baseline at every common level,
+ * Welch's t, Holm's step-down correction over the family so that the
+ * exit status keeps a family-wise false alarm rate of 1 - conf.
+ */
+static size_t
+verdict_tests(struct cmp *c, struct test **testsp)
+{
+	struct test *tests = NULL;
+	struct dataset *a, *b;
+	double alpha = 1 - c->o->conf / 100;
+	size_t n = 0, i, j;
+
+	for (j = 0; j < c->nlevels; j++) {
+		a = load(c->sets[0], c->levels[j], "real");
+		for (i = 1; i < c->nsets; i++) {
+			b = load(c->sets[i], c->levels[j], "real");
+			tests = xrealloc(tests, (n + 1) * sizeof(*tests));
+			memset(&tests[n], 0, sizeof(tests[n]));
+			tests[n].set = i;
+			tests[n].jobs = c->levels[j];
+			if (a->n >= 2 && b->n >= 2 &&
+			    stat_welch(a, b, c->o->conf, &tests[n].t) == 0 &&
+			    isfinite(tests[n].t.p))
+				n++;
+			ds_free(b);
+		}
+		ds_free(a);
+	}
+	if (n > 1)
+		qsort(tests, n, sizeof(*tests), test_cmp);
+	for (i = 0; i < n; i++) {
+		if (tests[i].t.p > alpha / (double)(n - i))
+			break;
+		tests[i].reject = 1;
+	}
+	*testsp = tests;
+	return (n);
+}
+
+static void
+verdict(struct cmp *c, struct compare_verdict *v)
+{
+	struct test *tests;
+	size_t n, i;
+
+	n = verdict_tests(c, &tests);
+	v->ntests = (int)n;
+	for (i = 0; i < n; i++)
+		if (tests[i].reject && tests[i].t.diff > 0)
+			v->nslower++;
+		else if (tests[i].reject && tests[i].t.diff < 0)
+			v->nfaster++;
+	if (c->o->json) {
+		fprintf(c->out, ",\"verdict\":{\"test\":\"welch\","
+		    "\"correction\":\"holm\",\"ntests\":%zu,\"slower\":[", n);
+		c->first = 1;
+		for (i = 0; i < n; i++) {
+			if (!tests[i].reject || tests[i].t.diff <= 0)
+				continue;
+			json_sep(c);
+			fprintf(c->out, "{\"set\":%zu,\"jobs\":%d,\"pct\":",
+			    tests[i].set, tests[i].jobs);
+			json_num(c->out, tests[i].t.pct);
+			fputs(",\"p\":", c->out);
+			json_num(c->out, tests[i].t.p);
+			fputc('}', c->out);
+		}
+		fprintf(c->out, "],\"faster\":%d,\"regression\":%s}",
+		    v->nfaster, v->nslower ? "true" : "false");
+		free(tests);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (!tests[i].reject)
+			continue;
+		fprintf(c->out, "%s: %c %s at jobs %d: real %+.3g%% +/- "
+		    "%.3g%% (Welch p = %.3g)\n",
+		    tests[i].t.diff > 0 ? "SLOWER" : "faster",
+		    syms[tests[i].set], label_of(c->sets[tests[i].set]),
+		    tests[i].jobs, tests[i].t.pct, tests[i].t.pct_hw,
+		    tests[i].t.p);
+	}
+	fprintf(c->out, "Verdict: %s (real time vs x, Welch's t, Holm's "
+	    "correction over %zu test%s, %.1f%% confidence)\n",
+	    v->nslower ? "significant slowdown" : "no significant slowdown",
+	    n, n == 1 ? "" : "s", c->o->conf);
+	free(tests);
+}
+
+int
+compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
+    const struct compare_opts *o, struct compare_verdict *v)
+{
+	struct cmp c;
+	struct ecrow *rows;
+	size_t i, j, nrows;
+
+	memset(v, 0, sizeof(*v));
+	if (nsets < 2 || nsets > COMPARE_MAX_SETS) {
+		warnx("compare: %zu sets: need 2 to %d", nsets,
+		    COMPARE_MAX_SETS);
+		return (-1);
+	}
+	memset(&c, 0, sizeof(c));
+	c.out = out;
+	c.sets = sets;
+	c.nsets = nsets;
+	c.o = o;
+	c.metrics = o->metrics != NULL ? o->metrics : default_metrics;
+	c.nmetrics = o->metrics != NULL ? o->nmetrics : 3;
+
+	if (o->json) {
+		fprintf(out, "{\"confidence\":%g,\"sets\":[", o->conf);
+		for (i = 0; i < nsets; i++) {
+			fprintf(out, "%s{\"symbol\":\"%c\",\"label\":",
+			    i ? "," : "", syms[i]);
+			json_str(out, label_of(sets[i]));
+			fputs(",\"path\":", out);
+			json_str(out, sets[i]->path);
+			fputc('}', out);
+		}
+		fputc(']', out);
+	} else {
+		size_t lw = 0;
+
+		for (i = 0; i < nsets; i++)
+			if (strlen(label_of(sets[i])) > lw)
+				lw = strlen(label_of(sets[i]));
+		fprintf(out, "Sets (x is the baseline):\n");
+		for (i = 0; i < nsets; i++)
+			fprintf(out, "%c %-*s  %s\n", syms[i], (int)lw,
+			    label_of(sets[i]), sets[i]->path);
+		fputc('\n', out);
+	}
+	if (guard(&c, v) == -1) {
+		if (o->json)
+			fputs(",\"refused\":true}\n", out);
+		return (-1);
+	}
+	common_levels(&c);
+	if (c.nlevels == 0)
+		warnx("warning: no concurrency level is in every set%s",
+		    o->jobs != NULL ? " (and selected with --jobs)" : "");
+	if (o->json)
+		fputs(",\"refused\":false,\"comparisons\":[", out);
+	c.first = 1;
+	for (j = 0; j < c.nlevels; j++)
+		for (i = 0; i < c.nmetrics; i++)
+			block(&c, c.levels[j], c.metrics[i], v);
+	if (o->json)
+		fputc(']', out);
+	nrows = ec_rows(&c, &rows);
+	if (o->json)
+		ec_json(&c, rows, nrows);
+	else
+		ec_text(&c, rows, nrows);
+	free(rows);
+	verdict(&c, v);
+	if (o->json)
+		fputs("}\n", out);
+	free(c.levels);
+	return (0);
+}

@@ -1,0 +1,67 @@
+/*
+ * The engine behind fsconc compare (and anything else that puts result
+ * sets side by side): the apples-to-apples guard, ministat blocks with a
+ * Welch line, the effective-concurrency table and the slowdown verdict.
+ */
+#ifndef FSCONC_COMPARE_H
+#define FSCONC_COMPARE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis.h"
+#include "results.h"
+
+#define COMPARE_MAX_SETS	7	/* ministat's symbols: x + * % # @ O */
+
+struct compare_opts {
+	double		 conf;		/* -c, percent */
+	int		 width;		/* -w, ministat plot width */
+	int		 force;		/* --force: archives may differ */
+	int		 json;		/* --json */
+	const int	*jobs;		/* --jobs, NULL: every common level */
+	size_t		 njobs;
+	const char *const *metrics;	/* --metric, NULL: real user sys */
+	size_t		 nmetrics;
+};
+
+struct compare_verdict {
+	int	 refused;	/* archive_sha256 differs, no --force */
+	int	 ndiff;		/* meta keys whose values differ */
+	int	 nblocks;	/* ministat blocks printed */
+	int	 ntests;	/* real-time tests in the Holm family */
+	int	 nslower;	/* significant slowdowns after Holm */
+	int	 nfaster;	/* significant speedups after Holm */
+};
+
+/*
+ * Compare sets[0] (the baseline) with the others and print to out.
+ * Returns 0, or -1 after a warnx(3) message (refused, nothing in common).
+ */
+int	 compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
+	    const struct compare_opts *, struct compare_verdict *);
+
+/* True for meta keys that differ between any two runs (times, command). */
+int	 compare_key_ignored(const char *key);
+
+/*
+ * Effective concurrency EC(N) = N*mean(T1)/mean(TN) with its interval
+ * (stat_ratio_ci: Fieller, or the delta method when Fieller's interval is
+ * unbounded) and the delta-method variance that compare_ec_diff combines.
+ */
+struct ec_ci {
+	double	 ec, lo, hi;
+	int	 method;	/* RATIO_FIELLER or RATIO_DELTA */
+	double	 var;		/* delta-method variance of ec */
+	double	 dfden;		/* sum of c_i^2/(n_i-1): Satterthwaite */
+};
+int	 compare_ec(struct dataset *t1, struct dataset *tn, int n, double conf,
+	    struct ec_ci *);
+/*
+ * EC(other) - EC(base) for independent sets: delta-method variances
+ * added, Student t with Welch-Satterthwaite degrees of freedom.
+ */
+void	 compare_ec_diff(const struct ec_ci *base, const struct ec_ci *other,
+	    double conf, double *diff, double *lo, double *hi);
+
+#endif

@@ -1,0 +1,235 @@
+# fsconc md: every backend's create/refresh/destroy on this machine, the
+# refusals, busy devices, non-root fallback.  Disks live in a private
+# FSCONC_RUNDIR; at the end nothing of ours may be mounted or attached.
+. "$FSCONC_TOP/tests/lib.sh"
+
+t=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-md.XXXXXX")
+chmod 755 "$t"
+export FSCONC_RUNDIR="$t/run"
+finish() {
+	"$FSCONC" md destroy all >/dev/null 2>&1
+	# Never remove across a mount: if one is left, the test says so.
+	findmnt -rn -o TARGET | grep -qF "$t/" || rm -rf "$t"
+}
+trap finish EXIT
+
+# Anything of ours still mounted, attached or recorded.
+leftovers() {
+	findmnt -rn -o TARGET | grep -F "$t/"
+	losetup -a 2>/dev/null | grep -F "$t/"
+	ls "$FSCONC_RUNDIR/state" 2>/dev/null
+	find "$FSCONC_RUNDIR" -name disk.img 2>/dev/null
+}
+check_clean() {	# NAME
+	_l=$(leftovers)
+	[ -z "$_l" ] && ok "$1" || not_ok "$1" "$_l"
+}
+
+# --- command line ---------------------------------------------------------
+"$FSCONC" md frob >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "md: unknown subcommand exits 2" || not_ok "md frob" "rc=$rc"
+"$FSCONC" md create --bogus >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "md create: bad option exits 2" || not_ok "md create --bogus" "rc=$rc"
+err=$("$FSCONC" md create floppy:1g 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q "unknown disk backend 'floppy'" &&
+    ok "md create: bad spec exits 2 with the reason" || not_ok "bad spec" "rc=$rc $err"
+out=$("$FSCONC" md create --dry-run --os freebsd --newfs-opts -U md:malloc:512m)
+exp='md=$(mdconfig -a -t malloc -o reserve -s 512m -L fsconc-$$.0)
+newfs -U /dev/$md'
+echo "$out" | grep -A1 '^md=' | head -2 | { read -r a; read -r b
+    [ "$a
+$b" = "$exp" ]; } && ok "dry-run: FreeBSD md sequence" || not_ok "dry-run freebsd" "$out"
+[ -z "$(leftovers)" ] && ok "dry-run creates nothing" ||
+    not_ok "dry-run creates nothing" "$(leftovers)"
+
+if ! is_root; then
+	for s in loop zram tmpfs busy refusals; do skip "md $s" "needs root"; done
+	exit 0
+fi
+
+# --- every backend: create, refresh twice (empty + writable), destroy ------
+# "md cycle" checks after create and each refresh that the fs is empty
+# (but for lost+found) and writable, and fails otherwise.
+cycle() {	# NAME SPEC [fsconc options]
+	_n=$1; shift
+	_o=$("$FSCONC" md cycle -n 2 "$@" 2>&1); _rc=$?
+	if [ $_rc -eq 0 ] && echo "$_o" | grep -q '^destroy_seconds='; then
+		ok "$_n: create, 2 refreshes (empty, writable), destroy"
+	else
+		not_ok "$_n: create, refresh, destroy" "rc=$_rc $_o"
+	fi
+	_dev=$(echo "$_o" | sed -n 's/^disk_device=//p')
+	check_clean "$_n: nothing left in findmnt, losetup -a, records"
+	case $_dev in
+	/dev/zram*)
+		zramctl -n -o NAME 2>/dev/null | grep -qx "$_dev" &&
+		    not_ok "$_n: $_dev removed" "$(zramctl)" ||
+		    ok "$_n: $_dev reset and hot_removed" ;;
+	/dev/loop*)
+		losetup -a | grep -q "^$_dev:.*$t" &&
+		    not_ok "$_n: $_dev detached" || ok "$_n: $_dev detached" ;;
+	esac
+}
+
+cycle "loop ext4" loop:64m
+for fs in xfs btrfs; do
+	case $fs in xfs) sz=320m ;; *) sz=128m ;; esac
+	if command -v mkfs.$fs >/dev/null 2>&1 || [ -x /usr/sbin/mkfs.$fs ] ||
+	    [ -x /sbin/mkfs.$fs ]; then
+		cycle "loop $fs" loop:$sz --fs $fs
+	else
+		skip "loop $fs" "mkfs.$fs not installed"
+	fi
+done
+if [ -e /sys/class/zram-control/hot_add ]; then
+	cycle "zram ext4" zram:64m
+	cycle "zram lz4 btrfs" zram:128m:lz4 --fs btrfs
+else
+	skip "zram" "no /sys/class/zram-control in this kernel"
+fi
+cycle "tmpfs" tmpfs:64m
+cycle "dir (default place)" dir
+cycle "dir:PATH" "dir:$t/d"
+[ ! -e "$t/d" ] && ok "dir:PATH made by fsconc is removed" || not_ok "dir:PATH removed"
+mkdir "$t/e"
+cycle "dir:PATH existing, empty" "dir:$t/e"
+[ -d "$t/e" ] && ok "adopted dir:PATH is left in place" || not_ok "adopted dir kept"
+
+# brd: the test machine may have no brd; then it must say so plainly.
+if [ -e /dev/ram0 ]; then
+	cycle "brd" brd
+else
+	err=$("$FSCONC" md create brd:64m 2>&1); rc=$?
+	[ $rc -eq 1 ] && echo "$err" | grep -q "brd module is not loaded" &&
+	    ok "brd: not available, said plainly, exit 1" || not_ok "brd message" "rc=$rc $err"
+	check_clean "brd: nothing left"
+fi
+
+# --- user disks: create stays, list, cleanup spares it, destroy ------------
+line=$("$FSCONC" md create loop:64m); rc=$?
+id=${line%%	*}; mnt=${line#*	}
+if [ $rc -eq 0 ] && findmnt -rn -o TARGET | grep -qx "$mnt"; then
+	ok "md create prints id and mountpoint, mounted"
+else
+	not_ok "md create" "rc=$rc $line"
+fi
+echo hello >"$mnt/f" && ok "user disk writable" || not_ok "user disk writable"
+"$FSCONC" md list | grep -q "^$id	user	.*kept	loop:64M ext4	/dev/loop" &&
+    ok "md list shows the kept disk" || not_ok "md list" "$("$FSCONC" md list)"
+"$FSCONC" md cleanup 2>/dev/null
+[ -f "$mnt/f" ] && ok "md cleanup spares user disks" || not_ok "cleanup spared user disk"
+desc=$("$FSCONC" md create tmpfs:32m 2>&1) && id2=${desc%%	*}
+"$FSCONC" md destroy "$id"; rc=$?
+[ $rc -eq 0 ] && ! findmnt -rn -o TARGET | grep -qx "$mnt" &&
+    ok "md destroy ID" || not_ok "md destroy ID" "rc=$rc"
+"$FSCONC" md destroy all; rc=$?
+[ $rc -eq 0 ] && ok "md destroy all ($id2)" || not_ok "md destroy all" "rc=$rc"
+check_clean "user disks: nothing left"
+"$FSCONC" md destroy 999.9 2>/dev/null; rc=$?
+[ $rc -eq 1 ] && ok "md destroy unknown id exits 1" || not_ok "destroy unknown" "rc=$rc"
+
+# --- failures: clear message, exit 1, nothing left -----------------------------
+fails() {	# NAME PATTERN ARGS...
+	_n=$1; _p=$2; shift 2
+	_before=$(leftovers)
+	_e=$("$FSCONC" md create "$@" 2>&1); _rc=$?
+	if [ $_rc -eq 1 ] && echo "$_e" | grep -q -- "$_p"; then
+		ok "$_n: exit 1, says '$_p'"
+	else
+		not_ok "$_n" "rc=$_rc $_e"
+	fi
+	_after=$(leftovers)
+	[ "$_before" = "$_after" ] && ok "$_n: nothing left" ||
+	    not_ok "$_n: nothing left" "$_after"
+}
+fails "missing mkfs" "mkfs.nosuchfs not found" loop:64m --fs nosuchfs
+fails "size beyond memory" "does not fit in available memory" loop:64t
+fails "tmpfs beyond memory" "does not fit in available memory" tmpfs:64t
+[ -e /sys/class/zram-control/hot_add ] &&
+    fails "zram unknown algorithm" "this kernel's algorithms" zram:64m:nosuch
+# mkfs.xfs refuses a 16 MiB device: the loop, tmpfs and dirs are undone.
+fails "mkfs fails mid-create" "mkfs.xfs" loop:16m --fs xfs
+fails "mount fails mid-create" "mount -t ext4" loop:64m --mount-opts no_such_option
+
+# Per-worker disks add up: the third 10G tmpfs does not fit in 24G.
+avail=$(awk '/^MemAvailable:/ { print int($2 / 1048576) }' /proc/meminfo)
+per=$((avail / 2 + 1))
+_b=$(leftovers)
+err=$("$FSCONC" md cycle -n 1 --disks 3 tmpfs:${per}g 2>&1); rc=$?
+if [ $rc -eq 1 ] && echo "$err" | grep -q "plus [0-9.]*G of this run's other disks does not fit"; then
+	ok "per-worker disks: their sizes add up against available memory"
+else
+	not_ok "per-worker memory sum" "rc=$rc $err"
+fi
+[ "$(leftovers)" = "$_b" ] && ok "per-worker refusal: the disks made are undone" ||
+    not_ok "per-worker refusal cleanup" "$(leftovers)"
+out=$("$FSCONC" md cycle -n 2 --disks 3 loop:32m 2>&1); rc=$?
+[ $rc -eq 0 ] && [ "$(echo "$out" | grep -c '^refresh_seconds=')" -eq 6 ] &&
+    ok "per-worker: 3 loop disks, 2 refreshes each" || not_ok "per-worker 3 disks" "rc=$rc $out"
+check_clean "per-worker: nothing left"
+
+# --- refusals --------------------------------------------------------------
+fails "dir:/ refused" "root directory" dir:/
+mkdir "$t/full" && echo precious >"$t/full/keep"
+fails "non-empty dir refused" "not empty and not created by fsconc" "dir:$t/full"
+[ "$(cat "$t/full/keep")" = precious ] && ok "non-empty dir untouched" || not_ok "precious file"
+ln -s "$t/full" "$t/link"
+fails "symlink refused" "symbolic link" "dir:$t/link"
+line=$("$FSCONC" md create tmpfs:16m) && tmnt=${line#*	}
+fails "mount root refused" "root of a mounted file system" "dir:$tmnt"
+line=$("$FSCONC" md create "dir:$t/mine") && did=${line%%	*}
+fails "dir of another fsconc disk refused" "in use by fsconc disk $did" "dir:$t/mine"
+"$FSCONC" md destroy all
+# A record naming things outside the runtime directory is refused.
+mkdir -p "$FSCONC_RUNDIR/state"
+printf 'id 4194999.0\npid 4194999\nstart 1\nowner process\ncomplete 1\nbackend loop\nspec loop:1G ext4\nres dir /etc\nres mount /\nres file /etc/hostname\n' \
+    >"$FSCONC_RUNDIR/state/4194999.0.rec"
+err=$("$FSCONC" md cleanup 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q "outside .*refusing to touch it" &&
+    [ -f /etc/hostname ] && findmnt -rn -o TARGET | grep -qx / &&
+    ok "cleanup refuses records naming paths outside its directory" ||
+    not_ok "forged record" "rc=$rc $err"
+rm -f "$FSCONC_RUNDIR/state/4194999.0.rec"
+
+# --- busy: umount EBUSY is retried, then the holders are named ------------
+line=$("$FSCONC" md create tmpfs:16m); bid=${line%%	*}; bmnt=${line#*	}
+(cd "$bmnt" && exec sleep 30) &
+holder=$!
+sleep 0.2
+err=$("$FSCONC" md destroy "$bid" 2>&1); rc=$?
+if [ $rc -eq 1 ] && echo "$err" | grep -q "umount $bmnt.*busy" &&
+    { ! command -v fuser >/dev/null || echo "$err" | grep -q "held by"; }; then
+	ok "busy: exit 1, says busy and who holds it"
+else
+	not_ok "busy umount" "rc=$rc $err"
+fi
+"$FSCONC" md list | grep -q "^$bid	" && ok "busy: record kept for a retry" ||
+    not_ok "busy record kept"
+kill $holder; wait $holder 2>/dev/null
+"$FSCONC" md destroy "$bid" && ok "busy: destroy succeeds once released" ||
+    not_ok "destroy after release"
+check_clean "busy: nothing left"
+
+# --- not root: falls back to a directory, with a warning ------------------
+nb="$t/nobody"
+mkdir -p "$nb" && chown 65534:65534 "$nb"
+asnobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+	    env FSCONC_RUNDIR="$nb/run" HOME="$nb" "$@"
+}
+out=$(asnobody "$FSCONC" md cycle -n 1 2>"$t/nb.err"); rc=$?
+if [ $rc -eq 0 ] && grep -q "not root" "$t/nb.err" &&
+    echo "$out" | grep -q '^disk_backend=dir' &&
+    echo "$out" | grep -q '^disk_fresh=0'; then
+	ok "not root: default falls back to dir, warns, records not fresh"
+else
+	not_ok "not root fallback" "rc=$rc $out $(cat "$t/nb.err")"
+fi
+for s in loop:64m zram:64m tmpfs:64m; do
+	err=$(asnobody "$FSCONC" md create $s 2>&1); rc=$?
+	[ $rc -eq 1 ] && echo "$err" | grep -q "need root" &&
+	    ok "not root: $s refused clearly" || not_ok "not root $s" "rc=$rc $err"
+done
+ls "$nb/run/state" 2>/dev/null | grep -q . && not_ok "not root: nothing left" ||
+    ok "not root: nothing left"
+check_clean "end: nothing of ours mounted, attached or recorded"

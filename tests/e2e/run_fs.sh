@@ -1,0 +1,87 @@
+# fsconc run with the extract workload on real disks: dir: (any user),
+# tmpfs and loop+ext4 (root), shared and per-worker layouts, thread mode,
+# --verify, a corrupt archive, ^C in the middle; nothing left behind.
+. "$FSCONC_TOP/tests/lib.sh"
+
+S=$(scratch)
+export FSCONC_RUNDIR="$S/rundir"
+mkdir -m 700 "$FSCONC_RUNDIR"
+set_of() { ls -d "$1"/*/*/*/ 2>/dev/null | head -n 1; }
+# Every batch ok and every worker extracted the whole archive.
+all_ok() {
+	awk -F'\t' '!/^#/ && $10 != "ok" { bad = 1 } END { exit bad }' "$1/runs.tsv" &&
+	awk -F'\t' -v n="$2" '!/^#/ && ($10 != "ok" || $8 != n) { bad = 1 } END { exit bad }' \
+	    "$1/workers.tsv"
+}
+
+if ! "$FSCONC" mkarchive --files 200 --bytes 2m "$S/a.tar" >/dev/null 2>"$S/mk.err"; then
+	not_ok "mkarchive for the run tests" "$(cat "$S/mk.err")"
+	exit 0
+fi
+n=$(bsdtar tf "$S/a.tar" 2>/dev/null | wc -l)
+
+out=$("$FSCONC" run -a "$S/a.tar" -j 1,2 -r 2 --disk "dir:$S/dirdisk" -o "$S/d" 2>&1); rc=$?
+set=$(set_of "$S/d")
+[ $rc -eq 0 ] && [ -n "$set" ] && all_ok "$set" "$n" &&
+    grep -q '^archive_sha256=' "$set/meta" && grep -q '^disk_backend=dir' "$set/meta" &&
+    ok "dir: disk: every worker extracts all $n entries" ||
+    not_ok "dir: disk: every worker extracts all $n entries" "rc=$rc $out"
+
+printf 'not an archive' >"$S/bad.tar"
+out=$("$FSCONC" run -a "$S/bad.tar" -j 1 -r 1 --disk "dir:$S/dirdisk2" -o "$S/bad" 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q "bad.tar" && [ -z "$(set_of "$S/bad")" ] &&
+    ok "unreadable archive: named, exit 1, no set" ||
+    not_ok "unreadable archive: named, exit 1, no set" "rc=$rc $out"
+
+if ! is_root; then
+	for t in "tmpfs, shared and per-worker" "thread mode, --verify" \
+	    "loop+ext4" "^C: set readable, nothing mounted"; do
+		skip "$t" "needs root"
+	done
+	exit 0
+fi
+
+out=$("$FSCONC" run -a "$S/a.tar" -j 1,2 -r 2 --disk tmpfs:128m -o "$S/t" 2>&1); rc=$?
+out2=$("$FSCONC" run -a "$S/a.tar" -j 2 -r 1 --disk tmpfs:128m --layout per-worker \
+    -o "$S/tp" 2>&1); rc2=$?
+set=$(set_of "$S/t"); set2=$(set_of "$S/tp")
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && all_ok "$set" "$n" && all_ok "$set2" "$n" &&
+    grep -qx 'disk_fresh=1' "$set/meta" && grep -qx 'layout=per-worker' "$set2/meta" &&
+    awk -F'\t' '!/^#/ && !($9 > 0) { bad = 1 } END { exit bad }' "$set/runs.tsv" &&
+    ok "tmpfs, shared and per-worker" ||
+    not_ok "tmpfs, shared and per-worker" "rc=$rc/$rc2 $out $out2"
+
+out=$("$FSCONC" run -a "$S/a.tar" -j 2 -r 1 --disk tmpfs:128m --mode thread --verify \
+    -o "$S/th" 2>&1); rc=$?
+set=$(set_of "$S/th")
+[ $rc -eq 0 ] && all_ok "$set" "$n" && grep -qx 'verify=yes' "$set/meta" &&
+    ok "thread mode, --verify" || not_ok "thread mode, --verify" "rc=$rc $out"
+
+if command -v mkfs.ext4 >/dev/null 2>&1 && losetup -f >/dev/null 2>&1; then
+	out=$("$FSCONC" run -a "$S/a.tar" -j 1,2 -r 1 --disk loop:128m --fs ext4 \
+	    -o "$S/l" 2>&1); rc=$?
+	set=$(set_of "$S/l")
+	[ $rc -eq 0 ] && all_ok "$set" "$n" && grep -qx 'fs=ext4' "$set/meta" &&
+	    ok "loop+ext4" || not_ok "loop+ext4" "rc=$rc $out"
+else
+	skip "loop+ext4" "no loop device or mkfs.ext4"
+fi
+
+"$FSCONC" run -a "$S/a.tar" -j 1,2 -r 500 --disk tmpfs:128m -o "$S/int" \
+    >"$S/int.out" 2>&1 &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid; rc=$?
+set=$(set_of "$S/int")
+m=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
+[ $rc -eq 1 ] && [ -n "$set" ] && grep -qx 'interrupted=yes' "$set/meta" &&
+    [ "$(grep -vc '^#' "$set/runs.tsv")" -ge 1 ] && [ -z "$m" ] &&
+    [ -z "$(find "$FSCONC_RUNDIR" -mindepth 1 ! -name lock ! -path "*/state")" ] &&
+    ok "^C: set readable, nothing mounted" ||
+    not_ok "^C: set readable, nothing mounted" "rc=$rc mounts: $m $(cat "$S/int.out") $(find "$FSCONC_RUNDIR")"
+
+# Nothing of ours is left anywhere.
+left=$(findmnt -rn -o TARGET | grep -F "$S"; losetup -a | grep -F "$S")
+[ -z "$left" ] && ok "nothing left mounted or attached" ||
+    not_ok "nothing left mounted or attached" "$left"

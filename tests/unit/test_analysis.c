@@ -1,0 +1,429 @@
+/*
+ * analysis/: data sets, input rules, sorting, ministat's report and the
+ * tests beyond it, checked against values from outside fsconc (cited at
+ * each test).  tests/e2e/stat_scipy.sh checks many more against scipy at
+ * test time, stat_diff.sh against ministat itself.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis.h"
+
+#define assert_close(a, b, rel) do {					\
+	double a_ = (a), b_ = (b);					\
+	if (!(fabs(a_ - b_) <= (rel) * fabs(b_))) {			\
+		print_error("%.17g != %.17g (rel %g)\n", a_, b_, (rel));	\
+		fail();							\
+	}								\
+} while (0)
+
+static struct dataset *
+set_of(const char *name, const double *v, size_t n)
+{
+	struct dataset *ds = ds_new(name);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ds_add(ds, v[i]);
+	return (ds);
+}
+
+/* Feed text to ds_read_fd through a pipe. */
+static int
+read_text(const char *text, int column, const char *delims,
+    struct dataset **ds, size_t *badline)
+{
+	FILE *tmp = tmpfile();
+	int rc;
+
+	assert_non_null(tmp);
+	fputs(text, tmp);
+	fflush(tmp);
+	rewind(tmp);
+	rc = ds_read_fd(fileno(tmp), "t", column, delims, ds, badline);
+	fclose(tmp);
+	return (rc);
+}
+
+static void
+test_summary(void **state)
+{
+	static const double v[] = { 5, 1, 4, 2 };
+	struct dataset *ds = set_of("s", v, 4);
+
+	(void)state;
+	assert_true(ds_min(ds) == 1);
+	assert_true(ds_max(ds) == 5);
+	assert_true(ds_median(ds) == 4);	/* upper middle, as ministat */
+	assert_true(ds_mean(ds) == 3);
+	assert_close(ds_var(ds), 10.0 / 3, 1e-15);
+	ds_free(ds);
+}
+
+/*
+ * NIST StRD univariate summary statistics, certified values
+ * (https://www.itl.nist.gov/div898/strd/univ/): NumAcc1 mean 10000002,
+ * sd 1; NumAcc3 mean 1000000.2, sd 0.1; NumAcc4 mean 10000000.2, sd 0.1.
+ * A sum of squares (ministat) gets these wrong.
+ */
+static void
+test_nist_numacc(void **state)
+{
+	static const double acc1[] = { 10000001, 10000003, 10000002 };
+	struct dataset *ds;
+	int i;
+
+	(void)state;
+	ds = set_of("NumAcc1", acc1, 3);
+	assert_close(ds_mean(ds), 10000002, 1e-15);
+	assert_close(ds_stddev(ds), 1, 1e-12);
+	ds_free(ds);
+
+	ds = ds_new("NumAcc3");
+	ds_add(ds, 1000000.2);
+	for (i = 0; i < 500; i++) {
+		ds_add(ds, 1000000.1);
+		ds_add(ds, 1000000.3);
+	}
+	assert_close(ds_mean(ds), 1000000.2, 1e-15);
+	assert_close(ds_stddev(ds), 0.1, 1e-8);
+	ds_free(ds);
+
+	ds = ds_new("NumAcc4");
+	ds_add(ds, 10000000.2);
+	for (i = 0; i < 500; i++) {
+		ds_add(ds, 10000000.1);
+		ds_add(ds, 10000000.3);
+	}
+	assert_close(ds_stddev(ds), 0.1, 1e-7);
+	ds_free(ds);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* Radix sort against qsort(3); -0 and +0 keep their input order. */
+static void
+test_sort(void **state)
+{
+	struct dataset *ds;
+	double *ref;
+	size_t i, n = 5000;
+
+	(void)state;
+	srand(42);
+	ds = ds_new("r");
+	ref = malloc(n * sizeof(*ref));
+	for (i = 0; i < n; i++) {
+		switch (rand() % 6) {
+		case 0: ref[i] = rand() % 7 - 3; break;
+		case 1: ref[i] = -0.0; break;
+		case 2: ref[i] = (rand() - RAND_MAX / 2) * 1e-300; break;
+		case 3: ref[i] = (double)rand() * rand() * 1e200; break;
+		case 4: ref[i] = -INFINITY; break;
+		default: ref[i] = (rand() - RAND_MAX / 2) / 1e3; break;
+		}
+		ds_add(ds, ref[i]);
+	}
+	ds_sort(ds);
+	qsort(ref, n, sizeof(*ref), cmp_double);
+	for (i = 0; i < n; i++)
+		assert_true(ds->points[i] == ref[i]);
+	ds_free(ds);
+
+	ds = ds_new("z");
+	for (i = 0; i < 100; i++)
+		ds_add(ds, i % 2 ? -0.0 : 0.0);
+	ds_add(ds, -1);
+	ds_sort(ds);
+	assert_true(ds->points[0] == -1);
+	for (i = 1; i <= 100; i++)
+		assert_int_equal(!!signbit(ds->points[i]), (i - 1) % 2);
+	ds_free(ds);
+	free(ref);
+}
+
+/* The fast number path must give strtod's exact double, or defer to it. */
+static void
+test_parse_matches_strtod(void **state)
+{
+	static const char *fmts[] = { "%.6f", "%.17g", "%g", "%.3e", "%.0f",
+	    "%+.9E", "%.15g", "%.20f", "%.1f" };
+	struct dataset *ds;
+	char *text, *p, line[128];
+	size_t i, n = 20000, bad;
+	double x;
+
+	(void)state;
+	srand(7);
+	text = p = malloc(n * 64);
+	for (i = 0; i < n; i++) {
+		x = (rand() - RAND_MAX / 2.0) / (1 + rand() % 100000) *
+		    pow(10, rand() % 40 - 20);
+		p += sprintf(p, fmts[i % 9], x);
+		*p++ = '\n';
+	}
+	*p = '\0';
+	p = text;
+	strcat(text, "0x1.8p1\n1e400\n-inf\n00012.50\n.5\n5.\n-0\n"
+	    "123456789012345678901234\n");
+	assert_int_equal(read_text(text, 1, NULL, &ds, &bad), DS_READ_OK);
+	assert_int_equal(ds->n, n + 8);
+	for (i = 0; i < ds->n; i++) {
+		size_t len = strcspn(p, "\n");
+
+		memcpy(line, p, len);
+		line[len] = '\0';
+		x = strtod(line, NULL);
+		if (memcmp(&x, &ds->points[i], sizeof(x)) != 0)
+			fail_msg("'%s': %.17g, strtod %.17g", line,
+			    ds->points[i], x);
+		p += len + 1;
+	}
+	ds_free(ds);
+	free(text);
+}
+
+/* ministat's input rules (ministat(1), and observed with ministat 20150715). */
+static void
+test_read_rules(void **state)
+{
+	struct dataset *ds;
+	size_t bad = 0;
+
+	(void)state;
+	assert_int_equal(read_text("# c\n  3 x\n\n4\t9 #\n 7 # hi\n#\n1e1\r\n",
+	    1, NULL, &ds, &bad), DS_READ_OK);
+	assert_int_equal(ds->n, 4);
+	assert_true(ds->points[3] == 10);
+	ds_free(ds);
+	/* Column 2: line 2's field is "x". */
+	assert_int_equal(read_text("# c\n  3 x\n", 2, NULL, &ds, &bad),
+	    DS_READ_BADLINE);
+	assert_int_equal(bad, 2);
+	/* Rows without the column are skipped; any delimiter set. */
+	assert_int_equal(read_text("1,2\n3\n4,,5\n6,#7\n", 2, ",", &ds, &bad),
+	    DS_READ_OK);
+	assert_int_equal(ds->n, 2);
+	assert_true(ds->points[0] == 2 && ds->points[1] == 5);
+	ds_free(ds);
+	assert_int_equal(read_text("1\n2 \n3x\n", 1, NULL, &ds, &bad),
+	    DS_READ_BADLINE);
+	assert_int_equal(bad, 3);
+	/* A field with a space inside (other delimiters) is not a number. */
+	assert_int_equal(read_text("1 ,2\n", 1, ",", &ds, &bad),
+	    DS_READ_BADLINE);
+	assert_int_equal(read_text(" 1,2\n", 1, ",", &ds, &bad), DS_READ_OK);
+	ds_free(ds);
+}
+
+/*
+ * ministat's table: t quantiles to 3 decimals (NIST/SEMATECH e-Handbook,
+ * 1.3.6.7.2), the "99.5" column being the 0.999 one, the normal values
+ * above df 100, and the entries where ministat 20150715's table differs
+ * from the rounding (found by probing it; stat_diff.sh sweeps them all).
+ */
+static void
+test_ministat_table(void **state)
+{
+	(void)state;
+	assert_true(ministat_t(95, 10) == 2.228);
+	assert_true(ministat_t(80, 4) == 1.533);
+	assert_true(ministat_t(99, 30) == 2.750);
+	assert_true(ministat_t(99.5, 4) == 7.173);
+	assert_true(ministat_t(99.5, 7) == 4.782);
+	assert_true(ministat_t(99.5, 12) == 3.929);
+	assert_true(ministat_t(99.5, 13) == 3.852);
+	assert_true(ministat_t(95, 100) == 1.984);
+	assert_true(ministat_t(95, 101) == 1.960);
+	assert_true(ministat_t(80, 5000) == 1.282);
+	assert_true(ministat_t(99.5, 5000) == 3.090);
+	assert_true(isnan(ministat_t(97, 10)));
+	assert_true(ministat_conf_ok(99.5) && !ministat_conf_ok(99.9));
+}
+
+/*
+ * Reference quantiles: scipy 1.10.1 stats.t.ppf (R's qt agrees).  GSL's
+ * t distribution is good to about 1e-11 relative, hence the tolerance.
+ */
+static void
+test_t_quantile(void **state)
+{
+	(void)state;
+	assert_close(t_quantile(95, 10), 2.2281388519649385, 1e-10);
+	assert_close(t_quantile(99, 3.5), 5.085702223526865, 1e-10);
+	assert_close(t_quantile(80, 1), 3.0776835372078066, 1e-10);
+}
+
+/*
+ * Wikipedia, "Welch's t-test", example 1: t = 2.46, df = 24.99,
+ * p = 0.021; to full precision from scipy 1.10.1 ttest_ind(A2, A1,
+ * equal_var=False): t 2.455356398286006, p 0.021378001462866985,
+ * df 24.988529290231416.  Mann-Whitney (ties, asymptotic,
+ * continuity-corrected) from scipy: U 53.5, p 0.015201303821215302.
+ */
+static const double A1[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
+    21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4 };
+static const double A2[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
+    24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4 };
+
+static void
+test_welch(void **state)
+{
+	struct dataset *a = set_of("A1", A1, 15), *b = set_of("A2", A2, 15);
+	struct ttest t;
+	struct mwu m;
+
+	(void)state;
+	assert_int_equal(stat_welch(a, b, 95, &t), 0);
+	assert_close(t.t, 2.455356398286006, 1e-10);
+	assert_close(t.df, 24.988529290231416, 1e-10);
+	assert_close(t.p, 0.021378001462866985, 1e-8);
+	assert_true(t.significant);
+	assert_int_equal(stat_mannwhitney(a, b, &m), 0);
+	assert_false(m.exact);
+	assert_true(m.u == 53.5);
+	assert_close(m.p, 0.015201303821215302, 1e-8);
+	ds_free(a);
+	ds_free(b);
+}
+
+/* Exact U: {1,2,3} v {4,5,6} is 1 of C(6,3) = 20 orders, p = 2/20. */
+static void
+test_mannwhitney_exact(void **state)
+{
+	static const double x[] = { 1, 2, 3 }, y[] = { 4, 5, 6 };
+	static const double u[] = { 1.5, 3, 7 }, v[] = { 2, 4, 5, 6 };
+	struct dataset *a = set_of("x", x, 3), *b = set_of("y", y, 3);
+	struct mwu m;
+
+	(void)state;
+	assert_int_equal(stat_mannwhitney(a, b, &m), 0);
+	assert_true(m.exact && m.u == 0);
+	assert_close(m.p, 0.1, 1e-14);
+	ds_free(a);
+	ds_free(b);
+	/* scipy 1.10.1 mannwhitneyu(u, v, method="exact"): U 5, p 6/7. */
+	a = set_of("u", u, 3);
+	b = set_of("v", v, 4);
+	assert_int_equal(stat_mannwhitney(a, b, &m), 0);
+	assert_true(m.exact && m.u == 5);
+	assert_close(m.p, 6.0 / 7, 1e-14);
+	ds_free(a);
+	ds_free(b);
+}
+
+/*
+ * EC(12) = 12 * mean(T1) / mean(T12) with the 2005 means 14.64 and 83.35
+ * is 2.1077 (DESIGN.md).  The interval must hold it; with a mean of b
+ * indistinguishable from 0, Fieller's set is unbounded: delta method.
+ */
+static void
+test_ratio_ci(void **state)
+{
+	static const double t1[] = { 14.5, 14.7, 14.6, 14.8, 14.6 };
+	static const double t12[] = { 83.0, 83.7, 83.2, 83.5, 83.35 };
+	static const double z[] = { -5, 4, 1, -2, 3 };
+	struct dataset *a = set_of("t1", t1, 5), *b = set_of("t12", t12, 5);
+	struct ratio_ci r;
+
+	(void)state;
+	assert_int_equal(stat_ratio_ci(a, b, 12, 95, &r), 0);
+	assert_close(r.ratio, 12 * 14.64 / 83.35, 1e-12);
+	assert_int_equal(r.method, RATIO_FIELLER);
+	assert_true(r.bounded && r.lo < r.ratio && r.ratio < r.hi);
+	assert_true(r.hi - r.lo < 0.05);
+	ds_free(b);
+	b = set_of("z", z, 5);
+	assert_int_equal(stat_ratio_ci(a, b, 1, 95, &r), 0);
+	assert_int_equal(r.method, RATIO_DELTA);
+	assert_false(r.bounded);
+	ds_free(a);
+	ds_free(b);
+}
+
+/*
+ * The two examples of ministat(1)'s manual page, byte for byte but for
+ * one row: the manual's plot shows ministat's height bug (the last set's
+ * stack height is kept, so iguana's second 150 is not drawn).
+ */
+static void
+test_ministat_manual(void **state)
+{
+	static const double ig[] = { 50, 200, 150, 400, 750, 400, 150 };
+	static const double ch[] = { 150, 400, 720, 500, 930 };
+	static const char want95[] =
+	    "x iguana\n"
+	    "+ chameleon\n"
+	    "+------------------------------------------------------------+\n"
+	    "|       x               x                                    |\n"	/* not in the manual */
+	    "|x      *  x            *      +              + x           +|\n"
+	    "| |________M______A_______________|                          |\n"
+	    "|             |________________M__A___________________|      |\n"
+	    "+------------------------------------------------------------+\n"
+	    "    N           Min           Max        Median           Avg        Stddev\n"
+	    "x   7            50           750           200           300     238.04761\n"
+	    "+   5           150           930           500           540     299.08193\n"
+	    "No difference proven at 95.0% confidence\n";
+	static const char want80[] =
+	    "Difference at 80.0% confidence\n"
+	    "\t240 +/- 212.215\n"
+	    "\t80% +/- 70.7384%\n"
+	    "\t(Student's t, pooled s = 264.159)\n";
+	struct ministat_opts o = { .conf = 95, .width = 60, .separate = 1 };
+	struct dataset *ds[2];
+	char *buf;
+	size_t len;
+	FILE *fp;
+
+	(void)state;
+	ds[0] = set_of("iguana", ig, 7);
+	ds[1] = set_of("chameleon", ch, 5);
+	fp = open_memstream(&buf, &len);
+	ministat_print(fp, ds, 2, &o);
+	fclose(fp);
+	assert_string_equal(buf, want95);
+	free(buf);
+	o.conf = 80;
+	fp = open_memstream(&buf, &len);
+	ministat_print(fp, ds, 2, &o);
+	fclose(fp);
+	assert_non_null(strstr(buf, want80));
+	free(buf);
+	ds_free(ds[0]);
+	ds_free(ds[1]);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_nist_numacc),
+		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_parse_matches_strtod),
+		cmocka_unit_test(test_read_rules),
+		cmocka_unit_test(test_ministat_table),
+		cmocka_unit_test(test_t_quantile),
+		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_mannwhitney_exact),
+		cmocka_unit_test(test_ratio_ci),
+		cmocka_unit_test(test_ministat_manual),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

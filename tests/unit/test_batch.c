@@ -1,0 +1,179 @@
+/*
+ * harness/batch.c and run.c through their APIs: harness_run_batch with
+ * calib (process and thread mode, bound and unbound, a killed worker),
+ * and run_experiment writing a set that rs_open reads back.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "util.h"
+
+static void *
+calib(const char *key, const char *value)
+{
+	void *st = wl_calib.init();
+	char err[256];
+
+	assert_int_equal(wl_calib.set_option(st, "iterations", "200000", err,
+	    sizeof(err)), 0);
+	if (key != NULL)
+		assert_int_equal(wl_calib.set_option(st, key, value, err,
+		    sizeof(err)), 0);
+	assert_int_equal(wl_calib.prepare(st, err, sizeof(err)), 0);
+	return (st);
+}
+
+static void
+one(enum run_mode mode, enum bind_level bind)
+{
+	struct rs_worker rw[3];
+	struct batch_spec bs;
+	struct bind_plan *p;
+	hwloc_topology_t t;
+	struct rs_run run;
+	char err[256];
+	int i;
+
+	assert_int_equal(topo_open(&t, NULL, err, sizeof(err)), 0);
+	p = bind_plan_compute(t, 3, bind, DISTRIB_SCATTER, err, sizeof(err));
+	memset(&bs, 0, sizeof(bs));
+	bs.wl = &wl_calib;
+	bs.wl_state = calib(NULL, NULL);
+	bs.jobs = 3;
+	bs.rep = 7;
+	bs.mode = mode;
+	bs.topo = t;
+	bs.plan = p;
+	memset(&run, 0, sizeof(run));
+	assert_int_equal(harness_run_batch(&bs, &run, rw), 0);
+	assert_int_equal(run.status, RS_OK);
+	assert_int_equal(run.jobs, 3);
+	assert_int_equal(run.rep, 7);
+	assert_true(run.real > 0);
+	/* Sub-tick thread times may all land in user or all in sys. */
+	assert_true(run.user + run.sys > 0);
+	assert_true(isnan(run.idle) || (run.idle >= 0 && run.idle <= 1));
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(rw[i].worker, i);
+		assert_int_equal(rw[i].status, RS_OK);
+		assert_int_equal(rw[i].entries, 200000);
+		assert_true(rw[i].real > 0 && rw[i].real <= run.real);
+		assert_true(rw[i].metric[0] > 0);
+		assert_int_equal(rw[i].cpuset[0] == '\0', bind == BIND_NONE);
+	}
+	/* rate is a sum over the workers. */
+	assert_true(fabs(run.metric[0] - (rw[0].metric[0] + rw[1].metric[0] +
+	    rw[2].metric[0])) < 1e-6 * run.metric[0]);
+	wl_calib.fini(bs.wl_state);
+	bind_plan_free(p);
+	hwloc_topology_destroy(t);
+}
+
+static void
+test_batch_process(void **state)
+{
+	(void)state;
+	one(RUN_MODE_PROCESS, BIND_CORE);
+	one(RUN_MODE_PROCESS, BIND_NONE);
+}
+
+static void
+test_batch_thread(void **state)
+{
+	(void)state;
+	one(RUN_MODE_THREAD, BIND_PU);
+	one(RUN_MODE_THREAD, BIND_NONE);
+}
+
+static void
+test_batch_killed(void **state)
+{
+	struct rs_worker rw[2];
+	struct batch_spec bs;
+	struct rs_run run;
+
+	(void)state;
+	memset(&bs, 0, sizeof(bs));
+	bs.wl = &wl_calib;
+	bs.wl_state = calib("die", "1");
+	bs.jobs = 2;
+	bs.rep = 1;
+	bs.mode = RUN_MODE_PROCESS;
+	memset(&run, 0, sizeof(run));
+	assert_int_equal(harness_run_batch(&bs, &run, rw), 0);
+	assert_int_equal(run.status, RS_KILLED);
+	assert_int_equal(rw[0].status, RS_OK);
+	assert_int_equal(rw[1].status, RS_KILLED);
+	assert_non_null(strstr(run.reason, "signal 9"));
+	/* The killed worker's rate is not in the batch figure. */
+	assert_true(run.metric[0] == rw[0].metric[0]);
+	wl_calib.fini(bs.wl_state);
+}
+
+static void
+test_experiment_set(void **state)
+{
+	char tmpl[] = "/tmp/fsconc-test-XXXXXX", path[4096], err[256], *cmd;
+	char *argv[] = { "run", "-w", "calib", "-O", "iterations=100000",
+	    "-j", "1,3", "-r", "2", "--label", "unit", "-o", NULL, NULL };
+	struct run_config c;
+	struct rs_set *set;
+	double *v;
+	int *levels;
+	FILE *saved;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	argv[12] = tmpl;
+	assert_int_equal(run_parse_options(13, argv, &c), RUN_READY);
+	c.summary = 0;
+	/* -j 3 may oversubscribe a small machine: that warning is fine. */
+	saved = stderr;
+	stderr = fopen("/dev/null", "w");
+	assert_int_equal(run_experiment(&c, path, sizeof(path)), EXIT_OK);
+	fclose(stderr);
+	stderr = saved;
+	assert_non_null(strstr(path, "/unit/"));
+	set = rs_open(NULL, path, err, sizeof(err));
+	assert_non_null(set);
+	assert_int_equal(set->nruns, 4);
+	assert_int_equal(set->nworkers, 8);
+	assert_int_equal(rs_levels(set, &levels), 2);
+	assert_int_equal(levels[1], 3);
+	free(levels);
+	assert_int_equal(rs_values(set, 3, "real", &v), 2);
+	free(v);
+	assert_int_equal(rs_values(set, 1, "rate", &v), 2);
+	free(v);
+	assert_string_equal(rs_meta_get(set, "workload"), "calib");
+	assert_string_equal(rs_meta_get(set, "levels"), "1,3");
+	assert_non_null(rs_meta_get(set, "end"));
+	rs_free(set);
+	run_config_free(&c);
+	cmd = xasprintf("rm -rf '%s'", tmpl);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_batch_process),
+		cmocka_unit_test(test_batch_thread),
+		cmocka_unit_test(test_batch_killed),
+		cmocka_unit_test(test_experiment_set),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

@@ -1,0 +1,334 @@
+/*
+ * analysis/compare.c on generated result sets with known answers: planted
+ * differences are found, identical configurations are flagged at no more
+ * than the stated rate, EC and its intervals, the guard.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "analysis.h"
+#include "compare.h"
+#include "results.h"
+#include "util.h"
+
+#define REPS	10
+
+static FILE *devnull;
+
+static void
+add_meta(struct rs_set *s, const char *k, const char *v)
+{
+	s->meta = xrealloc(s->meta, (s->nmeta + 1) * sizeof(*s->meta));
+	s->meta[s->nmeta].key = xstrdup(k);
+	s->meta[s->nmeta].value = xstrdup(v);
+	s->nmeta++;
+}
+
+/* A set in memory: REPS ok batches per level, real ~ N(mu[i], sd[i]). */
+static struct rs_set *
+mkset(const char *label, gsl_rng *rng, const int *lv, const double *mu,
+    const double *sd, size_t nlv)
+{
+	struct rs_set *s = xcalloc(1, sizeof(*s));
+	struct rs_run *r;
+	size_t i, j;
+
+	s->path = xasprintf("mem/%s", label);
+	add_meta(s, "label", label);
+	add_meta(s, "ncpu", "4");
+	add_meta(s, "archive_sha256", "0123abcd");
+	s->metrics = xcalloc(1, sizeof(char *));
+	s->runs = xcalloc(nlv * REPS, sizeof(*s->runs));
+	for (i = 0; i < nlv; i++)
+		for (j = 0; j < REPS; j++) {
+			r = &s->runs[s->nruns++];
+			r->jobs = lv[i];
+			r->rep = (int)j + 1;
+			r->real = mu[i] + gsl_ran_gaussian(rng, sd[i]);
+			r->user = r->sys = NAN;
+			r->status = RS_OK;
+		}
+	return (s);
+}
+
+static int
+run(struct rs_set *a, struct rs_set *b, struct compare_verdict *v)
+{
+	struct rs_set *sets[2] = { a, b };
+	struct compare_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.conf = 95;
+	o.width = 74;
+	return (compare_sets(devnull, sets, 2, &o, v));
+}
+
+static struct dataset *
+ds_of(const struct rs_set *s, int jobs)
+{
+	struct dataset *d = ds_new("x");
+	double *v;
+	size_t n, i;
+
+	n = rs_values(s, jobs, "real", &v);
+	for (i = 0; i < n; i++)
+		ds_add(d, v[i]);
+	free(v);
+	return (d);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	devnull = fopen("/dev/null", "w");
+	return (devnull == NULL);
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	fclose(devnull);
+	return (0);
+}
+
+/* The 2005 figures: mean T1 14.64, mean T12 83.35 -> EC(12) = 2.11. */
+static void
+test_ec_2005(void **state)
+{
+	static const double t1[] = { 14.85, 14.6, 14.47, 14.71, 14.52, 14.66,
+	    14.58, 14.77, 14.49, 14.75 };
+	static const double t12[] = { 83.1, 83.62, 82.95, 83.41, 83.77, 83.05,
+	    83.29, 83.58, 83.18, 83.55 };
+	struct dataset *a = ds_new("t1"), *b = ds_new("t12");
+	struct ec_ci e;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 10; i++) {
+		ds_add(a, t1[i]);
+		ds_add(b, t12[i]);
+	}
+	assert_int_equal(compare_ec(a, b, 12, 95, &e), 0);
+	assert_true(fabs(e.ec - 12 * 14.64 / 83.35) < 1e-9);
+	assert_true(fabs(e.ec - 2.11) < 0.005);
+	assert_true(e.lo < e.ec && e.ec < e.hi);
+	assert_true(e.hi - e.lo < 0.1);
+	assert_int_equal(e.method, RATIO_FIELLER);
+	assert_true(e.var > 0);
+	ds_free(a);
+	ds_free(b);
+}
+
+/*
+ * 200 comparisons of identical configurations.  Each Welch test is wrong
+ * 5% of the time, so over 200 the count is Binomial(200, 0.05): mean 10,
+ * and 21 or more has probability < 0.001.  The exit-status verdict uses
+ * Holm's correction over both levels, so it may not exceed that either.
+ */
+static void
+test_null_rate(void **state)
+{
+	static const int lv[] = { 1, 4 };
+	static const double mu[] = { 10, 14 }, sd[] = { 0.2, 0.4 };
+	struct compare_verdict v;
+	struct rs_set *a, *b;
+	struct dataset *da, *db;
+	struct ttest t;
+	gsl_rng *rng;
+	int i, flagged = 0, welch1 = 0;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 20051129);
+	for (i = 0; i < 200; i++) {
+		a = mkset("a", rng, lv, mu, sd, 2);
+		b = mkset("b", rng, lv, mu, sd, 2);
+		assert_int_equal(run(a, b, &v), 0);
+		assert_int_equal(v.ntests, 2);
+		assert_int_equal(v.ndiff, 0);
+		if (v.nslower + v.nfaster > 0)
+			flagged++;
+		da = ds_of(a, 1);
+		db = ds_of(b, 1);
+		assert_int_equal(stat_welch(da, db, 95, &t), 0);
+		welch1 += t.significant;
+		ds_free(da);
+		ds_free(db);
+		rs_free(a);
+		rs_free(b);
+	}
+	gsl_rng_free(rng);
+	print_message("null: %d/200 verdicts flagged, %d/200 Welch tests "
+	    "significant at jobs 1\n", flagged, welch1);
+	assert_true(flagged <= 20);
+	assert_true(welch1 <= 20);
+	assert_true(welch1 >= 2);	/* a test that never fires is broken */
+}
+
+/*
+ * A planted 5% slowdown at jobs 4 (1% noise) is found; a speedup is not
+ * called a slowdown.
+ */
+static void
+test_planted(void **state)
+{
+	static const int lv[] = { 1, 4 };
+	static const double mu[] = { 10, 14 }, sd[] = { 0.1, 0.14 };
+	static const double slow[] = { 10, 14.7 }, fast[] = { 10, 13.3 };
+	struct compare_verdict v;
+	struct rs_set *a, *b;
+	gsl_rng *rng;
+	int i, found = 0, faster = 0, wrong = 0;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 4242);
+	for (i = 0; i < 50; i++) {
+		a = mkset("a", rng, lv, mu, sd, 2);
+		b = mkset("b", rng, lv, slow, sd, 2);
+		assert_int_equal(run(a, b, &v), 0);
+		found += v.nslower > 0;
+		rs_free(b);
+		b = mkset("b", rng, lv, fast, sd, 2);
+		assert_int_equal(run(a, b, &v), 0);
+		faster += v.nfaster > 0;
+		wrong += v.nslower > 0;
+		rs_free(a);
+		rs_free(b);
+	}
+	gsl_rng_free(rng);
+	print_message("planted: slowdown found %d/50, speedup found %d/50, "
+	    "speedup called a slowdown %d/50\n", found, faster, wrong);
+	assert_true(found >= 48);
+	assert_true(faster >= 48);
+	assert_true(wrong <= 5);
+}
+
+/*
+ * The interval for EC(B) - EC(A) covers the true difference about 95% of
+ * the time: Binomial(200, 0.95) has mean 190; fewer than 180 has
+ * probability < 0.002.
+ */
+static void
+test_ec_diff_coverage(void **state)
+{
+	static const int lv[] = { 1, 8 };
+	static const double mua[] = { 10, 40 }, mub[] = { 10, 25 };
+	static const double sd[] = { 0.3, 1.5 };
+	double truth = 8 * 10 / 25.0 - 8 * 10 / 40.0, d, lo, hi;
+	struct rs_set *a, *b;
+	struct dataset *a1, *a8, *b1, *b8;
+	struct ec_ci ea, eb;
+	gsl_rng *rng;
+	int i, covered = 0;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 8);
+	for (i = 0; i < 200; i++) {
+		a = mkset("a", rng, lv, mua, sd, 2);
+		b = mkset("b", rng, lv, mub, sd, 2);
+		a1 = ds_of(a, 1);
+		a8 = ds_of(a, 8);
+		b1 = ds_of(b, 1);
+		b8 = ds_of(b, 8);
+		assert_int_equal(compare_ec(a1, a8, 8, 95, &ea), 0);
+		assert_int_equal(compare_ec(b1, b8, 8, 95, &eb), 0);
+		compare_ec_diff(&ea, &eb, 95, &d, &lo, &hi);
+		assert_true(fabs(d - (eb.ec - ea.ec)) < 1e-12);
+		assert_true(lo < d && d < hi);
+		covered += lo <= truth && truth <= hi;
+		ds_free(a1);
+		ds_free(a8);
+		ds_free(b1);
+		ds_free(b8);
+		rs_free(a);
+		rs_free(b);
+	}
+	gsl_rng_free(rng);
+	print_message("EC difference interval covered the truth %d/200\n",
+	    covered);
+	assert_true(covered >= 180);
+}
+
+static void
+test_guard(void **state)
+{
+	static const int lv[] = { 1, 2 };
+	static const double mu[] = { 10, 12 }, sd[] = { 0.2, 0.2 };
+	struct rs_set *a, *b, *sets[2];
+	struct compare_opts o;
+	struct compare_verdict v;
+	gsl_rng *rng;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 1);
+	a = mkset("a", rng, lv, mu, sd, 2);
+	b = mkset("b", rng, lv, mu, sd, 2);
+	/* Keys that always differ are not differences. */
+	add_meta(a, "start", "2026-11-29T00:00:00Z");
+	add_meta(b, "start", "2026-11-30T00:00:00Z");
+	add_meta(a, "command", "fsconc run -j 1,2");
+	add_meta(b, "command", "fsconc run -j 2,1");
+	add_meta(a, "source.1", "/a");
+	add_meta(b, "source.1", "/b");
+	assert_int_equal(run(a, b, &v), 0);
+	assert_int_equal(v.ndiff, 0);
+	assert_int_equal(v.refused, 0);
+
+	add_meta(b, "fs", "xfs");
+	add_meta(a, "kernel_ident", "GENERIC");
+	add_meta(b, "kernel_ident", "NOMPSAFE");
+	assert_int_equal(run(a, b, &v), 0);
+	assert_int_equal(v.ndiff, 2);
+
+	add_meta(b, "archive_sha256", "ffff");	/* the last value wins */
+	assert_int_equal(run(a, b, &v), -1);
+	assert_int_equal(v.refused, 1);
+	sets[0] = a;
+	sets[1] = b;
+	memset(&o, 0, sizeof(o));
+	o.conf = 95;
+	o.width = 74;
+	o.force = 1;
+	assert_int_equal(compare_sets(devnull, sets, 2, &o, &v), 0);
+	assert_int_equal(v.refused, 0);
+	assert_int_equal(v.ndiff, 3);
+	assert_true(v.nblocks >= 2);
+
+	assert_true(compare_key_ignored("end"));
+	assert_true(compare_key_ignored("source.12"));
+	assert_false(compare_key_ignored("archive_sha256"));
+	assert_false(compare_key_ignored("mount_opts"));
+	rs_free(a);
+	rs_free(b);
+	gsl_rng_free(rng);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ec_2005),
+		cmocka_unit_test(test_null_rate),
+		cmocka_unit_test(test_planted),
+		cmocka_unit_test(test_ec_diff_coverage),
+		cmocka_unit_test(test_guard),
+	};
+
+	return (cmocka_run_group_tests(tests, setup, teardown));
+}
