@@ -21,8 +21,8 @@ out=$("$FSCONC" run --dry-run -w syscall -j 1 -r 1 --label dr --vary mode=proces
 
 sysctl=/proc/sys/vm/dirty_expire_centisecs
 if ! is_root; then
-	for t in "cells run and put the sysctl back" "SIGINT: put back" \
-	    "second SIGINT: put back, dies of it"; do
+	for t in "cells run and put the sysctl back" "cells interleaved" \
+	    "SIGINT: put back" "second SIGINT: put back, dies of it"; do
 		skip "$t" "needs root to write $sysctl"
 	done
 	exit 0
@@ -38,7 +38,7 @@ set -- -w syscall -O count=2000 -j 1,2 --disk tmpfs -o "$s/res" --label vt \
 run() { "$FSCONC" run "$@"; }
 restore() { echo "$orig" >"$sysctl"; }
 
-run "$@" -r 2 --vary mode=process,thread >"$s/out" 2>&1; rc=$?
+run "$@" -r 2 --order random --seed 7 --vary mode=process,thread >"$s/out" 2>&1; rc=$?
 now=$(cat "$sysctl")
 rd=$(sed -n 's/^run directory: \([^ ]*\) .*/\1/p' "$s/out")
 n=$(find "$rd" -name meta 2>/dev/null | wc -l)
@@ -49,11 +49,30 @@ else
 	not_ok "cells run and put the sysctl back" "rc=$rc now=$now orig=$orig cells=$n $(cat "$s/out")"
 fi
 restore
-# The run directory stands for all its cells.
+# (That one ran its cells in a random order per batch.)  The run
+# directory stands for all its cells.
 "$FSCONC" report -o "$s/rep" "$rd" >/dev/null 2>&1; rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c '<h3>N = 1, real</h3>' "$s/rep/index.html")" -eq 1 ] &&
     [ "$(sed -n '/<h3>N = 1, real/,/<\/pre>/p' "$s/rep/index.html" | grep -c '^[x+*%#@O] .*jobs-1.real')" -eq 4 ] &&
     ok "report of the run directory: four sets" || not_ok "report of the run directory: four sets" "rc=$rc"
+
+# Cells alternate batch by batch (A B A B ...), not one after the other:
+# sampled while it runs, the sysctl flips between the values many times.
+"$FSCONC" run "$@" -r 30 >"$s/out" 2>&1 &
+pid=$!
+flips=0 last=
+while kill -0 $pid 2>/dev/null; do
+	v=$(cat "$sysctl")
+	if [ "$v" != "$orig" ] && [ "$v" != "$last" ]; then
+		[ -n "$last" ] && flips=$((flips + 1))
+		last=$v
+	fi
+	sleep 0.01
+done
+wait $pid; rc=$?
+[ $rc -eq 0 ] && [ $flips -ge 6 ] && ok "cells interleaved ($flips flips seen)" ||
+    not_ok "cells interleaved" "rc=$rc flips=$flips"
+restore
 
 # wait_changed: until a cell has set the sysctl (or 10 s).
 wait_changed() {
