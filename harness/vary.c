@@ -304,6 +304,8 @@ vary_sysctl_get(const char *name, char *buf, size_t len, char *err,
 /* --- the driver --------------------------------------------------------- */
 
 static volatile sig_atomic_t vary_signals;
+/* The controller: a forked worker that exits must not restore anything. */
+static pid_t vary_pid;
 
 /*
  * First SIGINT/SIGTERM/SIGHUP: stop after the batch in flight, as fsconc
@@ -315,7 +317,8 @@ vary_on_signal(int sig)
 	harness_interrupted = 1;
 	if (vary_signals++ == 0)
 		return;
-	vary_sysctl_restore();
+	if (getpid() == vary_pid)
+		vary_sysctl_restore();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -323,7 +326,8 @@ vary_on_signal(int sig)
 static void
 vary_atexit(void)
 {
-	vary_sysctl_restore();
+	if (getpid() == vary_pid)
+		vary_sysctl_restore();
 }
 
 /* <root>/vary/<UTC stamp>-<label>[-K]: made here, never reused. */
@@ -450,6 +454,7 @@ vary_experiment(struct run_config *c, char *set_path, size_t len)
 	}
 	/* Handlers first: from the first sysctl set on, a signal or an
 	 * exit puts them back. */
+	vary_pid = getpid();
 	if (!atexit_done++)
 		atexit(vary_atexit);
 	memset(&sa, 0, sizeof(sa));
