@@ -49,8 +49,10 @@ struct nightly {
 static void
 usage(FILE *fp, int status)
 {
+	static const char *const drop[] = { "[-o dir] ",
+	    "[--vary key=v1,v2,...] " };
 	char *buf, *p;
-	size_t len;
+	size_t len, i;
 	FILE *mf;
 
 	fputs("usage: fsconc nightly [run options] [--baseline SET|latest] "
@@ -60,13 +62,15 @@ usage(FILE *fp, int status)
 	    "                      [--threshold PCT] [-v]\n"
 	    "run options (as fsconc run, but the result root is -R or "
 	    "--results):\n", fp);
-	/* Here -o is the report's directory: drop run's. */
 	if ((mf = open_memstream(&buf, &len)) == NULL)
 		err(EXIT_RUNTIME, "open_memstream");
 	run_usage_options(mf);
 	fclose(mf);
-	if ((p = strstr(buf, "[-o dir] ")) != NULL)
-		memmove(p, p + 9, strlen(p + 9) + 1);
+	/* Here -o is the report's directory, and cells are run's. */
+	for (i = 0; i < sizeof(drop) / sizeof(drop[0]); i++)
+		if ((p = strstr(buf, drop[i])) != NULL)
+			memmove(p, p + strlen(drop[i]),
+			    strlen(p + strlen(drop[i])) + 1);
 	fputs(buf, fp);
 	free(buf);
 	exit(status);
@@ -204,6 +208,11 @@ parse_options(struct nightly *nt, int argc, char **argv)
 		}
 	free(os);
 	free(lo);
+	if (rc == 0 && nt->cfg.nvary > 0) {
+		warnx("nightly: --vary: not supported here; run the cells "
+		    "with fsconc run and compare them");
+		rc = EXIT_USAGE;
+	}
 	if (rc == 0 && optind < argc) {
 		warnx("nightly: unexpected argument '%s'", argv[optind]);
 		rc = EXIT_USAGE;

@@ -76,6 +76,8 @@ struct run_config {
 	enum md_os	 os;		/* --os (dry-run plans; default this OS) */
 	int		 os_given;	/* --os was given */
 	char		*synthetic;	/* --synthetic TOPO (dry-run only) */
+	char		**vary;		/* --vary KEY=V1,V2 (harness/vary.c) */
+	size_t		 nvary;
 	char		*cmdline;	/* the whole command line, for meta */
 	int		 summary;	/* print the summary (cmd_run: 1) */
 	int		 progress;	/* one-line progress (stderr is a tty) */
@@ -100,6 +102,7 @@ enum {
 	RUN_OPT_OS,
 	RUN_OPT_SYNTHETIC,
 	RUN_OPT_HELP,
+	RUN_OPT_VARY,
 	RUN_OPT_END = 320,
 };
 
@@ -141,6 +144,14 @@ int	 run_parse_options(int argc, char **argv, struct run_config *);
  * stays readable and holds what completed).
  */
 int	 run_experiment(struct run_config *, char *set_path, size_t len);
+/*
+ * run_experiment with --vary: the cells of the cross product interleaved
+ * in every step, each into its own set under one run directory (copied
+ * into set_path), sysctls put back afterwards.  harness/vary.c.
+ */
+int	 vary_experiment(struct run_config *, char *set_path, size_t len);
+/* One more --vary for cfg: 0, or -1 after "fsconc: run: --vary ...". */
+int	 vary_check(const struct run_config *, const char *spec);
 
 /*
  * run_experiment in parts, for drivers that interleave several

@@ -39,6 +39,7 @@ const struct option run_longopts[] = {
 	{ "results",	required_argument, NULL, 'o' },
 	{ "seed",	required_argument, NULL, RUN_OPT_SEED },
 	{ "synthetic",	required_argument, NULL, RUN_OPT_SYNTHETIC },
+	{ "vary",	required_argument, NULL, RUN_OPT_VARY },
 	{ "verify",	no_argument,	   NULL, RUN_OPT_VERIFY },
 	{ "workload",	required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 },
@@ -55,7 +56,7 @@ run_usage_options(FILE *fp)
 	    "    [--mode process|thread] [--mount-opts opts]\n"
 	    "    [--newfs-opts args] [--order interleaved|sequential|random]\n"
 	    "    [--os linux|freebsd] [--seed n] [--synthetic topology]\n"
-	    "    [--verify]\n");
+	    "    [--vary key=v1,v2,...] [--verify]\n");
 }
 
 static const char *const order_names[] = {
@@ -135,6 +136,9 @@ run_config_free(struct run_config *c)
 	free(c->label);
 	free(c->results);
 	free(c->synthetic);
+	for (i = 0; i < c->nvary; i++)
+		free(c->vary[i]);
+	free(c->vary);
 	free(c->cmdline);
 	memset(c, 0, sizeof(*c));
 }
@@ -412,6 +416,12 @@ run_option(struct run_config *c, int ch, const char *arg)
 		break;
 	case RUN_OPT_VERIFY:
 		c->verify = 1;
+		break;
+	case RUN_OPT_VARY:
+		if (vary_check(c, arg) != 0)
+			return (-1);
+		c->vary = xrealloc(c->vary, (c->nvary + 1) * sizeof(*c->vary));
+		c->vary[c->nvary++] = xstrdup(arg);
 		break;
 	default:
 		return (-1);

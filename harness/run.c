@@ -660,6 +660,8 @@ run_experiment(struct run_config *c, char *set_path, size_t len)
 	size_t i;
 	int rc;
 
+	if (c->nvary > 0)
+		return (vary_experiment(c, set_path, len));
 	if (len > 0)
 		set_path[0] = '\0';
 	if ((r = run_open(c, &rc)) == NULL)

@@ -2,13 +2,21 @@
  * --vary: the axes, their cross product, one run configuration per cell,
  * and the sysctls a cell sets, saved first and always put back.
  */
+#include <sys/stat.h>
+
 #include <ctype.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
+#include "results.h"
 #include "util.h"
 #include "vary.h"
 
@@ -291,4 +299,255 @@ vary_sysctl_get(const char *name, char *buf, size_t len, char *err,
     size_t errlen)
 {
 	return (vary_os_get(name, buf, len, err, errlen));
+}
+
+/* --- the driver --------------------------------------------------------- */
+
+static volatile sig_atomic_t vary_signals;
+/* The controller: a forked worker that exits must not restore anything. */
+static pid_t vary_pid;
+
+/*
+ * First SIGINT/SIGTERM/SIGHUP: stop after the batch in flight, as fsconc
+ * run does.  Second: put the sysctls back, then die of the signal.
+ */
+static void
+vary_on_signal(int sig)
+{
+	harness_interrupted = 1;
+	if (vary_signals++ == 0)
+		return;
+	if (getpid() == vary_pid)
+		vary_sysctl_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+vary_atexit(void)
+{
+	if (getpid() == vary_pid)
+		vary_sysctl_restore();
+}
+
+/* <root>/vary/<UTC stamp>-<label>[-K]: made here, never reused. */
+static char *
+make_run_dir(const char *root, const char *label)
+{
+	char stamp[32], *parent, *dir;
+	struct tm tm;
+	time_t t;
+	int k;
+
+	t = time(NULL);
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	parent = xasprintf("%s/vary", root);
+	if (mkdir_p(parent, 0755) != 0) {
+		warn("run: --vary: %s", parent);
+		free(parent);
+		return (NULL);
+	}
+	for (k = 0; k < 100; k++) {
+		dir = k == 0 ? xasprintf("%s/%s-%s", parent, stamp, label) :
+		    xasprintf("%s/%s-%s-%d", parent, stamp, label, k);
+		if (mkdir(dir, 0755) == 0) {
+			free(parent);
+			return (dir);
+		}
+		if (errno != EEXIST) {
+			warn("run: --vary: mkdir %s", dir);
+			free(dir);
+			break;
+		}
+		free(dir);
+	}
+	free(parent);
+	return (NULL);
+}
+
+/* What the cell set and fixed, for compare's list of differing keys. */
+static void
+describe_cell(const struct vary *v, size_t cell, const char *set,
+    const char *rundir)
+{
+	char *meta, *text, *t;
+	size_t i;
+	int fd;
+
+	text = xasprintf("vary.run=%s\nvary.cell=%zu\n", rundir, cell + 1);
+	for (i = 0; i < v->naxes; i++) {
+		t = xasprintf("%svary.%s%s=%s\n", text,
+		    v->axes[i].key == VARY_SYSCTL ? "sysctl." : "",
+		    v->axes[i].name, vary_value(v, cell, i));
+		free(text);
+		text = t;
+	}
+	meta = xasprintf("%s/meta", set);
+	if ((fd = open(meta, O_WRONLY | O_APPEND)) == -1 ||
+	    write_all(fd, text, strlen(text)) != 0 || fsync(fd) != 0)
+		warn("run: --vary: %s", meta);
+	if (fd != -1)
+		close(fd);
+	free(meta);
+	free(text);
+}
+
+int
+vary_experiment(struct run_config *c, char *set_path, size_t len)
+{
+	struct sigaction sa, oint, oterm, ohup;
+	struct run_config *cells;
+	struct run **runs;
+	struct vary v;
+	char err[512], base[256], *label, *rundir, path[4096];
+	size_t ncells, k, i, nsteps, *order, j, t;
+	int rc, st, opened;
+	static int atexit_done;
+
+	if (len > 0)
+		set_path[0] = '\0';
+	memset(&v, 0, sizeof(v));
+	for (i = 0; i < c->nvary; i++)
+		if (vary_parse(&v, c->vary[i], err, sizeof(err)) != 0) {
+			warnx("run: %s", err);
+			vary_free(&v);
+			return (EXIT_USAGE);
+		}
+	ncells = vary_ncells(&v);
+	if (c->label != NULL)
+		snprintf(base, sizeof(base), "%s", c->label);
+	else
+		os_default_label(base, sizeof(base));
+	if (c->dry_run)
+		rundir = xasprintf("%s/vary/<UTC time>-%s", c->results != NULL ?
+		    c->results : rs_default_root(), base);
+	else if ((rundir = make_run_dir(c->results != NULL ? c->results :
+	    rs_default_root(), base)) == NULL) {
+		vary_free(&v);
+		return (EXIT_RUNTIME);
+	}
+	cells = xcalloc(ncells, sizeof(*cells));
+	runs = xcalloc(ncells, sizeof(*runs));
+	order = xcalloc(ncells, sizeof(*order));
+	rc = EXIT_OK;
+	opened = 0;
+	for (k = 0; k < ncells; k++) {
+		label = vary_label(&v, base, k);
+		st = vary_cell_config(&v, k, c, label, rundir, &cells[k]);
+		free(label);
+		if (st != 0) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		cells[k].nvary = 0;	/* a cell is a plain experiment */
+		cells[k].progress = 0;
+	}
+	if (c->dry_run) {
+		for (k = 0; k < ncells && rc == EXIT_OK; k++) {
+			printf("--vary cell %zu of %zu: %s\n", k + 1, ncells,
+			    cells[k].label);
+			fflush(stdout);
+			rc = run_experiment(&cells[k], NULL, 0);
+		}
+		goto out;
+	}
+	/* Handlers first: from the first sysctl set on, a signal or an
+	 * exit puts them back. */
+	vary_pid = getpid();
+	if (!atexit_done++)
+		atexit(vary_atexit);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = vary_on_signal;
+	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: waits see EINTR */
+	harness_interrupted = 0;
+	vary_signals = 0;
+	sigaction(SIGINT, &sa, &oint);
+	sigaction(SIGTERM, &sa, &oterm);
+	sigaction(SIGHUP, &sa, &ohup);
+	/* Every sysctl readable and writable before anything is made. */
+	if (vary_apply_sysctls(&v, 0, err, sizeof(err)) != 0) {
+		warnx("run: --vary: %s", err);
+		rc = EXIT_RUNTIME;
+		goto close;
+	}
+	for (k = 0; k < ncells; k++, opened++)
+		if ((runs[k] = run_open(&cells[k], &st)) == NULL) {
+			rc = st;
+			goto close;
+		}
+	/* Every cell has the same steps (levels, reps, order, seed). */
+	nsteps = run_nsteps(runs[0]);
+	srandom((unsigned)c->seed);
+	for (i = 0; i < nsteps && !harness_interrupted; i++) {
+		/* ABAB; --order random shuffles the cells of every step. */
+		for (k = 0; k < ncells; k++)
+			order[k] = k;
+		if (c->order == RUN_ORDER_RANDOM)
+			for (k = ncells - 1; k > 0; k--) {
+				j = (size_t)random() % (k + 1);
+				t = order[k];
+				order[k] = order[j];
+				order[j] = t;
+			}
+		for (k = 0; k < ncells && !harness_interrupted; k++) {
+			if (vary_apply_sysctls(&v, order[k], err,
+			    sizeof(err)) != 0) {
+				warnx("run: --vary: %s", err);
+				rc = EXIT_RUNTIME;
+				goto close;
+			}
+			if (run_step(runs[order[k]], i) != 0)
+				goto close;
+		}
+	}
+close:
+	if (vary_sysctl_restore() != 0) {
+		warnx("run: --vary: some sysctls could not be put back; "
+		    "check them by hand");
+		rc = EXIT_RUNTIME;
+	}
+	for (k = 0; k < (size_t)opened; k++) {
+		snprintf(path, sizeof(path), "%s", run_set_path(runs[k]));
+		if ((st = run_close(runs[k], NULL, 0)) > rc)
+			rc = st;
+		describe_cell(&v, k, path, rundir);
+	}
+	sigaction(SIGINT, &oint, NULL);
+	sigaction(SIGTERM, &oterm, NULL);
+	sigaction(SIGHUP, &ohup, NULL);
+	if (opened == 0)
+		rmdir(rundir);		/* nothing was made in it */
+	if (c->summary && opened > 0)
+		printf("run directory: %s (%zu cells; fsconc compare %s)\n",
+		    rundir, ncells, rundir);
+	if (len > 0 && opened > 0)
+		snprintf(set_path, len, "%s", rundir);
+out:
+	for (k = 0; k < ncells; k++)
+		vary_cell_config_free(&cells[k]);
+	free(cells);
+	free(runs);
+	free(order);
+	free(rundir);
+	vary_free(&v);
+	return (rc);
+}
+
+int
+vary_check(const struct run_config *c, const char *spec)
+{
+	struct vary v;
+	char err[512];
+	size_t i;
+	int rc;
+
+	memset(&v, 0, sizeof(v));
+	rc = 0;
+	for (i = 0; i < c->nvary && rc == 0; i++)
+		rc = vary_parse(&v, c->vary[i], err, sizeof(err));
+	if (rc == 0 && (rc = vary_parse(&v, spec, err, sizeof(err))) != 0)
+		warnx("run: %s", err);
+	vary_free(&v);
+	return (rc);
 }

@@ -17,6 +17,7 @@
 #include "md_int.h"
 #include "util.h"
 
+/* Needs no privileges, no tools: any user, any OS. */
 static int
 dir_check(const struct md_spec *sp, char *err, size_t len)
 {

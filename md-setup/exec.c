@@ -503,12 +503,16 @@ md_umount(struct md_ctx *ctx, const char *path)
 	return (0);
 }
 
-int
-md_mkfs(struct md_ctx *ctx, const struct md_spec *spec, const char *dev)
+/*
+ * The newfs/mkfs command line for spec on dev, in argv (room for 64);
+ * *tofree holds what to free afterwards.
+ */
+static void
+mkfs_argv(const struct md_spec *spec, const char *dev, const char **argv,
+    char **tofree)
 {
-	const char *argv[64];
 	char *tool, *opts, *o, *save;
-	int n = 0, rv;
+	int n = 0;
 
 	if (strcmp(spec->fs, "ufs") == 0)
 		tool = xstrdup("newfs");
@@ -536,10 +540,36 @@ md_mkfs(struct md_ctx *ctx, const struct md_spec *spec, const char *dev)
 			argv[n++] = o;
 	argv[n++] = dev;
 	argv[n] = NULL;
+	tofree[0] = tool;
+	tofree[1] = opts;
+}
+
+int
+md_mkfs(struct md_ctx *ctx, const struct md_spec *spec, const char *dev)
+{
+	const char *argv[64];
+	char *tofree[2];
+	int rv;
+
+	mkfs_argv(spec, dev, argv, tofree);
 	rv = md_run(ctx, NULL, NULL, 0, argv);
-	free(opts);
-	free(tool);
+	free(tofree[0]);
+	free(tofree[1]);
 	return (rv);
+}
+
+/* "mkfs.ext4 -q -F ... /dev/loop3": what the results should record. */
+char *
+md_mkfs_line(const struct md_spec *spec, const char *dev)
+{
+	const char *argv[64];
+	char *tofree[2], *line;
+
+	mkfs_argv(spec, dev, argv, tofree);
+	line = join_argv(argv);
+	free(tofree[0]);
+	free(tofree[1]);
+	return (line);
 }
 
 static dev_t empty_dev;

@@ -137,9 +137,9 @@ md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
 			    strcmp(tok, "swap") == 0))
 				sp->md_swap = strcmp(tok, "swap") == 0;
 			else if (parse_size(tok, &size) == 0) {
-				if (size == 0) {
-					snprintf(err, errlen, "%s: size 0",
-					    spec);
+				if (size == 0 || size > (1ULL << 60)) {
+					snprintf(err, errlen, "%s: size %s out "
+					    "of range", spec, tok);
 					goto bad;
 				}
 				sp->size = size;
@@ -440,6 +440,7 @@ void
 md_describe(const struct md_disk *d, FILE *fp)
 {
 	const struct md_spec *sp = &d->spec;
+	char *line;
 
 	fprintf(fp, "disk_backend=%s\n", md_backend_name(sp->backend));
 	fprintf(fp, "disk_spec=%s\n", d->specstr);
@@ -454,6 +455,11 @@ md_describe(const struct md_disk *d, FILE *fp)
 		fprintf(fp, "disk_zram_algorithm=%s\n", sp->zram_algo);
 	fprintf(fp, "disk_newfs_opts=%s\n",
 	    sp->newfs_opts != NULL ? sp->newfs_opts : "");
+	if (sp->fs != NULL && d->dev != NULL) {
+		line = md_mkfs_line(sp, d->dev);
+		fprintf(fp, "disk_newfs_command=%s\n", line);
+		free(line);
+	}
 	fprintf(fp, "disk_mount_opts=%s\n",
 	    sp->mount_opts != NULL ? sp->mount_opts : "");
 	fprintf(fp, "disk_mountpoint=%s\n", d->mnt);

@@ -75,7 +75,8 @@ int	 md_is_fresh(const struct md_disk *);	/* 0 for dir: */
 /*
  * key=value lines for meta: disk_backend, disk_spec, disk_id, disk_device,
  * disk_size (bytes), disk_fs, disk_md_type, disk_zram_algorithm,
- * disk_newfs_opts, disk_mount_opts, disk_mountpoint, disk_fresh (0: dir:).
+ * disk_newfs_opts, disk_newfs_command (the exact newfs/mkfs line),
+ * disk_mount_opts, disk_mountpoint, disk_fresh (0: dir:).
  */
 void	 md_describe(const struct md_disk *, FILE *);
 

@@ -83,6 +83,7 @@ int	 md_umount(struct md_ctx *, const char *path);
 int	 md_mount(struct md_ctx *, const char *fs, const char *opts,
 	    const char *dev, const char *path);
 int	 md_mkfs(struct md_ctx *, const struct md_spec *, const char *dev);
+char	*md_mkfs_line(const struct md_spec *, const char *dev);
 int	 md_empty_dir(struct md_ctx *, const char *path);
 char	*md_which(const char *);
 const char *md_tool_package(const char *tool);

@@ -476,9 +476,7 @@ const struct workload wl_devbw = {
 	.summary = "device write and read bandwidth, raw or through the fs",
 	.options_help =
 	    "target=fs         fs: a file per worker | raw: the block device "
-	    "(destroys the fs;\n"
-	    "                  only fsconc's memory disks, rebuilt every "
-	    "repetition)\n"
+	    "(wrecks the fs)\n"
 	    "bs=1m             block size (a multiple of 4k, O_DIRECT)\n"
 	    "size=64m          bytes written then read per worker\n"
 	    "seed=1            content seed\n",

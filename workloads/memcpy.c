@@ -332,9 +332,8 @@ const struct workload wl_memcpy = {
 	    "of cache)",
 	.options_help =
 	    "cached=L2/4       block that fits in L2 (source and destination)\n"
-	    "uncached=4*LLC    block far beyond the last-level cache "
-	    "(64M..1G),\n"
-	    "                  shared out: each of N workers copies 1/N of it\n"
+	    "uncached=4*LLC    all workers' block beyond the LLC (64M..1G; "
+	    "each copies 1/N)\n"
 	    "duration=0.2      seconds per method and block size (6 phases)\n",
 	.metrics = mc_metrics,
 	.nmetrics = sizeof(mc_metrics) / sizeof(mc_metrics[0]),

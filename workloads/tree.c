@@ -8,7 +8,8 @@
  *
  *   walk     lstat every entry (du -a)
  *   read     read every file (cat > /dev/null)
- *   copy     copy the tree, keeping modes, owners and times (cp -pR)
+ *   copy     copy the tree, keeping modes, owners and times (cp -pR;
+ *            cpio -p does the same work)
  *   compare  compare original and copy both ways, data and metadata
  *            (diff -r, and the check that the copy is right)
  *   archive  pax archive of the tree to a null writer (tar cf /dev/null)
@@ -1024,14 +1025,13 @@ tr_worker_setup(void *state, struct wl_worker *w)
 static enum wl_status
 tr_run(void *state, struct wl_worker *w)
 {
-	struct tree *t = state;
 	struct tr_worker *p = w->priv;
 	char msg[WL_MSG_LEN];
 	struct tr_ctx c;
 	double t0, dt;
 	int op, rc = 0;
 
-	(void)t;
+	(void)state;
 	if (p == NULL || p->src == NULL)
 		return (wl_report(w, WL_FAILED, "%s: worker not set up",
 		    TR_NAME));

@@ -128,6 +128,24 @@ check_clean "user disks: nothing left"
 "$FSCONC" md destroy 999.9 2>/dev/null; rc=$?
 [ $rc -eq 1 ] && ok "md destroy unknown id exits 1" || not_ok "destroy unknown" "rc=$rc"
 
+# A running process's disk is not anyone else's to destroy.
+FSCONC_MD_TEST_DELAY=0.2 "$FSCONC" md cycle -n 20 tmpfs:16m >/dev/null 2>&1 &
+p=$!
+i=0
+while [ $i -lt 50 ] && ! "$FSCONC" md list | grep -q "^$p\.0	"; do
+	sleep 0.05; i=$((i + 1))
+done
+err=$("$FSCONC" md destroy $p.0 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q "in use by running process $p" &&
+    ok "md destroy refuses a running process's disk" ||
+    not_ok "destroy of a live disk" "rc=$rc $err"
+err=$("$FSCONC" md destroy all 2>&1)
+"$FSCONC" md list | grep -q "^$p\.0	" &&
+    ok "md destroy all spares a running process's disk" ||
+    not_ok "destroy all spared the live disk"
+kill -TERM $p; wait $p
+check_clean "SIGTERM: the running process tore its disk down"
+
 # --- failures: clear message, exit 1, nothing left -----------------------------
 fails() {	# NAME PATTERN ARGS...
 	_n=$1; _p=$2; shift 2

@@ -101,6 +101,8 @@ test_parse_errors(void **state)
 	assert_int_equal(parse("loop:12q", NULL, &sp, err), -1);
 	assert_non_null(strstr(err, "bad field '12q'"));
 	assert_int_equal(parse("loop:0", NULL, &sp, err), -1);
+	assert_int_equal(parse("loop:16000000t", NULL, &sp, err), -1);
+	assert_non_null(strstr(err, "out of range"));
 	assert_int_equal(parse("loop:swap", NULL, &sp, err), -1);
 	assert_int_equal(parse("tmpfs", "ext4", &sp, err), -1);
 	assert_non_null(strstr(err, "--fs ext4: does not apply to tmpfs"));

@@ -1,0 +1,122 @@
+# fsconc run --vary: cells side by side in one run directory, sysctls put
+# back afterwards, also when interrupted.
+. "$FSCONC_TOP/tests/lib.sh"
+
+s=$(scratch)
+FSCONC_RUNDIR=$s/rundir
+export FSCONC_RUNDIR
+mkdir -m 700 "$FSCONC_RUNDIR"
+
+err=$("$FSCONC" run --vary colour=red,blue --dry-run 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q "unknown key" &&
+    ok "--vary unknown key: exit 2" || not_ok "--vary unknown key: exit 2" "rc=$rc $err"
+err=$("$FSCONC" run --vary mode=process,thread --vary mode=thread --dry-run 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q "varied twice" &&
+    ok "--vary the same key twice: exit 2" || not_ok "--vary the same key twice: exit 2" "rc=$rc $err"
+out=$("$FSCONC" run --dry-run -w syscall -j 1 -r 1 --label dr --vary mode=process,thread \
+    --vary 'mount-opts=noatime,nodiratime|defaults' 2>&1); rc=$?
+[ $rc -eq 0 ] && [ "$(echo "$out" | grep -c '^--vary cell [1-4] of 4')" -eq 4 ] &&
+    echo "$out" | grep -q 'cell 2 of 4: dr+mode=process+mount-opts=defaults' &&
+    ok "--dry-run: four cells, labelled" || not_ok "--dry-run: four cells, labelled" "rc=$rc $out"
+
+sysctl=/proc/sys/vm/dirty_expire_centisecs
+if ! is_root; then
+	for t in "cells run and put the sysctl back" "cells interleaved" \
+	    "SIGINT: put back" "second SIGINT: put back, dies of it"; do
+		skip "$t" "needs root to write $sysctl"
+	done
+	exit 0
+fi
+if [ ! -w "$sysctl" ]; then
+	skip "sysctl cells" "$sysctl not writable"
+	exit 0
+fi
+orig=$(cat "$sysctl")
+a=$((orig + 111)) b=$((orig + 222))
+set -- -w syscall -O count=2000 -j 1,2 --disk tmpfs -o "$s/res" --label vt \
+    --vary "sysctl:vm.dirty_expire_centisecs=$a,$b"
+run() { "$FSCONC" run "$@"; }
+restore() { echo "$orig" >"$sysctl"; }
+
+run "$@" -r 2 --order random --seed 7 --vary mode=process,thread >"$s/out" 2>&1; rc=$?
+now=$(cat "$sysctl")
+rd=$(sed -n 's/^run directory: \([^ ]*\) .*/\1/p' "$s/out")
+n=$(find "$rd" -name meta 2>/dev/null | wc -l)
+if [ $rc -eq 0 ] && [ "$now" = "$orig" ] && [ "$n" -eq 4 ] &&
+    grep -q "^vary.sysctl.vm.dirty_expire_centisecs=$b" "$rd"/*/"vt+vm.dirty_expire_centisecs=$b+mode=thread"/*/meta; then
+	ok "cells run and put the sysctl back"
+else
+	not_ok "cells run and put the sysctl back" "rc=$rc now=$now orig=$orig cells=$n $(cat "$s/out")"
+fi
+restore
+# (That one ran its cells in a random order per batch.)  The run
+# directory stands for all its cells.
+"$FSCONC" report -o "$s/rep" "$rd" >/dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '<h3>N = 1, real</h3>' "$s/rep/index.html")" -eq 1 ] &&
+    [ "$(sed -n '/<h3>N = 1, real/,/<\/pre>/p' "$s/rep/index.html" | grep -c '^[x+*%#@O] .*jobs-1.real')" -eq 4 ] &&
+    ok "report of the run directory: four sets" || not_ok "report of the run directory: four sets" "rc=$rc"
+
+# Cells alternate batch by batch (A B A B ...), not one after the other:
+# sampled while it runs, the sysctl flips between the values many times.
+"$FSCONC" run "$@" -r 30 >"$s/out" 2>&1 &
+pid=$!
+flips=0 last=
+while kill -0 $pid 2>/dev/null; do
+	v=$(cat "$sysctl")
+	if [ "$v" != "$orig" ] && [ "$v" != "$last" ]; then
+		[ -n "$last" ] && flips=$((flips + 1))
+		last=$v
+	fi
+	sleep 0.01
+done
+wait $pid; rc=$?
+[ $rc -eq 0 ] && [ $flips -ge 6 ] && ok "cells interleaved ($flips flips seen)" ||
+    not_ok "cells interleaved" "rc=$rc flips=$flips"
+restore
+
+# wait_changed: until a cell has set the sysctl (or 10 s).
+wait_changed() {
+	_i=0
+	while [ "$(cat "$sysctl")" = "$orig" ] && [ $_i -lt 200 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+}
+
+# fsconc itself in the background (a function would run in a subshell
+# that ignores SIGINT and never passes it on).
+"$FSCONC" run "$@" -r 500 >"$s/out" 2>&1 &
+pid=$!
+wait_changed
+during=$(cat "$sysctl")
+kill -INT $pid
+wait $pid; rc=$?
+now=$(cat "$sysctl")
+if [ "$during" != "$orig" ] && [ "$now" = "$orig" ] && [ $rc -eq 1 ] &&
+    grep -q 'interrupted' "$s/out"; then
+	ok "SIGINT: put back (was $during)"
+else
+	not_ok "SIGINT: put back" "rc=$rc during=$during now=$now orig=$orig $(tail -5 "$s/out")"
+fi
+restore
+
+# fsconc itself in the background (a function would run in a subshell
+# that ignores SIGINT and never passes it on).
+"$FSCONC" run "$@" -r 500 >"$s/out" 2>&1 &
+pid=$!
+wait_changed
+during=$(cat "$sysctl")
+kill -INT $pid
+kill -INT $pid
+wait $pid; rc=$?
+now=$(cat "$sysctl")
+# Either the first signal ended it cleanly or the second one killed it.
+if [ "$during" != "$orig" ] && [ "$now" = "$orig" ] && { [ $rc -eq 1 ] || [ $rc -eq 130 ]; }; then
+	ok "second SIGINT: put back (exit $rc)"
+else
+	not_ok "second SIGINT: put back" "rc=$rc during=$during now=$now orig=$orig"
+fi
+restore
+
+left=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
+[ -z "$left" ] && ok "nothing left mounted" || not_ok "nothing left mounted" "$left"
