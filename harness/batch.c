@@ -35,6 +35,21 @@
 
 volatile sig_atomic_t harness_interrupted;
 
+/* The workers of the process-mode batch in flight, for signal handlers. */
+static pid_t *volatile live_pids;
+static volatile sig_atomic_t nlive;
+
+void
+harness_kill_workers(void)
+{
+	pid_t *p = live_pids;
+	int i, n = nlive;
+
+	for (i = 0; p != NULL && i < n; i++)
+		if (p[i] > 0)
+			kill(p[i], SIGKILL);
+}
+
 /* One worker's shared slot; padded to a cache line multiple. */
 struct slot {
 	struct wl_worker w;
@@ -424,12 +439,16 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 	closefd(&b->gate[0]);
 	closefd(&b->done[1]);
 	closefd(&b->vgate[0]);
+	live_pids = pids;
+	nlive = sp->jobs;
 
 	ready = collect(b->ready[0], sp->jobs, &errors, 1);
 	if (ready < sp->jobs || errors > 0 || harness_interrupted) {
 		/* Nobody is released into a batch that cannot count. */
 		kill_all(pids, sp->jobs);
 		reap(b, pids, sp->jobs, 0, rw);
+		nlive = 0;
+		live_pids = NULL;
 		run->status = RS_FAILED;
 		free(pids);
 		return (0);
@@ -446,6 +465,8 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 	}
 	closefd(&b->vgate[1]);
 	reap(b, pids, sp->jobs, t0, rw);
+	nlive = 0;
+	live_pids = NULL;
 	free(pids);
 	return (t0);
 }

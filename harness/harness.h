@@ -164,8 +164,12 @@ int	 vary_check(const struct run_config *, const char *spec);
  *                 failure, printed); a failed batch is not -1
  *   run_close     disks destroyed, end time, summary, set closed; the
  *                 set's path into set_path; returns the exit status
- * Signals are the driver's: run_experiment installs run_on_signal for
- * SIGINT and SIGTERM (sets harness_interrupted, a second one kills).
+ * Signals are the driver's: run_experiment installs md-setup's handlers
+ * (with harness_kill_workers as their hook), then run_on_signal over them
+ * for SIGINT and SIGTERM: the first signal sets harness_interrupted (the
+ * run stops after the batch in flight, disks destroyed, set closed) and
+ * hands both signals back to md-setup, so a second one kills the workers,
+ * tears the disks down and ends the controller.
  */
 struct run;
 struct run *run_open(struct run_config *, int *rc);
@@ -290,6 +294,12 @@ int	 harness_run_batch(const struct batch_spec *, struct rs_run *run,
  * a thread-mode batch runs to its end (threads cannot be killed alone).
  */
 extern volatile sig_atomic_t harness_interrupted;
+/*
+ * SIGKILL the workers of the process-mode batch in flight, if any.
+ * Async-signal-safe: for a handler about to tear the disks down (the
+ * md_set_signal_hook of md-setup), so that no worker keeps a mount busy.
+ */
+void	 harness_kill_workers(void);
 
 /* --- OS specifics (harness/os_linux.c, harness/os_freebsd.c) -------------- */
 

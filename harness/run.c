@@ -43,14 +43,23 @@ struct run {
 	double		 started;	/* for the ETA */
 };
 
+/* md-setup's handlers, installed under ours: the second signal's. */
+static struct sigaction md_sigint, md_sigterm;
+
 void
 run_on_signal(int sig)
 {
 	(void)sig;
 	harness_interrupted = 1;
-	/* A second ^C ends the controller; workers die with it. */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	sigaction(SIGINT, &md_sigint, NULL);
+	sigaction(SIGTERM, &md_sigterm, NULL);
+}
+
+static void
+kill_workers_hook(int sig)
+{
+	(void)sig;
+	harness_kill_workers();
 }
 
 static void
@@ -655,7 +664,7 @@ run_close(struct run *r, char *set_path, size_t len)
 int
 run_experiment(struct run_config *c, char *set_path, size_t len)
 {
-	struct sigaction sa, oint, oterm;
+	struct sigaction sa, oint, oterm, ohup;
 	struct run *r;
 	size_t i;
 	int rc;
@@ -666,17 +675,28 @@ run_experiment(struct run_config *c, char *set_path, size_t len)
 		set_path[0] = '\0';
 	if ((r = run_open(c, &rc)) == NULL)
 		return (rc);
+	sigaction(SIGINT, NULL, &oint);
+	sigaction(SIGTERM, NULL, &oterm);
+	sigaction(SIGHUP, NULL, &ohup);
+	md_set_signal_hook(kill_workers_hook);
+	md_install_signal_handlers();
+	sigaction(SIGINT, NULL, &md_sigint);
+	sigaction(SIGTERM, NULL, &md_sigterm);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = run_on_signal;
 	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: waits see EINTR */
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
 	harness_interrupted = 0;
-	sigaction(SIGINT, &sa, &oint);
-	sigaction(SIGTERM, &sa, &oterm);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	for (i = 0; i < r->nsteps && !harness_interrupted; i++)
 		if (run_step(r, i) != 0)
 			break;
 	rc = run_close(r, set_path, len);
 	sigaction(SIGINT, &oint, NULL);
 	sigaction(SIGTERM, &oterm, NULL);
+	sigaction(SIGHUP, &ohup, NULL);
+	md_set_signal_hook(NULL);
 	return (rc);
 }

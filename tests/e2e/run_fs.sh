@@ -35,7 +35,8 @@ out=$("$FSCONC" run -a "$S/bad.tar" -j 1 -r 1 --disk "dir:$S/dirdisk2" -o "$S/ba
 
 if ! is_root; then
 	for t in "tmpfs, shared and per-worker" "thread mode, --verify" \
-	    "loop+ext4" "^C: set readable, nothing mounted"; do
+	    "loop+ext4" "^C: set readable, nothing mounted" \
+	    "second signal: disks torn down"; do
 		skip "$t" "needs root"
 	done
 	exit 0
@@ -80,6 +81,24 @@ m=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
     [ -z "$(find "$FSCONC_RUNDIR" -mindepth 1 ! -name lock ! -path "*/state")" ] &&
     ok "^C: set readable, nothing mounted" ||
     not_ok "^C: set readable, nothing mounted" "rc=$rc mounts: $m $(cat "$S/int.out") $(find "$FSCONC_RUNDIR")"
+
+# A second signal during the batch in flight (thread mode runs it to its
+# end): md-setup's handler kills the workers, tears the disk down and the
+# controller dies of the signal.  Either way nothing may stay mounted.
+"$FSCONC" mkarchive --files 1000 --bytes 32m "$S/b.tar" >/dev/null 2>&1
+"$FSCONC" run -a "$S/b.tar" -j 2 -r 500 --mode thread --disk tmpfs:256m \
+    -o "$S/int2" >"$S/int2.out" 2>&1 &
+pid=$!
+sleep 2
+kill -TERM $pid
+sleep 0.02
+kill -TERM $pid 2>/dev/null
+wait $pid; rc=$?
+m=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
+{ [ $rc -eq 1 ] || [ $rc -eq 143 ]; } && [ -z "$m" ] &&
+    [ -z "$(find "$FSCONC_RUNDIR" -mindepth 1 ! -name lock ! -path "*/state")" ] &&
+    ok "second signal: disks torn down (exit $rc)" ||
+    not_ok "second signal: disks torn down" "rc=$rc mounts: $m $(cat "$S/int2.out")"
 
 # Nothing of ours is left anywhere.
 left=$(findmnt -rn -o TARGET | grep -F "$S"; losetup -a | grep -F "$S")
