@@ -211,7 +211,11 @@ thread_main(void *arg)
 	return (NULL);
 }
 
-/* Read n bytes of c from fd; stop early at EOF.  Returns what was read. */
+/*
+ * Read up to n one-byte reports from fd, counting 'E's into *errors; stop
+ * early at EOF (every writer gone) or, if interruptible, when a signal set
+ * harness_interrupted.  Returns how many were read.
+ */
 static int
 collect(int fd, int n, int *errors, int interruptible)
 {
