@@ -164,12 +164,14 @@ int	 vary_check(const struct run_config *, const char *spec);
  *                 failure, printed); a failed batch is not -1
  *   run_close     disks destroyed, end time, summary, set closed; the
  *                 set's path into set_path; returns the exit status
- * Signals are the driver's: run_experiment installs md-setup's handlers
- * (with harness_kill_workers as their hook), then run_on_signal over them
- * for SIGINT and SIGTERM: the first signal sets harness_interrupted (the
- * run stops after the batch in flight, disks destroyed, set closed) and
- * hands both signals back to md-setup, so a second one kills the workers,
- * tears the disks down and ends the controller.
+ * Signals are the driver's, between run_signals_begin and run_signals_end:
+ * md-setup's handlers go in first (with hook, default harness_kill_workers,
+ * as theirs), then a flag handler over them for SIGINT, SIGTERM and SIGHUP.
+ * The first signal sets harness_interrupted (the run stops after the
+ * batch in flight, disks destroyed, set closed) and hands the signals back
+ * to md-setup, so a second one runs the hook (kill the workers; --vary
+ * also puts its sysctls back), tears the disks down and ends the
+ * controller.
  */
 struct run;
 struct run *run_open(struct run_config *, int *rc);
@@ -177,7 +179,9 @@ size_t	 run_nsteps(const struct run *);
 const char *run_set_path(const struct run *);
 int	 run_step(struct run *, size_t i);
 int	 run_close(struct run *, char *set_path, size_t len);
-void	 run_on_signal(int);
+struct run_signals { struct sigaction sigint, sigterm, sighup; };
+void	 run_signals_begin(void (*hook)(int), struct run_signals *saved);
+void	 run_signals_end(const struct run_signals *saved);
 
 /* --- helpers the parser uses (exposed for tests) ------------------------ */
 

@@ -303,24 +303,20 @@ vary_sysctl_get(const char *name, char *buf, size_t len, char *err,
 
 /* --- the driver --------------------------------------------------------- */
 
-static volatile sig_atomic_t vary_signals;
 /* The controller: a forked worker that exits must not restore anything. */
 static pid_t vary_pid;
 
 /*
- * First SIGINT/SIGTERM/SIGHUP: stop after the batch in flight, as fsconc
- * run does.  Second: put the sysctls back, then die of the signal.
+ * md-setup's handler calls this on the second signal, before it tears the
+ * disks down and ends the controller: sysctls back, workers killed.
  */
 static void
-vary_on_signal(int sig)
+vary_teardown_hook(int sig)
 {
-	harness_interrupted = 1;
-	if (vary_signals++ == 0)
-		return;
+	(void)sig;
 	if (getpid() == vary_pid)
 		vary_sysctl_restore();
-	signal(sig, SIG_DFL);
-	raise(sig);
+	harness_kill_workers();
 }
 
 static void
@@ -396,7 +392,7 @@ describe_cell(const struct vary *v, size_t cell, const char *set,
 int
 vary_experiment(struct run_config *c, char *set_path, size_t len)
 {
-	struct sigaction sa, oint, oterm, ohup;
+	struct run_signals saved;
 	struct run_config *cells;
 	struct run **runs;
 	struct vary v;
@@ -457,14 +453,7 @@ vary_experiment(struct run_config *c, char *set_path, size_t len)
 	vary_pid = getpid();
 	if (!atexit_done++)
 		atexit(vary_atexit);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = vary_on_signal;
-	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: waits see EINTR */
-	harness_interrupted = 0;
-	vary_signals = 0;
-	sigaction(SIGINT, &sa, &oint);
-	sigaction(SIGTERM, &sa, &oterm);
-	sigaction(SIGHUP, &sa, &ohup);
+	run_signals_begin(vary_teardown_hook, &saved);
 	/* Every sysctl readable and writable before anything is made. */
 	if (vary_apply_sysctls(&v, 0, err, sizeof(err)) != 0) {
 		warnx("run: --vary: %s", err);
@@ -513,9 +502,7 @@ close:
 			rc = st;
 		describe_cell(&v, k, path, rundir);
 	}
-	sigaction(SIGINT, &oint, NULL);
-	sigaction(SIGTERM, &oterm, NULL);
-	sigaction(SIGHUP, &ohup, NULL);
+	run_signals_end(&saved);
 	if (opened == 0)
 		rmdir(rundir);		/* nothing was made in it */
 	if (c->summary && opened > 0)

@@ -118,5 +118,34 @@ else
 fi
 restore
 
+# A second signal while a long batch is in flight goes to md-setup's
+# handler: sysctls back, workers killed, disks torn down, then death by
+# the signal.  SIGTERM, because a background job starts with SIGINT
+# ignored and md-setup keeps it so; thread mode, because a batch of
+# threads runs on after the first signal (processes are killed at once).
+"$FSCONC" run -w syscall -O op=stat -O duration=30 -j 2 -r 5 --disk tmpfs:64m \
+    --mode thread \
+    -o "$s/res" --label vt2 --vary "sysctl:vm.dirty_expire_centisecs=$a,$b" \
+    >"$s/out" 2>&1 &
+pid=$!
+wait_changed
+during=$(cat "$sysctl")
+kill -TERM $pid
+sleep 0.3
+kill -TERM $pid
+wait $pid; rc=$?
+now=$(cat "$sysctl")
+left=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
+recs=$(find "$FSCONC_RUNDIR/state" -type f 2>/dev/null)
+if [ $rc -eq 143 ] && [ "$during" != "$orig" ] && [ "$now" = "$orig" ] &&
+    [ -z "$left" ] && [ -z "$recs" ]; then
+	ok "second SIGTERM mid-batch: put back, torn down, dies of it"
+else
+	not_ok "second SIGTERM mid-batch: put back, torn down, dies of it" \
+	    "rc=$rc during=$during now=$now orig=$orig left=$left recs=$recs $(tail -5 "$s/out")"
+fi
+restore
+"$FSCONC" md cleanup >/dev/null 2>&1
+
 left=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
 [ -z "$left" ] && ok "nothing left mounted" || not_ok "nothing left mounted" "$left"
