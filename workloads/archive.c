@@ -702,6 +702,15 @@ archive_extract_to(const void *buf, size_t len, const char *dir, int flags,
 		snprintf(err, errlen, "%s", x.err);
 		return (WL_FATAL);
 	}
+#ifdef __linux__
+	/*
+	 * A thread other than the main one (a worker) gets its own working
+	 * directory and umask, as extract's workers do; the main thread of a
+	 * process that may have others keeps them and uses the prefix.
+	 */
+	if (gettid() != getpid())
+		(void)xctx_enter_dir(&x, getpid());
+#endif
 	s = xctx_run(&x);
 	if (entries != NULL)
 		*entries = x.entries;

@@ -158,13 +158,15 @@ const char *extract_flags_string(int flags, char *buf, size_t len);
 extern const char extract_flag_names[];	/* for usage texts */
 
 /*
- * Extract an in-memory archive into dir (which must exist) without
- * chdir(2): every name is prefixed with dir.  Returns the worst status;
- * the first failure of the worst kind is in err as "<entry>: <cause>".
- * entries and bytes may be NULL.  Threads may call it at once, but
- * libarchive reads the umask by setting it for every entry, so threads
- * sharing their file system state (no unshare(CLONE_FS)) may see modes
- * change under them; the extract workload's threads unshare it.
+ * Extract an in-memory archive into dir (which must exist).  Returns the
+ * worst status; the first failure of the worst kind is in err as
+ * "<entry>: <cause>".  entries and bytes may be NULL.  The process's
+ * working directory is never changed: on Linux a thread other than the
+ * main one unshares its file system state (unshare(CLONE_FS): its own
+ * cwd and umask, for good) and works from dir, as extract's workers do;
+ * elsewhere every name is prefixed with dir.  libarchive reads the umask
+ * by setting it for every entry, so threads that share their file system
+ * state may see modes change under them.
  */
 enum wl_status archive_extract_to(const void *buf, size_t len,
 	    const char *dir, int flags, uint64_t *entries, uint64_t *bytes,

@@ -184,6 +184,23 @@ tree_diff(const char *a, const char *b)
 	return (nbad);
 }
 
+struct xt {
+	struct archive_image	*img;
+	char			*dir;
+	enum wl_status		 s;
+	char			 err[512];
+};
+
+static void *
+extract_thread(void *p)
+{
+	struct xt *t = p;
+
+	t->s = archive_extract_to(t->img->buf, t->img->len, t->dir,
+	    extract_default_flags(), NULL, NULL, t->err, sizeof(t->err));
+	return (NULL);
+}
+
 /* --- mkarchive ------------------------------------------------------ */
 
 static void
@@ -305,6 +322,44 @@ test_extract_to_and_verify(void **state)
 	archive_image_free(&img);
 	free(a);
 	free(d);
+}
+
+/* The library entry point from two threads at once (the tree workload). */
+static void
+test_extract_to_threads(void **state)
+{
+	char *a = make_archive("xt.tar", 300, 1 << 20, 6, "pax", "none");
+	char err[512], cwd[4096], cwd2[4096];
+	struct archive_image img;
+	struct xt t[2];
+	pthread_t th[2];
+	uint64_t nbad;
+	int i;
+
+	(void)state;
+	assert_int_equal(archive_load(a, &img, err, sizeof(err)), 0);
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	for (i = 0; i < 2; i++) {
+		t[i].img = &img;
+		t[i].dir = fresh(i == 0 ? "xt0" : "xt1");
+		assert_int_equal(pthread_create(&th[i], NULL, extract_thread,
+		    &t[i]), 0);
+	}
+	for (i = 0; i < 2; i++) {
+		pthread_join(th[i], NULL);
+		if (t[i].s != WL_OK)
+			fail_msg("thread %d: %s", i, t[i].err);
+		if (archive_verify_tree(img.buf, img.len, t[i].dir,
+		    extract_default_flags(), &nbad, err, sizeof(err)) != 0)
+			fail_msg("thread %d: verify: %s", i, err);
+	}
+	assert_int_equal(tree_diff(t[0].dir, t[1].dir), 0);
+	assert_non_null(getcwd(cwd2, sizeof(cwd2)));
+	assert_string_equal(cwd, cwd2);
+	free(t[0].dir);
+	free(t[1].dir);
+	archive_image_free(&img);
+	free(a);
 }
 
 /* Bytes 0..len of the first regular file of size > 0 are overwritten. */
@@ -863,6 +918,7 @@ main(void)
 		cmocka_unit_test(test_mkarchive_deterministic),
 		cmocka_unit_test(test_mkarchive_shape),
 		cmocka_unit_test(test_extract_to_and_verify),
+		cmocka_unit_test(test_extract_to_threads),
 		cmocka_unit_test(test_verify_detects_content),
 		cmocka_unit_test(test_workload_threads),
 		cmocka_unit_test(test_workload_forked),
