@@ -178,12 +178,16 @@ const struct workload wl_extract = {
 	.summary = "extract an in-memory archive into each worker's directory "
 	    "(tar xfC)",
 	.options_help =
-	    "archive=FILE  any format libarchive reads (default: the cached "
-	    "mkarchive output)\n"
-	    "flags=LIST    extraction flags: default, none, or a comma list of "
-	    "time perm owner acl xattr fflags mac_metadata unlink "
-	    "no_overwrite no_overwrite_newer no_autodir sparse "
-	    "clear_nochange_fflags safe_writes (security flags are always on)\n",
+	    "archive=FILE     any format libarchive reads (default: the "
+	    "cached mkarchive output)\n"
+	    "flags=default    extraction flags: default (what tar xf does for "
+	    "you), none,\n"
+	    "                 or a list of time perm owner acl xattr fflags "
+	    "mac_metadata\n"
+	    "                 unlink no_overwrite no_overwrite_newer no_autodir "
+	    "sparse\n"
+	    "                 clear_nochange_fflags safe_writes; security "
+	    "flags always on\n",
 	.needs_fs = 1,
 	.init = extract_init,
 	.set_option = extract_set_option,
