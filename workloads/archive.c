@@ -12,9 +12,18 @@
  * symlink walk from "/" for every entry; a worker that can have a working
  * directory of its own (xctx_enter_dir) keeps the names relative instead,
  * exactly as "tar xfC" does.
+ *
+ * SECURE_SYMLINKS makes libarchive lstat and open every component of every
+ * name.  In a directory that was empty, the only symbolic links are those
+ * this archive made, so the check is asked for exactly when a name, its
+ * hard link target or one of their parents is (or was) such a link: the
+ * same protection for a fraction of the system calls (libarchive of 2005
+ * cached its checks to the same end).  A directory not empty at the start
+ * gets the check on every entry.
  */
 #include <archive.h>
 #include <archive_entry.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -493,6 +502,92 @@ note(struct xctx *x, enum wl_status s, const char *entry, const char *cause,
 		x->status = s;
 }
 
+/* FNV-1a, extended one byte at a time. */
+#define FNV_OFF		0xcbf29ce484222325ULL
+#define FNV_MUL		0x100000001b3ULL
+
+static int
+sym_has(const struct xctx *x, uint64_t h)
+{
+	size_t i;
+
+	h |= 1;		/* 0 marks an empty slot */
+	for (i = h & (x->symcap - 1); x->syms[i] != 0;
+	    i = (i + 1) & (x->symcap - 1))
+		if (x->syms[i] == h)
+			return (1);
+	return (0);
+}
+
+/* Remember a symbolic link at name (normalized).  Collisions only err safe. */
+static void
+sym_add(struct xctx *x, const char *name)
+{
+	uint64_t h = FNV_OFF, *old;
+	size_t i, oldcap;
+
+	for (; *name != '\0'; name++)
+		h = (h ^ (unsigned char)*name) * FNV_MUL;
+	if (x->symcap > 0 && sym_has(x, h))
+		return;
+	if (2 * (x->nsyms + 1) > x->symcap) {
+		old = x->syms;
+		oldcap = x->symcap;
+		x->symcap = oldcap ? 2 * oldcap : 64;
+		x->syms = xcalloc(x->symcap, sizeof(*x->syms));
+		x->nsyms = 0;
+		for (i = 0; i < oldcap; i++)
+			if (old[i] != 0) {
+				size_t j = old[i] & (x->symcap - 1);
+
+				while (x->syms[j] != 0)
+					j = (j + 1) & (x->symcap - 1);
+				x->syms[j] = old[i];
+				x->nsyms++;
+			}
+		free(old);
+	}
+	h |= 1;
+	for (i = h & (x->symcap - 1); x->syms[i] != 0;
+	    i = (i + 1) & (x->symcap - 1))
+		;
+	x->syms[i] = h;
+	x->nsyms++;
+}
+
+/* Is name (normalized), or a parent of it, a symbolic link we made? */
+static int
+sym_on_path(const struct xctx *x, const char *name)
+{
+	uint64_t h = FNV_OFF;
+
+	if (x->nsyms == 0)
+		return (0);
+	for (;; name++) {
+		if ((*name == '/' || *name == '\0') && sym_has(x, h))
+			return (1);
+		if (*name == '\0')
+			return (0);
+		h = (h ^ (unsigned char)*name) * FNV_MUL;
+	}
+}
+
+static int
+dir_is_empty(const char *dir)
+{
+	struct dirent *d;
+	DIR *dp;
+	int empty = 1;
+
+	if ((dp = opendir(dir)) == NULL)
+		return (0);
+	while (empty && (d = readdir(dp)) != NULL)
+		if (strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0)
+			empty = 0;
+	closedir(dp);
+	return (empty);
+}
+
 int
 xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
     int flags, const void *owners)
@@ -510,6 +605,7 @@ xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
 	}
 	x->dir = xstrdup(real);
 	x->dirlen = strlen(real);
+	x->fresh = dir_is_empty(real);
 	/* "/" would make "//name": keep one slash. */
 	if (x->dirlen == 1)
 		x->dirlen = 0;
@@ -609,14 +705,14 @@ xctx_run(struct xctx *x)
 {
 	struct archive_entry *e;
 	const char *why, *name, *hl;
-	char label[256];
-	int r, relative;
+	char label[256], nn[PATH_MAX], tn[PATH_MAX];
+	int r, relative, base, check, islink;
 
 	/* Only the thread that entered the directory may use relative names. */
 	relative = x->oldcwd != -1 &&
 	    pthread_equal(x->cwd_thread, pthread_self());
-	archive_write_disk_set_options(x->disk, relative ? x->flags :
-	    x->flags & ~ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
+	base = relative ? x->flags :
+	    x->flags & ~ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS;
 	for (;;) {
 		r = archive_read_next_header(x->rd, &e);
 		if (r == ARCHIVE_EOF)
@@ -640,6 +736,23 @@ xctx_run(struct xctx *x)
 		}
 		/* The label outlives set_pathname, which frees the original. */
 		snprintf(label, sizeof(label), "%s", name);
+		hl = archive_entry_hardlink(e);
+		islink = archive_entry_filetype(e) == AE_IFLNK;
+		check = !x->fresh;
+		if (x->fresh) {
+			normalize_name(name, nn, sizeof(nn));
+			check = sym_on_path(x, nn);
+			if (hl != NULL) {
+				normalize_name(hl, tn, sizeof(tn));
+				/* A hard link to a symbolic link is one too. */
+				if (sym_on_path(x, tn))
+					check = islink = 1;
+			}
+			if (islink)
+				sym_add(x, nn);
+		}
+		archive_write_disk_set_options(x->disk, check ? base :
+		    base & ~ARCHIVE_EXTRACT_SECURE_SYMLINKS);
 		if (!relative) {
 			archive_entry_set_pathname(e, join(&x->name,
 			    &x->namecap, x->dir, x->dirlen, name));
@@ -669,6 +782,7 @@ xctx_run(struct xctx *x)
 		}
 	}
 	/* Deferred directory times and modes are part of the extraction. */
+	archive_write_disk_set_options(x->disk, base);
 	r = archive_write_close(x->disk);
 	if (r < ARCHIVE_OK)
 		note(x, status_of(r), "(close)", archive_error_string(x->disk),
@@ -687,6 +801,9 @@ xctx_close(struct xctx *x)
 	free(x->dir);
 	free(x->name);
 	free(x->link);
+	free(x->syms);
+	x->syms = NULL;
+	x->nsyms = x->symcap = 0;
 	x->rd = x->disk = NULL;
 	x->dir = x->name = x->link = NULL;
 }

@@ -37,6 +37,9 @@ struct xctx {
 	size_t		 linkcap;
 	int		 flags;		/* flags=, with the security bits */
 	int		 oldcwd;	/* cwd before xctx_enter_dir, or -1 */
+	int		 fresh;		/* dir was empty at xctx_open */
+	uint64_t	*syms;		/* hashes of symlinks made so far */
+	size_t		 nsyms, symcap;
 	pthread_t	 cwd_thread;	/* whose cwd is dir */
 	enum wl_status	 status;	/* worst so far */
 	uint64_t	 entries;

@@ -753,7 +753,7 @@ hostile_archive(const struct hent *h, size_t n, const char *outside,
 		name = subst(h[i].name, outside);
 		archive_entry_set_pathname(e, name);
 		archive_entry_set_mtime(e, 1136073600, 0);
-		archive_entry_set_perm(e, 0644);
+		archive_entry_set_perm(e, h[i].type == AE_IFDIR ? 0777 : 0644);
 		tgt = h[i].target != NULL ? subst(h[i].target, outside) : NULL;
 		if (h[i].type == 0) {
 			archive_entry_set_filetype(e, AE_IFREG);
@@ -783,7 +783,7 @@ hostile_archive(const struct hent *h, size_t n, const char *outside,
 static char *
 snapshot(const char *dir)
 {
-	char *cmd = xasprintf("cd %s && find . -printf '%%p %%y %%s %%T@\\n' "
+	char *cmd = xasprintf("cd %s && find . -printf '%%p %%y %%m %%s %%T@\\n' "
 	    "| sort; cat sentinel", dir), *out = xmalloc(65536);
 	FILE *fp = popen(cmd, "r");
 	size_t n;
@@ -872,13 +872,29 @@ test_hostile(void **state)
 		{ "evil", 0, "s", "overwritten\n", "" } };
 	static const struct hent device[] = {
 		{ "evil", AE_IFCHR, NULL, NULL, "device" } };
+	static const struct hent diresc[] = {
+		{ "esc", AE_IFLNK, "@", NULL, "" },
+		{ "esc", AE_IFDIR, NULL, NULL, "" },
+		{ "esc/evil", AE_IFREG, NULL, "x\n", "" } };
+	/* The escape comes late, after names that needed no check. */
+	static const struct hent late[] = {
+		{ "a", AE_IFDIR, NULL, NULL, "" },
+		{ "a/b", AE_IFREG, NULL, "x\n", "" },
+		{ "a/c", AE_IFLNK, "../../outside", NULL, "" },
+		{ "a/d", AE_IFREG, NULL, "x\n", "" },
+		{ "a/e", 0, "a/c", NULL, "" },
+		{ "a/e/evil", AE_IFREG, NULL, "x\n", "symlink" } };
+	static const struct hent late2[] = {
+		{ "a", AE_IFDIR, NULL, NULL, "" },
+		{ "a/c", AE_IFLNK, "../../outside", NULL, "" },
+		{ "a//./c/evil", AE_IFREG, NULL, "x\n", "symlink" } };
 	static const struct {
 		const struct hent	*h;
 		size_t			 n;
 	} cases[] = {
 		{ dotdot, 1 }, { dotdot2, 1 }, { absolute, 1 }, { symesc, 2 },
 		{ symabs, 2 }, { hldotdot, 1 }, { hlabs, 1 }, { hlsym, 2 },
-		{ device, 1 },
+		{ device, 1 }, { late, 6 }, { late2, 3 },
 	};
 	size_t i;
 	int how;
@@ -887,8 +903,12 @@ test_hostile(void **state)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		for (how = VIA_EXTRACT_TO; how <= VIA_FORK; how++)
 			hostile_case(cases[i].h, cases[i].n, (enum how)how);
-	/* Data through a hard link to an escaping symlink. */
-	{
+	/*
+	 * No failure expected, but nothing may reach outside: data through a
+	 * hard link to an escaping symlink; a directory entry over one (its
+	 * mode and time must not land on the target).
+	 */
+	for (i = 0; i < 2; i++) {
 		char *outside = fresh("outside"), *w = fresh("w"), err[512];
 		char *sentinel = xasprintf("%s/sentinel", outside), *before;
 		char *after;
@@ -897,7 +917,8 @@ test_hostile(void **state)
 
 		write_file(sentinel, "keep me\n", 8);
 		before = snapshot(outside);
-		buf = hostile_archive(hldata, 2, outside, &len);
+		buf = i == 0 ? hostile_archive(hldata, 2, outside, &len) :
+		    hostile_archive(diresc, 3, outside, &len);
 		(void)archive_extract_to(buf, len, w, extract_default_flags(),
 		    NULL, NULL, err, sizeof(err));
 		after = snapshot(outside);
