@@ -12,12 +12,18 @@ check() {
 	if _o=$("$@" 2>&1); then ok "$_n"; else not_ok "$_n" "$_o"; fi
 }
 is_root() { [ "$(id -u)" -eq 0 ]; }
-# A scratch directory removed at exit.  Works as dir=$(scratch): the
-# trap lives in the test's own shell (a trap set inside $(...) would fire
-# when the subshell ends); a test that sets its own EXIT trap must rm -rf
-# "$_scratch_root" itself.
+# at_exit CMD: run CMD when the test exits.  Tests add to the one EXIT
+# trap through this instead of replacing it.
+_at_exit=
+at_exit() {
+	_at_exit="$1
+$_at_exit"
+}
+# A scratch directory removed at exit, after the at_exit commands.  Works
+# as dir=$(scratch): the trap lives in the test's own shell (a trap set
+# inside $(...) would fire when the subshell ends).
 _scratch_root=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-e2e.XXXXXX")
-trap 'rm -rf "$_scratch_root"' EXIT
+trap 'eval "$_at_exit"; rm -rf "$_scratch_root"' EXIT
 scratch() {
 	mktemp -d "$_scratch_root/s.XXXXXX"
 }

@@ -2,9 +2,7 @@
 # guard, selection, run directories, JSON, exit statuses.
 . "$FSCONC_TOP/tests/lib.sh"
 
-# Not $(scratch): its EXIT trap fires when the command substitution ends.
-d=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-compare.XXXXXX") || exit 1
-trap 'rm -rf "$d"' EXIT
+d=$(scratch) || exit 1
 F=$FSCONC_TOP/tests/fixtures/ec2005
 R=$d/res
 

@@ -3,9 +3,7 @@
 # archive and the entry named, a non-zero exit, and nothing written outside
 # the workers' directories.  Uses --disk dir: so that it needs no root.
 . "$FSCONC_TOP/tests/lib.sh"
-# Not $(scratch): its EXIT trap would fire as the subshell ends.
-d=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-e2e.XXXXXX")
-trap 'rm -rf "$d"' EXIT
+d=$(scratch) || exit 1
 mkdir -m 700 "$d/run"
 export FSCONC_RUNDIR="$d/run"
 

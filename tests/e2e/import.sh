@@ -1,9 +1,7 @@
 # fsconc import: BSD time(1), GNU time -p / shell time, plain numbers.
 . "$FSCONC_TOP/tests/lib.sh"
 
-# Not $(scratch): its EXIT trap fires when the command substitution ends.
-d=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-import.XXXXXX") || exit 1
-trap 'rm -rf "$d"' EXIT
+d=$(scratch) || exit 1
 cd "$d" || exit 1
 
 printf '       14.85 real         1.31 user        10.43 sys\n' >bsd.txt

@@ -11,7 +11,7 @@ finish() {
 	# Never remove across a mount: if one is left, the test says so.
 	findmnt -rn -o TARGET | grep -qF "$t/" || rm -rf "$t"
 }
-trap finish EXIT
+at_exit finish
 
 # Anything of ours still mounted, attached or recorded.
 leftovers() {

@@ -20,7 +20,7 @@ finish() {
 	"$FSCONC" md cleanup >/dev/null 2>&1
 	findmnt -rn -o TARGET | grep -qF "$t/" || rm -rf "$t"
 }
-trap finish EXIT
+at_exit finish
 
 have_zram=0
 [ -e /sys/class/zram-control/hot_add ] && have_zram=1

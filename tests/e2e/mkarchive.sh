@@ -2,9 +2,7 @@
 # across a second boundary, for gzip's header time), tar tools read what it
 # writes, and bad usage exits 2.
 . "$FSCONC_TOP/tests/lib.sh"
-# Not $(scratch): its EXIT trap would fire as the subshell ends.
-d=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-e2e.XXXXXX")
-trap 'rm -rf "$d"' EXIT
+d=$(scratch) || exit 1
 
 for spec in pax:none ustar:none cpio:none zip:none pax:gzip pax:zstd \
     pax:bzip2 pax:xz; do

@@ -155,13 +155,22 @@ test_sysctl_restore(void **state)
 	assert_true((pid = fork()) >= 0);
 	if (pid == 0) {
 		struct sigaction sa;
+		sigset_t block, old;
 
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = on_sigint;
 		sigaction(SIGINT, &sa, NULL);
+		/*
+		 * Blocked until sigsuspend: a SIGINT sent as soon as the
+		 * values show would otherwise be handled before pause() and
+		 * leave it waiting for ever.
+		 */
+		sigemptyset(&block);
+		sigaddset(&block, SIGINT);
+		sigprocmask(SIG_BLOCK, &block, &old);
 		if (vary_apply_sysctls(&v, 0, err, sizeof(err)) != 0)
 			_exit(2);
-		pause();
+		sigsuspend(&old);
 		_exit(0);
 	}
 	while (strcmp(slurp(b), "5") != 0)
