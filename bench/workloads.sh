@@ -1,15 +1,20 @@
 # readtest against fio with the same file size, file system, block size
 # and pattern: both read a cached 256 MiB file on tmpfs (/dev/shm) with
 # pread(2), one worker, rounds alternating between the tools, medians
-# compared; the ratio readtest/fio should be within 10% of 1.  Both are
-# compared in their steady state: fio has a fixed start-up cost of about
-# 0.25 s inside its own timing window (it halves fio's figure on a 1 GiB
-# run), so fio runs time-based with a ramp excluded from its statistics,
-# and readtest reads 8 GiB, whose timing starts at the gate anyway.  fio reads its own file, written once beside readtest's: a
-# dir: disk is emptied when the run ends, so readtest's file does not
-# outlive it (the page cache of tmpfs is the same either way).  Then the
-# random/sequential ratio each tool sees (the 2006 study's question).
-# Figures on a shared machine are provisional; nothing here asserts them.
+# compared; the ratio readtest/fio should be within 10% of 1.
+# - Steady state: fio has a fixed start-up cost of about 0.25 s inside its
+#   own timing window (it halves fio's figure on a 1 GiB run), so fio runs
+#   time-based with a ramp excluded from its statistics, and readtest
+#   reads 8 GiB (its clock starts at the gate anyway).
+# - Each tool reads a file it has just written itself, every round: how a
+#   tmpfs file was written moves read bandwidth by up to 1.6x (the same
+#   fio read a file dd had filled from /dev/urandom at 2.7 GB/s, and one
+#   it laid out itself at 4.1 GB/s), so reading different kinds of file
+#   compares the files, not the readers.  A dir: disk is emptied when the
+#   run ends, so the two cannot share one file.
+# Then the random/sequential ratio each tool sees (the 2006 study's
+# question).  Figures on a shared machine are provisional; nothing here
+# asserts them.
 set -u
 FSCONC=${FSCONC:-./fsconc}
 command -v fio >/dev/null || { echo "workloads: fio missing, skipped"; exit 0; }
@@ -30,8 +35,6 @@ median() {
 }
 
 ffile=$tmp/fio.dat
-dd if=/dev/urandom of="$ffile" bs=1048576 count=256 2>/dev/null
-cat "$ffile" >/dev/null
 echo "readtest vs fio: $size file on $(df -P "$tmp" | awk 'NR == 2 { print $1 }'), pread, 1 worker, steady state (readtest 8 GiB, fio 3 s after a 1 s ramp), median of $reps"
 printf '  %-4s %-7s %14s %14s %8s\n' bs pattern readtest fio ratio
 for bs in 8k 32k 64k; do
@@ -55,6 +58,8 @@ for bs in 8k 32k 64k; do
 			    { echo "  fsconc run failed: $(cat "$tmp/err")"; break; }
 			cat "$(ls -d "$tmp/r-$bs-$pat-$k"/*/*/*/)/jobs-1.bytes_per_s" \
 			    >>"$tmp/rt.bw"
+			# fio lays the file out itself, outside its timing.
+			rm -f "$ffile"
 			fio --name=rt --filename="$ffile" --rw=$rw \
 			    --bs=$bs --size=$size --time_based --runtime=3 \
 			    --ramp_time=1 --ioengine=psync \
