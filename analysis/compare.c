@@ -65,21 +65,6 @@ label_of(const struct rs_set *s)
 /* --- JSON helpers ------------------------------------------------------ */
 
 static void
-json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; s != NULL && *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, fp);
-	}
-	fputc('"', fp);
-}
-
-static void
 json_num(FILE *fp, double v)
 {
 	if (isfinite(v))
@@ -142,7 +127,7 @@ print_difference(struct cmp *c, const char *key, int width)
 	if (c->o->json) {
 		json_sep(c);
 		fputs("{\"key\":", c->out);
-		json_str(c->out, key);
+		json_string(c->out, key);
 		fputs(",\"values\":[", c->out);
 	}
 	for (i = 0; i < c->nsets; i++) {
@@ -153,7 +138,7 @@ print_difference(struct cmp *c, const char *key, int width)
 			if (val == NULL)
 				fputs("null", c->out);
 			else
-				json_str(c->out, val);
+				json_string(c->out, val);
 		} else
 			fprintf(c->out, "  %-*s %c %s\n", width,
 			    i == 0 ? key : "", syms[i],
@@ -348,7 +333,7 @@ block(struct cmp *c, int jobs, const char *metric, struct compare_verdict *v)
 	if (c->o->json) {
 		json_sep(c);
 		fprintf(c->out, "{\"jobs\":%d,\"metric\":", jobs);
-		json_str(c->out, metric);
+		json_string(c->out, metric);
 		fputs(",\"sets\":[", c->out);
 		for (i = 0; i < c->nsets; i++) {
 			fprintf(c->out, "%s{\"n\":%zu,\"min\":", i ? "," : "",
@@ -757,9 +742,9 @@ compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 		for (i = 0; i < nsets; i++) {
 			fprintf(out, "%s{\"symbol\":\"%c\",\"label\":",
 			    i ? "," : "", syms[i]);
-			json_str(out, label_of(sets[i]));
+			json_string(out, label_of(sets[i]));
 			fputs(",\"path\":", out);
-			json_str(out, sets[i]->path);
+			json_string(out, sets[i]->path);
 			fputc('}', out);
 		}
 		fputc(']', out);

@@ -267,21 +267,6 @@ jnum(FILE *fp, const char *key, double v, const char *sep)
 }
 
 static void
-jstr(FILE *fp, const char *s)
-{
-	putc('"', fp);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\u%04x", (unsigned char)*s);
-		else
-			putc(*s, fp);
-	}
-	putc('"', fp);
-}
-
-static void
 jttest(FILE *fp, const char *name, const struct ttest *t)
 {
 	fprintf(fp, "      \"%s\": {", name);
@@ -307,7 +292,7 @@ stat_json_print(FILE *fp, struct dataset *const *ds, int nds, double conf)
 	fprintf(fp, "{\n  \"confidence\": %g,\n  \"datasets\": [\n", conf);
 	for (i = 0; i < nds; i++) {
 		fprintf(fp, "    {\"name\": ");
-		jstr(fp, ds[i]->name);
+		json_string(fp, ds[i]->name);
 		fprintf(fp, ", \"n\": %zu, ", ds[i]->n);
 		jnum(fp, "min", ds_min(ds[i]), ", ");
 		jnum(fp, "max", ds_max(ds[i]), ", ");

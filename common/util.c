@@ -139,6 +139,21 @@ timeval_seconds(const struct timeval *tv)
 	return ((double)tv->tv_sec + (double)tv->tv_usec * 1e-6);
 }
 
+void
+json_string(FILE *fp, const char *s)
+{
+	putc('"', fp);
+	for (; s != NULL && *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(fp, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(fp, "\\u%04x", (unsigned char)*s);
+		else
+			putc(*s, fp);
+	}
+	putc('"', fp);
+}
+
 int
 mkdir_p(const char *path, mode_t mode)
 {

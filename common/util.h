@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct timeval;
@@ -37,6 +38,9 @@ const char *format_size(uint64_t, char *, size_t);
 
 double	 now_monotonic(void);		/* seconds, CLOCK_MONOTONIC */
 double	 timeval_seconds(const struct timeval *);
+
+/* s as a JSON string, quoted and escaped; NULL writes "". */
+void	 json_string(FILE *, const char *);
 
 /* mkdir -p with mode; 0 or -1 with errno. */
 int	 mkdir_p(const char *, mode_t);

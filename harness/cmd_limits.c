@@ -300,21 +300,6 @@ print_table(const struct limits *l, const char *host, FILE *fp)
 }
 
 static void
-json_string(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, fp);
-	}
-	fputc('"', fp);
-}
-
-static void
 print_json(const struct limits *l, const char *host, FILE *fp)
 {
 	size_t r;

@@ -52,6 +52,23 @@ test_format_size(void **state)
 }
 
 static void
+test_json_string(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(fp = open_memstream(&buf, &len));
+	json_string(fp, "a\"b\\c\n\x01");
+	fputc(' ', fp);
+	json_string(fp, NULL);
+	fclose(fp);
+	assert_string_equal(buf, "\"a\\\"b\\\\c\\u000a\\u0001\" \"\"");
+	free(buf);
+}
+
+static void
 test_mkdir_p(void **state)
 {
 	char tmpl[] = "/tmp/fsconc-test-XXXXXX", *deep, *file;
@@ -92,6 +109,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_format_size),
+		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_mkdir_p),
 	};
 
