@@ -17,6 +17,23 @@
 #include "md_int.h"
 #include "util.h"
 
+/* A mountpoint, or "/" itself (its ".." is itself). */
+static int
+is_mount_root(const char *path)
+{
+	struct stat st, up;
+	char *parent;
+	int rv;
+
+	if (md_os_is_mounted(path))
+		return (1);
+	parent = xasprintf("%s/..", path);
+	rv = stat(path, &st) == 0 && stat(parent, &up) == 0 &&
+	    (st.st_dev != up.st_dev || st.st_ino == up.st_ino);
+	free(parent);
+	return (rv);
+}
+
 /* Needs no privileges, no tools: any user, any OS. */
 static int
 dir_check(const struct md_spec *sp, char *err, size_t len)
@@ -91,7 +108,7 @@ resolve(const char *path, char **out, const char **kind)
 			warnx("dir:%s: the root directory: refusing it", path);
 			return (-1);
 		}
-		if (md_os_is_mount_root(real)) {
+		if (is_mount_root(real)) {
 			warnx("dir:%s: the root of a mounted file system: "
 			    "refusing to empty it (use a directory inside it)",
 			    path);

@@ -136,6 +136,5 @@ int	 md_os_proc_alive(pid_t, unsigned long long start);
 unsigned long long md_os_proc_start(pid_t);
 int	 md_os_self_exe(char *, size_t);
 void	 md_os_child_setup(pid_t parent);	/* in the forked child */
-int	 md_os_is_mount_root(const char *path);
 
 #endif

@@ -113,20 +113,4 @@ md_os_child_setup(pid_t parent)
 	if (getppid() != parent)
 		_exit(127);
 }
-
-int
-md_os_is_mount_root(const char *path)
-{
-	struct stat st, up;
-	char *parent;
-	int rv;
-
-	if (md_os_is_mounted(path))
-		return (1);
-	parent = xasprintf("%s/..", path);
-	rv = stat(path, &st) == 0 && stat(parent, &up) == 0 &&
-	    (st.st_dev != up.st_dev || st.st_ino == up.st_ino);
-	free(parent);
-	return (rv);
-}
 #endif
