@@ -5,7 +5,6 @@
 #ifdef __linux__
 #include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 
 #include <errno.h>
 #include <limits.h>
