@@ -11,9 +11,8 @@
 # by design.  Figures on a shared machine are noisy: ratios only.
 #   BENCH_REPS (5)  BENCH_BYTES (133m)  BENCH_FS ("tmpfs ext4")
 #
-# "fsconc run -w extract -j 1" is used when the harness can run it; until
-# then bench/extract_driver.c, built here against build/libfsconc.a, runs
-# the workload the way the harness does (prepare, fork, setup, time run).
+# fsconc is timed by "fsconc run -w extract -j 1 -r 1" (a fresh disk each
+# repetition, as users run it); the tars by bench/stopwatch.c, built here.
 set -u
 top=${FSCONC_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 fsconc=${FSCONC:-$top/fsconc}
@@ -49,13 +48,9 @@ mount -t tmpfs -o size=3g fsconc-bench-src "$src" || exit 1
 archive=$src/bindist.tar
 "$fsconc" mkarchive --bytes "$bytes" "$archive" >/dev/null || exit 1
 
-drv=$priv/extract_driver
-pcmods="libarchive nettle"
-# shellcheck disable=SC2046
-cc -O2 -D_GNU_SOURCE -I"$top/common" -I"$top/workloads" \
-    $(pkg-config --cflags $pcmods) -o "$drv" "$top/bench/extract_driver.c" \
-    "$top/build/libfsconc.a" $(pkg-config --libs $pcmods hwloc gsl) \
-    -lm -pthread || { echo "extract: cannot build the driver"; exit 1; }
+drv=$priv/stopwatch
+cc -O2 -Wall -Wextra -Werror -o "$drv" "$top/bench/stopwatch.c" ||
+    { echo "extract: cannot build bench/stopwatch.c"; exit 1; }
 
 fresh() {	# fs
 	mountpoint -q "$mnt" && umount "$mnt"
@@ -67,15 +62,7 @@ fresh() {	# fs
 	mkdir "$mnt/0"
 }
 
-# Does the harness drive the workload yet?  One short run tells.
-use_run=0
-if "$fsconc" run -w extract -a "$archive" -j 1 -r 1 --disk tmpfs \
-    -o "$priv/probe" >/dev/null 2>&1 &&
-    [ -n "$(find "$priv/probe" -name jobs-1.real 2>/dev/null)" ]; then
-	use_run=1
-fi
-[ $use_run -eq 1 ] && echo "fsconc: fsconc run -w extract -j 1 -r 1, each rep" ||
-    echo "fsconc: bench/extract_driver (fsconc run cannot drive it yet)"
+echo "fsconc: fsconc run -w extract -j 1 -r 1, each rep"
 echo "archive: $bytes, $(bsdtar -tf "$archive" | wc -l) entries; $reps reps"
 
 for fs in $fslist; do
@@ -95,27 +82,22 @@ for fs in $fslist; do
 	r=1
 	while [ $r -le "$reps" ]; do
 		printf 'fsconc ' >>"$out"
-		if [ $use_run -eq 1 ]; then
-			# shellcheck disable=SC2086
-			"$fsconc" run -w extract -a "$archive" -j 1 -r 1 \
-			    --disk $disk -o "$priv/res-$fs-$r" >/dev/null || exit 1
-			d=$(dirname "$(find "$priv/res-$fs-$r" -name jobs-1.real)")
-			paste -d ' ' "$d/jobs-1.real" "$d/jobs-1.user" \
-			    "$d/jobs-1.sys" >>"$out"
-		else
-			fresh "$fs"
-			"$drv" extract "$archive" "$mnt/0" >>"$out" || exit 1
-		fi
+		# shellcheck disable=SC2086
+		"$fsconc" run -w extract -a "$archive" -j 1 -r 1 \
+		    --disk $disk -o "$priv/res-$fs-$r" >/dev/null || exit 1
+		d=$(dirname "$(find "$priv/res-$fs-$r" -name jobs-1.real)")
+		paste -d ' ' "$d/jobs-1.real" "$d/jobs-1.user" \
+		    "$d/jobs-1.sys" >>"$out"
 		fresh "$fs"
 		printf 'bsdtar ' >>"$out"
-		"$drv" exec "$mnt/0" bsdtar xf "$archive" >>"$out" || exit 1
+		"$drv" "$mnt/0" bsdtar xf "$archive" >>"$out" || exit 1
 		fresh "$fs"
 		printf 'tar ' >>"$out"
-		"$drv" exec "$mnt/0" tar xf "$archive" >>"$out" || exit 1
+		"$drv" "$mnt/0" tar xf "$archive" >>"$out" || exit 1
 		# What the tars pay to read the archive, which fsconc loads
 		# before its clock starts (10 KiB: tar's record size).
 		printf 'read ' >>"$out"
-		"$drv" exec "$mnt/0" dd if="$archive" of=/dev/null bs=10k \
+		"$drv" "$mnt/0" dd if="$archive" of=/dev/null bs=10k \
 		    status=none >>"$out" || exit 1
 		r=$((r + 1))
 	done
