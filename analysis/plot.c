@@ -78,8 +78,10 @@ plot_run(const char *dir, const char *name, int height, const char *script)
 		goto out;
 	}
 	fprintf(fp, "set terminal svg size %d,%d noenhanced "
-	    "font 'Helvetica,12' background rgb 'white'\n"
-	    "set output '%s.svg'\n%s", PLOT_WIDTH, height, name, script);
+	    "font 'Helvetica,12' background rgb 'white'\nset output ",
+	    PLOT_WIDTH, height);
+	plot_quote(fp, svg + strlen(dir) + 1);
+	fprintf(fp, "\n%s", script);
 	if (fclose(fp) != 0) {
 		warn("%s", gp);
 		goto out;

@@ -491,6 +491,7 @@ plot_points(const struct report *r, const char *name, const char *metric,
 	struct dataset *ds;
 	const struct rset *s;
 	char *path, *script, *svg;
+	const char *dat;
 	size_t len, i, j, k;
 	double m, hw;
 	FILE *fp, *sc;
@@ -529,29 +530,35 @@ plot_points(const struct report *r, const char *name, const char *metric,
 		}
 		fputs("NaN NaN NaN NaN\n\n\n", fp);
 	}
-	free(path);
 	if (fclose(fp) != 0) {
-		warn("%s/%s.dat", r->plotdir, name);
+		warn("%s", path);
+		free(path);
 		return (NULL);
 	}
 	if (npoints == 0) {
 		*none = 1;
+		free(path);
 		return (NULL);
 	}
 	if ((sc = open_memstream(&script, &len)) == NULL)
 		err(EXIT_RUNTIME, "open_memstream");
 	plot_common(sc, r, title, ylabel, key);
+	dat = path + strlen(r->plotdir) + 1;
 	fputs("plot ", sc);
 	for (i = 0; i < r->nsets; i++) {
-		fprintf(sc, "%s'%s.dat' index %zu using 1:2 with points pt 7 "
-		    "ps 0.4 lc %zu notitle, \\\n  '%s.dat' index %zu using "
-		    "1:2:3:4 with yerrorlines lw 2 pt 5 ps 0.8 lc %zu title ",
-		    i ? ", \\\n  " : "", name, 2 * i, i + 1, name, 2 * i + 1,
-		    i + 1);
+		/* name holds a workload metric's name, from the set's files. */
+		fputs(i ? ", \\\n  " : "", sc);
+		plot_quote(sc, dat);
+		fprintf(sc, " index %zu using 1:2 with points pt 7 ps 0.4 "
+		    "lc %zu notitle, \\\n  ", 2 * i, i + 1);
+		plot_quote(sc, dat);
+		fprintf(sc, " index %zu using 1:2:3:4 with yerrorlines lw 2 "
+		    "pt 5 ps 0.8 lc %zu title ", 2 * i + 1, i + 1);
 		plot_quote(sc, r->sets[i].label);
 	}
 	fputs("\n", sc);
 	fclose(sc);
+	free(path);
 	svg = plot_run(r->plotdir, name, plot_height(r, 0), script);
 	free(script);
 	return (svg);

@@ -74,6 +74,15 @@ grep -q 'Machine limits' "$h3" && grep -q 'memcpy_bytes_per_s' "$h3" &&
     awk -v x="$share" 'BEGIN { exit !(x > 11 && x < 14.5) }' &&
     ok "--limits: ceilings and share ($share%)" || not_ok "--limits: ceilings and share" "share '$share'"
 
+# A metric's name comes from the set's files: it names the plot's files
+# in the gnuplot script, quoted, so it cannot run a command.
+SEED=14 LABEL=inj METRIC="x';system \"touch pwned\";'" mkset "$s/root/h3/inj/20261129T000000Z"
+"$FSCONC" report -R "$s/root" -o "$s/out5" h3/inj >/dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] && [ ! -e "$s/out5/plots/pwned" ] &&
+    [ "$(grep -c '<svg' "$s/out5/index.html")" -eq 5 ] &&
+    ok "metric name with quotes: plotted, no command run" ||
+    not_ok "metric name with quotes: plotted, no command run" "rc=$rc $(ls "$s/out5/plots" | grep pwned)"
+
 # Without gnuplot: a clear error, no page.
 err=$(PATH=/nonexistent "$FSCONC" report -R "$s/root" -o "$s/out4" h1/base 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$err" | grep -q 'gnuplot: not found' && [ ! -e "$s/out4/index.html" ] &&
