@@ -148,12 +148,15 @@ out:
 void
 plot_quote(FILE *fp, const char *s)
 {
-	/* gnuplot single-quoted strings: '' is a quote, nothing else. */
+	/*
+	 * gnuplot single-quoted strings: '' is a quote, nothing else; a
+	 * newline would end the command and start another from the rest.
+	 */
 	fputc('\'', fp);
 	for (; *s != '\0'; s++) {
 		if (*s == '\'')
 			fputc('\'', fp);
-		fputc(*s, fp);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, fp);
 	}
 	fputc('\'', fp);
 }

@@ -83,6 +83,16 @@ SEED=14 LABEL=inj METRIC="x';system \"touch pwned\";'" mkset "$s/root/h3/inj/202
     ok "metric name with quotes: plotted, no command run" ||
     not_ok "metric name with quotes: plotted, no command run" "rc=$rc $(ls "$s/out5/plots" | grep pwned)"
 
+# Without a meta label, the directory's name is the label: a newline in
+# it must not end a gnuplot command and start another.
+nl=$(printf 'q\nsystem "touch pwned"\n#')
+SEED=15 mkset "$s/root/h4/$nl/20261129T000000Z"
+sed -i '/^label=/d' "$s/root/h4/$nl/20261129T000000Z/meta"
+"$FSCONC" report -R "$s/root" -o "$s/out6" "h4/$nl" >/dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] && [ ! -e "$s/out6/plots/pwned" ] &&
+    ok "label with a newline: no command run" ||
+    not_ok "label with a newline: no command run" "rc=$rc $(ls "$s/out6/plots" | grep pwned)"
+
 # Without gnuplot: a clear error, no page.
 err=$(PATH=/nonexistent "$FSCONC" report -R "$s/root" -o "$s/out4" h1/base 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$err" | grep -q 'gnuplot: not found' && [ ! -e "$s/out4/index.html" ] &&
