@@ -702,6 +702,7 @@ html_ec_table(FILE *fp, const struct report *r)
 {
 	const struct rset *s;
 	struct ratio_ci rc;
+	char name[21];
 	size_t i, j;
 	int n, lim, any;
 
@@ -717,8 +718,11 @@ html_ec_table(FILE *fp, const struct report *r)
 				continue;
 			any = 1;
 			lim = n < s->ncpu ? n : s->ncpu;
-			fprintf(fp, "%-20.20s %5d %10.4g %10.4g %7.3f  ",
-			    s->label, n, ds_mean(rset_ds(s, 1, "real")),
+			/* Padded as text first: escaping changes the width. */
+			snprintf(name, sizeof(name), "%-20.20s", s->label);
+			html_puts(fp, name);
+			fprintf(fp, " %5d %10.4g %10.4g %7.3f  ",
+			    n, ds_mean(rset_ds(s, 1, "real")),
 			    ds_mean(rset_ds(s, n, "real")), rc.ratio);
 			if (rc.method == EC_POINT_ONLY)
 				fprintf(fp, "%-19s", "-");

@@ -93,6 +93,14 @@ sed -i '/^label=/d' "$s/root/h4/$nl/20261129T000000Z/meta"
     ok "label with a newline: no command run" ||
     not_ok "label with a newline: no command run" "rc=$rc $(ls "$s/out6/plots" | grep pwned)"
 
+# Labels are the user's text: escaped everywhere, the EC table too.
+SEED=16 LABEL='<i>lab&</i>' mkset "$s/root/h5/tag/20261129T000000Z"
+"$FSCONC" report -R "$s/root" -o "$s/out7" h5/tag >/dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] && ! grep -q '<i>' "$s/out7/index.html" &&
+    grep -Eq '^&lt;i&gt;lab&amp;&lt;/i&gt; {14}8 ' "$s/out7/index.html" &&
+    ok "label with markup: escaped, EC table aligned" ||
+    not_ok "label with markup: escaped, EC table aligned" "rc=$rc $(grep -n '<i>' "$s/out7/index.html" | head -3)"
+
 # Without gnuplot: a clear error, no page.
 err=$(PATH=/nonexistent "$FSCONC" report -R "$s/root" -o "$s/out4" h1/base 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$err" | grep -q 'gnuplot: not found' && [ ! -e "$s/out4/index.html" ] &&
