@@ -79,6 +79,7 @@ static char *
 set_label(const struct rs_set *rs)
 {
 	const char *l, *end, *beg;
+	char *lab, *p;
 
 	if ((l = rs_meta_get(rs, "label")) != NULL && *l != '\0')
 		return (xstrdup(l));
@@ -93,9 +94,13 @@ set_label(const struct rs_set *rs)
 	beg = end;
 	while (beg > rs->path && beg[-1] != '/')
 		beg--;
-	if (beg == end)
-		return (xstrdup(rs->path));
-	return (xasprintf("%.*s", (int)(end - beg), beg));
+	lab = beg == end ? xstrdup(rs->path) :
+	    xasprintf("%.*s", (int)(end - beg), beg);
+	/* One line, as a meta label is: it heads lines of the plot data. */
+	for (p = lab; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	return (lab);
 }
 
 /* Efficiency and the ideal line need the CPU count the set ran with. */

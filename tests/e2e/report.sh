@@ -93,6 +93,12 @@ sed -i '/^label=/d' "$s/root/h4/$nl/20261129T000000Z/meta"
     ok "label with a newline: no command run" ||
     not_ok "label with a newline: no command run" "rc=$rc $(ls "$s/out6/plots" | grep pwned)"
 
+# ... nor add a line to the plot data after its "# label" comment.
+bad=$(grep -hv '^#' "$s/out6/plots/"*.dat | grep -Ev '^$|^(NaN|[-+0-9.e]+)( (NaN|[-+0-9.e]+))+$')
+[ $rc -eq 0 ] && [ -z "$bad" ] &&
+    ok "label with a newline: plot data stays data" ||
+    not_ok "label with a newline: plot data stays data" "$(echo "$bad" | head -2)"
+
 # Labels are the user's text: escaped everywhere, the EC table too.
 SEED=16 LABEL='<i>lab&</i>' mkset "$s/root/h5/tag/20261129T000000Z"
 "$FSCONC" report -R "$s/root" -o "$s/out7" h5/tag >/dev/null 2>&1; rc=$?
