@@ -255,7 +255,9 @@ relative(FILE *fp, const struct dataset *b, const struct summary *sb,
 {
 	double spool, s, d, e, t;
 
-	t = ministat_t(conf, (int)(a->n + b->n - 2));
+	/* Not one of ministat's levels (fsconc report -c): the exact value. */
+	if (isnan(t = ministat_t(conf, (int)(a->n + b->n - 2))))
+		t = t_quantile(conf, a->n + b->n - 2.0);
 	spool = (b->n - 1) * sb->var + (a->n - 1) * sa->var;
 	spool /= a->n + b->n - 2;
 	spool = sqrt(spool);

@@ -408,6 +408,39 @@ test_ministat_manual(void **state)
 	ds_free(ds[1]);
 }
 
+/*
+ * A level outside ministat's table (fsconc report -c 75) gets the exact
+ * quantile, not a NaN that makes every comparison "no difference";
+ * 188.899 = t(0.875, 10) * 154.68 by scipy.
+ */
+static void
+test_ministat_other_conf(void **state)
+{
+	static const double ig[] = { 50, 200, 150, 400, 750, 400, 150 };
+	static const double ch[] = { 150, 400, 720, 500, 930 };
+	static const char want75[] =
+	    "Difference at 75.0% confidence\n"
+	    "\t240 +/- 188.899\n"
+	    "\t80% +/- 62.9662%\n"
+	    "\t(Student's t, pooled s = 264.159)\n";
+	struct ministat_opts o = { .conf = 75, .width = 60 };
+	struct dataset *ds[2];
+	char *buf;
+	size_t len;
+	FILE *fp;
+
+	(void)state;
+	ds[0] = set_of("iguana", ig, 7);
+	ds[1] = set_of("chameleon", ch, 5);
+	fp = open_memstream(&buf, &len);
+	ministat_print(fp, ds, 2, &o);
+	fclose(fp);
+	assert_non_null(strstr(buf, want75));
+	free(buf);
+	ds_free(ds[0]);
+	ds_free(ds[1]);
+}
+
 int
 main(void)
 {
@@ -423,6 +456,7 @@ main(void)
 		cmocka_unit_test(test_mannwhitney_exact),
 		cmocka_unit_test(test_ratio_ci),
 		cmocka_unit_test(test_ministat_manual),
+		cmocka_unit_test(test_ministat_other_conf),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
