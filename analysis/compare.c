@@ -635,7 +635,7 @@ verdict_tests(struct cmp *c, struct test **testsp)
 {
 	struct test *tests = NULL;
 	struct dataset *a, *b;
-	double alpha = 1 - c->o->conf / 100;
+	double alpha = 1 - c->o->conf / 100, *p;
 	size_t n = 0, i, j;
 
 	for (j = 0; j < c->nlevels; j++) {
@@ -656,11 +656,13 @@ verdict_tests(struct cmp *c, struct test **testsp)
 	}
 	if (n > 1)
 		qsort(tests, n, sizeof(*tests), test_cmp);
-	for (i = 0; i < n; i++) {
-		if (tests[i].t.p > alpha / (double)(n - i))
-			break;
-		tests[i].reject = 1;
-	}
+	p = xmalloc(n * sizeof(*p));
+	for (i = 0; i < n; i++)
+		p[i] = tests[i].t.p;
+	holm_adjust(p, p, n);
+	for (i = 0; i < n; i++)
+		tests[i].reject = p[i] <= alpha;
+	free(p);
 	*testsp = tests;
 	return (n);
 }

@@ -107,7 +107,7 @@ verdict_run(struct verdict_test *tests, size_t n, double conf,
 		if (vt->verdict == VERDICT_UNTESTED)
 			continue;
 		vt->p_adj = p[m++];
-		if (vt->p_adj >= alpha || vt->t.diff == 0.0)
+		if (vt->p_adj > alpha || vt->t.diff == 0.0)
 			continue;
 		/* Percent by which the candidate is worse than the baseline
 		 * (the sign of the difference when the baseline mean is 0). */
