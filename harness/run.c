@@ -85,7 +85,9 @@ run_signals_begin(void (*hook)(int), struct run_signals *saved)
 	harness_interrupted = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	/* Under nohup a hangup is not a request to stop. */
+	if (saved->sighup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 }
 
 void

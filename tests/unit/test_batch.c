@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,26 @@ test_batch_killed(void **state)
 	wl_calib.fini(bs.wl_state);
 }
 
+/* nohup, or a background job of a script: the signal stays ignored. */
+static void
+test_signals_keep_ignored(void **state)
+{
+	struct sigaction ign, cur, old;
+	struct run_signals saved;
+
+	(void)state;
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	assert_int_equal(sigaction(SIGHUP, &ign, &old), 0);
+	run_signals_begin(NULL, &saved);
+	assert_int_equal(sigaction(SIGHUP, NULL, &cur), 0);
+	run_signals_end(&saved);
+	assert_true(cur.sa_handler == SIG_IGN);
+	assert_int_equal(harness_interrupted, 0);
+	assert_int_equal(sigaction(SIGHUP, &old, NULL), 0);
+}
+
 static void
 test_experiment_set(void **state)
 {
@@ -173,6 +194,7 @@ main(void)
 		cmocka_unit_test(test_batch_thread),
 		cmocka_unit_test(test_batch_killed),
 		cmocka_unit_test(test_experiment_set),
+		cmocka_unit_test(test_signals_keep_ignored),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
