@@ -416,6 +416,13 @@ write_file(const struct limits *l, const char *host)
 	return (0);
 }
 
+static void
+kill_workers(int sig)
+{
+	(void)sig;
+	harness_kill_workers();
+}
+
 int
 cmd_limits(int argc, char **argv)
 {
@@ -493,6 +500,8 @@ cmd_limits(int argc, char **argv)
 	host[sizeof(host) - 1] = '\0';
 	host[strcspn(host, ".")] = '\0';
 
+	/* A signal tears the disk down: the batch in flight must not hold it. */
+	md_set_signal_hook(kill_workers);
 	md_install_signal_handlers();
 	md_spec_string(&l.spec, l.diskname, sizeof(l.diskname));
 	if ((l.md = md_create(&l.spec, MD_OWNER_PROCESS, &sec)) == NULL)
@@ -507,6 +516,7 @@ cmd_limits(int argc, char **argv)
 		print_table(&l, host, stdout);
 	if (l.out != NULL && write_file(&l, host) != 0)
 		rc = EXIT_RUNTIME;
+	md_set_signal_hook(NULL);
 	hwloc_topology_destroy(l.topo);
 	md_spec_free(&l.spec);
 	return (rc);
