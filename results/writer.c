@@ -321,11 +321,16 @@ rs_create(const char *root, const char *host, const char *label,
 	rs_meta(w, "label", "%s", label);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	rs_meta(w, "created", "%s", stamp);
-	if (rs_commit(w) == -1 || fsync_dir(w->path) == -1) {
-		rs_close(w);
-		return (NULL);
+	if (rs_commit(w) == -1)
+		goto fail;
+	if (fsync_dir(w->path) == -1) {
+		warn("fsync %s", w->path);
+		goto fail;
 	}
 	return (w);
+fail:
+	rs_close(w);
+	return (NULL);
 }
 
 const char *
