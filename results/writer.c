@@ -293,6 +293,14 @@ rs_create(const char *root, const char *host, const char *label,
 		free(w);
 		return (NULL);
 	}
+	/* The set's own entry must survive a crash, as its rows do. */
+	if (fsync_dir(parent) == -1) {
+		warn("fsync %s", parent);
+		free(parent);
+		free(w->path);
+		free(w);
+		return (NULL);
+	}
 	free(parent);
 	w->metrics = xcalloc(nmetrics + 1, sizeof(char *));
 	for (i = 0; i < nmetrics; i++)
