@@ -400,6 +400,19 @@ open_pipes(struct batch *b)
 	return (0);
 }
 
+/*
+ * In a worker: the controller's flag handler stops a run, not a worker,
+ * so the signal kills it again; an ignored one (nohup) stays ignored.
+ */
+static void
+default_signal(int sig)
+{
+	struct sigaction sa;
+
+	if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+		signal(sig, SIG_DFL);
+}
+
 static double
 run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
     struct os_cpu_times *c0, struct os_cpu_times *c1)
@@ -428,8 +441,9 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 			return (-1);
 		}
 		if (pids[i] == 0) {
-			signal(SIGINT, SIG_DFL);
-			signal(SIGTERM, SIG_DFL);
+			default_signal(SIGINT);
+			default_signal(SIGTERM);
+			default_signal(SIGHUP);
 			os_die_with_parent(ppid);
 			closefd(&b->ready[0]);
 			closefd(&b->gate[1]);

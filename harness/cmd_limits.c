@@ -200,14 +200,15 @@ out:
 	return (rc);
 }
 
-static void
+/* Every probe; returns how many failed (their notes say "failed"). */
+static int
 measure(struct limits *l)
 {
 	const struct lim_probe *p;
 	struct rs_run run;
 	size_t pi, r;
 	void *st;
-	int li, m;
+	int li, m, failed = 0;
 
 	for (pi = 0; pi < NPROBES; pi++) {
 		p = &probes[pi];
@@ -223,12 +224,14 @@ measure(struct limits *l)
 		}
 		if ((st = probe_prepare(p)) == NULL) {
 			snprintf(l->note[pi], sizeof(l->note[pi]), "failed");
+			failed++;
 			continue;
 		}
 		for (li = 0; li < l->nlevels; li++) {
 			if (probe_batch(l, p, st, l->levels[li], &run) != 0) {
 				snprintf(l->note[pi], sizeof(l->note[pi]),
 				    "failed");
+				failed++;
 				break;
 			}
 			if (run.status > RS_WARN) {
@@ -237,6 +240,7 @@ measure(struct limits *l)
 				    run.reason);
 				snprintf(l->note[pi], sizeof(l->note[pi]),
 				    "failed");
+				failed++;
 				continue;
 			}
 			for (r = 0; r < NROWS; r++) {
@@ -249,6 +253,7 @@ measure(struct limits *l)
 		}
 		p->wl->fini(st);
 	}
+	return (failed);
 }
 
 static const char *
@@ -416,6 +421,13 @@ write_file(const struct limits *l, const char *host)
 	return (0);
 }
 
+static void
+kill_workers(int sig)
+{
+	(void)sig;
+	harness_kill_workers();
+}
+
 int
 cmd_limits(int argc, char **argv)
 {
@@ -493,11 +505,15 @@ cmd_limits(int argc, char **argv)
 	host[sizeof(host) - 1] = '\0';
 	host[strcspn(host, ".")] = '\0';
 
+	/* A signal tears the disk down: the batch in flight must not hold it. */
+	md_set_signal_hook(kill_workers);
 	md_install_signal_handlers();
 	md_spec_string(&l.spec, l.diskname, sizeof(l.diskname));
 	if ((l.md = md_create(&l.spec, MD_OWNER_PROCESS, &sec)) == NULL)
 		rc = EXIT_RUNTIME;	/* printed; the memory probes still run */
-	measure(&l);
+	/* A failed probe is reported in its row; the others still run. */
+	if (measure(&l) > 0)
+		rc = EXIT_RUNTIME;
 	if (l.md != NULL && md_destroy(l.md, &sec) != 0)
 		rc = EXIT_RUNTIME;
 
@@ -507,6 +523,7 @@ cmd_limits(int argc, char **argv)
 		print_table(&l, host, stdout);
 	if (l.out != NULL && write_file(&l, host) != 0)
 		rc = EXIT_RUNTIME;
+	md_set_signal_hook(NULL);
 	hwloc_topology_destroy(l.topo);
 	md_spec_free(&l.spec);
 	return (rc);

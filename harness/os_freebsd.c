@@ -43,7 +43,8 @@ os_cpu_times(struct os_cpu_times *c)
 double
 os_idle_share(const struct os_cpu_times *a, const struct os_cpu_times *b)
 {
-	if (b->total <= a->total)
+	/* Unsigned: a counter that went backwards is unknown, not huge. */
+	if (b->total <= a->total || b->idle < a->idle)
 		return (-1);
 	return ((double)(b->idle - a->idle) / (double)(b->total - a->total));
 }

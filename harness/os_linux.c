@@ -45,7 +45,8 @@ os_cpu_times(struct os_cpu_times *c)
 double
 os_idle_share(const struct os_cpu_times *a, const struct os_cpu_times *b)
 {
-	if (b->total <= a->total)
+	/* Linux's iowait may go backwards (proc(5)): unsigned, so check. */
+	if (b->total <= a->total || b->idle < a->idle)
 		return (-1);
 	return ((double)(b->idle - a->idle) / (double)(b->total - a->total));
 }

@@ -85,7 +85,9 @@ run_signals_begin(void (*hook)(int), struct run_signals *saved)
 	harness_interrupted = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	/* Under nohup a hangup is not a request to stop. */
+	if (saved->sighup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 }
 
 void
@@ -370,17 +372,20 @@ fresh_disks(struct run *r, int n)
 	return (total);
 }
 
-static void
+/* 0, or -1 when a disk is left behind (md_destroy said which). */
+static int
 destroy_disks(struct run *r)
 {
 	double sec;
-	int i;
+	int i, rc = 0;
 
 	for (i = r->ndisks - 1; i >= 0; i--)
-		md_destroy(r->disks[i], &sec);
+		if (md_destroy(r->disks[i], &sec) != 0)
+			rc = -1;
 	free(r->disks);
 	r->disks = NULL;
 	r->ndisks = 0;
+	return (rc);
 }
 
 static void
@@ -670,7 +675,8 @@ run_close(struct run *r, char *set_path, size_t len)
 		snprintf(set_path, len, "%s", rs_path(r->rs));
 	if (c->progress)
 		fprintf(stderr, "\r\033[K");
-	destroy_disks(r);
+	if (destroy_disks(r) != 0)
+		rc = EXIT_RUNTIME;
 	if (harness_interrupted) {
 		warnx("run: interrupted; %s holds the batches completed "
 		    "before", rs_path(r->rs));

@@ -417,6 +417,8 @@ cmd_import(int argc, char **argv)
 		if (gethostname(host, sizeof(host)) == -1)
 			err(EXIT_RUNTIME, "gethostname");
 		host[sizeof(host) - 1] = '\0';
+		/* As fsconc run names its host directory. */
+		host[strcspn(host, ".")] = '\0';
 		im.host = host;
 	}
 	for (i = 0; i < im.nlv; i++)

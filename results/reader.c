@@ -563,6 +563,8 @@ rs_find(const char *root, const char *what, char ***paths, char *err,
 		if (strchr(w, '/') == NULL &&
 		    gethostname(host, sizeof(host)) == 0) {
 			host[sizeof(host) - 1] = '\0';
+			/* As fsconc run names its host directory. */
+			host[strcspn(host, ".")] = '\0';
 			strv_push(&tried, xasprintf("%s/%s/%s", root, host, w));
 		}
 	}

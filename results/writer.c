@@ -293,6 +293,14 @@ rs_create(const char *root, const char *host, const char *label,
 		free(w);
 		return (NULL);
 	}
+	/* The set's own entry must survive a crash, as its rows do. */
+	if (fsync_dir(parent) == -1) {
+		warn("fsync %s", parent);
+		free(parent);
+		free(w->path);
+		free(w);
+		return (NULL);
+	}
 	free(parent);
 	w->metrics = xcalloc(nmetrics + 1, sizeof(char *));
 	for (i = 0; i < nmetrics; i++)
@@ -321,11 +329,16 @@ rs_create(const char *root, const char *host, const char *label,
 	rs_meta(w, "label", "%s", label);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	rs_meta(w, "created", "%s", stamp);
-	if (rs_commit(w) == -1 || fsync_dir(w->path) == -1) {
-		rs_close(w);
-		return (NULL);
+	if (rs_commit(w) == -1)
+		goto fail;
+	if (fsync_dir(w->path) == -1) {
+		warn("fsync %s", w->path);
+		goto fail;
 	}
 	return (w);
+fail:
+	rs_close(w);
+	return (NULL);
 }
 
 const char *

@@ -176,6 +176,42 @@ else
 	skip "SIGINT: nothing left mounted" "needs root for a tmpfs disk"
 fi
 
+# --- a disk that cannot be torn down at the end: reported, exit 1 -----------
+if is_root; then
+	export FSCONC_RUNDIR="$S/rundir-busy"
+	mkdir -p -m 700 "$FSCONC_RUNDIR"
+	"$FSCONC" run -w syscall -O op=stat -O duration=2 -j 1 -r 1 \
+	    --disk tmpfs:16m -o "$S/busy" >"$S/busy.out" 2>&1 &
+	pid=$!
+	n=0
+	while [ -z "$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")" ] &&
+	    [ $n -lt 50 ]; do
+		sleep 0.1; n=$((n + 1))
+	done
+	m=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR" | head -n 1)
+	# Holds the mount (its working directory) past umount's retries.
+	[ -n "$m" ] && (cd "$m" && exec sleep 6) &
+	holder=$!
+	wait $pid; rc=$?
+	kill $holder 2>/dev/null
+	wait $holder 2>/dev/null
+	"$FSCONC" md cleanup >/dev/null 2>&1
+	if [ -n "$m" ] && [ $rc -eq 1 ] &&
+	    grep -q 'not fully torn down' "$S/busy.out"; then
+		ok "a disk left busy at the end: reported, exit 1"
+	else
+		not_ok "a disk left busy at the end: reported, exit 1" \
+		    "rc=$rc mnt=$m $(cat "$S/busy.out")"
+	fi
+	left=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
+	[ -z "$left" ] && ok "busy disk: md cleanup removes it" ||
+	    not_ok "busy disk: md cleanup removes it" "$left"
+	export FSCONC_RUNDIR="$S/rundir"
+else
+	skip "a disk left busy at the end: reported, exit 1" "needs root"
+	skip "busy disk: md cleanup removes it" "needs root"
+fi
+
 # --- workers die with the controller (PR_SET_PDEATHSIG / watchdog) -----------
 "$FSCONC" run -w calib -O iterations=3000000000 -j 2 -r 1 -o "$S/orphan" \
     >/dev/null 2>&1 &

@@ -81,9 +81,11 @@ if ! is_root; then
 	skip "refused: readtest file larger than the disk" "needs root (tmpfs)"
 	skip "devbw target=raw on a loop device" "needs root"
 	skip "limits" "needs root for a memory disk"
+	skip "limits: a failed probe" "needs root for a memory disk"
 elif ! command -v losetup >/dev/null || ! command -v mkfs.ext4 >/dev/null; then
 	skip "devbw target=raw on a loop device" "losetup or mkfs.ext4 missing"
 	skip "limits" "losetup or mkfs.ext4 missing"
+	skip "limits: a failed probe" "losetup or mkfs.ext4 missing"
 else
 	o=$("$FSCONC" run -w devbw -O target=raw -O size=16m -j 1,2 -r 2 \
 	    --verify --disk loop:128m -o "$S/raw" 2>&1); rc=$?
@@ -111,6 +113,15 @@ else
 		ok "limits: table and -o file"
 	else
 		not_ok "limits: table and -o file" "rc=$rc $o $(cat "$S/limits")"
+	fi
+	# devbw's 64M file cannot fit: reported, the rest measured, exit 1.
+	o=$("$FSCONC" limits -j 1 --disk tmpfs:32m 2>&1); rc=$?
+	if [ $rc -eq 1 ] && echo "$o" | grep -q '^file system write.*(failed)' &&
+	    echo "$o" | grep -q '^null system call.* ns'; then
+		ok "limits: a failed probe is reported and the exit status is 1"
+	else
+		not_ok "limits: a failed probe is reported and the exit status is 1" \
+		    "rc=$rc $o"
 	fi
 fi
 o=$("$FSCONC" limits --json -j 1 --disk "dir:$S/d" 2>&1); rc=$?

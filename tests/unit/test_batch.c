@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,59 @@ test_batch_killed(void **state)
 	wl_calib.fini(bs.wl_state);
 }
 
+/* nohup, or a background job of a script: the signal stays ignored. */
+static void
+test_signals_keep_ignored(void **state)
+{
+	struct sigaction ign, cur, old;
+	struct run_signals saved;
+
+	(void)state;
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	assert_int_equal(sigaction(SIGHUP, &ign, &old), 0);
+	run_signals_begin(NULL, &saved);
+	assert_int_equal(sigaction(SIGHUP, NULL, &cur), 0);
+	run_signals_end(&saved);
+	assert_true(cur.sa_handler == SIG_IGN);
+	assert_int_equal(harness_interrupted, 0);
+	assert_int_equal(sigaction(SIGHUP, &old, NULL), 0);
+}
+
+/* A worker process dies of SIGHUP as of SIGINT: it has no run to stop. */
+static enum wl_status
+hup_run(void *st, struct wl_worker *w)
+{
+	(void)st;
+	raise(SIGHUP);
+	return (w->status = WL_OK);
+}
+
+static void
+test_worker_sighup(void **state)
+{
+	struct workload wl = { .name = "hup", .worker_run = hup_run };
+	struct run_signals saved;
+	struct rs_worker rw[1];
+	struct batch_spec bs;
+	struct rs_run run;
+
+	(void)state;
+	memset(&bs, 0, sizeof(bs));
+	bs.wl = &wl;
+	bs.jobs = 1;
+	bs.rep = 1;
+	bs.mode = RUN_MODE_PROCESS;
+	memset(&run, 0, sizeof(run));
+	run_signals_begin(NULL, &saved);
+	assert_int_equal(harness_run_batch(&bs, &run, rw), 0);
+	run_signals_end(&saved);
+	assert_int_equal(harness_interrupted, 0);
+	assert_int_equal(rw[0].status, RS_KILLED);
+	assert_non_null(strstr(rw[0].reason, "signal 1 "));
+}
+
 static void
 test_experiment_set(void **state)
 {
@@ -173,6 +227,8 @@ main(void)
 		cmocka_unit_test(test_batch_thread),
 		cmocka_unit_test(test_batch_killed),
 		cmocka_unit_test(test_experiment_set),
+		cmocka_unit_test(test_signals_keep_ignored),
+		cmocka_unit_test(test_worker_sighup),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

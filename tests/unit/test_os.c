@@ -33,6 +33,21 @@ test_cpu_times(void **state)
 	assert_true(os_idle_share(&b, &a) == -1);
 }
 
+/*
+ * Linux's iowait counter can go backwards (proc(5)): a smaller idle sum
+ * with a larger total is unknown, not an idle share near 2^64.
+ */
+static void
+test_idle_backwards(void **state)
+{
+	struct os_cpu_times a = { 100, 1000 }, b = { 90, 1100 };
+
+	(void)state;
+	assert_true(os_idle_share(&a, &b) == -1);
+	b.idle = 150;
+	assert_true(os_idle_share(&a, &b) == 0.5);
+}
+
 static void
 test_describe(void **state)
 {
@@ -85,6 +100,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_times),
+		cmocka_unit_test(test_idle_backwards),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_label),
 		cmocka_unit_test(test_die_with_parent),
