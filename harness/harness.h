@@ -166,8 +166,9 @@ int	 vary_check(const struct run_config *, const char *spec);
  *                 set's path into set_path; returns the exit status
  * Signals are the driver's, between run_signals_begin and run_signals_end:
  * md-setup's handlers go in first (with hook, default harness_kill_workers,
- * as theirs), then a flag handler over them for SIGINT, SIGTERM and SIGHUP.
- * The first signal sets harness_interrupted (the run stops after the
+ * as theirs), then a flag handler over them for SIGINT, SIGTERM and
+ * SIGHUP (not for a SIGHUP already ignored, as under nohup).  The first
+ * signal sets harness_interrupted (the run stops after the
  * batch in flight, disks destroyed, set closed) and hands the signals back
  * to md-setup, so a second one runs the hook (kill the workers; --vary
  * also puts its sysctls back), tears the disks down and ends the
