@@ -590,7 +590,7 @@ dir_is_empty(const char *dir)
 
 int
 xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
-    int flags, const void *owners)
+    int flags, const void *owners, pid_t owner_pid)
 {
 	char real[PATH_MAX];
 	int r;
@@ -615,6 +615,14 @@ xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
 		xctx_close(x);
 		return (-1);
 	}
+	/*
+	 * archive_write_disk_new reads the umask by setting it to 0 and back:
+	 * a thread must have its own first, or two workers starting together
+	 * can leave the whole process with umask 0.  Failing to enter, names
+	 * are prefixed with the directory: also right.
+	 */
+	if (owner_pid != 0)
+		(void)xctx_enter_dir(x, owner_pid);
 	if ((x->disk = archive_write_disk_new()) == NULL) {
 		snprintf(x->err, sizeof(x->err), "archive_write_disk_new: "
 		    "out of memory");
@@ -814,11 +822,8 @@ archive_extract_to(const void *buf, size_t len, const char *dir, int flags,
 {
 	struct xctx x;
 	enum wl_status s;
+	pid_t owner = 0;
 
-	if (xctx_open(&x, buf, len, dir, flags, NULL) == -1) {
-		snprintf(err, errlen, "%s", x.err);
-		return (WL_FATAL);
-	}
 #ifdef __linux__
 	/*
 	 * A thread other than the main one (a worker) gets its own working
@@ -826,8 +831,12 @@ archive_extract_to(const void *buf, size_t len, const char *dir, int flags,
 	 * process that may have others keeps them and uses the prefix.
 	 */
 	if (gettid() != getpid())
-		(void)xctx_enter_dir(&x, getpid());
+		owner = getpid();
 #endif
+	if (xctx_open(&x, buf, len, dir, flags, NULL, owner) == -1) {
+		snprintf(err, errlen, "%s", x.err);
+		return (WL_FATAL);
+	}
 	s = xctx_run(&x);
 	if (entries != NULL)
 		*entries = x.entries;

@@ -50,15 +50,18 @@ struct xctx {
 /*
  * Reader and writer ready, nothing extracted.  -1 with x->err set.
  * owners: struct archive_image.owners, or NULL for libarchive's lookup.
+ * owner_pid: the controller's pid, to enter dir (xctx_enter_dir) before
+ * the writer is made; 0 keeps the prefix method.
  */
 int	 xctx_open(struct xctx *, const void *buf, size_t len,
-	    const char *dir, int flags, const void *owners);
+	    const char *dir, int flags, const void *owners, pid_t owner_pid);
 /*
  * Make dir the working directory of this worker alone, when that is
  * possible (a forked worker; a thread that can unshare(CLONE_FS)), so
  * that entry names stay relative and libarchive's symlink walk does not
  * start at "/" for every entry, as with "tar xfC".  owner_pid is the pid
  * of the controller.  0 when entered; -1 leaves the prefix method on.
+ * xctx_open calls it when given owner_pid.
  */
 int	 xctx_enter_dir(struct xctx *, pid_t owner_pid);
 /* Back to the working directory of before. */

@@ -93,14 +93,12 @@ extract_worker_setup(void *p, struct wl_worker *w)
 
 	w->priv = c;
 	if (xctx_open(c, x->img.buf, x->img.len, w->dir, x->flags,
-	    x->img.owners) == -1) {
+	    x->img.owners, x->controller) == -1) {
 		snprintf(w->msg, sizeof(w->msg), "%.160s: %.340s", x->archive,
 		    c->err);
 		w->status = WL_FATAL;
 		return (-1);
 	}
-	/* Failing that, names are prefixed with the directory: also right. */
-	(void)xctx_enter_dir(c, x->controller);
 	return (0);
 }
 

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -201,6 +202,26 @@ extract_thread(void *p)
 	return (NULL);
 }
 
+/*
+ * umask(2), seen by libarchive too: with slow_umask on, a thread's first
+ * umask(0) (libarchive reading the umask) holds the window open, so that
+ * two workers starting together would interleave there for certain.
+ */
+static volatile int slow_umask;
+
+mode_t
+umask(mode_t m)
+{
+	static _Thread_local int slowed;
+	mode_t old = (mode_t)syscall(SYS_umask, m);
+
+	if (slow_umask && m == 0 && !slowed && gettid() != getpid()) {
+		slowed = 1;
+		usleep(200000);
+	}
+	return (old);
+}
+
 /* --- mkarchive ------------------------------------------------------ */
 
 static void
@@ -356,6 +377,41 @@ test_extract_to_threads(void **state)
 	assert_int_equal(tree_diff(t[0].dir, t[1].dir), 0);
 	assert_non_null(getcwd(cwd2, sizeof(cwd2)));
 	assert_string_equal(cwd, cwd2);
+	free(t[0].dir);
+	free(t[1].dir);
+	archive_image_free(&img);
+	free(a);
+}
+
+/* Worker threads starting together leave the process's umask alone. */
+static void
+test_extract_threads_umask(void **state)
+{
+	char *a = make_archive("xu.tar", 20, 64 << 10, 6, "pax", "none");
+	char err[512];
+	struct archive_image img;
+	struct xt t[2];
+	pthread_t th[2];
+	mode_t old;
+	int i;
+
+	(void)state;
+	assert_int_equal(archive_load(a, &img, err, sizeof(err)), 0);
+	old = umask(022);
+	slow_umask = 1;
+	for (i = 0; i < 2; i++) {
+		t[i].img = &img;
+		t[i].dir = fresh(i == 0 ? "xu0" : "xu1");
+		assert_int_equal(pthread_create(&th[i], NULL, extract_thread,
+		    &t[i]), 0);
+	}
+	for (i = 0; i < 2; i++) {
+		pthread_join(th[i], NULL);
+		if (t[i].s != WL_OK)
+			fail_msg("thread %d: %s", i, t[i].err);
+	}
+	slow_umask = 0;
+	assert_int_equal(umask(old), 022);
 	free(t[0].dir);
 	free(t[1].dir);
 	archive_image_free(&img);
@@ -940,6 +996,7 @@ main(void)
 		cmocka_unit_test(test_mkarchive_shape),
 		cmocka_unit_test(test_extract_to_and_verify),
 		cmocka_unit_test(test_extract_to_threads),
+		cmocka_unit_test(test_extract_threads_umask),
 		cmocka_unit_test(test_verify_detects_content),
 		cmocka_unit_test(test_workload_threads),
 		cmocka_unit_test(test_workload_forked),
