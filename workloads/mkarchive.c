@@ -451,10 +451,21 @@ mkarchive_defaults(struct mkarchive_opts *o)
 		o->compress = "none";
 }
 
+/* "what: libarchive's message (errno text)" into err. */
+static void
+ar_fail(char *err, size_t errlen, const char *what, struct archive *a)
+{
+	int e = archive_errno(a);
+
+	snprintf(err, errlen, "%s: %s%s%s%s", what, ar_errstr(a),
+	    e > 0 ? " (" : "", e > 0 ? strerror(e) : "", e > 0 ? ")" : "");
+}
+
 static int
 set_format(struct archive *a, const char *fmt, const char *comp, char *err,
     size_t errlen)
 {
+	char what[64];
 	int r;
 
 	if (strcmp(fmt, "pax") == 0)
@@ -493,7 +504,8 @@ set_format(struct archive *a, const char *fmt, const char *comp, char *err,
 	if (r == ARCHIVE_OK)
 		return (0);
 fail:
-	snprintf(err, errlen, "%s/%s: %s", fmt, comp, ar_errstr(a));
+	snprintf(what, sizeof(what), "%s/%s", fmt, comp);
+	ar_fail(err, errlen, what, a);
 	return (-1);
 }
 
@@ -520,7 +532,7 @@ write_entry(struct archive *a, struct archive_entry *ae, const struct ent *e,
 	}
 	return (0);
 fail:
-	snprintf(err, errlen, "%s: %s", e->path, ar_errstr(a));
+	ar_fail(err, errlen, e->path, a);
 	return (-1);
 }
 
@@ -554,7 +566,7 @@ mkarchive_write(const char *out, const struct mkarchive_opts *opts,
 	generate(&g, &o);
 	tmp = xasprintf("%s.tmp.%ld", out, (long)getpid());
 	if (archive_write_open_filename(a, tmp) != ARCHIVE_OK) {
-		snprintf(err, errlen, "%s: %s", tmp, ar_errstr(a));
+		ar_fail(err, errlen, tmp, a);
 		goto out;
 	}
 	lr = archive_entry_linkresolver_new();
@@ -611,7 +623,7 @@ mkarchive_write(const char *out, const struct mkarchive_opts *opts,
 		archive_entry_free(ae);
 	}
 	if (archive_write_close(a) != ARCHIVE_OK) {
-		snprintf(err, errlen, "%s: %s", tmp, ar_errstr(a));
+		ar_fail(err, errlen, tmp, a);
 		goto out;
 	}
 	if (rename(tmp, out) == -1) {
