@@ -550,7 +550,7 @@ mkarchive_write(const char *out, const struct mkarchive_opts *opts,
 	char *tmp = NULL, eb[WL_MSG_LEN];
 	unsigned *nlinks = NULL;
 	size_t i;
-	int zip, rc = -1;
+	int zip, wr, rc = -1;
 
 	mkarchive_defaults(&o);
 	memset(&g, 0, sizeof(g));
@@ -599,13 +599,14 @@ mkarchive_write(const char *out, const struct mkarchive_opts *opts,
 		    (int64_t)e->size : 0);
 		spare = NULL;
 		archive_entry_linkify(lr, &ae, &spare);
-		if (ae != NULL && write_entry(a, ae, e, o.seed, buf, bufsz,
-		    err, errlen) == -1)
-			goto out;
+		wr = ae != NULL ? write_entry(a, ae, e, o.seed, buf, bufsz,
+		    err, errlen) : 0;
 		if (ae != NULL)
 			archive_entry_free(ae);
 		if (spare != NULL)
 			archive_entry_free(spare);
+		if (wr == -1)
+			goto out;
 	}
 	/* Deferred entries (new cpio): none with the odc strategy, but flush. */
 	for (;;) {
@@ -617,10 +618,11 @@ mkarchive_write(const char *out, const struct mkarchive_opts *opts,
 		for (i = 0; i < g.n; i++)
 			if (strcmp(g.e[i].path, archive_entry_pathname(ae)) == 0)
 				break;
-		if (write_entry(a, ae, &g.e[i < g.n ? i : 0], o.seed, buf,
-		    bufsz, err, errlen) == -1)
-			goto out;
+		wr = write_entry(a, ae, &g.e[i < g.n ? i : 0], o.seed, buf,
+		    bufsz, err, errlen);
 		archive_entry_free(ae);
+		if (wr == -1)
+			goto out;
 	}
 	if (archive_write_close(a) != ARCHIVE_OK) {
 		ar_fail(err, errlen, tmp, a);

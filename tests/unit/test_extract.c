@@ -17,10 +17,12 @@
 #include <fts.h>
 #include <ftw.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -254,6 +256,40 @@ test_mkarchive_deterministic(void **state)
 	free(a);
 	free(b);
 	free(c);
+}
+
+/*
+ * A write that fails half way (a file size limit) is reported with its
+ * cause, and nothing is leaked (LeakSanitizer judges the child's exit).
+ */
+static void
+test_mkarchive_write_fails(void **state)
+{
+	struct mkarchive_opts o = { 200, 1 << 20, 1, "pax", "none" };
+	struct rlimit rl = { 64 << 10, 64 << 10 };
+	char err[512], *p = xasprintf("%s/efbig.tar", top);
+	pid_t pid;
+	int st;
+
+	(void)state;
+	assert_int_not_equal(pid = fork(), -1);
+	if (pid == 0) {
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+			_exit(2);
+		if (mkarchive_write(p, &o, err, sizeof(err)) != -1 ||
+		    strstr(err, strerror(EFBIG)) == NULL) {
+			fprintf(stderr, "mkarchive_write: %s\n", err);
+			_exit(3);
+		}
+		free(p);
+		exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_int_equal(access(p, F_OK), -1);
+	free(p);
 }
 
 static void
@@ -994,6 +1030,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mkarchive_deterministic),
 		cmocka_unit_test(test_mkarchive_shape),
+		cmocka_unit_test(test_mkarchive_write_fails),
 		cmocka_unit_test(test_extract_to_and_verify),
 		cmocka_unit_test(test_extract_to_threads),
 		cmocka_unit_test(test_extract_threads_umask),
