@@ -502,9 +502,17 @@ note(struct xctx *x, enum wl_status s, const char *entry, const char *cause,
 		x->status = s;
 }
 
-/* FNV-1a, extended one byte at a time. */
+/*
+ * FNV-1a, extended one byte at a time, of the name with ASCII case folded:
+ * on a case-insensitive file system (ZFS casesensitivity=insensitive,
+ * ext4 or tmpfs casefold) "s/x" goes through a symbolic link "S".  Past
+ * ASCII, folding and normalization are the file system's own, so there
+ * every name is checked (sym_on_path).
+ */
 #define FNV_OFF		0xcbf29ce484222325ULL
 #define FNV_MUL		0x100000001b3ULL
+#define FNV_NEXT(h, c)	(((h) ^ (uint64_t)((c) >= 'A' && (c) <= 'Z' ? \
+			    (c) - 'A' + 'a' : (c))) * FNV_MUL)
 
 static int
 sym_has(const struct xctx *x, uint64_t h)
@@ -526,8 +534,11 @@ sym_add(struct xctx *x, const char *name)
 	uint64_t h = FNV_OFF, *old;
 	size_t i, oldcap;
 
-	for (; *name != '\0'; name++)
-		h = (h ^ (unsigned char)*name) * FNV_MUL;
+	for (; *name != '\0'; name++) {
+		if ((unsigned char)*name >= 0x80)
+			x->symwide = 1;
+		h = FNV_NEXT(h, (unsigned char)*name);
+	}
 	if (x->symcap > 0 && sym_has(x, h))
 		return;
 	if (2 * (x->nsyms + 1) > x->symcap) {
@@ -563,12 +574,16 @@ sym_on_path(const struct xctx *x, const char *name)
 
 	if (x->nsyms == 0)
 		return (0);
+	if (x->symwide)
+		return (1);
 	for (;; name++) {
 		if ((*name == '/' || *name == '\0') && sym_has(x, h))
 			return (1);
 		if (*name == '\0')
 			return (0);
-		h = (h ^ (unsigned char)*name) * FNV_MUL;
+		if ((unsigned char)*name >= 0x80)
+			return (1);
+		h = FNV_NEXT(h, (unsigned char)*name);
 	}
 }
 
@@ -812,6 +827,7 @@ xctx_close(struct xctx *x)
 	free(x->syms);
 	x->syms = NULL;
 	x->nsyms = x->symcap = 0;
+	x->symwide = 0;
 	x->rd = x->disk = NULL;
 	x->dir = x->name = x->link = NULL;
 }

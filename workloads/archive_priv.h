@@ -40,6 +40,7 @@ struct xctx {
 	int		 fresh;		/* dir was empty at xctx_open */
 	uint64_t	*syms;		/* hashes of symlinks made so far */
 	size_t		 nsyms, symcap;
+	int		 symwide;	/* one has a name beyond ASCII */
 	pthread_t	 cwd_thread;	/* whose cwd is dir */
 	enum wl_status	 status;	/* worst so far */
 	uint64_t	 entries;
