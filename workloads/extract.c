@@ -139,8 +139,11 @@ extract_worker_verify(void *p, struct wl_worker *w)
 	    c != NULL && c->dir != NULL ? c->dir : w->dir, x->flags,
 	    &nbad, err, sizeof(err)) == 0)
 		return (w->status);
-	if (w->status < WL_FAILED)
+	/* Worst status wins, with its message: a warning's gives way. */
+	if (w->status < WL_FAILED) {
 		w->status = WL_FAILED;
+		w->msg[0] = '\0';
+	}
 	if (w->msg[0] == '\0')
 		snprintf(w->msg, sizeof(w->msg), "verify %.100s: %.100s: "
 		    "%.250s (%ju mismatches)", w->dir, x->archive, err,

@@ -518,6 +518,38 @@ prepared(const char *archive)
 	return (st);
 }
 
+/* A verify failure after a warning names the mismatch, not the warning. */
+static void
+test_workload_verify_after_warn(void **state)
+{
+	char *a = make_archive("vw.tar", 40, 64 << 10, 5, "pax", "none");
+	char *d = fresh("vw"), *x;
+	void *st = prepared(a);
+	struct wl_worker w;
+	FILE *fp;
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	w.dir = d;
+	w.jobs = 1;
+	assert_int_equal(wl_extract.worker_setup(st, &w), 0);
+	assert_int_equal(wl_extract.worker_run(st, &w), WL_OK);
+	/* As if libarchive had warned about an entry. */
+	w.status = WL_WARN;
+	snprintf(w.msg, sizeof(w.msg), "some/entry: a warning");
+	x = xasprintf("%s/stray", d);
+	assert_non_null(fp = fopen(x, "w"));
+	fclose(fp);
+	assert_int_equal(wl_extract.worker_verify(st, &w), WL_FAILED);
+	if (strstr(w.msg, "stray: not in the archive") == NULL)
+		fail_msg("msg: %s", w.msg);
+	wl_extract.worker_cleanup(st, &w);
+	wl_extract.fini(st);
+	free(x);
+	free(d);
+	free(a);
+}
+
 /* Run n workers at once in threads; dirs[i] gets worker i. */
 static void
 run_threads(void *st, int n, char **dirs, struct tw *t)
@@ -1036,6 +1068,7 @@ main(void)
 		cmocka_unit_test(test_extract_threads_umask),
 		cmocka_unit_test(test_verify_detects_content),
 		cmocka_unit_test(test_workload_threads),
+		cmocka_unit_test(test_workload_verify_after_warn),
 		cmocka_unit_test(test_workload_forked),
 		cmocka_unit_test(test_default_archive),
 		cmocka_unit_test(test_bsdtar_formats),
