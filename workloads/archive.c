@@ -154,15 +154,6 @@ reader_new(const void *buf, size_t len, int *r)
 	return (rd);
 }
 
-static const char *
-errno_text(int e, char *buf, size_t len)
-{
-	if (e <= 0)
-		return ("");
-	snprintf(buf, len, " (%s)", strerror(e));
-	return (buf);
-}
-
 /*
  * The archive's user and group names, resolved once in the controller, so
  * that no worker walks NSS (files, systemd-userdb sockets ...) inside the

@@ -9,6 +9,8 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "workload.h"
@@ -24,6 +26,16 @@ ar_errstr(struct archive *a)
 	const char *s = archive_error_string(a);
 
 	return (s != NULL ? s : "unknown error");
+}
+
+/* " (strerror(e))" for archive_errno and the like, or "" when e <= 0. */
+static inline const char *
+errno_text(int e, char *buf, size_t len)
+{
+	if (e <= 0)
+		return ("");
+	snprintf(buf, len, " (%s)", strerror(e));
+	return (buf);
 }
 
 struct xctx {

@@ -455,10 +455,10 @@ mkarchive_defaults(struct mkarchive_opts *o)
 static void
 ar_fail(char *err, size_t errlen, const char *what, struct archive *a)
 {
-	int e = archive_errno(a);
+	char eb[128];
 
-	snprintf(err, errlen, "%s: %s%s%s%s", what, ar_errstr(a),
-	    e > 0 ? " (" : "", e > 0 ? strerror(e) : "", e > 0 ? ")" : "");
+	snprintf(err, errlen, "%s: %s%s", what, ar_errstr(a),
+	    errno_text(archive_errno(a), eb, sizeof(eb)));
 }
 
 static int
