@@ -598,7 +598,7 @@ int
 xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
     int flags, const void *owners, pid_t owner_pid)
 {
-	char real[PATH_MAX];
+	char real[PATH_MAX], eb[128];
 	int r;
 
 	memset(x, 0, sizeof(*x));
@@ -616,8 +616,10 @@ xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
 	if (x->dirlen == 1)
 		x->dirlen = 0;
 	if ((x->rd = reader_new(buf, len, &r)) == NULL || r != ARCHIVE_OK) {
-		snprintf(x->err, sizeof(x->err), "archive_read_open_memory: %s",
-		    x->rd != NULL ? ar_errstr(x->rd) : "out of memory");
+		snprintf(x->err, sizeof(x->err), "archive_read_open_memory: "
+		    "%s%s", x->rd != NULL ? ar_errstr(x->rd) : "out of memory",
+		    x->rd != NULL ? errno_text(archive_errno(x->rd), eb,
+		    sizeof(eb)) : "");
 		xctx_close(x);
 		return (-1);
 	}
