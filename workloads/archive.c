@@ -154,15 +154,6 @@ reader_new(const void *buf, size_t len, int *r)
 	return (rd);
 }
 
-static const char *
-errno_text(int e, char *buf, size_t len)
-{
-	if (e <= 0)
-		return ("");
-	snprintf(buf, len, " (%s)", strerror(e));
-	return (buf);
-}
-
 /*
  * The archive's user and group names, resolved once in the controller, so
  * that no worker walks NSS (files, systemd-userdb sockets ...) inside the
@@ -502,9 +493,17 @@ note(struct xctx *x, enum wl_status s, const char *entry, const char *cause,
 		x->status = s;
 }
 
-/* FNV-1a, extended one byte at a time. */
+/*
+ * FNV-1a, extended one byte at a time, of the name with ASCII case folded:
+ * on a case-insensitive file system (ZFS casesensitivity=insensitive,
+ * ext4 or tmpfs casefold) "s/x" goes through a symbolic link "S".  Past
+ * ASCII, folding and normalization are the file system's own, so there
+ * every name is checked (sym_on_path).
+ */
 #define FNV_OFF		0xcbf29ce484222325ULL
 #define FNV_MUL		0x100000001b3ULL
+#define FNV_NEXT(h, c)	(((h) ^ (uint64_t)((c) >= 'A' && (c) <= 'Z' ? \
+			    (c) - 'A' + 'a' : (c))) * FNV_MUL)
 
 static int
 sym_has(const struct xctx *x, uint64_t h)
@@ -526,8 +525,11 @@ sym_add(struct xctx *x, const char *name)
 	uint64_t h = FNV_OFF, *old;
 	size_t i, oldcap;
 
-	for (; *name != '\0'; name++)
-		h = (h ^ (unsigned char)*name) * FNV_MUL;
+	for (; *name != '\0'; name++) {
+		if ((unsigned char)*name >= 0x80)
+			x->symwide = 1;
+		h = FNV_NEXT(h, (unsigned char)*name);
+	}
 	if (x->symcap > 0 && sym_has(x, h))
 		return;
 	if (2 * (x->nsyms + 1) > x->symcap) {
@@ -563,12 +565,16 @@ sym_on_path(const struct xctx *x, const char *name)
 
 	if (x->nsyms == 0)
 		return (0);
+	if (x->symwide)
+		return (1);
 	for (;; name++) {
 		if ((*name == '/' || *name == '\0') && sym_has(x, h))
 			return (1);
 		if (*name == '\0')
 			return (0);
-		h = (h ^ (unsigned char)*name) * FNV_MUL;
+		if ((unsigned char)*name >= 0x80)
+			return (1);
+		h = FNV_NEXT(h, (unsigned char)*name);
 	}
 }
 
@@ -590,9 +596,9 @@ dir_is_empty(const char *dir)
 
 int
 xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
-    int flags, const void *owners)
+    int flags, const void *owners, pid_t owner_pid)
 {
-	char real[PATH_MAX];
+	char real[PATH_MAX], eb[128];
 	int r;
 
 	memset(x, 0, sizeof(*x));
@@ -610,11 +616,21 @@ xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
 	if (x->dirlen == 1)
 		x->dirlen = 0;
 	if ((x->rd = reader_new(buf, len, &r)) == NULL || r != ARCHIVE_OK) {
-		snprintf(x->err, sizeof(x->err), "archive_read_open_memory: %s",
-		    x->rd != NULL ? ar_errstr(x->rd) : "out of memory");
+		snprintf(x->err, sizeof(x->err), "archive_read_open_memory: "
+		    "%s%s", x->rd != NULL ? ar_errstr(x->rd) : "out of memory",
+		    x->rd != NULL ? errno_text(archive_errno(x->rd), eb,
+		    sizeof(eb)) : "");
 		xctx_close(x);
 		return (-1);
 	}
+	/*
+	 * archive_write_disk_new reads the umask by setting it to 0 and back:
+	 * a thread must have its own first, or two workers starting together
+	 * can leave the whole process with umask 0.  Failing to enter, names
+	 * are prefixed with the directory: also right.
+	 */
+	if (owner_pid != 0)
+		(void)xctx_enter_dir(x, owner_pid);
 	if ((x->disk = archive_write_disk_new()) == NULL) {
 		snprintf(x->err, sizeof(x->err), "archive_write_disk_new: "
 		    "out of memory");
@@ -804,6 +820,7 @@ xctx_close(struct xctx *x)
 	free(x->syms);
 	x->syms = NULL;
 	x->nsyms = x->symcap = 0;
+	x->symwide = 0;
 	x->rd = x->disk = NULL;
 	x->dir = x->name = x->link = NULL;
 }
@@ -814,11 +831,8 @@ archive_extract_to(const void *buf, size_t len, const char *dir, int flags,
 {
 	struct xctx x;
 	enum wl_status s;
+	pid_t owner = 0;
 
-	if (xctx_open(&x, buf, len, dir, flags, NULL) == -1) {
-		snprintf(err, errlen, "%s", x.err);
-		return (WL_FATAL);
-	}
 #ifdef __linux__
 	/*
 	 * A thread other than the main one (a worker) gets its own working
@@ -826,8 +840,12 @@ archive_extract_to(const void *buf, size_t len, const char *dir, int flags,
 	 * process that may have others keeps them and uses the prefix.
 	 */
 	if (gettid() != getpid())
-		(void)xctx_enter_dir(&x, getpid());
+		owner = getpid();
 #endif
+	if (xctx_open(&x, buf, len, dir, flags, NULL, owner) == -1) {
+		snprintf(err, errlen, "%s", x.err);
+		return (WL_FATAL);
+	}
 	s = xctx_run(&x);
 	if (entries != NULL)
 		*entries = x.entries;

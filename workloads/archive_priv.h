@@ -9,6 +9,8 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "workload.h"
@@ -26,6 +28,16 @@ ar_errstr(struct archive *a)
 	return (s != NULL ? s : "unknown error");
 }
 
+/* " (strerror(e))" for archive_errno and the like, or "" when e <= 0. */
+static inline const char *
+errno_text(int e, char *buf, size_t len)
+{
+	if (e <= 0)
+		return ("");
+	snprintf(buf, len, " (%s)", strerror(e));
+	return (buf);
+}
+
 struct xctx {
 	struct archive	*rd;		/* reader on the memory image */
 	struct archive	*disk;		/* archive_write_disk */
@@ -40,6 +52,7 @@ struct xctx {
 	int		 fresh;		/* dir was empty at xctx_open */
 	uint64_t	*syms;		/* hashes of symlinks made so far */
 	size_t		 nsyms, symcap;
+	int		 symwide;	/* one has a name beyond ASCII */
 	pthread_t	 cwd_thread;	/* whose cwd is dir */
 	enum wl_status	 status;	/* worst so far */
 	uint64_t	 entries;
@@ -50,15 +63,18 @@ struct xctx {
 /*
  * Reader and writer ready, nothing extracted.  -1 with x->err set.
  * owners: struct archive_image.owners, or NULL for libarchive's lookup.
+ * owner_pid: the controller's pid, to enter dir (xctx_enter_dir) before
+ * the writer is made; 0 keeps the prefix method.
  */
 int	 xctx_open(struct xctx *, const void *buf, size_t len,
-	    const char *dir, int flags, const void *owners);
+	    const char *dir, int flags, const void *owners, pid_t owner_pid);
 /*
  * Make dir the working directory of this worker alone, when that is
  * possible (a forked worker; a thread that can unshare(CLONE_FS)), so
  * that entry names stay relative and libarchive's symlink walk does not
  * start at "/" for every entry, as with "tar xfC".  owner_pid is the pid
  * of the controller.  0 when entered; -1 leaves the prefix method on.
+ * xctx_open calls it when given owner_pid.
  */
 int	 xctx_enter_dir(struct xctx *, pid_t owner_pid);
 /* Back to the working directory of before. */

@@ -93,14 +93,12 @@ extract_worker_setup(void *p, struct wl_worker *w)
 
 	w->priv = c;
 	if (xctx_open(c, x->img.buf, x->img.len, w->dir, x->flags,
-	    x->img.owners) == -1) {
+	    x->img.owners, x->controller) == -1) {
 		snprintf(w->msg, sizeof(w->msg), "%.160s: %.340s", x->archive,
 		    c->err);
 		w->status = WL_FATAL;
 		return (-1);
 	}
-	/* Failing that, names are prefixed with the directory: also right. */
-	(void)xctx_enter_dir(c, x->controller);
 	return (0);
 }
 
@@ -141,8 +139,11 @@ extract_worker_verify(void *p, struct wl_worker *w)
 	    c != NULL && c->dir != NULL ? c->dir : w->dir, x->flags,
 	    &nbad, err, sizeof(err)) == 0)
 		return (w->status);
-	if (w->status < WL_FAILED)
+	/* Worst status wins, with its message: a warning's gives way. */
+	if (w->status < WL_FAILED) {
 		w->status = WL_FAILED;
+		w->msg[0] = '\0';
+	}
 	if (w->msg[0] == '\0')
 		snprintf(w->msg, sizeof(w->msg), "verify %.100s: %.100s: "
 		    "%.250s (%ju mismatches)", w->dir, x->archive, err,

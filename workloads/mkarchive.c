@@ -451,10 +451,21 @@ mkarchive_defaults(struct mkarchive_opts *o)
 		o->compress = "none";
 }
 
+/* "what: libarchive's message (errno text)" into err. */
+static void
+ar_fail(char *err, size_t errlen, const char *what, struct archive *a)
+{
+	char eb[128];
+
+	snprintf(err, errlen, "%s: %s%s", what, ar_errstr(a),
+	    errno_text(archive_errno(a), eb, sizeof(eb)));
+}
+
 static int
 set_format(struct archive *a, const char *fmt, const char *comp, char *err,
     size_t errlen)
 {
+	char what[64];
 	int r;
 
 	if (strcmp(fmt, "pax") == 0)
@@ -493,7 +504,8 @@ set_format(struct archive *a, const char *fmt, const char *comp, char *err,
 	if (r == ARCHIVE_OK)
 		return (0);
 fail:
-	snprintf(err, errlen, "%s/%s: %s", fmt, comp, ar_errstr(a));
+	snprintf(what, sizeof(what), "%s/%s", fmt, comp);
+	ar_fail(err, errlen, what, a);
 	return (-1);
 }
 
@@ -520,7 +532,7 @@ write_entry(struct archive *a, struct archive_entry *ae, const struct ent *e,
 	}
 	return (0);
 fail:
-	snprintf(err, errlen, "%s: %s", e->path, ar_errstr(a));
+	ar_fail(err, errlen, e->path, a);
 	return (-1);
 }
 
@@ -538,7 +550,7 @@ mkarchive_write(const char *out, const struct mkarchive_opts *opts,
 	char *tmp = NULL, eb[WL_MSG_LEN];
 	unsigned *nlinks = NULL;
 	size_t i;
-	int zip, rc = -1;
+	int zip, wr, rc = -1;
 
 	mkarchive_defaults(&o);
 	memset(&g, 0, sizeof(g));
@@ -554,7 +566,7 @@ mkarchive_write(const char *out, const struct mkarchive_opts *opts,
 	generate(&g, &o);
 	tmp = xasprintf("%s.tmp.%ld", out, (long)getpid());
 	if (archive_write_open_filename(a, tmp) != ARCHIVE_OK) {
-		snprintf(err, errlen, "%s: %s", tmp, ar_errstr(a));
+		ar_fail(err, errlen, tmp, a);
 		goto out;
 	}
 	lr = archive_entry_linkresolver_new();
@@ -587,13 +599,14 @@ mkarchive_write(const char *out, const struct mkarchive_opts *opts,
 		    (int64_t)e->size : 0);
 		spare = NULL;
 		archive_entry_linkify(lr, &ae, &spare);
-		if (ae != NULL && write_entry(a, ae, e, o.seed, buf, bufsz,
-		    err, errlen) == -1)
-			goto out;
+		wr = ae != NULL ? write_entry(a, ae, e, o.seed, buf, bufsz,
+		    err, errlen) : 0;
 		if (ae != NULL)
 			archive_entry_free(ae);
 		if (spare != NULL)
 			archive_entry_free(spare);
+		if (wr == -1)
+			goto out;
 	}
 	/* Deferred entries (new cpio): none with the odc strategy, but flush. */
 	for (;;) {
@@ -605,13 +618,14 @@ mkarchive_write(const char *out, const struct mkarchive_opts *opts,
 		for (i = 0; i < g.n; i++)
 			if (strcmp(g.e[i].path, archive_entry_pathname(ae)) == 0)
 				break;
-		if (write_entry(a, ae, &g.e[i < g.n ? i : 0], o.seed, buf,
-		    bufsz, err, errlen) == -1)
-			goto out;
+		wr = write_entry(a, ae, &g.e[i < g.n ? i : 0], o.seed, buf,
+		    bufsz, err, errlen);
 		archive_entry_free(ae);
+		if (wr == -1)
+			goto out;
 	}
 	if (archive_write_close(a) != ARCHIVE_OK) {
-		snprintf(err, errlen, "%s: %s", tmp, ar_errstr(a));
+		ar_fail(err, errlen, tmp, a);
 		goto out;
 	}
 	if (rename(tmp, out) == -1) {

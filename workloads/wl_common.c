@@ -114,7 +114,8 @@ wl_report(struct wl_worker *w, enum wl_status st, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (w->msg[0] == '\0' && fmt != NULL) {
+	/* A worse status brings its own message: the cause of the worst. */
+	if ((w->msg[0] == '\0' || st > w->status) && fmt != NULL) {
 		va_start(ap, fmt);
 		vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
 		va_end(ap);

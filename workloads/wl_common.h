@@ -26,8 +26,9 @@ int	 wl_opt_unknown(const char *wl, const char *key, const char *known,
 	    char *err, size_t errlen);
 
 /*
- * Record a worker's problem: the worst status wins, the first message is
- * kept ("<object>: <cause>").  Returns the worker's status.
+ * Record a worker's problem: the worst status wins, and the first message
+ * of the worst status is kept ("<object>: <cause>").  Returns the
+ * worker's status.
  */
 enum wl_status wl_report(struct wl_worker *, enum wl_status, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));

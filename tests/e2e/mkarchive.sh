@@ -48,4 +48,7 @@ err=$("$FSCONC" mkarchive -n 10 "$d/no/such/dir/x.tar" 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$err" | grep -q "fsconc: mkarchive: $d/no/such/dir/x.tar" &&
     ok "unwritable OUT: exit 1, names the file" ||
     not_ok "unwritable OUT: exit 1, names the file" "rc=$rc $err"
+echo "$err" | grep -q "No such file or directory" &&
+    ok "unwritable OUT: names the cause" ||
+    not_ok "unwritable OUT: names the cause" "$err"
 ls "$d/no" >/dev/null 2>&1 && not_ok "nothing left behind" || ok "nothing left behind"

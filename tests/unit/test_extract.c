@@ -17,11 +17,14 @@
 #include <fts.h>
 #include <ftw.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -201,6 +204,26 @@ extract_thread(void *p)
 	return (NULL);
 }
 
+/*
+ * umask(2), seen by libarchive too: with slow_umask on, a thread's first
+ * umask(0) (libarchive reading the umask) holds the window open, so that
+ * two workers starting together would interleave there for certain.
+ */
+static volatile int slow_umask;
+
+mode_t
+umask(mode_t m)
+{
+	static _Thread_local int slowed;
+	mode_t old = (mode_t)syscall(SYS_umask, m);
+
+	if (slow_umask && m == 0 && !slowed && gettid() != getpid()) {
+		slowed = 1;
+		usleep(200000);
+	}
+	return (old);
+}
+
 /* --- mkarchive ------------------------------------------------------ */
 
 static void
@@ -233,6 +256,40 @@ test_mkarchive_deterministic(void **state)
 	free(a);
 	free(b);
 	free(c);
+}
+
+/*
+ * A write that fails half way (a file size limit) is reported with its
+ * cause, and nothing is leaked (LeakSanitizer judges the child's exit).
+ */
+static void
+test_mkarchive_write_fails(void **state)
+{
+	struct mkarchive_opts o = { 200, 1 << 20, 1, "pax", "none" };
+	struct rlimit rl = { 64 << 10, 64 << 10 };
+	char err[512], *p = xasprintf("%s/efbig.tar", top);
+	pid_t pid;
+	int st;
+
+	(void)state;
+	assert_int_not_equal(pid = fork(), -1);
+	if (pid == 0) {
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+			_exit(2);
+		if (mkarchive_write(p, &o, err, sizeof(err)) != -1 ||
+		    strstr(err, strerror(EFBIG)) == NULL) {
+			fprintf(stderr, "mkarchive_write: %s\n", err);
+			_exit(3);
+		}
+		free(p);
+		exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_int_equal(access(p, F_OK), -1);
+	free(p);
 }
 
 static void
@@ -362,6 +419,41 @@ test_extract_to_threads(void **state)
 	free(a);
 }
 
+/* Worker threads starting together leave the process's umask alone. */
+static void
+test_extract_threads_umask(void **state)
+{
+	char *a = make_archive("xu.tar", 20, 64 << 10, 6, "pax", "none");
+	char err[512];
+	struct archive_image img;
+	struct xt t[2];
+	pthread_t th[2];
+	mode_t old;
+	int i;
+
+	(void)state;
+	assert_int_equal(archive_load(a, &img, err, sizeof(err)), 0);
+	old = umask(022);
+	slow_umask = 1;
+	for (i = 0; i < 2; i++) {
+		t[i].img = &img;
+		t[i].dir = fresh(i == 0 ? "xu0" : "xu1");
+		assert_int_equal(pthread_create(&th[i], NULL, extract_thread,
+		    &t[i]), 0);
+	}
+	for (i = 0; i < 2; i++) {
+		pthread_join(th[i], NULL);
+		if (t[i].s != WL_OK)
+			fail_msg("thread %d: %s", i, t[i].err);
+	}
+	slow_umask = 0;
+	assert_int_equal(umask(old), 022);
+	free(t[0].dir);
+	free(t[1].dir);
+	archive_image_free(&img);
+	free(a);
+}
+
 /* Bytes 0..len of the first regular file of size > 0 are overwritten. */
 static void
 test_verify_detects_content(void **state)
@@ -424,6 +516,38 @@ prepared(const char *archive)
 	    sizeof(err)) != 0 || wl_extract.prepare(st, err, sizeof(err)) != 0)
 		fail_msg("prepare %s: %s", archive, err);
 	return (st);
+}
+
+/* A verify failure after a warning names the mismatch, not the warning. */
+static void
+test_workload_verify_after_warn(void **state)
+{
+	char *a = make_archive("vw.tar", 40, 64 << 10, 5, "pax", "none");
+	char *d = fresh("vw"), *x;
+	void *st = prepared(a);
+	struct wl_worker w;
+	FILE *fp;
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	w.dir = d;
+	w.jobs = 1;
+	assert_int_equal(wl_extract.worker_setup(st, &w), 0);
+	assert_int_equal(wl_extract.worker_run(st, &w), WL_OK);
+	/* As if libarchive had warned about an entry. */
+	w.status = WL_WARN;
+	snprintf(w.msg, sizeof(w.msg), "some/entry: a warning");
+	x = xasprintf("%s/stray", d);
+	assert_non_null(fp = fopen(x, "w"));
+	fclose(fp);
+	assert_int_equal(wl_extract.worker_verify(st, &w), WL_FAILED);
+	if (strstr(w.msg, "stray: not in the archive") == NULL)
+		fail_msg("msg: %s", w.msg);
+	wl_extract.worker_cleanup(st, &w);
+	wl_extract.fini(st);
+	free(x);
+	free(d);
+	free(a);
 }
 
 /* Run n workers at once in threads; dirs[i] gets worker i. */
@@ -938,10 +1062,13 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mkarchive_deterministic),
 		cmocka_unit_test(test_mkarchive_shape),
+		cmocka_unit_test(test_mkarchive_write_fails),
 		cmocka_unit_test(test_extract_to_and_verify),
 		cmocka_unit_test(test_extract_to_threads),
+		cmocka_unit_test(test_extract_threads_umask),
 		cmocka_unit_test(test_verify_detects_content),
 		cmocka_unit_test(test_workload_threads),
+		cmocka_unit_test(test_workload_verify_after_warn),
 		cmocka_unit_test(test_workload_forked),
 		cmocka_unit_test(test_default_archive),
 		cmocka_unit_test(test_bsdtar_formats),

@@ -187,6 +187,26 @@ test_checksum_catches_corruption(void **state)
 	free(root);
 }
 
+/*
+ * A failure after a warning (readtest warns "not cached" in setup) must
+ * say why it failed: the worst status's first message is kept.
+ */
+static void
+test_report_worst_message(void **state)
+{
+	struct wl_worker w = { 0 };
+
+	(void)state;
+	assert_int_equal(wl_report(&w, WL_WARN, "cached %d%%", 50), WL_WARN);
+	assert_string_equal(w.msg, "cached 50%");
+	assert_int_equal(wl_report(&w, WL_FAILED, "read: %s", "EIO"),
+	    WL_FAILED);
+	assert_string_equal(w.msg, "read: EIO");
+	assert_int_equal(wl_report(&w, WL_FAILED, "second"), WL_FAILED);
+	assert_int_equal(wl_report(&w, WL_WARN, "late warning"), WL_FAILED);
+	assert_string_equal(w.msg, "read: EIO");
+}
+
 static void
 test_content(void **state)
 {
@@ -204,6 +224,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_worst_message),
 		cmocka_unit_test(test_content),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_too_large_for_disk),
