@@ -81,7 +81,8 @@ cmd_topo(int argc, char **argv)
 	}
 	if (topo_open(&t, synthetic, err, sizeof(err)) != 0) {
 		warnx("topo: %s", err);
-		return (EXIT_USAGE);
+		/* A bad --synthetic is the caller's; this machine's is not. */
+		return (synthetic != NULL ? EXIT_USAGE : EXIT_RUNTIME);
 	}
 	if (parse_jobs_list(jobs, hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU),
 	    &levels, &n, err, sizeof(err)) != 0) {
