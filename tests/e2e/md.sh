@@ -208,6 +208,15 @@ err=$("$FSCONC" md cleanup 2>&1); rc=$?
     ok "cleanup refuses records naming paths outside its directory" ||
     not_ok "forged record" "rc=$rc $err"
 rm -f "$FSCONC_RUNDIR/state/4194999.0.rec"
+# The signal handler runs "md cleanup --pid OURS": pids reach 2^22 on Linux.
+mkdir "$FSCONC_RUNDIR/4194001.0"
+printf 'id 4194001.0\npid 4194001\nstart 1\nowner process\ncomplete 0\nbackend dir\nspec dir\nres dir %s\n' \
+    "$FSCONC_RUNDIR/4194001.0" >"$FSCONC_RUNDIR/state/4194001.0.rec"
+err=$("$FSCONC" md cleanup --pid 4194001 2>&1); rc=$?
+[ $rc -eq 0 ] && [ ! -e "$FSCONC_RUNDIR/4194001.0" ] &&
+    [ ! -e "$FSCONC_RUNDIR/state/4194001.0.rec" ] &&
+    ok "cleanup --pid takes a pid above 10^6" ||
+    not_ok "cleanup --pid 4194001" "rc=$rc $err"
 
 # --- busy: umount EBUSY is retried, then the holders are named ------------
 line=$("$FSCONC" md create tmpfs:16m); bid=${line%%	*}; bmnt=${line#*	}
