@@ -223,6 +223,25 @@ err=$("$FSCONC" md cleanup 2>&1); rc=$?
     ok "cleanup refuses records naming paths outside its directory" ||
     not_ok "forged record" "rc=$rc $err"
 rm -f "$FSCONC_RUNDIR/state/4194999.0.rec"
+# An md record's label must be one of ours: mdconfig -lv ends an unlabelled
+# unit's line with an empty label, which an empty record label matched.
+mkdir "$t/fakebin"
+cat >"$t/fakebin/mdconfig" <<EOF
+#!/bin/sh
+case \$1 in
+-l) printf 'md0\\tmalloc\\t1024M\\t-\\t\\n' ;;
+*) echo "\$@" >>"$t/mdconfig.log" ;;
+esac
+EOF
+chmod 755 "$t/fakebin/mdconfig"
+printf 'id 4194002.0\npid 4194002\nstart 1\nowner process\ncomplete 1\nbackend md\nspec md:malloc:1G ufs\nres md \n' \
+    >"$FSCONC_RUNDIR/state/4194002.0.rec"
+err=$(PATH="$t/fakebin:$PATH" "$FSCONC" md cleanup 2>&1); rc=$?
+[ $rc -eq 1 ] && [ ! -e "$t/mdconfig.log" ] &&
+    echo "$err" | grep -q "md record: bad label" &&
+    ok "cleanup refuses an md record whose label is not fsconc's" ||
+    not_ok "forged md label" "rc=$rc $err $(cat "$t/mdconfig.log" 2>&1)"
+rm -f "$FSCONC_RUNDIR/state/4194002.0.rec"
 # The signal handler runs "md cleanup --pid OURS": pids reach 2^22 on Linux.
 mkdir "$FSCONC_RUNDIR/4194001.0"
 printf 'id 4194001.0\npid 4194001\nstart 1\nowner process\ncomplete 0\nbackend dir\nspec dir\nres dir %s\n' \
