@@ -399,6 +399,9 @@ md_mount(struct md_ctx *ctx, const char *fs, const char *opts,
 		return (-1);
 	}
 	argv[n++] = "mount";
+	/* FreeBSD's ext2fs(5) is the vfs for ext2, ext3 and ext4. */
+	if (ctx->os == MD_OS_FREEBSD && strncmp(fs, "ext", 3) == 0)
+		fs = "ext2fs";
 	/* FreeBSD's mount(8) defaults to ufs; say it only when it is not. */
 	if (ctx->os != MD_OS_FREEBSD || strcmp(fs, "ufs") != 0) {
 		argv[n++] = "-t";

@@ -39,6 +39,12 @@ newfs -U /dev/$md'
 echo "$out" | grep -A1 '^md=' | head -2 | { read -r a; read -r b
     [ "$a
 $b" = "$exp" ]; } && ok "dry-run: FreeBSD md sequence" || not_ok "dry-run freebsd" "$out"
+# FreeBSD's ext2fs(5) driver mounts ext2/3/4: mount -t ext4 names no vfs.
+out=$("$FSCONC" md create --dry-run --os freebsd --fs ext4 md:malloc:512m)
+echo "$out" | grep -q '^mount -t ext2fs /dev/$md /.*/mnt$' &&
+    ! echo "$out" | grep -q 'mount -t ext4' &&
+    ok "dry-run: FreeBSD mounts ext4 as ext2fs" ||
+    not_ok "dry-run freebsd ext4 mount" "$out"
 [ -z "$(leftovers)" ] && ok "dry-run creates nothing" ||
     not_ok "dry-run creates nothing" "$(leftovers)"
 
