@@ -205,8 +205,22 @@ md_run(struct md_ctx *ctx, const char *var, char *out, size_t outlen,
 		free(line);
 		return (-1);
 	}
-	if (pipe(opipe) == -1 || pipe(epipe) == -1)
-		err(EXIT_RUNTIME, "pipe");
+	/* Not err(3): the caller must get to undo what it recorded. */
+	if (pipe(opipe) == -1) {
+		warn("%s: pipe", line);
+		free(path);
+		free(line);
+		return (-1);
+	}
+	if (pipe(epipe) == -1) {
+		serrno = errno;
+		close(opipe[0]);
+		close(opipe[1]);
+		md_warnc(serrno, "%s: pipe", line);
+		free(path);
+		free(line);
+		return (-1);
+	}
 	parent = getpid();
 	if ((pid = fork()) == -1) {
 		serrno = errno;
