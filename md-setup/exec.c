@@ -183,6 +183,7 @@ md_run(struct md_ctx *ctx, const char *var, char *out, size_t outlen,
 	size_t nout = 0, nerr = 0;
 	int opipe[2], epipe[2], status, open_fds, i, rv = -1, serrno;
 	struct pollfd pfd[2];
+	sigset_t block, omask;
 	ssize_t n;
 	pid_t pid, parent;
 
@@ -222,8 +223,18 @@ md_run(struct md_ctx *ctx, const char *var, char *out, size_t outlen,
 		return (-1);
 	}
 	parent = getpid();
+	/*
+	 * The signal handler kills md_child_pid: hold the signals until it
+	 * is set, or a tool forked just then would outlive the cleanup.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &omask);
 	if ((pid = fork()) == -1) {
 		serrno = errno;
+		sigprocmask(SIG_SETMASK, &omask, NULL);
 		close(opipe[0]); close(opipe[1]);
 		close(epipe[0]); close(epipe[1]);
 		md_warnc(serrno, "%s: fork", line);
@@ -234,6 +245,7 @@ md_run(struct md_ctx *ctx, const char *var, char *out, size_t outlen,
 	if (pid == 0) {
 		int fd = open("/dev/null", O_RDWR);
 
+		sigprocmask(SIG_SETMASK, &omask, NULL);
 		md_os_child_setup(parent);
 		if (fd >= 0)
 			dup2(fd, 0);
@@ -245,6 +257,7 @@ md_run(struct md_ctx *ctx, const char *var, char *out, size_t outlen,
 		_exit(127);
 	}
 	md_child_pid = pid;
+	sigprocmask(SIG_SETMASK, &omask, NULL);
 	close(opipe[1]);
 	close(epipe[1]);
 	errbuf[0] = '\0';
