@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,14 +74,14 @@ usage(void)
 }
 
 static int
-number(const char *s, const char *what)
+number(const char *s, const char *what, long max)
 {
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v < 0 || v > 1000000) {
+	if (errno != 0 || *end != '\0' || v < 0 || v > max) {
 		warnx("%s %s: not a number", what, s);
 		usage();
 	}
@@ -104,10 +105,10 @@ parse(int argc, char **argv, struct md_opts *o, int max_operands)
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
 		case 'n':
-			o->reps = number(optarg, "-n");
+			o->reps = number(optarg, "-n", 1000000);
 			break;
 		case OPT_DISKS:
-			o->disks = number(optarg, "--disks");
+			o->disks = number(optarg, "--disks", 1000000);
 			break;
 		case OPT_DRYRUN:
 			o->dry_run = 1;
@@ -132,7 +133,8 @@ parse(int argc, char **argv, struct md_opts *o, int max_operands)
 			}
 			break;
 		case OPT_PID:
-			o->pid = (pid_t)number(optarg, "--pid");
+			/* Linux pids go up to 2^22 (pid_max), FreeBSD's to 99999. */
+			o->pid = (pid_t)number(optarg, "--pid", INT_MAX);
 			break;
 		default:
 			usage();

@@ -170,8 +170,14 @@ dir_create(struct md_ctx *ctx, struct md_disk *d)
 	d->mnt = path;
 	if (md_res_push(ctx, d, kind, path) == -1)
 		return (-1);
-	if (strcmp(kind, "tree") == 0)
-		return (md_mkdir(ctx, path, 0755));
+	if (strcmp(kind, "tree") == 0 && md_mkdir(ctx, path, 0755) == -1) {
+		/*
+		 * Made by someone else since resolve() (EEXIST), or not at
+		 * all: not ours, so the teardown must not empty it.
+		 */
+		md_res_pop(ctx, d);
+		return (-1);
+	}
 	return (0);
 }
 

@@ -183,6 +183,7 @@ md_run(struct md_ctx *ctx, const char *var, char *out, size_t outlen,
 	size_t nout = 0, nerr = 0;
 	int opipe[2], epipe[2], status, open_fds, i, rv = -1, serrno;
 	struct pollfd pfd[2];
+	sigset_t block, omask;
 	ssize_t n;
 	pid_t pid, parent;
 
@@ -205,11 +206,35 @@ md_run(struct md_ctx *ctx, const char *var, char *out, size_t outlen,
 		free(line);
 		return (-1);
 	}
-	if (pipe(opipe) == -1 || pipe(epipe) == -1)
-		err(EXIT_RUNTIME, "pipe");
+	/* Not err(3): the caller must get to undo what it recorded. */
+	if (pipe(opipe) == -1) {
+		warn("%s: pipe", line);
+		free(path);
+		free(line);
+		return (-1);
+	}
+	if (pipe(epipe) == -1) {
+		serrno = errno;
+		close(opipe[0]);
+		close(opipe[1]);
+		md_warnc(serrno, "%s: pipe", line);
+		free(path);
+		free(line);
+		return (-1);
+	}
 	parent = getpid();
+	/*
+	 * The signal handler kills md_child_pid: hold the signals until it
+	 * is set, or a tool forked just then would outlive the cleanup.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &omask);
 	if ((pid = fork()) == -1) {
 		serrno = errno;
+		sigprocmask(SIG_SETMASK, &omask, NULL);
 		close(opipe[0]); close(opipe[1]);
 		close(epipe[0]); close(epipe[1]);
 		md_warnc(serrno, "%s: fork", line);
@@ -220,6 +245,7 @@ md_run(struct md_ctx *ctx, const char *var, char *out, size_t outlen,
 	if (pid == 0) {
 		int fd = open("/dev/null", O_RDWR);
 
+		sigprocmask(SIG_SETMASK, &omask, NULL);
 		md_os_child_setup(parent);
 		if (fd >= 0)
 			dup2(fd, 0);
@@ -231,6 +257,7 @@ md_run(struct md_ctx *ctx, const char *var, char *out, size_t outlen,
 		_exit(127);
 	}
 	md_child_pid = pid;
+	sigprocmask(SIG_SETMASK, &omask, NULL);
 	close(opipe[1]);
 	close(epipe[1]);
 	errbuf[0] = '\0';
@@ -399,6 +426,9 @@ md_mount(struct md_ctx *ctx, const char *fs, const char *opts,
 		return (-1);
 	}
 	argv[n++] = "mount";
+	/* FreeBSD's ext2fs(5) is the vfs for ext2, ext3 and ext4. */
+	if (ctx->os == MD_OS_FREEBSD && strncmp(fs, "ext", 3) == 0)
+		fs = "ext2fs";
 	/* FreeBSD's mount(8) defaults to ufs; say it only when it is not. */
 	if (ctx->os != MD_OS_FREEBSD || strcmp(fs, "ufs") != 0) {
 		argv[n++] = "-t";

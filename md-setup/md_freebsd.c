@@ -80,6 +80,12 @@ md_mdunit_remove(struct md_ctx *ctx, const char *label)
 		fprintf(ctx->plan, "mdconfig -d -u $%s\n", ctx->var);
 		return (0);
 	}
+	/* An unlabelled unit lists an empty label: match only ours. */
+	if (strncmp(label, "fsconc-", 7) != 0 || label[7] == '\0' ||
+	    label[strcspn(label, " \t")] != '\0') {
+		warnx("md record: bad label '%s'", label);
+		return (-1);
+	}
 	if (md_run(ctx, NULL, out, sizeof(out), list) == -1)
 		return (-1);
 	for (line = strtok_r(out, "\n", &save); line != NULL;

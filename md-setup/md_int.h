@@ -100,6 +100,7 @@ const char *md_rundir(void);
 char	*md_rundir_for(enum md_os);
 int	 md_res_push(struct md_ctx *, struct md_disk *, const char *kind,
 	    const char *arg);
+int	 md_res_pop(struct md_ctx *, struct md_disk *);
 int	 md_record_save(struct md_disk *);
 int	 md_record_reserve(struct md_disk *);
 int	 md_teardown(struct md_ctx *, struct md_disk *);

@@ -262,6 +262,22 @@ md_res_push(struct md_ctx *ctx, struct md_disk *d, const char *kind,
 	return (0);
 }
 
+/*
+ * Forget the last resource, whose action failed and made nothing, and
+ * write the record without it at once: a cleanup after a crash here
+ * must not undo what is not ours.
+ */
+int
+md_res_pop(struct md_ctx *ctx, struct md_disk *d)
+{
+	if (d->nres == 0)
+		return (0);
+	d->nres--;
+	free(d->res[d->nres].kind);
+	free(d->res[d->nres].arg);
+	return (ctx->plan == NULL ? md_record_save(d) : 0);
+}
+
 static int
 undo(struct md_ctx *ctx, const struct md_res *r)
 {

@@ -39,6 +39,12 @@ newfs -U /dev/$md'
 echo "$out" | grep -A1 '^md=' | head -2 | { read -r a; read -r b
     [ "$a
 $b" = "$exp" ]; } && ok "dry-run: FreeBSD md sequence" || not_ok "dry-run freebsd" "$out"
+# FreeBSD's ext2fs(5) driver mounts ext2/3/4: mount -t ext4 names no vfs.
+out=$("$FSCONC" md create --dry-run --os freebsd --fs ext4 md:malloc:512m)
+echo "$out" | grep -q '^mount -t ext2fs /dev/$md /.*/mnt$' &&
+    ! echo "$out" | grep -q 'mount -t ext4' &&
+    ok "dry-run: FreeBSD mounts ext4 as ext2fs" ||
+    not_ok "dry-run freebsd ext4 mount" "$out"
 [ -z "$(leftovers)" ] && ok "dry-run creates nothing" ||
     not_ok "dry-run creates nothing" "$(leftovers)"
 
@@ -198,6 +204,21 @@ fails "mount root refused" "root of a mounted file system" "dir:$tmnt"
 line=$("$FSCONC" md create "dir:$t/mine") && did=${line%%	*}
 fails "dir of another fsconc disk refused" "in use by fsconc disk $did" "dir:$t/mine"
 "$FSCONC" md destroy all
+# dir:PATH that appears between the check and our mkdir is someone else's.
+FSCONC_MD_TEST_DELAY=1 "$FSCONC" md create "dir:$t/race" >/dev/null 2>&1 &
+rp=$!
+i=0
+until grep -qs '^res tree .*/race$' "$FSCONC_RUNDIR"/state/*.rec ||
+    [ $i -ge 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+mkdir "$t/race" && echo theirs >"$t/race/keep"
+wait $rp; rc=$?
+[ $i -lt 200 ] && [ $rc -eq 1 ] &&
+    [ "$(cat "$t/race/keep" 2>/dev/null)" = theirs ] &&
+    ok "dir:PATH made by another between check and mkdir is left alone" ||
+    not_ok "dir:PATH race" "rc=$rc i=$i $(ls -A "$t/race" 2>&1)"
 # A record naming things outside the runtime directory is refused.
 mkdir -p "$FSCONC_RUNDIR/state"
 printf 'id 4194999.0\npid 4194999\nstart 1\nowner process\ncomplete 1\nbackend loop\nspec loop:1G ext4\nres dir /etc\nres mount /\nres file /etc/hostname\n' \
@@ -208,7 +229,47 @@ err=$("$FSCONC" md cleanup 2>&1); rc=$?
     ok "cleanup refuses records naming paths outside its directory" ||
     not_ok "forged record" "rc=$rc $err"
 rm -f "$FSCONC_RUNDIR/state/4194999.0.rec"
+# An md record's label must be one of ours: mdconfig -lv ends an unlabelled
+# unit's line with an empty label, which an empty record label matched.
+mkdir "$t/fakebin"
+cat >"$t/fakebin/mdconfig" <<EOF
+#!/bin/sh
+case \$1 in
+-l) printf 'md0\\tmalloc\\t1024M\\t-\\t\\n' ;;
+*) echo "\$@" >>"$t/mdconfig.log" ;;
+esac
+EOF
+chmod 755 "$t/fakebin/mdconfig"
+printf 'id 4194002.0\npid 4194002\nstart 1\nowner process\ncomplete 1\nbackend md\nspec md:malloc:1G ufs\nres md \n' \
+    >"$FSCONC_RUNDIR/state/4194002.0.rec"
+err=$(PATH="$t/fakebin:$PATH" "$FSCONC" md cleanup 2>&1); rc=$?
+[ $rc -eq 1 ] && [ ! -e "$t/mdconfig.log" ] &&
+    echo "$err" | grep -q "md record: bad label" &&
+    ok "cleanup refuses an md record whose label is not fsconc's" ||
+    not_ok "forged md label" "rc=$rc $err $(cat "$t/mdconfig.log" 2>&1)"
+rm -f "$FSCONC_RUNDIR/state/4194002.0.rec"
+# The signal handler runs "md cleanup --pid OURS": pids reach 2^22 on Linux.
+mkdir "$FSCONC_RUNDIR/4194001.0"
+printf 'id 4194001.0\npid 4194001\nstart 1\nowner process\ncomplete 0\nbackend dir\nspec dir\nres dir %s\n' \
+    "$FSCONC_RUNDIR/4194001.0" >"$FSCONC_RUNDIR/state/4194001.0.rec"
+err=$("$FSCONC" md cleanup --pid 4194001 2>&1); rc=$?
+[ $rc -eq 0 ] && [ ! -e "$FSCONC_RUNDIR/4194001.0" ] &&
+    [ ! -e "$FSCONC_RUNDIR/state/4194001.0.rec" ] &&
+    ok "cleanup --pid takes a pid above 10^6" ||
+    not_ok "cleanup --pid 4194001" "rc=$rc $err"
 
+# Out of descriptors when mount(8) is to run: undone, not exit(3) mid-way.
+# python3 closes what the test harness left open, then caps descriptors.
+err=$(/usr/bin/python3 -c 'import os, resource, sys
+os.closerange(3, 65536)
+lim = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (6, lim[1]))
+os.execv(sys.argv[1], sys.argv[1:])' "$FSCONC" md create tmpfs:16m 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q "mount .*: pipe: Too many open files" &&
+    [ -z "$(ls "$FSCONC_RUNDIR/state")" ] &&
+    ok "no descriptors for a tool: error names it, the disk is undone" ||
+    not_ok "EMFILE in md_run" "rc=$rc $err $(ls "$FSCONC_RUNDIR/state")"
+"$FSCONC" md destroy all 2>/dev/null
 # --- busy: umount EBUSY is retried, then the holders are named ------------
 line=$("$FSCONC" md create tmpfs:16m); bid=${line%%	*}; bmnt=${line#*	}
 (cd "$bmnt" && exec sleep 30) &
