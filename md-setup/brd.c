@@ -28,9 +28,8 @@ static int
 brd_check(const struct md_spec *sp, char *err, size_t len)
 {
 	struct md_ctx ctx = { NULL, MD_OS_LINUX, NULL };
-	char kib[64], *tool;
+	char kib[64];
 	const char *argv[] = { "modprobe", "brd", "rd_nr=1", kib, NULL };
-	int rv;
 
 	if (md_need(MD_OS_LINUX, "brd", 1, err, len) == -1)
 		return (-1);
@@ -45,12 +44,7 @@ brd_check(const struct md_spec *sp, char *err, size_t len)
 		    "kernel has no brd; use loop or zram");
 		return (-1);
 	}
-	if (md_check_tool("mount", err, len) == -1)
-		return (-1);
-	tool = xasprintf("mkfs.%s", sp->fs);
-	rv = md_check_tool(tool, err, len);
-	free(tool);
-	return (rv);
+	return (md_check_fs_tools(sp, err, len));
 }
 
 #ifdef __linux__

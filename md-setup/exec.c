@@ -135,6 +135,27 @@ md_check_tool(const char *tool, char *err, size_t errlen)
 	return (-1);
 }
 
+char *
+md_newfs_tool(const char *fs)
+{
+	return (strcmp(fs, "ufs") == 0 ? xstrdup("newfs") :
+	    xasprintf("mkfs.%s", fs));
+}
+
+int
+md_check_fs_tools(const struct md_spec *sp, char *err, size_t errlen)
+{
+	char *tool;
+	int rv;
+
+	if (md_check_tool("mount", err, errlen) == -1)
+		return (-1);
+	tool = md_newfs_tool(sp->fs);
+	rv = md_check_tool(tool, err, errlen);
+	free(tool);
+	return (rv);
+}
+
 static char *
 join_argv(const char *const *argv)
 {
@@ -544,10 +565,7 @@ mkfs_argv(const struct md_spec *spec, const char *dev, const char **argv,
 	char *tool, *opts, *o, *save;
 	int n = 0;
 
-	if (strcmp(spec->fs, "ufs") == 0)
-		tool = xstrdup("newfs");
-	else
-		tool = xasprintf("mkfs.%s", spec->fs);
+	tool = md_newfs_tool(spec->fs);
 	argv[n++] = tool;
 	/* Refresh writes over our own previous fs: force, and be quiet. */
 	if (strncmp(spec->fs, "ext", 3) == 0) {

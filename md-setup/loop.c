@@ -19,9 +19,6 @@
 static int
 loop_check(const struct md_spec *sp, char *err, size_t len)
 {
-	char *tool;
-	int rv;
-
 	if (md_need(MD_OS_LINUX, "loop", 1, err, len) == -1)
 		return (-1);
 	if (access("/dev/loop-control", F_OK) == -1) {
@@ -29,13 +26,9 @@ loop_check(const struct md_spec *sp, char *err, size_t len)
 		    "module loaded? modprobe loop)", strerror(errno));
 		return (-1);
 	}
-	if (md_check_tool("losetup", err, len) == -1 ||
-	    md_check_tool("mount", err, len) == -1)
+	if (md_check_tool("losetup", err, len) == -1)
 		return (-1);
-	tool = xasprintf("mkfs.%s", sp->fs);
-	rv = md_check_tool(tool, err, len);
-	free(tool);
-	return (rv);
+	return (md_check_fs_tools(sp, err, len));
 }
 
 static int

@@ -18,19 +18,11 @@
 static int
 mdbsd_check(const struct md_spec *sp, char *err, size_t len)
 {
-	char *tool;
-	int rv;
-
 	if (md_need(MD_OS_FREEBSD, "md", 1, err, len) == -1)
 		return (-1);
-	if (md_check_tool("mdconfig", err, len) == -1 ||
-	    md_check_tool("mount", err, len) == -1)
+	if (md_check_tool("mdconfig", err, len) == -1)
 		return (-1);
-	tool = strcmp(sp->fs, "ufs") == 0 ? xstrdup("newfs") :
-	    xasprintf("mkfs.%s", sp->fs);
-	rv = md_check_tool(tool, err, len);
-	free(tool);
-	return (rv);
+	return (md_check_fs_tools(sp, err, len));
 }
 
 static int

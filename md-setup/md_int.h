@@ -88,6 +88,10 @@ int	 md_empty_dir(struct md_ctx *, const char *path);
 char	*md_which(const char *);
 const char *md_tool_package(const char *tool);
 int	 md_check_tool(const char *tool, char *err, size_t errlen);
+/* The tool that makes an fs of this type: newfs(8) for ufs, else mkfs.FS. */
+char	*md_newfs_tool(const char *fs);
+/* mount(8) and the newfs tool for spec's fs are there. */
+int	 md_check_fs_tools(const struct md_spec *, char *err, size_t errlen);
 /* "512m", "2g": size as mdconfig, tmpfs and mount understand it. */
 const char *md_size_arg(uint64_t, char *, size_t);
 void	 md_test_delay(void);

@@ -21,9 +21,6 @@ zram_check(const struct md_spec *sp, char *err, size_t len)
 {
 	const char *argv[] = { "modprobe", "zram", "num_devices=0", NULL };
 	struct md_ctx ctx = { NULL, MD_OS_LINUX, NULL };
-	char *tool;
-	int rv;
-
 	if (md_need(MD_OS_LINUX, "zram", 1, err, len) == -1)
 		return (-1);
 	if (access(ZRAM_CONTROL "/hot_add", F_OK) == -1 &&
@@ -33,12 +30,7 @@ zram_check(const struct md_spec *sp, char *err, size_t len)
 		    "did not provide it: this kernel has no zram", ZRAM_CONTROL);
 		return (-1);
 	}
-	if (md_check_tool("mount", err, len) == -1)
-		return (-1);
-	tool = xasprintf("mkfs.%s", sp->fs);
-	rv = md_check_tool(tool, err, len);
-	free(tool);
-	return (rv);
+	return (md_check_fs_tools(sp, err, len));
 }
 
 static char *
