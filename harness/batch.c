@@ -69,6 +69,18 @@ struct batch {
 	volatile int	 abort;		/* thread mode: setup failed */
 };
 
+double
+os_idle_share(const struct os_cpu_times *a, const struct os_cpu_times *b)
+{
+	/*
+	 * The counters are unsigned and some go backwards (Linux's iowait,
+	 * proc(5)): such a sample is unknown, not huge.
+	 */
+	if (b->total <= a->total || b->idle < a->idle)
+		return (-1);
+	return ((double)(b->idle - a->idle) / (double)(b->total - a->total));
+}
+
 static struct slot *
 slot_of(struct batch *b, int i)
 {

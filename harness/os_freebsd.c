@@ -40,15 +40,6 @@ os_cpu_times(struct os_cpu_times *c)
 	return (0);
 }
 
-double
-os_idle_share(const struct os_cpu_times *a, const struct os_cpu_times *b)
-{
-	/* Unsigned: a counter that went backwards is unknown, not huge. */
-	if (b->total <= a->total || b->idle < a->idle)
-		return (-1);
-	return ((double)(b->idle - a->idle) / (double)(b->total - a->total));
-}
-
 static pid_t watched_parent;
 
 static void *

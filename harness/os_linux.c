@@ -42,15 +42,6 @@ os_cpu_times(struct os_cpu_times *c)
 	return (0);
 }
 
-double
-os_idle_share(const struct os_cpu_times *a, const struct os_cpu_times *b)
-{
-	/* Linux's iowait may go backwards (proc(5)): unsigned, so check. */
-	if (b->total <= a->total || b->idle < a->idle)
-		return (-1);
-	return ((double)(b->idle - a->idle) / (double)(b->total - a->total));
-}
-
 void
 os_die_with_parent(pid_t ppid)
 {
