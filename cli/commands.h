@@ -1,0 +1,35 @@
+/*
+ * The command-line front end: the subcommands of fsconc(1), one cli/cmd_*.c
+ * each, and main.c, the dispatcher.  Front ends parse, print and exit; the
+ * modules below them return errors.  Each takes argc/argv with argv[0] the
+ * subcommand name, parses its own options with getopt_long, prints its
+ * usage on --help (exit 0) or bad usage (stderr, exit 2), and returns the
+ * exit status (DESIGN.md: 0 ok, 1 runtime failure, 2 usage, 3 regression).
+ */
+#ifndef FSCONC_COMMANDS_H
+#define FSCONC_COMMANDS_H
+
+struct fsconc_command {
+	const char	*name;
+	int		(*main)(int, char **);
+	const char	*synopsis;	/* one line, after "fsconc " */
+	const char	*summary;
+};
+
+int	cmd_run(int, char **);		/* cli/cmd_run.c */
+int	cmd_stat(int, char **);		/* cli/cmd_stat.c */
+int	cmd_compare(int, char **);	/* cli/cmd_compare.c */
+int	cmd_report(int, char **);	/* cli/cmd_report.c */
+int	cmd_nightly(int, char **);	/* cli/cmd_nightly.c */
+int	cmd_import(int, char **);	/* cli/cmd_import.c */
+int	cmd_limits(int, char **);	/* cli/cmd_limits.c */
+int	cmd_md(int, char **);		/* cli/cmd_md.c */
+int	cmd_topo(int, char **);		/* cli/cmd_topo.c */
+int	cmd_mkarchive(int, char **);	/* cli/cmd_mkarchive.c */
+
+extern const struct fsconc_command fsconc_commands[];
+
+/* Run "fsconc help CMD" style lookup; NULL if unknown. */
+const struct fsconc_command *command_find(const char *);
+
+#endif
