@@ -4,7 +4,9 @@
 . "$FSCONC_TOP/tests/lib.sh"
 
 MAN=${FSCONC_MANPAGE:-$TOP/fsconc.1}
-cmds="run stat compare report nightly import limits md topo mkarchive"
+# Every command "fsconc help" lists, so that a new one needs its section.
+cmds=$("$FSCONC" help | awk '/^    [a-z]/ { print $1 }')
+[ -n "$cmds" ] || { not_ok "fsconc help lists the commands"; exit 0; }
 
 # One paragraph per line: no line breaks, hence no hyphenation, to match in.
 if command -v groff >/dev/null 2>&1; then
