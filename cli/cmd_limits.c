@@ -371,7 +371,7 @@ row_best(const struct limits *l, const char *key)
 	return (best);
 }
 
-/* The -o file: "key.N=value" per measured figure (README: limits). */
+/* The -o file: "key.N=value" per measured figure (fsconc.1: fsconc limits). */
 static int
 write_file(const struct limits *l, const char *host)
 {
