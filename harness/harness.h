@@ -286,9 +286,10 @@ struct batch_spec {
  * workers[0..jobs-1] (cpu_start, cpu_end: os_cpu_now as worker_run
  * starts and returns).
  * real: release to the last worker_run return; start_skew: the last
- * worker's start after the gate minus the first's (NaN if none started); user/sys/context switches:
- * over worker_run only (each worker's getrusage; in thread mode the
- * thread CPU clock split by RUSAGE_THREAD), summed; idle: NaN if unknown.
+ * worker's start after the gate minus the first's (NaN if none started);
+ * user/sys/context switches: over worker_run only (each worker's
+ * getrusage; in thread mode the thread CPU clock split by RUSAGE_THREAD),
+ * summed; idle: NaN if unknown.
  * Worker metrics are aggregated into run->metric per wl_metric.agg; a
  * killed or failed worker is excluded from the aggregates and marks the
  * batch.  Returns 0 when the batch ran (whatever its status), -1 when it

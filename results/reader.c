@@ -254,7 +254,8 @@ read_header(struct rs_set *s, const char *file, char *line, size_t *fixedp,
 		return (-1);
 	}
 	n = split_tabs(line + 2, f, sizeof(f) / sizeof(f[0]));
-	if (n < fixed + 1 || strcmp(f[0], "jobs") != 0 || strcmp(f[n - 1], "reason") != 0) {
+	if (n < fixed + 1 || strcmp(f[0], "jobs") != 0 ||
+	    strcmp(f[n - 1], "reason") != 0) {
 		seterr(err, errlen, "%s/%s: unexpected header columns",
 		    s->path, file);
 		return (-1);

@@ -117,9 +117,9 @@ const char *rs_meta_get(const struct rs_set *, const char *key);
 size_t	 rs_levels(const struct rs_set *, int **levels);
 /*
  * Values of a metric ("real", "user", "sys", "idle", "setup", "nvcsw",
- * "nivcsw", "start_skew" or a workload metric) for jobs level N over batches whose
- * status is ok or warn, in file order, unknown ("-") values skipped;
- * *values malloc'd, NULL when the count is 0.
+ * "nivcsw", "start_skew" or a workload metric) for jobs level N over
+ * batches whose status is ok or warn, in file order, unknown ("-")
+ * values skipped; *values malloc'd, NULL when the count is 0.
  */
 size_t	 rs_values(const struct rs_set *, int jobs, const char *metric,
 	    double **values);
