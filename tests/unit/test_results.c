@@ -330,12 +330,10 @@ static void
 put_file(const char *dir, const char *name, const char *text)
 {
 	char *p = xasprintf("%s/%s", dir, name);
-	FILE *fp = fopen(p, "w");
 
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
+	unlink(p);
 	free(p);
+	append(dir, name, text);
 }
 
 /*
