@@ -9,8 +9,10 @@
  * while another worker is still being timed.  Threads: two pthread
  * barriers (ready, gate), the same done pipe and verify gate.
  *
- * Each worker records its own finish time (CLOCK_MONOTONIC, the same
- * clock in every process) and its user/sys over worker_run alone
+ * Each worker records its own start and finish times (CLOCK_MONOTONIC,
+ * the same clock in every process; the spread of the starts is the
+ * batch's start_skew), the CPU it is on at both (cpu_start, cpu_end: that
+ * it ran where it was bound) and its user/sys over worker_run alone
  * (getrusage RUSAGE_SELF in its process; in thread mode the thread's CPU
  * clock split by RUSAGE_THREAD), so neither process creation nor setup
  * nor exit is timed.
@@ -53,7 +55,9 @@ harness_kill_workers(void)
 /* One worker's shared slot; padded to a cache line multiple. */
 struct slot {
 	struct wl_worker w;
+	double		 start;		/* passed the gate; 0: never */
 	double		 end;		/* worker_run returned; 0: never */
+	int		 cpu_start, cpu_end;	/* os_cpu_now there; -1 */
 	double		 user, sys;	/* over worker_run */
 	long		 nvcsw, nivcsw;
 	int		 setup_failed;
@@ -172,11 +176,14 @@ worker_body(struct batch *b, int i, int thread)
 		wait_eof(b->gate[0]);
 	}
 
+	s->start = now_monotonic();
+	s->cpu_start = os_cpu_now();
 	getrusage(who, &r0);
 	if (thread)
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	st = sp->wl->worker_run(sp->wl_state, w);
 	s->end = now_monotonic();
+	s->cpu_end = os_cpu_now();
 	if (thread)
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
 	getrusage(who, &r1);
@@ -336,7 +343,7 @@ finish(struct batch *b, double t0, struct rs_run *run, struct rs_worker *rw)
 	const struct batch_spec *sp = b->spec;
 	const struct wl_metric *m;
 	struct slot *s;
-	double last = 0, agg;
+	double last = 0, agg, first = 0, lastgo = 0;
 	size_t k;
 	int i, nok;
 
@@ -357,6 +364,14 @@ finish(struct batch *b, double t0, struct rs_run *run, struct rs_worker *rw)
 			if (s->end > last)
 				last = s->end;
 		}
+		if (s->start > 0) {
+			if (first == 0 || s->start < first)
+				first = s->start;
+			if (s->start > lastgo)
+				lastgo = s->start;
+		}
+		rw[i].cpu_start = s->cpu_start;
+		rw[i].cpu_end = s->cpu_end;
 		rw[i].user = s->user;
 		rw[i].sys = s->sys;
 		rw[i].entries = s->w.entries;
@@ -374,6 +389,7 @@ finish(struct batch *b, double t0, struct rs_run *run, struct rs_worker *rw)
 		}
 	}
 	run->real = last > t0 && t0 > 0 ? last - t0 : 0;
+	run->start_skew = first > 0 ? lastgo - first : NAN;
 	/* Batch metrics from the workers whose figures are valid. */
 	for (k = 0; k < sp->wl->nmetrics && k < RS_MAX_METRICS; k++) {
 		m = &sp->wl->metrics[k];
@@ -568,8 +584,10 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	run->status = RS_OK;
 	run->reason[0] = '\0';
 	run->idle = NAN;
+	run->start_skew = NAN;
 	memset(rw, 0, (size_t)sp->jobs * sizeof(*rw));
 	for (i = 0; i < sp->jobs; i++) {
+		rw[i].cpu_start = rw[i].cpu_end = -1;
 		rw[i].jobs = sp->jobs;
 		rw[i].rep = sp->rep;
 		rw[i].worker = i;
@@ -611,6 +629,7 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 		s = slot_of(&b, i);
 		s->w.id = i;
 		s->w.jobs = sp->jobs;
+		s->cpu_start = s->cpu_end = -1;
 		s->w.dir = sp->dirs != NULL ? sp->dirs[i] : NULL;
 		s->w.mount = sp->mounts != NULL ? sp->mounts[i] : NULL;
 		s->w.device = sp->devices != NULL ? sp->devices[i] : NULL;

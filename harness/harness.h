@@ -282,10 +282,14 @@ struct batch_spec {
  * Run one batch: batch_setup, start jobs workers, bind each, worker_setup,
  * hold them at the start gate, release, wait for all, worker_verify.
  * Fills run (jobs, rep, real, user, sys, nvcsw, nivcsw, idle, status,
- * metric[], reason; setup left as it was) and workers[0..jobs-1].
- * real: release to the last worker_run return; user/sys/context switches:
- * over worker_run only (each worker's getrusage; in thread mode the
- * thread CPU clock split by RUSAGE_THREAD), summed; idle: NaN if unknown.
+ * start_skew, metric[], reason; setup left as it was) and
+ * workers[0..jobs-1] (cpu_start, cpu_end: os_cpu_now as worker_run
+ * starts and returns).
+ * real: release to the last worker_run return; start_skew: the last
+ * worker's start after the gate minus the first's (NaN if none started);
+ * user/sys/context switches: over worker_run only (each worker's
+ * getrusage; in thread mode the thread CPU clock split by RUSAGE_THREAD),
+ * summed; idle: NaN if unknown.
  * Worker metrics are aggregated into run->metric per wl_metric.agg; a
  * killed or failed worker is excluded from the aggregates and marks the
  * batch.  Returns 0 when the batch ran (whatever its status), -1 when it
@@ -326,5 +330,7 @@ const char *os_default_label(char *, size_t);
 void	 os_die_with_parent(pid_t ppid);
 /* This OS for md_plan. */
 enum md_os os_this(void);
+/* The CPU the calling thread is running on; -1 if unknown. */
+int	 os_cpu_now(void);
 
 #endif

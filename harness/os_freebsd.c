@@ -1,5 +1,6 @@
 /* FreeBSD specifics of the controller: sysctl, kern.conftxt, procctl. */
 #ifdef __FreeBSD__
+#include <sys/param.h>
 #include <sys/types.h>
 #include <sys/procctl.h>
 #include <sys/resource.h>
@@ -9,6 +10,7 @@
 #include <ctype.h>
 #include <err.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,16 @@ enum md_os
 os_this(void)
 {
 	return (MD_OS_FREEBSD);
+}
+
+int
+os_cpu_now(void)
+{
+#if __FreeBSD_version >= 1300000
+	return (sched_getcpu());	/* FreeBSD 13 and later */
+#else
+	return (-1);
+#endif
 }
 
 int

@@ -2,6 +2,7 @@
 #ifdef __linux__
 #include <ctype.h>
 #include <err.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,12 @@ enum md_os
 os_this(void)
 {
 	return (MD_OS_LINUX);
+}
+
+int
+os_cpu_now(void)
+{
+	return (sched_getcpu());
 }
 
 int

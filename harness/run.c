@@ -38,6 +38,7 @@ struct run {
 	double		*idle;		/* [nlevels]: sum of their idle shares */
 	int		*nidle;		/* [nlevels]: how many were known */
 	int		 nbad;		/* batches failed or killed */
+	double		 skew;		/* largest start_skew; NaN: none */
 	int		 rc;		/* exit status so far */
 	int		 aborted;	/* a disk or directory could not be made */
 	double		 started;	/* for the ETA */
@@ -472,6 +473,8 @@ one_batch(struct run *r, size_t step)
 			rs_add_worker(r->rs, &rw[i]);
 		if (rs_commit(r->rs) != 0)
 			rc = -1;
+		if (isnan(r->skew) || run.start_skew > r->skew)
+			r->skew = run.start_skew;
 		if (run.status <= RS_WARN) {
 			ds_add(r->real[li], run.real);
 			if (!isnan(run.idle)) {
@@ -549,6 +552,14 @@ summary(struct run *r, FILE *fp)
 	}
 	if (t1 == NULL)
 		fprintf(fp, "no completed jobs 1 batches: EC(N) needs T1\n");
+	/* The gate releases everyone at once; this says how at once. */
+	if (!isnan(r->skew))
+		fprintf(fp, "start skew: at most %.6f s from the first worker "
+		    "started to the last (runs.tsv start_skew)\n", r->skew);
+	for (i = 0; i < c->nlevels; i++)
+		if (c->levels[i] > r->ncpu)
+			fprintf(fp, "oversubscribed: -j %d on %d CPUs, workers "
+			    "share CPUs\n", c->levels[i], r->ncpu);
 	if (r->nbad > 0)
 		fprintf(fp, "%d %s failed or killed, not counted (runs.tsv "
 		    "says why)\n", r->nbad, r->nbad == 1 ? "batch" : "batches");
@@ -626,6 +637,7 @@ run_open(struct run_config *c, int *rc)
 	}
 	r->real = xcalloc(c->nlevels, sizeof(*r->real));
 	r->idle = xcalloc(c->nlevels, sizeof(*r->idle));
+	r->skew = NAN;
 	r->nidle = xcalloc(c->nlevels, sizeof(*r->nidle));
 	for (i = 0; i < c->nlevels; i++) {
 		snprintf(name, sizeof(name), "jobs-%d.real", c->levels[i]);

@@ -20,6 +20,9 @@
 
 #define RUN_FIXED	10	/* jobs .. status */
 #define WORKER_FIXED	10	/* jobs .. status */
+/* Columns after status that sets written before them lack. */
+static const char *const run_added[] = { "start_skew", NULL };
+static const char *const worker_added[] = { "cpu_start", "cpu_end", NULL };
 
 struct strv {
 	char	**v;
@@ -63,7 +66,8 @@ rs_valid_metric_name(const char *s)
 {
 	static const char *const fixed[] = { "jobs", "rep", "real", "user",
 	    "sys", "nvcsw", "nivcsw", "idle", "setup", "status", "reason",
-	    "worker", "cpuset", "entries", "bytes" };
+	    "worker", "cpuset", "entries", "bytes", "start_skew", "cpu_start",
+	    "cpu_end" };
 	size_t i;
 	const char *p;
 
@@ -232,13 +236,17 @@ read_meta(struct rs_set *s, char *err, size_t errlen)
 	return (0);
 }
 
-/* "# jobs\trep\t..." -> the metric names between status and reason. */
+/*
+ * "# jobs\trep\t..." -> the metric names between status (and the added
+ * columns, when the set has them: *fixed grows by their number) and
+ * reason.
+ */
 static int
-read_header(struct rs_set *s, const char *file, char *line, size_t fixed,
-    char *err, size_t errlen)
+read_header(struct rs_set *s, const char *file, char *line, size_t *fixedp,
+    const char *const *added, char *err, size_t errlen)
 {
 	char *f[RS_MAX_METRICS + 32];
-	size_t n, i;
+	size_t n, i, fixed = *fixedp;
 
 	if (line[0] != '#' || line[1] != ' ') {
 		seterr(err, errlen, "%s/%s: no '# jobs ...' header line",
@@ -246,8 +254,23 @@ read_header(struct rs_set *s, const char *file, char *line, size_t fixed,
 		return (-1);
 	}
 	n = split_tabs(line + 2, f, sizeof(f) / sizeof(f[0]));
-	if (n < fixed + 1 || n > fixed + 1 + RS_MAX_METRICS ||
-	    strcmp(f[0], "jobs") != 0 || strcmp(f[n - 1], "reason") != 0) {
+	if (n < fixed + 1 || strcmp(f[0], "jobs") != 0 ||
+	    strcmp(f[n - 1], "reason") != 0) {
+		seterr(err, errlen, "%s/%s: unexpected header columns",
+		    s->path, file);
+		return (-1);
+	}
+	for (i = 0; added[i] != NULL && fixed + i < n - 1 &&
+	    strcmp(f[fixed + i], added[i]) == 0; i++)
+		;
+	if (i > 0 && added[i] != NULL) {
+		seterr(err, errlen, "%s/%s: column %s without %s", s->path,
+		    file, added[0], added[i]);
+		return (-1);
+	}
+	fixed += i;
+	*fixedp = fixed;
+	if (n - 1 - fixed > RS_MAX_METRICS) {
 		seterr(err, errlen, "%s/%s: unexpected header columns",
 		    s->path, file);
 		return (-1);
@@ -271,8 +294,9 @@ mismatch:
 	return (-1);
 }
 
+/* fixed: RUN_FIXED, plus the added columns when the set has them. */
 static int
-parse_run(struct rs_set *s, char **f, struct rs_run *r)
+parse_run(struct rs_set *s, char **f, size_t fixed, struct rs_run *r)
 {
 	int st;
 	long l;
@@ -295,17 +319,34 @@ parse_run(struct rs_set *s, char **f, struct rs_run *r)
 	    (st = rs_status_parse(f[9])) == -1)
 		return (-1);
 	r->status = (enum rs_status)st;
+	r->start_skew = NAN;
+	if (fixed > RUN_FIXED && (parse_num(f[RUN_FIXED], &r->start_skew) ==
+	    -1 || r->start_skew < 0))
+		return (-1);
 	for (i = 0; i < s->nmetrics; i++)
-		if (parse_num(f[RUN_FIXED + i], &r->metric[i]) == -1)
+		if (parse_num(f[fixed + i], &r->metric[i]) == -1)
 			return (-1);
 	for (; i < RS_MAX_METRICS; i++)
 		r->metric[i] = NAN;
-	copy_text(r->reason, sizeof(r->reason), f[RUN_FIXED + s->nmetrics]);
+	copy_text(r->reason, sizeof(r->reason), f[fixed + s->nmetrics]);
+	return (0);
+}
+
+/* A CPU number, or -1 for "-". */
+static int
+parse_cpu(const char *s, int *cpu)
+{
+	long l;
+
+	if (parse_count(s, &l) == -1 || l < -1 || l > INT_MAX ||
+	    (l == -1 && strcmp(s, "-") != 0))
+		return (-1);
+	*cpu = (int)l;
 	return (0);
 }
 
 static int
-parse_worker(struct rs_set *s, char **f, struct rs_worker *k)
+parse_worker(struct rs_set *s, char **f, size_t fixed, struct rs_worker *k)
 {
 	int st;
 	long l;
@@ -330,12 +371,17 @@ parse_worker(struct rs_set *s, char **f, struct rs_worker *k)
 	    (st = rs_status_parse(f[9])) == -1)
 		return (-1);
 	k->status = (enum rs_status)st;
+	k->cpu_start = k->cpu_end = -1;
+	if (fixed > WORKER_FIXED && (parse_cpu(f[WORKER_FIXED],
+	    &k->cpu_start) == -1 || parse_cpu(f[WORKER_FIXED + 1],
+	    &k->cpu_end) == -1))
+		return (-1);
 	for (i = 0; i < s->nmetrics; i++)
-		if (parse_num(f[WORKER_FIXED + i], &k->metric[i]) == -1)
+		if (parse_num(f[fixed + i], &k->metric[i]) == -1)
 			return (-1);
 	for (; i < RS_MAX_METRICS; i++)
 		k->metric[i] = NAN;
-	copy_text(k->reason, sizeof(k->reason), f[WORKER_FIXED + s->nmetrics]);
+	copy_text(k->reason, sizeof(k->reason), f[fixed + s->nmetrics]);
 	return (0);
 }
 
@@ -345,6 +391,7 @@ read_table(struct rs_set *s, const char *file, int workers, char *err,
 {
 	char *path, *buf, *cur, *line, *f[RS_MAX_METRICS + 32];
 	size_t len, n, want, lineno = 1;
+	size_t fixed = workers ? WORKER_FIXED : RUN_FIXED;
 	int rc = -1;
 
 	path = xasprintf("%s/%s", s->path, file);
@@ -365,10 +412,10 @@ read_table(struct rs_set *s, const char *file, int workers, char *err,
 		rc = 0;
 		goto out;
 	}
-	if (read_header(s, file, line, workers ? WORKER_FIXED : RUN_FIXED,
-	    err, errlen) == -1)
+	if (read_header(s, file, line, &fixed, workers ? worker_added :
+	    run_added, err, errlen) == -1)
 		goto out;
-	want = (workers ? WORKER_FIXED : RUN_FIXED) + s->nmetrics + 1;
+	want = fixed + s->nmetrics + 1;
 	while ((line = next_line(&cur)) != NULL) {
 		lineno++;
 		if (*line == '#' || *line == '\0')
@@ -382,13 +429,14 @@ read_table(struct rs_set *s, const char *file, int workers, char *err,
 		if (workers) {
 			s->workers = xrealloc(s->workers,
 			    (s->nworkers + 1) * sizeof(*s->workers));
-			if (parse_worker(s, f, &s->workers[s->nworkers]) == -1)
+			if (parse_worker(s, f, fixed,
+			    &s->workers[s->nworkers]) == -1)
 				goto bad;
 			s->nworkers++;
 		} else {
 			s->runs = xrealloc(s->runs,
 			    (s->nruns + 1) * sizeof(*s->runs));
-			if (parse_run(s, f, &s->runs[s->nruns]) == -1)
+			if (parse_run(s, f, fixed, &s->runs[s->nruns]) == -1)
 				goto bad;
 			s->nruns++;
 		}
@@ -707,13 +755,13 @@ rs_values(const struct rs_set *s, int jobs, const char *metric,
 	size_t i, n = 0, m = 0;
 	int which;
 	static const char *const fixed[] = { "real", "user", "sys", "idle",
-	    "setup", "nvcsw", "nivcsw" };
+	    "setup", "nvcsw", "nivcsw", "start_skew" };
 
 	*values = NULL;
-	for (which = 0; which < 7; which++)
+	for (which = 0; which < 8; which++)
 		if (strcmp(metric, fixed[which]) == 0)
 			break;
-	if (which == 7) {
+	if (which == 8) {
 		for (m = 0; m < s->nmetrics; m++)
 			if (strcmp(metric, s->metrics[m]) == 0)
 				break;
@@ -734,6 +782,7 @@ rs_values(const struct rs_set *s, int jobs, const char *metric,
 		case 4: x = r->setup; break;
 		case 5: x = r->nvcsw < 0 ? NAN : (double)r->nvcsw; break;
 		case 6: x = r->nivcsw < 0 ? NAN : (double)r->nivcsw; break;
+		case 7: x = r->start_skew; break;
 		default: x = r->metric[m]; break;
 		}
 		if (isfinite(x))

@@ -29,6 +29,8 @@ struct rs_run {
 	double		 idle;		/* system idle 0..1; NaN: unknown */
 	double		 setup;		/* fs refresh seconds (untimed) */
 	enum rs_status	 status;
+	double		 start_skew;	/* last worker start - first, s;
+					   NaN: unknown (older sets) */
 	double		 metric[RS_MAX_METRICS];	/* workload metrics */
 	char		 reason[256];	/* why not ok, or "" */
 };
@@ -40,6 +42,8 @@ struct rs_worker {
 	double		 real, user, sys;
 	uint64_t	 entries, bytes;
 	enum rs_status	 status;
+	int		 cpu_start, cpu_end;	/* CPU at release and at the
+					   finish; -1: unknown */
 	double		 metric[RS_MAX_METRICS];
 	char		 reason[256];
 };
@@ -113,9 +117,9 @@ const char *rs_meta_get(const struct rs_set *, const char *key);
 size_t	 rs_levels(const struct rs_set *, int **levels);
 /*
  * Values of a metric ("real", "user", "sys", "idle", "setup", "nvcsw",
- * "nivcsw" or a workload metric) for jobs level N over batches whose
- * status is ok or warn, in file order, unknown ("-") values skipped;
- * *values malloc'd, NULL when the count is 0.
+ * "nivcsw", "start_skew" or a workload metric) for jobs level N over
+ * batches whose status is ok or warn, in file order, unknown ("-")
+ * values skipped; *values malloc'd, NULL when the count is 0.
  */
 size_t	 rs_values(const struct rs_set *, int jobs, const char *metric,
 	    double **values);

@@ -315,12 +315,12 @@ rs_create(const char *root, const char *host, const char *label,
 		return (NULL);
 	}
 	fprintf(w->runs.fp, "# jobs\trep\treal\tuser\tsys\tnvcsw\tnivcsw\tidle"
-	    "\tsetup\tstatus");
+	    "\tsetup\tstatus\tstart_skew");
 	for (i = 0; i < nmetrics; i++)
 		fprintf(w->runs.fp, "\t%s", metrics[i]);
 	fprintf(w->runs.fp, "\treason\n");
 	fprintf(w->workers.fp, "# jobs\trep\tworker\tcpuset\treal\tuser\tsys"
-	    "\tentries\tbytes\tstatus");
+	    "\tentries\tbytes\tstatus\tcpu_start\tcpu_end");
 	for (i = 0; i < nmetrics; i++)
 		fprintf(w->workers.fp, "\t%s", metrics[i]);
 	fprintf(w->workers.fp, "\treason\n");
@@ -427,7 +427,8 @@ rs_add_run(struct rs_writer *w, const struct rs_run *r)
 	put_sec(w->runs.fp, r->idle);
 	fputc('\t', w->runs.fp);
 	put_sec(w->runs.fp, r->setup);
-	fprintf(w->runs.fp, "\t%s", rs_status_name(r->status));
+	fprintf(w->runs.fp, "\t%s\t", rs_status_name(r->status));
+	put_sec(w->runs.fp, r->start_skew);
 	for (i = 0; i < w->nmetrics; i++) {
 		fputc('\t', w->runs.fp);
 		put_num(w->runs.fp, r->metric[i]);
@@ -462,6 +463,10 @@ rs_add_worker(struct rs_writer *w, const struct rs_worker *k)
 	put_sec(w->workers.fp, k->sys);
 	fprintf(w->workers.fp, "\t%ju\t%ju\t%s", (uintmax_t)k->entries,
 	    (uintmax_t)k->bytes, rs_status_name(k->status));
+	fputc('\t', w->workers.fp);
+	put_count(w->workers.fp, k->cpu_start);
+	fputc('\t', w->workers.fp);
+	put_count(w->workers.fp, k->cpu_end);
 	for (i = 0; i < w->nmetrics; i++) {
 		fputc('\t', w->workers.fp);
 		put_num(w->workers.fp, k->metric[i]);

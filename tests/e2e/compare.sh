@@ -170,3 +170,16 @@ for args in "" "-c 97 box/a box/b" "-j x box/a box/b" "-j 4-1 box/a box/b" \
 	[ $rc -eq 2 ] && ok "compare $args: exit 2" ||
 	    not_ok "compare $args: exit 2" "rc=$rc"
 done
+
+# --- sets with and without start_skew, cpu_start, cpu_end ----------------
+NCPU=2 LEVELS="1 2" REPS=3 LABEL=old sh "$FSCONC_TOP/tests/fixtures/mkset.sh" \
+    "$R/box/old/20261129T000000Z"
+"$FSCONC" run -w calib -O iterations=100000 -j 1,2 -r 3 -o "$R" --label new \
+    >"$d/new.out" 2>&1
+new=$(ls -d "$R"/*/new/*/)
+out=$("$FSCONC" compare --force "$R/box/old" "$new" 2>&1); rc=$?
+head -n 1 "$new/runs.tsv" | grep -q '	start_skew	' &&
+    ! head -n 1 "$R/box/old/20261129T000000Z/runs.tsv" | grep -q start_skew &&
+    { [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && echo "$out" | grep -q '^EC(2) = ' &&
+    ok "compare: a set with the added columns against one without" ||
+    not_ok "compare: a set with the added columns against one without" "rc=$rc $out"

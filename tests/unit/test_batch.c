@@ -42,8 +42,9 @@ one(enum run_mode mode, enum bind_level bind)
 	struct bind_plan *p;
 	hwloc_topology_t t;
 	struct rs_run run;
+	hwloc_bitmap_t set;
 	char err[256];
-	int i;
+	int i, ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
 
 	assert_int_equal(topo_open(&t, NULL, err, sizeof(err)), 0);
 	p = bind_plan_compute(t, 3, bind, DISTRIB_SCATTER, err, sizeof(err));
@@ -64,6 +65,23 @@ one(enum run_mode mode, enum bind_level bind)
 	/* Sub-tick thread times may all land in user or all in sys. */
 	assert_true(run.user + run.sys > 0);
 	assert_true(isnan(run.idle) || (run.idle >= 0 && run.idle <= 1));
+	/* Every worker passed the gate, within the batch's time. */
+	assert_true(run.start_skew >= 0 && run.start_skew <= run.real);
+	set = hwloc_bitmap_alloc();
+	for (i = 0; i < 3; i++) {
+		/* It ran where it was bound, at the start and at the end. */
+		assert_true(rw[i].cpu_start >= 0 && rw[i].cpu_start < ncpu);
+		assert_true(rw[i].cpu_end >= 0 && rw[i].cpu_end < ncpu);
+		if (bind != BIND_NONE) {
+			assert_int_equal(hwloc_bitmap_list_sscanf(set,
+			    rw[i].cpuset), 0);
+			assert_true(hwloc_bitmap_isset(set,
+			    (unsigned)rw[i].cpu_start));
+			assert_true(hwloc_bitmap_isset(set,
+			    (unsigned)rw[i].cpu_end));
+		}
+	}
+	hwloc_bitmap_free(set);
 	for (i = 0; i < 3; i++) {
 		assert_int_equal(rw[i].worker, i);
 		assert_int_equal(rw[i].status, RS_OK);
@@ -209,6 +227,10 @@ test_experiment_set(void **state)
 	free(v);
 	assert_int_equal(rs_values(set, 1, "rate", &v), 2);
 	free(v);
+	assert_int_equal(rs_values(set, 3, "start_skew", &v), 2);
+	free(v);
+	assert_true(set->workers[7].cpu_start >= 0);
+	assert_true(set->workers[7].cpu_end >= 0);
 	assert_string_equal(rs_meta_get(set, "workload"), "calib");
 	assert_string_equal(rs_meta_get(set, "levels"), "1,3");
 	assert_non_null(rs_meta_get(set, "end"));

@@ -87,6 +87,7 @@ mkrun(int jobs, int rep, double real, enum rs_status st)
 	r.idle = 0.25;
 	r.setup = 0.5;
 	r.status = st;
+	r.start_skew = 0.001;
 	for (i = 0; i < RS_MAX_METRICS; i++)
 		r.metric[i] = NAN;
 	return (r);
@@ -130,6 +131,8 @@ test_round_trip(void **state)
 	k.entries = 5664;
 	k.bytes = 133ULL << 20;
 	k.status = RS_OK;
+	k.cpu_start = 1;
+	k.cpu_end = 0;
 	k.metric[0] = 1.5;
 	rs_add_worker(w, &k);
 	assert_int_equal(rs_commit(w), 0);
@@ -163,8 +166,14 @@ test_round_trip(void **state)
 	assert_null(read_all(dir, "jobs-12.idle"));	/* not measured */
 	txt = read_all(dir, "runs.tsv");
 	assert_non_null(strstr(txt, "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
-	    "nivcsw\tidle\tsetup\tstatus\tentries_per_s\treason\n"));
-	assert_non_null(strstr(txt, "\twarn\t-\toversubscribed 12 > 2 CPUs\n"));
+	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\tentries_per_s\treason\n"));
+	assert_non_null(strstr(txt, "\twarn\t0.001\t-\toversubscribed 12 > 2 "
+	    "CPUs\n"));
+	free(txt);
+	txt = read_all(dir, "workers.tsv");
+	assert_non_null(strstr(txt, "\tstatus\tcpu_start\tcpu_end\t"
+	    "entries_per_s\treason\n"));
+	assert_non_null(strstr(txt, "\tok\t1\t0\t1.5\t-\n"));
 	free(txt);
 
 	s = rs_open(root, dir, err, sizeof(err));
@@ -196,6 +205,10 @@ test_round_trip(void **state)
 	assert_int_equal(s->workers[0].entries, 5664);
 	assert_int_equal(s->workers[0].bytes, 133ULL << 20);
 	assert_true(s->workers[0].sys == 10.43);
+	assert_int_equal(s->workers[0].cpu_start, 1);
+	assert_int_equal(s->workers[0].cpu_end, 0);
+	assert_true(s->workers[0].metric[0] == 1.5);
+	assert_true(s->runs[0].start_skew == 0.001);
 
 	n = rs_levels(s, &lv);
 	assert_int_equal(n, 2);
@@ -212,6 +225,8 @@ test_round_trip(void **state)
 	assert_int_equal(n, 2);
 	free(v);
 	assert_int_equal(rs_values(s, 1, "nosuch", &v), 0);
+	assert_int_equal(rs_values(s, 1, "start_skew", &v), 2);
+	free(v);
 	rs_free(s);
 	free(dir);
 	rm_rf(root);
@@ -305,6 +320,86 @@ test_torn_tail(void **state)
 	s = rs_open(root, dir, err, sizeof(err));
 	assert_null(s);
 	assert_non_null(strstr(err, "runs.tsv:3:"));
+	free(dir);
+	rm_rf(root);
+	free(root);
+}
+
+/* Write file name in dir with text (replacing it). */
+static void
+put_file(const char *dir, const char *name, const char *text)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+
+	unlink(p);
+	free(p);
+	append(dir, name, text);
+}
+
+/*
+ * Sets written before start_skew, cpu_start and cpu_end read as before,
+ * those unknown; a header with only part of the added columns, or a bad
+ * CPU number, is refused.
+ */
+static void
+test_added_columns(void **state)
+{
+	struct rs_set *s;
+	char *root, *dir, err[256];
+	double *v;
+
+	(void)state;
+	root = mktemp_root();
+	dir = xasprintf("%s/h/l/20250101T000000Z", root);
+	assert_int_equal(mkdir_p(dir, 0755), 0);
+	put_file(dir, "meta", "format=1\nhost=h\nlabel=l\n");
+	put_file(dir, "runs.tsv", "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
+	    "nivcsw\tidle\tsetup\tstatus\trate\treason\n"
+	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t7.5\t-\n");
+	put_file(dir, "workers.tsv", "# jobs\trep\tworker\tcpuset\treal\t"
+	    "user\tsys\tentries\tbytes\tstatus\trate\treason\n"
+	    "4\t1\t0\t0-1\t3\t1\t2\t10\t20\tok\t1.5\t-\n");
+	s = rs_open(root, dir, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(s->nmetrics, 1);
+	assert_string_equal(s->metrics[0], "rate");
+	assert_true(isnan(s->runs[0].start_skew));
+	assert_true(s->runs[0].metric[0] == 7.5);
+	assert_int_equal(s->workers[0].cpu_start, -1);
+	assert_int_equal(s->workers[0].cpu_end, -1);
+	assert_true(s->workers[0].metric[0] == 1.5);
+	assert_int_equal(rs_values(s, 4, "start_skew", &v), 0);
+	assert_int_equal(rs_values(s, 4, "rate", &v), 1);
+	free(v);
+	rs_free(s);
+
+	/* cpu_start without cpu_end: not a set this reader knows. */
+	put_file(dir, "workers.tsv", "# jobs\trep\tworker\tcpuset\treal\t"
+	    "user\tsys\tentries\tbytes\tstatus\tcpu_start\trate\treason\n");
+	assert_null(rs_open(root, dir, err, sizeof(err)));
+	assert_non_null(strstr(err, "cpu_start without cpu_end"));
+
+	/* A CPU is a number or "-". */
+	put_file(dir, "workers.tsv", "# jobs\trep\tworker\tcpuset\treal\t"
+	    "user\tsys\tentries\tbytes\tstatus\tcpu_start\tcpu_end\trate"
+	    "\treason\n4\t1\t0\t0\t3\t1\t2\t10\t20\tok\t-2\t0\t1\t-\n");
+	assert_null(rs_open(root, dir, err, sizeof(err)));
+	assert_non_null(strstr(err, "workers.tsv:2: malformed row"));
+	put_file(dir, "workers.tsv", "# jobs\trep\tworker\tcpuset\treal\t"
+	    "user\tsys\tentries\tbytes\tstatus\tcpu_start\tcpu_end\trate"
+	    "\treason\n4\t1\t0\t0\t3\t1\t2\t10\t20\tok\t-\t3\t1\t-\n");
+	s = rs_open(root, dir, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(s->workers[0].cpu_start, -1);
+	assert_int_equal(s->workers[0].cpu_end, 3);
+	rs_free(s);
+
+	/* A negative skew is not a spread. */
+	put_file(dir, "runs.tsv", "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
+	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\trate\treason\n"
+	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t-0.5\t7.5\t-\n");
+	assert_null(rs_open(root, dir, err, sizeof(err)));
+	assert_non_null(strstr(err, "runs.tsv:2: malformed row"));
 	free(dir);
 	rm_rf(root);
 	free(root);
@@ -440,6 +535,7 @@ main(void)
 		cmocka_unit_test(test_never_overwrite),
 		cmocka_unit_test(test_name_order),
 		cmocka_unit_test(test_torn_tail),
+		cmocka_unit_test(test_added_columns),
 		cmocka_unit_test(test_killed_writer),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_bad_names),
