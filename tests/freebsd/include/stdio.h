@@ -1,0 +1,10 @@
+/*
+ * FreeBSD <stdio.h> on top of glibc's: asprintf and vasprintf, which
+ * FreeBSD shows by default (printf(3)) and glibc only with _GNU_SOURCE.
+ */
+#include_next <stdio.h>
+#ifndef FSCONC_SHIM_STDIO_H
+#define FSCONC_SHIM_STDIO_H
+int	asprintf(char **ret, const char *format, ...);
+int	vasprintf(char **ret, const char *format, __builtin_va_list ap);
+#endif
