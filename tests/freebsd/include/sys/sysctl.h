@@ -1,7 +1,8 @@
 /*
  * FreeBSD <sys/sysctl.h>: the functions and names from sysctl(3), the
- * CTLTYPE_* names from sysctl(9).  Values as in FreeBSD's header; only
- * their distinctness matters here (vary_freebsd.c switches on them).
+ * CTLTYPE_* names (those fsconc uses) from sysctl(9).  Values as in
+ * FreeBSD's header; only their distinctness matters here
+ * (vary_freebsd.c switches on them).
  */
 #ifndef FSCONC_SHIM_SYS_SYSCTL_H
 #define FSCONC_SHIM_SYS_SYSCTL_H
@@ -9,23 +10,14 @@
 
 #define	CTL_MAXNAME	24	/* sysctl(3): ERRORS */
 
-#define	CTLTYPE		0xf	/* mask for the type: sysctl(9) */
-#define	CTLTYPE_NODE	1
-#define	CTLTYPE_INT	2
+#define	CTLTYPE		0xf	/* the type's mask: FreeBSD's header */
+#define	CTLTYPE_INT	2	/* sysctl(9) */
 #define	CTLTYPE_STRING	3
 #define	CTLTYPE_S64	4
-#define	CTLTYPE_OPAQUE	5
-#define	CTLTYPE_STRUCT	CTLTYPE_OPAQUE
 #define	CTLTYPE_UINT	6
 #define	CTLTYPE_LONG	7
 #define	CTLTYPE_ULONG	8
 #define	CTLTYPE_U64	9
-#define	CTLTYPE_U8	0xa
-#define	CTLTYPE_U16	0xb
-#define	CTLTYPE_S8	0xc
-#define	CTLTYPE_S16	0xd
-#define	CTLTYPE_S32	0xe
-#define	CTLTYPE_U32	0xf
 
 #define	CTL_KERN	1	/* sysctl(3): top level names */
 #define	KERN_PROC	14	/* sysctl(3): CTL_KERN */
