@@ -21,7 +21,8 @@ flush() {
 while IFS= read -r line; do
 	case $line in
 	"ok "*"# SKIP "*)
-		flush; reason=${line#*# SKIP }; skip "compile for FreeBSD" "$reason" ;;
+		flush; reason=${line#*# SKIP }
+		skip "compile for FreeBSD" "$reason" ;;
 	"ok "*)	flush; ok "${line#ok * - }" ;;
 	"not ok "*) flush; name=${line#not ok * - } ;;
 	"    "*) detail="$detail${detail:+
@@ -53,7 +54,6 @@ plant() {
 	_f=$1 _re=$2 _text=$3 _expect=$4 _what=$5
 	_d=$(scratch)
 	_copy=$_d/$(basename "$_f")
-	cp "$_f" "$_d/orig.c"
 	_at=$(grep -n -m1 -- "$_re" "$_f" | cut -d: -f1)
 	if [ -z "$_at" ]; then
 		not_ok "$_f: has a line matching '$_re'"
