@@ -25,7 +25,9 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/sysmacros.h>
+#ifdef __linux__
+#include <sys/sysmacros.h>	/* makedev(); FreeBSD's is in sys/types.h */
+#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -210,6 +212,7 @@ extract_thread(void *p)
  * two workers starting together would interleave there for certain.
  */
 static volatile int slow_umask;
+static pthread_t umask_main;	/* the thread that is never slowed */
 
 mode_t
 umask(mode_t m)
@@ -217,7 +220,8 @@ umask(mode_t m)
 	static _Thread_local int slowed;
 	mode_t old = (mode_t)syscall(SYS_umask, m);
 
-	if (slow_umask && m == 0 && !slowed && gettid() != getpid()) {
+	if (slow_umask && m == 0 && !slowed &&
+	    !pthread_equal(pthread_self(), umask_main)) {
 		slowed = 1;
 		usleep(200000);
 	}
@@ -434,6 +438,7 @@ test_extract_threads_umask(void **state)
 	(void)state;
 	assert_int_equal(archive_load(a, &img, err, sizeof(err)), 0);
 	old = umask(022);
+	umask_main = pthread_self();
 	slow_umask = 1;
 	for (i = 0; i < 2; i++) {
 		t[i].img = &img;

@@ -94,6 +94,8 @@ test_cells_and_labels(void **state)
 	vary_free(&v);
 }
 
+#ifdef __linux__
+/* Helpers of the Linux-only sysctl test below. */
 static char *
 slurp(const char *path)
 {
@@ -118,7 +120,6 @@ put(const char *path, const char *s)
 	fclose(fp);
 }
 
-#ifdef __linux__
 static void
 on_sigint(int sig)
 {

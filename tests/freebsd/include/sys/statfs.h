@@ -1,0 +1,5 @@
+/*
+ * Not a FreeBSD header: Linux's statfs; FreeBSD's statfs(2) is in
+ * <sys/mount.h>.
+ */
+#error "<sys/statfs.h> does not exist on FreeBSD"
