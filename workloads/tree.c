@@ -840,7 +840,7 @@ tr_prepare(void *state, char *err, size_t errlen)
 			    "tree, not archive=%s", TR_NAME, t->archive);
 			return (-1);
 		}
-		if (archive_load(t->archive, &t->img, err, errlen) != 0)
+		if (archive_load(t->archive, 0, &t->img, err, errlen) != 0)
 			return (-1);
 		t->files = t->img.entries;
 		t->bytes = t->img.bytes;

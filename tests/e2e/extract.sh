@@ -86,3 +86,70 @@ else
 	not_ok "default archive: built once, cached, recorded" \
 	    "$(cat "$d/out"; ls -l "$d/cache"; echo "$meta" | grep archive)"
 fi
+
+# Every header form of issue 10 (hostile.py), in both modes, on a
+# directory and on tmpfs: nothing outside changes (not a byte, not a
+# mode), and the forms that once reached outside fail the run.
+out=$d/outside
+mkdir -p "$d/hostile"
+python3 "$FSCONC_TOP/tests/e2e/hostile.py" "$d/hostile" "$out" ||
+    not_ok "make hostile.py archives"
+tmo=
+command -v timeout >/dev/null 2>&1 && tmo="timeout -k 5 120"
+outside_state() {
+	(cd "$out" && find . -printf '%p %y %m %s %T@\n' | sort &&
+	    cat canary.txt)
+}
+# hostile NAME ARCHIVE MUSTFAIL DISK MODE [OPTION...]
+hostile() {
+	n=$1 a=$2 mustfail=$3 hdisk=$4 hmode=$5
+	shift 5
+	rm -rf "$out" "$d/hd" "$d/hres"
+	mkdir "$out" "$d/hd"
+	echo canary >"$out/canary.txt"
+	chmod 644 "$out/canary.txt"
+	before=$(outside_state)
+	# A verify stuck on a FIFO fails here instead of stalling the suite.
+	$tmo "$FSCONC" run -w extract -a "$a" -j 2 -r 1 --mode "$hmode" \
+	    "$@" --disk "$hdisk" -o "$d/hres" >"$d/out" 2>&1; rc=$?
+	after=$(outside_state)
+	if [ "$before" != "$after" ]; then
+		not_ok "$n: nothing outside changed" "$before
+->
+$after"
+	elif [ "$mustfail" = 1 ] && [ $rc -eq 0 ]; then
+		not_ok "$n: the run fails" "$(cat "$d/out")"
+	else
+		ok "$n: exit $rc, nothing outside changed"
+	fi
+}
+disks="dir"
+is_root && disks="dir tmpfs"
+for disk in $disks; do
+	spec=tmpfs:16m
+	[ $disk = dir ] && spec=dir:$d/hd
+	for mode in process thread; do
+		for a in hl-data-sym reg-linkpath reg-gnulonglink dir-linkpath \
+		    hl-data-fifo; do
+			mf=1
+			case $a in reg-*|dir-*) mf=0 ;; esac
+			hostile "$disk $mode $a" "$d/hostile/$a.tar" $mf "$spec" \
+			    $mode --verify
+		done
+		for a in file-link file-link-mode dir-link link; do
+			hostile "$disk $mode mtree $a" "$d/hostile/$a.mtree" 1 \
+			    "$spec" $mode -O formats=default,mtree
+		done
+	done
+done
+is_root || skip "hostile archives on tmpfs" "needs root"
+# mtree names host files (contents=) and links by keyword: off by default.
+for a in file-link contents; do
+	"$FSCONC" run -w extract -a "$d/hostile/$a.mtree" -j 1 -r 1 \
+	    --disk "dir:$d/hd" -o "$d/hres" >"$d/out" 2>&1; rc=$?
+	if [ $rc -ne 0 ] && grep -q "$a.mtree: mtree archives are not read unless asked for (-O formats=default,mtree)" "$d/out"; then
+		ok "mtree $a: refused by default, by name"
+	else
+		not_ok "mtree $a: refused by default, by name" "$(cat "$d/out")"
+	fi
+done

@@ -246,7 +246,7 @@ test_mkarchive_deterministic(void **state)
 	assert_memory_equal(ba, bb, la);
 	assert_true(la != lc || memcmp(ba, bc, la) != 0);
 	/* Exactly the entries and payload asked for. */
-	assert_int_equal(archive_load(a, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
 	assert_int_equal(img.entries, 600);
 	assert_int_equal(img.bytes, 2 << 20);
 	archive_image_free(&img);
@@ -347,12 +347,12 @@ test_extract_to_and_verify(void **state)
 	int flags = extract_default_flags();
 
 	(void)state;
-	assert_int_equal(archive_load(a, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
 	assert_int_equal(archive_extract_to(img.buf, img.len, d, flags,
 	    &entries, &bytes, err, sizeof(err)), WL_OK);
 	assert_int_equal(entries, 400);
 	assert_int_equal(bytes, 1 << 20);
-	if (archive_verify_tree(img.buf, img.len, d, flags, &nbad, err,
+	if (archive_verify_tree(img.buf, img.len, 0, d, flags, &nbad, err,
 	    sizeof(err)) != 0)
 		fail_msg("verify: %s (%ju)", err, (uintmax_t)nbad);
 	/* Damage the tree: verify must notice each kind of difference. */
@@ -361,7 +361,7 @@ test_extract_to_and_verify(void **state)
 		FILE *fp = fopen(f, "w");
 
 		fclose(fp);
-		assert_int_equal(archive_verify_tree(img.buf, img.len, d,
+		assert_int_equal(archive_verify_tree(img.buf, img.len, 0, d,
 		    flags, &nbad, err, sizeof(err)), -1);
 		assert_non_null(strstr(err, "not in the archive"));
 		unlink(f);
@@ -371,7 +371,7 @@ test_extract_to_and_verify(void **state)
 		char *f = xasprintf("%s/bin", d);
 
 		assert_int_equal(chmod(f, 0700), 0);
-		assert_int_equal(archive_verify_tree(img.buf, img.len, d,
+		assert_int_equal(archive_verify_tree(img.buf, img.len, 0, d,
 		    flags, &nbad, err, sizeof(err)), -1);
 		assert_non_null(strstr(err, "mode"));
 		free(f);
@@ -394,7 +394,7 @@ test_extract_to_threads(void **state)
 	int i;
 
 	(void)state;
-	assert_int_equal(archive_load(a, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
 	for (i = 0; i < 2; i++) {
 		t[i].img = &img;
@@ -406,7 +406,7 @@ test_extract_to_threads(void **state)
 		pthread_join(th[i], NULL);
 		if (t[i].s != WL_OK)
 			fail_msg("thread %d: %s", i, t[i].err);
-		if (archive_verify_tree(img.buf, img.len, t[i].dir,
+		if (archive_verify_tree(img.buf, img.len, 0, t[i].dir,
 		    extract_default_flags(), &nbad, err, sizeof(err)) != 0)
 			fail_msg("thread %d: verify: %s", i, err);
 	}
@@ -432,7 +432,7 @@ test_extract_threads_umask(void **state)
 	int i;
 
 	(void)state;
-	assert_int_equal(archive_load(a, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
 	old = umask(022);
 	slow_umask = 1;
 	for (i = 0; i < 2; i++) {
@@ -467,7 +467,7 @@ test_verify_detects_content(void **state)
 	char path[4096];
 
 	(void)state;
-	assert_int_equal(archive_load(a, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
 	assert_int_equal(archive_extract_to(img.buf, img.len, d, flags, NULL,
 	    NULL, err, sizeof(err)), WL_OK);
 	cmd = xasprintf("find %s -type f -size +1k | sort | head -1", d);
@@ -478,7 +478,7 @@ test_verify_detects_content(void **state)
 	assert_int_not_equal(fd = open(path, O_WRONLY), -1);
 	assert_int_equal(pwrite(fd, "XXXX", 4, 100), 4);
 	close(fd);
-	assert_int_equal(archive_verify_tree(img.buf, img.len, d, flags & ~
+	assert_int_equal(archive_verify_tree(img.buf, img.len, 0, d, flags & ~
 	    ARCHIVE_EXTRACT_TIME, &nbad, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "content differs"));
 	archive_image_free(&img);
@@ -694,18 +694,18 @@ compare_with_bsdtar(const char *format, const char *compress, int flagsopt)
 	if (flagsopt)
 		assert_int_equal(extract_parse_flags("time", &flags, err,
 		    sizeof(err)), 0);
-	assert_int_equal(archive_load(a, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
 	if (archive_extract_to(img.buf, img.len, mine, flags, NULL, NULL, err,
 	    sizeof(err)) != WL_OK)
 		fail_msg("%s/%s: %s", format, compress, err);
 	cmd = xasprintf("cd %s && bsdtar -x%s -f %s", theirs,
 	    flagsopt ? "o --no-same-permissions" : "p", a);
 	assert_int_equal(system(cmd), 0);
-	if (archive_verify_tree(img.buf, img.len, mine, flags, &nbad, err,
+	if (archive_verify_tree(img.buf, img.len, 0, mine, flags, &nbad, err,
 	    sizeof(err)) != 0)
 		fail_msg("%s/%s: ours: %s (%ju)", format, compress, err,
 		    (uintmax_t)nbad);
-	if (archive_verify_tree(img.buf, img.len, theirs, flags, &nbad, err,
+	if (archive_verify_tree(img.buf, img.len, 0, theirs, flags, &nbad, err,
 	    sizeof(err)) != 0)
 		fail_msg("%s/%s: bsdtar's: %s (%ju)", format, compress, err,
 		    (uintmax_t)nbad);
@@ -745,7 +745,7 @@ expect_load_error(const char *path, const char *what)
 	struct archive_image img;
 	char err[512];
 
-	assert_int_equal(archive_load(path, &img, err, sizeof(err)), -1);
+	assert_int_equal(archive_load(path, 0, &img, err, sizeof(err)), -1);
 	if (strstr(err, path) == NULL || strstr(err, what) == NULL)
 		fail_msg("load %s: \"%s\" lacks \"%s\"", path, err, what);
 }
@@ -811,7 +811,7 @@ test_bad_archives(void **state)
 	{
 		struct archive_image img;
 
-		assert_int_equal(archive_load(p, &img, err, sizeof(err)), -1);
+		assert_int_equal(archive_load(p, 0, &img, err, sizeof(err)), -1);
 		assert_non_null(strstr(err, p));
 	}
 	free(p);
@@ -877,7 +877,9 @@ hostile_archive(const struct hent *h, size_t n, const char *outside,
 		name = subst(h[i].name, outside);
 		archive_entry_set_pathname(e, name);
 		archive_entry_set_mtime(e, 1136073600, 0);
-		archive_entry_set_perm(e, h[i].type == AE_IFDIR ? 0777 : 0644);
+		/* A hard link's mode must not land outside either. */
+		archive_entry_set_perm(e, h[i].type == AE_IFDIR ? 0777 :
+		    h[i].type == 0 ? 04777 : 0644);
 		tgt = h[i].target != NULL ? subst(h[i].target, outside) : NULL;
 		if (h[i].type == 0) {
 			archive_entry_set_filetype(e, AE_IFREG);
@@ -994,6 +996,17 @@ test_hostile(void **state)
 	static const struct hent hldata[] = {
 		{ "s", AE_IFLNK, "@/sentinel", NULL, "" },
 		{ "evil", 0, "s", "overwritten\n", "" } };
+	/* Data and a mode through a hard link to a symlink made before. */
+	static const struct hent hlsetuid[] = {
+		{ "s", AE_IFLNK, "@/sentinel", NULL, "" },
+		{ "evil", 0, "s", "overwritten\n",
+		    "Hard link target is a symbolic link" } };
+	static const struct hent hlsetuid0[] = {
+		{ "s", AE_IFLNK, "@/sentinel", NULL, "" },
+		{ "evil", 0, "s", NULL, "Hard link target is a symbolic link" } };
+	static const struct hent hlfifo[] = {
+		{ "p", AE_IFIFO, NULL, NULL, "" },
+		{ "evil", 0, "p", "data\n", "not a regular file" } };
 	static const struct hent device[] = {
 		{ "evil", AE_IFCHR, NULL, NULL, "device" } };
 	static const struct hent diresc[] = {
@@ -1006,8 +1019,8 @@ test_hostile(void **state)
 		{ "a/b", AE_IFREG, NULL, "x\n", "" },
 		{ "a/c", AE_IFLNK, "../../outside", NULL, "" },
 		{ "a/d", AE_IFREG, NULL, "x\n", "" },
-		{ "a/e", 0, "a/c", NULL, "" },
-		{ "a/e/evil", AE_IFREG, NULL, "x\n", "symlink" } };
+		{ "a/evil", 0, "a/c", NULL, "" },
+		{ "a/evil/x", AE_IFREG, NULL, "x\n", "symbolic link" } };
 	static const struct hent late2[] = {
 		{ "a", AE_IFDIR, NULL, NULL, "" },
 		{ "a/c", AE_IFLNK, "../../outside", NULL, "" },
@@ -1018,7 +1031,8 @@ test_hostile(void **state)
 	} cases[] = {
 		{ dotdot, 1 }, { dotdot2, 1 }, { absolute, 1 }, { symesc, 2 },
 		{ symabs, 2 }, { hldotdot, 1 }, { hlabs, 1 }, { hlsym, 2 },
-		{ device, 1 }, { late, 6 }, { late2, 3 },
+		{ device, 1 }, { late, 6 }, { late2, 3 }, { hlsetuid, 2 },
+		{ hlsetuid0, 2 }, { hlfifo, 2 },
 	};
 	size_t i;
 	int how;
@@ -1056,6 +1070,91 @@ test_hostile(void **state)
 	}
 }
 
+/*
+ * mtree names links by keyword, whatever the type: "type=file link=" made
+ * a symlink that nothing tracked, and the file's mode went through it.
+ * Off by default (refused by name); asked for, the entries are refused.
+ */
+static void
+test_hostile_mtree(void **state)
+{
+	static const struct {
+		const char	*text;		/* "@": the outside directory */
+		const char	*why;
+	} cases[] = {
+		{ "./evil type=file link=@ mode=0700\n./evil/a45 type=file "
+		    "mode=0644\n", "not a symbolic link" },
+		{ "./evil type=file link=@/sentinel mode=04777\n",
+		    "not a symbolic link" },
+		{ "./evil type=dir link=@ mode=0777\n./evil/a45 type=file\n",
+		    "not a symbolic link" },
+		{ "./l type=link link=@/sentinel mode=04777\n./evil type=link "
+		    "link=@\n./evil/a45 type=file mode=0644\n", "symlink" },
+	};
+	size_t i;
+	int how;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (how = VIA_EXTRACT_TO; how <= VIA_FORK; how++) {
+			char *outside = fresh("outside"), *w = fresh("w");
+			char *sentinel = xasprintf("%s/sentinel", outside);
+			char *archive = xasprintf("%s/hostile.mtree", top);
+			char *text = subst(cases[i].text, outside), *t2;
+			char *before, *after, err[WL_MSG_LEN];
+			void *st = wl_extract.init();
+			struct tw t;
+
+			/* Every "@" (subst does one at a time). */
+			while (strchr(text, '@') != NULL) {
+				t2 = subst(text, outside);
+				free(text);
+				text = t2;
+			}
+			t2 = xasprintf("#mtree\n%s", text);
+			write_file(archive, t2, strlen(t2));
+			write_file(sentinel, "keep me\n", 8);
+			before = snapshot(outside);
+			assert_int_equal(wl_extract.set_option(st, "archive",
+			    archive, err, sizeof(err)), 0);
+			if (how == VIA_EXTRACT_TO) {
+				/* The default: refused, by name. */
+				assert_int_equal(wl_extract.prepare(st, err,
+				    sizeof(err)), -1);
+				if (strstr(err, "mtree archives are not read "
+				    "unless asked for (-O formats=default,"
+				    "mtree)") == NULL)
+					fail_msg("%s", err);
+			} else {
+				assert_int_equal(wl_extract.set_option(st,
+				    "formats", "default,mtree", err,
+				    sizeof(err)), 0);
+				if (wl_extract.prepare(st, err, sizeof(err)))
+					fail_msg("prepare: %s", err);
+				if (how == VIA_THREAD)
+					run_threads(st, 1, &w, &t);
+				else
+					run_forked(st, w, &t);
+				if (t.run != WL_FAILED ||
+				    strstr(t.w.msg, cases[i].why) == NULL ||
+				    strstr(t.w.msg, "evil") == NULL)
+					fail_msg("case %zu (how %d): %d \"%s\"",
+					    i, how, t.run, t.w.msg);
+			}
+			after = snapshot(outside);
+			assert_string_equal(before, after);
+			wl_extract.fini(st);
+			free(before);
+			free(after);
+			free(t2);
+			free(text);
+			free(archive);
+			free(sentinel);
+			free(outside);
+			free(w);
+		}
+}
+
 int
 main(void)
 {
@@ -1074,6 +1173,7 @@ main(void)
 		cmocka_unit_test(test_bsdtar_formats),
 		cmocka_unit_test(test_bad_archives),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_hostile_mtree),
 	};
 
 	return (cmocka_run_group_tests(tests, setup_top, teardown_top));
