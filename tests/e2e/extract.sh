@@ -153,3 +153,42 @@ for a in file-link contents; do
 		not_ok "mtree $a: refused by default, by name" "$(cat "$d/out")"
 	fi
 done
+
+# A full disk fails the batch at once, says so, and the run exits 1, on
+# every backend: libarchive calls a failed write a warning.
+# full NAME DISK ARCHIVE [MODE]
+full() {
+	rm -rf "$d/fres"
+	$tmo "$FSCONC" run -w extract -a "$3" -j 1,2 -r 1 --mode "${4:-process}" \
+	    --disk "$2" -o "$d/fres" >"$d/out" 2>&1; rc=$?
+	# The worker stopped at the first failed write: not all 128 MiB.
+	big=$(awk -F'\t' 'NR > 1 && $9 > 100 * 1048576' \
+	    "$d"/fres/*/*/*/workers.tsv 2>/dev/null)
+	if [ $rc -eq 1 ] && grep -q "failed: .*No space left on device" \
+	    "$d/out" && [ -z "$big" ] && grep -q \
+	    "failed	.*No space left on device" "$d"/fres/*/*/*/runs.tsv; then
+		ok "disk full, $1: batch failed, said, exit 1"
+	else
+		not_ok "disk full, $1: batch failed, said, exit 1" \
+		    "rc $rc $(cat "$d/out" "$d"/fres/*/*/*/workers.tsv)"
+	fi
+}
+"$FSCONC" mkarchive -n 400 -b 24m "$d/big.tar" >/dev/null
+if is_root; then
+	full "tmpfs" tmpfs:16m "$d/big.tar"
+	full "tmpfs, gzip bomb" tmpfs:16m "$d/hostile/bomb.tar.gz"
+	full "tmpfs, gzip bomb, threads" tmpfs:16m "$d/hostile/bomb.tar.gz" \
+	    thread
+	full "loop" loop:16m "$d/big.tar"
+	mkdir "$d/small"
+	if mount -t tmpfs -o size=16m fsconc-e2e "$d/small"; then
+		at_exit "umount '$d/small'"
+		full "dir:" "dir:$d/small/disk" "$d/big.tar"
+		full "dir:, gzip bomb" "dir:$d/small/disk" \
+		    "$d/hostile/bomb.tar.gz"
+	else
+		not_ok "mount a small tmpfs for dir:"
+	fi
+else
+	for s in tmpfs loop dir; do skip "disk full, $s" "needs root"; done
+fi

@@ -63,3 +63,22 @@ mtree = {
 for name, body in mtree.items():
     with open("%s/%s.mtree" % (d, name), "w") as f:
         f.write("#mtree\n" + body)
+
+# A gzip bomb: 128 MiB of zeros in about 128 KiB, then one more file.
+class Zeros:
+    def __init__(self, n):
+        self.n = n
+
+    def read(self, k=-1):
+        k = self.n if k < 0 else min(k, self.n)
+        self.n -= k
+        return bytes(k)
+
+
+with tarfile.open("%s/bomb.tar.gz" % d, "w:gz", compresslevel=1) as a:
+    t = tarfile.TarInfo("zeros")
+    t.size = 128 << 20
+    a.addfile(t, Zeros(t.size))
+    t = tarfile.TarInfo("after")
+    t.size = 2
+    a.addfile(t, io.BytesIO(b"x\n"))
