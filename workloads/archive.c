@@ -943,6 +943,73 @@ normalize_into(char **buf, size_t *cap, const char *in)
 	return (*buf);
 }
 
+int
+open_parent(int dirfd, const char *path, const char **base)
+{
+	const char *p = path, *q, *last = strrchr(path, '/');
+	char *comp;
+	int fd = dirfd, next;
+
+	*base = last != NULL ? last + 1 : path;
+	if (last == NULL)
+		return (dirfd);
+	comp = xmalloc((size_t)(last - path) + 1);
+	for (; p < last; p = q + 1) {
+		if ((q = memchr(p, '/', (size_t)(last - p))) == NULL)
+			q = last;
+		if (q == p || (q == p + 1 && *p == '.'))
+			continue;
+		memcpy(comp, p, (size_t)(q - p));
+		comp[q - p] = '\0';
+		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+		if (fd != dirfd)
+			close(fd);
+		if (next == -1) {
+			free(comp);
+			return (-1);
+		}
+		fd = next;
+	}
+	free(comp);
+	/* "a//b" and "./b" are in dirfd itself: still a descriptor to own. */
+	if (fd == dirfd && dirfd != AT_FDCWD)
+		fd = dup(dirfd);
+	else if (fd == dirfd)
+		fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return (fd);
+}
+
+/*
+ * lstat of name under the target: by the whole name when it is short,
+ * else one directory at a time (no symbolic link followed on the way).
+ */
+static int
+lstat_under(struct xctx *x, const char *hl, int relative, struct stat *st)
+{
+	const char *base;
+	int dfd, pfd, r, e;
+
+	if (fstatat(AT_FDCWD, relative ? hl : join(&x->link, &x->linkcap,
+	    x->dir, x->dirlen, hl), st, AT_SYMLINK_NOFOLLOW) == 0)
+		return (0);
+	if (errno != ENAMETOOLONG)
+		return (-1);
+	dfd = relative ? AT_FDCWD : open(x->dir, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC);
+	if (dfd == -1)
+		return (-1);
+	pfd = open_parent(dfd, hl, &base);
+	r = pfd == -1 ? -1 : fstatat(pfd, base, st, AT_SYMLINK_NOFOLLOW);
+	e = errno;
+	if (pfd != -1 && pfd != dfd)
+		close(pfd);
+	if (dfd != AT_FDCWD)
+		close(dfd);
+	errno = e;
+	return (r);
+}
+
 /*
  * libarchive applies a hard link's mode (and writes its data) by name:
  * through a symbolic link, that lands outside.  The target must be a
@@ -953,11 +1020,9 @@ static const char *
 hardlink_refusal(struct xctx *x, const char *hl, int relative, int *eno)
 {
 	struct stat st;
-	const char *p = relative ? hl : join(&x->link, &x->linkcap, x->dir,
-	    x->dirlen, hl);
 
 	*eno = 0;
-	if (fstatat(AT_FDCWD, p, &st, AT_SYMLINK_NOFOLLOW) == -1) {
+	if (lstat_under(x, hl, relative, &st) == -1) {
 		if (errno == ENOENT)
 			return (NULL);
 		*eno = errno;

@@ -109,6 +109,13 @@ const char *entry_refusal(struct archive_entry *);
  * archive_load made sure it opens; NULL if it does not.
  */
 struct archive *archive_reader(const void *buf, size_t len, int formats);
+/*
+ * The directory holding path (relative to dirfd, which may be AT_FDCWD),
+ * opened one component at a time without following symbolic links, so
+ * that no PATH_MAX applies; *base is path's last component.  Returns a
+ * descriptor to close, or dirfd itself when path has no '/'; -1: errno.
+ */
+int	 open_parent(int dirfd, const char *path, const char **base);
 /* Entry name as libarchive resolves it under the target: "." for the top. */
 void	 normalize_name(const char *in, char *out, size_t outlen);
 

@@ -91,46 +91,30 @@ bad(struct vstate *s, const char *name, const char *fmt, ...)
 static int
 at_parent(struct vstate *s, const char *name, const char **base)
 {
-	const char *slash = strrchr(name, '/'), *p, *q;
+	const char *slash = strrchr(name, '/');
 	size_t plen = slash != NULL ? (size_t)(slash - name) : 0;
-	char *comp;
-	int fd, next;
+	int fd;
 
-	*base = slash != NULL ? slash + 1 : name;
-	if (plen == 0)
+	if (slash == NULL) {
+		*base = name;
 		return (s->dirfd);
+	}
+	*base = slash + 1;
 	if (s->pfd != -1 && strlen(s->pname) == plen &&
 	    memcmp(s->pname, name, plen) == 0)
 		return (s->pfd);
 	if (s->pfd != -1)
 		close(s->pfd);
-	s->pfd = -1;
 	free(s->pname);
 	s->pname = NULL;
-	comp = xmalloc(plen + 1);
-	fd = s->dirfd;
-	for (p = name; p < name + plen; p = q + 1) {
-		if ((q = memchr(p, '/', (size_t)(name + plen - p))) == NULL)
-			q = name + plen;
-		memcpy(comp, p, (size_t)(q - p));
-		comp[q - p] = '\0';
-		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		    O_CLOEXEC);
-		if (fd != s->dirfd)
-			close(fd);
-		if (next == -1) {
-			free(comp);
-			return (-1);
-		}
-		fd = next;
-	}
-	free(comp);
-	s->pfd = fd;
+	if ((s->pfd = fd = open_parent(s->dirfd, name, base)) == -1)
+		return (-1);
 	s->pname = xmalloc(plen + 1);
 	memcpy(s->pname, name, plen);
 	s->pname[plen] = '\0';
 	return (fd);
 }
+
 
 static void
 add(struct vstate *s, const char *name, uint64_t idx)
@@ -144,6 +128,8 @@ add(struct vstate *s, const char *name, uint64_t idx)
 	s->v[s->n].data_by_link = 0;
 	s->n++;
 }
+
+/* By name, then the winning (latest) entry first. */
 
 /* By name, then the winning (latest) entry first. */
 static int

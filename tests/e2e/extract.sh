@@ -192,3 +192,60 @@ if is_root; then
 else
 	for s in tmpfs loop dir; do skip "disk full, $s" "needs root"; done
 fi
+
+# Escapes in entry names reach neither the terminal nor runs.tsv; a long
+# name loses its middle, never the cause.
+for mode in process thread; do
+	rm -rf "$d/nres"
+	mkdir -p "$d/nd"
+	"$FSCONC" run -w extract -a "$d/hostile/names.tar" -j 1 -r 1 \
+	    --mode $mode --disk "dir:$d/nd" -o "$d/nres" >"$d/out" 2>&1; rc=$?
+	esc=$(printf '\033')
+	if [ $rc -eq 1 ] && ! grep -q "$esc" "$d/out" "$d"/nres/*/*/*/*.tsv &&
+	    grep -q '\\033]0;pwned\\aAAAA.*\.\.\..*AAA/\.\./evil: Path contains '"'"'\.\.'"'" \
+	    "$d/out" &&
+	    grep -q "failed	.*AAA/\.\./evil: Path contains '\.\.'" \
+	    "$d"/nres/*/*/*/runs.tsv; then
+		ok "$mode: names escaped and shortened, cause kept"
+	else
+		not_ok "$mode: names escaped and shortened, cause kept" \
+		    "rc $rc $(cat -v "$d/out" "$d"/nres/*/*/*/runs.tsv)"
+	fi
+	rm -rf "$d/nd"
+done
+
+# A valid archive whose deepest path is longer than PATH_MAX: --verify
+# and -w tree's walk reach every name by descriptor.
+python3 - "$d/deep.tar" <<'PY'
+import io, sys, tarfile
+with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT) as a:
+    p = ""
+    for i in range(20):
+        p = (p + "/" if p else "") + "d%02d" % i + "x" * 247
+        # libarchive restores a directory's times by name: keep those short.
+        if len(p) < 4000:
+            t = tarfile.TarInfo(p)
+            t.type, t.mode, t.mtime = tarfile.DIRTYPE, 0o755, 1136073600
+            a.addfile(t)
+        t = tarfile.TarInfo(p + "/f")
+        t.size, t.mode, t.mtime = 6, 0o644, 1136073600
+        a.addfile(t, io.BytesIO(b"hello\n"))
+PY
+# On tmpfs: a fresh file system, where dir: would have to empty the tree.
+for mode in process thread; do
+	for w in "extract --verify" tree; do
+		if ! is_root; then
+			skip "$mode: -w $w: names beyond PATH_MAX" "needs root"
+			continue
+		fi
+		rm -rf "$d/lres"
+		"$FSCONC" run -w $w -a "$d/deep.tar" -j 1 -r 1 --mode $mode \
+		    --disk tmpfs:16m -o "$d/lres" >"$d/out" 2>&1; rc=$?
+		if [ $rc -eq 0 ]; then
+			ok "$mode: -w $w: names beyond PATH_MAX"
+		else
+			not_ok "$mode: -w $w: names beyond PATH_MAX" \
+			    "$(cut -c1-400 "$d/out")"
+		fi
+	done
+done

@@ -49,6 +49,12 @@ tar("dir-linkpath", [
 tar("hl-data-fifo", [
     ti("p", tarfile.FIFOTYPE),
     ti("h", tarfile.LNKTYPE, "p", 0o644, b"data\n", {"comment": "x"})])
+# Terminal escapes in names, and a name too long to keep whole: the
+# cause must survive, the escapes must not reach a terminal (item 10).
+tar("names", [
+    ti("\x1b[2Jclear", tarfile.REGTYPE, "", 0o644, b"x\n"),
+    ti("\x1b]0;pwned\x07" + "A" * 300 + "/../evil", tarfile.REGTYPE, "",
+       0o644, b"x\n")])
 
 mtree = {
     "file-link": "./s type=file link=%s mode=0700\n./s/a45 type=file "
