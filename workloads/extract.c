@@ -191,8 +191,8 @@ const struct workload wl_extract = {
 	.summary = "extract an in-memory archive into each worker's directory "
 	    "(tar xfC)",
 	.options_help =
-	    "archive=FILE     any format libarchive reads (default: the "
-	    "cached mkarchive output)\n"
+	    "archive=FILE     of a format in formats= (default: the cached "
+	    "mkarchive output)\n"
 	    "flags=default    extraction flags: default (what tar xf does for "
 	    "you), none,\n"
 	    "                 or a list of time perm owner acl xattr fflags "
