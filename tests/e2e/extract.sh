@@ -136,6 +136,9 @@ for disk in $disks; do
 			hostile "$disk $mode $a" "$d/hostile/$a.tar" $mf "$spec" \
 			    $mode --verify
 		done
+		# The mode went through the link whatever the flags.
+		hostile "$disk $mode hl-data-sym flags=none" \
+		    "$d/hostile/hl-data-sym.tar" 1 "$spec" $mode -O flags=none
 		for a in file-link file-link-mode dir-link link; do
 			hostile "$disk $mode mtree $a" "$d/hostile/$a.mtree" 1 \
 			    "$spec" $mode -O formats=default,mtree
