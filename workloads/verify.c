@@ -43,7 +43,7 @@ struct vstate {
 	int		 formats;
 	int		 flags;
 	int		 pfd;		/* parent directory of pname */
-	char		*pname;		/* its name, "" for dirfd's */
+	char		*pname;		/* its name (-1, NULL: none yet) */
 	uint64_t	 nbad;
 	char		*err;		/* first mismatch */
 	size_t		 errlen;
@@ -115,7 +115,6 @@ at_parent(struct vstate *s, const char *name, const char **base)
 	return (fd);
 }
 
-
 static void
 add(struct vstate *s, const char *name, uint64_t idx)
 {
@@ -128,8 +127,6 @@ add(struct vstate *s, const char *name, uint64_t idx)
 	s->v[s->n].data_by_link = 0;
 	s->n++;
 }
-
-/* By name, then the winning (latest) entry first. */
 
 /* By name, then the winning (latest) entry first. */
 static int
