@@ -300,9 +300,13 @@ reap(struct batch *b, pid_t *pids, int n, double t0,
 	for (i = 0; i < n; i++) {
 		if (pids[i] <= 0)
 			continue;
+		/* A stop request ends --verify as it ends the run. */
+		if (harness_interrupted)
+			kill_all(pids + i, n - i);
 		while ((p = wait4(pids[i], &status, 0, &ru)) == -1 &&
 		    errno == EINTR)
-			;
+			if (harness_interrupted)
+				kill_all(pids + i, n - i);
 		s = slot_of(b, i);
 		if (p == -1) {
 			warn("batch: wait4 worker %d (pid %ld)", i,

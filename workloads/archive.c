@@ -40,6 +40,7 @@
 
 #include "archive_priv.h"
 #include "util.h"
+#include "wl_common.h"
 #include "workload.h"
 
 #define SECURE_FLAGS	(ARCHIVE_EXTRACT_SECURE_NODOTDOT | \
@@ -138,20 +139,163 @@ extract_flags_string(int flags, char *buf, size_t len)
 	return (buf);
 }
 
-/* A reader on the image; ARCHIVE_OK or the open's status in *r. */
+/*
+ * The formats a harness needs to read by default; the others are read
+ * only when named (formats=).  mtree is never in the default: its
+ * keywords name host files (contents=) and links of any type (link=).
+ */
+static const struct {
+	const char	*name;
+	int		(*support)(struct archive *);
+	int		 dflt;
+} format_table[] = {
+	{ "tar",	archive_read_support_format_tar,	1 },
+	{ "cpio",	archive_read_support_format_cpio,	1 },
+	{ "zip",	archive_read_support_format_zip,	1 },
+	{ "7zip",	archive_read_support_format_7zip,	1 },
+	{ "iso9660",	archive_read_support_format_iso9660,	1 },
+	{ "ar",		archive_read_support_format_ar,		1 },
+	{ "xar",	archive_read_support_format_xar,	0 },
+	{ "cab",	archive_read_support_format_cab,	0 },
+	{ "lha",	archive_read_support_format_lha,	0 },
+	{ "rar",	archive_read_support_format_rar,	0 },
+	{ "rar5",	archive_read_support_format_rar5,	0 },
+	{ "warc",	archive_read_support_format_warc,	0 },
+	{ "mtree",	archive_read_support_format_mtree,	0 },
+};
+#define NFORMATS	(sizeof(format_table) / sizeof(format_table[0]))
+
+const char extract_format_names[] =
+    "tar cpio zip 7zip iso9660 ar xar cab lha rar rar5 warc mtree";
+
+int
+extract_default_formats(void)
+{
+	size_t i;
+	int f = 0;
+
+	for (i = 0; i < NFORMATS; i++)
+		if (format_table[i].dflt)
+			f |= 1 << i;
+	return (f);
+}
+
+int
+extract_parse_formats(const char *list, int *formats, char *err,
+    size_t errlen)
+{
+	char *copy, *tok, *save;
+	size_t i;
+	int f = 0;
+
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "default") == 0) {
+			f |= extract_default_formats();
+			continue;
+		}
+		for (i = 0; i < NFORMATS; i++)
+			if (strcmp(tok, format_table[i].name) == 0)
+				break;
+		if (i == NFORMATS) {
+			snprintf(err, errlen, "formats: unknown archive format "
+			    "'%s' (known: default %s)", tok,
+			    extract_format_names);
+			free(copy);
+			return (-1);
+		}
+		f |= 1 << i;
+	}
+	free(copy);
+	if (f == 0) {
+		snprintf(err, errlen, "formats: no archive format named");
+		return (-1);
+	}
+	*formats = f;
+	return (0);
+}
+
+const char *
+extract_formats_string(int formats, char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	if (formats == 0)
+		formats = extract_default_formats();
+	buf[0] = '\0';
+	for (i = 0; i < NFORMATS; i++)
+		if (formats & (1 << i))
+			off += snprintf(buf + off, off < len ? len - off : 0,
+			    "%s%s", off > 0 ? "," : "", format_table[i].name);
+	return (buf);
+}
+
+/*
+ * A reader on the image for the formats in the mask (0: the default);
+ * ARCHIVE_OK or the open's status in *r.
+ */
 static struct archive *
-reader_new(const void *buf, size_t len, int *r)
+reader_new(const void *buf, size_t len, int formats, int *r)
 {
 	struct archive *rd;
+	size_t i;
 
 	*r = ARCHIVE_FATAL;
 	if ((rd = archive_read_new()) == NULL)
 		return (NULL);
-	archive_read_support_format_all(rd);
+	if (formats == 0)
+		formats = extract_default_formats();
+	for (i = 0; i < NFORMATS; i++)
+		if (formats & (1 << i))
+			format_table[i].support(rd);
+	/* An empty file: "archive has no entries", not "unrecognized". */
+	archive_read_support_format_empty(rd);
 	archive_read_support_filter_all(rd);
 	/* The image is never modified: libarchive only reads through it. */
 	*r = archive_read_open_memory(rd, (void *)(uintptr_t)buf, len);
 	return (rd);
+}
+
+struct archive *
+archive_reader(const void *buf, size_t len, int formats)
+{
+	struct archive *rd;
+	int r;
+
+	if ((rd = reader_new(buf, len, formats, &r)) != NULL &&
+	    r != ARCHIVE_OK) {
+		archive_read_free(rd);
+		rd = NULL;
+	}
+	return (rd);
+}
+
+/*
+ * Which format not enabled would read the image: its name, or NULL.
+ * Only the formats' bids are asked (no header is read: mtree would
+ * open host files).
+ */
+static const char *
+format_not_enabled(const void *buf, size_t len, int formats)
+{
+	struct archive *rd;
+	size_t i;
+	int r;
+
+	for (i = 0; i < NFORMATS; i++) {
+		if (formats & (1 << i))
+			continue;
+		if ((rd = archive_read_new()) == NULL)
+			return (NULL);
+		format_table[i].support(rd);
+		archive_read_support_filter_all(rd);
+		r = archive_read_open_memory(rd, (void *)(uintptr_t)buf, len);
+		archive_read_free(rd);
+		if (r == ARCHIVE_OK)
+			return (format_table[i].name);
+	}
+	return (NULL);
 }
 
 /*
@@ -250,9 +394,22 @@ owners_free(struct owners *o)
 	free(o);
 }
 
+/* The reader's error, with its errno text, made safe and short. */
+static const char *
+safe_cause(struct archive *rd, char *out)
+{
+	char eb[128], *c;
+
+	c = xasprintf("%s%s", ar_errstr(rd),
+	    errno_text(archive_errno(rd), eb, sizeof(eb)));
+	wl_safe_text(c, MSG_CAUSE, out);
+	free(c);
+	return (out);
+}
+
 int
-archive_load(const char *path, struct archive_image *img, char *err,
-    size_t errlen)
+archive_load(const char *file, int formats, struct archive_image *img,
+    char *err, size_t errlen)
 {
 	struct sha256_ctx sha;
 	struct owners *owners;
@@ -260,7 +417,9 @@ archive_load(const char *path, struct archive_image *img, char *err,
 	struct archive_entry *e;
 	struct stat st;
 	uint8_t digest[SHA256_DIGEST_SIZE];
-	char prev[256] = "", eb[128];
+	char prev[MSG_NAME + 1] = "", eb[128], sp[MSG_ARCHIVE + 1];
+	char cause[MSG_CAUSE + 1];
+	const char *fmt, *path = sp;
 	const void *blk;
 	size_t cap, size, i;
 	int64_t off;
@@ -268,8 +427,14 @@ archive_load(const char *path, struct archive_image *img, char *err,
 	int fd, r;
 
 	memset(img, 0, sizeof(*img));
+	if (formats == 0)
+		formats = extract_default_formats();
+	img->formats = formats;
+	/* Every message names the file: safe for a terminal, and short. */
+	wl_safe_text(file, MSG_ARCHIVE, sp);
+	img->path = xstrdup(file);
 	img->owners = owners = xcalloc(1, sizeof(*owners));
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1 ||
 	    fstat(fd, &st) == -1) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		if (fd != -1)
@@ -310,14 +475,19 @@ archive_load(const char *path, struct archive_image *img, char *err,
 	sha256_digest(&sha, sizeof(digest), digest);
 	for (i = 0; i < sizeof(digest); i++)
 		snprintf(img->sha256 + 2 * i, 3, "%02x", digest[i]);
-	img->path = xstrdup(path);
 
 	/* One full pass: a damaged archive fails here, before any timing. */
-	if ((rd = reader_new(img->buf, img->len, &r)) == NULL) {
+	if ((rd = reader_new(img->buf, img->len, formats, &r)) == NULL) {
 		snprintf(err, errlen, "%s: archive_read_new: out of memory",
 		    path);
 		archive_image_free(img);
 		return (-1);
+	}
+	if (r != ARCHIVE_OK && (fmt = format_not_enabled(img->buf, img->len,
+	    formats)) != NULL) {
+		snprintf(err, errlen, "%s: %s archives are not read unless "
+		    "asked for (-O formats=default,%s)", path, fmt, fmt);
+		goto fail;
 	}
 	if (r != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s: %s%s", path,
@@ -331,28 +501,25 @@ archive_load(const char *path, struct archive_image *img, char *err,
 			break;
 		/* RETRY: a damaged header was skipped; not a clean archive. */
 		if (r < ARCHIVE_WARN || r == ARCHIVE_RETRY) {
-			snprintf(err, errlen, "%s: entry %ju%s%s%s: %s%s", path,
+			snprintf(err, errlen, "%s: entry %ju%s%s%s: %s", path,
 			    (uintmax_t)img->entries + 1,
 			    prev[0] != '\0' ? " (after " : "", prev,
 			    prev[0] != '\0' ? ")" : "",
-			    ar_errstr(rd),
-			    errno_text(archive_errno(rd), eb, sizeof(eb)));
+			    safe_cause(rd, cause));
 			goto fail;
 		}
 		img->entries++;
 		owners_add(owners->u, &owners->nu, archive_entry_uname(e), 1);
 		owners_add(owners->g, &owners->ng, archive_entry_gname(e), 0);
-		snprintf(prev, sizeof(prev), "%s",
-		    archive_entry_pathname(e) != NULL ?
-		    archive_entry_pathname(e) : "?");
+		wl_safe_text(archive_entry_pathname(e) != NULL ?
+		    archive_entry_pathname(e) : "?", MSG_NAME, prev);
 		while ((r = archive_read_data_block(rd, &blk, &size, &off)) ==
 		    ARCHIVE_OK || r == ARCHIVE_WARN)
 			if (archive_entry_filetype(e) == AE_IFREG)
 				img->bytes += size;
 		if (r != ARCHIVE_EOF) {
-			snprintf(err, errlen, "%s: %s: %s%s", path, prev,
-			    ar_errstr(rd),
-			    errno_text(archive_errno(rd), eb, sizeof(eb)));
+			snprintf(err, errlen, "%s: %s: %s", path, prev,
+			    safe_cause(rd, cause));
 			goto fail;
 		}
 	}
@@ -392,6 +559,7 @@ entry_refusal(struct archive_entry *e)
 {
 	const char *name = archive_entry_pathname(e), *p;
 	const char *hl = archive_entry_hardlink(e);
+	const char *sl = archive_entry_symlink(e);
 	mode_t type = archive_entry_filetype(e);
 
 	if (name == NULL)
@@ -403,6 +571,22 @@ entry_refusal(struct archive_entry *e)
 	for (p = name; p != NULL; p = (p = strchr(p, '/')) ? p + 1 : NULL)
 		if (p[0] == '.' && p[1] == '.' && (p[2] == '\0' || p[2] == '/'))
 			return ("Path contains '..'");
+	/*
+	 * libarchive makes a hard link when there is a target, else a
+	 * symbolic link when there is one, whatever the type says (mtree's
+	 * "type=file link=", pax linkpath on a file): such an entry would
+	 * escape the tracking of symbolic links and have the mode meant for
+	 * a file applied through the link.  The fields must agree.
+	 */
+	if (hl != NULL && sl != NULL)
+		return ("Entry is both a hard link and a symbolic link");
+	if (sl != NULL && type != AE_IFLNK)
+		return ("Symbolic link target on an entry that is not a "
+		    "symbolic link");
+	if (sl == NULL && hl == NULL && type == AE_IFLNK)
+		return ("Symbolic link without a target");
+	if (hl != NULL && type != AE_IFREG && type != 0)
+		return ("Hard link entry that is not a regular file");
 	if (hl != NULL) {
 		if (hl[0] == '\0')
 			return ("Invalid empty hard link target");
@@ -478,17 +662,43 @@ status_of(int r)
 	}
 }
 
-/* Worst status wins; the first message of the worst status is kept. */
+/*
+ * A failed write on a full or broken disk is only a warning to libarchive;
+ * here it ends the extraction: every later entry would fail the same way
+ * (a memory disk and a loop device must agree), and a compressed archive
+ * would go on being decompressed into nothing.
+ */
+static enum wl_status
+disk_status(struct xctx *x, int r)
+{
+	int e;
+
+	if (r >= ARCHIVE_OK)
+		return (WL_OK);
+	e = archive_errno(x->disk);
+	if (e == ENOSPC || e == EIO || e == EDQUOT)
+		return (WL_FATAL);
+	return (status_of(r));
+}
+
+/*
+ * Worst status wins; the first message of the worst status is kept, made
+ * safe for a terminal and short enough for runs.tsv with its cause whole.
+ */
 static void
 note(struct xctx *x, enum wl_status s, const char *entry, const char *cause,
     int eno)
 {
-	char eb[128];
+	char eb[128], nb[MSG_NAME + 1], cb[MSG_CAUSE + 1], *c;
 
-	if (s > x->status || (s > WL_OK && x->err[0] == '\0'))
-		snprintf(x->err, sizeof(x->err), "%s: %s%s", entry,
-		    cause != NULL ? cause : "unknown error",
+	if (s > x->status || (s > WL_OK && x->err[0] == '\0')) {
+		c = xasprintf("%s%s", cause != NULL ? cause : "unknown error",
 		    errno_text(eno, eb, sizeof(eb)));
+		snprintf(x->err, sizeof(x->err), "%s: %s",
+		    wl_safe_text(entry, MSG_NAME, nb),
+		    wl_safe_text(c, MSG_CAUSE, cb));
+		free(c);
+	}
 	if (s > x->status)
 		x->status = s;
 }
@@ -595,8 +805,8 @@ dir_is_empty(const char *dir)
 }
 
 int
-xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
-    int flags, const void *owners, pid_t owner_pid)
+xctx_open(struct xctx *x, const void *buf, size_t len, int formats,
+    const char *dir, int flags, const void *owners, pid_t owner_pid)
 {
 	char real[PATH_MAX], eb[128];
 	int r;
@@ -615,7 +825,8 @@ xctx_open(struct xctx *x, const void *buf, size_t len, const char *dir,
 	/* "/" would make "//name": keep one slash. */
 	if (x->dirlen == 1)
 		x->dirlen = 0;
-	if ((x->rd = reader_new(buf, len, &r)) == NULL || r != ARCHIVE_OK) {
+	if ((x->rd = reader_new(buf, len, formats, &r)) == NULL ||
+	    r != ARCHIVE_OK) {
 		snprintf(x->err, sizeof(x->err), "archive_read_open_memory: "
 		    "%s%s", x->rd != NULL ? ar_errstr(x->rd) : "out of memory",
 		    x->rd != NULL ? errno_text(archive_errno(x->rd), eb,
@@ -706,9 +917,11 @@ copy_data(struct xctx *x, const char *name)
 		}
 		w = (int)archive_write_data_block(x->disk, blk, size, off);
 		if (w < ARCHIVE_OK) {
-			note(x, status_of(w), name,
+			note(x, disk_status(x, w), name,
 			    archive_error_string(x->disk),
 			    archive_errno(x->disk));
+			if (disk_status(x, w) == WL_FATAL)
+				return (ARCHIVE_FATAL);
 			if (w < ARCHIVE_WARN)
 				return (w);
 		}
@@ -716,13 +929,120 @@ copy_data(struct xctx *x, const char *name)
 	}
 }
 
+/* in normalized into *buf, grown to fit. */
+static char *
+normalize_into(char **buf, size_t *cap, const char *in)
+{
+	size_t need = strlen(in) + 2;
+
+	if (need > *cap) {
+		*cap = need * 2;
+		*buf = xrealloc(*buf, *cap);
+	}
+	normalize_name(in, *buf, *cap);
+	return (*buf);
+}
+
+int
+open_parent(int dirfd, const char *path, const char **base)
+{
+	const char *p = path, *q, *last = strrchr(path, '/');
+	char *comp;
+	int fd = dirfd, next;
+
+	*base = last != NULL ? last + 1 : path;
+	if (last == NULL)
+		return (dirfd);
+	comp = xmalloc((size_t)(last - path) + 1);
+	for (; p < last; p = q + 1) {
+		if ((q = memchr(p, '/', (size_t)(last - p))) == NULL)
+			q = last;
+		if (q == p || (q == p + 1 && *p == '.'))
+			continue;
+		memcpy(comp, p, (size_t)(q - p));
+		comp[q - p] = '\0';
+		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+		if (fd != dirfd)
+			close(fd);
+		if (next == -1) {
+			free(comp);
+			return (-1);
+		}
+		fd = next;
+	}
+	free(comp);
+	/* "a//b" and "./b" are in dirfd itself: still a descriptor to own. */
+	if (fd == dirfd && dirfd != AT_FDCWD)
+		fd = dup(dirfd);
+	else if (fd == dirfd)
+		fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return (fd);
+}
+
+/*
+ * lstat of name under the target: by the whole name when it is short,
+ * else one directory at a time (no symbolic link followed on the way).
+ */
+static int
+lstat_under(struct xctx *x, const char *hl, int relative, struct stat *st)
+{
+	const char *base;
+	int dfd, pfd, r, e;
+
+	if (fstatat(AT_FDCWD, relative ? hl : join(&x->link, &x->linkcap,
+	    x->dir, x->dirlen, hl), st, AT_SYMLINK_NOFOLLOW) == 0)
+		return (0);
+	if (errno != ENAMETOOLONG)
+		return (-1);
+	dfd = relative ? AT_FDCWD : open(x->dir, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC);
+	if (dfd == -1)
+		return (-1);
+	pfd = open_parent(dfd, hl, &base);
+	r = pfd == -1 ? -1 : fstatat(pfd, base, st, AT_SYMLINK_NOFOLLOW);
+	e = errno;
+	if (pfd != -1 && pfd != dfd)
+		close(pfd);
+	if (dfd != AT_FDCWD)
+		close(dfd);
+	errno = e;
+	return (r);
+}
+
+/*
+ * libarchive applies a hard link's mode (and writes its data) by name:
+ * through a symbolic link, that lands outside.  The target must be a
+ * regular file (or not exist yet: libarchive's own error then).  The
+ * worker's directory is its own, so what is seen here stays so.
+ */
+static const char *
+hardlink_refusal(struct xctx *x, const char *hl, int relative, int *eno)
+{
+	struct stat st;
+
+	*eno = 0;
+	if (lstat_under(x, hl, relative, &st) == -1) {
+		if (errno == ENOENT)
+			return (NULL);
+		*eno = errno;
+		return ("Hard link target cannot be checked");
+	}
+	if (S_ISLNK(st.st_mode))
+		return ("Hard link target is a symbolic link");
+	if (!S_ISREG(st.st_mode))
+		return ("Hard link target is not a regular file");
+	return (NULL);
+}
+
 enum wl_status
 xctx_run(struct xctx *x)
 {
 	struct archive_entry *e;
-	const char *why, *name, *hl;
-	char label[256], nn[PATH_MAX], tn[PATH_MAX];
-	int r, relative, base, check, islink;
+	const char *why, *name, *hl, *label;
+	char ent[32];
+	enum wl_status ds;
+	int r, relative, base, check, islink, eno;
 
 	/* Only the thread that entered the directory may use relative names. */
 	relative = x->oldcwd != -1 &&
@@ -730,13 +1050,14 @@ xctx_run(struct xctx *x)
 	base = relative ? x->flags :
 	    x->flags & ~ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS;
 	for (;;) {
+		ds = WL_OK;
 		r = archive_read_next_header(x->rd, &e);
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r < ARCHIVE_OK) {
-			snprintf(label, sizeof(label), "entry %ju",
+			snprintf(ent, sizeof(ent), "entry %ju",
 			    (uintmax_t)x->entries + 1);
-			note(x, status_of(r), label,
+			note(x, status_of(r), ent,
 			    archive_error_string(x->rd), archive_errno(x->rd));
 			if (r == ARCHIVE_FATAL)
 				break;
@@ -750,38 +1071,42 @@ xctx_run(struct xctx *x)
 			note(x, WL_FAILED, name != NULL ? name : "?", why, 0);
 			continue;
 		}
-		/* The label outlives set_pathname, which frees the original. */
-		snprintf(label, sizeof(label), "%s", name);
 		hl = archive_entry_hardlink(e);
+		/* entry_refusal made the type and the link fields agree. */
 		islink = archive_entry_filetype(e) == AE_IFLNK;
 		check = !x->fresh;
 		if (x->fresh) {
-			normalize_name(name, nn, sizeof(nn));
-			check = sym_on_path(x, nn);
-			if (hl != NULL) {
-				normalize_name(hl, tn, sizeof(tn));
-				/* A hard link to a symbolic link is one too. */
-				if (sym_on_path(x, tn))
-					check = islink = 1;
-			}
-			if (islink)
-				sym_add(x, nn);
+			check = sym_on_path(x, normalize_into(&x->nn,
+			    &x->nncap, name));
+			if (hl != NULL && sym_on_path(x, normalize_into(&x->tn,
+			    &x->tncap, hl)))
+				check = 1;
 		}
+		if (hl != NULL && (why = hardlink_refusal(x, hl, relative,
+		    &eno)) != NULL) {
+			note(x, WL_FAILED, name, why, eno);
+			continue;
+		}
+		if (x->fresh && islink)
+			sym_add(x, x->nn);
 		archive_write_disk_set_options(x->disk, check ? base :
 		    base & ~ARCHIVE_EXTRACT_SECURE_SYMLINKS);
+		/* set_pathname frees name: the label is our copy of it. */
+		label = name;
 		if (!relative) {
 			archive_entry_set_pathname(e, join(&x->name,
 			    &x->namecap, x->dir, x->dirlen, name));
+			label = x->name + x->dirlen + 1;
 			if ((hl = archive_entry_hardlink(e)) != NULL)
 				archive_entry_set_hardlink(e, join(&x->link,
 				    &x->linkcap, x->dir, x->dirlen, hl));
 		}
 		r = archive_write_header(x->disk, e);
 		if (r < ARCHIVE_OK)
-			note(x, status_of(r), label,
+			note(x, ds = disk_status(x, r), label,
 			    archive_error_string(x->disk),
 			    archive_errno(x->disk));
-		if (r == ARCHIVE_FATAL)
+		if (r == ARCHIVE_FATAL || (r < ARCHIVE_OK && ds == WL_FATAL))
 			break;
 		if (r >= ARCHIVE_WARN && (archive_entry_size(e) > 0 ||
 		    !archive_entry_size_is_set(e)) &&
@@ -790,10 +1115,11 @@ xctx_run(struct xctx *x)
 		if (r >= ARCHIVE_WARN) {
 			r = archive_write_finish_entry(x->disk);
 			if (r < ARCHIVE_OK)
-				note(x, status_of(r), label,
+				note(x, ds = disk_status(x, r), label,
 				    archive_error_string(x->disk),
 				    archive_errno(x->disk));
-			if (r == ARCHIVE_FATAL)
+			if (r == ARCHIVE_FATAL ||
+			    (r < ARCHIVE_OK && ds == WL_FATAL))
 				break;
 		}
 	}
@@ -801,8 +1127,8 @@ xctx_run(struct xctx *x)
 	archive_write_disk_set_options(x->disk, base);
 	r = archive_write_close(x->disk);
 	if (r < ARCHIVE_OK)
-		note(x, status_of(r), "(close)", archive_error_string(x->disk),
-		    archive_errno(x->disk));
+		note(x, disk_status(x, r), "(close)",
+		    archive_error_string(x->disk), archive_errno(x->disk));
 	return (x->status);
 }
 
@@ -817,6 +1143,10 @@ xctx_close(struct xctx *x)
 	free(x->dir);
 	free(x->name);
 	free(x->link);
+	free(x->nn);
+	free(x->tn);
+	x->nn = x->tn = NULL;
+	x->nncap = x->tncap = 0;
 	free(x->syms);
 	x->syms = NULL;
 	x->nsyms = x->symcap = 0;
@@ -842,7 +1172,7 @@ archive_extract_to(const void *buf, size_t len, const char *dir, int flags,
 	if (gettid() != getpid())
 		owner = getpid();
 #endif
-	if (xctx_open(&x, buf, len, dir, flags, NULL, owner) == -1) {
+	if (xctx_open(&x, buf, len, 0, dir, flags, NULL, owner) == -1) {
 		snprintf(err, errlen, "%s", x.err);
 		return (WL_FATAL);
 	}

@@ -38,6 +38,19 @@ errno_text(int e, char *buf, size_t len)
 	return (buf);
 }
 
+/*
+ * Budgets, in bytes, of the parts of a message: a worker's message ends
+ * in runs.tsv's reason (255 bytes), and the cause must survive there.
+ * Names longer than their budget lose their middle (wl_safe_text).
+ */
+#define MSG_ARCHIVE	60	/* the archive's file name */
+#define MSG_NAME	80	/* an entry's name */
+#define MSG_CAUSE	110	/* what went wrong */
+/* verify: "verify <dir>: <archive>: <name>: <cause> (N mismatches)" */
+#define MSG_VERIFY_PATH	36
+#define MSG_VERIFY_NAME	64
+#define MSG_VERIFY_CAUSE 80
+
 struct xctx {
 	struct archive	*rd;		/* reader on the memory image */
 	struct archive	*disk;		/* archive_write_disk */
@@ -47,6 +60,8 @@ struct xctx {
 	size_t		 namecap;
 	char		*link;		/* dir + "/" + hard link target */
 	size_t		 linkcap;
+	char		*nn, *tn;	/* normalized name, link target */
+	size_t		 nncap, tncap;
 	int		 flags;		/* flags=, with the security bits */
 	int		 oldcwd;	/* cwd before xctx_enter_dir, or -1 */
 	int		 fresh;		/* dir was empty at xctx_open */
@@ -57,7 +72,7 @@ struct xctx {
 	enum wl_status	 status;	/* worst so far */
 	uint64_t	 entries;
 	uint64_t	 bytes;
-	char		 err[WL_MSG_LEN];	/* "<entry>: <cause>" */
+	char		 err[MSG_NAME + MSG_CAUSE + 3];	/* "<entry>: <cause>" */
 };
 
 /*
@@ -66,7 +81,7 @@ struct xctx {
  * owner_pid: the controller's pid, to enter dir (xctx_enter_dir) before
  * the writer is made; 0 keeps the prefix method.
  */
-int	 xctx_open(struct xctx *, const void *buf, size_t len,
+int	 xctx_open(struct xctx *, const void *buf, size_t len, int formats,
 	    const char *dir, int flags, const void *owners, pid_t owner_pid);
 /*
  * Make dir the working directory of this worker alone, when that is
@@ -89,6 +104,18 @@ void	 xctx_close(struct xctx *);
  * device nodes are never made), or NULL.
  */
 const char *entry_refusal(struct archive_entry *);
+/*
+ * A reader on an image for the formats in the mask (0: the default), as
+ * archive_load made sure it opens; NULL if it does not.
+ */
+struct archive *archive_reader(const void *buf, size_t len, int formats);
+/*
+ * The directory holding path (relative to dirfd, which may be AT_FDCWD),
+ * opened one component at a time without following symbolic links, so
+ * that no PATH_MAX applies; *base is path's last component.  Returns a
+ * descriptor to close, or dirfd itself when path has no '/'; -1: errno.
+ */
+int	 open_parent(int dirfd, const char *path, const char **base);
 /* Entry name as libarchive resolves it under the target: "." for the top. */
 void	 normalize_name(const char *in, char *out, size_t outlen);
 

@@ -16,11 +16,13 @@
 
 #include "archive_priv.h"
 #include "util.h"
+#include "wl_common.h"
 #include "workload.h"
 
 struct extract {
 	char			*archive;	/* archive=, or the default */
 	int			 flags;		/* flags= */
+	int			 formats;	/* formats= */
 	struct archive_image	 img;		/* prepare */
 	pid_t			 controller;	/* prepare's pid */
 };
@@ -31,6 +33,7 @@ extract_init(void)
 	struct extract *x = xcalloc(1, sizeof(*x));
 
 	x->flags = extract_default_flags();
+	x->formats = extract_default_formats();
 	return (x);
 }
 
@@ -48,8 +51,11 @@ extract_set_option(void *p, const char *key, const char *value, char *err,
 	if (strcmp(key, "flags") == 0) {
 		return (extract_parse_flags(value, &x->flags, err, errlen));
 	}
+	if (strcmp(key, "formats") == 0)
+		return (extract_parse_formats(value, &x->formats, err,
+		    errlen));
 	snprintf(err, errlen, "workload extract: unknown option '%s' "
-	    "(archive=FILE, flags=LIST)", key);
+	    "(archive=FILE, flags=LIST, formats=LIST)", key);
 	return (-1);
 }
 
@@ -65,7 +71,7 @@ extract_prepare(void *p, char *err, size_t errlen)
 			return (-1);
 		x->archive = xstrdup(path);
 	}
-	return (archive_load(x->archive, &x->img, err, errlen));
+	return (archive_load(x->archive, x->formats, &x->img, err, errlen));
 }
 
 static void
@@ -77,6 +83,8 @@ extract_describe(void *p, FILE *fp)
 	fprintf(fp, "archive=%s\n", x->archive != NULL ? x->archive : "");
 	fprintf(fp, "archive_sha256=%s\n", x->img.sha256);
 	fprintf(fp, "archive_format=%s\n", x->img.format);
+	fprintf(fp, "archive_formats=%s\n",
+	    extract_formats_string(x->formats, fb, sizeof(fb)));
 	fprintf(fp, "archive_filters=%s\n", x->img.filters);
 	fprintf(fp, "archive_entries=%ju\n", (uintmax_t)x->img.entries);
 	fprintf(fp, "archive_bytes=%ju\n", (uintmax_t)x->img.bytes);
@@ -90,12 +98,13 @@ extract_worker_setup(void *p, struct wl_worker *w)
 {
 	struct extract *x = p;
 	struct xctx *c = xcalloc(1, sizeof(*c));
+	char ab[MSG_ARCHIVE + 1];
 
 	w->priv = c;
-	if (xctx_open(c, x->img.buf, x->img.len, w->dir, x->flags,
+	if (xctx_open(c, x->img.buf, x->img.len, x->formats, w->dir, x->flags,
 	    x->img.owners, x->controller) == -1) {
-		snprintf(w->msg, sizeof(w->msg), "%.160s: %.340s", x->archive,
-		    c->err);
+		snprintf(w->msg, sizeof(w->msg), "%s: %s",
+		    wl_safe_text(x->archive, MSG_ARCHIVE, ab), c->err);
 		w->status = WL_FATAL;
 		return (-1);
 	}
@@ -107,6 +116,7 @@ extract_worker_run(void *p, struct wl_worker *w)
 {
 	struct extract *x = p;
 	struct xctx *c = w->priv;
+	char ab[MSG_ARCHIVE + 1];
 	enum wl_status s;
 
 	if (c == NULL || c->rd == NULL) {
@@ -121,8 +131,8 @@ extract_worker_run(void *p, struct wl_worker *w)
 	if (s > w->status)
 		w->status = s;
 	if (s != WL_OK && w->msg[0] == '\0')
-		snprintf(w->msg, sizeof(w->msg), "%.160s: %.340s", x->archive,
-		    c->err);
+		snprintf(w->msg, sizeof(w->msg), "%s: %s",
+		    wl_safe_text(x->archive, MSG_ARCHIVE, ab), c->err);
 	return (w->status);
 }
 
@@ -131,11 +141,12 @@ extract_worker_verify(void *p, struct wl_worker *w)
 {
 	struct extract *x = p;
 	struct xctx *c = w->priv;
-	char err[WL_MSG_LEN];
+	char err[MSG_VERIFY_NAME + MSG_VERIFY_CAUSE + 3];
+	char ab[MSG_VERIFY_PATH + 1], db[MSG_VERIFY_PATH + 1];
 	uint64_t nbad;
 
 	/* w->dir may be relative to a working directory we have left. */
-	if (archive_verify_tree(x->img.buf, x->img.len,
+	if (archive_verify_tree(x->img.buf, x->img.len, x->formats,
 	    c != NULL && c->dir != NULL ? c->dir : w->dir, x->flags,
 	    &nbad, err, sizeof(err)) == 0)
 		return (w->status);
@@ -145,8 +156,9 @@ extract_worker_verify(void *p, struct wl_worker *w)
 		w->msg[0] = '\0';
 	}
 	if (w->msg[0] == '\0')
-		snprintf(w->msg, sizeof(w->msg), "verify %.100s: %.100s: "
-		    "%.250s (%ju mismatches)", w->dir, x->archive, err,
+		snprintf(w->msg, sizeof(w->msg), "verify %s: %s: %s (%ju "
+		    "mismatches)", wl_safe_text(w->dir, MSG_VERIFY_PATH, db),
+		    wl_safe_text(x->archive, MSG_VERIFY_PATH, ab), err,
 		    (uintmax_t)nbad);
 	return (w->status);
 }
@@ -179,8 +191,8 @@ const struct workload wl_extract = {
 	.summary = "extract an in-memory archive into each worker's directory "
 	    "(tar xfC)",
 	.options_help =
-	    "archive=FILE     any format libarchive reads (default: the "
-	    "cached mkarchive output)\n"
+	    "archive=FILE     of a format in formats= (default: the cached "
+	    "mkarchive output)\n"
 	    "flags=default    extraction flags: default (what tar xf does for "
 	    "you), none,\n"
 	    "                 or a list of time perm owner acl xattr fflags "
@@ -188,7 +200,11 @@ const struct workload wl_extract = {
 	    "                 unlink no_overwrite no_overwrite_newer no_autodir "
 	    "sparse\n"
 	    "                 clear_nochange_fflags safe_writes; security "
-	    "flags always on\n",
+	    "flags always on\n"
+	    "formats=default  archive formats read: default (tar cpio zip "
+	    "7zip iso9660 ar),\n"
+	    "                 or a list of those and xar cab lha rar rar5 "
+	    "warc mtree\n",
 	.needs_fs = 1,
 	.init = extract_init,
 	.set_option = extract_set_option,

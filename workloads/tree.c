@@ -42,6 +42,8 @@
 #define TR_FANOUT	8	/* subdirectories per directory */
 #define TR_LINK_EVERY	50	/* one entry in 50 is a symlink */
 #define TR_MTIME	1000000000	/* generated mtimes: 2001 onwards */
+#define TR_MSG_NAME	120	/* bytes of a path in a message */
+#define TR_MSG_CAUSE	100	/* and of its cause: both fit runs.tsv */
 
 enum tr_op { TR_WALK, TR_READ, TR_COPY, TR_COMPARE, TR_ARCHIVE, TR_REMOVE,
 	TR_NOPS };
@@ -94,8 +96,8 @@ struct tr_ctx {
 	size_t		 plen;
 	int		 shared;
 	int		 root_user;	/* preserve owners (cp -p as root) */
-	char		 path[PATH_MAX];	/* current directory, relative */
-	size_t		 pathlen;
+	char		*path;		/* current directory, relative */
+	size_t		 pathlen, pathcap;	/* no PATH_MAX: by descriptor */
 	unsigned char	*buf, *buf2;
 	uint64_t	 files, bytes;
 	struct archive	*ar;
@@ -120,14 +122,19 @@ static int
 tr_fail(struct tr_ctx *c, const char *root, const char *name, const char *fmt,
     ...)
 {
-	char cause[256];
+	char cause[256], nb[TR_MSG_NAME + 1], cb[TR_MSG_CAUSE + 1], *where;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(cause, sizeof(cause), fmt, ap);
 	va_end(ap);
-	snprintf(c->msg, c->msglen, "%s/%s%s%s: %s", root, c->path,
-	    c->pathlen > 0 ? "/" : "", name, cause);
+	/* The name loses its middle, never the cause; both made printable. */
+	where = xasprintf("%s/%s%s%s", root, c->path,
+	    c->pathlen > 0 ? "/" : "", name);
+	snprintf(c->msg, c->msglen, "%s: %s",
+	    wl_safe_text(where, TR_MSG_NAME, nb),
+	    wl_safe_text(cause, TR_MSG_CAUSE, cb));
+	free(where);
 	return (-1);
 }
 
@@ -182,16 +189,13 @@ tr_recurse(struct tr_ctx *c, int sfd, int dfd, const struct tr_visit *v)
 			break;
 		}
 		save = c->pathlen;
-		n = (size_t)snprintf(c->path + save, sizeof(c->path) - save,
-		    "%s%s", save > 0 ? "/" : "", de->d_name);
-		if (n >= sizeof(c->path) - save) {
-			close(child);
-			if (sub >= 0)
-				close(sub);
-			c->path[save] = '\0';
-			rc = tr_fail(c, c->root, de->d_name, "path too long");
-			break;
+		n = strlen(de->d_name) + (save > 0);
+		if (save + n + 1 > c->pathcap) {
+			c->pathcap = 2 * (save + n + 1);
+			c->path = xrealloc(c->path, c->pathcap);
 		}
+		snprintf(c->path + save, c->pathcap - save, "%s%s",
+		    save > 0 ? "/" : "", de->d_name);
 		c->pathlen += n;
 		rc = tr_recurse(c, child, sub, v);
 		c->pathlen = save;
@@ -525,14 +529,14 @@ static int
 tr_ar_header(struct tr_ctx *c, int sfd, const char *name,
     const struct stat *st)
 {
-	char path[PATH_MAX + NAME_MAX + 2], target[PATH_MAX];
+	char *path, target[PATH_MAX];
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s%s%s", c->path,
-	    c->pathlen > 0 ? "/" : "", name);
+	path = xasprintf("%s%s%s", c->path, c->pathlen > 0 ? "/" : "", name);
 	archive_entry_clear(c->ae);
 	archive_entry_copy_stat(c->ae, st);
 	archive_entry_copy_pathname(c->ae, path);
+	free(path);
 	if (S_ISLNK(st->st_mode)) {
 		if ((n = readlinkat(sfd, name, target, sizeof(target) - 1)) < 0)
 			return (tr_errno(c, c->root, name, "readlink"));
@@ -625,6 +629,9 @@ tr_ctx_init(struct tr_ctx *c, const char *root, const char *root2,
 	c->buf2 = xmalloc(TR_BUF);
 	c->msg = msg;
 	c->msglen = msglen;
+	c->pathcap = 256;
+	c->path = xmalloc(c->pathcap);
+	c->path[0] = '\0';
 }
 
 static void
@@ -632,6 +639,7 @@ tr_ctx_free(struct tr_ctx *c)
 {
 	free(c->buf);
 	free(c->buf2);
+	free(c->path);
 }
 
 /* One visit over root (and root2 in step, when given). */
@@ -840,7 +848,7 @@ tr_prepare(void *state, char *err, size_t errlen)
 			    "tree, not archive=%s", TR_NAME, t->archive);
 			return (-1);
 		}
-		if (archive_load(t->archive, &t->img, err, errlen) != 0)
+		if (archive_load(t->archive, 0, &t->img, err, errlen) != 0)
 			return (-1);
 		t->files = t->img.entries;
 		t->bytes = t->img.bytes;

@@ -5,13 +5,15 @@
  * names whose inode gets its data through a later hard link (cpio); the
  * second checks every winning entry against the disk, byte for byte.  A
  * walk of the disk then finds files the archive does not name.
- * Everything is relative to a directory descriptor: no chdir(2).
+ * Everything is reached one component at a time from a directory
+ * descriptor, never following a symbolic link: no chdir(2), no limit on
+ * the length of a path, and only regular files are ever opened to read.
  */
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
-#include <fts.h>
 #include <grp.h>
 #include <limits.h>
 #include <pthread.h>
@@ -25,6 +27,7 @@
 
 #include "archive_priv.h"
 #include "util.h"
+#include "wl_common.h"
 #include "workload.h"
 
 struct vname {
@@ -37,7 +40,10 @@ struct vstate {
 	struct vname	*v;
 	size_t		 n, cap;
 	int		 dirfd;
+	int		 formats;
 	int		 flags;
+	int		 pfd;		/* parent directory of pname */
+	char		*pname;		/* its name (-1, NULL: none yet) */
 	uint64_t	 nbad;
 	char		*err;		/* first mismatch */
 	size_t		 errlen;
@@ -62,17 +68,51 @@ read_umask(void)
 static void __attribute__((format(printf, 3, 4)))
 bad(struct vstate *s, const char *name, const char *fmt, ...)
 {
+	char nb[MSG_VERIFY_NAME + 1], cb[MSG_VERIFY_CAUSE + 1], *c;
 	va_list ap;
-	size_t l;
 
 	if (s->nbad++ > 0)
 		return;
-	l = (size_t)snprintf(s->err, s->errlen, "%s: ", name);
-	if (l >= s->errlen)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(s->err + l, s->errlen - l, fmt, ap);
+	if (vasprintf(&c, fmt, ap) == -1)
+		c = NULL;
 	va_end(ap);
+	snprintf(s->err, s->errlen, "%s: %s",
+	    wl_safe_text(name, MSG_VERIFY_NAME, nb),
+	    wl_safe_text(c != NULL ? c : "?", MSG_VERIFY_CAUSE, cb));
+	free(c);
+}
+
+/*
+ * The directory holding name (normalized), opened component by component
+ * without following symbolic links; *base is name's last component.  The
+ * descriptor is the cache's: valid until the next call.  -1 with errno.
+ */
+static int
+at_parent(struct vstate *s, const char *name, const char **base)
+{
+	const char *slash = strrchr(name, '/');
+	size_t plen = slash != NULL ? (size_t)(slash - name) : 0;
+	int fd;
+
+	if (slash == NULL) {
+		*base = name;
+		return (s->dirfd);
+	}
+	*base = slash + 1;
+	if (s->pfd != -1 && strlen(s->pname) == plen &&
+	    memcmp(s->pname, name, plen) == 0)
+		return (s->pfd);
+	if (s->pfd != -1)
+		close(s->pfd);
+	free(s->pname);
+	s->pname = NULL;
+	if ((s->pfd = fd = open_parent(s->dirfd, name, base)) == -1)
+		return (-1);
+	s->pname = xmalloc(plen + 1);
+	memcpy(s->pname, name, plen);
+	s->pname[plen] = '\0';
+	return (fd);
 }
 
 static void
@@ -129,20 +169,20 @@ lookup(struct vstate *s, const char *name)
 }
 
 static struct archive *
-open_image(const void *buf, size_t len)
+open_image(struct vstate *s, const void *buf, size_t len)
 {
-	struct archive *rd = archive_read_new();
+	return (archive_reader(buf, len, s->formats));
+}
 
-	if (rd == NULL)
-		return (NULL);
-	archive_read_support_format_all(rd);
-	archive_read_support_filter_all(rd);
-	if (archive_read_open_memory(rd, (void *)(uintptr_t)buf, len) !=
-	    ARCHIVE_OK) {
-		archive_read_free(rd);
-		return (NULL);
-	}
-	return (rd);
+/* name normalized, in a new string. */
+static char *
+normalized(const char *name)
+{
+	size_t cap = strlen(name) + 2;
+	char *n = xmalloc(cap);
+
+	normalize_name(name, n, cap);
+	return (n);
 }
 
 /* Pass 1: every name the archive puts on disk, and its parents. */
@@ -151,12 +191,12 @@ collect(struct vstate *s, const void *buf, size_t len)
 {
 	struct archive *rd;
 	struct archive_entry *e;
-	char n[PATH_MAX], *p;
+	char *n, *p;
 	uint64_t idx = 0;
 	size_t i, j;
 	int r;
 
-	if ((rd = open_image(buf, len)) == NULL)
+	if ((rd = open_image(s, buf, len)) == NULL)
 		return (-1);
 	while ((r = archive_read_next_header(rd, &e)) != ARCHIVE_EOF) {
 		if (r < ARCHIVE_WARN) {
@@ -166,7 +206,7 @@ collect(struct vstate *s, const void *buf, size_t len)
 		idx++;
 		if (entry_refusal(e) != NULL)
 			continue;
-		normalize_name(archive_entry_pathname(e), n, sizeof(n));
+		n = normalized(archive_entry_pathname(e));
 		add(s, n, idx);
 		while ((p = strrchr(n, '/')) != NULL) {
 			*p = '\0';
@@ -174,6 +214,7 @@ collect(struct vstate *s, const void *buf, size_t len)
 		}
 		if (strcmp(n, ".") != 0)
 			add(s, ".", UINT64_MAX);
+		free(n);
 	}
 	archive_read_free(rd);
 	if (s->n > 0)
@@ -197,17 +238,18 @@ mark_data_by_link(struct vstate *s, const void *buf, size_t len)
 	struct archive *rd;
 	struct archive_entry *e;
 	struct vname *v;
-	char n[PATH_MAX];
+	char *n;
 
-	if ((rd = open_image(buf, len)) == NULL)
+	if ((rd = open_image(s, buf, len)) == NULL)
 		return;
 	while (archive_read_next_header(rd, &e) >= ARCHIVE_WARN) {
 		if (archive_entry_hardlink(e) == NULL ||
 		    archive_entry_size(e) <= 0 || entry_refusal(e) != NULL)
 			continue;
-		normalize_name(archive_entry_hardlink(e), n, sizeof(n));
+		n = normalized(archive_entry_hardlink(e));
 		if ((v = lookup(s, n)) != NULL)
 			v->data_by_link = 1;
+		free(n);
 	}
 	archive_read_free(rd);
 }
@@ -253,19 +295,30 @@ expect_gid(struct vstate *s, struct archive_entry *e)
 	return (s->gid != (gid_t)-1 ? s->gid : (gid_t)archive_entry_gid(e));
 }
 
-/* Stream the entry's data and compare it with the file's. */
+/*
+ * Stream the entry's data and compare it with the file's.  Only a regular
+ * file is read: a FIFO (say, behind a hard link) would block the open.
+ */
 static void
 check_content(struct vstate *s, struct archive *rd, const char *name)
 {
 	const void *blk;
+	const char *base;
+	struct stat st;
 	size_t size;
 	int64_t off;
 	ssize_t n;
-	int fd, r;
+	int fd, pfd, r;
 
-	if ((fd = openat(s->dirfd, name, O_RDONLY | O_NOFOLLOW |
-	    O_CLOEXEC)) == -1) {
+	if ((pfd = at_parent(s, name, &base)) == -1 ||
+	    (fd = openat(pfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_NOCTTY | O_CLOEXEC)) == -1) {
 		bad(s, name, "open: %s", strerror(errno));
+		return;
+	}
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		bad(s, name, "not a regular file");
+		close(fd);
 		return;
 	}
 	while ((r = archive_read_data_block(rd, &blk, &size, &off)) ==
@@ -290,22 +343,26 @@ check_entry(struct vstate *s, struct archive *rd, struct archive_entry *e,
 {
 	struct stat st, lst;
 	mode_t type = archive_entry_filetype(e), want;
-	const char *hl = archive_entry_hardlink(e), *sl;
-	char ln[PATH_MAX], tn[PATH_MAX];
+	const char *hl = archive_entry_hardlink(e), *sl, *base;
+	char ln[PATH_MAX], *tn;
 	ssize_t n;
 	struct vname *v;
+	int pfd;
 
-	if (fstatat(s->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == -1) {
+	if ((pfd = at_parent(s, name, &base)) == -1 ||
+	    fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) == -1) {
 		bad(s, name, "%s", strerror(errno));
 		return;
 	}
 	if (hl != NULL) {
-		normalize_name(hl, tn, sizeof(tn));
-		if (fstatat(s->dirfd, tn, &lst, AT_SYMLINK_NOFOLLOW) == -1)
+		tn = normalized(hl);
+		if ((pfd = at_parent(s, tn, &base)) == -1 ||
+		    fstatat(pfd, base, &lst, AT_SYMLINK_NOFOLLOW) == -1)
 			bad(s, name, "hard link target %s: %s", tn,
 			    strerror(errno));
 		else if (lst.st_ino != st.st_ino || lst.st_dev != st.st_dev)
 			bad(s, name, "not a hard link to %s", tn);
+		free(tn);
 		if (archive_entry_size(e) > 0)
 			check_content(s, rd, name);
 		return;
@@ -327,7 +384,8 @@ check_entry(struct vstate *s, struct archive *rd, struct archive_entry *e,
 	}
 	if (type == AE_IFLNK) {
 		sl = archive_entry_symlink(e);
-		n = readlinkat(s->dirfd, name, ln, sizeof(ln) - 1);
+		n = (pfd = at_parent(s, name, &base)) == -1 ? -1 :
+		    readlinkat(pfd, base, ln, sizeof(ln) - 1);
 		if (n == -1)
 			bad(s, name, "readlink: %s", strerror(errno));
 		else {
@@ -366,11 +424,11 @@ compare(struct vstate *s, const void *buf, size_t len)
 	struct archive *rd;
 	struct archive_entry *e;
 	struct vname *v;
-	char n[PATH_MAX];
+	char *n;
 	uint64_t idx = 0;
 	int r;
 
-	if ((rd = open_image(buf, len)) == NULL)
+	if ((rd = open_image(s, buf, len)) == NULL)
 		return (-1);
 	while ((r = archive_read_next_header(rd, &e)) != ARCHIVE_EOF) {
 		if (r < ARCHIVE_WARN) {
@@ -380,46 +438,100 @@ compare(struct vstate *s, const void *buf, size_t len)
 		idx++;
 		if (entry_refusal(e) != NULL)
 			continue;
-		normalize_name(archive_entry_pathname(e), n, sizeof(n));
-		if ((v = lookup(s, n)) == NULL || v->idx != idx)
-			continue;
-		check_entry(s, rd, e, n);
+		n = normalized(archive_entry_pathname(e));
+		if ((v = lookup(s, n)) != NULL && v->idx == idx)
+			check_entry(s, rd, e, n);
+		free(n);
 	}
 	archive_read_free(rd);
 	return (0);
 }
 
-/* Pass 3: what is on disk but not in the archive. */
-static void
-extras(struct vstate *s, const char *dir)
+/*
+ * Pass 3: what is on disk but not in the archive.  fd is the directory
+ * named rel (len bytes of *rel); it is consumed.  The walk holds two
+ * descriptors at any depth: a directory's names are read first, and the
+ * way back up is "..", which stays inside a tree that nobody changes.
+ */
+static int
+extras_dir(struct vstate *s, int fd, char **rel, size_t *cap, size_t len)
 {
-	char *argv[2] = { (char *)(uintptr_t)dir, NULL };
-	size_t dlen = strlen(dir);
-	FTS *fts;
-	FTSENT *f;
-	const char *rel;
+	struct dirent *d;
+	struct stat st;
+	char **names = NULL;
+	size_t n = 0, ncap = 0, i, l;
+	int dup_fd, child, up;
+	DIR *dp;
 
-	if ((fts = fts_open(argv, FTS_PHYSICAL | FTS_NOCHDIR, NULL)) == NULL) {
-		bad(s, dir, "fts_open: %s", strerror(errno));
-		return;
+	if ((dup_fd = dup(fd)) == -1 || (dp = fdopendir(dup_fd)) == NULL) {
+		if (dup_fd != -1)
+			close(dup_fd);
+		bad(s, len > 0 ? *rel : ".", "opendir: %s", strerror(errno));
+		close(fd);
+		return (-1);
 	}
-	while ((f = fts_read(fts)) != NULL) {
-		if (f->fts_info == FTS_DP)
+	while ((d = readdir(dp)) != NULL) {
+		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
 			continue;
-		if (f->fts_level == 0)
-			continue;
-		rel = f->fts_path + dlen;
-		while (*rel == '/')
-			rel++;
-		if (lookup(s, rel) == NULL)
-			bad(s, rel, "not in the archive");
+		if (n == ncap) {
+			ncap = ncap ? 2 * ncap : 16;
+			names = xrealloc(names, ncap * sizeof(*names));
+		}
+		names[n++] = xstrdup(d->d_name);
 	}
-	fts_close(fts);
+	closedir(dp);
+	for (i = 0; i < n; i++) {
+		l = strlen(names[i]);
+		if (len + l + 2 > *cap) {
+			*cap = 2 * (len + l + 2);
+			*rel = xrealloc(*rel, *cap);
+		}
+		if (len > 0)
+			(*rel)[len] = '/';
+		memcpy(*rel + len + (len > 0), names[i], l + 1);
+		if (lookup(s, *rel) == NULL)
+			bad(s, *rel, "not in the archive");
+		if (fd == -1 || fstatat(fd, names[i], &st,
+		    AT_SYMLINK_NOFOLLOW) == -1 || !S_ISDIR(st.st_mode))
+			continue;
+		if ((child = openat(fd, names[i], O_RDONLY | O_DIRECTORY |
+		    O_NOFOLLOW | O_CLOEXEC)) == -1) {
+			bad(s, *rel, "open: %s", strerror(errno));
+			continue;
+		}
+		close(fd);
+		/* The child comes back as its "..": this directory. */
+		fd = extras_dir(s, child, rel, cap, len + l + (len > 0));
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	(*rel)[len] = '\0';
+	if (fd == -1)
+		return (-1);
+	up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(fd);
+	return (up);
+}
+
+static void
+extras(struct vstate *s)
+{
+	size_t cap = 256;
+	char *rel = xmalloc(cap);
+	int fd;
+
+	rel[0] = '\0';
+	if ((fd = dup(s->dirfd)) == -1)
+		bad(s, ".", "dup: %s", strerror(errno));
+	else if ((fd = extras_dir(s, fd, &rel, &cap, 0)) != -1)
+		close(fd);
+	free(rel);
 }
 
 int
-archive_verify_tree(const void *buf, size_t len, const char *dir, int flags,
-    uint64_t *nbad, char *err, size_t errlen)
+archive_verify_tree(const void *buf, size_t len, int formats, const char *dir,
+    int flags, uint64_t *nbad, char *err, size_t errlen)
 {
 	struct vstate s;
 	size_t i;
@@ -429,6 +541,8 @@ archive_verify_tree(const void *buf, size_t len, const char *dir, int flags,
 	pthread_once(&umask_once, read_umask);
 	memset(&s, 0, sizeof(s));
 	s.flags = flags;
+	s.formats = formats;
+	s.pfd = -1;
 	s.err = err;
 	s.errlen = errlen;
 	if (errlen > 0)
@@ -445,7 +559,10 @@ archive_verify_tree(const void *buf, size_t len, const char *dir, int flags,
 		snprintf(err, errlen, "archive cannot be read again");
 		s.nbad++;
 	} else
-		extras(&s, real);
+		extras(&s);
+	if (s.pfd != -1)
+		close(s.pfd);
+	free(s.pname);
 	close(s.dirfd);
 	for (i = 0; i < s.n; i++)
 		free(s.v[i].name);

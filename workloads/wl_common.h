@@ -33,6 +33,15 @@ int	 wl_opt_unknown(const char *wl, const char *key, const char *known,
 enum wl_status wl_report(struct wl_worker *, enum wl_status, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * text (an entry name, a path, a message that quotes one) made safe for
+ * a terminal and a TSV field: non-printable bytes escaped as bsdtar does
+ * (\n \t \\ ... or \ooo; valid UTF-8 stays), and, if it would not fit
+ * in max bytes, its middle replaced by "..." so that both ends survive.
+ * out must hold max + 1 bytes.  Returns out.
+ */
+const char *wl_safe_text(const char *text, size_t max, char *out);
+
 /* A 64-bit mixing function (splitmix64 finaliser) and a seeded stream. */
 uint64_t wl_mix64(uint64_t);
 uint64_t wl_rand(uint64_t *state);

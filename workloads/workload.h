@@ -136,14 +136,17 @@ struct archive_image {
 	uint64_t	 entries;	/* headers, every type */
 	uint64_t	 bytes;		/* regular-file payload */
 	void		*owners;	/* its user/group names, resolved once */
+	int		 formats;	/* the formats it may be read as */
 };
 
 /*
  * Read a whole archive file into memory, hash it and walk it once (which
- * validates it).  -1 with "<path>: <entry>: <cause>" in err on failure.
+ * validates it), as one of the formats in the mask (0: the default ones,
+ * extract_default_formats).  -1 with "<path>: <entry>: <cause>" in err on
+ * failure; an archive of a format not in the mask is refused by name.
  */
-int	 archive_load(const char *path, struct archive_image *, char *err,
-	    size_t errlen);
+int	 archive_load(const char *path, int formats, struct archive_image *,
+	    char *err, size_t errlen);
 void	 archive_image_free(struct archive_image *);
 
 /* What "tar xf" restores for this user (bsdtar's defaults), plus security. */
@@ -156,6 +159,15 @@ int	 extract_parse_flags(const char *, int *flags, char *err, size_t errlen);
 /* The canonical comma-separated text of flags, for the meta file. */
 const char *extract_flags_string(int flags, char *buf, size_t len);
 extern const char extract_flag_names[];	/* for usage texts */
+/*
+ * Archive formats as a mask: "default" (tar cpio zip 7zip iso9660 ar) and
+ * the names in extract_format_names; mtree only when named.
+ */
+int	 extract_default_formats(void);
+int	 extract_parse_formats(const char *, int *formats, char *err,
+	    size_t errlen);
+const char *extract_formats_string(int formats, char *buf, size_t len);
+extern const char extract_format_names[];
 
 /*
  * Extract an in-memory archive into dir (which must exist).  Returns the
@@ -164,7 +176,8 @@ extern const char extract_flag_names[];	/* for usage texts */
  * working directory is never changed: on Linux a thread other than the
  * main one unshares its file system state (unshare(CLONE_FS): its own
  * cwd and umask, for good) and works from dir, as extract's workers do;
- * elsewhere every name is prefixed with dir.  libarchive reads the umask
+ * elsewhere every name is prefixed with dir.  Only the default formats
+ * are read.  libarchive reads the umask
  * by setting it for every entry, so threads that share their file system
  * state may see modes change under them.
  */
@@ -177,8 +190,9 @@ enum wl_status archive_extract_to(const void *buf, size_t len,
  * links, contents.  0 when it matches, else -1 with the first mismatch in
  * err and the number of mismatches in *nbad (may be NULL).
  */
-int	 archive_verify_tree(const void *buf, size_t len, const char *dir,
-	    int flags, uint64_t *nbad, char *err, size_t errlen);
+int	 archive_verify_tree(const void *buf, size_t len, int formats,
+	    const char *dir, int flags, uint64_t *nbad, char *err,
+	    size_t errlen);
 
 /* fsconc mkarchive: a deterministic "bindist-like" archive. */
 struct mkarchive_opts {

@@ -86,3 +86,169 @@ else
 	not_ok "default archive: built once, cached, recorded" \
 	    "$(cat "$d/out"; ls -l "$d/cache"; echo "$meta" | grep archive)"
 fi
+
+# Every header form of issue 10 (hostile.py), in both modes, on a
+# directory and on tmpfs: nothing outside changes (not a byte, not a
+# mode), and the forms that once reached outside fail the run.
+out=$d/outside
+mkdir -p "$d/hostile"
+python3 "$FSCONC_TOP/tests/e2e/hostile.py" "$d/hostile" "$out" ||
+    not_ok "make hostile.py archives"
+tmo=
+command -v timeout >/dev/null 2>&1 && tmo="timeout -k 5 120"
+outside_state() {
+	(cd "$out" && find . -printf '%p %y %m %s %T@\n' | sort &&
+	    cat canary.txt)
+}
+# hostile NAME ARCHIVE MUSTFAIL DISK MODE [OPTION...]
+hostile() {
+	n=$1 a=$2 mustfail=$3 hdisk=$4 hmode=$5
+	shift 5
+	rm -rf "$out" "$d/hd" "$d/hres"
+	mkdir "$out" "$d/hd"
+	echo canary >"$out/canary.txt"
+	chmod 644 "$out/canary.txt"
+	before=$(outside_state)
+	# A verify stuck on a FIFO fails here instead of stalling the suite.
+	$tmo "$FSCONC" run -w extract -a "$a" -j 2 -r 1 --mode "$hmode" \
+	    "$@" --disk "$hdisk" -o "$d/hres" >"$d/out" 2>&1; rc=$?
+	after=$(outside_state)
+	if [ "$before" != "$after" ]; then
+		not_ok "$n: nothing outside changed" "$before
+->
+$after"
+	elif [ "$mustfail" = 1 ] && [ $rc -eq 0 ]; then
+		not_ok "$n: the run fails" "$(cat "$d/out")"
+	else
+		ok "$n: exit $rc, nothing outside changed"
+	fi
+}
+disks="dir"
+is_root && disks="dir tmpfs"
+for disk in $disks; do
+	spec=tmpfs:16m
+	[ $disk = dir ] && spec=dir:$d/hd
+	for mode in process thread; do
+		for a in hl-data-sym reg-linkpath reg-gnulonglink dir-linkpath \
+		    hl-data-fifo; do
+			mf=1
+			case $a in reg-*|dir-*) mf=0 ;; esac
+			hostile "$disk $mode $a" "$d/hostile/$a.tar" $mf "$spec" \
+			    $mode --verify
+		done
+		# The mode went through the link whatever the flags.
+		hostile "$disk $mode hl-data-sym flags=none" \
+		    "$d/hostile/hl-data-sym.tar" 1 "$spec" $mode -O flags=none
+		for a in file-link file-link-mode dir-link link; do
+			hostile "$disk $mode mtree $a" "$d/hostile/$a.mtree" 1 \
+			    "$spec" $mode -O formats=default,mtree
+		done
+	done
+done
+is_root || skip "hostile archives on tmpfs" "needs root"
+# mtree names host files (contents=) and links by keyword: off by default.
+for a in file-link contents; do
+	"$FSCONC" run -w extract -a "$d/hostile/$a.mtree" -j 1 -r 1 \
+	    --disk "dir:$d/hd" -o "$d/hres" >"$d/out" 2>&1; rc=$?
+	if [ $rc -ne 0 ] && grep -q "$a.mtree: mtree archives are not read unless asked for (-O formats=default,mtree)" "$d/out"; then
+		ok "mtree $a: refused by default, by name"
+	else
+		not_ok "mtree $a: refused by default, by name" "$(cat "$d/out")"
+	fi
+done
+
+# A full disk fails the batch at once, says so, and the run exits 1, on
+# every backend: libarchive calls a failed write a warning.
+# full NAME DISK ARCHIVE [MODE]
+full() {
+	rm -rf "$d/fres"
+	$tmo "$FSCONC" run -w extract -a "$3" -j 1,2 -r 1 --mode "${4:-process}" \
+	    --disk "$2" -o "$d/fres" >"$d/out" 2>&1; rc=$?
+	# The worker stopped at the first failed write: not all 128 MiB.
+	big=$(awk -F'\t' 'NR > 1 && $9 > 100 * 1048576' \
+	    "$d"/fres/*/*/*/workers.tsv 2>/dev/null)
+	if [ $rc -eq 1 ] && grep -q "failed: .*No space left on device" \
+	    "$d/out" && [ -z "$big" ] && grep -q \
+	    "failed	.*No space left on device" "$d"/fres/*/*/*/runs.tsv; then
+		ok "disk full, $1: batch failed, said, exit 1"
+	else
+		not_ok "disk full, $1: batch failed, said, exit 1" \
+		    "rc $rc $(cat "$d/out" "$d"/fres/*/*/*/workers.tsv)"
+	fi
+}
+"$FSCONC" mkarchive -n 400 -b 24m "$d/big.tar" >/dev/null
+if is_root; then
+	full "tmpfs" tmpfs:16m "$d/big.tar"
+	full "tmpfs, gzip bomb" tmpfs:16m "$d/hostile/bomb.tar.gz"
+	full "tmpfs, gzip bomb, threads" tmpfs:16m "$d/hostile/bomb.tar.gz" \
+	    thread
+	full "loop" loop:16m "$d/big.tar"
+	mkdir "$d/small"
+	if mount -t tmpfs -o size=16m fsconc-e2e "$d/small"; then
+		at_exit "umount '$d/small'"
+		full "dir:" "dir:$d/small/disk" "$d/big.tar"
+		full "dir:, gzip bomb" "dir:$d/small/disk" \
+		    "$d/hostile/bomb.tar.gz"
+	else
+		not_ok "mount a small tmpfs for dir:"
+	fi
+else
+	for s in tmpfs loop dir; do skip "disk full, $s" "needs root"; done
+fi
+
+# Escapes in entry names reach neither the terminal nor runs.tsv; a long
+# name loses its middle, never the cause.
+for mode in process thread; do
+	rm -rf "$d/nres"
+	mkdir -p "$d/nd"
+	"$FSCONC" run -w extract -a "$d/hostile/names.tar" -j 1 -r 1 \
+	    --mode $mode --disk "dir:$d/nd" -o "$d/nres" >"$d/out" 2>&1; rc=$?
+	esc=$(printf '\033')
+	if [ $rc -eq 1 ] && ! grep -q "$esc" "$d/out" "$d"/nres/*/*/*/*.tsv &&
+	    grep -q '\\033]0;pwned\\aAAAA.*\.\.\..*AAA/\.\./evil: Path contains '"'"'\.\.'"'" \
+	    "$d/out" &&
+	    grep -q "failed	.*AAA/\.\./evil: Path contains '\.\.'" \
+	    "$d"/nres/*/*/*/runs.tsv; then
+		ok "$mode: names escaped and shortened, cause kept"
+	else
+		not_ok "$mode: names escaped and shortened, cause kept" \
+		    "rc $rc $(cat -v "$d/out" "$d"/nres/*/*/*/runs.tsv)"
+	fi
+	rm -rf "$d/nd"
+done
+
+# A valid archive whose deepest path is longer than PATH_MAX: --verify
+# and -w tree's walk reach every name by descriptor.
+python3 - "$d/deep.tar" <<'PY'
+import io, sys, tarfile
+with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT) as a:
+    p = ""
+    for i in range(20):
+        p = (p + "/" if p else "") + "d%02d" % i + "x" * 247
+        # libarchive restores a directory's times by name: keep those short.
+        if len(p) < 4000:
+            t = tarfile.TarInfo(p)
+            t.type, t.mode, t.mtime = tarfile.DIRTYPE, 0o755, 1136073600
+            a.addfile(t)
+        t = tarfile.TarInfo(p + "/f")
+        t.size, t.mode, t.mtime = 6, 0o644, 1136073600
+        a.addfile(t, io.BytesIO(b"hello\n"))
+PY
+# On tmpfs: a fresh file system, where dir: would have to empty the tree.
+for mode in process thread; do
+	for w in "extract --verify" tree; do
+		if ! is_root; then
+			skip "$mode: -w $w: names beyond PATH_MAX" "needs root"
+			continue
+		fi
+		rm -rf "$d/lres"
+		"$FSCONC" run -w $w -a "$d/deep.tar" -j 1 -r 1 --mode $mode \
+		    --disk tmpfs:16m -o "$d/lres" >"$d/out" 2>&1; rc=$?
+		if [ $rc -eq 0 ]; then
+			ok "$mode: -w $w: names beyond PATH_MAX"
+		else
+			not_ok "$mode: -w $w: names beyond PATH_MAX" \
+			    "$(cut -c1-400 "$d/out")"
+		fi
+	done
+done

@@ -192,6 +192,54 @@ test_worker_sighup(void **state)
 	assert_non_null(strstr(rw[0].reason, "signal 1 "));
 }
 
+/* Stuck in --verify when the controller is told to stop. */
+static enum wl_status
+stuck_run(void *st, struct wl_worker *w)
+{
+	(void)st;
+	return (w->status = WL_OK);
+}
+
+static enum wl_status
+stuck_verify(void *st, struct wl_worker *w)
+{
+	(void)st;
+	(void)w;
+	alarm(20);	/* not stopped: dies of SIGALRM, and the test fails */
+	kill(getppid(), SIGTERM);
+	for (;;)
+		pause();
+	return (WL_FAILED);
+}
+
+static void
+test_verify_interrupted(void **state)
+{
+	struct workload wl = { .name = "stuck", .worker_run = stuck_run,
+	    .worker_verify = stuck_verify };
+	struct run_signals saved;
+	struct rs_worker rw[1];
+	struct batch_spec bs;
+	struct rs_run run;
+
+	(void)state;
+	memset(&bs, 0, sizeof(bs));
+	bs.wl = &wl;
+	bs.jobs = 1;
+	bs.rep = 1;
+	bs.verify = 1;
+	bs.mode = RUN_MODE_PROCESS;
+	memset(&run, 0, sizeof(run));
+	run_signals_begin(NULL, &saved);
+	assert_int_equal(harness_run_batch(&bs, &run, rw), 0);
+	run_signals_end(&saved);
+	assert_int_equal(harness_interrupted, 1);
+	assert_int_equal(rw[0].status, RS_KILLED);
+	if (strstr(rw[0].reason, "signal 9 ") == NULL)
+		fail_msg("%s", rw[0].reason);
+	harness_interrupted = 0;
+}
+
 static void
 test_experiment_set(void **state)
 {
@@ -250,6 +298,7 @@ main(void)
 		cmocka_unit_test(test_batch_killed),
 		cmocka_unit_test(test_experiment_set),
 		cmocka_unit_test(test_signals_keep_ignored),
+		cmocka_unit_test(test_verify_interrupted),
 		cmocka_unit_test(test_worker_sighup),
 	};
 
