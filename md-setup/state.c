@@ -146,17 +146,6 @@ md_unlock(int fd)
 		close(fd);
 }
 
-static void
-fsync_dir(const char *path)
-{
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-}
-
 int
 md_record_save(struct md_disk *d)
 {

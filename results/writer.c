@@ -198,18 +198,6 @@ table_open(struct rs_writer *w, struct rs_table *t, const char *name)
 	return (0);
 }
 
-static int
-fsync_dir(const char *path)
-{
-	int fd, rc;
-
-	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		return (-1);
-	rc = fsync(fd);
-	close(fd);
-	return (rc);
-}
-
 /*
  * mkdir, not mkdir_p, for the last component: EEXIST means another set
  * (or another writer racing us) owns that name, so try the next suffix.
