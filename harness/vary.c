@@ -326,6 +326,18 @@ vary_atexit(void)
 		vary_sysctl_restore();
 }
 
+void
+vary_step_order(size_t *order, size_t ncells, enum run_order o,
+    uint64_t *state)
+{
+	size_t k;
+
+	for (k = 0; k < ncells; k++)
+		order[k] = k;
+	if (o == RUN_ORDER_RANDOM)
+		shuffle(order, ncells, sizeof(*order), state);
+}
+
 /* <root>/vary/<UTC stamp>-<label>[-K]: made here, never reused. */
 static char *
 make_run_dir(const char *root, const char *label)
@@ -397,7 +409,8 @@ vary_experiment(struct run_config *c, char *set_path, size_t len)
 	struct run **runs;
 	struct vary v;
 	char err[512], base[256], *label, *rundir, path[4096];
-	size_t ncells, k, i, nsteps, *order, j, t;
+	size_t ncells, k, i, nsteps, *order;
+	uint64_t rng;
 	int rc, st, opened;
 	static int atexit_done;
 
@@ -467,18 +480,9 @@ vary_experiment(struct run_config *c, char *set_path, size_t len)
 		}
 	/* Every cell has the same steps (levels, reps, order, seed). */
 	nsteps = run_nsteps(runs[0]);
-	srandom((unsigned)c->seed);
+	rng = c->seed;
 	for (i = 0; i < nsteps && !harness_interrupted; i++) {
-		/* ABAB; --order random shuffles the cells of every step. */
-		for (k = 0; k < ncells; k++)
-			order[k] = k;
-		if (c->order == RUN_ORDER_RANDOM)
-			for (k = ncells - 1; k > 0; k--) {
-				j = (size_t)random() % (k + 1);
-				t = order[k];
-				order[k] = order[j];
-				order[j] = t;
-			}
+		vary_step_order(order, ncells, c->order, &rng);
 		for (k = 0; k < ncells && !harness_interrupted; k++) {
 			if (vary_apply_sysctls(&v, order[k], err,
 			    sizeof(err)) != 0) {
