@@ -39,21 +39,6 @@ struct cmp {
 	int			 first;		/* JSON: no comma yet */
 };
 
-int
-compare_key_ignored(const char *key)
-{
-	static const char *const keys[] = { "created", "start", "end",
-	    "start_time", "end_time", "timestamp", "command", "cmdline",
-	    "command_line", "label" };
-	size_t i;
-
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strcmp(key, keys[i]) == 0)
-			return (1);
-	/* import's source paths say where data came from, not how. */
-	return (strncmp(key, "source.", 7) == 0);
-}
-
 static const char *
 label_of(const struct rs_set *s)
 {
@@ -162,7 +147,7 @@ guard(struct cmp *c, struct compare_verdict *v)
 	for (i = 0; i < c->nsets; i++)
 		for (j = 0; j < c->sets[i]->nmeta; j++) {
 			key = c->sets[i]->meta[j].key;
-			if (compare_key_ignored(key))
+			if (rs_meta_volatile(key))
 				continue;
 			for (k = 0; k < nkeys; k++)
 				if (strcmp(keys[k], key) == 0)
@@ -181,7 +166,7 @@ guard(struct cmp *c, struct compare_verdict *v)
 		fprintf(c->out, "Meta keys whose values differ:\n");
 	else
 		fprintf(c->out, "Meta: no key differs (ignoring times, "
-		    "command line and label).\n");
+		    "command line, label, seed, disk instance, sources).\n");
 	c->first = 1;
 	for (k = 0; k < nkeys; k++) {
 		print_difference(c, keys[k], (int)width);

@@ -41,9 +41,6 @@ struct compare_verdict {
 int	 compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 	    const struct compare_opts *, struct compare_verdict *);
 
-/* True for meta keys that differ between any two runs (times, command). */
-int	 compare_key_ignored(const char *key);
-
 /*
  * Effective concurrency EC(N) = N*mean(T1)/mean(TN) with its interval
  * (stat_ratio_ci: Fieller, or the delta method when Fieller's interval is

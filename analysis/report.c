@@ -283,21 +283,6 @@ html_head(FILE *fp, const char *title)
 	fputs("</h1>\n", fp);
 }
 
-/* Keys that differ between any two runs and say nothing about them. */
-static int
-meta_volatile(const char *key)
-{
-	static const char *const keys[] = { "created", "start", "end",
-	    "command", "label", "disk_id", "disk_device", "disk_mountpoint",
-	    "vary.cell", "vary.run" };
-	size_t i;
-
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strcmp(key, keys[i]) == 0)
-			return (1);
-	return (0);
-}
-
 /* Some set has another value for key than the others (or none). */
 static int
 meta_differs(const struct report *r, const char *key)
@@ -363,7 +348,7 @@ html_sets(FILE *fp, const struct report *r)
 		b = r->sets[i].rs;
 		for (k = 0; k < b->nmeta; k++) {
 			key = b->meta[k].key;
-			if (meta_volatile(key) || !meta_differs(r, key))
+			if (rs_meta_volatile(key) || !meta_differs(r, key))
 				continue;
 			/* Once per key: its first appearance in any set. */
 			for (j = 0; j < i; j++)

@@ -500,10 +500,7 @@ cmd_limits(int argc, char **argv)
 		l.levels[l.nlevels++] = l.jobs;
 	for (r = 0; r < NROWS; r++)
 		l.value[r][0] = l.value[r][1] = NAN;
-	if (gethostname(host, sizeof(host)) != 0)
-		snprintf(host, sizeof(host), "localhost");
-	host[sizeof(host) - 1] = '\0';
-	host[strcspn(host, ".")] = '\0';
+	rs_host_name(host, sizeof(host));
 
 	/* A signal tears the disk down: the batch in flight must not hold it. */
 	md_set_signal_hook(kill_workers);

@@ -109,16 +109,6 @@ utc_now(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static const char *
-host_name(char *buf, size_t len)
-{
-	if (gethostname(buf, len) != 0)
-		snprintf(buf, len, "localhost");
-	buf[len - 1] = '\0';
-	buf[strcspn(buf, ".")] = '\0';
-	return (buf);
-}
-
 static int
 max_level(const struct run_config *c)
 {
@@ -245,7 +235,7 @@ dry_run(struct run *r)
 			printf("warning: -j %d: oversubscribed, %d workers on "
 			    "%d PUs\n", c->levels[i], c->levels[i], r->ncpu);
 	printf("results: %s/%s/%s/<UTC time>\n", c->results != NULL ?
-	    c->results : rs_default_root(), host_name(host, sizeof(host)),
+	    c->results : rs_default_root(), rs_host_name(host, sizeof(host)),
 	    c->label != NULL ? c->label : os_default_label(label,
 	    sizeof(label)));
 	if (r->have_spec) {
@@ -618,7 +608,7 @@ run_open(struct run_config *c, int *rc)
 	}
 	for (i = 0; i < c->wl->nmetrics && i < RS_MAX_METRICS; i++)
 		metrics[i] = c->wl->metrics[i].name;
-	if ((r->rs = rs_create(c->results, host_name(host, sizeof(host)),
+	if ((r->rs = rs_create(c->results, rs_host_name(host, sizeof(host)),
 	    c->label != NULL ? c->label : os_default_label(label,
 	    sizeof(label)), metrics, i)) == NULL) {
 		*rc = EXIT_RUNTIME;

@@ -342,34 +342,16 @@ vary_step_order(size_t *order, size_t ncells, enum run_order o,
 static char *
 make_run_dir(const char *root, const char *label)
 {
-	char stamp[32], *parent, *dir;
-	struct tm tm;
-	time_t t;
-	int k;
+	char *parent, *dir;
 
-	t = time(NULL);
-	gmtime_r(&t, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	parent = xasprintf("%s/vary", root);
-	if (mkdir_p(parent, 0755) != 0) {
+	if (mkdir_p(parent, 0755) != 0)
 		warn("run: --vary: %s", parent);
+	else if ((dir = rs_mkdir_stamped(parent, time(NULL), label)) != NULL) {
 		free(parent);
-		return (NULL);
-	}
-	for (k = 0; k < 100; k++) {
-		dir = k == 0 ? xasprintf("%s/%s-%s", parent, stamp, label) :
-		    xasprintf("%s/%s-%s-%d", parent, stamp, label, k);
-		if (mkdir(dir, 0755) == 0) {
-			free(parent);
-			return (dir);
-		}
-		if (errno != EEXIST) {
-			warn("run: --vary: mkdir %s", dir);
-			free(dir);
-			break;
-		}
-		free(dir);
-	}
+		return (dir);
+	} else
+		warn("run: --vary: %s: new run directory", parent);
 	free(parent);
 	return (NULL);
 }

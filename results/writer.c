@@ -48,75 +48,6 @@ struct rs_writer {
 	int		 error;		/* first write errno, 0 if none */
 };
 
-static const char *const status_names[] = { "ok", "warn", "failed", "killed" };
-
-const char *
-rs_status_name(enum rs_status s)
-{
-	if ((unsigned)s >= sizeof(status_names) / sizeof(status_names[0]))
-		return ("failed");
-	return (status_names[s]);
-}
-
-int
-rs_status_parse(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(status_names) / sizeof(status_names[0]); i++)
-		if (strcmp(s, status_names[i]) == 0)
-			return ((int)i);
-	return (-1);
-}
-
-const char *
-rs_default_root(void)
-{
-	const char *r;
-
-	if ((r = getenv("FSCONC_RESULTS")) != NULL && *r != '\0')
-		return (r);
-	return ("./results");
-}
-
-/*
- * Seconds are written rounded to the nanosecond with trailing zeros
- * dropped, so "14.85" read from time(1) comes back out as "14.85".
- */
-void
-rs_fmt_seconds(char *buf, size_t len, double v)
-{
-	char *p;
-
-	if (!isfinite(v)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	snprintf(buf, len, "%.9f", v);
-	if (strchr(buf, '.') == NULL)
-		return;
-	p = buf + strlen(buf) - 1;
-	while (*p == '0')
-		*p-- = '\0';
-	if (*p == '.')
-		*p = '\0';
-	if (strcmp(buf, "-0") == 0)
-		snprintf(buf, len, "0");
-}
-
-/* Workload metrics: the shortest form that reads back exactly. */
-void
-rs_fmt_number(char *buf, size_t len, double v)
-{
-	if (!isfinite(v)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	snprintf(buf, len, "%.15g", v);
-	if (strtod(buf, NULL) != v)
-		snprintf(buf, len, "%.17g", v);
-}
-
 /* One field: tabs and newlines would break the row; empty becomes "-". */
 static void
 put_text(FILE *fp, const char *s)
@@ -198,33 +129,6 @@ table_open(struct rs_writer *w, struct rs_table *t, const char *name)
 	return (0);
 }
 
-/*
- * mkdir, not mkdir_p, for the last component: EEXIST means another set
- * (or another writer racing us) owns that name, so try the next suffix.
- */
-static char *
-make_set_dir(const char *parent, const char *stamp)
-{
-	char *p;
-	int i;
-
-	for (i = 0; i < 1000; i++) {
-		p = i == 0 ? xasprintf("%s/%s", parent, stamp) :
-		    xasprintf("%s/%s-%d", parent, stamp, i);
-		if (mkdir(p, 0755) == 0)
-			return (p);
-		if (errno != EEXIST) {
-			warn("mkdir %s", p);
-			free(p);
-			return (NULL);
-		}
-		free(p);
-	}
-	warnx("%s/%s: too many sets with this timestamp", parent, stamp);
-	errno = EEXIST;
-	return (NULL);
-}
-
 static int
 valid_component(const char *what, const char *s)
 {
@@ -273,10 +177,10 @@ rs_create(const char *root, const char *host, const char *label,
 	}
 	now = time(NULL);
 	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 
 	w = xcalloc(1, sizeof(*w));
-	if ((w->path = make_set_dir(parent, stamp)) == NULL) {
+	if ((w->path = rs_mkdir_stamped(parent, now, NULL)) == NULL) {
+		warn("%s: new set directory", parent);
 		free(parent);
 		free(w);
 		return (NULL);

@@ -170,3 +170,27 @@ for args in "" "-c 97 box/a box/b" "-j x box/a box/b" "-j 4-1 box/a box/b" \
 	[ $rc -eq 2 ] && ok "compare $args: exit 2" ||
 	    not_ok "compare $args: exit 2" "rc=$rc"
 done
+
+# --- two real runs of one configuration: nothing differs -----------------
+# The disk instance (id, mount point, device), times, the command line and
+# the seed differ between any two runs; compare must not call that a
+# difference.
+if ! is_root; then
+	skip "two runs of one configuration: no meta key differs" "needs root"
+else
+	FSCONC_RUNDIR=$d/rundir
+	export FSCONC_RUNDIR
+	mkdir -m 700 "$FSCONC_RUNDIR"
+	"$FSCONC" mkarchive --files 20 --bytes 64k "$d/small.tar" >/dev/null 2>&1
+	for o in "$d/real1" "$d/real2"; do
+		"$FSCONC" run -a "$d/small.tar" -j 1,2 -r 3 --disk tmpfs:32m \
+		    --order random -o "$o" >/dev/null 2>&1
+	done
+	s1=$(ls -d "$d"/real1/*/*/* 2>/dev/null) s2=$(ls -d "$d"/real2/*/*/* 2>/dev/null)
+	out=$("$FSCONC" compare "$s1" "$s2" 2>"$d/err"); rc=$?
+	{ [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && [ ! -s "$d/err" ] &&
+	    echo "$out" | grep -q '^Meta: no key differs' &&
+	    ok "two runs of one configuration: no meta key differs" ||
+	    not_ok "two runs of one configuration: no meta key differs" \
+	    "rc=$rc $(cat "$d/err") $out"
+fi

@@ -310,10 +310,10 @@ test_guard(void **state)
 	assert_int_equal(v.ndiff, 3);
 	assert_true(v.nblocks >= 2);
 
-	assert_true(compare_key_ignored("end"));
-	assert_true(compare_key_ignored("source.12"));
-	assert_false(compare_key_ignored("archive_sha256"));
-	assert_false(compare_key_ignored("mount_opts"));
+	assert_true(rs_meta_volatile("end"));
+	assert_true(rs_meta_volatile("source.12"));
+	assert_false(rs_meta_volatile("archive_sha256"));
+	assert_false(rs_meta_volatile("mount_opts"));
 	rs_free(a);
 	rs_free(b);
 	gsl_rng_free(rng);

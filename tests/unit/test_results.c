@@ -432,6 +432,140 @@ test_bad_names(void **state)
 	free(root);
 }
 
+/* A set directory with the given meta lines, nothing else. */
+static void
+mk_meta_set(const char *root, const char *name, const char *meta)
+{
+	char *p;
+	FILE *fp;
+
+	p = xasprintf("%s/%s", root, name);
+	assert_int_equal(mkdir_p(p, 0755), 0);
+	free(p);
+	p = xasprintf("%s/%s/meta", root, name);
+	assert_non_null(fp = fopen(p, "w"));
+	fputs(meta, fp);
+	fclose(fp);
+	free(p);
+}
+
+/* nightly's default baseline: the latest earlier set that finished. */
+static void
+test_find_before(void **state)
+{
+	char *root, *cand, *p, *want;
+	size_t skipped;
+
+	(void)state;
+	root = mktemp_root();
+	mk_meta_set(root, "20261101T000000Z", "format=1\n");	/* import */
+	mk_meta_set(root, "20261102T000000Z", "start=a\nend=b\n");
+	mk_meta_set(root, "20261102T000000Z-10", "start=a\n");	/* killed */
+	mk_meta_set(root, "20261102T000000Z-2", "start=a\nend=b\n"
+	    "aborted=yes\n");
+	mk_meta_set(root, "20261103T000000Z", "start=a\ninterrupted=yes\n"
+	    "end=b\n");
+	mk_meta_set(root, "20261104T000000Z", "start=a\nend=b\n");
+	mk_meta_set(root, "20261105T000000Z", "start=a\nend=b\n");
+	p = xasprintf("%s/20261103T500000Z", root);	/* not a set */
+	assert_int_equal(mkdir(p, 0755), 0);
+	free(p);
+
+	cand = xasprintf("%s/20261104T000000Z/", root);
+	p = rs_find_before(cand, &skipped);
+	want = xasprintf("%s/20261102T000000Z", root);
+	assert_non_null(p);
+	assert_string_equal(p, want);
+	assert_int_equal(skipped, 3);
+	free(p);
+	free(want);
+	free(cand);
+	cand = xasprintf("%s/20261102T000000Z", root);
+	p = rs_find_before(cand, &skipped);
+	want = xasprintf("%s/20261101T000000Z", root);
+	assert_non_null(p);
+	assert_string_equal(p, want);
+	assert_int_equal(skipped, 0);
+	free(p);
+	free(want);
+	free(cand);
+	cand = xasprintf("%s/20261101T000000Z", root);
+	assert_null(rs_find_before(cand, &skipped));
+	free(cand);
+	rm_rf(root);
+	free(root);
+}
+
+/* <stamp>[-name][-K]: the stamp of t, then the first K free. */
+static void
+test_mkdir_stamped(void **state)
+{
+	char *root, *p, *want;
+	time_t t = 1764547200;	/* 2025-12-01T00:00:00Z */
+	int k;
+
+	(void)state;
+	root = mktemp_root();
+	for (k = 0; k < 3; k++) {
+		p = rs_mkdir_stamped(root, t, NULL);
+		want = k == 0 ? xasprintf("%s/20251201T000000Z", root) :
+		    xasprintf("%s/20251201T000000Z-%d", root, k);
+		assert_string_equal(p, want);
+		free(want);
+		free(p);
+	}
+	p = rs_mkdir_stamped(root, t, "lab");
+	want = xasprintf("%s/20251201T000000Z-lab", root);
+	assert_string_equal(p, want);
+	free(want);
+	free(p);
+	p = rs_mkdir_stamped(root, t, "lab");
+	want = xasprintf("%s/20251201T000000Z-lab-1", root);
+	assert_string_equal(p, want);
+	free(want);
+	free(p);
+	want = xasprintf("%s/no/such", root);
+	assert_null(rs_mkdir_stamped(want, t, NULL));
+	assert_int_equal(errno, ENOENT);
+	free(want);
+	rm_rf(root);
+	free(root);
+}
+
+/* The keys a second run of one configuration changes, and no others. */
+static void
+test_meta_volatile(void **state)
+{
+	static const char *const same[] = { "host", "ncpu", "archive_sha256",
+	    "disk", "disk_spec", "disk_size", "disk_fs", "mount_opts", "fs",
+	    "workload", "order", "levels", "interrupted", "aborted",
+	    "sourcex", "vary.fs", "seeds", "imported" };
+	static const char *const differ[] = { "created", "start", "end",
+	    "command", "label", "seed", "disk_id", "disk_device",
+	    "disk_mountpoint", "disk_newfs_command", "vary.run", "vary.cell",
+	    "source.1", "source.12", "source_format.12" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+		assert_false(rs_meta_volatile(same[i]));
+	for (i = 0; i < sizeof(differ) / sizeof(differ[0]); i++)
+		assert_true(rs_meta_volatile(differ[i]));
+}
+
+static void
+test_host_name(void **state)
+{
+	char buf[256], small[4];
+
+	(void)state;
+	rs_host_name(buf, sizeof(buf));
+	assert_true(buf[0] != '\0');
+	assert_null(strchr(buf, '.'));
+	assert_ptr_equal(rs_host_name(small, sizeof(small)), small);
+	assert_true(strlen(small) < sizeof(small));
+}
+
 int
 main(void)
 {
@@ -443,6 +577,10 @@ main(void)
 		cmocka_unit_test(test_killed_writer),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_bad_names),
+		cmocka_unit_test(test_mkdir_stamped),
+		cmocka_unit_test(test_find_before),
+		cmocka_unit_test(test_meta_volatile),
+		cmocka_unit_test(test_host_name),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
