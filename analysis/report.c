@@ -59,17 +59,11 @@ load_ds(const struct rset *s, int jobs, const char *name, const char *metric,
     double scale)
 {
 	struct dataset *ds;
-	double *v;
-	size_t i, n;
 	char *dsname;
 
 	dsname = xasprintf("%s/jobs-%d.%s", s->label, jobs, name);
-	ds = ds_new(dsname);
+	ds = ds_from_set(s->rs, jobs, metric, dsname, scale);
 	free(dsname);
-	n = rs_values(s->rs, jobs, metric, &v);
-	for (i = 0; i < n; i++)
-		ds_add(ds, v[i] * scale);
-	free(v);
 	if (ds->n > 0)
 		ds_sort(ds);
 	return (ds);
@@ -192,41 +186,17 @@ mean_hw(const struct dataset *ds, double conf)
 	    sqrt((double)ds->n));
 }
 
-/* ratio_ci.method when a level has one value: no interval. */
-#define EC_POINT_ONLY	(-1)
-
-/* EC(N) for a set at level N with its interval; -1 when not computable. */
+/* EC(N) of a set (stat_ec's rule); -1 when not computable. */
 static int
-set_ec(const struct rset *s, int jobs, double conf, struct ratio_ci *rc)
+set_ec(const struct rset *s, int jobs, double conf, struct ec_ci *ec)
 {
 	struct dataset *t1, *tn;
 
 	t1 = rset_ds(s, 1, "real");
 	tn = rset_ds(s, jobs, "real");
-	if (t1 == NULL || tn == NULL || t1->n == 0 || tn->n == 0)
+	if (t1 == NULL || tn == NULL)
 		return (-1);
-	memset(rc, 0, sizeof(*rc));
-	rc->method = RATIO_FIELLER;
-	rc->bounded = 1;
-	if (jobs == 1) {
-		rc->ratio = rc->lo = rc->hi = 1.0;
-		return (0);
-	}
-	/* One value (an imported single timing): the figure, no interval. */
-	if (t1->n < 2 || tn->n < 2) {
-		rc->ratio = rc->lo = rc->hi = jobs * ds_mean(t1) /
-		    ds_mean(tn);
-		rc->method = EC_POINT_ONLY;
-		return (isfinite(rc->ratio) ? 0 : -1);
-	}
-	if (stat_ratio_ci(t1, tn, (double)jobs, conf, rc) != 0 ||
-	    !isfinite(rc->ratio))
-		return (-1);
-	if (!isfinite(rc->lo))
-		rc->lo = rc->ratio;
-	if (!isfinite(rc->hi))
-		rc->hi = rc->ratio;
-	return (0);
+	return (stat_ec(t1, tn, jobs, conf, ec));
 }
 
 /* --- HTML ------------------------------------------------------------- */
@@ -557,7 +527,7 @@ plot_points(const struct report *r, const char *name, const char *metric,
 static char *
 plot_ec(const struct report *r)
 {
-	struct ratio_ci rc;
+	struct ec_ci rc;
 	const struct rset *s;
 	char *path, *script, *svg, *lab;
 	size_t len, i, j;
@@ -576,7 +546,7 @@ plot_ec(const struct report *r)
 		for (j = 0; j < s->nlevels; j++)
 			if (set_ec(s, s->levels[j], r->opts->conf, &rc) == 0)
 				fprintf(fp, "%g %.6g %.6g %.6g\n",
-				    s->levels[j] + xoff(r, i), rc.ratio,
+				    s->levels[j] + xoff(r, i), rc.ec,
 				    rc.lo, rc.hi);
 		fputs("NaN NaN NaN NaN\n\n\n", fp);
 	}
@@ -691,7 +661,7 @@ static void
 html_ec_table(FILE *fp, const struct report *r)
 {
 	const struct rset *s;
-	struct ratio_ci rc;
+	struct ec_ci rc;
 	char name[21];
 	size_t i, j;
 	int n, lim, any;
@@ -713,16 +683,15 @@ html_ec_table(FILE *fp, const struct report *r)
 			html_puts(fp, name);
 			fprintf(fp, " %5d %10.4g %10.4g %7.3f  ",
 			    n, ds_mean(rset_ds(s, 1, "real")),
-			    ds_mean(rset_ds(s, n, "real")), rc.ratio);
-			if (rc.method == EC_POINT_ONLY)
+			    ds_mean(rset_ds(s, n, "real")), rc.ec);
+			if (rc.method == EC_POINT)
 				fprintf(fp, "%-19s", "-");
 			else
 				fprintf(fp, "[%7.3f, %7.3f]", rc.lo, rc.hi);
-			fprintf(fp, " %6.3f  ", rc.ratio / lim);
-			fputs(rc.method == EC_POINT_ONLY ? "one value: no "
+			fprintf(fp, " %6.3f  ", rc.ec / lim);
+			fputs(rc.method == EC_POINT ? "one value: no "
 			    "interval" : rc.method == RATIO_FIELLER ? "Fieller" :
-			    rc.bounded ? "delta" : "delta (Fieller unbounded)",
-			    fp);
+			    "delta (Fieller unbounded)", fp);
 			fputc('\n', fp);
 		}
 	}

@@ -218,21 +218,6 @@ parse_options(struct nightly *nt, int argc, char **argv)
 	return (rc);
 }
 
-static struct dataset *
-values_ds(const struct rs_set *s, int jobs, const char *metric)
-{
-	struct dataset *ds;
-	double *v;
-	size_t i, n;
-
-	ds = ds_new(metric);
-	n = rs_values(s, jobs, metric, &v);
-	for (i = 0; i < n; i++)
-		ds_add(ds, v[i]);
-	free(v);
-	return (ds);
-}
-
 /* Warn when the two sets did not measure the same thing. */
 static void
 check_same(const struct rs_set *a, const struct rs_set *b)
@@ -273,10 +258,10 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 		for (k = 0; k < NMETRICS; k++) {
 			vt[n].jobs = levels[i];
 			vt[n].metric = nightly_metrics[k];
-			vt[n].a = values_ds(base, levels[i],
-			    nightly_metrics[k]);
-			vt[n].b = values_ds(cand, levels[i],
-			    nightly_metrics[k]);
+			vt[n].a = ds_from_set(base, levels[i],
+			    nightly_metrics[k], nightly_metrics[k], 1.0);
+			vt[n].b = ds_from_set(cand, levels[i],
+			    nightly_metrics[k], nightly_metrics[k], 1.0);
 			if (vt[n].a->n == 0) {	/* level not in baseline */
 				ds_free(vt[n].a);
 				ds_free(vt[n].b);

@@ -493,10 +493,10 @@ summary(struct run *r, FILE *fp)
 {
 	const struct run_config *c = r->cfg;
 	struct dataset *t1 = NULL, *tn;
-	struct ratio_ci ci;
-	double m, hw, ec, eff;
+	struct ec_ci ec;
+	double m, hw;
 	size_t i;
-	int n;
+	int n, delta = 0;
 
 	fprintf(fp, "result set: %s\n", rs_path(r->rs));
 	for (i = 0; i < c->nlevels; i++)
@@ -524,19 +524,21 @@ summary(struct run *r, FILE *fp)
 			fprintf(fp, " %5.1f%%", 100 * r->idle[i] / r->nidle[i]);
 		else
 			fprintf(fp, " %6s", "-");
-		if (t1 == NULL) {
+		if (t1 == NULL || stat_ec(t1, tn, n, 95, &ec) != 0) {
 			fprintf(fp, " %8s\n", "-");
 			continue;
 		}
-		ec = n * ds_mean(t1) / m;
-		eff = ec / (n < r->ncpu ? n : r->ncpu);
-		if (n > 1 && t1->n > 1 && tn->n > 1 &&
-		    stat_ratio_ci(t1, tn, n, 95, &ci) == 0 && ci.bounded)
-			fprintf(fp, " %8.3f    [%6.3f, %6.3f] %6.3f\n", ec,
-			    ci.lo, ci.hi, eff);
+		fprintf(fp, " %8.3f", ec.ec);
+		if (ec.method == EC_POINT)
+			fprintf(fp, " %19s", "");
 		else
-			fprintf(fp, " %8.3f %19s %6.3f\n", ec, "", eff);
+			fprintf(fp, "   %c[%6.3f, %6.3f]", ec.method ==
+			    RATIO_DELTA ? '*' : ' ', ec.lo, ec.hi);
+		delta |= ec.method == RATIO_DELTA;
+		fprintf(fp, " %6.3f\n", ec.ec / (n < r->ncpu ? n : r->ncpu));
 	}
+	if (delta)
+		fprintf(fp, "* Fieller's interval is unbounded: delta method\n");
 	if (t1 == NULL)
 		fprintf(fp, "no completed jobs 1 batches: EC(N) needs T1\n");
 	if (r->nbad > 0)
