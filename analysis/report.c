@@ -500,8 +500,11 @@ plot_points(const struct report *r, const char *name, const char *metric,
 		free(path);
 		return (NULL);
 	}
-	if ((sc = open_memstream(&script, &len)) == NULL)
-		err(EXIT_RUNTIME, "open_memstream");
+	if ((sc = open_memstream(&script, &len)) == NULL) {
+		warn("%s: open_memstream", name);
+		free(path);
+		return (NULL);
+	}
 	plot_common(sc, r, title, ylabel, key);
 	dat = path + strlen(r->plotdir) + 1;
 	fputs("plot ", sc);
@@ -562,8 +565,10 @@ plot_ec(const struct report *r)
 		warn("%s/ec.dat", r->plotdir);
 		return (NULL);
 	}
-	if ((sc = open_memstream(&script, &len)) == NULL)
-		err(EXIT_RUNTIME, "open_memstream");
+	if ((sc = open_memstream(&script, &len)) == NULL) {
+		warn("ec: open_memstream");
+		return (NULL);
+	}
 	lab = xasprintf("EC(N) = N mean(T1) / mean(TN), %g%% CI", r->opts->conf);
 	plot_common(sc, r, "Effective concurrency", lab, "top left");
 	free(lab);
@@ -702,7 +707,7 @@ html_ec_table(FILE *fp, const struct report *r)
 	    "min(N, CPUs).</p>\n", r->opts->conf);
 }
 
-static void
+static int
 html_ministat(FILE *fp, const struct report *r)
 {
 	struct ministat_opts mo;
@@ -732,8 +737,11 @@ html_ministat(FILE *fp, const struct report *r)
 			}
 			if (nv == 0)
 				continue;
-			if ((mf = open_memstream(&buf, &len)) == NULL)
-				err(EXIT_RUNTIME, "open_memstream");
+			if ((mf = open_memstream(&buf, &len)) == NULL) {
+				warn("ministat: open_memstream");
+				free(v);
+				return (-1);
+			}
 			ministat_print(mf, v, nv, &mo);
 			fclose(mf);
 			fprintf(fp, "<h3>N = %d, ", r->levels[i]);
@@ -744,6 +752,7 @@ html_ministat(FILE *fp, const struct report *r)
 			free(buf);
 		}
 	free(v);
+	return (0);
 }
 
 /* A ceiling "METRIC" or "WORKLOAD.METRIC" for the set's k-th metric. */
@@ -1014,7 +1023,8 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	html_ec_table(fp, &r);
 	if (html_limits(fp, &r) != 0)
 		goto out;
-	html_ministat(fp, &r);
+	if (html_ministat(fp, &r) != 0)
+		goto out;
 	fputs("</body>\n</html>\n", fp);
 	if (ferror(fp) || fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
 		warn("%s", tmp);

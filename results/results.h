@@ -78,7 +78,11 @@ struct rs_writer;
 struct rs_writer *rs_create(const char *root, const char *host,
 	    const char *label, const char *const *metrics, size_t nmetrics);
 const char *rs_path(const struct rs_writer *);
-/* Append "key=value" to meta (value sanitized to one line). */
+/*
+ * Append "key=value" to meta (value sanitized to one line).  A line that
+ * cannot be formatted (no memory) is warned about and makes every later
+ * rs_commit fail: the set is not whole.
+ */
 void	 rs_meta(struct rs_writer *, const char *key, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 FILE	*rs_meta_file(struct rs_writer *);	/* for md_describe etc. */

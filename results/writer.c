@@ -46,6 +46,7 @@ struct rs_writer {
 	struct rs_pending *pend;
 	size_t		 npend;
 	int		 error;		/* first write errno, 0 if none */
+	int		 meta_lost;	/* rs_meta could not format a line */
 };
 
 /* One field: tabs and newlines would break the row; empty becomes "-". */
@@ -246,8 +247,13 @@ rs_meta(struct rs_writer *w, const char *key, const char *fmt, ...)
 	char *v, *p;
 
 	va_start(ap, fmt);
-	if (vasprintf(&v, fmt, ap) == -1)
-		err(EXIT_RUNTIME, "vasprintf");
+	if (vasprintf(&v, fmt, ap) == -1) {
+		va_end(ap);
+		/* The set must not look whole: the next commit fails. */
+		warn("%s/meta: %s", w->path, key);
+		w->meta_lost = 1;
+		return;
+	}
 	va_end(ap);
 	for (p = v; *p != '\0'; p++)
 		if (*p == '\n' || *p == '\r')
@@ -432,7 +438,7 @@ rs_commit(struct rs_writer *w)
 
 	if (w->meta == NULL || w->runs.fp == NULL || w->workers.fp == NULL)
 		return (-1);
-	if (sync_stream(w, w->meta, "meta") == -1)
+	if (sync_stream(w, w->meta, "meta") == -1 || w->meta_lost)
 		rc = -1;
 	if (table_commit(w, &w->workers) == -1)
 		rc = -1;
