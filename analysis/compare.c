@@ -88,21 +88,6 @@ json_ttest(FILE *fp, const char *name, const struct ttest *t)
 
 /* --- the guard --------------------------------------------------------- */
 
-static int
-key_differs(struct cmp *c, const char *key)
-{
-	const char *v0 = rs_meta_get(c->sets[0], key), *val;
-	size_t i;
-
-	for (i = 1; i < c->nsets; i++) {
-		val = rs_meta_get(c->sets[i], key);
-		if ((v0 == NULL) != (val == NULL) ||
-		    (v0 != NULL && strcmp(v0, val) != 0))
-			return (1);
-	}
-	return (0);
-}
-
 static void
 print_difference(struct cmp *c, const char *key, int width)
 {
@@ -152,7 +137,8 @@ guard(struct cmp *c, struct compare_verdict *v)
 			for (k = 0; k < nkeys; k++)
 				if (strcmp(keys[k], key) == 0)
 					break;
-			if (k < nkeys || !key_differs(c, key))
+			if (k < nkeys ||
+			    !rs_meta_differs(c->sets, c->nsets, key))
 				continue;
 			keys = xrealloc(keys, (nkeys + 1) * sizeof(*keys));
 			keys[nkeys++] = key;

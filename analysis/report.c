@@ -44,6 +44,7 @@ struct rset {
 struct report {
 	const struct report_opts *opts;
 	struct rset	*sets;
+	struct rs_set *const *rs;	/* the sets as given */
 	size_t		 nsets;
 	int		*levels;	/* union over the sets, sorted */
 	size_t		 nlevels;
@@ -253,23 +254,6 @@ html_head(FILE *fp, const char *title)
 	fputs("</h1>\n", fp);
 }
 
-/* Some set has another value for key than the others (or none). */
-static int
-meta_differs(const struct report *r, const char *key)
-{
-	const char *v0, *v;
-	size_t i;
-
-	v0 = rs_meta_get(r->sets[0].rs, key);
-	for (i = 1; i < r->nsets; i++) {
-		v = rs_meta_get(r->sets[i].rs, key);
-		if ((v == NULL) != (v0 == NULL) ||
-		    (v != NULL && strcmp(v, v0) != 0))
-			return (1);
-	}
-	return (0);
-}
-
 /* The sets, numbered, and the meta keys that differ between them. */
 static void
 html_sets(FILE *fp, const struct report *r)
@@ -300,7 +284,8 @@ html_sets(FILE *fp, const struct report *r)
 	ncommon = 0;
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		va = rs_meta_get(r->sets[0].rs, keys[k]);
-		if (va == NULL || *va == '\0' || meta_differs(r, keys[k]))
+		if (va == NULL || *va == '\0' ||
+		    rs_meta_differs(r->rs, r->nsets, keys[k]))
 			continue;
 		fputs(ncommon++ == 0 ? "<p class=\"note\">" : " &middot; ",
 		    fp);
@@ -318,7 +303,8 @@ html_sets(FILE *fp, const struct report *r)
 		b = r->sets[i].rs;
 		for (k = 0; k < b->nmeta; k++) {
 			key = b->meta[k].key;
-			if (rs_meta_volatile(key) || !meta_differs(r, key))
+			if (rs_meta_volatile(key) ||
+			    !rs_meta_differs(r->rs, r->nsets, key))
 				continue;
 			/* Once per key: its first appearance in any set. */
 			for (j = 0; j < i; j++)
@@ -972,6 +958,7 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 
 	memset(&r, 0, sizeof(r));
 	r.opts = opts;
+	r.rs = sets;
 	r.nsets = nsets;
 	r.sets = xcalloc(nsets, sizeof(*r.sets));
 	for (i = 0; i < nsets; i++)

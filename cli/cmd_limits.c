@@ -387,7 +387,7 @@ write_file(const struct limits *l, const char *host)
 		warn("limits: %s", tmp);
 		return (-1);
 	}
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	rs_utc_time(when, sizeof(when), now);
 	fprintf(fp, "# fsconc limits: key.<workers>=value; bytes/s or "
 	    "ns/op (syscall.*)\nversion=%s\nhost=%s\ndate=%s\nncpu=%d\n"
 	    "disk=%s\nlevels=", FSCONC_VERSION, host, when, l->ncpu,

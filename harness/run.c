@@ -99,16 +99,6 @@ run_signals_end(const struct run_signals *saved)
 	md_set_signal_hook(NULL);
 }
 
-static void
-utc_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static int
 max_level(const struct run_config *c)
 {
@@ -271,7 +261,7 @@ write_meta(struct run *r)
 
 	rs_meta(r->rs, "harness.version", "%s", FSCONC_VERSION);
 	rs_meta(r->rs, "command", "%s", c->cmdline);
-	utc_now(buf, sizeof(buf));
+	rs_utc_time(buf, sizeof(buf), time(NULL));
 	rs_meta(r->rs, "start", "%s", buf);
 	mf = rs_meta_file(r->rs);
 	os_describe(mf);
@@ -538,7 +528,8 @@ summary(struct run *r, FILE *fp)
 		fprintf(fp, " %6.3f\n", ec.ec / (n < r->ncpu ? n : r->ncpu));
 	}
 	if (delta)
-		fprintf(fp, "* Fieller's interval is unbounded: delta method\n");
+		fprintf(fp, "* Fieller's interval is unbounded: delta "
+		    "method\n");
 	if (t1 == NULL)
 		fprintf(fp, "no completed jobs 1 batches: EC(N) needs T1\n");
 	if (r->nbad > 0)
@@ -677,7 +668,7 @@ run_close(struct run *r, char *set_path, size_t len)
 	}
 	if (r->aborted)
 		rs_meta(r->rs, "aborted", "yes");
-	utc_now(now, sizeof(now));
+	rs_utc_time(now, sizeof(now), time(NULL));
 	rs_meta(r->rs, "end", "%s", now);
 	rs_meta(r->rs, "batches.failed", "%d", r->nbad);
 	if (r->nbad > 0)

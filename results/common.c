@@ -147,6 +147,16 @@ rs_meta_volatile(const char *key)
 	return (0);
 }
 
+const char *
+rs_utc_time(char *buf, size_t len, time_t t)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return (buf);
+}
+
 char *
 rs_mkdir_stamped(const char *parent, time_t t, const char *name)
 {

@@ -628,6 +628,22 @@ rs_find_before(const char *set, size_t *nskipped)
 }
 
 int
+rs_meta_differs(struct rs_set *const *sets, size_t n, const char *key)
+{
+	const char *v0, *v;
+	size_t i;
+
+	v0 = n > 0 ? rs_meta_get(sets[0], key) : NULL;
+	for (i = 1; i < n; i++) {
+		v = rs_meta_get(sets[i], key);
+		if ((v == NULL) != (v0 == NULL) ||
+		    (v != NULL && strcmp(v, v0) != 0))
+			return (1);
+	}
+	return (0);
+}
+
+int
 rs_complete(const struct rs_set *s)
 {
 	static const char *const marks[] = { "interrupted", "aborted" };

@@ -23,6 +23,8 @@ const char *rs_default_root(void);
  * dot, "localhost" when there is none.  Returns buf.
  */
 const char *rs_host_name(char *buf, size_t len);
+/* t as meta writes times (created, start, end): "2026-12-01T07:28:51Z". */
+const char *rs_utc_time(char *buf, size_t len, time_t t);
 /*
  * Make <parent>/<UTC stamp of t>[-name][-K], K = 1, 2, ... for the first
  * name not taken: never an existing directory, so racing writers get
@@ -140,6 +142,8 @@ struct rs_set *rs_open(const char *root, const char *what, char *err,
 	    size_t errlen);
 void	 rs_free(struct rs_set *);
 const char *rs_meta_get(const struct rs_set *, const char *key);
+/* 1 if some set has another value for key than the first (or none). */
+int	 rs_meta_differs(struct rs_set *const *, size_t n, const char *key);
 /*
  * 1 if the run that wrote the set finished: meta has no interrupted or
  * aborted mark, and an end key if it has a start key (fsconc run writes

@@ -46,7 +46,7 @@ struct rs_writer {
 	struct rs_pending *pend;
 	size_t		 npend;
 	int		 error;		/* first write errno, 0 if none */
-	int		 meta_lost;	/* rs_meta could not format a line */
+	int		 meta_lost;	/* an rs_meta line was lost */
 };
 
 /* One field: tabs and newlines would break the row; empty becomes "-". */
@@ -150,7 +150,6 @@ rs_create(const char *root, const char *host, const char *label,
 	struct rs_writer *w;
 	char *parent, stamp[32];
 	time_t now;
-	struct tm tm;
 	size_t i;
 
 	if (!valid_component("host", host) || !valid_component("label", label))
@@ -177,7 +176,6 @@ rs_create(const char *root, const char *host, const char *label,
 		return (NULL);
 	}
 	now = time(NULL);
-	gmtime_r(&now, &tm);
 
 	w = xcalloc(1, sizeof(*w));
 	if ((w->path = rs_mkdir_stamped(parent, now, NULL)) == NULL) {
@@ -220,8 +218,7 @@ rs_create(const char *root, const char *host, const char *label,
 	rs_meta(w, "format", "%d", RS_FORMAT_VERSION);
 	rs_meta(w, "host", "%s", host);
 	rs_meta(w, "label", "%s", label);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	rs_meta(w, "created", "%s", stamp);
+	rs_meta(w, "created", "%s", rs_utc_time(stamp, sizeof(stamp), now));
 	if (rs_commit(w) == -1)
 		goto fail;
 	if (fsync_dir(w->path) == -1) {

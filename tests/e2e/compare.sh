@@ -186,7 +186,8 @@ else
 		"$FSCONC" run -a "$d/small.tar" -j 1,2 -r 3 --disk tmpfs:32m \
 		    --order random -o "$o" >/dev/null 2>&1
 	done
-	s1=$(ls -d "$d"/real1/*/*/* 2>/dev/null) s2=$(ls -d "$d"/real2/*/*/* 2>/dev/null)
+	s1=$(ls -d "$d"/real1/*/*/* 2>/dev/null)
+	s2=$(ls -d "$d"/real2/*/*/* 2>/dev/null)
 	out=$("$FSCONC" compare "$s1" "$s2" 2>"$d/err"); rc=$?
 	{ [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && [ ! -s "$d/err" ] &&
 	    echo "$out" | grep -q '^Meta: no key differs' &&

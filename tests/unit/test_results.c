@@ -460,7 +460,8 @@ test_find_before(void **state)
 	root = mktemp_root();
 	mk_meta_set(root, "20261101T000000Z", "format=1\n");	/* import */
 	mk_meta_set(root, "20261102T000000Z", "start=a\nend=b\n");
-	mk_meta_set(root, "20261102T000000Z-10", "start=a\n");	/* killed */
+	/* Killed: a start, no end. */
+	mk_meta_set(root, "20261102T000000Z-10", "start=a\n");
 	mk_meta_set(root, "20261102T000000Z-2", "start=a\nend=b\n"
 	    "aborted=yes\n");
 	mk_meta_set(root, "20261103T000000Z", "start=a\ninterrupted=yes\n"
@@ -500,7 +501,7 @@ test_find_before(void **state)
 static void
 test_mkdir_stamped(void **state)
 {
-	char *root, *p, *want;
+	char *root, *p, *want, buf[32];
 	time_t t = 1764547200;	/* 2025-12-01T00:00:00Z */
 	int k;
 
@@ -524,6 +525,8 @@ test_mkdir_stamped(void **state)
 	assert_string_equal(p, want);
 	free(want);
 	free(p);
+	assert_string_equal(rs_utc_time(buf, sizeof(buf), t),
+	    "2025-12-01T00:00:00Z");
 	want = xasprintf("%s/no/such", root);
 	assert_null(rs_mkdir_stamped(want, t, NULL));
 	assert_int_equal(errno, ENOENT);
@@ -553,6 +556,28 @@ test_meta_volatile(void **state)
 		assert_true(rs_meta_volatile(differ[i]));
 }
 
+/* A key differs when a set has another value, or has none. */
+static void
+test_meta_differs(void **state)
+{
+	struct rs_kv ka[] = { { "fs", "ufs" }, { "ncpu", "8" } };
+	struct rs_kv kb[] = { { "fs", "zfs" }, { "ncpu", "8" } };
+	struct rs_kv kc[] = { { "fs", "ufs" } };
+	struct rs_set a = { .meta = ka, .nmeta = 2 };
+	struct rs_set b = { .meta = kb, .nmeta = 2 };
+	struct rs_set c = { .meta = kc, .nmeta = 1 };
+	struct rs_set *ab[] = { &a, &b }, *ac[] = { &a, &c }, *aa[] = { &a, &a };
+
+	(void)state;
+	assert_true(rs_meta_differs(ab, 2, "fs"));
+	assert_false(rs_meta_differs(ab, 2, "ncpu"));
+	assert_true(rs_meta_differs(ac, 2, "ncpu"));
+	assert_false(rs_meta_differs(ac, 2, "fs"));
+	assert_false(rs_meta_differs(aa, 2, "fs"));
+	assert_false(rs_meta_differs(ab, 2, "nosuch"));
+	assert_false(rs_meta_differs(ab, 1, "fs"));
+}
+
 static void
 test_host_name(void **state)
 {
@@ -580,6 +605,7 @@ main(void)
 		cmocka_unit_test(test_mkdir_stamped),
 		cmocka_unit_test(test_find_before),
 		cmocka_unit_test(test_meta_volatile),
+		cmocka_unit_test(test_meta_differs),
 		cmocka_unit_test(test_host_name),
 	};
 
