@@ -449,12 +449,34 @@ mk_meta_set(const char *root, const char *name, const char *meta)
 	free(p);
 }
 
+/* rs_find_before(root/cand) is root/want (NULL: none), passing over n. */
+static void
+expect_before(const char *root, const char *cand, const char *want,
+    size_t n)
+{
+	char *c, *p, *w;
+	size_t skipped;
+
+	c = xasprintf("%s/%s", root, cand);
+	p = rs_find_before(c, &skipped);
+	if (want == NULL)
+		assert_null(p);
+	else {
+		w = xasprintf("%s/%s", root, want);
+		assert_non_null(p);
+		assert_string_equal(p, w);
+		free(w);
+	}
+	assert_int_equal(skipped, n);
+	free(p);
+	free(c);
+}
+
 /* nightly's default baseline: the latest earlier set that finished. */
 static void
 test_find_before(void **state)
 {
-	char *root, *cand, *p, *want;
-	size_t skipped;
+	char *root, *p;
 
 	(void)state;
 	root = mktemp_root();
@@ -472,27 +494,9 @@ test_find_before(void **state)
 	assert_int_equal(mkdir(p, 0755), 0);
 	free(p);
 
-	cand = xasprintf("%s/20261104T000000Z/", root);
-	p = rs_find_before(cand, &skipped);
-	want = xasprintf("%s/20261102T000000Z", root);
-	assert_non_null(p);
-	assert_string_equal(p, want);
-	assert_int_equal(skipped, 3);
-	free(p);
-	free(want);
-	free(cand);
-	cand = xasprintf("%s/20261102T000000Z", root);
-	p = rs_find_before(cand, &skipped);
-	want = xasprintf("%s/20261101T000000Z", root);
-	assert_non_null(p);
-	assert_string_equal(p, want);
-	assert_int_equal(skipped, 0);
-	free(p);
-	free(want);
-	free(cand);
-	cand = xasprintf("%s/20261101T000000Z", root);
-	assert_null(rs_find_before(cand, &skipped));
-	free(cand);
+	expect_before(root, "20261104T000000Z/", "20261102T000000Z", 3);
+	expect_before(root, "20261102T000000Z", "20261101T000000Z", 0);
+	expect_before(root, "20261101T000000Z", NULL, 0);
 	rm_rf(root);
 	free(root);
 }
