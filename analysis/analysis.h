@@ -154,6 +154,8 @@ int	 stat_ec(struct dataset *t1, struct dataset *tn, int n, double conf,
 int	 stat_ec_diff(const struct ec_ci *base, const struct ec_ci *other,
 	    double conf, double *diff, double *lo, double *hi);
 
+/* Half-width of the conf% interval of the mean (Student t); NaN below 2. */
+double	 ds_mean_hw(const struct dataset *, double conf);
 /* Two-sided Student t quantile for a confidence in percent, df > 0. */
 double	 t_quantile(double conf, double df);
 /* Turn GSL's abort-on-error handler off (the functions above do). */

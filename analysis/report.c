@@ -177,16 +177,6 @@ rset_ds(const struct rset *s, int jobs, const char *metric)
 	return (NULL);
 }
 
-/* Half-width of the confidence interval of the mean; 0 below 2 points. */
-static double
-mean_hw(const struct dataset *ds, double conf)
-{
-	if (ds == NULL || ds->n < 2)
-		return (0.0);
-	return (t_quantile(conf, (double)(ds->n - 1)) * ds_stddev(ds) /
-	    sqrt((double)ds->n));
-}
-
 /* EC(N) of a set (stat_ec's rule); -1 when not computable. */
 static int
 set_ec(const struct rset *s, int jobs, double conf, struct ec_ci *ec)
@@ -469,7 +459,9 @@ plot_points(const struct report *r, const char *name, const char *metric,
 			if (ds == NULL || ds->n == 0)
 				continue;
 			m = ds_mean(ds);
-			hw = mean_hw(ds, r->opts->conf);
+			/* One value: a point, no error bar. */
+			if (isnan(hw = ds_mean_hw(ds, r->opts->conf)))
+				hw = 0;
 			fprintf(fp, "%g %.9g %.9g %.9g\n",
 			    s->levels[j] + xoff(r, i), m, m - hw, m + hw);
 			npoints++;

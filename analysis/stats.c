@@ -255,6 +255,15 @@ stat_ratio_ci(struct dataset *a, struct dataset *b, double k, double conf,
 	return (0);
 }
 
+double
+ds_mean_hw(const struct dataset *ds, double conf)
+{
+	if (ds->n < 2)
+		return (NAN);
+	return (t_quantile(conf, (double)(ds->n - 1)) * ds_stddev(ds) /
+	    sqrt((double)ds->n));
+}
+
 int
 stat_ec(struct dataset *t1, struct dataset *tn, int n, double conf,
     struct ec_ci *e)

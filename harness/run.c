@@ -504,11 +504,9 @@ summary(struct run *r, FILE *fp)
 		}
 		m = ds_mean(tn);
 		fprintf(fp, "%6d %4zu %12.6f", n, tn->n, m);
-		if (tn->n > 1) {
-			hw = t_quantile(95, (double)(tn->n - 1)) *
-			    ds_stddev(tn) / sqrt((double)tn->n);
+		if (!isnan(hw = ds_mean_hw(tn, 95)))
 			fprintf(fp, " %10.6f", hw);
-		} else
+		else
 			fprintf(fp, " %10s", "-");
 		if (r->nidle[i] > 0)
 			fprintf(fp, " %5.1f%%", 100 * r->idle[i] / r->nidle[i]);

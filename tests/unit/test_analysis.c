@@ -399,6 +399,10 @@ test_ec_rules(void **state)
 	assert_int_equal(stat_ec(e, b, 12, 95, &ec2), -1);
 	assert_int_equal(stat_ec(a, zz, 12, 95, &ec2), -1);
 	assert_int_equal(stat_ec(zz, b, 12, 95, &ec2), -1);
+	/* The mean's interval: t(95%, 4) = 2.776. */
+	assert_close(ds_mean_hw(a, 95), 2.7764451 * ds_stddev(a) / sqrt(5),
+	    1e-6);
+	assert_true(isnan(ds_mean_hw(o, 95)));
 	/* mean(TN) 0.06, not clearly non-zero: delta method. */
 	assert_int_equal(stat_ec(a, zs, 2, 95, &ec2), 0);
 	assert_int_equal(ec2.method, RATIO_DELTA);
