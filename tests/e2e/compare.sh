@@ -142,6 +142,20 @@ out=$("$FSCONC" compare -R "$R" --force box/same1 box/other 2>&1); rc=$?
     ok "--force compares anyway, with a warning" ||
     not_ok "--force compares anyway, with a warning" "rc=$rc $out"
 
+# --- one value per level: EC without an interval (stat_ec's rule) ------
+printf '14.64 real 1.0 user 7.0 sys\n' >"$d/o1"
+printf '83.35 real 1.0 user 70.0 sys\n' >"$d/o12"
+printf '14.71 real 1.0 user 7.0 sys\n' >"$d/p1"
+printf '320.94 real 1.0 user 90.0 sys\n' >"$d/p12"
+imp one -m archive_sha256=cafe 1="$d/o1" 12="$d/o12"
+imp two -m archive_sha256=cafe 1="$d/p1" 12="$d/p12"
+out=$("$FSCONC" compare -R "$R" box/one box/two 2>&1)
+echo "$out" | grep -Eq '^x +12 +one .* 2\.11 +- ' &&
+    echo "$out" | grep -Eq '^\+ +12 +two .* 0\.55 +- .* -$' &&
+    echo "$out" | grep -q '^CI -: a single value' &&
+    ok "one value per level: EC shown, no interval" ||
+    not_ok "one value per level: EC shown, no interval" "$out"
+
 # --- JSON ----------------------------------------------------------------
 "$FSCONC" compare -R "$R" --json box/mpsafevfs box/nompsafevfs >"$d/json" 2>/dev/null; rc=$?
 if [ -x /usr/bin/python3 ]; then
