@@ -22,6 +22,13 @@ struct dataset {
 struct dataset *ds_new(const char *name);
 void	 ds_add(struct dataset *, double);
 void	 ds_free(struct dataset *);
+struct rs_set;
+/*
+ * A result set's values of metric at jobs level N (rs_values: batches
+ * that count, unknown values skipped), each times scale, named name.
+ */
+struct dataset *ds_from_set(const struct rs_set *, int jobs,
+	    const char *metric, const char *name, double scale);
 /* Sorts on first use; the summary functions take a sorted set. */
 void	 ds_sort(struct dataset *);
 double	 ds_min(struct dataset *);
@@ -119,6 +126,36 @@ enum { RATIO_FIELLER, RATIO_DELTA };
 int	 stat_ratio_ci(struct dataset *a, struct dataset *b, double k,
 	    double conf, struct ratio_ci *);
 
+/*
+ * Effective concurrency of one set, EC(N) = N * mean(T1) / mean(TN),
+ * with T1 and TN the real times at jobs 1 and N: the one rule for fsconc
+ * run, compare and report.  The estimate needs a value at each level and
+ * both means finite and > 0 (else -1).  The interval needs two values on
+ * each side: Fieller's (stat_ratio_ci), or the delta method when
+ * Fieller's is unbounded; with fewer it is EC_POINT, lo = hi = ec.
+ * EC(1) is 1, EC_POINT.  var and dfden are the delta-method variance
+ * and its Welch-Satterthwaite denominator (sum c_i^2/(n_i-1)), 0 for
+ * EC_POINT, for stat_ec_diff.
+ */
+struct ec_ci {
+	double	 ec, lo, hi;
+	int	 method;	/* RATIO_FIELLER, RATIO_DELTA or EC_POINT */
+	double	 var;
+	double	 dfden;
+};
+enum { EC_POINT = -1 };
+int	 stat_ec(struct dataset *t1, struct dataset *tn, int n, double conf,
+	    struct ec_ci *);
+/*
+ * EC(other) - EC(base) for independent sets: delta-method variances
+ * added, Student t with Welch-Satterthwaite degrees of freedom.  -1
+ * (nothing set) when either is EC_POINT: no interval without variances.
+ */
+int	 stat_ec_diff(const struct ec_ci *base, const struct ec_ci *other,
+	    double conf, double *diff, double *lo, double *hi);
+
+/* Half-width of the conf% interval of the mean (Student t); NaN below 2. */
+double	 ds_mean_hw(const struct dataset *, double conf);
 /* Two-sided Student t quantile for a confidence in percent, df > 0. */
 double	 t_quantile(double conf, double df);
 /* Turn GSL's abort-on-error handler off (the functions above do). */
@@ -128,7 +165,6 @@ void	 stat_gsl_quiet(void);
 /* ---- verdicts and reports (analysis/verdict.c, analysis/report.c,
  * analysis/plot.c; used by fsconc report and nightly).  Kept as one
  * separate block at the end of this header. ---- */
-struct rs_set;
 
 /*
  * Holm's step-down correction: adj[i] is the adjusted p-value of p[i]

@@ -39,21 +39,6 @@ struct cmp {
 	int			 first;		/* JSON: no comma yet */
 };
 
-int
-compare_key_ignored(const char *key)
-{
-	static const char *const keys[] = { "created", "start", "end",
-	    "start_time", "end_time", "timestamp", "command", "cmdline",
-	    "command_line", "label" };
-	size_t i;
-
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strcmp(key, keys[i]) == 0)
-			return (1);
-	/* import's source paths say where data came from, not how. */
-	return (strncmp(key, "source.", 7) == 0);
-}
-
 static const char *
 label_of(const struct rs_set *s)
 {
@@ -103,21 +88,6 @@ json_ttest(FILE *fp, const char *name, const struct ttest *t)
 
 /* --- the guard --------------------------------------------------------- */
 
-static int
-key_differs(struct cmp *c, const char *key)
-{
-	const char *v0 = rs_meta_get(c->sets[0], key), *val;
-	size_t i;
-
-	for (i = 1; i < c->nsets; i++) {
-		val = rs_meta_get(c->sets[i], key);
-		if ((v0 == NULL) != (val == NULL) ||
-		    (v0 != NULL && strcmp(v0, val) != 0))
-			return (1);
-	}
-	return (0);
-}
-
 static void
 print_difference(struct cmp *c, const char *key, int width)
 {
@@ -162,12 +132,13 @@ guard(struct cmp *c, struct compare_verdict *v)
 	for (i = 0; i < c->nsets; i++)
 		for (j = 0; j < c->sets[i]->nmeta; j++) {
 			key = c->sets[i]->meta[j].key;
-			if (compare_key_ignored(key))
+			if (rs_meta_volatile(key))
 				continue;
 			for (k = 0; k < nkeys; k++)
 				if (strcmp(keys[k], key) == 0)
 					break;
-			if (k < nkeys || !key_differs(c, key))
+			if (k < nkeys ||
+			    !rs_meta_differs(c->sets, c->nsets, key))
 				continue;
 			keys = xrealloc(keys, (nkeys + 1) * sizeof(*keys));
 			keys[nkeys++] = key;
@@ -181,7 +152,7 @@ guard(struct cmp *c, struct compare_verdict *v)
 		fprintf(c->out, "Meta keys whose values differ:\n");
 	else
 		fprintf(c->out, "Meta: no key differs (ignoring times, "
-		    "command line and label).\n");
+		    "command line, label, seed, disk instance, sources).\n");
 	c->first = 1;
 	for (k = 0; k < nkeys; k++) {
 		print_difference(c, keys[k], (int)width);
@@ -266,18 +237,12 @@ static struct dataset *
 load(const struct rs_set *s, int jobs, const char *metric)
 {
 	struct dataset *d;
-	double *v;
-	size_t n, i;
 	char *name;
 
 	/* Named as ministat names the jobs-N file holding these values. */
 	name = xasprintf("%s/jobs-%d.%s", s->path, jobs, metric);
-	d = ds_new(name);
+	d = ds_from_set(s, jobs, metric, name, 1.0);
 	free(name);
-	n = rs_values(s, jobs, metric, &v);
-	for (i = 0; i < n; i++)
-		ds_add(d, v[i]);
-	free(v);
 	return (d);
 }
 
@@ -381,51 +346,6 @@ block(struct cmp *c, int jobs, const char *metric, struct compare_verdict *v)
 
 /* --- effective concurrency --------------------------------------------- */
 
-int
-compare_ec(struct dataset *t1, struct dataset *tn, int n, double conf,
-    struct ec_ci *e)
-{
-	struct ratio_ci r;
-	double m1, mn, c1, cn;
-
-	if (t1->n < 2 || tn->n < 2)
-		return (-1);
-	m1 = ds_mean(t1);
-	mn = ds_mean(tn);
-	if (!(m1 > 0) || !(mn > 0))
-		return (-1);
-	if (stat_ratio_ci(t1, tn, n, conf, &r) != 0)
-		return (-1);
-	e->ec = r.ratio;
-	e->lo = r.lo;
-	e->hi = r.hi;
-	e->method = r.method;
-	/* dEC/dm1 = EC/m1, dEC/dmN = -EC/mN */
-	c1 = e->ec * e->ec * ds_var(t1) / ((double)t1->n * m1 * m1);
-	cn = e->ec * e->ec * ds_var(tn) / ((double)tn->n * mn * mn);
-	e->var = c1 + cn;
-	e->dfden = c1 * c1 / (double)(t1->n - 1) + cn * cn /
-	    (double)(tn->n - 1);
-	return (0);
-}
-
-void
-compare_ec_diff(const struct ec_ci *a, const struct ec_ci *b, double conf,
-    double *diff, double *lo, double *hi)
-{
-	double var = a->var + b->var, den = a->dfden + b->dfden, hw, df;
-
-	*diff = b->ec - a->ec;
-	if (var == 0) {
-		*lo = *hi = *diff;
-		return;
-	}
-	df = den > 0 ? var * var / den : 1e9;
-	hw = t_quantile(conf, df < 1 ? 1 : df) * sqrt(var);
-	*lo = *diff - hw;
-	*hi = *diff + hw;
-}
-
 struct ecrow {
 	size_t		 set;
 	int		 jobs;
@@ -471,7 +391,7 @@ ec_rows(struct cmp *c, struct ecrow **rowsp)
 			memset(r, 0, sizeof(*r));
 			r->set = i;
 			r->jobs = lv[j];
-			if (compare_ec(t1, tn, lv[j], c->o->conf, &r->e) == 0) {
+			if (stat_ec(t1, tn, lv[j], c->o->conf, &r->e) == 0) {
 				r->t1 = ds_mean(t1);
 				r->tn = ds_mean(tn);
 				r->eff = ncpu > 0 ? r->e.ec /
@@ -493,9 +413,8 @@ ec_rows(struct cmp *c, struct ecrow **rowsp)
 				break;
 		if (j == nrows)
 			continue;
-		rows[i].has_diff = 1;
-		compare_ec_diff(&rows[j].e, &rows[i].e, c->o->conf,
-		    &rows[i].d, &rows[i].dlo, &rows[i].dhi);
+		rows[i].has_diff = stat_ec_diff(&rows[j].e, &rows[i].e,
+		    c->o->conf, &rows[i].d, &rows[i].dlo, &rows[i].dhi) == 0;
 	}
 	*rowsp = rows;
 	return (nrows);
@@ -505,13 +424,13 @@ static void
 ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 {
 	size_t i, j, lw = 5;
-	int any_delta = 0;
+	int any_delta = 0, any_point = 0;
 	char ci[64], eff[16], d[80];
 
 	fputc('\n', c->out);
 	if (n == 0) {
 		fprintf(c->out, "Effective concurrency: no set has real "
-		    "times at jobs 1 and a level above 1 (2 values each).\n\n");
+		    "times at jobs 1 and a level above 1.\n\n");
 		return;
 	}
 	for (i = 0; i < c->nsets; i++)
@@ -531,8 +450,12 @@ ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct ecrow *r = &rows[i];
 
-		snprintf(ci, sizeof(ci), "[%.2f, %.2f]%s", r->e.lo, r->e.hi,
-		    r->e.method == RATIO_DELTA ? "*" : "");
+		if (r->e.method == EC_POINT) {
+			snprintf(ci, sizeof(ci), "-");
+			any_point = 1;
+		} else
+			snprintf(ci, sizeof(ci), "[%.2f, %.2f]%s", r->e.lo,
+			    r->e.hi, r->e.method == RATIO_DELTA ? "*" : "");
 		if (r->e.method == RATIO_DELTA)
 			any_delta = 1;
 		if (isfinite(r->eff))
@@ -552,6 +475,9 @@ ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 	if (any_delta)
 		fprintf(c->out, "* Fieller's interval is unbounded (mean TN "
 		    "not clearly non-zero): delta method.\n");
+	if (any_point)
+		fprintf(c->out, "CI -: a single value at jobs 1 or N, no "
+		    "interval.\n");
 	/* The headline, as the 2005 mail put it: "EC(12) = 2.11 vs 0.55". */
 	for (i = 0; i < n; i++) {
 		int cnt = 0;
@@ -593,12 +519,14 @@ ec_json(struct cmp *c, const struct ecrow *rows, size_t n)
 		json_num(c->out, r->tn);
 		fputs(",\"ec\":", c->out);
 		json_num(c->out, r->e.ec);
+		/* A single value has no interval. */
 		fputs(",\"lo\":", c->out);
-		json_num(c->out, r->e.lo);
+		json_num(c->out, r->e.method == EC_POINT ? NAN : r->e.lo);
 		fputs(",\"hi\":", c->out);
-		json_num(c->out, r->e.hi);
+		json_num(c->out, r->e.method == EC_POINT ? NAN : r->e.hi);
 		fprintf(c->out, ",\"method\":\"%s\",\"efficiency\":",
-		    r->e.method == RATIO_DELTA ? "delta" : "fieller");
+		    r->e.method == RATIO_DELTA ? "delta" :
+		    r->e.method == EC_POINT ? "point" : "fieller");
 		json_num(c->out, r->eff);
 		if (r->has_diff) {
 			fputs(",\"diff\":{\"ec\":", c->out);

@@ -41,27 +41,4 @@ struct compare_verdict {
 int	 compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 	    const struct compare_opts *, struct compare_verdict *);
 
-/* True for meta keys that differ between any two runs (times, command). */
-int	 compare_key_ignored(const char *key);
-
-/*
- * Effective concurrency EC(N) = N*mean(T1)/mean(TN) with its interval
- * (stat_ratio_ci: Fieller, or the delta method when Fieller's interval is
- * unbounded) and the delta-method variance that compare_ec_diff combines.
- */
-struct ec_ci {
-	double	 ec, lo, hi;
-	int	 method;	/* RATIO_FIELLER or RATIO_DELTA */
-	double	 var;		/* delta-method variance of ec */
-	double	 dfden;		/* sum of c_i^2/(n_i-1): Satterthwaite */
-};
-int	 compare_ec(struct dataset *t1, struct dataset *tn, int n, double conf,
-	    struct ec_ci *);
-/*
- * EC(other) - EC(base) for independent sets: delta-method variances
- * added, Student t with Welch-Satterthwaite degrees of freedom.
- */
-void	 compare_ec_diff(const struct ec_ci *base, const struct ec_ci *other,
-	    double conf, double *diff, double *lo, double *hi);
-
 #endif

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "results.h"
 #include "util.h"
 
 struct dataset *
@@ -40,6 +41,22 @@ ds_add(struct dataset *ds, double v)
 	ds->points[ds->n++] = v;
 	ds->sum += v;
 	ds->sorted = 0;
+}
+
+struct dataset *
+ds_from_set(const struct rs_set *s, int jobs, const char *metric,
+    const char *name, double scale)
+{
+	struct dataset *ds;
+	double *v;
+	size_t i, n;
+
+	ds = ds_new(name);
+	n = rs_values(s, jobs, metric, &v);
+	for (i = 0; i < n; i++)
+		ds_add(ds, v[i] * scale);
+	free(v);
+	return (ds);
 }
 
 void

@@ -44,6 +44,7 @@ struct rset {
 struct report {
 	const struct report_opts *opts;
 	struct rset	*sets;
+	struct rs_set *const *rs;	/* the sets as given */
 	size_t		 nsets;
 	int		*levels;	/* union over the sets, sorted */
 	size_t		 nlevels;
@@ -59,17 +60,11 @@ load_ds(const struct rset *s, int jobs, const char *name, const char *metric,
     double scale)
 {
 	struct dataset *ds;
-	double *v;
-	size_t i, n;
 	char *dsname;
 
 	dsname = xasprintf("%s/jobs-%d.%s", s->label, jobs, name);
-	ds = ds_new(dsname);
+	ds = ds_from_set(s->rs, jobs, metric, dsname, scale);
 	free(dsname);
-	n = rs_values(s->rs, jobs, metric, &v);
-	for (i = 0; i < n; i++)
-		ds_add(ds, v[i] * scale);
-	free(v);
 	if (ds->n > 0)
 		ds_sort(ds);
 	return (ds);
@@ -182,51 +177,17 @@ rset_ds(const struct rset *s, int jobs, const char *metric)
 	return (NULL);
 }
 
-/* Half-width of the confidence interval of the mean; 0 below 2 points. */
-static double
-mean_hw(const struct dataset *ds, double conf)
-{
-	if (ds == NULL || ds->n < 2)
-		return (0.0);
-	return (t_quantile(conf, (double)(ds->n - 1)) * ds_stddev(ds) /
-	    sqrt((double)ds->n));
-}
-
-/* ratio_ci.method when a level has one value: no interval. */
-#define EC_POINT_ONLY	(-1)
-
-/* EC(N) for a set at level N with its interval; -1 when not computable. */
+/* EC(N) of a set (stat_ec's rule); -1 when not computable. */
 static int
-set_ec(const struct rset *s, int jobs, double conf, struct ratio_ci *rc)
+set_ec(const struct rset *s, int jobs, double conf, struct ec_ci *ec)
 {
 	struct dataset *t1, *tn;
 
 	t1 = rset_ds(s, 1, "real");
 	tn = rset_ds(s, jobs, "real");
-	if (t1 == NULL || tn == NULL || t1->n == 0 || tn->n == 0)
+	if (t1 == NULL || tn == NULL)
 		return (-1);
-	memset(rc, 0, sizeof(*rc));
-	rc->method = RATIO_FIELLER;
-	rc->bounded = 1;
-	if (jobs == 1) {
-		rc->ratio = rc->lo = rc->hi = 1.0;
-		return (0);
-	}
-	/* One value (an imported single timing): the figure, no interval. */
-	if (t1->n < 2 || tn->n < 2) {
-		rc->ratio = rc->lo = rc->hi = jobs * ds_mean(t1) /
-		    ds_mean(tn);
-		rc->method = EC_POINT_ONLY;
-		return (isfinite(rc->ratio) ? 0 : -1);
-	}
-	if (stat_ratio_ci(t1, tn, (double)jobs, conf, rc) != 0 ||
-	    !isfinite(rc->ratio))
-		return (-1);
-	if (!isfinite(rc->lo))
-		rc->lo = rc->ratio;
-	if (!isfinite(rc->hi))
-		rc->hi = rc->ratio;
-	return (0);
+	return (stat_ec(t1, tn, jobs, conf, ec));
 }
 
 /* --- HTML ------------------------------------------------------------- */
@@ -283,38 +244,6 @@ html_head(FILE *fp, const char *title)
 	fputs("</h1>\n", fp);
 }
 
-/* Keys that differ between any two runs and say nothing about them. */
-static int
-meta_volatile(const char *key)
-{
-	static const char *const keys[] = { "created", "start", "end",
-	    "command", "label", "disk_id", "disk_device", "disk_mountpoint",
-	    "vary.cell", "vary.run" };
-	size_t i;
-
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strcmp(key, keys[i]) == 0)
-			return (1);
-	return (0);
-}
-
-/* Some set has another value for key than the others (or none). */
-static int
-meta_differs(const struct report *r, const char *key)
-{
-	const char *v0, *v;
-	size_t i;
-
-	v0 = rs_meta_get(r->sets[0].rs, key);
-	for (i = 1; i < r->nsets; i++) {
-		v = rs_meta_get(r->sets[i].rs, key);
-		if ((v == NULL) != (v0 == NULL) ||
-		    (v != NULL && strcmp(v, v0) != 0))
-			return (1);
-	}
-	return (0);
-}
-
 /* The sets, numbered, and the meta keys that differ between them. */
 static void
 html_sets(FILE *fp, const struct report *r)
@@ -345,7 +274,8 @@ html_sets(FILE *fp, const struct report *r)
 	ncommon = 0;
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		va = rs_meta_get(r->sets[0].rs, keys[k]);
-		if (va == NULL || *va == '\0' || meta_differs(r, keys[k]))
+		if (va == NULL || *va == '\0' ||
+		    rs_meta_differs(r->rs, r->nsets, keys[k]))
 			continue;
 		fputs(ncommon++ == 0 ? "<p class=\"note\">" : " &middot; ",
 		    fp);
@@ -363,7 +293,8 @@ html_sets(FILE *fp, const struct report *r)
 		b = r->sets[i].rs;
 		for (k = 0; k < b->nmeta; k++) {
 			key = b->meta[k].key;
-			if (meta_volatile(key) || !meta_differs(r, key))
+			if (rs_meta_volatile(key) ||
+			    !rs_meta_differs(r->rs, r->nsets, key))
 				continue;
 			/* Once per key: its first appearance in any set. */
 			for (j = 0; j < i; j++)
@@ -528,7 +459,9 @@ plot_points(const struct report *r, const char *name, const char *metric,
 			if (ds == NULL || ds->n == 0)
 				continue;
 			m = ds_mean(ds);
-			hw = mean_hw(ds, r->opts->conf);
+			/* One value: a point, no error bar. */
+			if (isnan(hw = ds_mean_hw(ds, r->opts->conf)))
+				hw = 0;
 			fprintf(fp, "%g %.9g %.9g %.9g\n",
 			    s->levels[j] + xoff(r, i), m, m - hw, m + hw);
 			npoints++;
@@ -545,8 +478,11 @@ plot_points(const struct report *r, const char *name, const char *metric,
 		free(path);
 		return (NULL);
 	}
-	if ((sc = open_memstream(&script, &len)) == NULL)
-		err(EXIT_RUNTIME, "open_memstream");
+	if ((sc = open_memstream(&script, &len)) == NULL) {
+		warn("%s: open_memstream", name);
+		free(path);
+		return (NULL);
+	}
 	plot_common(sc, r, title, ylabel, key);
 	dat = path + strlen(r->plotdir) + 1;
 	fputs("plot ", sc);
@@ -572,7 +508,7 @@ plot_points(const struct report *r, const char *name, const char *metric,
 static char *
 plot_ec(const struct report *r)
 {
-	struct ratio_ci rc;
+	struct ec_ci rc;
 	const struct rset *s;
 	char *path, *script, *svg, *lab;
 	size_t len, i, j;
@@ -591,7 +527,7 @@ plot_ec(const struct report *r)
 		for (j = 0; j < s->nlevels; j++)
 			if (set_ec(s, s->levels[j], r->opts->conf, &rc) == 0)
 				fprintf(fp, "%g %.6g %.6g %.6g\n",
-				    s->levels[j] + xoff(r, i), rc.ratio,
+				    s->levels[j] + xoff(r, i), rc.ec,
 				    rc.lo, rc.hi);
 		fputs("NaN NaN NaN NaN\n\n\n", fp);
 	}
@@ -607,8 +543,10 @@ plot_ec(const struct report *r)
 		warn("%s/ec.dat", r->plotdir);
 		return (NULL);
 	}
-	if ((sc = open_memstream(&script, &len)) == NULL)
-		err(EXIT_RUNTIME, "open_memstream");
+	if ((sc = open_memstream(&script, &len)) == NULL) {
+		warn("ec: open_memstream");
+		return (NULL);
+	}
 	lab = xasprintf("EC(N) = N mean(T1) / mean(TN), %g%% CI", r->opts->conf);
 	plot_common(sc, r, "Effective concurrency", lab, "top left");
 	free(lab);
@@ -706,7 +644,7 @@ static void
 html_ec_table(FILE *fp, const struct report *r)
 {
 	const struct rset *s;
-	struct ratio_ci rc;
+	struct ec_ci rc;
 	char name[21];
 	size_t i, j;
 	int n, lim, any;
@@ -728,16 +666,15 @@ html_ec_table(FILE *fp, const struct report *r)
 			html_puts(fp, name);
 			fprintf(fp, " %5d %10.4g %10.4g %7.3f  ",
 			    n, ds_mean(rset_ds(s, 1, "real")),
-			    ds_mean(rset_ds(s, n, "real")), rc.ratio);
-			if (rc.method == EC_POINT_ONLY)
+			    ds_mean(rset_ds(s, n, "real")), rc.ec);
+			if (rc.method == EC_POINT)
 				fprintf(fp, "%-19s", "-");
 			else
 				fprintf(fp, "[%7.3f, %7.3f]", rc.lo, rc.hi);
-			fprintf(fp, " %6.3f  ", rc.ratio / lim);
-			fputs(rc.method == EC_POINT_ONLY ? "one value: no "
+			fprintf(fp, " %6.3f  ", rc.ec / lim);
+			fputs(rc.method == EC_POINT ? "one value: no "
 			    "interval" : rc.method == RATIO_FIELLER ? "Fieller" :
-			    rc.bounded ? "delta" : "delta (Fieller unbounded)",
-			    fp);
+			    "delta (Fieller unbounded)", fp);
 			fputc('\n', fp);
 		}
 	}
@@ -748,7 +685,7 @@ html_ec_table(FILE *fp, const struct report *r)
 	    "min(N, CPUs).</p>\n", r->opts->conf);
 }
 
-static void
+static int
 html_ministat(FILE *fp, const struct report *r)
 {
 	struct ministat_opts mo;
@@ -778,8 +715,11 @@ html_ministat(FILE *fp, const struct report *r)
 			}
 			if (nv == 0)
 				continue;
-			if ((mf = open_memstream(&buf, &len)) == NULL)
-				err(EXIT_RUNTIME, "open_memstream");
+			if ((mf = open_memstream(&buf, &len)) == NULL) {
+				warn("ministat: open_memstream");
+				free(v);
+				return (-1);
+			}
 			ministat_print(mf, v, nv, &mo);
 			fclose(mf);
 			fprintf(fp, "<h3>N = %d, ", r->levels[i]);
@@ -790,6 +730,7 @@ html_ministat(FILE *fp, const struct report *r)
 			free(buf);
 		}
 	free(v);
+	return (0);
 }
 
 /* A ceiling "METRIC" or "WORKLOAD.METRIC" for the set's k-th metric. */
@@ -1009,6 +950,7 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 
 	memset(&r, 0, sizeof(r));
 	r.opts = opts;
+	r.rs = sets;
 	r.nsets = nsets;
 	r.sets = xcalloc(nsets, sizeof(*r.sets));
 	for (i = 0; i < nsets; i++)
@@ -1060,7 +1002,8 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	html_ec_table(fp, &r);
 	if (html_limits(fp, &r) != 0)
 		goto out;
-	html_ministat(fp, &r);
+	if (html_ministat(fp, &r) != 0)
+		goto out;
 	fputs("</body>\n</html>\n", fp);
 	if (ferror(fp) || fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
 		warn("%s", tmp);

@@ -255,6 +255,71 @@ stat_ratio_ci(struct dataset *a, struct dataset *b, double k, double conf,
 	return (0);
 }
 
+double
+ds_mean_hw(const struct dataset *ds, double conf)
+{
+	if (ds->n < 2)
+		return (NAN);
+	return (t_quantile(conf, (double)(ds->n - 1)) * ds_stddev(ds) /
+	    sqrt((double)ds->n));
+}
+
+int
+stat_ec(struct dataset *t1, struct dataset *tn, int n, double conf,
+    struct ec_ci *e)
+{
+	struct ratio_ci r;
+	double m1, mn, c1, cn;
+
+	memset(e, 0, sizeof(*e));
+	e->method = EC_POINT;
+	if (t1->n == 0 || tn->n == 0)
+		return (-1);
+	m1 = ds_mean(t1);
+	mn = ds_mean(tn);
+	if (!(m1 > 0) || !(mn > 0) || !isfinite(m1) || !isfinite(mn))
+		return (-1);
+	if (n == 1) {
+		e->ec = e->lo = e->hi = 1;
+		return (0);
+	}
+	e->ec = e->lo = e->hi = n * m1 / mn;
+	/* One value (an imported single timing): the figure, no interval. */
+	if (t1->n < 2 || tn->n < 2 ||
+	    stat_ratio_ci(t1, tn, n, conf, &r) != 0)
+		return (0);
+	e->lo = r.lo;
+	e->hi = r.hi;
+	e->method = r.method;
+	/* dEC/dm1 = EC/m1, dEC/dmN = -EC/mN */
+	c1 = e->ec * e->ec * ds_var(t1) / ((double)t1->n * m1 * m1);
+	cn = e->ec * e->ec * ds_var(tn) / ((double)tn->n * mn * mn);
+	e->var = c1 + cn;
+	e->dfden = c1 * c1 / (double)(t1->n - 1) + cn * cn /
+	    (double)(tn->n - 1);
+	return (0);
+}
+
+int
+stat_ec_diff(const struct ec_ci *a, const struct ec_ci *b, double conf,
+    double *diff, double *lo, double *hi)
+{
+	double var = a->var + b->var, den = a->dfden + b->dfden, hw, df;
+
+	if (a->method == EC_POINT || b->method == EC_POINT)
+		return (-1);
+	*diff = b->ec - a->ec;
+	if (var == 0) {
+		*lo = *hi = *diff;
+		return (0);
+	}
+	df = den > 0 ? var * var / den : 1e9;
+	hw = t_quantile(conf, df < 1 ? 1 : df) * sqrt(var);
+	*lo = *diff - hw;
+	*hi = *diff + hw;
+	return (0);
+}
+
 /* ------------------------------------------------------------------ */
 
 static void

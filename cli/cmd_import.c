@@ -413,14 +413,8 @@ cmd_import(int argc, char **argv)
 	for (i = (size_t)optind; i < (size_t)argc; i++)
 		if (parse_operand(&im, argv[i]) == -1)
 			goto usage;
-	if (im.host == NULL) {
-		if (gethostname(host, sizeof(host)) == -1)
-			err(EXIT_RUNTIME, "gethostname");
-		host[sizeof(host) - 1] = '\0';
-		/* As fsconc run names its host directory. */
-		host[strcspn(host, ".")] = '\0';
-		im.host = host;
-	}
+	if (im.host == NULL)
+		im.host = rs_host_name(host, sizeof(host));
 	for (i = 0; i < im.nlv; i++)
 		if (read_level(&im.lv[i]) == -1)
 			goto out;

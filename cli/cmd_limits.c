@@ -387,7 +387,7 @@ write_file(const struct limits *l, const char *host)
 		warn("limits: %s", tmp);
 		return (-1);
 	}
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	rs_utc_time(when, sizeof(when), now);
 	fprintf(fp, "# fsconc limits: key.<workers>=value; bytes/s or "
 	    "ns/op (syscall.*)\nversion=%s\nhost=%s\ndate=%s\nncpu=%d\n"
 	    "disk=%s\nlevels=", FSCONC_VERSION, host, when, l->ncpu,
@@ -500,10 +500,7 @@ cmd_limits(int argc, char **argv)
 		l.levels[l.nlevels++] = l.jobs;
 	for (r = 0; r < NROWS; r++)
 		l.value[r][0] = l.value[r][1] = NAN;
-	if (gethostname(host, sizeof(host)) != 0)
-		snprintf(host, sizeof(host), "localhost");
-	host[sizeof(host) - 1] = '\0';
-	host[strcspn(host, ".")] = '\0';
+	rs_host_name(host, sizeof(host));
 
 	/* A signal tears the disk down: the batch in flight must not hold it. */
 	md_set_signal_hook(kill_workers);

@@ -5,7 +5,6 @@
  * unless -v; exit 3 when a slowdown is significant after Holm's
  * correction and larger than --threshold.
  */
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -13,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis.h"
@@ -220,83 +218,6 @@ parse_options(struct nightly *nt, int argc, char **argv)
 	return (rc);
 }
 
-static int
-name_cmp(const void *a, const void *b)
-{
-	return (rs_set_name_cmp(*(char *const *)a, *(char *const *)b));
-}
-
-/*
- * The default baseline: the latest set of the same label directory
- * (<root>/<host>/<label>/) that sorts before the candidate.  NULL when
- * there is none.
- */
-static char *
-latest_before(const char *set)
-{
-	struct dirent *de;
-	struct stat st;
-	char *dir, *self, *slash, **names, *meta, *best;
-	size_t n, i;
-	DIR *d;
-
-	dir = xstrdup(set);
-	while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
-		dir[strlen(dir) - 1] = '\0';
-	if ((slash = strrchr(dir, '/')) == NULL) {
-		self = dir;
-		dir = xstrdup(".");
-	} else {
-		*slash = '\0';
-		self = xstrdup(slash + 1);
-	}
-	best = NULL;
-	names = NULL;
-	n = 0;
-	if ((d = opendir(dir)) == NULL) {
-		warn("%s", dir);
-		goto out;
-	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		meta = xasprintf("%s/%s/meta", dir, de->d_name);
-		if (stat(meta, &st) == 0 && S_ISREG(st.st_mode) &&
-		    rs_set_name_cmp(de->d_name, self) < 0) {
-			names = xrealloc(names, (n + 1) * sizeof(*names));
-			names[n++] = xstrdup(de->d_name);
-		}
-		free(meta);
-	}
-	closedir(d);
-	if (n > 0) {
-		qsort(names, n, sizeof(*names), name_cmp);
-		best = xasprintf("%s/%s", dir, names[n - 1]);
-	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-out:
-	free(dir);
-	free(self);
-	return (best);
-}
-
-static struct dataset *
-values_ds(const struct rs_set *s, int jobs, const char *metric)
-{
-	struct dataset *ds;
-	double *v;
-	size_t i, n;
-
-	ds = ds_new(metric);
-	n = rs_values(s, jobs, metric, &v);
-	for (i = 0; i < n; i++)
-		ds_add(ds, v[i]);
-	free(v);
-	return (ds);
-}
-
 /* Warn when the two sets did not measure the same thing. */
 static void
 check_same(const struct rs_set *a, const struct rs_set *b)
@@ -337,10 +258,10 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 		for (k = 0; k < NMETRICS; k++) {
 			vt[n].jobs = levels[i];
 			vt[n].metric = nightly_metrics[k];
-			vt[n].a = values_ds(base, levels[i],
-			    nightly_metrics[k]);
-			vt[n].b = values_ds(cand, levels[i],
-			    nightly_metrics[k]);
+			vt[n].a = ds_from_set(base, levels[i],
+			    nightly_metrics[k], nightly_metrics[k], 1.0);
+			vt[n].b = ds_from_set(cand, levels[i],
+			    nightly_metrics[k], nightly_metrics[k], 1.0);
 			if (vt[n].a->n == 0) {	/* level not in baseline */
 				ds_free(vt[n].a);
 				ds_free(vt[n].b);
@@ -357,10 +278,12 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 		goto out;
 	}
 	nreg = verdict_run(vt, n, nt->conf, nt->threshold);
+	/* Which baseline: the verdict means nothing without it. */
+	printf("baseline:  %s\n", base->path);
 	if (nt->verbose)
-		printf("baseline:  %s\ncandidate: %s\n%zu tests, Welch's t, "
-		    "Holm's correction, %g%% confidence, threshold %g%%\n",
-		    base->path, cand->path, n, nt->conf, nt->threshold);
+		printf("candidate: %s\n%zu tests, Welch's t, Holm's "
+		    "correction, %g%% confidence, threshold %g%%\n",
+		    cand->path, n, nt->conf, nt->threshold);
 	verdict_print(stdout, vt, n, nt->conf);
 	if (nreg > 0)
 		printf("verdict: %d significant slowdown%s larger than %g%%\n",
@@ -409,6 +332,7 @@ cmd_nightly(int argc, char **argv)
 	struct rs_set *base, *cand;
 	struct nightly nt;
 	char setpath[PATH_MAX], errbuf[512], *bpath;
+	size_t nskipped;
 	int rc;
 
 	memset(&nt, 0, sizeof(nt));
@@ -448,9 +372,14 @@ cmd_nightly(int argc, char **argv)
 		}
 	}
 	if (nt.baseline == NULL || strcmp(nt.baseline, "latest") == 0) {
-		if ((bpath = latest_before(cand->path)) == NULL) {
-			printf("verdict: no baseline yet (no earlier set in "
-			    "the label directory of %s)\n", cand->path);
+		bpath = rs_find_before(cand->path, &nskipped);
+		if (nskipped > 0)
+			warnx("nightly: passed over %zu newer set%s that did "
+			    "not finish (interrupted, aborted or killed)",
+			    nskipped, nskipped == 1 ? "" : "s");
+		if (bpath == NULL) {
+			printf("verdict: no baseline yet (no earlier complete "
+			    "set in the label directory of %s)\n", cand->path);
 			rc = EXIT_OK;
 			goto out;
 		}

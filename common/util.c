@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,4 +198,55 @@ write_all(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return (0);
+}
+
+int
+fsync_dir(const char *path)
+{
+	int fd, rc, e;
+
+	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return (-1);
+	rc = fsync(fd);
+	e = errno;
+	close(fd);
+	errno = e;
+	return (rc);
+}
+
+uint64_t
+mix64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31));
+}
+
+uint64_t
+splitmix64(uint64_t *state)
+{
+	uint64_t z = mix64(*state);
+
+	*state += 0x9e3779b97f4a7c15ULL;
+	return (z);
+}
+
+void
+shuffle(void *base, size_t n, size_t size, uint64_t *state)
+{
+	unsigned char *b = base, *x, *y, t;
+	size_t i, j, k;
+
+	for (i = n; i > 1; i--) {
+		/* Modulo bias: below i / 2^64, nothing for a run order. */
+		j = (size_t)(splitmix64(state) % i);
+		x = b + (i - 1) * size;
+		y = b + j * size;
+		for (k = 0; k < size; k++) {
+			t = x[k];
+			x[k] = y[k];
+			y[k] = t;
+		}
+	}
 }

@@ -46,5 +46,17 @@ void	 json_string(FILE *, const char *);
 int	 mkdir_p(const char *, mode_t);
 /* Write a whole buffer, retrying short writes; 0 or -1 with errno. */
 int	 write_all(int, const void *, size_t);
+/* fsync a directory, so that the entries made in it survive a crash. */
+int	 fsync_dir(const char *);
+
+/*
+ * splitmix64 (Steele, Lea, Flood 2014): the one seeded generator, the
+ * same sequence on every OS.  mix64(x) is the output for state x (the
+ * next splitmix64 value when *state == x); splitmix64 also advances it.
+ */
+uint64_t mix64(uint64_t);
+uint64_t splitmix64(uint64_t *state);
+/* Fisher-Yates shuffle of n elements of size bytes, drawing on *state. */
+void	 shuffle(void *base, size_t n, size_t size, uint64_t *state);
 
 #endif

@@ -234,23 +234,12 @@ bad:
 	return (-1);
 }
 
-/* splitmix64: a seeded, portable shuffle for --order random. */
-static uint64_t
-next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return (z ^ (z >> 31));
-}
-
 struct run_step *
 run_order_steps(enum run_order order, size_t nlevels, int reps,
     unsigned long seed)
 {
 	size_t n = nlevels * (size_t)reps, i, j, k = 0;
-	struct run_step *s, t;
+	struct run_step *s;
 	uint64_t st = seed;
 	int *count;
 
@@ -266,12 +255,8 @@ run_order_steps(enum run_order order, size_t nlevels, int reps,
 			s[k++] = (struct run_step){ (int)i, (int)j + 1 };
 	if (order != RUN_ORDER_RANDOM)
 		return (s);
-	for (i = n; i > 1; i--) {
-		j = (size_t)(next_rand(&st) % i);
-		t = s[i - 1];
-		s[i - 1] = s[j];
-		s[j] = t;
-	}
+	/* splitmix64: the same order for a seed on every OS. */
+	shuffle(s, n, sizeof(*s), &st);
 	/* Repetitions of a level keep their numbers in time order. */
 	count = xcalloc(nlevels ? nlevels : 1, sizeof(*count));
 	for (i = 0; i < n; i++)

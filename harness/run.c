@@ -100,26 +100,6 @@ run_signals_end(const struct run_signals *saved)
 	md_set_signal_hook(NULL);
 }
 
-static void
-utc_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static const char *
-host_name(char *buf, size_t len)
-{
-	if (gethostname(buf, len) != 0)
-		snprintf(buf, len, "localhost");
-	buf[len - 1] = '\0';
-	buf[strcspn(buf, ".")] = '\0';
-	return (buf);
-}
-
 static int
 max_level(const struct run_config *c)
 {
@@ -246,7 +226,7 @@ dry_run(struct run *r)
 			printf("warning: -j %d: oversubscribed, %d workers on "
 			    "%d PUs\n", c->levels[i], c->levels[i], r->ncpu);
 	printf("results: %s/%s/%s/<UTC time>\n", c->results != NULL ?
-	    c->results : rs_default_root(), host_name(host, sizeof(host)),
+	    c->results : rs_default_root(), rs_host_name(host, sizeof(host)),
 	    c->label != NULL ? c->label : os_default_label(label,
 	    sizeof(label)));
 	if (r->have_spec) {
@@ -282,7 +262,7 @@ write_meta(struct run *r)
 
 	rs_meta(r->rs, "harness.version", "%s", FSCONC_VERSION);
 	rs_meta(r->rs, "command", "%s", c->cmdline);
-	utc_now(buf, sizeof(buf));
+	rs_utc_time(buf, sizeof(buf), time(NULL));
 	rs_meta(r->rs, "start", "%s", buf);
 	mf = rs_meta_file(r->rs);
 	os_describe(mf);
@@ -506,10 +486,10 @@ summary(struct run *r, FILE *fp)
 {
 	const struct run_config *c = r->cfg;
 	struct dataset *t1 = NULL, *tn;
-	struct ratio_ci ci;
-	double m, hw, ec, eff;
+	struct ec_ci ec;
+	double m, hw;
 	size_t i;
-	int n;
+	int n, delta = 0;
 
 	fprintf(fp, "result set: %s\n", rs_path(r->rs));
 	for (i = 0; i < c->nlevels; i++)
@@ -527,29 +507,30 @@ summary(struct run *r, FILE *fp)
 		}
 		m = ds_mean(tn);
 		fprintf(fp, "%6d %4zu %12.6f", n, tn->n, m);
-		if (tn->n > 1) {
-			hw = t_quantile(95, (double)(tn->n - 1)) *
-			    ds_stddev(tn) / sqrt((double)tn->n);
+		if (!isnan(hw = ds_mean_hw(tn, 95)))
 			fprintf(fp, " %10.6f", hw);
-		} else
+		else
 			fprintf(fp, " %10s", "-");
 		if (r->nidle[i] > 0)
 			fprintf(fp, " %5.1f%%", 100 * r->idle[i] / r->nidle[i]);
 		else
 			fprintf(fp, " %6s", "-");
-		if (t1 == NULL) {
+		if (t1 == NULL || stat_ec(t1, tn, n, 95, &ec) != 0) {
 			fprintf(fp, " %8s\n", "-");
 			continue;
 		}
-		ec = n * ds_mean(t1) / m;
-		eff = ec / (n < r->ncpu ? n : r->ncpu);
-		if (n > 1 && t1->n > 1 && tn->n > 1 &&
-		    stat_ratio_ci(t1, tn, n, 95, &ci) == 0 && ci.bounded)
-			fprintf(fp, " %8.3f    [%6.3f, %6.3f] %6.3f\n", ec,
-			    ci.lo, ci.hi, eff);
+		fprintf(fp, " %8.3f", ec.ec);
+		if (ec.method == EC_POINT)
+			fprintf(fp, " %19s", "");
 		else
-			fprintf(fp, " %8.3f %19s %6.3f\n", ec, "", eff);
+			fprintf(fp, "   %c[%6.3f, %6.3f]", ec.method ==
+			    RATIO_DELTA ? '*' : ' ', ec.lo, ec.hi);
+		delta |= ec.method == RATIO_DELTA;
+		fprintf(fp, " %6.3f\n", ec.ec / (n < r->ncpu ? n : r->ncpu));
 	}
+	if (delta)
+		fprintf(fp, "* Fieller's interval is unbounded: delta "
+		    "method\n");
 	if (t1 == NULL)
 		fprintf(fp, "no completed jobs 1 batches: EC(N) needs T1\n");
 	/* The gate releases everyone at once; this says how at once. */
@@ -629,7 +610,7 @@ run_open(struct run_config *c, int *rc)
 	}
 	for (i = 0; i < c->wl->nmetrics && i < RS_MAX_METRICS; i++)
 		metrics[i] = c->wl->metrics[i].name;
-	if ((r->rs = rs_create(c->results, host_name(host, sizeof(host)),
+	if ((r->rs = rs_create(c->results, rs_host_name(host, sizeof(host)),
 	    c->label != NULL ? c->label : os_default_label(label,
 	    sizeof(label)), metrics, i)) == NULL) {
 		*rc = EXIT_RUNTIME;
@@ -697,7 +678,7 @@ run_close(struct run *r, char *set_path, size_t len)
 	}
 	if (r->aborted)
 		rs_meta(r->rs, "aborted", "yes");
-	utc_now(now, sizeof(now));
+	rs_utc_time(now, sizeof(now), time(NULL));
 	rs_meta(r->rs, "end", "%s", now);
 	rs_meta(r->rs, "batches.failed", "%d", r->nbad);
 	if (r->nbad > 0)

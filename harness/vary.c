@@ -326,38 +326,32 @@ vary_atexit(void)
 		vary_sysctl_restore();
 }
 
+void
+vary_step_order(size_t *order, size_t ncells, enum run_order o,
+    uint64_t *state)
+{
+	size_t k;
+
+	for (k = 0; k < ncells; k++)
+		order[k] = k;
+	if (o == RUN_ORDER_RANDOM)
+		shuffle(order, ncells, sizeof(*order), state);
+}
+
 /* <root>/vary/<UTC stamp>-<label>[-K]: made here, never reused. */
 static char *
 make_run_dir(const char *root, const char *label)
 {
-	char stamp[32], *parent, *dir;
-	struct tm tm;
-	time_t t;
-	int k;
+	char *parent, *dir;
 
-	t = time(NULL);
-	gmtime_r(&t, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	parent = xasprintf("%s/vary", root);
-	if (mkdir_p(parent, 0755) != 0) {
+	if (mkdir_p(parent, 0755) != 0)
 		warn("run: --vary: %s", parent);
+	else if ((dir = rs_mkdir_stamped(parent, time(NULL), label)) != NULL) {
 		free(parent);
-		return (NULL);
-	}
-	for (k = 0; k < 100; k++) {
-		dir = k == 0 ? xasprintf("%s/%s-%s", parent, stamp, label) :
-		    xasprintf("%s/%s-%s-%d", parent, stamp, label, k);
-		if (mkdir(dir, 0755) == 0) {
-			free(parent);
-			return (dir);
-		}
-		if (errno != EEXIST) {
-			warn("run: --vary: mkdir %s", dir);
-			free(dir);
-			break;
-		}
-		free(dir);
-	}
+		return (dir);
+	} else
+		warn("run: --vary: %s: new run directory", parent);
 	free(parent);
 	return (NULL);
 }
@@ -397,7 +391,8 @@ vary_experiment(struct run_config *c, char *set_path, size_t len)
 	struct run **runs;
 	struct vary v;
 	char err[512], base[256], *label, *rundir, path[4096];
-	size_t ncells, k, i, nsteps, *order, j, t;
+	size_t ncells, k, i, nsteps, *order;
+	uint64_t rng;
 	int rc, st, opened;
 	static int atexit_done;
 
@@ -467,18 +462,9 @@ vary_experiment(struct run_config *c, char *set_path, size_t len)
 		}
 	/* Every cell has the same steps (levels, reps, order, seed). */
 	nsteps = run_nsteps(runs[0]);
-	srandom((unsigned)c->seed);
+	rng = c->seed;
 	for (i = 0; i < nsteps && !harness_interrupted; i++) {
-		/* ABAB; --order random shuffles the cells of every step. */
-		for (k = 0; k < ncells; k++)
-			order[k] = k;
-		if (c->order == RUN_ORDER_RANDOM)
-			for (k = ncells - 1; k > 0; k--) {
-				j = (size_t)random() % (k + 1);
-				t = order[k];
-				order[k] = order[j];
-				order[j] = t;
-			}
+		vary_step_order(order, ncells, c->order, &rng);
 		for (k = 0; k < ncells && !harness_interrupted; k++) {
 			if (vary_apply_sysctls(&v, order[k], err,
 			    sizeof(err)) != 0) {

@@ -57,6 +57,13 @@ int	 vary_cell_config(const struct vary *, size_t cell,
 	    const struct run_config *base, const char *label,
 	    const char *results, struct run_config *out);
 void	 vary_cell_config_free(struct run_config *);
+/*
+ * The cells' order in one step: 0..ncells-1 (ABAB), or for --order
+ * random shuffled by splitmix64 from *state (the --seed, once per run):
+ * the same order for a seed on every OS.
+ */
+void	 vary_step_order(size_t *order, size_t ncells, enum run_order,
+	    uint64_t *state);
 
 /*
  * Set a cell's sysctls.  The value each had before its first change is

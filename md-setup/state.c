@@ -146,17 +146,6 @@ md_unlock(int fd)
 		close(fd);
 }
 
-static void
-fsync_dir(const char *path)
-{
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-}
-
 int
 md_record_save(struct md_disk *d)
 {
@@ -165,8 +154,10 @@ md_record_save(struct md_disk *d)
 	FILE *fp;
 	int fd, rv = -1;
 
-	if ((fp = open_memstream(&buf, &len)) == NULL)
-		err(EXIT_RUNTIME, "open_memstream");
+	if ((fp = open_memstream(&buf, &len)) == NULL) {
+		warn("%s: record: open_memstream", d->id);
+		return (-1);
+	}
 	fprintf(fp, "id %s\npid %ld\nstart %llu\nowner %s\ncomplete %d\n"
 	    "backend %s\nspec %s\n", d->id, (long)d->pid, d->start,
 	    d->owner == MD_OWNER_USER ? "user" : "process", d->complete,

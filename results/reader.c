@@ -61,28 +61,6 @@ seterr(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-int
-rs_valid_metric_name(const char *s)
-{
-	static const char *const fixed[] = { "jobs", "rep", "real", "user",
-	    "sys", "nvcsw", "nivcsw", "idle", "setup", "status", "reason",
-	    "worker", "cpuset", "entries", "bytes", "start_skew", "cpu_start",
-	    "cpu_end" };
-	size_t i;
-	const char *p;
-
-	if (s == NULL || *s == '\0')
-		return (0);
-	for (p = s; *p != '\0'; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || *p == '_'))
-			return (0);
-	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		if (strcmp(s, fixed[i]) == 0)
-			return (0);
-	return (1);
-}
-
 /* The whole file, NUL-terminated; NULL with errno on failure. */
 static char *
 slurp(const char *path, size_t *lenp)
@@ -523,23 +501,57 @@ subdirs(const char *dir, struct strv *out)
 	return (out->n);
 }
 
-/* The latest set directly under dir, or NULL. */
+/* meta says the run that wrote the set finished (rs_complete). */
+static int
+set_complete(const char *dir)
+{
+	struct rs_set s;
+	size_t i;
+	int ok;
+
+	memset(&s, 0, sizeof(s));
+	s.path = (char *)dir;
+	ok = read_meta(&s, NULL, 0) == 0 && rs_complete(&s);
+	for (i = 0; i < s.nmeta; i++) {
+		free(s.meta[i].key);
+		free(s.meta[i].value);
+	}
+	free(s.meta);
+	return (ok);
+}
+
+static int
+set_name_qcmp(const void *a, const void *b)
+{
+	return (rs_set_name_cmp(*(char *const *)a, *(char *const *)b));
+}
+
+/*
+ * The latest set directly under dir, or NULL.  With before: the latest
+ * complete one whose name sorts before it; *nskipped counts the newer
+ * incomplete ones passed over.
+ */
 static char *
-latest_set(const char *dir)
+latest_set(const char *dir, const char *before, size_t *nskipped)
 {
 	struct strv sv = { NULL, 0 };
 	char *best = NULL, *p;
 	size_t i;
 
 	subdirs(dir, &sv);
-	for (i = 0; i < sv.n; i++) {
-		p = xasprintf("%s/%s", dir, sv.v[i]);
-		if (is_set(p) && (best == NULL ||
-		    rs_set_name_cmp(strrchr(best, '/') + 1, sv.v[i]) < 0)) {
-			free(best);
-			best = p;
-		} else
+	if (sv.n > 1)
+		qsort(sv.v, sv.n, sizeof(char *), set_name_qcmp);
+	for (i = sv.n; i > 0 && best == NULL; i--) {
+		if (before != NULL && rs_set_name_cmp(sv.v[i - 1], before) >= 0)
+			continue;
+		p = xasprintf("%s/%s", dir, sv.v[i - 1]);
+		if (!is_set(p))
 			free(p);
+		else if (before != NULL && !set_complete(p)) {
+			(*nskipped)++;
+			free(p);
+		} else
+			best = p;
 	}
 	strv_free(&sv);
 	return (best);
@@ -561,7 +573,7 @@ expand_dir(const char *dir, int depth, struct strv *out)
 		strv_push(out, xstrdup(dir));
 		return;
 	}
-	if ((p = latest_set(dir)) != NULL) {
+	if ((p = latest_set(dir, NULL, NULL)) != NULL) {
 		strv_push(out, p);
 		return;
 	}
@@ -608,13 +620,9 @@ rs_find(const char *root, const char *what, char ***paths, char *err,
 	if (w[0] != '/' && strncmp(w, "./", 2) != 0 &&
 	    strncmp(w, "../", 3) != 0) {
 		strv_push(&tried, xasprintf("%s/%s", root, w));
-		if (strchr(w, '/') == NULL &&
-		    gethostname(host, sizeof(host)) == 0) {
-			host[sizeof(host) - 1] = '\0';
-			/* As fsconc run names its host directory. */
-			host[strcspn(host, ".")] = '\0';
-			strv_push(&tried, xasprintf("%s/%s/%s", root, host, w));
-		}
+		if (strchr(w, '/') == NULL)
+			strv_push(&tried, xasprintf("%s/%s/%s", root,
+			    rs_host_name(host, sizeof(host)), w));
 	}
 	for (i = 0; i < tried.n && out.n == 0; i++)
 		if (is_dir(tried.v[i]))
@@ -646,6 +654,56 @@ rs_find_free(char **paths)
 	for (i = 0; paths[i] != NULL; i++)
 		free(paths[i]);
 	free(paths);
+}
+
+char *
+rs_find_before(const char *set, size_t *nskipped)
+{
+	char *dir, *slash, *best;
+
+	*nskipped = 0;
+	dir = trim_slashes(set);
+	if ((slash = strrchr(dir, '/')) == NULL) {
+		best = latest_set(".", dir, nskipped);
+	} else {
+		*slash = '\0';
+		best = latest_set(slash == dir ? "/" : dir, slash + 1,
+		    nskipped);
+	}
+	free(dir);
+	return (best);
+}
+
+int
+rs_meta_differs(struct rs_set *const *sets, size_t n, const char *key)
+{
+	const char *v0, *v;
+	size_t i;
+
+	v0 = n > 0 ? rs_meta_get(sets[0], key) : NULL;
+	for (i = 1; i < n; i++) {
+		v = rs_meta_get(sets[i], key);
+		if ((v == NULL) != (v0 == NULL) ||
+		    (v != NULL && strcmp(v, v0) != 0))
+			return (1);
+	}
+	return (0);
+}
+
+int
+rs_complete(const struct rs_set *s)
+{
+	static const char *const marks[] = { "interrupted", "aborted" };
+	const char *v;
+	size_t i;
+
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if ((v = rs_meta_get(s, marks[i])) != NULL &&
+		    strcmp(v, "no") != 0)
+			return (0);
+	/* fsconc run writes start first and end last; import neither. */
+	return (rs_meta_get(s, "start") == NULL ||
+	    rs_meta_get(s, "end") != NULL);
 }
 
 struct rs_set *

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 /* Batch status, worst wins; as written in the status column. */
 enum rs_status { RS_OK = 0, RS_WARN, RS_FAILED, RS_KILLED };
@@ -17,6 +18,27 @@ int	 rs_status_parse(const char *);	/* -1 if not a status name */
 
 /* -R/-o default: $FSCONC_RESULTS, else "./results". */
 const char *rs_default_root(void);
+/*
+ * This host's directory under the root: the host name up to its first
+ * dot, "localhost" when there is none.  Returns buf.
+ */
+const char *rs_host_name(char *buf, size_t len);
+/* t as meta writes times (created, start, end): "2026-12-01T07:28:51Z". */
+const char *rs_utc_time(char *buf, size_t len, time_t t);
+/*
+ * Make <parent>/<UTC stamp of t>[-name][-K], K = 1, 2, ... for the first
+ * name not taken: never an existing directory, so racing writers get
+ * different ones.  The malloc'd path, or NULL with errno (EEXIST after
+ * 1000 names).
+ */
+char	*rs_mkdir_stamped(const char *parent, time_t t, const char *name);
+/*
+ * 1 for meta keys whose values differ between two runs of the same
+ * configuration (times, command line, label, seed, the disk instance's
+ * id, device, mount point; import's sources, --vary's bookkeeping):
+ * compare and report do not list them as differences.
+ */
+int	 rs_meta_volatile(const char *key);
 
 #define RS_MAX_METRICS	16
 
@@ -62,7 +84,11 @@ struct rs_writer;
 struct rs_writer *rs_create(const char *root, const char *host,
 	    const char *label, const char *const *metrics, size_t nmetrics);
 const char *rs_path(const struct rs_writer *);
-/* Append "key=value" to meta (value sanitized to one line). */
+/*
+ * Append "key=value" to meta (value sanitized to one line).  A line that
+ * cannot be formatted (no memory) is warned about and makes every later
+ * rs_commit fail: the set is not whole.
+ */
 void	 rs_meta(struct rs_writer *, const char *key, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 FILE	*rs_meta_file(struct rs_writer *);	/* for md_describe etc. */
@@ -102,6 +128,13 @@ struct rs_set {
 size_t	 rs_find(const char *root, const char *what, char ***paths,
 	    char *err, size_t errlen);
 void	 rs_find_free(char **);
+/*
+ * The default baseline of a set: the latest complete set (rs_complete)
+ * in its label directory whose name sorts before the set's.  The
+ * malloc'd path or NULL; *nskipped counts the incomplete sets passed
+ * over on the way.
+ */
+char	*rs_find_before(const char *set, size_t *nskipped);
 /* Order of set directory names: timestamp, then the "-K" suffix. */
 int	 rs_set_name_cmp(const char *, const char *);
 
@@ -113,6 +146,14 @@ struct rs_set *rs_open(const char *root, const char *what, char *err,
 	    size_t errlen);
 void	 rs_free(struct rs_set *);
 const char *rs_meta_get(const struct rs_set *, const char *key);
+/* 1 if some set has another value for key than the first (or none). */
+int	 rs_meta_differs(struct rs_set *const *, size_t n, const char *key);
+/*
+ * 1 if the run that wrote the set finished: meta has no interrupted or
+ * aborted mark, and an end key if it has a start key (fsconc run writes
+ * start first and end last; imported sets have neither).
+ */
+int	 rs_complete(const struct rs_set *);
 /* Sorted distinct jobs levels of runs.tsv; the count, *levels malloc'd. */
 size_t	 rs_levels(const struct rs_set *, int **levels);
 /*

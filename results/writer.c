@@ -46,76 +46,8 @@ struct rs_writer {
 	struct rs_pending *pend;
 	size_t		 npend;
 	int		 error;		/* first write errno, 0 if none */
+	int		 meta_lost;	/* an rs_meta line was lost */
 };
-
-static const char *const status_names[] = { "ok", "warn", "failed", "killed" };
-
-const char *
-rs_status_name(enum rs_status s)
-{
-	if ((unsigned)s >= sizeof(status_names) / sizeof(status_names[0]))
-		return ("failed");
-	return (status_names[s]);
-}
-
-int
-rs_status_parse(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(status_names) / sizeof(status_names[0]); i++)
-		if (strcmp(s, status_names[i]) == 0)
-			return ((int)i);
-	return (-1);
-}
-
-const char *
-rs_default_root(void)
-{
-	const char *r;
-
-	if ((r = getenv("FSCONC_RESULTS")) != NULL && *r != '\0')
-		return (r);
-	return ("./results");
-}
-
-/*
- * Seconds are written rounded to the nanosecond with trailing zeros
- * dropped, so "14.85" read from time(1) comes back out as "14.85".
- */
-void
-rs_fmt_seconds(char *buf, size_t len, double v)
-{
-	char *p;
-
-	if (!isfinite(v)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	snprintf(buf, len, "%.9f", v);
-	if (strchr(buf, '.') == NULL)
-		return;
-	p = buf + strlen(buf) - 1;
-	while (*p == '0')
-		*p-- = '\0';
-	if (*p == '.')
-		*p = '\0';
-	if (strcmp(buf, "-0") == 0)
-		snprintf(buf, len, "0");
-}
-
-/* Workload metrics: the shortest form that reads back exactly. */
-void
-rs_fmt_number(char *buf, size_t len, double v)
-{
-	if (!isfinite(v)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	snprintf(buf, len, "%.15g", v);
-	if (strtod(buf, NULL) != v)
-		snprintf(buf, len, "%.17g", v);
-}
 
 /* One field: tabs and newlines would break the row; empty becomes "-". */
 static void
@@ -199,45 +131,6 @@ table_open(struct rs_writer *w, struct rs_table *t, const char *name)
 }
 
 static int
-fsync_dir(const char *path)
-{
-	int fd, rc;
-
-	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		return (-1);
-	rc = fsync(fd);
-	close(fd);
-	return (rc);
-}
-
-/*
- * mkdir, not mkdir_p, for the last component: EEXIST means another set
- * (or another writer racing us) owns that name, so try the next suffix.
- */
-static char *
-make_set_dir(const char *parent, const char *stamp)
-{
-	char *p;
-	int i;
-
-	for (i = 0; i < 1000; i++) {
-		p = i == 0 ? xasprintf("%s/%s", parent, stamp) :
-		    xasprintf("%s/%s-%d", parent, stamp, i);
-		if (mkdir(p, 0755) == 0)
-			return (p);
-		if (errno != EEXIST) {
-			warn("mkdir %s", p);
-			free(p);
-			return (NULL);
-		}
-		free(p);
-	}
-	warnx("%s/%s: too many sets with this timestamp", parent, stamp);
-	errno = EEXIST;
-	return (NULL);
-}
-
-static int
 valid_component(const char *what, const char *s)
 {
 	if (s == NULL || *s == '\0' || strcmp(s, ".") == 0 ||
@@ -257,7 +150,6 @@ rs_create(const char *root, const char *host, const char *label,
 	struct rs_writer *w;
 	char *parent, stamp[32];
 	time_t now;
-	struct tm tm;
 	size_t i;
 
 	if (!valid_component("host", host) || !valid_component("label", label))
@@ -284,11 +176,10 @@ rs_create(const char *root, const char *host, const char *label,
 		return (NULL);
 	}
 	now = time(NULL);
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 
 	w = xcalloc(1, sizeof(*w));
-	if ((w->path = make_set_dir(parent, stamp)) == NULL) {
+	if ((w->path = rs_mkdir_stamped(parent, now, NULL)) == NULL) {
+		warn("%s: new set directory", parent);
 		free(parent);
 		free(w);
 		return (NULL);
@@ -327,8 +218,7 @@ rs_create(const char *root, const char *host, const char *label,
 	rs_meta(w, "format", "%d", RS_FORMAT_VERSION);
 	rs_meta(w, "host", "%s", host);
 	rs_meta(w, "label", "%s", label);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	rs_meta(w, "created", "%s", stamp);
+	rs_meta(w, "created", "%s", rs_utc_time(stamp, sizeof(stamp), now));
 	if (rs_commit(w) == -1)
 		goto fail;
 	if (fsync_dir(w->path) == -1) {
@@ -354,8 +244,13 @@ rs_meta(struct rs_writer *w, const char *key, const char *fmt, ...)
 	char *v, *p;
 
 	va_start(ap, fmt);
-	if (vasprintf(&v, fmt, ap) == -1)
-		err(EXIT_RUNTIME, "vasprintf");
+	if (vasprintf(&v, fmt, ap) == -1) {
+		va_end(ap);
+		/* The set must not look whole: the next commit fails. */
+		warn("%s/meta: %s", w->path, key);
+		w->meta_lost = 1;
+		return;
+	}
 	va_end(ap);
 	for (p = v; *p != '\0'; p++)
 		if (*p == '\n' || *p == '\r')
@@ -545,7 +440,7 @@ rs_commit(struct rs_writer *w)
 
 	if (w->meta == NULL || w->runs.fp == NULL || w->workers.fp == NULL)
 		return (-1);
-	if (sync_stream(w, w->meta, "meta") == -1)
+	if (sync_stream(w, w->meta, "meta") == -1 || w->meta_lost)
 		rc = -1;
 	if (table_commit(w, &w->workers) == -1)
 		rc = -1;

@@ -334,7 +334,7 @@ db_open(const struct devbw *db, struct db_worker *p, int flags)
 static uint64_t
 db_stamp(const struct devbw *db, const struct wl_worker *w, uint64_t off)
 {
-	return (wl_mix64(db->seed ^ off) + (uint64_t)w->id);
+	return (mix64(db->seed ^ off) + (uint64_t)w->id);
 }
 
 static enum wl_status

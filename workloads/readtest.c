@@ -300,13 +300,13 @@ rt_offset(const struct readtest *rt, uint64_t k, uint64_t *rng)
 
 	if (rt->pattern == RT_SEQ)
 		return ((k % nblocks) * rt->bs);
-	return ((wl_rand(rng) % nblocks) * rt->bs);
+	return ((splitmix64(rng) % nblocks) * rt->bs);
 }
 
 static uint64_t
 rt_seed(const struct readtest *rt, const struct wl_worker *w)
 {
-	return (wl_mix64(rt->seed) + (uint64_t)w->id);
+	return (mix64(rt->seed) + (uint64_t)w->id);
 }
 
 /* One block into p->buf; 0, or -1 with errno (EIO for a short file). */
@@ -363,8 +363,8 @@ rt_run(void *state, struct wl_worker *w)
 		/* Two words per block: a misplaced read shows, cheaply. */
 		memcpy(&first, p->buf, 8);
 		memcpy(&last, p->buf + lastw, 8);
-		if (first != wl_mix64(rt->seed ^ (off / 8)) ||
-		    last != wl_mix64(rt->seed ^ ((off + lastw) / 8)))
+		if (first != mix64(rt->seed ^ (off / 8)) ||
+		    last != mix64(rt->seed ^ ((off + lastw) / 8)))
 			return (wl_report(w, WL_FAILED, "%s: block at %" PRIu64
 			    " has the wrong content", p->path, off));
 		prev = off;

@@ -869,7 +869,7 @@ tr_prepare(void *state, char *err, size_t errlen)
 			e->mode = 0;
 			continue;
 		}
-		e->size = (uint32_t)(wl_mix64(t->seed ^ k) % (2 * t->size + 1));
+		e->size = (uint32_t)(mix64(t->seed ^ k) % (2 * t->size + 1));
 		e->mode = k % 10 == 0 ? 0755 : k % 10 == 1 ? 0600 : 0644;
 		t->bytes += e->size;
 	}

@@ -125,22 +125,6 @@ wl_report(struct wl_worker *w, enum wl_status st, const char *fmt, ...)
 	return (w->status);
 }
 
-uint64_t
-wl_mix64(uint64_t z)
-{
-	z += 0x9e3779b97f4a7c15ULL;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return (z ^ (z >> 31));
-}
-
-uint64_t
-wl_rand(uint64_t *state)
-{
-	*state += 0x9e3779b97f4a7c15ULL;
-	return (wl_mix64(*state));
-}
-
 void
 wl_content_fill(uint64_t seed, uint64_t off, void *buf, size_t len)
 {
@@ -148,11 +132,11 @@ wl_content_fill(uint64_t seed, uint64_t off, void *buf, size_t len)
 	uint64_t word, i = off / 8;
 
 	for (; len >= 8; len -= 8, p += 8, i++) {
-		word = wl_mix64(seed ^ i);
+		word = mix64(seed ^ i);
 		memcpy(p, &word, 8);
 	}
 	if (len > 0) {
-		word = wl_mix64(seed ^ i);
+		word = mix64(seed ^ i);
 		memcpy(p, &word, len);
 	}
 }
@@ -166,7 +150,7 @@ wl_content_check(uint64_t seed, uint64_t off, const void *buf, size_t len)
 
 	for (; len > 0; p += n, len -= n, i++) {
 		n = len < 8 ? len : 8;
-		word = wl_mix64(seed ^ i);
+		word = mix64(seed ^ i);
 		if (memcmp(p, &word, n) != 0)
 			return (i * 8);
 	}

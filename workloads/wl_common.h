@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
 #include "workload.h"
 
 /* "-O key=value" parsers: 0, or -1 with "workload: key=value: why" in err. */
@@ -42,13 +43,9 @@ enum wl_status wl_report(struct wl_worker *, enum wl_status, const char *fmt,
  */
 const char *wl_safe_text(const char *text, size_t max, char *out);
 
-/* A 64-bit mixing function (splitmix64 finaliser) and a seeded stream. */
-uint64_t wl_mix64(uint64_t);
-uint64_t wl_rand(uint64_t *state);
-
 /*
  * Deterministic content: the 8-byte word at file offset off (a multiple
- * of 8) is wl_mix64(seed ^ off/8), so any block read from anywhere can be
+ * of 8) is mix64(seed ^ off/8), so any block read from anywhere can be
  * checked on its own.  wl_content_check returns the offset of the first
  * wrong byte, or UINT64_MAX when the block is right.
  */

@@ -142,6 +142,20 @@ out=$("$FSCONC" compare -R "$R" --force box/same1 box/other 2>&1); rc=$?
     ok "--force compares anyway, with a warning" ||
     not_ok "--force compares anyway, with a warning" "rc=$rc $out"
 
+# --- one value per level: EC without an interval (stat_ec's rule) ------
+printf '14.64 real 1.0 user 7.0 sys\n' >"$d/o1"
+printf '83.35 real 1.0 user 70.0 sys\n' >"$d/o12"
+printf '14.71 real 1.0 user 7.0 sys\n' >"$d/p1"
+printf '320.94 real 1.0 user 90.0 sys\n' >"$d/p12"
+imp one -m archive_sha256=cafe 1="$d/o1" 12="$d/o12"
+imp two -m archive_sha256=cafe 1="$d/p1" 12="$d/p12"
+out=$("$FSCONC" compare -R "$R" box/one box/two 2>&1)
+echo "$out" | grep -Eq '^x +12 +one .* 2\.11 +- ' &&
+    echo "$out" | grep -Eq '^\+ +12 +two .* 0\.55 +- .* -$' &&
+    echo "$out" | grep -q '^CI -: a single value' &&
+    ok "one value per level: EC shown, no interval" ||
+    not_ok "one value per level: EC shown, no interval" "$out"
+
 # --- JSON ----------------------------------------------------------------
 "$FSCONC" compare -R "$R" --json box/mpsafevfs box/nompsafevfs >"$d/json" 2>/dev/null; rc=$?
 if [ -x /usr/bin/python3 ]; then
@@ -183,3 +197,31 @@ head -n 1 "$new/runs.tsv" | grep -q '	start_skew	' &&
     { [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && echo "$out" | grep -q '^EC(2) = ' &&
     ok "compare: a set with the added columns against one without" ||
     not_ok "compare: a set with the added columns against one without" "rc=$rc $out"
+# --- two real runs of one configuration: nothing differs -----------------
+# The disk instance (id, mount point, device), times, the command line and
+# the seed differ between any two runs; compare must not call that a
+# difference.
+if ! is_root; then
+	skip "two runs of one configuration: no meta key differs" "needs root"
+else
+	FSCONC_RUNDIR=$d/rundir
+	export FSCONC_RUNDIR
+	mkdir -m 700 "$FSCONC_RUNDIR"
+	"$FSCONC" mkarchive --files 20 --bytes 64k "$d/small.tar" >/dev/null 2>&1
+	for o in "$d/real1" "$d/real2"; do
+		"$FSCONC" run -a "$d/small.tar" -j 1,2 -r 3 --disk tmpfs:32m \
+		    --order random -o "$o" >/dev/null 2>&1
+	done
+	s1=$(ls -d "$d"/real1/*/*/* 2>/dev/null)
+	s2=$(ls -d "$d"/real2/*/*/* 2>/dev/null)
+	out=$("$FSCONC" compare "$s1" "$s2" 2>"$d/err"); rc=$?
+	# Other tests running at the same time may change a sysctl between
+	# the two runs: a real difference, not one of the run's own.
+	keys=$(echo "$out" | awk '/^Meta keys whose values differ/ { f = 1; next }
+	    f && /^$/ { exit } f && /^  [^ ]/ { print $1 }' | grep -v '^sysctl\.')
+	{ [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && [ -z "$keys" ] &&
+	    ! grep -v 'meta key.* differ' "$d/err" | grep -q . &&
+	    ok "two runs of one configuration: no meta key differs" ||
+	    not_ok "two runs of one configuration: no meta key differs" \
+	    "rc=$rc $(cat "$d/err") $out"
+fi

@@ -29,8 +29,10 @@ night cfg 20261102T020000Z SEED=2
     [ "$(grep -c 'no difference proven' "$s/out")" -eq 12 ] &&
     ok "identical configuration: exit 0, 12 x no difference" ||
     not_ok "identical configuration: exit 0, 12 x no difference" "rc=$rc $(cat "$s/out" "$s/err")"
-# Cron: the verdict (12 tests and a summary) on stdout, nothing else.
-[ "$(wc -l <"$s/out")" -eq 13 ] && [ ! -s "$s/err" ] &&
+# Cron: the baseline, the verdict (12 tests and a summary) on stdout,
+# nothing else.
+[ "$(wc -l <"$s/out")" -eq 14 ] && [ ! -s "$s/err" ] &&
+    grep -qx "baseline:  $r/h1/cfg/20261101T020000Z" "$s/out" &&
     ok "quiet for cron" || not_ok "quiet for cron" "$(cat "$s/out" "$s/err")"
 [ -s "$r/h1/cfg/20261102T020000Z/report/index.html" ] &&
     grep -q '<h2>Verdict</h2>' "$r/h1/cfg/20261102T020000Z/report/index.html" &&
@@ -71,6 +73,31 @@ night fine 20261102T020000Z SEED=6 NOISE=0.002 SLOW=1.01
 "$FSCONC" nightly -R "$r" --no-run h1/fine --no-report --threshold 0.5 >"$s/out" 2>&1; rc=$?
 [ $rc -eq 3 ] && ok "the same with --threshold 0.5: exit 3" ||
     not_ok "the same with --threshold 0.5: exit 3" "rc=$rc $(cat "$s/out")"
+
+# The default baseline is never a set whose run did not finish: one
+# killed (start, no end), one interrupted; said on stderr, the baseline
+# used on stdout.
+night inc 20261101T020000Z SEED=1
+night inc 20261102T020000Z SEED=2
+echo 'start=2026-11-02T02:00:00Z' >>"$r/h1/inc/20261102T020000Z/meta"
+night inc 20261103T020000Z SEED=3
+printf 'start=x\ninterrupted=yes\nend=y\n' >>"$r/h1/inc/20261103T020000Z/meta"
+night inc 20261104T020000Z SEED=4
+"$FSCONC" nightly -R "$r" --no-run h1/inc --no-report >"$s/out" 2>"$s/err"; rc=$?
+[ $rc -eq 0 ] && grep -qx "baseline:  $r/h1/inc/20261101T020000Z" "$s/out" &&
+    grep -q 'passed over 2 newer sets that did not finish' "$s/err" &&
+    ok "default baseline: incomplete sets passed over, baseline named" ||
+    not_ok "default baseline: incomplete sets passed over, baseline named" \
+    "rc=$rc $(cat "$s/out" "$s/err")"
+# Nothing complete before: no baseline yet.
+night inc2 20261101T020000Z SEED=1
+echo 'interrupted=yes' >>"$r/h1/inc2/20261101T020000Z/meta"
+night inc2 20261102T020000Z SEED=2
+out=$("$FSCONC" nightly -R "$r" --no-run h1/inc2 --no-report 2>&1); rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q 'no baseline yet' &&
+    echo "$out" | grep -q 'passed over 1 newer set that' &&
+    ok "only an interrupted set before: no baseline yet" ||
+    not_ok "only an interrupted set before: no baseline yet" "rc=$rc $out"
 
 err=$("$FSCONC" nightly -R "$r" --no-run h1/cfg --baseline h1/nosuch 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$err" | grep -q nosuch &&

@@ -357,6 +357,64 @@ test_ratio_ci(void **state)
 }
 
 /*
+ * stat_ec's rules: a value at each level gives the figure, two give the
+ * interval; EC(1) is 1; no value or a mean <= 0 gives nothing.  The
+ * delta method stands in when Fieller's interval is unbounded.
+ */
+static void
+test_ec_rules(void **state)
+{
+	static const double t1[] = { 14.5, 14.7, 14.6, 14.8, 14.6 };
+	static const double t12[] = { 83.0, 83.7, 83.2, 83.5, 83.35 };
+	static const double one[] = { 83.35 };
+	static const double zero[] = { 0, 0 };
+	static const double z[] = { 0.5, -0.4, 0.1, -0.2, 0.3 };
+	struct dataset *a = set_of("t1", t1, 5), *b = set_of("t12", t12, 5);
+	struct dataset *o = set_of("one", one, 1), *e = ds_new("empty");
+	struct dataset *zz = set_of("zero", zero, 2), *zs = set_of("z", z, 5);
+	struct ec_ci ec, ec2;
+	double d, lo, hi;
+
+	(void)state;
+	assert_int_equal(stat_ec(a, b, 12, 95, &ec), 0);
+	assert_close(ec.ec, 12 * 14.64 / 83.35, 1e-12);
+	assert_int_equal(ec.method, RATIO_FIELLER);
+	assert_true(ec.lo < ec.ec && ec.ec < ec.hi && ec.var > 0);
+	/* One value: the figure, no interval. */
+	assert_int_equal(stat_ec(a, o, 12, 95, &ec2), 0);
+	assert_close(ec2.ec, 12 * 14.64 / 83.35, 1e-12);
+	assert_int_equal(ec2.method, EC_POINT);
+	assert_true(ec2.lo == ec2.ec && ec2.hi == ec2.ec && ec2.var == 0);
+	assert_int_equal(stat_ec(o, b, 12, 95, &ec2), 0);
+	assert_int_equal(ec2.method, EC_POINT);
+	/* No interval for a difference with a point. */
+	assert_int_equal(stat_ec_diff(&ec, &ec2, 95, &d, &lo, &hi), -1);
+	assert_int_equal(stat_ec_diff(&ec, &ec, 95, &d, &lo, &hi), 0);
+	assert_true(d == 0 && lo < 0 && hi > 0);
+	/* EC(1) = 1 by definition. */
+	assert_int_equal(stat_ec(a, a, 1, 95, &ec2), 0);
+	assert_true(ec2.ec == 1 && ec2.lo == 1 && ec2.hi == 1);
+	/* Nothing to say. */
+	assert_int_equal(stat_ec(a, e, 12, 95, &ec2), -1);
+	assert_int_equal(stat_ec(e, b, 12, 95, &ec2), -1);
+	assert_int_equal(stat_ec(a, zz, 12, 95, &ec2), -1);
+	assert_int_equal(stat_ec(zz, b, 12, 95, &ec2), -1);
+	/* The mean's interval: t(95%, 4) = 2.776. */
+	assert_close(ds_mean_hw(a, 95), 2.7764451 * ds_stddev(a) / sqrt(5),
+	    1e-6);
+	assert_true(isnan(ds_mean_hw(o, 95)));
+	/* mean(TN) 0.06, not clearly non-zero: delta method. */
+	assert_int_equal(stat_ec(a, zs, 2, 95, &ec2), 0);
+	assert_int_equal(ec2.method, RATIO_DELTA);
+	ds_free(a);
+	ds_free(b);
+	ds_free(o);
+	ds_free(e);
+	ds_free(zz);
+	ds_free(zs);
+}
+
+/*
  * The two examples of ministat(1)'s manual page, byte for byte but for
  * one row: the manual's plot shows ministat's height bug (the last set's
  * stack height is kept, so iguana's second 150 is not drawn).
@@ -455,6 +513,7 @@ main(void)
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_mannwhitney_exact),
 		cmocka_unit_test(test_ratio_ci),
+		cmocka_unit_test(test_ec_rules),
 		cmocka_unit_test(test_ministat_manual),
 		cmocka_unit_test(test_ministat_other_conf),
 	};

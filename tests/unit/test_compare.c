@@ -77,15 +77,7 @@ run(struct rs_set *a, struct rs_set *b, struct compare_verdict *v)
 static struct dataset *
 ds_of(const struct rs_set *s, int jobs)
 {
-	struct dataset *d = ds_new("x");
-	double *v;
-	size_t n, i;
-
-	n = rs_values(s, jobs, "real", &v);
-	for (i = 0; i < n; i++)
-		ds_add(d, v[i]);
-	free(v);
-	return (d);
+	return (ds_from_set(s, jobs, "real", "x", 1.0));
 }
 
 static int
@@ -121,7 +113,7 @@ test_ec_2005(void **state)
 		ds_add(a, t1[i]);
 		ds_add(b, t12[i]);
 	}
-	assert_int_equal(compare_ec(a, b, 12, 95, &e), 0);
+	assert_int_equal(stat_ec(a, b, 12, 95, &e), 0);
 	assert_true(fabs(e.ec - 12 * 14.64 / 83.35) < 1e-9);
 	assert_true(fabs(e.ec - 2.11) < 0.005);
 	assert_true(e.lo < e.ec && e.ec < e.hi);
@@ -245,9 +237,9 @@ test_ec_diff_coverage(void **state)
 		a8 = ds_of(a, 8);
 		b1 = ds_of(b, 1);
 		b8 = ds_of(b, 8);
-		assert_int_equal(compare_ec(a1, a8, 8, 95, &ea), 0);
-		assert_int_equal(compare_ec(b1, b8, 8, 95, &eb), 0);
-		compare_ec_diff(&ea, &eb, 95, &d, &lo, &hi);
+		assert_int_equal(stat_ec(a1, a8, 8, 95, &ea), 0);
+		assert_int_equal(stat_ec(b1, b8, 8, 95, &eb), 0);
+		assert_int_equal(stat_ec_diff(&ea, &eb, 95, &d, &lo, &hi), 0);
 		assert_true(fabs(d - (eb.ec - ea.ec)) < 1e-12);
 		assert_true(lo < d && d < hi);
 		covered += lo <= truth && truth <= hi;
@@ -310,12 +302,38 @@ test_guard(void **state)
 	assert_int_equal(v.ndiff, 3);
 	assert_true(v.nblocks >= 2);
 
-	assert_true(compare_key_ignored("end"));
-	assert_true(compare_key_ignored("source.12"));
-	assert_false(compare_key_ignored("archive_sha256"));
-	assert_false(compare_key_ignored("mount_opts"));
+	assert_true(rs_meta_volatile("end"));
+	assert_true(rs_meta_volatile("source.12"));
+	assert_false(rs_meta_volatile("archive_sha256"));
+	assert_false(rs_meta_volatile("mount_opts"));
 	rs_free(a);
 	rs_free(b);
+	gsl_rng_free(rng);
+}
+
+/* ds_from_set: the level's counted values, scaled, named. */
+static void
+test_ds_from_set(void **state)
+{
+	static const int lv[] = { 1, 2 };
+	static const double mu[] = { 2, 3 }, sd[] = { 0, 0 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct rs_set *s = mkset("a", rng, lv, mu, sd, 2);
+	struct dataset *d;
+
+	(void)state;
+	s->runs[0].status = RS_FAILED;		/* does not count */
+	s->runs[1].status = RS_WARN;		/* counts */
+	s->runs[2].real = NAN;			/* unknown: skipped */
+	d = ds_from_set(s, 1, "real", "name", 10);
+	assert_string_equal(d->name, "name");
+	assert_int_equal(d->n, REPS - 2);
+	assert_true(ds_min(d) == 20 && ds_max(d) == 20);
+	ds_free(d);
+	d = ds_from_set(s, 4, "real", "none", 1);
+	assert_int_equal(d->n, 0);
+	ds_free(d);
+	rs_free(s);
 	gsl_rng_free(rng);
 }
 
@@ -328,6 +346,7 @@ main(void)
 		cmocka_unit_test(test_planted),
 		cmocka_unit_test(test_ec_diff_coverage),
 		cmocka_unit_test(test_guard),
+		cmocka_unit_test(test_ds_from_set),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));

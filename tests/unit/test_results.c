@@ -527,6 +527,169 @@ test_bad_names(void **state)
 	free(root);
 }
 
+/* A set directory with the given meta lines, nothing else. */
+static void
+mk_meta_set(const char *root, const char *name, const char *meta)
+{
+	char *p;
+	FILE *fp;
+
+	p = xasprintf("%s/%s", root, name);
+	assert_int_equal(mkdir_p(p, 0755), 0);
+	free(p);
+	p = xasprintf("%s/%s/meta", root, name);
+	assert_non_null(fp = fopen(p, "w"));
+	fputs(meta, fp);
+	fclose(fp);
+	free(p);
+}
+
+/* rs_find_before(root/cand) is root/want (NULL: none), passing over n. */
+static void
+expect_before(const char *root, const char *cand, const char *want,
+    size_t n)
+{
+	char *c, *p, *w;
+	size_t skipped;
+
+	c = xasprintf("%s/%s", root, cand);
+	p = rs_find_before(c, &skipped);
+	if (want == NULL)
+		assert_null(p);
+	else {
+		w = xasprintf("%s/%s", root, want);
+		assert_non_null(p);
+		assert_string_equal(p, w);
+		free(w);
+	}
+	assert_int_equal(skipped, n);
+	free(p);
+	free(c);
+}
+
+/* nightly's default baseline: the latest earlier set that finished. */
+static void
+test_find_before(void **state)
+{
+	char *root, *p;
+
+	(void)state;
+	root = mktemp_root();
+	mk_meta_set(root, "20261101T000000Z", "format=1\n");	/* import */
+	mk_meta_set(root, "20261102T000000Z", "start=a\nend=b\n");
+	/* Killed: a start, no end. */
+	mk_meta_set(root, "20261102T000000Z-10", "start=a\n");
+	mk_meta_set(root, "20261102T000000Z-2", "start=a\nend=b\n"
+	    "aborted=yes\n");
+	mk_meta_set(root, "20261103T000000Z", "start=a\ninterrupted=yes\n"
+	    "end=b\n");
+	mk_meta_set(root, "20261104T000000Z", "start=a\nend=b\n");
+	mk_meta_set(root, "20261105T000000Z", "start=a\nend=b\n");
+	p = xasprintf("%s/20261103T500000Z", root);	/* not a set */
+	assert_int_equal(mkdir(p, 0755), 0);
+	free(p);
+
+	expect_before(root, "20261104T000000Z/", "20261102T000000Z", 3);
+	expect_before(root, "20261102T000000Z", "20261101T000000Z", 0);
+	expect_before(root, "20261101T000000Z", NULL, 0);
+	rm_rf(root);
+	free(root);
+}
+
+/* <stamp>[-name][-K]: the stamp of t, then the first K free. */
+static void
+test_mkdir_stamped(void **state)
+{
+	char *root, *p, *want, buf[32];
+	time_t t = 1764547200;	/* 2025-12-01T00:00:00Z */
+	int k;
+
+	(void)state;
+	root = mktemp_root();
+	for (k = 0; k < 3; k++) {
+		p = rs_mkdir_stamped(root, t, NULL);
+		want = k == 0 ? xasprintf("%s/20251201T000000Z", root) :
+		    xasprintf("%s/20251201T000000Z-%d", root, k);
+		assert_string_equal(p, want);
+		free(want);
+		free(p);
+	}
+	p = rs_mkdir_stamped(root, t, "lab");
+	want = xasprintf("%s/20251201T000000Z-lab", root);
+	assert_string_equal(p, want);
+	free(want);
+	free(p);
+	p = rs_mkdir_stamped(root, t, "lab");
+	want = xasprintf("%s/20251201T000000Z-lab-1", root);
+	assert_string_equal(p, want);
+	free(want);
+	free(p);
+	assert_string_equal(rs_utc_time(buf, sizeof(buf), t),
+	    "2025-12-01T00:00:00Z");
+	want = xasprintf("%s/no/such", root);
+	assert_null(rs_mkdir_stamped(want, t, NULL));
+	assert_int_equal(errno, ENOENT);
+	free(want);
+	rm_rf(root);
+	free(root);
+}
+
+/* The keys a second run of one configuration changes, and no others. */
+static void
+test_meta_volatile(void **state)
+{
+	static const char *const same[] = { "host", "ncpu", "archive_sha256",
+	    "disk", "disk_spec", "disk_size", "disk_fs", "mount_opts", "fs",
+	    "workload", "order", "levels", "interrupted", "aborted",
+	    "sourcex", "vary.fs", "seeds", "imported" };
+	static const char *const differ[] = { "created", "start", "end",
+	    "command", "label", "seed", "disk_id", "disk_device",
+	    "disk_mountpoint", "disk_newfs_command", "vary.run", "vary.cell",
+	    "source.1", "source.12", "source_format.12" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+		assert_false(rs_meta_volatile(same[i]));
+	for (i = 0; i < sizeof(differ) / sizeof(differ[0]); i++)
+		assert_true(rs_meta_volatile(differ[i]));
+}
+
+/* A key differs when a set has another value, or has none. */
+static void
+test_meta_differs(void **state)
+{
+	struct rs_kv ka[] = { { "fs", "ufs" }, { "ncpu", "8" } };
+	struct rs_kv kb[] = { { "fs", "zfs" }, { "ncpu", "8" } };
+	struct rs_kv kc[] = { { "fs", "ufs" } };
+	struct rs_set a = { .meta = ka, .nmeta = 2 };
+	struct rs_set b = { .meta = kb, .nmeta = 2 };
+	struct rs_set c = { .meta = kc, .nmeta = 1 };
+	struct rs_set *ab[] = { &a, &b }, *ac[] = { &a, &c }, *aa[] = { &a, &a };
+
+	(void)state;
+	assert_true(rs_meta_differs(ab, 2, "fs"));
+	assert_false(rs_meta_differs(ab, 2, "ncpu"));
+	assert_true(rs_meta_differs(ac, 2, "ncpu"));
+	assert_false(rs_meta_differs(ac, 2, "fs"));
+	assert_false(rs_meta_differs(aa, 2, "fs"));
+	assert_false(rs_meta_differs(ab, 2, "nosuch"));
+	assert_false(rs_meta_differs(ab, 1, "fs"));
+}
+
+static void
+test_host_name(void **state)
+{
+	char buf[256], small[4];
+
+	(void)state;
+	rs_host_name(buf, sizeof(buf));
+	assert_true(buf[0] != '\0');
+	assert_null(strchr(buf, '.'));
+	assert_ptr_equal(rs_host_name(small, sizeof(small)), small);
+	assert_true(strlen(small) < sizeof(small));
+}
+
 int
 main(void)
 {
@@ -539,6 +702,11 @@ main(void)
 		cmocka_unit_test(test_killed_writer),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_bad_names),
+		cmocka_unit_test(test_mkdir_stamped),
+		cmocka_unit_test(test_find_before),
+		cmocka_unit_test(test_meta_volatile),
+		cmocka_unit_test(test_meta_differs),
+		cmocka_unit_test(test_host_name),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -69,6 +69,37 @@ test_json_string(void **state)
 }
 
 static void
+test_splitmix64(void **state)
+{
+	uint64_t st = 1234567, a[5] = { 0, 1, 2, 3, 4 };
+	int seen[5] = { 0 }, i;
+
+	(void)state;
+	/* The reference implementation's first outputs for this seed. */
+	assert_true(splitmix64(&st) == 6457827717110365317ULL);
+	assert_true(splitmix64(&st) == 3203168211198807973ULL);
+	assert_true(splitmix64(&st) == 9817491932198370423ULL);
+	st = 1234567;
+	assert_true(mix64(st) == 6457827717110365317ULL);
+	shuffle(a, 5, sizeof(a[0]), &st);
+	for (i = 0; i < 5; i++)
+		seen[a[i]]++;
+	for (i = 0; i < 5; i++)
+		assert_int_equal(seen[i], 1);
+	shuffle(a, 0, sizeof(a[0]), &st);
+	shuffle(a, 1, sizeof(a[0]), &st);
+}
+
+static void
+test_fsync_dir(void **state)
+{
+	(void)state;
+	assert_int_equal(fsync_dir("/"), 0);
+	assert_int_equal(fsync_dir("/nonexistent/fsconc"), -1);
+	assert_int_equal(errno, ENOENT);
+}
+
+static void
 test_mkdir_p(void **state)
 {
 	char tmpl[] = "/tmp/fsconc-test-XXXXXX", *deep, *file;
@@ -111,6 +142,8 @@ main(void)
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_mkdir_p),
+		cmocka_unit_test(test_splitmix64),
+		cmocka_unit_test(test_fsync_dir),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -212,12 +212,33 @@ test_sysctl_restore(void **state)
 }
 #endif
 
+/* --order random: a fixed sequence for a seed, on every OS. */
+static void
+test_step_order(void **state)
+{
+	static const size_t want[3][4] = { { 2, 0, 3, 1 }, { 2, 3, 1, 0 },
+	    { 0, 3, 2, 1 } };
+	size_t order[4], i, k;
+	uint64_t rng = 42;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		vary_step_order(order, 4, RUN_ORDER_RANDOM, &rng);
+		for (k = 0; k < 4; k++)
+			assert_int_equal(order[k], want[i][k]);
+	}
+	vary_step_order(order, 4, RUN_ORDER_INTERLEAVED, &rng);
+	for (k = 0; k < 4; k++)
+		assert_int_equal(order[k], k);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_cells_and_labels),
+		cmocka_unit_test(test_step_order),
 #ifdef __linux__
 		cmocka_unit_test(test_sysctl_restore),
 #endif
