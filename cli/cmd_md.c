@@ -23,7 +23,6 @@
 
 #include "commands.h"
 #include "md.h"
-#include "md_int.h"
 #include "util.h"
 
 static const char usage_text[] =
@@ -276,31 +275,20 @@ static int
 md_list_cmd(int argc, char **argv)
 {
 	struct md_opts o;
-	struct md_disk **v;
+	struct md_info *v;
 	size_t n, i;
-	const char *state;
 
 	parse(argc, argv, &o, 0);
-	if (md_records_load(&v, &n) == -1)
+	if (md_list(&v, &n) == -1)
 		return (EXIT_RUNTIME);
 	printf("# id\towner\tpid\tstate\tspec\tdevice\tmountpoint\n");
-	for (i = 0; i < n; i++) {
-		if (!v[i]->complete)
-			state = md_os_proc_alive(v[i]->pid, v[i]->start) ?
-			    "creating" : "half-made";
-		else if (v[i]->owner == MD_OWNER_USER)
-			state = "kept";
-		else
-			state = md_os_proc_alive(v[i]->pid, v[i]->start) ?
-			    "in-use" : "orphaned";
-		printf("%s\t%s\t%ld\t%s\t%s\t%s\t%s\n", v[i]->id,
-		    v[i]->owner == MD_OWNER_USER ? "user" : "process",
-		    (long)v[i]->pid, state, v[i]->specstr,
-		    v[i]->dev != NULL ? v[i]->dev : "-",
-		    v[i]->mnt != NULL ? v[i]->mnt : "-");
-		md_disk_free(v[i]);
-	}
-	free(v);
+	for (i = 0; i < n; i++)
+		printf("%s\t%s\t%ld\t%s\t%s\t%s\t%s\n", v[i].id,
+		    v[i].owner == MD_OWNER_USER ? "user" : "process",
+		    v[i].pid, v[i].state, v[i].spec,
+		    v[i].device != NULL ? v[i].device : "-",
+		    v[i].mountpoint != NULL ? v[i].mountpoint : "-");
+	md_list_free(v, n);
 	return (EXIT_OK);
 }
 
@@ -313,8 +301,7 @@ md_destroy_cmd(int argc, char **argv)
 		usage();
 	if (strcmp(argv[optind], "all") == 0)
 		return (md_cleanup(1) == 0 ? EXIT_OK : EXIT_RUNTIME);
-	return (md_cleanup_pid(0, 0, argv[optind]) == 0 ? EXIT_OK :
-	    EXIT_RUNTIME);
+	return (md_destroy_id(argv[optind]) == 0 ? EXIT_OK : EXIT_RUNTIME);
 }
 
 static int
@@ -324,8 +311,7 @@ md_cleanup_cmd(int argc, char **argv)
 
 	parse(argc, argv, &o, 0);
 	/* --pid: an interrupted fsconc waits for us to undo its disks. */
-	return (md_cleanup_pid(o.pid, 0, NULL) == 0 ? EXIT_OK :
-	    EXIT_RUNTIME);
+	return (md_cleanup_process(o.pid) == 0 ? EXIT_OK : EXIT_RUNTIME);
 }
 
 int

@@ -125,8 +125,8 @@ brd_create(struct md_ctx *ctx, struct md_disk *d)
 }
 
 /* Give the device back as we found it: all zero, its memory freed. */
-int
-md_brd_release(struct md_ctx *ctx, const char *dev)
+static int
+brd_release(struct md_ctx *ctx, const char *dev)
 {
 	if (ctx->plan != NULL) {
 		fprintf(ctx->plan, "blkdiscard %s\n", dev);
@@ -160,6 +160,12 @@ md_brd_release(struct md_ctx *ctx, const char *dev)
 #endif
 }
 
+static const struct md_res_kind brd_kinds[] = {
+	{ "brd", brd_release },
+	{ NULL, NULL },
+};
+
 const struct md_backend_ops md_ops_brd = {
 	MD_BACKEND_BRD, "brd", brd_check, brd_create, md_blk_refresh,
+	brd_kinds,
 };

@@ -20,8 +20,6 @@
 #include "md_int.h"
 #include "util.h"
 
-volatile pid_t md_child_pid;
-
 void
 md_warnc(int e, const char *fmt, ...)
 {
@@ -31,28 +29,6 @@ md_warnc(int e, const char *fmt, ...)
 	errno = e;
 	vwarn(fmt, ap);
 	va_end(ap);
-}
-
-/* Test-only: FSCONC_MD_TEST_DELAY=SECONDS widens every step's window. */
-void
-md_test_delay(void)
-{
-	static double delay = -1;
-	const char *s;
-	struct timespec ts;
-
-	if (delay < 0) {
-		s = getenv("FSCONC_MD_TEST_DELAY");
-		delay = s != NULL ? strtod(s, NULL) : 0;
-		if (delay < 0)
-			delay = 0;
-	}
-	if (delay == 0)
-		return;
-	ts.tv_sec = (time_t)delay;
-	ts.tv_nsec = (long)((delay - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
 }
 
 const char *
@@ -662,5 +638,22 @@ md_empty_dir(struct md_ctx *ctx, const char *path)
 	empty_root = path;
 	if (nftw(path, empty_one, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) != 0)
 		return (-1);
+	return (0);
+}
+
+/* Backend preconditions: this OS, and root when the backend needs it. */
+int
+md_need(enum md_os os, const char *what, int root, char *err, size_t len)
+{
+	if (md_host_os() != os) {
+		snprintf(err, len, "%s disks exist only on %s", what,
+		    os == MD_OS_FREEBSD ? "FreeBSD" : "Linux");
+		return (-1);
+	}
+	if (root && geteuid() != 0) {
+		snprintf(err, len, "%s disks need root (not root: use "
+		    "--disk dir:PATH, or run as root)", what);
+		return (-1);
+	}
 	return (0);
 }

@@ -14,43 +14,6 @@
 #include "md_int.h"
 #include "util.h"
 
-static const struct {
-	enum md_backend	 backend;
-	const char	*name;
-} backends[] = {
-	{ MD_BACKEND_MD, "md" },
-	{ MD_BACKEND_LOOP, "loop" },
-	{ MD_BACKEND_ZRAM, "zram" },
-	{ MD_BACKEND_BRD, "brd" },
-	{ MD_BACKEND_TMPFS, "tmpfs" },
-	{ MD_BACKEND_DIR, "dir" },
-};
-
-const char *
-md_backend_name(enum md_backend b)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
-		if (backends[i].backend == b)
-			return (backends[i].name);
-	return ("?");
-}
-
-const struct md_backend_ops *
-md_backend_ops(enum md_backend b)
-{
-	switch (b) {
-	case MD_BACKEND_MD:	return (&md_ops_md);
-	case MD_BACKEND_LOOP:	return (&md_ops_loop);
-	case MD_BACKEND_ZRAM:	return (&md_ops_zram);
-	case MD_BACKEND_BRD:	return (&md_ops_brd);
-	case MD_BACKEND_TMPFS:	return (&md_ops_tmpfs);
-	case MD_BACKEND_DIR:	return (&md_ops_dir);
-	}
-	return (&md_ops_dir);
-}
-
 static const char *
 nonempty(const char *s)
 {
@@ -94,8 +57,6 @@ md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
 {
 	char *copy = NULL, *tok, *save, *rest;
 	uint64_t size;
-	size_t i;
-	int found = 0;
 
 	memset(sp, 0, sizeof(*sp));
 	fs = nonempty(fs);
@@ -108,12 +69,7 @@ md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
 		rest = strchr(copy, ':');
 		if (rest != NULL)
 			*rest++ = '\0';
-		for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
-			if (strcmp(copy, backends[i].name) == 0) {
-				sp->backend = backends[i].backend;
-				found = 1;
-			}
-		if (!found) {
+		if (md_backend_parse(copy, &sp->backend) == -1) {
 			snprintf(err, errlen, "%s: unknown disk backend '%s' "
 			    "(md, loop, zram, brd, tmpfs, dir:PATH)", spec,
 			    copy);
@@ -210,17 +166,6 @@ bad:
 	return (-1);
 }
 
-void
-md_spec_free(struct md_spec *sp)
-{
-	free(sp->path);
-	free(sp->fs);
-	free(sp->newfs_opts);
-	free(sp->mount_opts);
-	free(sp->zram_algo);
-	memset(sp, 0, sizeof(*sp));
-}
-
 static void
 spec_copy(struct md_spec *to, const struct md_spec *from)
 {
@@ -278,31 +223,6 @@ md_fits_memory(uint64_t size, uint64_t others, uint64_t avail, char *err,
 	    sizeof(a)), o, format_size(avail, b, sizeof(b)),
 	    (unsigned long long)(size + others), (unsigned long long)avail);
 	return (-1);
-}
-
-/* mkfs, then the mountpoint and the mount: the tail of every block disk. */
-int
-md_blk_mkfs_mount(struct md_ctx *ctx, struct md_disk *d)
-{
-	if (md_mkfs(ctx, &d->spec, d->dev) == -1)
-		return (-1);
-	if (md_res_push(ctx, d, "dir", d->mnt) == -1 ||
-	    md_mkdir(ctx, d->mnt, 0755) == -1)
-		return (-1);
-	if (md_res_push(ctx, d, "mount", d->mnt) == -1)
-		return (-1);
-	return (md_mount(ctx, d->spec.fs, d->spec.mount_opts, d->dev,
-	    d->mnt));
-}
-
-int
-md_blk_refresh(struct md_ctx *ctx, struct md_disk *d)
-{
-	if (md_umount(ctx, d->mnt) == -1 || md_mkfs(ctx, &d->spec,
-	    d->dev) == -1)
-		return (-1);
-	return (md_mount(ctx, d->spec.fs, d->spec.mount_opts, d->dev,
-	    d->mnt));
 }
 
 static int
@@ -534,21 +454,4 @@ md_plan(const struct md_spec *sp, enum md_os os, int ndisks, FILE *fp)
 	}
 	free(d);
 	free(run);
-}
-
-/* Backend preconditions: this OS, and root when the backend needs it. */
-int
-md_need(enum md_os os, const char *what, int root, char *err, size_t len)
-{
-	if (md_host_os() != os) {
-		snprintf(err, len, "%s disks exist only on %s", what,
-		    os == MD_OS_FREEBSD ? "FreeBSD" : "Linux");
-		return (-1);
-	}
-	if (root && geteuid() != 0) {
-		snprintf(err, len, "%s disks need root (not root: use "
-		    "--disk dir:PATH, or run as root)", what);
-		return (-1);
-	}
-	return (0);
 }

@@ -15,6 +15,8 @@
 #ifndef FSCONC_MD_H
 #define FSCONC_MD_H
 
+#include <sys/types.h>
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,6 +30,11 @@ enum md_backend {
 };
 
 enum md_os { MD_OS_LINUX, MD_OS_FREEBSD };
+
+enum md_os md_host_os(void);
+
+/* Room for md_spec_parse's messages. */
+#define MD_ERRLEN	1024
 
 /* --disk SPEC plus --fs, --newfs-opts, --mount-opts. */
 struct md_spec {
@@ -91,6 +98,27 @@ void	 md_plan(const struct md_spec *, enum md_os, int ndisks, FILE *);
  * also user-owned disks.  md_create() runs md_cleanup(0) once per process.
  */
 int	 md_cleanup(int all);
+/*
+ * That process's disks (it is interrupted and waiting for us), or with
+ * pid 0 what dead processes left, as md_cleanup(0).  0 or -1.
+ */
+int	 md_cleanup_process(pid_t pid);
+/* One disk by its id, unless a live process uses it.  0 or -1. */
+int	 md_destroy_id(const char *id);
+
+/* One record, for "fsconc md list". */
+struct md_info {
+	char		 id[64];
+	enum md_owner	 owner;
+	long		 pid;
+	const char	*state;	/* creating, half-made, kept, in-use, orphaned */
+	char		*spec;
+	char		*device;	/* NULL: none */
+	char		*mountpoint;	/* NULL: none */
+};
+/* Every record, sorted by id.  0, or -1 (message printed). */
+int	 md_list(struct md_info **, size_t *);
+void	 md_list_free(struct md_info *, size_t);
 /*
  * Install SIGINT/SIGTERM/SIGHUP handlers (signals already ignored stay
  * ignored) that destroy this process's disks, then die of the signal.

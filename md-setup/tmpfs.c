@@ -54,4 +54,5 @@ tmpfs_refresh(struct md_ctx *ctx, struct md_disk *d)
 
 const struct md_backend_ops md_ops_tmpfs = {
 	MD_BACKEND_TMPFS, "tmpfs", tmpfs_check, tmpfs_create, tmpfs_refresh,
+	NULL,
 };
