@@ -150,6 +150,14 @@ int	 md_cleanup_pid(pid_t, int all, const char *only_id);
 int	 md_blk_mkfs_mount(struct md_ctx *, struct md_disk *);
 int	 md_blk_refresh(struct md_ctx *, struct md_disk *);
 
+/*
+ * brd.c: claim a free /dev/ramN under the lock and record it.  The probe
+ * says -1 (no such device: the end), 0 (held or holding data), 1 (free,
+ * *size set); tests replace it.
+ */
+extern int (*md_brd_probe)(const char *dev, uint64_t *size);
+int	 md_brd_claim(struct md_ctx *, struct md_disk *);
+
 /* md.c */
 int	 md_fits_memory(uint64_t size, uint64_t others, uint64_t avail, char *,
 	    size_t);

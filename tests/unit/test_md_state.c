@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "md.h"
@@ -212,6 +213,79 @@ test_cleanup_refuses_outside(void **state)
 	free(keep);
 }
 
+/* Test probe: /dev/ram0..3 exist and look free; slow, to widen the race. */
+static int
+fake_probe(const char *dev, uint64_t *size)
+{
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+	*size = 64ULL << 20;
+	return (strcmp(dev, "/dev/ram4") < 0 && strlen(dev) == 9 ? 1 : -1);
+}
+
+/*
+ * Two processes claim a brd device at once: the scan and the record are
+ * one step under the lock, so they get different devices (they both
+ * took /dev/ram0 when the scan ran unlocked).
+ */
+static void
+test_brd_claim_race(void **state)
+{
+	struct md_ctx ctx = { NULL, md_host_os(), NULL };
+	int gate[2], out[2], k;
+	char got[2][32], id[2][32];
+	pid_t kid[2];
+
+	(void)state;
+	md_brd_probe = fake_probe;
+	assert_int_equal(pipe(gate), 0);
+	assert_int_equal(pipe(out), 0);
+	for (k = 0; k < 2; k++) {
+		if ((kid[k] = fork()) == 0) {
+			struct md_disk *d = xcalloc(1, sizeof(*d));
+			char c, line[32];
+
+			close(gate[1]);
+			/* Both start when the parent closes the gate. */
+			(void)!read(gate[0], &c, 1);
+			d->spec.backend = MD_BACKEND_BRD;
+			d->specstr = xstrdup("brd");
+			if (md_record_reserve(d) == -1 ||
+			    md_brd_claim(&ctx, d) == -1)
+				_exit(1);
+			snprintf(line, sizeof(line), "%-31s", d->dev);
+			(void)!write(out[1], line, 31);
+			snprintf(line, sizeof(line), "%-31.31s", d->id);
+			(void)!write(out[1], line, 31);
+			_exit(0);
+		}
+		assert_true(kid[k] > 0);
+	}
+	close(gate[0]);
+	close(gate[1]);
+	close(out[1]);
+	for (k = 0; k < 2; k++) {
+		int st;
+
+		assert_int_equal(waitpid(kid[k], &st, 0), kid[k]);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		assert_int_equal(read(out[0], got[k], 31), 31);
+		assert_int_equal(read(out[0], id[k], 31), 31);
+		got[k][31] = id[k][strcspn(id[k], " ")] = '\0';
+	}
+	close(out[0]);
+	assert_string_not_equal(got[0], got[1]);
+	/* Only records: never undo them here, a real /dev/ram0 may exist. */
+	for (k = 0; k < 2; k++) {
+		char *p = xasprintf("%s/state/%s.rec", run, id[k]);
+
+		assert_int_equal(unlink(p), 0);
+		free(p);
+	}
+	assert_int_equal(nrecords(), 0);
+}
+
 int
 main(void)
 {
@@ -219,6 +293,7 @@ main(void)
 		cmocka_unit_test(test_create_refresh_destroy),
 		cmocka_unit_test(test_cleanup_dead),
 		cmocka_unit_test(test_cleanup_refuses_outside),
+		cmocka_unit_test(test_brd_claim_race),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));
