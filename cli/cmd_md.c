@@ -2,6 +2,7 @@
  * fsconc md: memory disks by hand.
  *   create   make a disk that stays (owned by the user) until destroy
  *   destroy  ID or all
+ *   forget   drop a record, leaving what it names in place
  *   list     every recorded disk, and whether its owner is alive
  *   cleanup  tear down what dead processes left
  *   cycle    create, refresh N times (checking each fs is empty and
@@ -29,6 +30,7 @@ static const char usage_text[] =
 "usage: fsconc md create [--dry-run [--disks N] [--os linux|freebsd]]\n"
 "                 [--fs TYPE] [--mount-opts OPTS] [--newfs-opts OPTS] [SPEC]\n"
 "       fsconc md destroy ID|all\n"
+"       fsconc md forget ID\n"
 "       fsconc md list\n"
 "       fsconc md cleanup\n"
 "       fsconc md cycle [-n REPS] [--disks N] [--fs TYPE]\n"
@@ -305,6 +307,16 @@ md_destroy_cmd(int argc, char **argv)
 }
 
 static int
+md_forget_cmd(int argc, char **argv)
+{
+	struct md_opts o;
+
+	if (parse(argc, argv, &o, 1) != 1)
+		usage();
+	return (md_forget(argv[optind]) == 0 ? EXIT_OK : EXIT_RUNTIME);
+}
+
+static int
 md_cleanup_cmd(int argc, char **argv)
 {
 	struct md_opts o;
@@ -323,6 +335,7 @@ cmd_md(int argc, char **argv)
 	} subs[] = {
 		{ "cleanup", md_cleanup_cmd }, { "create", md_create_cmd },
 		{ "cycle", md_cycle_cmd }, { "destroy", md_destroy_cmd },
+		{ "forget", md_forget_cmd },
 		{ "list", md_list_cmd },
 	};
 	size_t i;

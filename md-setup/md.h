@@ -105,6 +105,11 @@ int	 md_cleanup(int all);
 int	 md_cleanup_process(pid_t pid);
 /* One disk by its id, unless a live process uses it.  0 or -1. */
 int	 md_destroy_id(const char *id);
+/*
+ * Drop a disk's record without undoing anything, for what no teardown
+ * can undo: each resource left in place is named.  0 or -1.
+ */
+int	 md_forget(const char *id);
 
 /* One record, for "fsconc md list". */
 struct md_info {

@@ -265,3 +265,42 @@ md_list_free(struct md_info *l, size_t n)
 	}
 	free(l);
 }
+
+int
+md_forget(const char *id)
+{
+	struct md_disk **v;
+	size_t n, i, k;
+	int lock, rv = -1, found = 0;
+
+	if ((lock = md_lock()) == -1)
+		return (-1);
+	if (md_records_load(&v, &n) == -1) {
+		md_unlock(lock);
+		return (-1);
+	}
+	for (i = 0; i < n; i++) {
+		struct md_disk *d = v[i];
+
+		if (strcmp(d->id, id) != 0)
+			continue;
+		found = 1;
+		if (md_os_proc_alive(d->pid, d->start) &&
+		    (d->owner == MD_OWNER_PROCESS || !d->complete)) {
+			warnx("disk %s: in use by running process %ld", d->id,
+			    (long)d->pid);
+			continue;
+		}
+		for (k = d->nres; k > 0; k--)
+			warnx("disk %s: forgotten, left in place: %s %s", d->id,
+			    d->res[k - 1].kind, d->res[k - 1].arg);
+		rv = md_record_remove(d);
+	}
+	if (!found)
+		warnx("disk %s: no such disk (see 'fsconc md list')", id);
+	for (i = 0; i < n; i++)
+		md_disk_free(v[i]);
+	free(v);
+	md_unlock(lock);
+	return (rv);
+}

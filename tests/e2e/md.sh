@@ -270,6 +270,71 @@ os.execv(sys.argv[1], sys.argv[1:])' "$FSCONC" md create tmpfs:16m 2>&1); rc=$?
     ok "no descriptors for a tool: error names it, the disk is undone" ||
     not_ok "EMFILE in md_run" "rc=$rc $err $(ls "$FSCONC_RUNDIR/state")"
 "$FSCONC" md destroy all 2>/dev/null
+# --- dir: disks whose content resists removal --------------------------------
+# chattr +i / +a (restored by default as root from archives) on files and
+# directories of a dir: disk: destroy clears them and removes it all.
+protected() {	# NAME PARENT
+	_line=$("$FSCONC" md create "dir:$2/prot") || { not_ok "$1: create"; return; }
+	_id=${_line%%	*}
+	mkdir "$2/prot/sub" "$2/prot/empty" && echo x >"$2/prot/imm" &&
+	    echo y >"$2/prot/sub/app" && echo z >"$2/prot/sub/imm2"
+	if ! chattr +i "$2/prot/imm" 2>/dev/null; then
+		skip "$1: chattr +i/+a cleared and removed" "no chattr flags on $(findmnt -n -o FSTYPE -T "$2")"
+		"$FSCONC" md destroy "$_id"
+		return
+	fi
+	chattr +a "$2/prot/sub/app" && chattr +i "$2/prot/sub/imm2" &&
+	    chattr +a "$2/prot/sub" && chattr +i "$2/prot/empty" &&
+	    chattr +a "$2/prot"
+	_e=$("$FSCONC" md destroy "$_id" 2>&1); _rc=$?
+	if [ $_rc -eq 0 ] && [ ! -e "$2/prot" ]; then
+		ok "$1: chattr +i/+a cleared and removed"
+	else
+		not_ok "$1: chattr +i/+a cleared and removed" "rc=$_rc $_e"
+		chattr -R -i -a "$2/prot" 2>/dev/null
+		"$FSCONC" md destroy "$_id" >/dev/null 2>&1
+	fi
+}
+if command -v chattr >/dev/null 2>&1; then
+	protected "dir: on $(findmnt -n -o FSTYPE -T "$t")" "$t"
+	line=$("$FSCONC" md create loop:64m) && pmnt=${line#*	}
+	protected "dir: on ext4" "$pmnt"
+	line=$("$FSCONC" md create tmpfs:16m) && pmnt=${line#*	}
+	protected "dir: on tmpfs" "$pmnt"
+	"$FSCONC" md destroy all
+else
+	skip "dir: chattr +i/+a" "no chattr (e2fsprogs)"
+fi
+# A tree deeper than PATH_MAX (4096): removed by descriptor.
+line=$("$FSCONC" md create "dir:$t/deep") && did=${line%%	*}
+/usr/bin/python3 -c 'import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+for i in range(600):
+	os.mkdir("0123456789abcdef", dir_fd=fd)
+	sub = os.open("0123456789abcdef", os.O_RDONLY, dir_fd=fd)
+	os.close(fd)
+	fd = sub
+os.close(os.open("leaf", os.O_WRONLY | os.O_CREAT, dir_fd=fd))' "$t/deep"
+err=$("$FSCONC" md destroy "$did" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ ! -e "$t/deep" ] && ok "dir: a tree deeper than PATH_MAX removed" ||
+    not_ok "dir: a tree deeper than PATH_MAX removed" "rc=$rc $(echo "$err" | cut -c1-300)"
+# What no teardown can undo (a mount inside) keeps its record; "md forget"
+# retires it and says what stays.
+line=$("$FSCONC" md create "dir:$t/held") && hid=${line%%	*}
+mkdir "$t/held/m" && mount -t tmpfs none "$t/held/m"
+"$FSCONC" md destroy "$hid" >/dev/null 2>&1; rc=$?
+err=$("$FSCONC" md forget "$hid" 2>&1); rc2=$?
+"$FSCONC" md cleanup >/dev/null 2>&1; rc3=$?
+umount "$t/held/m"
+if [ $rc -eq 1 ] && [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] &&
+    echo "$err" | grep -q "left in place: tree $t/held" &&
+    ! "$FSCONC" md list | grep -q "^$hid	"; then
+	ok "md forget retires a record no teardown can undo"
+else
+	not_ok "md forget" "rc=$rc rc2=$rc2 rc3=$rc3 $err"
+fi
+rm -rf "$t/held"
+
 # --- busy: umount EBUSY is retried, then the holders are named ------------
 line=$("$FSCONC" md create tmpfs:16m); bid=${line%%	*}; bmnt=${line#*	}
 (cd "$bmnt" && exec sleep 30) &

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,6 +287,53 @@ test_brd_claim_race(void **state)
 	assert_int_equal(nrecords(), 0);
 }
 
+/*
+ * A dir: disk holding a tree deeper than PATH_MAX is emptied and
+ * removed (a walk by path names stopped at ENAMETOOLONG, and the disk's
+ * record stayed for ever).
+ */
+static void
+test_dir_deeper_than_path_max(void **state)
+{
+	struct md_spec sp;
+	struct md_disk *d;
+	char err[256], *base;
+	int fd, sub, i, levels;
+
+	(void)state;
+	assert_int_equal(md_spec_parse("dir", NULL, NULL, NULL, &sp, err,
+	    sizeof(err)), 0);
+	assert_non_null(d = md_create(&sp, MD_OWNER_PROCESS, NULL));
+	base = xasprintf("%s/%s", run, md_id(d));
+	levels = 2 * PATH_MAX / 16;
+	for (int round = 0; round < 2; round++) {
+		assert_true((fd = open(md_mountpoint(d), O_RDONLY |
+		    O_DIRECTORY)) >= 0);
+		for (i = 0; i < levels; i++) {
+			assert_int_equal(mkdirat(fd, "abcdefghijklmno", 0755),
+			    0);
+			sub = openat(fd, "abcdefghijklmno", O_RDONLY |
+			    O_DIRECTORY);
+			assert_true(sub >= 0);
+			close(fd);
+			fd = sub;
+		}
+		close(openat(fd, "leaf", O_WRONLY | O_CREAT, 0644));
+		close(fd);
+		/* Refresh empties it; destroy removes it. */
+		if (round == 0) {
+			assert_int_equal(md_refresh(d, NULL), 0);
+			assert_int_equal(rmdir(md_mountpoint(d)), 0);
+			assert_int_equal(mkdir(md_mountpoint(d), 0755), 0);
+		}
+	}
+	assert_int_equal(md_destroy(d, NULL), 0);
+	assert_false(exists(base));
+	assert_int_equal(nrecords(), 0);
+	free(base);
+	md_spec_free(&sp);
+}
+
 int
 main(void)
 {
@@ -294,6 +342,7 @@ main(void)
 		cmocka_unit_test(test_cleanup_dead),
 		cmocka_unit_test(test_cleanup_refuses_outside),
 		cmocka_unit_test(test_brd_claim_race),
+		cmocka_unit_test(test_dir_deeper_than_path_max),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));
