@@ -47,6 +47,7 @@ struct md_opts {
 	const char	*mount_opts;	/* --mount-opts */
 	int		 dry_run;	/* --dry-run */
 	int		 disks;		/* --disks: disks in a plan, a cycle */
+	int		 disks_given;
 	enum md_os	 os;		/* --os: whose plan */
 	int		 reps;		/* cycle -n */
 	pid_t		 pid;		/* cleanup --pid (signal handler) */
@@ -83,7 +84,7 @@ number(const char *s, const char *what, long max)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno != 0 || *end != '\0' || v < 0 || v > max) {
-		warnx("%s %s: not a number", what, s);
+		warnx("%s %s: not a number from 0 to %ld", what, s, max);
 		usage();
 	}
 	return ((int)v);
@@ -109,7 +110,8 @@ parse(int argc, char **argv, struct md_opts *o, int max_operands)
 			o->reps = number(optarg, "-n", 1000000);
 			break;
 		case OPT_DISKS:
-			o->disks = number(optarg, "--disks", 1000000);
+			o->disks = number(optarg, "--disks", MD_MAX_DISKS);
+			o->disks_given = 1;
 			break;
 		case OPT_DRYRUN:
 			o->dry_run = 1;
@@ -168,6 +170,11 @@ md_create_cmd(int argc, char **argv)
 
 	if (parse(argc, argv, &o, 1) == 1)
 		o.spec = argv[optind];
+	if (o.disks_given && !o.dry_run) {
+		warnx("md create: --disks only with --dry-run (create makes "
+		    "one disk; run it again for more)");
+		usage();
+	}
 	/* A plan for the other OS: that OS's default disk. */
 	if (o.spec == NULL && o.dry_run && o.os != md_host_os() &&
 	    geteuid() == 0)

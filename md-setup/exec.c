@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -808,5 +809,16 @@ md_need(enum md_os os, const char *what, int root, char *err, size_t len)
 		    "--disk dir:PATH, or run as root)", what);
 		return (-1);
 	}
+	return (0);
+}
+
+int
+md_fs_bytes(const char *path, uint64_t *bytes)
+{
+	struct statvfs sv;
+
+	if (statvfs(path, &sv) == -1)
+		return (-1);
+	*bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
 	return (0);
 }

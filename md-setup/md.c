@@ -32,6 +32,95 @@ word_ok(const char *s)
 	return (1);
 }
 
+/*
+ * newfs options that fill the new file system (mke2fs -d DIR, mkfs.xfs
+ * -p PROTO, mkfs.btrfs -r/--rootdir DIR): it would not be fresh.  The
+ * option letters are scanned as each tool's getopt would.  NULL or the
+ * offending word.
+ */
+static const char *
+populating_opt(const char *fs, const char *opts, char *word, size_t len)
+{
+	static const struct { const char *fs, *optstring, *bad, *longbad; }
+	    tools[] = {
+		{ "ext", "b:cd:e:g:i:jl:m:no:qr:s:t:vC:DE:FG:I:J:KL:M:N:O:R:"
+		    "ST:U:Vz:", "d", NULL },
+		{ "xfs", "b:d:i:l:L:m:n:KNp:qr:s:CfV", "p", NULL },
+		{ "btrfs", "A:b:fl:n:s:m:d:L:R:O:r:U:VvMKq", "r", "--rootdir" },
+	};
+	const char *tok, *o, *p, *found = NULL;
+	char *copy, *save;
+	size_t i;
+	int skip = 0;
+
+	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if (strncmp(fs, tools[i].fs, strlen(tools[i].fs)) == 0)
+			break;
+	if (i == sizeof(tools) / sizeof(tools[0]))
+		return (NULL);
+	copy = xstrdup(opts);
+	for (tok = strtok_r(copy, " \t", &save); tok != NULL && !found;
+	    tok = strtok_r(NULL, " \t", &save)) {
+		if (skip) {		/* the previous option's argument */
+			skip = 0;
+			continue;
+		}
+		if (tools[i].longbad != NULL && strncmp(tok, tools[i].longbad,
+		    strlen(tools[i].longbad)) == 0)
+			found = tok;
+		if (tok[0] != '-' || tok[1] == '-')
+			continue;
+		for (o = tok + 1; *o != '\0' && *o != ':' && !found; o++) {
+			if (strchr(tools[i].bad, *o) != NULL)
+				found = tok;
+			else if ((p = strchr(tools[i].optstring, *o)) != NULL &&
+			    p[1] == ':') {
+				/* The rest, or else the next word, is its value. */
+				skip = o[1] == '\0';
+				break;
+			}
+		}
+	}
+	if (found != NULL)
+		snprintf(word, len, "%s", found);
+	free(copy);
+	return (found != NULL ? word : NULL);
+}
+
+/* The first of opts (comma-separated) starting with one of the keys. */
+static const char *
+mount_opt(const char *opts, const char *keys, char *word, size_t len)
+{
+	const char *o, *k, *e;
+	size_t n;
+
+	for (o = opts; *o != '\0'; o += *o == ',') {
+		n = strcspn(o, ",");
+		for (k = keys; *k != '\0'; k = e + 1) {
+			e = strchr(k, '=');
+			if ((size_t)(e - k + 1) <= n &&
+			    strncmp(o, k, (size_t)(e - k + 1)) == 0) {
+				snprintf(word, len, "%.*s", (int)n, o);
+				return (word);
+			}
+		}
+		o += n;
+	}
+	return (NULL);
+}
+
+static int
+has_dotdot(const char *path)
+{
+	const char *p;
+
+	for (p = path; (p = strstr(p, "..")) != NULL; p += 2)
+		if ((p == path || p[-1] == '/') && (p[2] == '\0' ||
+		    p[2] == '/'))
+			return (1);
+	return (0);
+}
+
 static int
 default_backend(struct md_spec *sp)
 {
@@ -55,7 +144,7 @@ int
 md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
     const char *mount_opts, struct md_spec *sp, char *err, size_t errlen)
 {
-	char *copy = NULL, *tok, *save, *rest;
+	char *copy = NULL, *tok, *save, *rest, word[256];
 	uint64_t size;
 
 	memset(sp, 0, sizeof(*sp));
@@ -80,6 +169,14 @@ md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
 				if (strchr(rest, '\n') != NULL) {
 					snprintf(err, errlen, "dir: a path "
 					    "with a newline is not supported");
+					goto bad;
+				}
+				/* a/../../etc is not under a. */
+				if (has_dotdot(rest)) {
+					snprintf(err, errlen, "dir:%s: a path "
+					    "with '..' leaves where it claims "
+					    "to be: give it without '..'",
+					    rest);
 					goto bad;
 				}
 				sp->path = xstrdup(rest);
@@ -114,7 +211,12 @@ md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
 		}
 	}
 	/* Whole MiB: what mdconfig, tmpfs and mkfs all take without fuss. */
-	sp->size = (sp->size + MD_MiB - 1) / MD_MiB * MD_MiB;
+	if (sp->size % MD_MiB != 0) {
+		snprintf(err, errlen, "%s: size %llu bytes is not a whole "
+		    "number of MiB (it would be rounded)", spec,
+		    (unsigned long long)sp->size);
+		goto bad;
+	}
 	if (sp->size == 0 && sp->backend != MD_BACKEND_DIR &&
 	    sp->backend != MD_BACKEND_BRD)
 		sp->size = MD_DEFAULT_SIZE;
@@ -153,6 +255,19 @@ md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
 		sp->fs = xstrdup(fs != NULL ? fs :
 		    sp->backend == MD_BACKEND_MD ? "ufs" : "ext4");
 		break;
+	}
+	if (newfs_opts != NULL && sp->fs != NULL &&
+	    populating_opt(sp->fs, newfs_opts, word, sizeof(word)) != NULL) {
+		snprintf(err, errlen, "--newfs-opts %s: fills the new file "
+		    "system, which would not be fresh", word);
+		goto bad;
+	}
+	if (mount_opts != NULL && sp->backend == MD_BACKEND_TMPFS &&
+	    mount_opt(mount_opts, "size=nr_blocks=", word,
+	    sizeof(word)) != NULL) {
+		snprintf(err, errlen, "--mount-opts %s: the size of a tmpfs "
+		    "disk is the spec's (tmpfs:SIZE)", word);
+		goto bad;
 	}
 	if (newfs_opts != NULL)
 		sp->newfs_opts = xstrdup(newfs_opts);
@@ -360,6 +475,7 @@ void
 md_describe(const struct md_disk *d, FILE *fp)
 {
 	const struct md_spec *sp = &d->spec;
+	uint64_t bytes;
 	char *line;
 
 	fprintf(fp, "disk_backend=%s\n", md_backend_name(sp->backend));
@@ -383,6 +499,8 @@ md_describe(const struct md_disk *d, FILE *fp)
 	fprintf(fp, "disk_mount_opts=%s\n",
 	    sp->mount_opts != NULL ? sp->mount_opts : "");
 	fprintf(fp, "disk_mountpoint=%s\n", d->mnt);
+	if (md_fs_bytes(d->mnt, &bytes) == 0)
+		fprintf(fp, "disk_fs_bytes=%llu\n", (unsigned long long)bytes);
 	fprintf(fp, "disk_fresh=%d\n", md_is_fresh(d));
 }
 

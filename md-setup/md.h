@@ -33,6 +33,9 @@ enum md_os { MD_OS_LINUX, MD_OS_FREEBSD };
 
 enum md_os md_host_os(void);
 
+/* Most disks a plan or a cycle makes (one per worker at most). */
+#define MD_MAX_DISKS	1024
+
 /* Room for md_spec_parse's messages. */
 #define MD_ERRLEN	1024
 
@@ -83,7 +86,8 @@ int	 md_is_fresh(const struct md_disk *);	/* 0 for dir: */
  * key=value lines for meta: disk_backend, disk_spec, disk_id, disk_device,
  * disk_size (bytes), disk_fs, disk_md_type, disk_zram_algorithm,
  * disk_newfs_opts, disk_newfs_command (the exact newfs/mkfs line),
- * disk_mount_opts, disk_mountpoint, disk_fresh (0: dir:).
+ * disk_mount_opts, disk_mountpoint, disk_fs_bytes (the mounted fs's size
+ * read back by statvfs), disk_fresh (0: dir:).
  */
 void	 md_describe(const struct md_disk *, FILE *);
 

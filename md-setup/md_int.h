@@ -113,6 +113,8 @@ int	 md_check_tool(const char *tool, char *err, size_t errlen);
 char	*md_newfs_tool(const char *fs);
 /* mount(8) and the newfs tool for spec's fs are there. */
 int	 md_check_fs_tools(const struct md_spec *, char *err, size_t errlen);
+/* Size of the file system mounted at path (statvfs).  0 or -1. */
+int	 md_fs_bytes(const char *path, uint64_t *);
 /* Backend preconditions: this OS, and root when the backend needs it. */
 int	 md_need(enum md_os, const char *what, int root, char *, size_t);
 /* "512m", "2g": size as mdconfig, tmpfs and mount understand it. */

@@ -192,6 +192,35 @@ out=$("$FSCONC" md cycle -n 2 --disks 3 loop:32m 2>&1); rc=$?
     ok "per-worker: 3 loop disks, 2 refreshes each" || not_ok "per-worker 3 disks" "rc=$rc $out"
 check_clean "per-worker: nothing left"
 
+# --- what would make the records lie: exit 2, nothing made --------------------
+refused() {	# NAME PATTERN ARGS...
+	_n=$1; _p=$2; shift 2
+	_before=$(leftovers)
+	_e=$("$FSCONC" md create "$@" 2>&1); _rc=$?
+	if [ $_rc -eq 2 ] && echo "$_e" | grep -q -- "$_p" &&
+	    [ "$(leftovers)" = "$_before" ]; then
+		ok "$_n: exit 2, says '$_p', nothing made"
+	else
+		not_ok "$_n" "rc=$_rc $_e"
+	fi
+}
+refused "tmpfs size in --mount-opts (1G mounted, 64M recorded)" \
+    "the size of a tmpfs disk is the spec's" tmpfs:64m --mount-opts size=1g
+refused "mkfs -d fills the fresh fs" "fills the new file system" \
+    --newfs-opts -d/etc loop:64m
+refused "tmpfs:1k (was 1M)" "would be rounded" tmpfs:1k
+refused "dir: path leaving through .." "leaves where it claims to be" \
+    "dir:$t/a/../../../etc/fsconc-newdir"
+[ ! -e /etc/fsconc-newdir ] && ok "dir: .. path: /etc untouched" ||
+    not_ok "dir: .. path: /etc untouched"
+refused "--disks beyond the bound" "from 0 to 1024" --dry-run --disks 99999 tmpfs:16m
+refused "create --disks without --dry-run (made one)" "only with --dry-run" \
+    --disks 3 tmpfs:16m
+out=$("$FSCONC" md cycle -n 1 tmpfs:64m 2>&1)
+echo "$out" | grep -qx 'disk_fs_bytes=67108864' &&
+    ok "tmpfs: the mounted size is read back into disk_fs_bytes" ||
+    not_ok "disk_fs_bytes read back" "$out"
+
 # --- refusals --------------------------------------------------------------
 fails "dir:/ refused" "root directory" dir:/
 mkdir "$t/full" && echo precious >"$t/full/keep"
