@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "harness.h"
 #include "md.h"
 #include "util.h"
 
@@ -323,14 +324,21 @@ md_forget_cmd(int argc, char **argv)
 	return (md_forget(argv[optind]) == 0 ? EXIT_OK : EXIT_RUNTIME);
 }
 
+/* Also the sysctls --vary left changed (as "fsconc cleanup"). */
 static int
 md_cleanup_cmd(int argc, char **argv)
 {
 	struct md_opts o;
 
+	int rv = EXIT_OK;
+
 	parse(argc, argv, &o, 0);
 	/* --pid: an interrupted fsconc waits for us to undo its disks. */
-	return (md_cleanup_process(o.pid) == 0 ? EXIT_OK : EXIT_RUNTIME);
+	if (vary_sysctl_cleanup(o.pid) != 0)
+		rv = EXIT_RUNTIME;
+	if (md_cleanup_process(o.pid) != 0)
+		rv = EXIT_RUNTIME;
+	return (rv);
 }
 
 int

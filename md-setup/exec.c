@@ -754,7 +754,12 @@ empty_fd(int rootfd, const char *root)
 	rv = 0;
 	goto out;
 bad:
-	warn("%s: remove %s, %zu levels down", root, de->d_name, depth);
+	if (errno == EXDEV)
+		warnx("%s: %s, %zu levels down: a file system is mounted "
+		    "there: not removing it", root, de->d_name, depth);
+	else
+		warn("%s: remove %s, %zu levels down", root, de->d_name,
+		    depth);
 	closedir(dp);
 out:
 	close(fd);

@@ -115,6 +115,16 @@ int	 md_destroy_id(const char *id);
  */
 int	 md_forget(const char *id);
 
+/*
+ * The runtime directory, made 0700 on first use; other modules keep
+ * their crash records there too (--vary's sysctls).  NULL: message
+ * printed.  A record names its owner by pid and start time, against pid
+ * reuse: md_proc_start (0 if unknown) and md_proc_alive.
+ */
+const char *md_rundir(void);
+unsigned long long md_proc_start(pid_t);
+int	 md_proc_alive(pid_t, unsigned long long start);
+
 /* One record, for "fsconc md list". */
 struct md_info {
 	char		 id[64];

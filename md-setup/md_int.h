@@ -124,8 +124,7 @@ void	 md_test_delay(void);
 void	 md_warnc(int, const char *, ...) __attribute__((format(printf, 2, 3)));
 extern volatile pid_t md_child_pid;	/* for the signal handler */
 
-/* state.c: runtime directory, records. */
-const char *md_rundir(void);
+/* state.c: runtime directory (md_rundir is in md.h), records. */
 char	*md_rundir_for(enum md_os);
 int	 md_res_push(struct md_ctx *, struct md_disk *, const char *kind,
 	    const char *arg);
@@ -146,7 +145,7 @@ int	 md_path_ours(const char *);
 
 /* teardown.c */
 int	 md_teardown(struct md_ctx *, struct md_disk *);
-int	 md_cleanup_pid(pid_t, int all, const char *only_id);
+int	 md_cleanup_pid(pid_t, int all, const char *only_id, int forget);
 
 /* blk.c: common steps of the block backends. */
 int	 md_blk_mkfs_mount(struct md_ctx *, struct md_disk *);

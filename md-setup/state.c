@@ -7,6 +7,7 @@
  *   RUNDIR/state/ID.rec  one record per disk ("key value" lines, then
  *                        "res KIND ARG" lines in creation order)
  *   RUNDIR/ID/           the disk's directory: mnt/, img/ ...
+ *   RUNDIR/sysctl/       --vary's records (harness/vary_record.c)
  *
  * Records are replaced atomically (temporary file, fsync, rename).
  * Undoing what they name is teardown.c's: this file knows no backend.
@@ -163,6 +164,18 @@ md_test_delay(void)
 	ts.tv_nsec = (long)((delay - (double)ts.tv_sec) * 1e9);
 	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
 		;
+}
+
+unsigned long long
+md_proc_start(pid_t pid)
+{
+	return (md_os_proc_start(pid));
+}
+
+int
+md_proc_alive(pid_t pid, unsigned long long start)
+{
+	return (md_os_proc_alive(pid, start));
 }
 
 int

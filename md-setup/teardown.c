@@ -133,16 +133,17 @@ remove_stale_tmp(void)
 
 /*
  * Tear down records: pid > 0, that process's (it is interrupted and
- * waiting for us); only_id, that disk (unless a live run owns it);
- * otherwise whatever a dead process left, plus user disks when all.
- * 0, or -1 if something could not be torn down (its record is kept).
+ * waiting for us); only_id, that disk (unless a live run owns it), or
+ * with forget only its record; otherwise whatever a dead process left,
+ * plus user disks when all.  0, or -1 if something could not be torn
+ * down (its record is kept).
  */
 int
-md_cleanup_pid(pid_t pid, int all, const char *only_id)
+md_cleanup_pid(pid_t pid, int all, const char *only_id, int forget)
 {
 	struct md_ctx ctx = { NULL, md_host_os(), NULL };
 	struct md_disk **v;
-	size_t n, i;
+	size_t n, i, k;
 	int lock, rv = 0, alive, found = 0, pick;
 
 	if ((lock = md_lock()) == -1)
@@ -181,7 +182,14 @@ md_cleanup_pid(pid_t pid, int all, const char *only_id)
 		    !(all && d->owner == MD_OWNER_USER && d->complete))
 			warnx("cleaning up disk %s (%s) left by process %ld",
 			    d->id, d->specstr, (long)d->pid);
-		if (md_teardown(&ctx, d) == -1) {
+		if (forget) {
+			for (k = d->nres; k > 0; k--)
+				warnx("disk %s: forgotten, left in place: %s "
+				    "%s", d->id, d->res[k - 1].kind,
+				    d->res[k - 1].arg);
+			if (md_record_remove(d) == -1)
+				rv = -1;
+		} else if (md_teardown(&ctx, d) == -1) {
 			warnx("disk %s: not fully torn down; its record %s is "
 			    "kept for the next 'fsconc md cleanup'", d->id,
 			    d->recpath);
@@ -203,18 +211,18 @@ md_cleanup_pid(pid_t pid, int all, const char *only_id)
 int
 md_cleanup(int all)
 {
-	return (md_cleanup_pid(0, all, NULL));
+	return (md_cleanup_pid(0, all, NULL, 0));
 }
 int
 md_cleanup_process(pid_t pid)
 {
-	return (pid > 0 ? md_cleanup_pid(pid, 0, NULL) : md_cleanup(0));
+	return (pid > 0 ? md_cleanup_pid(pid, 0, NULL, 0) : md_cleanup(0));
 }
 
 int
 md_destroy_id(const char *id)
 {
-	return (md_cleanup_pid(0, 0, id));
+	return (md_cleanup_pid(0, 0, id, 0));
 }
 
 int
@@ -269,38 +277,5 @@ md_list_free(struct md_info *l, size_t n)
 int
 md_forget(const char *id)
 {
-	struct md_disk **v;
-	size_t n, i, k;
-	int lock, rv = -1, found = 0;
-
-	if ((lock = md_lock()) == -1)
-		return (-1);
-	if (md_records_load(&v, &n) == -1) {
-		md_unlock(lock);
-		return (-1);
-	}
-	for (i = 0; i < n; i++) {
-		struct md_disk *d = v[i];
-
-		if (strcmp(d->id, id) != 0)
-			continue;
-		found = 1;
-		if (md_os_proc_alive(d->pid, d->start) &&
-		    (d->owner == MD_OWNER_PROCESS || !d->complete)) {
-			warnx("disk %s: in use by running process %ld", d->id,
-			    (long)d->pid);
-			continue;
-		}
-		for (k = d->nres; k > 0; k--)
-			warnx("disk %s: forgotten, left in place: %s %s", d->id,
-			    d->res[k - 1].kind, d->res[k - 1].arg);
-		rv = md_record_remove(d);
-	}
-	if (!found)
-		warnx("disk %s: no such disk (see 'fsconc md list')", id);
-	for (i = 0; i < n; i++)
-		md_disk_free(v[i]);
-	free(v);
-	md_unlock(lock);
-	return (rv);
+	return (md_cleanup_pid(0, 0, id, 1));
 }

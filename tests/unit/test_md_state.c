@@ -175,7 +175,7 @@ test_cleanup_dead(void **state)
 	/* destroy all: user disks too, never a live run's. */
 	assert_int_equal(md_cleanup(1), 0);
 	assert_int_equal(nrecords(), 1);
-	assert_int_equal(md_cleanup_pid(getpid(), 0, NULL), 0);
+	assert_int_equal(md_cleanup_pid(getpid(), 0, NULL, 0), 0);
 	assert_int_equal(nrecords(), 0);
 	free(base);
 	free(tree);
