@@ -329,7 +329,6 @@ static int
 md_cleanup_cmd(int argc, char **argv)
 {
 	struct md_opts o;
-
 	int rv = EXIT_OK;
 
 	parse(argc, argv, &o, 0);

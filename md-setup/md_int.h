@@ -119,12 +119,12 @@ int	 md_fs_bytes(const char *path, uint64_t *);
 int	 md_need(enum md_os, const char *what, int root, char *, size_t);
 /* "512m", "2g": size as mdconfig, tmpfs and mount understand it. */
 const char *md_size_arg(uint64_t, char *, size_t);
-void	 md_test_delay(void);
 /* warn(3) with an explicit errno (glibc has no warnc). */
 void	 md_warnc(int, const char *, ...) __attribute__((format(printf, 2, 3)));
-extern volatile pid_t md_child_pid;	/* for the signal handler */
 
 /* state.c: runtime directory (md_rundir is in md.h), records. */
+void	 md_test_delay(void);
+extern volatile pid_t md_child_pid;	/* for the signal handler */
 char	*md_rundir_for(enum md_os);
 int	 md_res_push(struct md_ctx *, struct md_disk *, const char *kind,
 	    const char *arg);
