@@ -34,19 +34,19 @@ word_ok(const char *s)
 
 /*
  * newfs options that fill the new file system (mke2fs -d DIR, mkfs.xfs
- * -p PROTO, mkfs.btrfs -r/--rootdir DIR): it would not be fresh.  The
+ * -p PROTO, mkfs.btrfs -r/--rootdir DIR, any --root-dir): it would not
+ * be fresh.  The
  * option letters are scanned as each tool's getopt would.  NULL or the
  * offending word.
  */
 static const char *
 populating_opt(const char *fs, const char *opts, char *word, size_t len)
 {
-	static const struct { const char *fs, *optstring, *bad, *longbad; }
-	    tools[] = {
+	static const struct { const char *fs, *optstring, *bad; } tools[] = {
 		{ "ext", "b:cd:e:g:i:jl:m:no:qr:s:t:vC:DE:FG:I:J:KL:M:N:O:R:"
-		    "ST:U:Vz:", "d", NULL },
-		{ "xfs", "b:d:i:l:L:m:n:KNp:qr:s:CfV", "p", NULL },
-		{ "btrfs", "A:b:fl:n:s:m:d:L:R:O:r:U:VvMKq", "r", "--rootdir" },
+		    "ST:U:Vz:", "d" },
+		{ "xfs", "b:d:i:l:L:m:n:KNp:qr:s:CfV", "p" },
+		{ "btrfs", "A:b:fl:n:s:m:d:L:R:O:r:U:VvMKq", "r" },
 	};
 	const char *tok, *o, *p, *found = NULL;
 	char *copy, *save;
@@ -56,8 +56,6 @@ populating_opt(const char *fs, const char *opts, char *word, size_t len)
 	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
 		if (strncmp(fs, tools[i].fs, strlen(tools[i].fs)) == 0)
 			break;
-	if (i == sizeof(tools) / sizeof(tools[0]))
-		return (NULL);
 	copy = xstrdup(opts);
 	for (tok = strtok_r(copy, " \t", &save); tok != NULL && !found;
 	    tok = strtok_r(NULL, " \t", &save)) {
@@ -65,10 +63,12 @@ populating_opt(const char *fs, const char *opts, char *word, size_t len)
 			skip = 0;
 			continue;
 		}
-		if (tools[i].longbad != NULL && strncmp(tok, tools[i].longbad,
-		    strlen(tools[i].longbad)) == 0)
+		/* Any tool's long form (mkfs.btrfs --rootdir, ...). */
+		if (strncmp(tok, "--rootdir", 9) == 0 ||
+		    strncmp(tok, "--root-dir", 10) == 0)
 			found = tok;
-		if (tok[0] != '-' || tok[1] == '-')
+		if (i == sizeof(tools) / sizeof(tools[0]) || tok[0] != '-' ||
+		    tok[1] == '-')
 			continue;
 		for (o = tok + 1; *o != '\0' && *o != ':' && !found; o++) {
 			if (strchr(tools[i].bad, *o) != NULL)

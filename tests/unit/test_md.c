@@ -140,6 +140,8 @@ test_parse_lies(void **state)
 	assert_int_equal(opts("loop:128m", "btrfs", "--rootdir=/etc", NULL,
 	    err), -1);
 	assert_int_equal(opts("loop:128m", "btrfs", "-r /etc", NULL, err), -1);
+	assert_int_equal(opts("loop:128m", "f2fs", "--root-dir=/etc", NULL,
+	    err), -1);
 	assert_int_equal(opts("loop:128m", "btrfs", "-d single", NULL, err),
 	    0);
 
