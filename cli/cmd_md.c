@@ -2,6 +2,7 @@
  * fsconc md: memory disks by hand.
  *   create   make a disk that stays (owned by the user) until destroy
  *   destroy  ID or all
+ *   forget   drop a record, leaving what it names in place
  *   list     every recorded disk, and whether its owner is alive
  *   cleanup  tear down what dead processes left
  *   cycle    create, refresh N times (checking each fs is empty and
@@ -22,14 +23,15 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "harness.h"
 #include "md.h"
-#include "md_int.h"
 #include "util.h"
 
 static const char usage_text[] =
 "usage: fsconc md create [--dry-run [--disks N] [--os linux|freebsd]]\n"
 "                 [--fs TYPE] [--mount-opts OPTS] [--newfs-opts OPTS] [SPEC]\n"
 "       fsconc md destroy ID|all\n"
+"       fsconc md forget ID\n"
 "       fsconc md list\n"
 "       fsconc md cleanup\n"
 "       fsconc md cycle [-n REPS] [--disks N] [--fs TYPE]\n"
@@ -46,6 +48,7 @@ struct md_opts {
 	const char	*mount_opts;	/* --mount-opts */
 	int		 dry_run;	/* --dry-run */
 	int		 disks;		/* --disks: disks in a plan, a cycle */
+	int		 disks_given;
 	enum md_os	 os;		/* --os: whose plan */
 	int		 reps;		/* cycle -n */
 	pid_t		 pid;		/* cleanup --pid (signal handler) */
@@ -82,7 +85,7 @@ number(const char *s, const char *what, long max)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno != 0 || *end != '\0' || v < 0 || v > max) {
-		warnx("%s %s: not a number", what, s);
+		warnx("%s %s: not a number from 0 to %ld", what, s, max);
 		usage();
 	}
 	return ((int)v);
@@ -108,7 +111,8 @@ parse(int argc, char **argv, struct md_opts *o, int max_operands)
 			o->reps = number(optarg, "-n", 1000000);
 			break;
 		case OPT_DISKS:
-			o->disks = number(optarg, "--disks", 1000000);
+			o->disks = number(optarg, "--disks", MD_MAX_DISKS);
+			o->disks_given = 1;
 			break;
 		case OPT_DRYRUN:
 			o->dry_run = 1;
@@ -167,6 +171,11 @@ md_create_cmd(int argc, char **argv)
 
 	if (parse(argc, argv, &o, 1) == 1)
 		o.spec = argv[optind];
+	if (o.disks_given && !o.dry_run) {
+		warnx("md create: --disks only with --dry-run (create makes "
+		    "one disk; run it again for more)");
+		usage();
+	}
 	/* A plan for the other OS: that OS's default disk. */
 	if (o.spec == NULL && o.dry_run && o.os != md_host_os() &&
 	    geteuid() == 0)
@@ -276,31 +285,20 @@ static int
 md_list_cmd(int argc, char **argv)
 {
 	struct md_opts o;
-	struct md_disk **v;
+	struct md_info *v;
 	size_t n, i;
-	const char *state;
 
 	parse(argc, argv, &o, 0);
-	if (md_records_load(&v, &n) == -1)
+	if (md_list(&v, &n) == -1)
 		return (EXIT_RUNTIME);
 	printf("# id\towner\tpid\tstate\tspec\tdevice\tmountpoint\n");
-	for (i = 0; i < n; i++) {
-		if (!v[i]->complete)
-			state = md_os_proc_alive(v[i]->pid, v[i]->start) ?
-			    "creating" : "half-made";
-		else if (v[i]->owner == MD_OWNER_USER)
-			state = "kept";
-		else
-			state = md_os_proc_alive(v[i]->pid, v[i]->start) ?
-			    "in-use" : "orphaned";
-		printf("%s\t%s\t%ld\t%s\t%s\t%s\t%s\n", v[i]->id,
-		    v[i]->owner == MD_OWNER_USER ? "user" : "process",
-		    (long)v[i]->pid, state, v[i]->specstr,
-		    v[i]->dev != NULL ? v[i]->dev : "-",
-		    v[i]->mnt != NULL ? v[i]->mnt : "-");
-		md_disk_free(v[i]);
-	}
-	free(v);
+	for (i = 0; i < n; i++)
+		printf("%s\t%s\t%ld\t%s\t%s\t%s\t%s\n", v[i].id,
+		    v[i].owner == MD_OWNER_USER ? "user" : "process",
+		    v[i].pid, v[i].state, v[i].spec,
+		    v[i].device != NULL ? v[i].device : "-",
+		    v[i].mountpoint != NULL ? v[i].mountpoint : "-");
+	md_list_free(v, n);
 	return (EXIT_OK);
 }
 
@@ -313,19 +311,33 @@ md_destroy_cmd(int argc, char **argv)
 		usage();
 	if (strcmp(argv[optind], "all") == 0)
 		return (md_cleanup(1) == 0 ? EXIT_OK : EXIT_RUNTIME);
-	return (md_cleanup_pid(0, 0, argv[optind]) == 0 ? EXIT_OK :
-	    EXIT_RUNTIME);
+	return (md_destroy_id(argv[optind]) == 0 ? EXIT_OK : EXIT_RUNTIME);
 }
 
+static int
+md_forget_cmd(int argc, char **argv)
+{
+	struct md_opts o;
+
+	if (parse(argc, argv, &o, 1) != 1)
+		usage();
+	return (md_forget(argv[optind]) == 0 ? EXIT_OK : EXIT_RUNTIME);
+}
+
+/* Also the sysctls --vary left changed (as "fsconc cleanup"). */
 static int
 md_cleanup_cmd(int argc, char **argv)
 {
 	struct md_opts o;
+	int rv = EXIT_OK;
 
 	parse(argc, argv, &o, 0);
 	/* --pid: an interrupted fsconc waits for us to undo its disks. */
-	return (md_cleanup_pid(o.pid, 0, NULL) == 0 ? EXIT_OK :
-	    EXIT_RUNTIME);
+	if (vary_sysctl_cleanup(o.pid) != 0)
+		rv = EXIT_RUNTIME;
+	if (md_cleanup_process(o.pid) != 0)
+		rv = EXIT_RUNTIME;
+	return (rv);
 }
 
 int
@@ -337,6 +349,7 @@ cmd_md(int argc, char **argv)
 	} subs[] = {
 		{ "cleanup", md_cleanup_cmd }, { "create", md_create_cmd },
 		{ "cycle", md_cycle_cmd }, { "destroy", md_destroy_cmd },
+		{ "forget", md_forget_cmd },
 		{ "list", md_list_cmd },
 	};
 	size_t i;

@@ -24,6 +24,7 @@ int	cmd_nightly(int, char **);	/* cli/cmd_nightly.c */
 int	cmd_import(int, char **);	/* cli/cmd_import.c */
 int	cmd_limits(int, char **);	/* cli/cmd_limits.c */
 int	cmd_md(int, char **);		/* cli/cmd_md.c */
+int	cmd_cleanup(int, char **);	/* cli/cmd_cleanup.c */
 int	cmd_topo(int, char **);		/* cli/cmd_topo.c */
 int	cmd_mkarchive(int, char **);	/* cli/cmd_mkarchive.c */
 

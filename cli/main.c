@@ -28,6 +28,8 @@ const struct fsconc_command fsconc_commands[] = {
 	    "the machine's copy, device and syscall ceilings" },
 	{ "md", cmd_md, "md create|destroy|list|cleanup ...",
 	    "memory disks by hand" },
+	{ "cleanup", cmd_cleanup, "cleanup",
+	    "undo the disks and sysctls of dead fsconc processes" },
 	{ "topo", cmd_topo, "topo [--jobs N ...]",
 	    "topology and the binding plan" },
 	{ "mkarchive", cmd_mkarchive, "mkarchive [options] OUT",

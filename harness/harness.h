@@ -150,6 +150,12 @@ int	 run_experiment(struct run_config *, char *set_path, size_t len);
  * into set_path), sysctls put back afterwards.  harness/vary.c.
  */
 int	 vary_experiment(struct run_config *, char *set_path, size_t len);
+/*
+ * Put back the sysctls that dead runs' --vary left changed, as their
+ * records in the runtime directory say (pid > 0: that process's, alive
+ * or not).  0, or -1 (message printed, the record kept).
+ */
+int	 vary_sysctl_cleanup(pid_t pid);
 /* One more --vary for cfg: 0, or -1 after "fsconc: run: --vary ...". */
 int	 vary_check(const struct run_config *, const char *spec);
 

@@ -254,6 +254,7 @@ int
 vary_apply_sysctls(const struct vary *v, size_t cell, char *err,
     size_t errlen)
 {
+	static int cleaned;
 	const struct vary_axis *ax;
 	size_t i;
 	int k;
@@ -271,7 +272,12 @@ vary_apply_sysctls(const struct vary *v, size_t cell, char *err,
 				    "%d sysctls varied", ax->name, MAX_SAVED);
 				return (-1);
 			}
+			/* A dead run's change is not this one's original. */
+			if (!cleaned++)
+				vary_sysctl_cleanup(0);
+			/* On disk before it changes: SIGKILL cannot lose it. */
 			if (vary_os_save(&saved[k], ax->name, err,
+			    errlen) != 0 || vary_record_save(saved, k + 1, err,
 			    errlen) != 0)
 				return (-1);
 			nsaved = k + 1;
@@ -291,6 +297,11 @@ vary_sysctl_restore(void)
 	for (k = 0; k < nsaved; k++)
 		if (vary_os_restore(&saved[k]) != 0)
 			failed++;
+	/* All back: nothing to record; a later change is saved anew. */
+	if (failed == 0 && nsaved > 0) {
+		vary_record_remove();
+		nsaved = 0;
+	}
 	return (failed);
 }
 

@@ -67,8 +67,10 @@ void	 vary_step_order(size_t *order, size_t ncells, enum run_order,
 
 /*
  * Set a cell's sysctls.  The value each had before its first change is
- * saved; vary_sysctl_restore puts all of them back (async-signal-safe,
- * so a signal handler may call it too).  -1 with a message in err.
+ * saved, in memory and in this process's record on disk (written before
+ * the change, for "fsconc cleanup" after a SIGKILL); vary_sysctl_restore
+ * puts all of them back and removes the record (async-signal-safe, so a
+ * signal handler may call it too).  -1 with a message in err.
  */
 int	 vary_apply_sysctls(const struct vary *, size_t cell, char *err,
 	    size_t errlen);
@@ -101,6 +103,15 @@ int	 vary_os_set(const struct vary_saved *, const char *value, char *err,
 	    size_t errlen);
 /* Async-signal-safe. */
 int	 vary_os_restore(const struct vary_saved *);
+
+/*
+ * harness/vary_record.c: the first n saved sysctls written to this
+ * process's record (fsync'd) before any is changed; the record removed
+ * (async-signal-safe) once they are all back.
+ */
+int	 vary_record_save(const struct vary_saved *, int n, char *err,
+	    size_t errlen);
+void	 vary_record_remove(void);
 int	 vary_os_get(const char *name, char *buf, size_t len, char *err,
 	    size_t errlen);
 

@@ -56,6 +56,8 @@ brd_free(const char *dev, uint64_t *size)
 	ssize_t n, i;
 	int fd;
 
+	if (access(dev, F_OK) == -1)
+		return (-1);
 	if ((fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC)) == -1)
 		return (0);
 	if (ioctl(fd, BLKGETSIZE64, size) == -1 ||
@@ -69,15 +71,81 @@ brd_free(const char *dev, uint64_t *size)
 			return (0);
 	return (1);
 }
+
+int (*md_brd_probe)(const char *, uint64_t *) = brd_free;
+#else
+int (*md_brd_probe)(const char *, uint64_t *);
 #endif
+
+/* dev is named by a record: another fsconc process has claimed it. */
+static int
+recorded(struct md_disk **v, size_t n, const char *dev)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < v[i]->nres; k++)
+			if (strcmp(v[i]->res[k].kind, "brd") == 0 &&
+			    strcmp(v[i]->res[k].arg, dev) == 0)
+				return (1);
+	return (0);
+}
+
+/*
+ * The first /dev/ramN that is free and not claimed by a record, written
+ * into d's record before the lock is let go: a device looks free (not
+ * held, all zero) until its claimant's mkfs runs, so the scan and the
+ * record must be one step for every fsconc process.
+ */
+int
+md_brd_claim(struct md_ctx *ctx, struct md_disk *d)
+{
+	struct md_disk **v;
+	char dev[32], sz[32], want[32];
+	uint64_t size = 0;
+	size_t n = 0, k;
+	int i, r = -1, lock;
+
+	if ((lock = md_lock()) == -1)
+		return (-1);
+	if (md_records_load(&v, &n) == -1) {
+		md_unlock(lock);
+		return (-1);
+	}
+	for (i = 0; i < BRD_MAX; i++) {
+		snprintf(dev, sizeof(dev), "/dev/ram%d", i);
+		if ((r = md_brd_probe(dev, &size)) == -1)
+			break;
+		if (r == 1 && !recorded(v, n, dev))
+			break;
+	}
+	for (k = 0; k < n; k++)
+		md_disk_free(v[k]);
+	free(v);
+	if (i == BRD_MAX || r != 1) {
+		warnx("brd: every /dev/ramN is in use or holds data: none is "
+		    "free for fsconc");
+		r = -1;
+	} else if (d->spec.size != 0 && d->spec.size != size) {
+		warnx("brd: %s is %s, not the %s asked for (brd sizes are "
+		    "fixed when it is loaded: rd_size=%llu)", dev,
+		    format_size(size, sz, sizeof(sz)),
+		    format_size(d->spec.size, want, sizeof(want)),
+		    (unsigned long long)(d->spec.size >> 10));
+		r = -1;
+	} else {
+		d->spec.size = size;
+		free(d->dev);
+		d->dev = xstrdup(dev);
+		r = md_res_push(ctx, d, "brd", dev);
+	}
+	md_unlock(lock);
+	return (r);
+}
 
 static int
 brd_create(struct md_ctx *ctx, struct md_disk *d)
 {
-	char dev[32], sz[32], want[32];
-	uint64_t size = 0;
-	int i;
-
 	if (ctx->plan != NULL) {
 		fprintf(ctx->plan, "# if brd is not loaded: modprobe brd "
 		    "rd_nr=1 rd_size=%llu\n", (unsigned long long)
@@ -85,48 +153,18 @@ brd_create(struct md_ctx *ctx, struct md_disk *d)
 		    >> 10));
 		fprintf(ctx->plan, "# %s: the first /dev/ramN not held and "
 		    "never written\n", d->var);
-		snprintf(dev, sizeof(dev), "$%s", d->var);
-	} else {
-#ifdef __linux__
-		for (i = 0; i < BRD_MAX; i++) {
-			snprintf(dev, sizeof(dev), "/dev/ram%d", i);
-			if (access(dev, F_OK) == -1)
-				break;
-			if (brd_free(dev, &size))
-				break;
-		}
-		if (i == BRD_MAX || access(dev, F_OK) == -1) {
-			warnx("brd: every /dev/ramN is in use or holds data: "
-			    "none is free for fsconc");
+		free(d->dev);
+		d->dev = xasprintf("$%s", d->var);
+		if (md_res_push(ctx, d, "brd", d->dev) == -1)
 			return (-1);
-		}
-		if (d->spec.size != 0 && d->spec.size != size) {
-			warnx("brd: %s is %s, not the %s asked for (brd sizes "
-			    "are fixed when it is loaded: rd_size=%llu)", dev,
-			    format_size(size, sz, sizeof(sz)),
-			    format_size(d->spec.size, want, sizeof(want)),
-			    (unsigned long long)(d->spec.size >> 10));
-			return (-1);
-		}
-		d->spec.size = size;
-#else
-		(void)i;
-		(void)size;
-		(void)sz;
-		(void)want;
-		return (-1);
-#endif
-	}
-	free(d->dev);
-	d->dev = xstrdup(dev);
-	if (md_res_push(ctx, d, "brd", dev) == -1)
+	} else if (md_brd_probe == NULL || md_brd_claim(ctx, d) == -1)
 		return (-1);
 	return (md_blk_mkfs_mount(ctx, d));
 }
 
 /* Give the device back as we found it: all zero, its memory freed. */
-int
-md_brd_release(struct md_ctx *ctx, const char *dev)
+static int
+brd_release(struct md_ctx *ctx, const char *dev)
 {
 	if (ctx->plan != NULL) {
 		fprintf(ctx->plan, "blkdiscard %s\n", dev);
@@ -160,6 +198,12 @@ md_brd_release(struct md_ctx *ctx, const char *dev)
 #endif
 }
 
+static const struct md_res_kind brd_kinds[] = {
+	{ "brd", brd_release },
+	{ NULL, NULL },
+};
+
 const struct md_backend_ops md_ops_brd = {
 	MD_BACKEND_BRD, "brd", brd_check, brd_create, md_blk_refresh,
+	brd_kinds,
 };

@@ -187,6 +187,41 @@ dir_refresh(struct md_ctx *ctx, struct md_disk *d)
 	return (md_empty_dir(ctx, d->mnt));
 }
 
+/* A path fsconc may empty or remove for a dir: disk. */
+static int
+tree_path_ok(struct md_ctx *ctx, const char *kind, const char *path)
+{
+	if (ctx->plan != NULL || (path[0] == '/' && strcmp(path, "/") != 0 &&
+	    strstr(path, "/..") == NULL))
+		return (1);
+	warnx("record names %s %s: refusing to touch it", kind, path);
+	return (0);
+}
+
+/* A directory we made: emptied and removed. */
+static int
+release_tree(struct md_ctx *ctx, const char *path)
+{
+	if (!tree_path_ok(ctx, "tree", path) || md_empty_dir(ctx, path) == -1)
+		return (-1);
+	return (md_rmdir(ctx, path));
+}
+
+/* An empty directory we adopted: emptied and left. */
+static int
+release_adopt(struct md_ctx *ctx, const char *path)
+{
+	if (!tree_path_ok(ctx, "adopt", path))
+		return (-1);
+	return (md_empty_dir(ctx, path));
+}
+
+static const struct md_res_kind dir_kinds[] = {
+	{ "tree", release_tree },
+	{ "adopt", release_adopt },
+	{ NULL, NULL },
+};
+
 const struct md_backend_ops md_ops_dir = {
-	MD_BACKEND_DIR, "dir", dir_check, dir_create, dir_refresh,
+	MD_BACKEND_DIR, "dir", dir_check, dir_create, dir_refresh, dir_kinds,
 };

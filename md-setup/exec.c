@@ -6,21 +6,20 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "md_int.h"
 #include "util.h"
-
-volatile pid_t md_child_pid;
 
 void
 md_warnc(int e, const char *fmt, ...)
@@ -31,28 +30,6 @@ md_warnc(int e, const char *fmt, ...)
 	errno = e;
 	vwarn(fmt, ap);
 	va_end(ap);
-}
-
-/* Test-only: FSCONC_MD_TEST_DELAY=SECONDS widens every step's window. */
-void
-md_test_delay(void)
-{
-	static double delay = -1;
-	const char *s;
-	struct timespec ts;
-
-	if (delay < 0) {
-		s = getenv("FSCONC_MD_TEST_DELAY");
-		delay = s != NULL ? strtod(s, NULL) : 0;
-		if (delay < 0)
-			delay = 0;
-	}
-	if (delay == 0)
-		return;
-	ts.tv_sec = (time_t)delay;
-	ts.tv_nsec = (long)((delay - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
 }
 
 const char *
@@ -414,7 +391,10 @@ md_rmdir(struct md_ctx *ctx, const char *path)
 		fprintf(ctx->plan, "rmdir %s\n", path);
 		return (0);
 	}
-	if (rmdir(path) == -1 && errno != ENOENT) {
+	/* The directory itself may be immutable (see remove_at). */
+	if (rmdir(path) == -1 && errno != ENOENT && (errno != EPERM ||
+	    md_os_unprotect(AT_FDCWD, path) == -1 ||
+	    (rmdir(path) == -1 && errno != ENOENT))) {
 		warn("rmdir %s", path);
 		return (-1);
 	}
@@ -620,22 +600,173 @@ md_mkfs_line(const struct md_spec *spec, const char *dev)
 	return (line);
 }
 
-static dev_t empty_dev;
-static const char *empty_root;
-
+/*
+ * Remove name in dfd (flags: 0 or AT_REMOVEDIR).  Refused (EPERM), clear
+ * the immutable and append-only flags of the directory and of the entry
+ * (archives restore them as root) and try again; a directory we may not
+ * write (EACCES) is made writable to its owner first.
+ */
 static int
-empty_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+remove_at(int dfd, const char *name, int flags)
 {
-	(void)flag;
-	if (ftw->level == 0)
+	struct stat st;
+
+	if (unlinkat(dfd, name, flags) == 0 || errno == ENOENT)
 		return (0);
-	if (st->st_dev != empty_dev)
-		return (0);
-	if (remove(path) == -1 && errno != ENOENT) {
-		warn("%s: remove %s", empty_root, path);
+	if (errno == EPERM) {
+		md_os_unprotect(dfd, NULL);
+		md_os_unprotect(dfd, name);
+	} else if (errno == EACCES && fstat(dfd, &st) == 0)
+		(void)fchmod(dfd, (st.st_mode & 07777) | S_IRWXU);
+	else
+		return (-1);
+	return (unlinkat(dfd, name, flags) == 0 || errno == ENOENT ? 0 : -1);
+}
+
+/* A subdirectory, opened without following a symlink. */
+static int
+open_sub(int dfd, const char *name, const struct stat *st)
+{
+	struct stat got;
+	int fd;
+
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	if (fd == -1 && errno == EACCES && fchmodat(dfd, name,
+	    (st->st_mode & 07777) | S_IRWXU, 0) == 0)
+		fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &got) == -1 || got.st_dev != st->st_dev ||
+	    got.st_ino != st->st_ino)) {
+		close(fd);
+		errno = ESTALE;		/* replaced under us */
 		return (-1);
 	}
-	return (0);
+	return (fd);
+}
+
+/* One directory on the way down: its identity, its name in its parent. */
+struct walk_level {
+	dev_t	 dev;
+	ino_t	 ino;
+	char	*name;
+};
+
+/*
+ * Remove everything below the directory open as rootfd, by descriptor:
+ * no path is ever built, so no depth is too deep (PATH_MAX), and the way
+ * back up ("..") is checked against what was seen on the way down.
+ * Never follows a symlink or enters another file system.  Only the
+ * current directory is open: the stack of levels is in memory.
+ */
+static int
+empty_fd(int rootfd, const char *root)
+{
+	struct walk_level *up = NULL;
+	struct stat cur, st;
+	struct dirent *de;
+	size_t depth = 0, cap = 0;
+	int fd, sub, down, rv = -1;
+	dev_t dev;
+	DIR *dp;
+
+	if (fstat(rootfd, &cur) == -1 || (fd = dup(rootfd)) == -1) {
+		warn("%s", root);
+		return (-1);
+	}
+	dev = cur.st_dev;
+	for (;;) {
+		if ((sub = dup(fd)) == -1 || (dp = fdopendir(sub)) == NULL) {
+			if (sub >= 0)
+				close(sub);
+			warn("%s: a directory %zu levels down", root, depth);
+			goto out;
+		}
+		rewinddir(dp);
+		down = 0;
+		while (!down && (errno = 0, de = readdir(dp)) != NULL) {
+			if (strcmp(de->d_name, ".") == 0 ||
+			    strcmp(de->d_name, "..") == 0)
+				continue;
+			if (fstatat(fd, de->d_name, &st,
+			    AT_SYMLINK_NOFOLLOW) == -1) {
+				if (errno == ENOENT)
+					continue;
+				goto bad;
+			}
+			if (!S_ISDIR(st.st_mode)) {
+				if (remove_at(fd, de->d_name, 0) == -1)
+					goto bad;
+				continue;
+			}
+			if (st.st_dev != dev) {
+				errno = EXDEV;	/* a mount inside the tree */
+				goto bad;
+			}
+			if ((sub = open_sub(fd, de->d_name, &st)) == -1)
+				goto bad;
+			if (depth == cap) {
+				cap = cap ? cap * 2 : 64;
+				up = xrealloc(up, cap * sizeof(*up));
+			}
+			up[depth].dev = cur.st_dev;
+			up[depth].ino = cur.st_ino;
+			up[depth].name = xstrdup(de->d_name);
+			depth++;
+			close(fd);
+			fd = sub;
+			cur = st;
+			down = 1;
+		}
+		if (!down && errno != 0) {
+			warn("%s: read a directory %zu levels down", root,
+			    depth);
+			closedir(dp);
+			goto out;
+		}
+		closedir(dp);
+		if (down)
+			continue;
+		if (depth == 0)
+			break;
+		/* Emptied: back up, and remove it from its parent. */
+		sub = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (sub == -1 || fstat(sub, &cur) == -1 ||
+		    cur.st_dev != up[depth - 1].dev ||
+		    cur.st_ino != up[depth - 1].ino) {
+			if (sub >= 0)
+				close(sub);
+			warnx("%s: a directory %zu levels down moved while "
+			    "being removed", root, depth);
+			goto out;
+		}
+		close(fd);
+		fd = sub;
+		depth--;
+		if (remove_at(fd, up[depth].name, AT_REMOVEDIR) == -1) {
+			depth++;
+			warn("%s: remove %s, %zu levels down", root,
+			    up[depth - 1].name, depth - 1);
+			goto out;
+		}
+		free(up[depth].name);
+	}
+	rv = 0;
+	goto out;
+bad:
+	if (errno == EXDEV)
+		warnx("%s: %s, %zu levels down: a file system is mounted "
+		    "there: not removing it", root, de->d_name, depth);
+	else
+		warn("%s: remove %s, %zu levels down", root, de->d_name,
+		    depth);
+	closedir(dp);
+out:
+	close(fd);
+	while (depth > 0)
+		free(up[--depth].name);
+	free(up);
+	return (rv);
 }
 
 /* Empty a directory without following symlinks or crossing mounts. */
@@ -643,6 +774,7 @@ int
 md_empty_dir(struct md_ctx *ctx, const char *path)
 {
 	struct stat st;
+	int fd, rv;
 
 	if (ctx->plan != NULL) {
 		fprintf(ctx->plan, "find %s -mindepth 1 -xdev -delete\n", path);
@@ -658,9 +790,40 @@ md_empty_dir(struct md_ctx *ctx, const char *path)
 		warnx("%s: not a directory fsconc can empty", path);
 		return (-1);
 	}
-	empty_dev = st.st_dev;
-	empty_root = path;
-	if (nftw(path, empty_one, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) != 0)
+	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1) {
+		warn("%s", path);
 		return (-1);
+	}
+	rv = empty_fd(fd, path);
+	close(fd);
+	return (rv);
+}
+
+/* Backend preconditions: this OS, and root when the backend needs it. */
+int
+md_need(enum md_os os, const char *what, int root, char *err, size_t len)
+{
+	if (md_host_os() != os) {
+		snprintf(err, len, "%s disks exist only on %s", what,
+		    os == MD_OS_FREEBSD ? "FreeBSD" : "Linux");
+		return (-1);
+	}
+	if (root && geteuid() != 0) {
+		snprintf(err, len, "%s disks need root (not root: use "
+		    "--disk dir:PATH, or run as root)", what);
+		return (-1);
+	}
+	return (0);
+}
+
+int
+md_fs_bytes(const char *path, uint64_t *bytes)
+{
+	struct statvfs sv;
+
+	if (statvfs(path, &sv) == -1)
+		return (-1);
+	*bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
 	return (0);
 }

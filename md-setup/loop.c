@@ -92,8 +92,8 @@ out:
 }
 
 /* Detach every loop device whose backing file is ours, by the kernel's word. */
-int
-md_loop_detach_file(struct md_ctx *ctx, const char *file)
+static int
+loop_detach_file(struct md_ctx *ctx, const char *file)
 {
 	char path[512], back[4096], dev[300];
 	const char *argv[] = { "losetup", "-d", dev, NULL };
@@ -106,6 +106,11 @@ md_loop_detach_file(struct md_ctx *ctx, const char *file)
 	if (ctx->plan != NULL) {
 		fprintf(ctx->plan, "losetup -d $%s\n", ctx->var);
 		return (0);
+	}
+	if (!md_path_ours(file)) {
+		warnx("record names loop %s, outside %s: refusing to touch it",
+		    file, md_rundir());
+		return (-1);
 	}
 	if ((dp = opendir("/sys/block")) == NULL) {
 		warn("/sys/block");
@@ -136,6 +141,12 @@ md_loop_detach_file(struct md_ctx *ctx, const char *file)
 	return (rv);
 }
 
+static const struct md_res_kind loop_kinds[] = {
+	{ "loop", loop_detach_file },
+	{ NULL, NULL },
+};
+
 const struct md_backend_ops md_ops_loop = {
 	MD_BACKEND_LOOP, "loop", loop_check, loop_create, md_blk_refresh,
+	loop_kinds,
 };

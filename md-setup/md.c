@@ -14,43 +14,6 @@
 #include "md_int.h"
 #include "util.h"
 
-static const struct {
-	enum md_backend	 backend;
-	const char	*name;
-} backends[] = {
-	{ MD_BACKEND_MD, "md" },
-	{ MD_BACKEND_LOOP, "loop" },
-	{ MD_BACKEND_ZRAM, "zram" },
-	{ MD_BACKEND_BRD, "brd" },
-	{ MD_BACKEND_TMPFS, "tmpfs" },
-	{ MD_BACKEND_DIR, "dir" },
-};
-
-const char *
-md_backend_name(enum md_backend b)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
-		if (backends[i].backend == b)
-			return (backends[i].name);
-	return ("?");
-}
-
-const struct md_backend_ops *
-md_backend_ops(enum md_backend b)
-{
-	switch (b) {
-	case MD_BACKEND_MD:	return (&md_ops_md);
-	case MD_BACKEND_LOOP:	return (&md_ops_loop);
-	case MD_BACKEND_ZRAM:	return (&md_ops_zram);
-	case MD_BACKEND_BRD:	return (&md_ops_brd);
-	case MD_BACKEND_TMPFS:	return (&md_ops_tmpfs);
-	case MD_BACKEND_DIR:	return (&md_ops_dir);
-	}
-	return (&md_ops_dir);
-}
-
 static const char *
 nonempty(const char *s)
 {
@@ -67,6 +30,95 @@ word_ok(const char *s)
 		    && *s != '-' && *s != '_')
 			return (0);
 	return (1);
+}
+
+/*
+ * newfs options that fill the new file system (mke2fs -d DIR, mkfs.xfs
+ * -p PROTO, mkfs.btrfs -r/--rootdir DIR, any --root-dir): it would not
+ * be fresh.  The
+ * option letters are scanned as each tool's getopt would.  NULL or the
+ * offending word.
+ */
+static const char *
+populating_opt(const char *fs, const char *opts, char *word, size_t len)
+{
+	static const struct { const char *fs, *optstring, *bad; } tools[] = {
+		{ "ext", "b:cd:e:g:i:jl:m:no:qr:s:t:vC:DE:FG:I:J:KL:M:N:O:R:"
+		    "ST:U:Vz:", "d" },
+		{ "xfs", "b:d:i:l:L:m:n:KNp:qr:s:CfV", "p" },
+		{ "btrfs", "A:b:fl:n:s:m:d:L:R:O:r:U:VvMKq", "r" },
+	};
+	const char *tok, *o, *p, *found = NULL;
+	char *copy, *save;
+	size_t i;
+	int skip = 0;
+
+	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if (strncmp(fs, tools[i].fs, strlen(tools[i].fs)) == 0)
+			break;
+	copy = xstrdup(opts);
+	for (tok = strtok_r(copy, " \t", &save); tok != NULL && !found;
+	    tok = strtok_r(NULL, " \t", &save)) {
+		if (skip) {		/* the previous option's argument */
+			skip = 0;
+			continue;
+		}
+		/* Any tool's long form (mkfs.btrfs --rootdir, ...). */
+		if (strncmp(tok, "--rootdir", 9) == 0 ||
+		    strncmp(tok, "--root-dir", 10) == 0)
+			found = tok;
+		if (i == sizeof(tools) / sizeof(tools[0]) || tok[0] != '-' ||
+		    tok[1] == '-')
+			continue;
+		for (o = tok + 1; *o != '\0' && *o != ':' && !found; o++) {
+			if (strchr(tools[i].bad, *o) != NULL)
+				found = tok;
+			else if ((p = strchr(tools[i].optstring, *o)) != NULL &&
+			    p[1] == ':') {
+				/* The rest, or else the next word, is its value. */
+				skip = o[1] == '\0';
+				break;
+			}
+		}
+	}
+	if (found != NULL)
+		snprintf(word, len, "%s", found);
+	free(copy);
+	return (found != NULL ? word : NULL);
+}
+
+/* The first of opts (comma-separated) starting with one of the keys. */
+static const char *
+mount_opt(const char *opts, const char *keys, char *word, size_t len)
+{
+	const char *o, *k, *e;
+	size_t n;
+
+	for (o = opts; *o != '\0'; o += *o == ',') {
+		n = strcspn(o, ",");
+		for (k = keys; *k != '\0'; k = e + 1) {
+			e = strchr(k, '=');
+			if ((size_t)(e - k + 1) <= n &&
+			    strncmp(o, k, (size_t)(e - k + 1)) == 0) {
+				snprintf(word, len, "%.*s", (int)n, o);
+				return (word);
+			}
+		}
+		o += n;
+	}
+	return (NULL);
+}
+
+static int
+has_dotdot(const char *path)
+{
+	const char *p;
+
+	for (p = path; (p = strstr(p, "..")) != NULL; p += 2)
+		if ((p == path || p[-1] == '/') && (p[2] == '\0' ||
+		    p[2] == '/'))
+			return (1);
+	return (0);
 }
 
 static int
@@ -92,10 +144,8 @@ int
 md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
     const char *mount_opts, struct md_spec *sp, char *err, size_t errlen)
 {
-	char *copy = NULL, *tok, *save, *rest;
+	char *copy = NULL, *tok, *save, *rest, word[256];
 	uint64_t size;
-	size_t i;
-	int found = 0;
 
 	memset(sp, 0, sizeof(*sp));
 	fs = nonempty(fs);
@@ -108,12 +158,7 @@ md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
 		rest = strchr(copy, ':');
 		if (rest != NULL)
 			*rest++ = '\0';
-		for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
-			if (strcmp(copy, backends[i].name) == 0) {
-				sp->backend = backends[i].backend;
-				found = 1;
-			}
-		if (!found) {
+		if (md_backend_parse(copy, &sp->backend) == -1) {
 			snprintf(err, errlen, "%s: unknown disk backend '%s' "
 			    "(md, loop, zram, brd, tmpfs, dir:PATH)", spec,
 			    copy);
@@ -124,6 +169,14 @@ md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
 				if (strchr(rest, '\n') != NULL) {
 					snprintf(err, errlen, "dir: a path "
 					    "with a newline is not supported");
+					goto bad;
+				}
+				/* a/../../etc is not under a. */
+				if (has_dotdot(rest)) {
+					snprintf(err, errlen, "dir:%s: a path "
+					    "with '..' leaves where it claims "
+					    "to be: give it without '..'",
+					    rest);
 					goto bad;
 				}
 				sp->path = xstrdup(rest);
@@ -158,7 +211,12 @@ md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
 		}
 	}
 	/* Whole MiB: what mdconfig, tmpfs and mkfs all take without fuss. */
-	sp->size = (sp->size + MD_MiB - 1) / MD_MiB * MD_MiB;
+	if (sp->size % MD_MiB != 0) {
+		snprintf(err, errlen, "%s: size %llu bytes is not a whole "
+		    "number of MiB (it would be rounded)", spec,
+		    (unsigned long long)sp->size);
+		goto bad;
+	}
 	if (sp->size == 0 && sp->backend != MD_BACKEND_DIR &&
 	    sp->backend != MD_BACKEND_BRD)
 		sp->size = MD_DEFAULT_SIZE;
@@ -198,6 +256,19 @@ md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
 		    sp->backend == MD_BACKEND_MD ? "ufs" : "ext4");
 		break;
 	}
+	if (newfs_opts != NULL && sp->fs != NULL &&
+	    populating_opt(sp->fs, newfs_opts, word, sizeof(word)) != NULL) {
+		snprintf(err, errlen, "--newfs-opts %s: fills the new file "
+		    "system, which would not be fresh", word);
+		goto bad;
+	}
+	if (mount_opts != NULL && sp->backend == MD_BACKEND_TMPFS &&
+	    mount_opt(mount_opts, "size=nr_blocks=", word,
+	    sizeof(word)) != NULL) {
+		snprintf(err, errlen, "--mount-opts %s: the size of a tmpfs "
+		    "disk is the spec's (tmpfs:SIZE)", word);
+		goto bad;
+	}
 	if (newfs_opts != NULL)
 		sp->newfs_opts = xstrdup(newfs_opts);
 	if (mount_opts != NULL)
@@ -208,17 +279,6 @@ bad:
 	free(copy);
 	md_spec_free(sp);
 	return (-1);
-}
-
-void
-md_spec_free(struct md_spec *sp)
-{
-	free(sp->path);
-	free(sp->fs);
-	free(sp->newfs_opts);
-	free(sp->mount_opts);
-	free(sp->zram_algo);
-	memset(sp, 0, sizeof(*sp));
 }
 
 static void
@@ -278,31 +338,6 @@ md_fits_memory(uint64_t size, uint64_t others, uint64_t avail, char *err,
 	    sizeof(a)), o, format_size(avail, b, sizeof(b)),
 	    (unsigned long long)(size + others), (unsigned long long)avail);
 	return (-1);
-}
-
-/* mkfs, then the mountpoint and the mount: the tail of every block disk. */
-int
-md_blk_mkfs_mount(struct md_ctx *ctx, struct md_disk *d)
-{
-	if (md_mkfs(ctx, &d->spec, d->dev) == -1)
-		return (-1);
-	if (md_res_push(ctx, d, "dir", d->mnt) == -1 ||
-	    md_mkdir(ctx, d->mnt, 0755) == -1)
-		return (-1);
-	if (md_res_push(ctx, d, "mount", d->mnt) == -1)
-		return (-1);
-	return (md_mount(ctx, d->spec.fs, d->spec.mount_opts, d->dev,
-	    d->mnt));
-}
-
-int
-md_blk_refresh(struct md_ctx *ctx, struct md_disk *d)
-{
-	if (md_umount(ctx, d->mnt) == -1 || md_mkfs(ctx, &d->spec,
-	    d->dev) == -1)
-		return (-1);
-	return (md_mount(ctx, d->spec.fs, d->spec.mount_opts, d->dev,
-	    d->mnt));
 }
 
 static int
@@ -440,6 +475,7 @@ void
 md_describe(const struct md_disk *d, FILE *fp)
 {
 	const struct md_spec *sp = &d->spec;
+	uint64_t bytes;
 	char *line;
 
 	fprintf(fp, "disk_backend=%s\n", md_backend_name(sp->backend));
@@ -463,6 +499,8 @@ md_describe(const struct md_disk *d, FILE *fp)
 	fprintf(fp, "disk_mount_opts=%s\n",
 	    sp->mount_opts != NULL ? sp->mount_opts : "");
 	fprintf(fp, "disk_mountpoint=%s\n", d->mnt);
+	if (md_fs_bytes(d->mnt, &bytes) == 0)
+		fprintf(fp, "disk_fs_bytes=%llu\n", (unsigned long long)bytes);
 	fprintf(fp, "disk_fresh=%d\n", md_is_fresh(d));
 }
 
@@ -534,21 +572,4 @@ md_plan(const struct md_spec *sp, enum md_os os, int ndisks, FILE *fp)
 	}
 	free(d);
 	free(run);
-}
-
-/* Backend preconditions: this OS, and root when the backend needs it. */
-int
-md_need(enum md_os os, const char *what, int root, char *err, size_t len)
-{
-	if (md_host_os() != os) {
-		snprintf(err, len, "%s disks exist only on %s", what,
-		    os == MD_OS_FREEBSD ? "FreeBSD" : "Linux");
-		return (-1);
-	}
-	if (root && geteuid() != 0) {
-		snprintf(err, len, "%s disks need root (not root: use "
-		    "--disk dir:PATH, or run as root)", what);
-		return (-1);
-	}
-	return (0);
 }

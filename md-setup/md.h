@@ -15,6 +15,8 @@
 #ifndef FSCONC_MD_H
 #define FSCONC_MD_H
 
+#include <sys/types.h>
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,6 +30,14 @@ enum md_backend {
 };
 
 enum md_os { MD_OS_LINUX, MD_OS_FREEBSD };
+
+enum md_os md_host_os(void);
+
+/* Most disks a plan or a cycle makes (one per worker at most). */
+#define MD_MAX_DISKS	1024
+
+/* Room for md_spec_parse's messages. */
+#define MD_ERRLEN	1024
 
 /* --disk SPEC plus --fs, --newfs-opts, --mount-opts. */
 struct md_spec {
@@ -76,7 +86,8 @@ int	 md_is_fresh(const struct md_disk *);	/* 0 for dir: */
  * key=value lines for meta: disk_backend, disk_spec, disk_id, disk_device,
  * disk_size (bytes), disk_fs, disk_md_type, disk_zram_algorithm,
  * disk_newfs_opts, disk_newfs_command (the exact newfs/mkfs line),
- * disk_mount_opts, disk_mountpoint, disk_fresh (0: dir:).
+ * disk_mount_opts, disk_mountpoint, disk_fs_bytes (the mounted fs's size
+ * read back by statvfs), disk_fresh (0: dir:).
  */
 void	 md_describe(const struct md_disk *, FILE *);
 
@@ -91,6 +102,42 @@ void	 md_plan(const struct md_spec *, enum md_os, int ndisks, FILE *);
  * also user-owned disks.  md_create() runs md_cleanup(0) once per process.
  */
 int	 md_cleanup(int all);
+/*
+ * That process's disks (it is interrupted and waiting for us), or with
+ * pid 0 what dead processes left, as md_cleanup(0).  0 or -1.
+ */
+int	 md_cleanup_process(pid_t pid);
+/* One disk by its id, unless a live process uses it.  0 or -1. */
+int	 md_destroy_id(const char *id);
+/*
+ * Drop a disk's record without undoing anything, for what no teardown
+ * can undo: each resource left in place is named.  0 or -1.
+ */
+int	 md_forget(const char *id);
+
+/*
+ * The runtime directory, made 0700 on first use; other modules keep
+ * their crash records there too (--vary's sysctls).  NULL: message
+ * printed.  A record names its owner by pid and start time, against pid
+ * reuse: md_proc_start (0 if unknown) and md_proc_alive.
+ */
+const char *md_rundir(void);
+unsigned long long md_proc_start(pid_t);
+int	 md_proc_alive(pid_t, unsigned long long start);
+
+/* One record, for "fsconc md list". */
+struct md_info {
+	char		 id[64];
+	enum md_owner	 owner;
+	long		 pid;
+	const char	*state;	/* creating, half-made, kept, in-use, orphaned */
+	char		*spec;
+	char		*device;	/* NULL: none */
+	char		*mountpoint;	/* NULL: none */
+};
+/* Every record, sorted by id.  0, or -1 (message printed). */
+int	 md_list(struct md_info **, size_t *);
+void	 md_list_free(struct md_info *, size_t);
 /*
  * Install SIGINT/SIGTERM/SIGHUP handlers (signals already ignored stay
  * ignored) that destroy this process's disks, then die of the signal.

@@ -60,8 +60,8 @@ mdbsd_create(struct md_ctx *ctx, struct md_disk *d)
 }
 
 /* mdconfig -l -v: "md0\tmalloc\t2048M\tfsconc-123.0": find our label. */
-int
-md_mdunit_remove(struct md_ctx *ctx, const char *label)
+static int
+mdunit_remove(struct md_ctx *ctx, const char *label)
 {
 	const char *list[] = { "mdconfig", "-l", "-v", NULL };
 	const char *del[] = { "mdconfig", "-d", "-u", NULL, NULL };
@@ -98,6 +98,12 @@ md_mdunit_remove(struct md_ctx *ctx, const char *label)
 	return (rv);
 }
 
+static const struct md_res_kind mdbsd_kinds[] = {
+	{ "md", mdunit_remove },
+	{ NULL, NULL },
+};
+
 const struct md_backend_ops md_ops_md = {
 	MD_BACKEND_MD, "md", mdbsd_check, mdbsd_create, md_blk_refresh,
+	mdbsd_kinds,
 };

@@ -12,6 +12,7 @@
 #include <sys/user.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,5 +113,25 @@ md_os_child_setup(pid_t parent)
 	procctl(P_PID, 0, PROC_PDEATHSIG_CTL, &sig);
 	if (getppid() != parent)
 		_exit(127);
+}
+
+#define PROTECT	(UF_IMMUTABLE | UF_APPEND | UF_NOUNLINK | SF_IMMUTABLE | \
+	    SF_APPEND | SF_NOUNLINK)
+
+int
+md_os_unprotect(int dfd, const char *name)
+{
+	struct stat st;
+
+	if (name == NULL) {
+		if (fstat(dfd, &st) == -1)
+			return (-1);
+		return ((st.st_flags & PROTECT) == 0 ? 0 :
+		    fchflags(dfd, st.st_flags & ~PROTECT));
+	}
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == -1)
+		return (-1);
+	return ((st.st_flags & PROTECT) == 0 ? 0 : chflagsat(dfd, name,
+	    st.st_flags & ~PROTECT, AT_SYMLINK_NOFOLLOW));
 }
 #endif

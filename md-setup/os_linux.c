@@ -3,10 +3,15 @@
  * identity, parent-death signal.
  */
 #ifdef __linux__
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+
+#include <linux/fs.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -164,5 +169,37 @@ md_os_child_setup(pid_t parent)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
+}
+
+int
+md_os_unprotect(int dfd, const char *name)
+{
+	struct stat st, got;
+	int fd = dfd, flags, rv = -1;
+
+	if (name != NULL) {
+		/* Never open a device: its ioctls are the driver's. */
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
+		    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+			return (-1);
+		if ((fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW |
+		    O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) == -1)
+			return (-1);
+		if (fstat(fd, &got) == -1 || got.st_ino != st.st_ino ||
+		    got.st_dev != st.st_dev) {
+			close(fd);
+			return (-1);
+		}
+	}
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+		rv = 0;
+		if (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL)) {
+			flags &= ~(FS_IMMUTABLE_FL | FS_APPEND_FL);
+			rv = ioctl(fd, FS_IOC_SETFLAGS, &flags);
+		}
+	}
+	if (fd != dfd)
+		close(fd);
+	return (rv);
 }
 #endif

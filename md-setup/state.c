@@ -7,8 +7,10 @@
  *   RUNDIR/state/ID.rec  one record per disk ("key value" lines, then
  *                        "res KIND ARG" lines in creation order)
  *   RUNDIR/ID/           the disk's directory: mnt/, img/ ...
+ *   RUNDIR/sysctl/       --vary's records (harness/vary_record.c)
  *
  * Records are replaced atomically (temporary file, fsync, rename).
+ * Undoing what they name is teardown.c's: this file knows no backend.
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -22,6 +24,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "md_int.h"
@@ -101,6 +104,80 @@ md_rundir(void)
 	return (rundir);
 }
 
+static const struct {
+	enum md_backend	 backend;
+	const char	*name;
+} backends[] = {
+	{ MD_BACKEND_MD, "md" },
+	{ MD_BACKEND_LOOP, "loop" },
+	{ MD_BACKEND_ZRAM, "zram" },
+	{ MD_BACKEND_BRD, "brd" },
+	{ MD_BACKEND_TMPFS, "tmpfs" },
+	{ MD_BACKEND_DIR, "dir" },
+};
+
+/* Backend names, as --disk and the records spell them. */
+const char *
+md_backend_name(enum md_backend b)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (backends[i].backend == b)
+			return (backends[i].name);
+	return ("?");
+}
+
+int
+md_backend_parse(const char *name, enum md_backend *b)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (strcmp(name, backends[i].name) == 0) {
+			*b = backends[i].backend;
+			return (0);
+		}
+	return (-1);
+}
+
+/* The tool being waited for: the signal handler kills it. */
+volatile pid_t md_child_pid;
+
+/* Test-only: FSCONC_MD_TEST_DELAY=SECONDS widens every step's window. */
+void
+md_test_delay(void)
+{
+	static double delay = -1;
+	const char *s;
+	struct timespec ts;
+
+	if (delay < 0) {
+		s = getenv("FSCONC_MD_TEST_DELAY");
+		delay = s != NULL ? strtod(s, NULL) : 0;
+		if (delay < 0)
+			delay = 0;
+	}
+	if (delay == 0)
+		return;
+	ts.tv_sec = (time_t)delay;
+	ts.tv_nsec = (long)((delay - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+unsigned long long
+md_proc_start(pid_t pid)
+{
+	return (md_os_proc_start(pid));
+}
+
+int
+md_proc_alive(pid_t pid, unsigned long long start)
+{
+	return (md_os_proc_alive(pid, start));
+}
+
 int
 md_path_ours(const char *path)
 {
@@ -110,14 +187,6 @@ md_path_ours(const char *path)
 		return (0);
 	n = strlen(rundir);
 	return (strncmp(path, rundir, n) == 0 && path[n] == '/' &&
-	    strstr(path, "/..") == NULL);
-}
-
-/* A path fsconc may empty or remove for a dir: disk. */
-static int
-tree_path_ok(const char *path)
-{
-	return (path[0] == '/' && strcmp(path, "/") != 0 &&
 	    strstr(path, "/..") == NULL);
 }
 
@@ -269,90 +338,35 @@ md_res_pop(struct md_ctx *ctx, struct md_disk *d)
 	return (ctx->plan == NULL ? md_record_save(d) : 0);
 }
 
-static int
-undo(struct md_ctx *ctx, const struct md_res *r)
-{
-	int tree, ours;
-
-	tree = strcmp(r->kind, "tree") == 0 || strcmp(r->kind, "adopt") == 0;
-	ours = strcmp(r->kind, "dir") == 0 || strcmp(r->kind, "mount") == 0 ||
-	    strcmp(r->kind, "file") == 0 || strcmp(r->kind, "loop") == 0;
-	if (ctx->plan == NULL && ((tree && !tree_path_ok(r->arg)) ||
-	    (ours && !md_path_ours(r->arg)))) {
-		warnx("record names %s %s, outside %s: refusing to touch it",
-		    r->kind, r->arg, rundir);
-		return (-1);
-	}
-	if (strcmp(r->kind, "dir") == 0) {
-		/*
-		 * A mount(8) we started may complete just after we died and
-		 * after its "mount" record was undone: our directory, ours.
-		 */
-		if (ctx->plan == NULL && md_os_is_mounted(r->arg) &&
-		    md_umount(ctx, r->arg) == -1)
-			return (-1);
-		return (md_rmdir(ctx, r->arg));
-	}
-	if (strcmp(r->kind, "mount") == 0)
-		return (md_umount(ctx, r->arg));
-	if (strcmp(r->kind, "file") == 0)
-		return (md_unlink(ctx, r->arg));
-	if (strcmp(r->kind, "loop") == 0)
-		return (md_loop_detach_file(ctx, r->arg));
-	if (strcmp(r->kind, "zram") == 0)
-		return (md_zram_remove(ctx, r->arg));
-	if (strcmp(r->kind, "zram-add") == 0) {
-		/* Killed between hot_add and writing down its number. */
-		warnx("a zram device may have been added and not recorded "
-		    "(%s): check zramctl", r->arg);
-		return (0);
-	}
-	if (strcmp(r->kind, "md") == 0)
-		return (md_mdunit_remove(ctx, r->arg));
-	if (strcmp(r->kind, "brd") == 0)
-		return (md_brd_release(ctx, r->arg));
-	if (strcmp(r->kind, "tree") == 0)
-		return (md_empty_dir(ctx, r->arg) == 0 ?
-		    md_rmdir(ctx, r->arg) : -1);
-	if (strcmp(r->kind, "adopt") == 0)
-		return (md_empty_dir(ctx, r->arg));
-	warnx("record: unknown resource kind '%s'", r->kind);
-	return (-1);
-}
-
-/*
- * Undo the resources in reverse order, rewriting the record after each
- * one, so that a crash here leaves an exact record for the next cleanup.
- */
+/* Every resource is undone: the record goes. */
 int
-md_teardown(struct md_ctx *ctx, struct md_disk *d)
+md_record_remove(struct md_disk *d)
 {
-	struct md_res *r;
 	char *dir;
 
-	ctx->var = d->var;
-	while (d->nres > 0) {
-		r = &d->res[d->nres - 1];
-		if (undo(ctx, r) == -1)
-			return (-1);
-		free(r->kind);
-		free(r->arg);
-		d->nres--;
-		if (ctx->plan == NULL && md_record_save(d) == -1)
-			return (-1);
+	if (d->recpath == NULL)
+		return (0);
+	if (unlink(d->recpath) == -1 && errno != ENOENT) {
+		warn("%s", d->recpath);
+		return (-1);
 	}
-	if (ctx->plan == NULL && d->recpath != NULL) {
-		if (unlink(d->recpath) == -1 && errno != ENOENT) {
-			warn("%s", d->recpath);
-			return (-1);
-		}
-		dir = xasprintf("%s/state", rundir);
-		fsync_dir(dir);
-		free(dir);
-		if (d->pid == getpid() && nrecords > 0)
-			nrecords--;
-	}
+	dir = xasprintf("%s/state", rundir);
+	fsync_dir(dir);
+	free(dir);
+	if (d->pid == getpid() && nrecords > 0)
+		nrecords--;
 	return (0);
+}
+
+void
+md_spec_free(struct md_spec *sp)
+{
+	free(sp->path);
+	free(sp->fs);
+	free(sp->newfs_opts);
+	free(sp->mount_opts);
+	free(sp->zram_algo);
+	memset(sp, 0, sizeof(*sp));
 }
 
 void
@@ -385,7 +399,6 @@ record_load(const char *path)
 	size_t cap = 0;
 	ssize_t n;
 	FILE *fp;
-	int b;
 
 	if ((fp = fopen(path, "re")) == NULL)
 		return (NULL);
@@ -409,11 +422,9 @@ record_load(const char *path)
 			    MD_OWNER_PROCESS;
 		else if (strcmp(line, "complete") == 0)
 			d->complete = atoi(v);
-		else if (strcmp(line, "backend") == 0) {
-			for (b = MD_BACKEND_MD; b <= MD_BACKEND_DIR; b++)
-				if (strcmp(v, md_backend_name(b)) == 0)
-					d->spec.backend = b;
-		} else if (strcmp(line, "spec") == 0)
+		else if (strcmp(line, "backend") == 0)
+			md_backend_parse(v, &d->spec.backend);
+		else if (strcmp(line, "spec") == 0)
 			d->specstr = xstrdup(v);
 		else if (strcmp(line, "mnt") == 0)
 			d->mnt = xstrdup(v);
@@ -439,7 +450,6 @@ record_load(const char *path)
 	fclose(fp);
 	if (d->specstr == NULL)
 		d->specstr = xstrdup("?");
-	d->ops = md_backend_ops(d->spec.backend);
 	return (d);
 }
 
@@ -490,109 +500,6 @@ md_records_load(struct md_disk ***out, size_t *np)
 	*out = v;
 	*np = n;
 	return (0);
-}
-
-/* Temporary record files whose writer died before the rename. */
-static void
-remove_stale_tmp(void)
-{
-	struct dirent *de;
-	char *dir, *p;
-	size_t len;
-	pid_t pid;
-	DIR *dp;
-
-	dir = xasprintf("%s/state", rundir);
-	if ((dp = opendir(dir)) != NULL) {
-		while ((de = readdir(dp)) != NULL) {
-			len = strlen(de->d_name);
-			if (len < 5 || strcmp(de->d_name + len - 4, ".tmp"))
-				continue;
-			pid = (pid_t)strtol(de->d_name, NULL, 10);
-			if (pid <= 0 || md_os_proc_alive(pid, 0))
-				continue;
-			p = xasprintf("%s/%s", dir, de->d_name);
-			unlink(p);
-			free(p);
-		}
-		closedir(dp);
-	}
-	free(dir);
-}
-
-/*
- * Tear down records: pid > 0, that process's (it is interrupted and
- * waiting for us); only_id, that disk (unless a live run owns it);
- * otherwise whatever a dead process left, plus user disks when all.
- * 0, or -1 if something could not be torn down (its record is kept).
- */
-int
-md_cleanup_pid(pid_t pid, int all, const char *only_id)
-{
-	struct md_ctx ctx = { NULL, md_host_os(), NULL };
-	struct md_disk **v;
-	size_t n, i;
-	int lock, rv = 0, alive, found = 0, pick;
-
-	if ((lock = md_lock()) == -1)
-		return (-1);
-	if (md_records_load(&v, &n) == -1) {
-		md_unlock(lock);
-		return (-1);
-	}
-	for (i = 0; i < n; i++) {
-		struct md_disk *d = v[i];
-
-		alive = md_os_proc_alive(d->pid, d->start);
-		if (pid > 0)
-			pick = d->pid == pid && (d->owner ==
-			    MD_OWNER_PROCESS || !d->complete);
-		else if (only_id != NULL) {
-			if (strcmp(d->id, only_id) != 0)
-				continue;
-			found = 1;
-			pick = 1;
-			if (alive && (d->owner == MD_OWNER_PROCESS ||
-			    !d->complete)) {
-				warnx("disk %s: in use by running process %ld",
-				    d->id, (long)d->pid);
-				pick = 0;
-				rv = -1;
-			}
-		} else if (alive)
-			pick = all && d->owner == MD_OWNER_USER && d->complete;
-		else
-			pick = all || d->owner == MD_OWNER_PROCESS ||
-			    !d->complete;
-		if (!pick)
-			continue;
-		if (pid <= 0 && only_id == NULL && !alive &&
-		    !(all && d->owner == MD_OWNER_USER && d->complete))
-			warnx("cleaning up disk %s (%s) left by process %ld",
-			    d->id, d->specstr, (long)d->pid);
-		if (md_teardown(&ctx, d) == -1) {
-			warnx("disk %s: not fully torn down; its record %s is "
-			    "kept for the next 'fsconc md cleanup'", d->id,
-			    d->recpath);
-			rv = -1;
-		}
-	}
-	if (only_id != NULL && !found) {
-		warnx("disk %s: no such disk (see 'fsconc md list')", only_id);
-		rv = -1;
-	}
-	remove_stale_tmp();
-	for (i = 0; i < n; i++)
-		md_disk_free(v[i]);
-	free(v);
-	md_unlock(lock);
-	return (rv);
-}
-
-int
-md_cleanup(int all)
-{
-	return (md_cleanup_pid(0, all, NULL));
 }
 
 void

@@ -2,6 +2,7 @@
  * tmpfs[:SIZE] (Linux and FreeBSD): mount a fresh tmpfs; refresh is
  * umount and mount, which frees every page.
  */
+#include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,8 @@ tmpfs_check(const struct md_spec *sp, char *err, size_t len)
 static int
 tmpfs_mount(struct md_ctx *ctx, struct md_disk *d)
 {
-	char *opts, sz[32];
+	char *opts, sz[32], want[32];
+	uint64_t got = 0;
 	int rv;
 
 	md_size_arg(d->spec.size, sz, sizeof(sz));
@@ -31,6 +33,14 @@ tmpfs_mount(struct md_ctx *ctx, struct md_disk *d)
 		opts = xasprintf("size=%s", sz);
 	rv = md_mount(ctx, "tmpfs", opts, "tmpfs", d->mnt);
 	free(opts);
+	/* What was mounted is what the results will say. */
+	if (rv == 0 && ctx->plan == NULL && (md_fs_bytes(d->mnt, &got) == -1 ||
+	    got != d->spec.size)) {
+		warnx("tmpfs %s: mounted %s, not the %s asked for", d->mnt,
+		    format_size(got, sz, sizeof(sz)),
+		    format_size(d->spec.size, want, sizeof(want)));
+		rv = -1;
+	}
 	return (rv);
 }
 
@@ -54,4 +64,5 @@ tmpfs_refresh(struct md_ctx *ctx, struct md_disk *d)
 
 const struct md_backend_ops md_ops_tmpfs = {
 	MD_BACKEND_TMPFS, "tmpfs", tmpfs_check, tmpfs_create, tmpfs_refresh,
+	NULL,
 };

@@ -135,8 +135,8 @@ zram_refresh(struct md_ctx *ctx, struct md_disk *d)
 	    d->mnt));
 }
 
-int
-md_zram_remove(struct md_ctx *ctx, const char *unit)
+static int
+zram_remove(struct md_ctx *ctx, const char *unit)
 {
 	char *p;
 	int rv;
@@ -157,6 +157,23 @@ md_zram_remove(struct md_ctx *ctx, const char *unit)
 	return (md_write_file(ctx, ZRAM_CONTROL "/hot_remove", unit));
 }
 
+/* Killed between hot_add and writing down its number. */
+static int
+zram_unrecorded(struct md_ctx *ctx, const char *id)
+{
+	if (ctx->plan == NULL)
+		warnx("a zram device may have been added and not recorded "
+		    "(%s): check zramctl", id);
+	return (0);
+}
+
+static const struct md_res_kind zram_kinds[] = {
+	{ "zram", zram_remove },
+	{ "zram-add", zram_unrecorded },
+	{ NULL, NULL },
+};
+
 const struct md_backend_ops md_ops_zram = {
 	MD_BACKEND_ZRAM, "zram", zram_check, zram_create, zram_refresh,
+	zram_kinds,
 };

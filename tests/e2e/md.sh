@@ -192,6 +192,35 @@ out=$("$FSCONC" md cycle -n 2 --disks 3 loop:32m 2>&1); rc=$?
     ok "per-worker: 3 loop disks, 2 refreshes each" || not_ok "per-worker 3 disks" "rc=$rc $out"
 check_clean "per-worker: nothing left"
 
+# --- what would make the records lie: exit 2, nothing made --------------------
+refused() {	# NAME PATTERN ARGS...
+	_n=$1; _p=$2; shift 2
+	_before=$(leftovers)
+	_e=$("$FSCONC" md create "$@" 2>&1); _rc=$?
+	if [ $_rc -eq 2 ] && echo "$_e" | grep -q -- "$_p" &&
+	    [ "$(leftovers)" = "$_before" ]; then
+		ok "$_n: exit 2, says '$_p', nothing made"
+	else
+		not_ok "$_n" "rc=$_rc $_e"
+	fi
+}
+refused "tmpfs size in --mount-opts (1G mounted, 64M recorded)" \
+    "the size of a tmpfs disk is the spec's" tmpfs:64m --mount-opts size=1g
+refused "mkfs -d fills the fresh fs" "fills the new file system" \
+    --newfs-opts -d/etc loop:64m
+refused "tmpfs:1k (was 1M)" "would be rounded" tmpfs:1k
+refused "dir: path leaving through .." "leaves where it claims to be" \
+    "dir:$t/a/../../../etc/fsconc-newdir"
+[ ! -e /etc/fsconc-newdir ] && ok "dir: .. path: /etc untouched" ||
+    not_ok "dir: .. path: /etc untouched"
+refused "--disks beyond the bound" "from 0 to 1024" --dry-run --disks 99999 tmpfs:16m
+refused "create --disks without --dry-run (made one)" "only with --dry-run" \
+    --disks 3 tmpfs:16m
+out=$("$FSCONC" md cycle -n 1 tmpfs:64m 2>&1)
+echo "$out" | grep -qx 'disk_fs_bytes=67108864' &&
+    ok "tmpfs: the mounted size is read back into disk_fs_bytes" ||
+    not_ok "disk_fs_bytes read back" "$out"
+
 # --- refusals --------------------------------------------------------------
 fails "dir:/ refused" "root directory" dir:/
 mkdir "$t/full" && echo precious >"$t/full/keep"
@@ -270,6 +299,71 @@ os.execv(sys.argv[1], sys.argv[1:])' "$FSCONC" md create tmpfs:16m 2>&1); rc=$?
     ok "no descriptors for a tool: error names it, the disk is undone" ||
     not_ok "EMFILE in md_run" "rc=$rc $err $(ls "$FSCONC_RUNDIR/state")"
 "$FSCONC" md destroy all 2>/dev/null
+# --- dir: disks whose content resists removal --------------------------------
+# chattr +i / +a (restored by default as root from archives) on files and
+# directories of a dir: disk: destroy clears them and removes it all.
+protected() {	# NAME PARENT
+	_line=$("$FSCONC" md create "dir:$2/prot") || { not_ok "$1: create"; return; }
+	_id=${_line%%	*}
+	mkdir "$2/prot/sub" "$2/prot/empty" && echo x >"$2/prot/imm" &&
+	    echo y >"$2/prot/sub/app" && echo z >"$2/prot/sub/imm2"
+	if ! chattr +i "$2/prot/imm" 2>/dev/null; then
+		skip "$1: chattr +i/+a cleared and removed" "no chattr flags on $(findmnt -n -o FSTYPE -T "$2")"
+		"$FSCONC" md destroy "$_id"
+		return
+	fi
+	chattr +a "$2/prot/sub/app" && chattr +i "$2/prot/sub/imm2" &&
+	    chattr +a "$2/prot/sub" && chattr +i "$2/prot/empty" &&
+	    chattr +a "$2/prot"
+	_e=$("$FSCONC" md destroy "$_id" 2>&1); _rc=$?
+	if [ $_rc -eq 0 ] && [ ! -e "$2/prot" ]; then
+		ok "$1: chattr +i/+a cleared and removed"
+	else
+		not_ok "$1: chattr +i/+a cleared and removed" "rc=$_rc $_e"
+		chattr -R -i -a "$2/prot" 2>/dev/null
+		"$FSCONC" md destroy "$_id" >/dev/null 2>&1
+	fi
+}
+if command -v chattr >/dev/null 2>&1; then
+	protected "dir: on $(findmnt -n -o FSTYPE -T "$t")" "$t"
+	line=$("$FSCONC" md create loop:64m) && pmnt=${line#*	}
+	protected "dir: on ext4" "$pmnt"
+	line=$("$FSCONC" md create tmpfs:16m) && pmnt=${line#*	}
+	protected "dir: on tmpfs" "$pmnt"
+	"$FSCONC" md destroy all
+else
+	skip "dir: chattr +i/+a" "no chattr (e2fsprogs)"
+fi
+# A tree deeper than PATH_MAX (4096): removed by descriptor.
+line=$("$FSCONC" md create "dir:$t/deep") && did=${line%%	*}
+/usr/bin/python3 -c 'import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+for i in range(600):
+	os.mkdir("0123456789abcdef", dir_fd=fd)
+	sub = os.open("0123456789abcdef", os.O_RDONLY, dir_fd=fd)
+	os.close(fd)
+	fd = sub
+os.close(os.open("leaf", os.O_WRONLY | os.O_CREAT, dir_fd=fd))' "$t/deep"
+err=$("$FSCONC" md destroy "$did" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ ! -e "$t/deep" ] && ok "dir: a tree deeper than PATH_MAX removed" ||
+    not_ok "dir: a tree deeper than PATH_MAX removed" "rc=$rc $(echo "$err" | cut -c1-300)"
+# What no teardown can undo (a mount inside) keeps its record; "md forget"
+# retires it and says what stays.
+line=$("$FSCONC" md create "dir:$t/held") && hid=${line%%	*}
+mkdir "$t/held/m" && mount -t tmpfs none "$t/held/m"
+"$FSCONC" md destroy "$hid" >/dev/null 2>&1; rc=$?
+err=$("$FSCONC" md forget "$hid" 2>&1); rc2=$?
+"$FSCONC" md cleanup >/dev/null 2>&1; rc3=$?
+umount "$t/held/m"
+if [ $rc -eq 1 ] && [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] &&
+    echo "$err" | grep -q "left in place: tree $t/held" &&
+    ! "$FSCONC" md list | grep -q "^$hid	"; then
+	ok "md forget retires a record no teardown can undo"
+else
+	not_ok "md forget" "rc=$rc rc2=$rc2 rc3=$rc3 $err"
+fi
+rm -rf "$t/held"
+
 # --- busy: umount EBUSY is retried, then the holders are named ------------
 line=$("$FSCONC" md create tmpfs:16m); bid=${line%%	*}; bmnt=${line#*	}
 (cd "$bmnt" && exec sleep 30) &

@@ -83,10 +83,73 @@ test_parse_backends(void **state)
 	assert_int_equal(sp.size, 0);
 	md_spec_free(&sp);
 
-	/* Sizes are whole MiB. */
-	assert_int_equal(parse("loop:1500k", NULL, &sp, err), 0);
+	assert_int_equal(parse("loop:2048k", NULL, &sp, err), 0);
 	assert_int_equal(sp.size, 2ULL << 20);
 	md_spec_free(&sp);
+}
+
+static int
+opts(const char *spec, const char *fs, const char *newfs, const char *mnt,
+    char *err)
+{
+	struct md_spec sp;
+
+	if (md_spec_parse(spec, fs, newfs, mnt, &sp, err, 256) == -1)
+		return (-1);
+	md_spec_free(&sp);
+	return (0);
+}
+
+/*
+ * What would make the records lie: sizes rounded (tmpfs:1k became 1M,
+ * 1500k 2M), a tmpfs size in --mount-opts (1 GiB mounted, 64 MiB
+ * recorded), newfs options that fill the fresh fs (mke2fs -d DIR), a
+ * dir: path with '..' (dir:A/../../etc/x made /etc/x).  All accepted
+ * before.
+ */
+static void
+test_parse_lies(void **state)
+{
+	char err[256];
+
+	(void)state;
+	assert_int_equal(opts("loop:1500k", NULL, NULL, NULL, err), -1);
+	assert_non_null(strstr(err, "would be rounded"));
+	assert_int_equal(opts("tmpfs:1k", NULL, NULL, NULL, err), -1);
+	assert_int_equal(opts("tmpfs:64m", NULL, NULL, "size=1g", err), -1);
+	assert_non_null(strstr(err, "--mount-opts size=1g"));
+	assert_int_equal(opts("tmpfs:64m", NULL, NULL, "noatime,nr_blocks=9",
+	    err), -1);
+	assert_int_equal(opts("tmpfs:64m", NULL, NULL, "noatime,mode=0755",
+	    err), 0);
+	assert_int_equal(opts("loop:64m", NULL, NULL, "noatime", err), 0);
+
+	assert_int_equal(opts("loop:64m", NULL, "-d /etc", NULL, err), -1);
+	assert_non_null(strstr(err, "--newfs-opts -d: fills"));
+	assert_int_equal(opts("loop:64m", NULL, "-d/etc", NULL, err), -1);
+	assert_int_equal(opts("loop:64m", NULL, "-q -Fd/etc", NULL, err), -1);
+	assert_int_equal(opts("loop:64m", "ext2", "-d /etc", NULL, err), -1);
+	assert_int_equal(opts("loop:64m", NULL, "-E discard -O ^has_journal",
+	    NULL, err), 0);
+	assert_int_equal(opts("loop:64m", NULL, "-L d -Ediscard", NULL, err),
+	    0);
+	assert_int_equal(opts("loop:320m", "xfs", "-p /tmp/proto", NULL, err),
+	    -1);
+	assert_int_equal(opts("loop:320m", "xfs", "-d agcount=4", NULL, err),
+	    0);
+	assert_int_equal(opts("loop:128m", "btrfs", "--rootdir=/etc", NULL,
+	    err), -1);
+	assert_int_equal(opts("loop:128m", "btrfs", "-r /etc", NULL, err), -1);
+	assert_int_equal(opts("loop:128m", "f2fs", "--root-dir=/etc", NULL,
+	    err), -1);
+	assert_int_equal(opts("loop:128m", "btrfs", "-d single", NULL, err),
+	    0);
+
+	assert_int_equal(opts("dir:/tmp/a/../../etc/x", NULL, NULL, NULL,
+	    err), -1);
+	assert_non_null(strstr(err, "'..'"));
+	assert_int_equal(opts("dir:..", NULL, NULL, NULL, err), -1);
+	assert_int_equal(opts("dir:/tmp/a..b/..c", NULL, NULL, NULL, err), 0);
 }
 
 static void
@@ -379,6 +442,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_backends),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_parse_lies),
 		cmocka_unit_test(test_parse_default),
 		cmocka_unit_test(test_sizes_memory),
 		cmocka_unit_test(test_tools),

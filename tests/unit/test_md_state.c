@@ -15,9 +15,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "md.h"
@@ -173,7 +175,7 @@ test_cleanup_dead(void **state)
 	/* destroy all: user disks too, never a live run's. */
 	assert_int_equal(md_cleanup(1), 0);
 	assert_int_equal(nrecords(), 1);
-	assert_int_equal(md_cleanup_pid(getpid(), 0, NULL), 0);
+	assert_int_equal(md_cleanup_pid(getpid(), 0, NULL, 0), 0);
 	assert_int_equal(nrecords(), 0);
 	free(base);
 	free(tree);
@@ -212,6 +214,126 @@ test_cleanup_refuses_outside(void **state)
 	free(keep);
 }
 
+/* Test probe: /dev/ram0..3 exist and look free; slow, to widen the race. */
+static int
+fake_probe(const char *dev, uint64_t *size)
+{
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+	*size = 64ULL << 20;
+	return (strcmp(dev, "/dev/ram4") < 0 && strlen(dev) == 9 ? 1 : -1);
+}
+
+/*
+ * Two processes claim a brd device at once: the scan and the record are
+ * one step under the lock, so they get different devices (they both
+ * took /dev/ram0 when the scan ran unlocked).
+ */
+static void
+test_brd_claim_race(void **state)
+{
+	struct md_ctx ctx = { NULL, md_host_os(), NULL };
+	int gate[2], out[2], k;
+	char got[2][32], id[2][32];
+	pid_t kid[2];
+
+	(void)state;
+	md_brd_probe = fake_probe;
+	assert_int_equal(pipe(gate), 0);
+	assert_int_equal(pipe(out), 0);
+	for (k = 0; k < 2; k++) {
+		if ((kid[k] = fork()) == 0) {
+			struct md_disk *d = xcalloc(1, sizeof(*d));
+			char c, line[32];
+
+			close(gate[1]);
+			/* Both start when the parent closes the gate. */
+			(void)!read(gate[0], &c, 1);
+			d->spec.backend = MD_BACKEND_BRD;
+			d->specstr = xstrdup("brd");
+			if (md_record_reserve(d) == -1 ||
+			    md_brd_claim(&ctx, d) == -1)
+				_exit(1);
+			snprintf(line, sizeof(line), "%-31s", d->dev);
+			(void)!write(out[1], line, 31);
+			snprintf(line, sizeof(line), "%-31.31s", d->id);
+			(void)!write(out[1], line, 31);
+			_exit(0);
+		}
+		assert_true(kid[k] > 0);
+	}
+	close(gate[0]);
+	close(gate[1]);
+	close(out[1]);
+	for (k = 0; k < 2; k++) {
+		int st;
+
+		assert_int_equal(waitpid(kid[k], &st, 0), kid[k]);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		assert_int_equal(read(out[0], got[k], 31), 31);
+		assert_int_equal(read(out[0], id[k], 31), 31);
+		got[k][31] = id[k][strcspn(id[k], " ")] = '\0';
+	}
+	close(out[0]);
+	assert_string_not_equal(got[0], got[1]);
+	/* Only records: never undo them here, a real /dev/ram0 may exist. */
+	for (k = 0; k < 2; k++) {
+		char *p = xasprintf("%s/state/%s.rec", run, id[k]);
+
+		assert_int_equal(unlink(p), 0);
+		free(p);
+	}
+	assert_int_equal(nrecords(), 0);
+}
+
+/*
+ * A dir: disk holding a tree deeper than PATH_MAX is emptied and
+ * removed (a walk by path names stopped at ENAMETOOLONG, and the disk's
+ * record stayed for ever).
+ */
+static void
+test_dir_deeper_than_path_max(void **state)
+{
+	struct md_spec sp;
+	struct md_disk *d;
+	char err[256], *base;
+	int fd, sub, i, levels;
+
+	(void)state;
+	assert_int_equal(md_spec_parse("dir", NULL, NULL, NULL, &sp, err,
+	    sizeof(err)), 0);
+	assert_non_null(d = md_create(&sp, MD_OWNER_PROCESS, NULL));
+	base = xasprintf("%s/%s", run, md_id(d));
+	levels = 2 * PATH_MAX / 16;
+	for (int round = 0; round < 2; round++) {
+		assert_true((fd = open(md_mountpoint(d), O_RDONLY |
+		    O_DIRECTORY)) >= 0);
+		for (i = 0; i < levels; i++) {
+			assert_int_equal(mkdirat(fd, "abcdefghijklmno", 0755),
+			    0);
+			sub = openat(fd, "abcdefghijklmno", O_RDONLY |
+			    O_DIRECTORY);
+			assert_true(sub >= 0);
+			close(fd);
+			fd = sub;
+		}
+		close(openat(fd, "leaf", O_WRONLY | O_CREAT, 0644));
+		close(fd);
+		/* Refresh empties it; destroy removes it. */
+		if (round == 0) {
+			assert_int_equal(md_refresh(d, NULL), 0);
+			assert_int_equal(rmdir(md_mountpoint(d)), 0);
+			assert_int_equal(mkdir(md_mountpoint(d), 0755), 0);
+		}
+	}
+	assert_int_equal(md_destroy(d, NULL), 0);
+	assert_false(exists(base));
+	assert_int_equal(nrecords(), 0);
+	free(base);
+	md_spec_free(&sp);
+}
+
 int
 main(void)
 {
@@ -219,6 +341,8 @@ main(void)
 		cmocka_unit_test(test_create_refresh_destroy),
 		cmocka_unit_test(test_cleanup_dead),
 		cmocka_unit_test(test_cleanup_refuses_outside),
+		cmocka_unit_test(test_brd_claim_race),
+		cmocka_unit_test(test_dir_deeper_than_path_max),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));

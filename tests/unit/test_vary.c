@@ -132,7 +132,7 @@ static void
 test_sysctl_restore(void **state)
 {
 	char root[] = "/tmp/fsconc-vary-XXXXXX", err[256], buf[64];
-	char *vm, *a, *b;
+	char *vm, *a, *b, *run, *rec;
 	struct vary v;
 	pid_t pid;
 	int status;
@@ -146,6 +146,9 @@ test_sysctl_restore(void **state)
 	put(a, "3000\n");
 	put(b, "20\n");
 	vary_sysctl_root = root;
+	/* The sysctl records go to a private runtime directory. */
+	run = xasprintf("%s/run", root);
+	setenv("FSCONC_RUNDIR", run, 1);
 	memset(&v, 0, sizeof(v));
 	assert_int_equal(vary_parse(&v, "sysctl:vm.dirty_expire_centisecs="
 	    "500,1000", err, sizeof(err)), 0);
@@ -202,6 +205,45 @@ test_sysctl_restore(void **state)
 	assert_non_null(strstr(err, "vm.no_such"));
 	vary_free(&v);
 
+	/*
+	 * SIGKILLed with both changed: the record made before the change
+	 * lets a cleanup put them back (they stayed changed before).
+	 */
+	assert_int_equal(vary_parse(&v, "sysctl:vm.dirty_expire_centisecs="
+	    "700", err, sizeof(err)), 0);
+	assert_int_equal(vary_parse(&v, "sysctl:vm/dirty_ratio=7", err,
+	    sizeof(err)), 0);
+	assert_true((pid = fork()) >= 0);
+	if (pid == 0) {
+		if (vary_apply_sysctls(&v, 0, err, sizeof(err)) == 0)
+			kill(getpid(), SIGKILL);
+		_exit(2);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	assert_string_equal(slurp(a), "700");
+	assert_string_equal(slurp(b), "7");
+	rec = xasprintf("%s/sysctl/%ld.rec", run, (long)pid);
+	assert_int_equal(access(rec, F_OK), 0);
+	assert_int_equal(vary_sysctl_cleanup(0), 0);
+	assert_string_equal(slurp(a), "3000\n");
+	assert_string_equal(slurp(b), "20\n");
+	assert_int_equal(access(rec, F_OK), -1);
+	/* A forged record naming a path outside /proc/sys is refused. */
+	put(rec, "pid 1\nstart 0\nsysctl ../../etc/x 41\n");
+	assert_int_equal(vary_sysctl_cleanup(pid), -1);
+	unlink(rec);
+	free(rec);
+	vary_free(&v);
+
+	rec = xasprintf("%s/sysctl", run);
+	rmdir(rec);
+	free(rec);
+	rec = xasprintf("%s/state", run);
+	rmdir(rec);
+	free(rec);
+	rmdir(run);
+	free(run);
 	unlink(a);
 	unlink(b);
 	rmdir(vm);

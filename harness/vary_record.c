@@ -1,0 +1,276 @@
+/*
+ * --vary's sysctls on disk: before a sysctl is first changed, its value
+ * is written (fsync'd, renamed into place) to RUNDIR/sysctl/PID.rec in
+ * md-setup's runtime directory, so that a run killed with SIGKILL does
+ * not leave the machine changed: "fsconc cleanup" (and "fsconc md
+ * cleanup") put back what the records of dead processes name.
+ *
+ *   pid PID
+ *   start START          against pid reuse (md_proc_start)
+ *   sysctl NAME HEX      the value before the change, hex-encoded bytes
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "md.h"
+#include "util.h"
+#include "vary.h"
+
+/* This process's record: the path is made once, for a signal handler. */
+static char rec_path[PATH_MAX];
+
+/* RUNDIR/sysctl, made when a record is to be written. */
+static char *
+record_dir(int make)
+{
+	const char *run;
+	char *dir;
+
+	if ((run = md_rundir()) == NULL)
+		return (NULL);
+	dir = xasprintf("%s/sysctl", run);
+	if (make && mkdir(dir, 0700) == -1 && errno != EEXIST) {
+		warn("%s", dir);
+		free(dir);
+		return (NULL);
+	}
+	return (dir);
+}
+
+static void
+sync_dir(const char *path)
+{
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+/* A name the record can hold and cleanup may trust: no blanks, no "..". */
+static int
+name_ok(const char *name)
+{
+	const char *p;
+
+	if (*name == '\0' || strlen(name) >= sizeof(((struct vary_saved *)0)->
+	    name) || strstr(name, "..") != NULL)
+		return (0);
+	for (p = name; *p != '\0'; p++)
+		if (*p <= ' ' || *p == 0x7f)
+			return (0);
+	return (1);
+}
+
+int
+vary_record_save(const struct vary_saved *s, int n, char *err,
+    size_t errlen)
+{
+	char *dir, *tmp, *buf = NULL;
+	size_t len = 0, i;
+	FILE *fp;
+	int fd, k, rv = -1;
+
+	for (k = 0; k < n; k++)
+		if (!name_ok(s[k].name)) {
+			snprintf(err, errlen, "sysctl %s: not a name fsconc "
+			    "can record", s[k].name);
+			return (-1);
+		}
+	if ((dir = record_dir(1)) == NULL) {
+		snprintf(err, errlen, "no runtime directory for the sysctl "
+		    "record");
+		return (-1);
+	}
+	if ((fp = open_memstream(&buf, &len)) == NULL) {
+		snprintf(err, errlen, "open_memstream: %s", strerror(errno));
+		free(dir);
+		return (-1);
+	}
+	fprintf(fp, "pid %ld\nstart %llu\n", (long)getpid(),
+	    md_proc_start(getpid()));
+	for (k = 0; k < n; k++) {
+		fprintf(fp, "sysctl %s ", s[k].name);
+		for (i = 0; i < s[k].oldlen; i++)
+			fprintf(fp, "%02x", s[k].old[i]);
+		fprintf(fp, "\n");
+	}
+	fclose(fp);
+	snprintf(rec_path, sizeof(rec_path), "%s/%ld.rec", dir,
+	    (long)getpid());
+	tmp = xasprintf("%s/%ld.tmp", dir, (long)getpid());
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0600)) == -1 || write_all(fd, buf, len) == -1 || fsync(fd) == -1 ||
+	    close(fd) == -1 || rename(tmp, rec_path) == -1) {
+		snprintf(err, errlen, "%s: %s", rec_path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink(tmp);
+	} else {
+		sync_dir(dir);
+		rv = 0;
+	}
+	free(tmp);
+	free(buf);
+	free(dir);
+	return (rv);
+}
+
+void
+vary_record_remove(void)
+{
+	int e = errno;
+
+	/* Async-signal-safe: a signal handler's restore ends here too. */
+	if (rec_path[0] != '\0')
+		unlink(rec_path);
+	errno = e;
+}
+
+static int
+unhex(const char *h, unsigned char *out, size_t max, size_t *n)
+{
+	size_t len = strlen(h), i;
+	unsigned v;
+
+	if (len % 2 != 0 || len / 2 > max ||
+	    strspn(h, "0123456789abcdef") != len)
+		return (-1);
+	for (i = 0; i < len / 2; i++) {
+		sscanf(h + 2 * i, "%2x", &v);
+		out[i] = (unsigned char)v;
+	}
+	*n = len / 2;
+	return (0);
+}
+
+/* Put back what one record names.  0, or -1 (it is kept). */
+static int
+restore_record(const char *path, pid_t pid)
+{
+	struct vary_saved s, want;
+	char *line = NULL, *name, *hex, err[512];
+	size_t cap = 0, n;
+	ssize_t len;
+	FILE *fp;
+	int rv = 0;
+
+	if ((fp = fopen(path, "re")) == NULL) {
+		if (errno == ENOENT)
+			return (0);
+		warn("%s", path);
+		return (-1);
+	}
+	while ((len = getline(&line, &cap, fp)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (strncmp(line, "sysctl ", 7) != 0)
+			continue;
+		name = line + 7;
+		if ((hex = strchr(name, ' ')) == NULL) {
+			warnx("%s: bad line '%s'", path, line);
+			rv = -1;
+			continue;
+		}
+		*hex++ = '\0';
+		memset(&want, 0, sizeof(want));
+		if (!name_ok(name) || unhex(hex, want.old, sizeof(want.old),
+		    &want.oldlen) == -1) {
+			warnx("%s: sysctl %s: bad record: refusing it", path,
+			    name);
+			rv = -1;
+			continue;
+		}
+		/* Its place and type now, then the value it had. */
+		if (vary_os_save(&s, name, err, sizeof(err)) != 0) {
+			warnx("%s", err);
+			rv = -1;
+			continue;
+		}
+		if (s.isint && want.oldlen != (size_t)s.intsize) {
+			warnx("%s: sysctl %s: %zu bytes recorded for a %d-byte "
+			    "integer: refusing it", path, name, want.oldlen,
+			    s.intsize);
+			rv = -1;
+			continue;
+		}
+		memcpy(s.old, want.old, want.oldlen);
+		s.oldlen = n = want.oldlen;
+		while (n > 0 && (s.old[n - 1] == '\n' || s.old[n - 1] == '\0'))
+			n--;
+		warnx("putting back sysctl %s=%.*s, left changed by process "
+		    "%ld", name, s.isint ? 9 : (int)n, s.isint ? "(integer)" :
+		    (char *)s.old, (long)pid);
+		if (vary_os_restore(&s) != 0) {
+			warn("sysctl %s", name);
+			rv = -1;
+		}
+	}
+	free(line);
+	fclose(fp);
+	if (rv == 0 && unlink(path) == -1 && errno != ENOENT) {
+		warn("%s", path);
+		rv = -1;
+	}
+	return (rv);
+}
+
+int
+vary_sysctl_cleanup(pid_t only)
+{
+	struct dirent *de;
+	unsigned long long start;
+	char *dir, *p, *line = NULL;
+	size_t cap = 0, n;
+	pid_t pid;
+	FILE *fp;
+	DIR *dp;
+	int rv = 0;
+
+	if ((dir = record_dir(0)) == NULL)
+		return (-1);
+	if ((dp = opendir(dir)) == NULL) {
+		/* ENOENT: no --vary has ever recorded anything here. */
+		rv = errno == ENOENT ? 0 : -1;
+		if (rv == -1)
+			warn("%s", dir);
+		free(dir);
+		return (rv);
+	}
+	while ((de = readdir(dp)) != NULL) {
+		n = strlen(de->d_name);
+		if (n < 5 || (strcmp(de->d_name + n - 4, ".rec") != 0 &&
+		    strcmp(de->d_name + n - 4, ".tmp") != 0))
+			continue;
+		pid = (pid_t)strtol(de->d_name, NULL, 10);
+		p = xasprintf("%s/%s", dir, de->d_name);
+		start = 0;
+		if ((fp = fopen(p, "re")) != NULL) {
+			while (getline(&line, &cap, fp) > 0)
+				if (sscanf(line, "start %llu", &start) == 1)
+					break;
+			fclose(fp);
+		}
+		if (only > 0 ? pid == only : !md_proc_alive(pid, start)) {
+			if (strcmp(de->d_name + n - 4, ".tmp") == 0)
+				unlink(p);	/* died before the rename */
+			else if (restore_record(p, pid) == -1)
+				rv = -1;
+		}
+		free(p);
+	}
+	free(line);
+	closedir(dp);
+	free(dir);
+	return (rv);
+}
