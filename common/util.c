@@ -214,6 +214,36 @@ fsync_dir(const char *path)
 	return (rc);
 }
 
+int
+write_file_durable(const char *path, const void *buf, size_t len,
+    mode_t mode)
+{
+	char *tmp, *dir, *slash;
+	int fd, e;
+
+	tmp = xasprintf("%s.tmp", path);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    mode)) == -1 || write_all(fd, buf, len) == -1 || fsync(fd) == -1 ||
+	    close(fd) == -1 || (fd = -1, rename(tmp, path) == -1)) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		unlink(tmp);
+		free(tmp);
+		errno = e;
+		return (-1);
+	}
+	free(tmp);
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	else
+		strcpy(dir, ".");
+	e = fsync_dir(dir);
+	free(dir);
+	return (e);
+}
+
 uint64_t
 mix64(uint64_t z)
 {

@@ -48,6 +48,13 @@ int	 mkdir_p(const char *, mode_t);
 int	 write_all(int, const void *, size_t);
 /* fsync a directory, so that the entries made in it survive a crash. */
 int	 fsync_dir(const char *);
+/*
+ * Replace path with buf durably: a temporary file beside it, written and
+ * fsync'd, renamed over path, the directory fsync'd.  A crash leaves the
+ * old or the new contents, never a mix.  0, or -1 with errno.
+ */
+int	 write_file_durable(const char *path, const void *buf, size_t len,
+	    mode_t);
 
 /*
  * splitmix64 (Steele, Lea, Flood 2014): the one seeded generator, the

@@ -46,17 +46,6 @@ record_dir(int make)
 	return (dir);
 }
 
-static void
-sync_dir(const char *path)
-{
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-}
-
 /* A name the record can hold and cleanup may trust: no blanks, no "..". */
 static int
 name_ok(const char *name)
@@ -76,10 +65,10 @@ int
 vary_record_save(const struct vary_saved *s, int n, char *err,
     size_t errlen)
 {
-	char *dir, *tmp, *buf = NULL;
+	char *dir, *buf = NULL;
 	size_t len = 0, i;
 	FILE *fp;
-	int fd, k, rv = -1;
+	int k, rv = -1;
 
 	for (k = 0; k < n; k++)
 		if (!name_ok(s[k].name)) {
@@ -108,19 +97,10 @@ vary_record_save(const struct vary_saved *s, int n, char *err,
 	fclose(fp);
 	snprintf(rec_path, sizeof(rec_path), "%s/%ld.rec", dir,
 	    (long)getpid());
-	tmp = xasprintf("%s/%ld.tmp", dir, (long)getpid());
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0600)) == -1 || write_all(fd, buf, len) == -1 || fsync(fd) == -1 ||
-	    close(fd) == -1 || rename(tmp, rec_path) == -1) {
+	if (write_file_durable(rec_path, buf, len, 0600) == -1)
 		snprintf(err, errlen, "%s: %s", rec_path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		unlink(tmp);
-	} else {
-		sync_dir(dir);
+	else
 		rv = 0;
-	}
-	free(tmp);
 	free(buf);
 	free(dir);
 	return (rv);

@@ -218,10 +218,10 @@ md_unlock(int fd)
 int
 md_record_save(struct md_disk *d)
 {
-	char *tmp, *buf = NULL, *dir;
+	char *buf = NULL;
 	size_t len = 0, i;
 	FILE *fp;
-	int fd, rv = -1;
+	int rv;
 
 	if ((fp = open_memstream(&buf, &len)) == NULL) {
 		warn("%s: record: open_memstream", d->id);
@@ -238,24 +238,8 @@ md_record_save(struct md_disk *d)
 	for (i = 0; i < d->nres; i++)
 		fprintf(fp, "res %s %s\n", d->res[i].kind, d->res[i].arg);
 	fclose(fp);
-	tmp = xasprintf("%s.tmp", d->recpath);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0600)) == -1)
-		warn("%s", tmp);
-	else if (write_all(fd, buf, len) == -1 || fsync(fd) == -1) {
-		warn("%s", tmp);
-		close(fd);
-		unlink(tmp);
-	} else if (close(fd) == -1 || rename(tmp, d->recpath) == -1) {
+	if ((rv = write_file_durable(d->recpath, buf, len, 0600)) == -1)
 		warn("%s", d->recpath);
-		unlink(tmp);
-	} else {
-		dir = xasprintf("%s/state", rundir);
-		fsync_dir(dir);
-		free(dir);
-		rv = 0;
-	}
-	free(tmp);
 	free(buf);
 	return (rv);
 }
