@@ -30,6 +30,7 @@
 #include <limits.h>
 #include <nettle/sha2.h>
 #include <pwd.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -137,6 +138,48 @@ extract_flags_string(int flags, char *buf, size_t len)
 		    off > 0 ? "," : "", flag_table[i].name);
 	}
 	return (buf);
+}
+
+/*
+ * Decompression filters: only those libarchive has built in.  Where it
+ * lacks the library (always for lrzip and grzip) a filter's support call
+ * says ARCHIVE_WARN and would run an external program named by the
+ * archive's magic: a hostile archive must not make root exec anything.
+ */
+static int (*const filter_table[])(struct archive *) = {
+	archive_read_support_filter_bzip2, archive_read_support_filter_compress,
+	archive_read_support_filter_gzip, archive_read_support_filter_grzip,
+	archive_read_support_filter_lrzip, archive_read_support_filter_lz4,
+	archive_read_support_filter_lzip, archive_read_support_filter_lzma,
+	archive_read_support_filter_lzop, archive_read_support_filter_uu,
+	archive_read_support_filter_xz, archive_read_support_filter_zstd,
+};
+#define NFILTERS (sizeof(filter_table) / sizeof(filter_table[0]))
+static int filter_builtin[NFILTERS];
+static pthread_once_t filter_once = PTHREAD_ONCE_INIT;
+
+static void
+filter_probe(void)
+{
+	struct archive *rd;
+	size_t i;
+
+	for (i = 0; i < NFILTERS; i++)
+		if ((rd = archive_read_new()) != NULL) {
+			filter_builtin[i] = filter_table[i](rd) == ARCHIVE_OK;
+			archive_read_free(rd);
+		}
+}
+
+static void
+support_builtin_filters(struct archive *rd)
+{
+	size_t i;
+
+	pthread_once(&filter_once, filter_probe);
+	for (i = 0; i < NFILTERS; i++)
+		if (filter_builtin[i])
+			filter_table[i](rd);
 }
 
 /*
@@ -251,7 +294,7 @@ reader_new(const void *buf, size_t len, int formats, int *r)
 			format_table[i].support(rd);
 	/* An empty file: "archive has no entries", not "unrecognized". */
 	archive_read_support_format_empty(rd);
-	archive_read_support_filter_all(rd);
+	support_builtin_filters(rd);
 	/* The image is never modified: libarchive only reads through it. */
 	*r = archive_read_open_memory(rd, (void *)(uintptr_t)buf, len);
 	return (rd);
@@ -289,7 +332,7 @@ format_not_enabled(const void *buf, size_t len, int formats)
 		if ((rd = archive_read_new()) == NULL)
 			return (NULL);
 		format_table[i].support(rd);
-		archive_read_support_filter_all(rd);
+		support_builtin_filters(rd);
 		r = archive_read_open_memory(rd, (void *)(uintptr_t)buf, len);
 		archive_read_free(rd);
 		if (r == ARCHIVE_OK)

@@ -55,7 +55,7 @@ run_bad "'..' path" "$d/dotdot.tar" "../outside/evil: Path contains '..'"
 run_bad "absolute path" "$d/abs.tar" "$d/absout/evil: Path is absolute"
 run_bad "symlink escape" "$d/symesc.tar" "esc/evil: Cannot extract through symlink"
 run_bad "device node" "$d/dev.tar" "dev/null: Refusing to create a device node"
-grep -q "failed	$d/dev.tar: dev/null" "$d"/res/*/*/*/workers.tsv &&
+grep -q "	failed	.*	$d/dev.tar: dev/null" "$d"/res/*/*/*/workers.tsv &&
     ok "workers.tsv: failed with the reason" ||
     not_ok "workers.tsv: failed with the reason" "$(cat "$d"/res/*/*/*/workers.tsv)"
 if [ -e "$d/disk/outside" ] || [ -e "$d/outside" ] || [ -e "$d/absout" ]; then
@@ -252,3 +252,24 @@ for mode in process thread; do
 		fi
 	done
 done
+
+# An archive whose magic names a decompressor libarchive lacks (lrzip,
+# grzip) must not make fsconc run that program from PATH.
+mkdir "$d/fakebin"
+for p in lrzip grzip; do
+	printf '#!/bin/sh\ntouch "%s/executed-%s"\ncat >/dev/null\n' "$d" $p \
+	    >"$d/fakebin/$p"
+	chmod +x "$d/fakebin/$p"
+done
+printf 'LRZI\000\006' >"$d/x.lrz"
+head -c 200 /dev/zero >>"$d/x.lrz"
+rm -rf "$d/disk" "$d/res"
+mkdir "$d/disk"
+PATH="$d/fakebin:$PATH" "$FSCONC" run -a "$d/x.lrz" -j 1 -r 1 \
+    --disk "dir:$d/disk" -o "$d/res" >"$d/out" 2>&1; rc=$?
+if [ $rc -ne 0 ] && ! ls "$d"/executed-* >/dev/null 2>&1; then
+	ok "lrzip magic: refused, no external decompressor run"
+else
+	not_ok "lrzip magic: refused, no external decompressor run" \
+	    "rc=$rc $(ls "$d") $(cat "$d/out")"
+fi
