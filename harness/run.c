@@ -338,15 +338,16 @@ write_meta(struct run *r)
 
 /*
  * Fresh disks for a batch of n workers: created on first use (fresh
- * already), refreshed on every later one.  Returns the set-up seconds,
- * or -1 when a disk could not be made (message printed).
+ * already), refreshed on every later one.  0 with the set-up seconds in
+ * *setup, or -1 when a disk could not be made (message printed).
  */
-static double
-fresh_disks(struct run *r, int n)
+static int
+fresh_disks(struct run *r, int n, double *setup)
 {
-	double sec, total = 0;
+	double sec;
 	int i;
 
+	*setup = 0;
 	for (i = 0; i < n; i++) {
 		sec = 0;
 		if (i >= r->ndisks) {
@@ -358,7 +359,7 @@ fresh_disks(struct run *r, int n)
 			r->ndisks = i + 1;
 		} else if (md_refresh(r->disks[i], &sec) != 0)
 			return (-1);
-		total += sec;
+		*setup += sec;
 	}
 	if (!r->described && r->ndisks > 0) {
 		md_describe(r->disks[0], rs_meta_file(r->rs));
@@ -369,7 +370,7 @@ fresh_disks(struct run *r, int n)
 			    md_mountpoint(r->disks[0]));
 		r->described = 1;
 	}
-	return (total);
+	return (0);
 }
 
 /* 0, or -1 when a disk is left behind (md_destroy said which). */
@@ -424,7 +425,7 @@ one_batch(struct run *r, size_t step)
 	memset(&run, 0, sizeof(run));
 	if (r->have_spec) {
 		ndisk = c->layout == RUN_LAYOUT_SHARED ? 1 : n;
-		if ((setup = fresh_disks(r, ndisk)) < 0)
+		if (fresh_disks(r, ndisk, &setup) != 0)
 			return (-1);
 		dirs = xcalloc((size_t)n, sizeof(*dirs));
 		mounts = xcalloc((size_t)n, sizeof(*mounts));

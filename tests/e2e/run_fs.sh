@@ -35,6 +35,7 @@ out=$("$FSCONC" run -a "$S/bad.tar" -j 1 -r 1 --disk "dir:$S/dirdisk2" -o "$S/ba
 
 if ! is_root; then
 	for t in "tmpfs, shared and per-worker" "thread mode, --verify" \
+	    "pthread_create fails mid-batch" \
 	    "loop+ext4" "^C: set readable, nothing mounted" \
 	    "second signal: disks torn down"; do
 		skip "$t" "needs root"
@@ -57,6 +58,17 @@ out=$("$FSCONC" run -a "$S/a.tar" -j 2 -r 1 --disk tmpfs:128m --mode thread --ve
 set=$(set_of "$S/th")
 [ $rc -eq 0 ] && all_ok "$set" "$n" && grep -qx 'verify=yes' "$set/meta" &&
     ok "thread mode, --verify" || not_ok "thread mode, --verify" "rc=$rc $out"
+
+# A worker thread that cannot be created: the threads already started
+# are let go, the run stops, tears its disk down and exits 1.
+out=$(FSCONC_TEST_THREAD_FAIL=1 "$FSCONC" run -a "$S/a.tar" -j 1,2 -r 1 \
+    --order sequential --disk tmpfs:128m --mode thread -o "$S/tf" 2>&1); rc=$?
+set=$(set_of "$S/tf")
+m=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
+[ $rc -eq 1 ] && [ -n "$set" ] && grep -qx 'aborted=yes' "$set/meta" &&
+    echo "$out" | grep -q 'pthread_create worker 1 of 2' && [ -z "$m" ] &&
+    ok "pthread_create fails mid-batch: torn down, exit 1" ||
+    not_ok "pthread_create fails mid-batch: torn down, exit 1" "rc=$rc mounts: $m $out"
 
 if command -v mkfs.ext4 >/dev/null 2>&1 && losetup -f >/dev/null 2>&1; then
 	out=$("$FSCONC" run -a "$S/a.tar" -j 1,2 -r 1 --disk loop:128m --fs ext4 \

@@ -121,6 +121,47 @@ test_batch_killed(void **state)
 	wl_calib.fini(bs.wl_state);
 }
 
+/*
+ * pthread_create failing mid-batch: the threads already waiting at the
+ * gate are let go and joined, and the batch says it could not start.
+ */
+static int cleanups;
+
+static void
+count_cleanup(void *st, struct wl_worker *w)
+{
+	(void)st;
+	(void)w;
+	__atomic_add_fetch(&cleanups, 1, __ATOMIC_SEQ_CST);
+}
+
+static void
+test_batch_thread_create_fails(void **state)
+{
+	struct workload wl = wl_calib;
+	struct rs_worker rw[4];
+	struct batch_spec bs;
+	struct rs_run run;
+
+	(void)state;
+	wl.worker_cleanup = count_cleanup;
+	memset(&bs, 0, sizeof(bs));
+	bs.wl = &wl;
+	bs.wl_state = calib(NULL, NULL);
+	bs.jobs = 4;
+	bs.rep = 1;
+	bs.mode = RUN_MODE_THREAD;
+	memset(&run, 0, sizeof(run));
+	cleanups = 0;
+	setenv("FSCONC_TEST_THREAD_FAIL", "2", 1);
+	assert_int_equal(harness_run_batch(&bs, &run, rw), -1);
+	unsetenv("FSCONC_TEST_THREAD_FAIL");
+	assert_int_equal(cleanups, 2);
+	assert_int_equal(run.status, RS_FAILED);
+	assert_non_null(strstr(run.reason, "pthread_create worker 2"));
+	wl_calib.fini(bs.wl_state);
+}
+
 /* nohup, or a background job of a script: the signal stays ignored. */
 static void
 test_signals_keep_ignored(void **state)
@@ -226,6 +267,7 @@ main(void)
 		cmocka_unit_test(test_batch_process),
 		cmocka_unit_test(test_batch_thread),
 		cmocka_unit_test(test_batch_killed),
+		cmocka_unit_test(test_batch_thread_create_fails),
 		cmocka_unit_test(test_experiment_set),
 		cmocka_unit_test(test_signals_keep_ignored),
 		cmocka_unit_test(test_worker_sighup),
