@@ -208,7 +208,7 @@ parse_options(struct nightly *nt, int argc, char **argv)
 		}
 	free(os);
 	free(lo);
-	if (rc == 0 && nt->cfg.nvary > 0) {
+	if (rc == 0 && nt->cfg.vary.naxes > 0) {
 		warnx("nightly: --vary: not supported here; run the cells "
 		    "with fsconc run and compare them");
 		rc = EXIT_USAGE;

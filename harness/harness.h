@@ -1,16 +1,22 @@
 /*
  * The controller: experiment plan, workers, start gate, hwloc binding,
- * timing, the run loop.  cmd_run and cmd_nightly share the run options;
- * cmd_limits runs single batches; cmd_topo prints binding plans.
+ * timing, the run loop.  cmd_run and cmd_nightly share the run options
+ * and choose between a plain and a --vary experiment; cmd_limits runs
+ * single batches; cmd_topo prints binding plans.
  *
- * Layers, bottom up:
- *   topology + binding plan  (topo_open, bind_plan_*)      harness/bind.c
- *   one batch of N workers   (harness_run_batch)           harness/batch.c
- *   run's options            (run_parse_options, run_option ...)
- *                                                          harness/options.c
- *   the experiment           (run_experiment, run_open/step/close)
- *                                                          harness/run.c
- *   OS specifics             (os_*)          harness/os_linux.c, os_freebsd.c
+ * The files form a tree: each uses only those listed above it (and the
+ * other modules: md-setup, workloads, results, analysis, common).
+ *   os_linux.c, os_freebsd.c  OS specifics (os_*)
+ *   bind.c        topology + binding plans (topo_open, bind_plan_*)
+ *   batch.c       one batch of N workers (harness_run_batch)
+ *   vary_axes.c   --vary as data: axes, cells, labels (vary_parse ...)
+ *   options.c     run's options into a run_config, --vary parsed once
+ *                 (run_parse_options, run_option ...)
+ *   run.c         one plain experiment (run_experiment,
+ *                 run_open/step/close)
+ *   vary_linux.c, vary_freebsd.c  sysctls a cell sets, put back
+ *   vary.c        the --vary experiment: cells side by side, each one
+ *                 run.c's (vary_experiment)
  */
 #ifndef FSCONC_HARNESS_H
 #define FSCONC_HARNESS_H
@@ -48,6 +54,31 @@ struct run_kv {
 	char	*value;
 };
 
+/* --vary: one axis per option, its values in the order given. */
+enum vary_key {
+	VARY_SYSCTL,		/* sysctl:NAME */
+	VARY_FS,
+	VARY_MOUNT_OPTS,
+	VARY_NEWFS_OPTS,
+	VARY_DISK,
+	VARY_MODE,
+	VARY_BIND,
+	VARY_LAYOUT,
+};
+
+struct vary_axis {
+	enum vary_key	 key;
+	char		*name;		/* "fs" ..., or the sysctl's NAME */
+	char		**values;
+	size_t		 nvalues;
+};
+
+/* Every --vary of one command line, in the order given. */
+struct vary {
+	struct vary_axis *axes;
+	size_t		 naxes;		/* 0: a plain experiment */
+};
+
 /* Parsed options of fsconc run (and of nightly, which reuses them). */
 struct run_config {
 	const struct workload *wl;	/* -w, --workload (default extract) */
@@ -76,8 +107,7 @@ struct run_config {
 	enum md_os	 os;		/* --os (dry-run plans; default this OS) */
 	int		 os_given;	/* --os was given */
 	char		*synthetic;	/* --synthetic TOPO (dry-run only) */
-	char		**vary;		/* --vary KEY=V1,V2 (harness/vary.c) */
-	size_t		 nvary;
+	struct vary	 vary;		/* --vary KEY=V1,V2, parsed */
 	char		*cmdline;	/* the whole command line, for meta */
 	int		 summary;	/* print the summary (cmd_run: 1) */
 	int		 progress;	/* one-line progress (stderr is a tty) */
@@ -128,37 +158,41 @@ int	 run_option(struct run_config *, int ch, const char *arg);
  */
 int	 run_config_finish(struct run_config *, int argc, char **argv);
 /*
- * All of the above for "fsconc run" (initialises cfg): returns RUN_READY
- * with cfg ready, or else the exit status to return at once (EXIT_OK
- * after --help or -w help, EXIT_USAGE after bad input, usage printed).
+ * All of the above for "fsconc run" (initialises cfg).  Returns an exit
+ * status: EXIT_OK, or EXIT_USAGE after bad input (usage printed).
+ * *ready is 1 when cfg is ready to run, 0 when the command is over
+ * (--help, -w help, or bad input).
  */
-#define RUN_READY	(-1)
-int	 run_parse_options(int argc, char **argv, struct run_config *);
+int	 run_parse_options(int argc, char **argv, struct run_config *,
+	    int *ready);
 
 /*
- * Run the experiment cfg describes (or print its plan on --dry-run):
+ * A plain experiment (cfg->vary has no axes; --vary is ignored here):
  * create the result set, every repetition and level, commit after each
- * repetition, print the summary when cfg->summary.  The set's directory is
- * copied into set_path ("" on --dry-run or when none was made).  Returns
- * an exit status: EXIT_OK, or EXIT_RUNTIME when anything failed (the set
- * stays readable and holds what completed).
+ * repetition, print the summary when cfg->summary; on --dry-run only
+ * print the plan.  The set's directory is copied into set_path ("" on
+ * --dry-run or when none was made).  Returns an exit status: EXIT_OK,
+ * EXIT_USAGE for a bad workload option or disk spec, or EXIT_RUNTIME
+ * when anything failed (the set stays readable and holds what
+ * completed).
  */
 int	 run_experiment(struct run_config *, char *set_path, size_t len);
 /*
- * run_experiment with --vary: the cells of the cross product interleaved
- * in every step, each into its own set under one run directory (copied
- * into set_path), sysctls put back afterwards.  harness/vary.c.
+ * The --vary experiment (cfg->vary.naxes > 0): the cells of the cross
+ * product interleaved in every step, each into its own set under one run
+ * directory (copied into set_path), sysctls put back afterwards; on
+ * --dry-run every cell's plan.  Exit status as run_experiment.
+ * harness/vary.c.
  */
 int	 vary_experiment(struct run_config *, char *set_path, size_t len);
-/* One more --vary for cfg: 0, or -1 after "fsconc: run: --vary ...". */
-int	 vary_check(const struct run_config *, const char *spec);
 
 /*
  * run_experiment in parts, for drivers that interleave several
  * experiments (--vary cells: for each step, every cell's run_step):
- *   run_open      topology, workload options and prepare, result set and
- *                 meta; NULL with *rc the exit status on failure, and
- *                 also after --dry-run (plan printed, *rc EXIT_OK)
+ *   run_open      (not for --dry-run) topology, workload options and
+ *                 prepare, result set and meta.  Returns the exit
+ *                 status: EXIT_OK with *run set, or else *run NULL
+ *                 (message printed)
  *   run_step      batch i of run_nsteps in the configured order: fresh
  *                 disk(s), the batch, rows committed.  -1: stop (disk
  *                 failure, printed); a failed batch is not -1
@@ -175,7 +209,7 @@ int	 vary_check(const struct run_config *, const char *spec);
  * controller.
  */
 struct run;
-struct run *run_open(struct run_config *, int *rc);
+int	 run_open(struct run_config *, struct run **run);
 size_t	 run_nsteps(const struct run *);
 const char *run_set_path(const struct run *);
 int	 run_step(struct run *, size_t i);

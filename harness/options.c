@@ -13,6 +13,7 @@
 
 #include "harness.h"
 #include "util.h"
+#include "vary.h"
 
 #define MAX_LEVEL	4096
 
@@ -136,9 +137,7 @@ run_config_free(struct run_config *c)
 	free(c->label);
 	free(c->results);
 	free(c->synthetic);
-	for (i = 0; i < c->nvary; i++)
-		free(c->vary[i]);
-	free(c->vary);
+	vary_free(&c->vary);
 	free(c->cmdline);
 	memset(c, 0, sizeof(*c));
 }
@@ -284,7 +283,7 @@ int
 run_option(struct run_config *c, int ch, const char *arg)
 {
 	const char *eq;
-	char *end;
+	char *end, err[512];
 	long v;
 	int k;
 
@@ -418,10 +417,10 @@ run_option(struct run_config *c, int ch, const char *arg)
 		c->verify = 1;
 		break;
 	case RUN_OPT_VARY:
-		if (vary_check(c, arg) != 0)
+		if (vary_parse(&c->vary, arg, err, sizeof(err)) != 0) {
+			warnx("run: %s", err);
 			return (-1);
-		c->vary = xrealloc(c->vary, (c->nvary + 1) * sizeof(*c->vary));
-		c->vary[c->nvary++] = xstrdup(arg);
+		}
 		break;
 	default:
 		return (-1);
@@ -514,11 +513,12 @@ list_workloads(void)
 }
 
 int
-run_parse_options(int argc, char **argv, struct run_config *c)
+run_parse_options(int argc, char **argv, struct run_config *c, int *ready)
 {
 	int ch;
 
 	run_config_init(c);
+	*ready = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, run_optstring, run_longopts,
 	    NULL)) != -1) {
@@ -544,5 +544,6 @@ run_parse_options(int argc, char **argv, struct run_config *c)
 		usage(stderr);
 		return (EXIT_USAGE);
 	}
-	return (RUN_READY);
+	*ready = 1;
+	return (EXIT_OK);
 }

@@ -580,41 +580,55 @@ teardown(struct run *r)
 		hwloc_topology_destroy(r->topo);
 }
 
-struct run *
-run_open(struct run_config *c, int *rc)
+/* What a plan and a run both need: topology, order, workload, disks. */
+static int
+run_setup(struct run *r)
+{
+	struct run_config *c = r->cfg;
+	char err[512];
+	int rc;
+
+	if (topo_open(&r->topo, c->dry_run ? c->synthetic : NULL, err,
+	    sizeof(err)) != 0) {
+		warnx("run: %s", err);
+		return (EXIT_RUNTIME);
+	}
+	r->ncpu = hwloc_get_nbobjs_by_type(r->topo, HWLOC_OBJ_PU);
+	r->steps = run_order_steps(c->order, c->nlevels, c->reps, c->seed);
+	r->nsteps = c->nlevels * (size_t)c->reps;
+	if ((rc = apply_options(r)) != EXIT_OK)
+		return (rc);
+	if (parse_spec(r) != 0 || make_plans(r) != 0)
+		return (EXIT_USAGE);
+	return (EXIT_OK);
+}
+
+static void
+run_free(struct run *r)
+{
+	teardown(r);
+	free(r);
+}
+
+int
+run_open(struct run_config *c, struct run **rp)
 {
 	char err[512], host[256], label[256], name[32];
 	const char *metrics[RS_MAX_METRICS];
 	struct run *r;
 	size_t i;
+	int rc;
 
+	*rp = NULL;
 	r = xcalloc(1, sizeof(*r));
 	r->cfg = c;
-	*rc = EXIT_OK;
-	if (topo_open(&r->topo, c->dry_run ? c->synthetic : NULL, err,
-	    sizeof(err)) != 0) {
-		warnx("run: %s", err);
-		*rc = EXIT_RUNTIME;
+	if ((rc = run_setup(r)) != EXIT_OK)
 		goto fail;
-	}
-	r->ncpu = hwloc_get_nbobjs_by_type(r->topo, HWLOC_OBJ_PU);
-	r->steps = run_order_steps(c->order, c->nlevels, c->reps, c->seed);
-	r->nsteps = c->nlevels * (size_t)c->reps;
-	if ((*rc = apply_options(r)) != EXIT_OK)
-		goto fail;
-	if (parse_spec(r) != 0 || make_plans(r) != 0) {
-		*rc = EXIT_USAGE;
-		goto fail;
-	}
-	if (c->dry_run) {
-		*rc = dry_run(r);
-		goto fail;
-	}
 	err[0] = '\0';
 	if (c->wl->prepare != NULL &&
 	    c->wl->prepare(r->wl_state, err, sizeof(err)) != 0) {
 		warnx("run: workload %s: %s", c->wl->name, err);
-		*rc = EXIT_RUNTIME;
+		rc = EXIT_RUNTIME;
 		goto fail;
 	}
 	for (i = 0; i < c->wl->nmetrics && i < RS_MAX_METRICS; i++)
@@ -622,7 +636,7 @@ run_open(struct run_config *c, int *rc)
 	if ((r->rs = rs_create(c->results, host_name(host, sizeof(host)),
 	    c->label != NULL ? c->label : os_default_label(label,
 	    sizeof(label)), metrics, i)) == NULL) {
-		*rc = EXIT_RUNTIME;
+		rc = EXIT_RUNTIME;
 		goto fail;
 	}
 	r->real = xcalloc(c->nlevels, sizeof(*r->real));
@@ -634,11 +648,11 @@ run_open(struct run_config *c, int *rc)
 	}
 	write_meta(r);
 	r->started = now_monotonic();
-	return (r);
+	*rp = r;
+	return (EXIT_OK);
 fail:
-	teardown(r);
-	free(r);
-	return (NULL);
+	run_free(r);
+	return (rc);
 }
 
 size_t
@@ -698,8 +712,7 @@ run_close(struct run *r, char *set_path, size_t len)
 	if (rs_close(r->rs) != 0)
 		rc = EXIT_RUNTIME;
 	r->rs = NULL;
-	teardown(r);
-	free(r);
+	run_free(r);
 	return (rc);
 }
 
@@ -711,11 +724,17 @@ run_experiment(struct run_config *c, char *set_path, size_t len)
 	size_t i;
 	int rc;
 
-	if (c->nvary > 0)
-		return (vary_experiment(c, set_path, len));
 	if (len > 0)
 		set_path[0] = '\0';
-	if ((r = run_open(c, &rc)) == NULL)
+	if (c->dry_run) {
+		r = xcalloc(1, sizeof(*r));
+		r->cfg = c;
+		if ((rc = run_setup(r)) == EXIT_OK)
+			rc = dry_run(r);
+		run_free(r);
+		return (rc);
+	}
+	if ((rc = run_open(c, &r)) != EXIT_OK)
 		return (rc);
 	run_signals_begin(NULL, &saved);
 	for (i = 0; i < r->nsteps && !harness_interrupted; i++)

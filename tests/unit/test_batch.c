@@ -224,13 +224,14 @@ test_experiment_set(void **state)
 	struct run_config c;
 	struct rs_set *set;
 	double *v;
-	int *levels;
+	int *levels, ready;
 	FILE *saved;
 
 	(void)state;
 	assert_non_null(mkdtemp(tmpl));
 	argv[12] = tmpl;
-	assert_int_equal(run_parse_options(13, argv, &c), RUN_READY);
+	assert_int_equal(run_parse_options(13, argv, &c, &ready), EXIT_OK);
+	assert_int_equal(ready, 1);
 	c.summary = 0;
 	/* -j 3 may oversubscribe a small machine: that warning is fine. */
 	saved = stderr;
