@@ -35,23 +35,6 @@
 #include "harness.h"
 #include "util.h"
 
-volatile sig_atomic_t harness_interrupted;
-
-/* The workers of the process-mode batch in flight, for signal handlers. */
-static pid_t *volatile live_pids;
-static volatile sig_atomic_t nlive;
-
-void
-harness_kill_workers(void)
-{
-	pid_t *p = live_pids;
-	int i, n = nlive;
-
-	for (i = 0; p != NULL && i < n; i++)
-		if (p[i] > 0)
-			kill(p[i], SIGKILL);
-}
-
 /* One worker's shared slot; padded to a cache line multiple. */
 struct slot {
 	struct wl_worker w;
@@ -424,19 +407,6 @@ open_pipes(struct batch *b)
 }
 
 /*
- * In a worker: the controller's flag handler stops a run, not a worker,
- * so the signal kills it again; an ignored one (nohup) stays ignored.
- */
-static void
-default_signal(int sig)
-{
-	struct sigaction sa;
-
-	if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
-		signal(sig, SIG_DFL);
-}
-
-/*
  * The workers of one batch, run to their end.  Both return 0 when the
  * batch ran, whatever its status (in run), with *t0 the release time
  * (0: nobody was released), or -1 when it could not be started (every
@@ -470,9 +440,7 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 			return (-1);
 		}
 		if (pids[i] == 0) {
-			default_signal(SIGINT);
-			default_signal(SIGTERM);
-			default_signal(SIGHUP);
+			harness_signals_child();
 			os_die_with_parent(ppid);
 			closefd(&b->ready[0]);
 			closefd(&b->gate[1]);
@@ -486,16 +454,14 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 	closefd(&b->gate[0]);
 	closefd(&b->done[1]);
 	closefd(&b->vgate[0]);
-	live_pids = pids;
-	nlive = sp->jobs;
+	harness_signals_workers(pids, sp->jobs);
 
 	ready = collect(b->ready[0], sp->jobs, &errors, 1);
 	if (ready < sp->jobs || errors > 0 || harness_interrupted) {
 		/* Nobody is released into a batch that cannot count. */
 		kill_all(pids, sp->jobs);
 		reap(b, pids, sp->jobs, 0, rw);
-		nlive = 0;
-		live_pids = NULL;
+		harness_signals_workers(NULL, 0);
 		run->status = RS_FAILED;
 		free(pids);
 		return (0);
@@ -503,6 +469,7 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 	os_cpu_times(c0);
 	*t0 = now_monotonic();
 	closefd(&b->gate[1]);			/* go */
+	harness_test_mark("released");
 	collect(b->done[0], sp->jobs, NULL, 1);
 	os_cpu_times(c1);
 	if (harness_interrupted) {
@@ -512,8 +479,7 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 	}
 	closefd(&b->vgate[1]);
 	reap(b, pids, sp->jobs, *t0, rw);
-	nlive = 0;
-	live_pids = NULL;
+	harness_signals_workers(NULL, 0);
 	free(pids);
 	return (0);
 }
@@ -570,6 +536,8 @@ run_threads(struct batch *b, struct rs_run *run,
 	b->released = 1;			/* go */
 	pthread_cond_broadcast(&b->cv);
 	pthread_mutex_unlock(&b->mtx);
+	if (!b->abort)
+		harness_test_mark("released");
 	if (!b->abort)
 		collect(b->done[0], sp->jobs, NULL, 0);
 	os_cpu_times(c1);

@@ -8,6 +8,8 @@
  * other modules: md-setup, workloads, results, analysis, common).
  *   os_linux.c, os_freebsd.c  OS specifics (os_*)
  *   bind.c        topology + binding plans (topo_open, bind_plan_*)
+ *   signals.c     the one owner of SIGINT, SIGTERM, SIGHUP (harness_
+ *                 signals_*): workers killed, sysctls and disks back
  *   batch.c       one batch of N workers (harness_run_batch)
  *   vary_axes.c   --vary as data: axes, cells, labels (vary_parse ...)
  *   options.c     run's options into a run_config, --vary parsed once
@@ -198,15 +200,8 @@ int	 vary_experiment(struct run_config *, char *set_path, size_t len);
  *                 failure, printed); a failed batch is not -1
  *   run_close     disks destroyed, end time, summary, set closed; the
  *                 set's path into set_path; returns the exit status
- * Signals are the driver's, between run_signals_begin and run_signals_end:
- * md-setup's handlers go in first (with hook, default harness_kill_workers,
- * as theirs), then a flag handler over them for SIGINT, SIGTERM and
- * SIGHUP (not for a SIGHUP already ignored, as under nohup).  The first
- * signal sets harness_interrupted (the run stops after the
- * batch in flight, disks destroyed, set closed) and hands the signals back
- * to md-setup, so a second one runs the hook (kill the workers; --vary
- * also puts its sysctls back), tears the disks down and ends the
- * controller.
+ * Signals are the driver's, between harness_signals_begin (orderly) and
+ * harness_signals_end: the loop stops when harness_interrupted is set.
  */
 struct run;
 int	 run_open(struct run_config *, struct run **run);
@@ -214,9 +209,6 @@ size_t	 run_nsteps(const struct run *);
 const char *run_set_path(const struct run *);
 int	 run_step(struct run *, size_t i);
 int	 run_close(struct run *, char *set_path, size_t len);
-struct run_signals { struct sigaction sigint, sigterm, sighup; };
-void	 run_signals_begin(void (*hook)(int), struct run_signals *saved);
-void	 run_signals_end(const struct run_signals *saved);
 
 /* --- helpers the parser uses (exposed for tests) ------------------------ */
 
@@ -327,18 +319,35 @@ struct batch_spec {
  */
 int	 harness_run_batch(const struct batch_spec *, struct rs_run *run,
 	    struct rs_worker *workers);
+/* --- signals (harness/signals.c: the state machine is described there) -- */
+
 /*
- * Set by the caller's SIGINT/SIGTERM handler.  A process-mode batch then
+ * How a controller answers its first SIGINT, SIGTERM or SIGHUP:
+ * ORDERLY sets harness_interrupted and lets the caller stop (a second
+ * signal tears down at once); IMMEDIATE tears down at once: workers
+ * killed, restore hook, disks destroyed, death by the signal (128+sig).
+ */
+enum harness_sig_mode { HARNESS_SIG_ORDERLY, HARNESS_SIG_IMMEDIATE };
+struct harness_signals { struct sigaction old[3]; };
+/* restore: async-signal-safe, run on teardown and at exit while armed. */
+void	 harness_signals_begin(enum harness_sig_mode, void (*restore)(void),
+	    struct harness_signals *saved);
+void	 harness_signals_end(const struct harness_signals *saved);
+/*
+ * Set by the first signal in ORDERLY mode.  A process-mode batch then
  * kills its workers and returns with status killed, reason "interrupted";
  * a thread-mode batch runs to its end (threads cannot be killed alone).
  */
 extern volatile sig_atomic_t harness_interrupted;
-/*
- * SIGKILL the workers of the process-mode batch in flight, if any.
- * Async-signal-safe: for a handler about to tear the disks down (the
- * md_set_signal_hook of md-setup), so that no worker keeps a mount busy.
- */
+/* The process-mode batch in flight, killed on teardown (NULL: none). */
+void	 harness_signals_workers(pid_t *pids, int n);
+/* SIGKILL them.  Async-signal-safe. */
 void	 harness_kill_workers(void);
+/* In a forked worker: default actions back (ignored ones stay ignored),
+ * since a signal stops the run, not a worker. */
+void	 harness_signals_child(void);
+/* Test hook: create FSCONC_TEST_MARKER.what, if set.  Async-signal-safe. */
+void	 harness_test_mark(const char *what);
 
 /* --- OS specifics (harness/os_linux.c, harness/os_freebsd.c) -------------- */
 

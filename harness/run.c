@@ -43,62 +43,6 @@ struct run {
 	double		 started;	/* for the ETA */
 };
 
-/* md-setup's handlers, installed under ours: the second signal's. */
-static struct sigaction md_sigint, md_sigterm, md_sighup;
-
-static void
-run_on_signal(int sig)
-{
-	(void)sig;
-	harness_interrupted = 1;
-	sigaction(SIGINT, &md_sigint, NULL);
-	sigaction(SIGTERM, &md_sigterm, NULL);
-	sigaction(SIGHUP, &md_sighup, NULL);
-}
-
-static void
-kill_workers_hook(int sig)
-{
-	(void)sig;
-	harness_kill_workers();
-}
-
-void
-run_signals_begin(void (*hook)(int), struct run_signals *saved)
-{
-	struct sigaction sa;
-
-	sigaction(SIGINT, NULL, &saved->sigint);
-	sigaction(SIGTERM, NULL, &saved->sigterm);
-	sigaction(SIGHUP, NULL, &saved->sighup);
-	md_set_signal_hook(hook != NULL ? hook : kill_workers_hook);
-	md_install_signal_handlers();
-	sigaction(SIGINT, NULL, &md_sigint);
-	sigaction(SIGTERM, NULL, &md_sigterm);
-	sigaction(SIGHUP, NULL, &md_sighup);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = run_on_signal;
-	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: waits see EINTR */
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGHUP);
-	harness_interrupted = 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	/* Under nohup a hangup is not a request to stop. */
-	if (saved->sighup.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
-}
-
-void
-run_signals_end(const struct run_signals *saved)
-{
-	sigaction(SIGINT, &saved->sigint, NULL);
-	sigaction(SIGTERM, &saved->sigterm, NULL);
-	sigaction(SIGHUP, &saved->sighup, NULL);
-	md_set_signal_hook(NULL);
-}
-
 static void
 utc_now(char *buf, size_t len)
 {
@@ -719,7 +663,7 @@ run_close(struct run *r, char *set_path, size_t len)
 int
 run_experiment(struct run_config *c, char *set_path, size_t len)
 {
-	struct run_signals saved;
+	struct harness_signals saved;
 	struct run *r;
 	size_t i;
 	int rc;
@@ -736,11 +680,11 @@ run_experiment(struct run_config *c, char *set_path, size_t len)
 	}
 	if ((rc = run_open(c, &r)) != EXIT_OK)
 		return (rc);
-	run_signals_begin(NULL, &saved);
+	harness_signals_begin(HARNESS_SIG_ORDERLY, NULL, &saved);
 	for (i = 0; i < r->nsteps && !harness_interrupted; i++)
 		if (run_step(r, i) != 0)
 			break;
 	rc = run_close(r, set_path, len);
-	run_signals_end(&saved);
+	harness_signals_end(&saved);
 	return (rc);
 }

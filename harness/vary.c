@@ -137,27 +137,11 @@ vary_sysctl_get(const char *name, char *buf, size_t len, char *err,
 
 /* --- the driver --------------------------------------------------------- */
 
-/* The controller: a forked worker that exits must not restore anything. */
-static pid_t vary_pid;
-
-/*
- * md-setup's handler calls this on the second signal, before it tears the
- * disks down and ends the controller: sysctls back, workers killed.
- */
+/* The signal owner's restore hook (async-signal-safe). */
 static void
-vary_teardown_hook(int sig)
+restore_sysctls(void)
 {
-	(void)sig;
-	if (getpid() == vary_pid)
-		vary_sysctl_restore();
-	harness_kill_workers();
-}
-
-static void
-vary_atexit(void)
-{
-	if (getpid() == vary_pid)
-		vary_sysctl_restore();
+	(void)vary_sysctl_restore();
 }
 
 /* <root>/vary/<UTC stamp>-<label>[-K]: made here, never reused. */
@@ -227,13 +211,12 @@ int
 vary_experiment(struct run_config *c, char *set_path, size_t len)
 {
 	const struct vary *v = &c->vary;
-	struct run_signals saved;
+	struct harness_signals saved;
 	struct run_config *cells;
 	struct run **runs;
 	char err[512], base[256], *label, *rundir, path[4096];
 	size_t ncells, k, i, nsteps, *order, j, t;
 	int rc, st, opened;
-	static int atexit_done;
 
 	if (len > 0)
 		set_path[0] = '\0';
@@ -274,10 +257,7 @@ vary_experiment(struct run_config *c, char *set_path, size_t len)
 	}
 	/* Handlers first: from the first sysctl set on, a signal or an
 	 * exit puts them back. */
-	vary_pid = getpid();
-	if (!atexit_done++)
-		atexit(vary_atexit);
-	run_signals_begin(vary_teardown_hook, &saved);
+	harness_signals_begin(HARNESS_SIG_ORDERLY, restore_sysctls, &saved);
 	/* Every sysctl readable and writable before anything is made. */
 	if (vary_apply_sysctls(v, 0, err, sizeof(err)) != 0) {
 		warnx("run: --vary: %s", err);
@@ -324,7 +304,7 @@ close:
 			rc = st;
 		describe_cell(v, k, path, rundir);
 	}
-	run_signals_end(&saved);
+	harness_signals_end(&saved);
 	if (opened == 0)
 		rmdir(rundir);		/* nothing was made in it */
 	if (c->summary && opened > 0)
