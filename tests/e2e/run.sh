@@ -152,15 +152,18 @@ out=$("$FSCONC" run -w help 2>&1); rc=$?
 # --- SIGINT: a readable set, no worker left, nothing mounted ------------------
 disk=
 is_root && disk="--disk tmpfs"
-"$FSCONC" run -w calib -O iterations=300000000 -j 1,ncpu -r 50 $disk \
-    -o "$S/int" >"$S/int.out" 2>&1 &
+FSCONC_TEST_MARKER=$S/mk "$FSCONC" run -w calib -O iterations=300000000 \
+    -j 1,ncpu -r 50 $disk -o "$S/int" >"$S/int.out" 2>&1 &
 pid=$!
-sleep 2
+wait_until test -e "$S/mk.released"
 kill -INT $pid
 wait $pid; rc=$?
 set=$(set_of "$S/int")
-sleep 0.2
-left=$(ps -eo args | grep -c "[f]sconc run -w calib -O iterations=300000000.*$S/int")
+# Workers die with their parent, a moment after it.
+workers() { ps -eo args | grep -c "[f]sconc run -w calib -O iterations=300000000.*$S/int"; }
+no_workers() { [ "$(workers)" -eq 0 ]; }
+wait_until no_workers
+left=$(workers)
 if [ $rc -ne 0 ] && [ -n "$set" ] && grep -qx 'interrupted=yes' "$set/meta" &&
     grep -q '^end=' "$set/meta" && [ "$left" -eq 0 ] &&
     awk -F'\t' '!/^#/ && NF < 10 { bad = 1 } END { exit bad }' "$set/runs.tsv"; then
@@ -171,10 +174,11 @@ fi
 if is_root; then
 	# calib makes no disk: a workload that does, mounted before the
 	# signal (so this can fail) and gone after it.
-	"$FSCONC" run -w syscall -O op=stat -O duration=0.5 -j 1,ncpu -r 50 \
-	    --disk tmpfs:64m -o "$S/int2" >"$S/int2.out" 2>&1 &
+	FSCONC_TEST_MARKER=$S/mk2 "$FSCONC" run -w syscall -O op=stat \
+	    -O duration=0.5 -j 1,ncpu -r 50 --disk tmpfs:64m -o "$S/int2" \
+	    >"$S/int2.out" 2>&1 &
 	pid=$!
-	sleep 1.5
+	wait_until test -e "$S/mk2.released"
 	before=$(findmnt -rn -o TARGET | grep -cF "$FSCONC_RUNDIR")
 	kill -INT $pid
 	wait $pid

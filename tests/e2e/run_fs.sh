@@ -80,10 +80,15 @@ else
 	skip "loop+ext4" "no loop device or mkfs.ext4"
 fi
 
+# The signal once a batch is committed (so the set holds one).
 "$FSCONC" run -a "$S/a.tar" -j 1,2 -r 500 --disk tmpfs:128m -o "$S/int" \
     >"$S/int.out" 2>&1 &
 pid=$!
-sleep 2
+committed() {
+	_n=$(grep -vcs '^#' "$(set_of "$S/int")runs.tsv")
+	[ "${_n:-0}" -ge 1 ]
+}
+wait_until committed
 kill -INT $pid
 wait $pid; rc=$?
 set=$(set_of "$S/int")
@@ -95,15 +100,16 @@ m=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
     not_ok "^C: set readable, nothing mounted" "rc=$rc mounts: $m $(cat "$S/int.out") $(find "$FSCONC_RUNDIR")"
 
 # A second signal during the batch in flight (thread mode runs it to its
-# end): md-setup's handler kills the workers, tears the disk down and the
-# controller dies of the signal.  Either way nothing may stay mounted.
+# end): the workers are killed, the disk torn down and the controller
+# dies of the signal.  If the batch ended first, the run stops in order.
+# Either way nothing may stay mounted.
 "$FSCONC" mkarchive --files 1000 --bytes 32m "$S/b.tar" >/dev/null 2>&1
-"$FSCONC" run -a "$S/b.tar" -j 2 -r 500 --mode thread --disk tmpfs:256m \
-    -o "$S/int2" >"$S/int2.out" 2>&1 &
+FSCONC_TEST_MARKER=$S/mk "$FSCONC" run -a "$S/b.tar" -j 2 -r 500 --mode thread \
+    --disk tmpfs:256m -o "$S/int2" >"$S/int2.out" 2>&1 &
 pid=$!
-sleep 2
+wait_until test -e "$S/mk.released"
 kill -TERM $pid
-sleep 0.02
+wait_until test -e "$S/mk.stopping"
 kill -TERM $pid 2>/dev/null
 wait $pid; rc=$?
 m=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
