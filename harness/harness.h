@@ -103,7 +103,7 @@ struct run_config {
 	enum bind_distrib distrib;	/* --distrib (default scatter) */
 	enum run_mode	 mode;		/* --mode (default process) */
 	char		*label;		/* --label; NULL: from the kernel */
-	char		*results;	/* -o, --results (default ./results) */
+	char		*results;	/* -R, --results (default ./results) */
 	int		 dry_run;	/* --dry-run */
 	int		 verify;	/* --verify */
 	enum md_os	 os;		/* --os (dry-run plans; default this OS) */
@@ -196,8 +196,9 @@ int	 vary_experiment(struct run_config *, char *set_path, size_t len);
  *                 status: EXIT_OK with *run set, or else *run NULL
  *                 (message printed)
  *   run_step      batch i of run_nsteps in the configured order: fresh
- *                 disk(s), the batch, rows committed.  -1: stop (disk
- *                 failure, printed); a failed batch is not -1
+ *                 disk(s), the batch, rows committed.  -1: stop (a
+ *                 disk failed, or the batch could not be started:
+ *                 printed); a batch that ran and failed is not -1
  *   run_close     disks destroyed, end time, summary, set closed; the
  *                 set's path into set_path; returns the exit status
  * Signals are the driver's, between harness_signals_begin (orderly) and

@@ -17,7 +17,7 @@
 
 #define MAX_LEVEL	4096
 
-const char run_optstring[] = "O:a:j:o:r:w:";
+const char run_optstring[] = "O:R:a:j:o:r:w:";
 
 const struct option run_longopts[] = {
 	{ "archive",	required_argument, NULL, 'a' },
@@ -37,7 +37,7 @@ const struct option run_longopts[] = {
 	{ "order",	required_argument, NULL, RUN_OPT_ORDER },
 	{ "os",		required_argument, NULL, RUN_OPT_OS },
 	{ "reps",	required_argument, NULL, 'r' },
-	{ "results",	required_argument, NULL, 'o' },
+	{ "results",	required_argument, NULL, 'R' },
 	{ "seed",	required_argument, NULL, RUN_OPT_SEED },
 	{ "synthetic",	required_argument, NULL, RUN_OPT_SYNTHETIC },
 	{ "vary",	required_argument, NULL, RUN_OPT_VARY },
@@ -50,14 +50,14 @@ void
 run_usage_options(FILE *fp)
 {
 	fprintf(fp,
-	    "    [-a archive] [-j jobs] [-O key=value] [-o dir] [-r reps]\n"
+	    "    [-a archive] [-j jobs] [-O key=value] [-R root] [-r reps]\n"
 	    "    [-w workload] [--bind none|pu|core|package|numa]\n"
 	    "    [--disk spec] [--distrib compact|scatter] [--dry-run]\n"
 	    "    [--fs type] [--label name] [--layout shared|per-worker]\n"
 	    "    [--mode process|thread] [--mount-opts opts]\n"
 	    "    [--newfs-opts args] [--order interleaved|sequential|random]\n"
 	    "    [--os linux|freebsd] [--seed n] [--synthetic topology]\n"
-	    "    [--vary key=v1,v2,...] [--verify]\n");
+	    "    [--verify]\n");
 }
 
 static const char *const order_names[] = {
@@ -306,7 +306,8 @@ run_option(struct run_config *c, int ch, const char *arg)
 		c->wopts[c->nwopts].value = xstrdup(eq + 1);
 		c->nwopts++;
 		break;
-	case 'o':
+	case 'o':		/* deprecated spelling of -R */
+	case 'R':
 		replace(&c->results, arg);
 		break;
 	case 'r':
@@ -487,7 +488,7 @@ run_config_finish(struct run_config *c, int argc, char **argv)
 static void
 usage(FILE *fp)
 {
-	fprintf(fp, "usage: fsconc run [options]\n");
+	fprintf(fp, "usage: fsconc run [options] [--vary key=v1,v2,...]\n");
 	run_usage_options(fp);
 }
 

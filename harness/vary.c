@@ -39,7 +39,7 @@ vary_cell_config(const struct vary *v, size_t cell,
 		if (*own[i] != NULL)
 			*own[i] = xstrdup(*own[i]);
 	if (run_option(out, RUN_OPT_LABEL, label) != 0 ||
-	    run_option(out, 'o', results) != 0)
+	    run_option(out, 'R', results) != 0)
 		goto bad;
 	for (i = 0; i < v->naxes; i++) {
 		if (v->axes[i].key == VARY_SYSCTL)

@@ -33,7 +33,7 @@ if [ ! -w "$sysctl" ]; then
 fi
 orig=$(cat "$sysctl")
 a=$((orig + 111)) b=$((orig + 222))
-set -- -w syscall -O count=2000 -j 1,2 --disk tmpfs -o "$s/res" --label vt \
+set -- -w syscall -O count=2000 -j 1,2 --disk tmpfs -R "$s/res" --label vt \
     --vary "sysctl:vm.dirty_expire_centisecs=$a,$b"
 run() { "$FSCONC" run "$@"; }
 restore() { echo "$orig" >"$sysctl"; }
@@ -119,7 +119,7 @@ restore
 rm -f "$s/mk".*
 FSCONC_TEST_MARKER=$s/mk "$FSCONC" run -w syscall -O op=stat -O duration=30 \
     -j 2 -r 5 --disk tmpfs:64m --mode thread \
-    -o "$s/res" --label vt2 --vary "sysctl:vm.dirty_expire_centisecs=$a,$b" \
+    -R "$s/res" --label vt2 --vary "sysctl:vm.dirty_expire_centisecs=$a,$b" \
     >"$s/out" 2>&1 &
 pid=$!
 wait_until test -e "$s/mk.released"
