@@ -121,12 +121,18 @@ if [ $have_zram = 1 ]; then
 fi
 
 # --- SIGTERM and SIGINT: orderly teardown, then death by the signal -------
-has_record() { [ -n "$(ls -A "$FSCONC_RUNDIR/state" 2>/dev/null)" ]; }
+# A record written in full (renamed into place, not empty): the handlers
+# are in and a disk is on its way.
+has_record() {
+	for _r in "$FSCONC_RUNDIR"/state/*.rec; do
+		[ -s "$_r" ] && return 0
+	done
+	return 1
+}
 for sig in TERM INT; do
 	FSCONC_MD_TEST_DELAY=0.05 env --default-signal=INT \
 	    "$FSCONC" md cycle -n 50 loop:32m >"$t/sig.out" 2>&1 &
 	p=$!
-	# A disk on its way: its record is written, the handlers are in.
 	wait_until has_record
 	kill -$sig $p
 	wait $p; rc=$?
