@@ -536,10 +536,10 @@ run_threads(struct batch *b, struct rs_run *run,
 	b->released = 1;			/* go */
 	pthread_cond_broadcast(&b->cv);
 	pthread_mutex_unlock(&b->mtx);
-	if (!b->abort)
+	if (!b->abort) {
 		harness_test_mark("released");
-	if (!b->abort)
 		collect(b->done[0], sp->jobs, NULL, 0);
+	}
 	os_cpu_times(c1);
 	closefd(&b->vgate[1]);
 	for (i = 0; i < n; i++)
