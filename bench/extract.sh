@@ -84,7 +84,7 @@ for fs in $fslist; do
 		printf 'fsconc ' >>"$out"
 		# shellcheck disable=SC2086
 		"$fsconc" run -w extract -a "$archive" -j 1 -r 1 \
-		    --disk $disk -o "$priv/res-$fs-$r" >/dev/null || exit 1
+		    --disk $disk -R "$priv/res-$fs-$r" >/dev/null || exit 1
 		d=$(dirname "$(find "$priv/res-$fs-$r" -name jobs-1.real)")
 		paste -d ' ' "$d/jobs-1.real" "$d/jobs-1.user" \
 		    "$d/jobs-1.sys" >>"$out"

@@ -29,7 +29,7 @@ echo "ceiling: calib, -j 1,$ncpu, 20 repetitions (target EC(ncpu) >= 0.95*ncpu)"
 for mode in process thread; do
 	# EC and its 95% interval (Fieller) from run's own summary row.
 	"$FSCONC" run -w calib -O iterations=100000000 -j "1,$ncpu" -r 20 \
-	    --mode $mode -o "$tmp/calib-$mode" >"$tmp/summary" 2>"$tmp/err" || {
+	    --mode $mode -R "$tmp/calib-$mode" >"$tmp/summary" 2>"$tmp/err" || {
 		echo "  $mode: fsconc run failed: $(cat "$tmp/err")"; continue; }
 	tr -d '[],' <"$tmp/summary" | awk -v n="$ncpu" -v mode=$mode '
 	    $1 == 1 && NF >= 4 { t1 = $3 }
@@ -78,7 +78,7 @@ for disk in tmpfs loop; do
 	failed=
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		if ! "$FSCONC" run -a "$tmp/a.tar" -j 1 -r 1 --disk $disk \
-		    -o "$tmp/x-$disk-$i" >/dev/null 2>"$tmp/err"; then
+		    -R "$tmp/x-$disk-$i" >/dev/null 2>"$tmp/err"; then
 			failed=$(head -n 3 "$tmp/err")
 			break
 		fi

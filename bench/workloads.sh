@@ -53,7 +53,7 @@ for bs in 8k 32k 64k; do
 			"$FSCONC" run -w readtest -O size=$size -O bs=$bs \
 			    -O pattern=$pat -O io=pread -O count=$((8388608 / ${bs%k})) \
 			    -j 1 -r 1 --bind none \
-			    --disk "dir:$d" -o "$tmp/r-$bs-$pat-$k" \
+			    --disk "dir:$d" -R "$tmp/r-$bs-$pat-$k" \
 			    >/dev/null 2>"$tmp/err" ||
 			    { echo "  fsconc run failed: $(cat "$tmp/err")"; break; }
 			cat "$(ls -d "$tmp/r-$bs-$pat-$k"/*/*/*/)/jobs-1.bytes_per_s" \

@@ -36,6 +36,7 @@ static const struct option longopts[] = {
 	{ "jobs",	required_argument,	NULL,	'j' },
 	{ "json",	no_argument,		NULL,	OPT_JSON },
 	{ "metric",	required_argument,	NULL,	'm' },
+	{ "results",	required_argument,	NULL,	'R' },
 	{ "root",	required_argument,	NULL,	'R' },
 	{ "width",	required_argument,	NULL,	'w' },
 	{ NULL,		0,			NULL,	0 },

@@ -36,7 +36,7 @@ struct level {
 
 struct import {
 	const char	*label;		/* -l */
-	const char	*root;		/* -o */
+	const char	*root;		/* -R (-o: deprecated) */
 	const char	*host;		/* --host */
 	const char	*ncpu;		/* --ncpu */
 	char		**meta;		/* -m KEY=VALUE */
@@ -53,7 +53,7 @@ static const struct option longopts[] = {
 	{ "label",	required_argument,	NULL,	'l' },
 	{ "meta",	required_argument,	NULL,	'm' },
 	{ "ncpu",	required_argument,	NULL,	OPT_NCPU },
-	{ "results",	required_argument,	NULL,	'o' },
+	{ "results",	required_argument,	NULL,	'R' },
 	{ NULL,		0,			NULL,	0 },
 };
 
@@ -61,7 +61,7 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: fsconc import -l label [-m key=value ...] [-o dir] "
+	    "usage: fsconc import -l label [-m key=value ...] [-R root] "
 	    "[--host name]\n"
 	    "                     [--ncpu n] N=file ...\n");
 }
@@ -364,7 +364,7 @@ cmd_import(int argc, char **argv)
 	memset(&im, 0, sizeof(im));
 	im.root = rs_default_root();
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "hl:m:o:", longopts, NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, "hl:m:o:R:", longopts, NULL)) != -1)
 		switch (ch) {
 		case 'h':
 			usage(stdout);
@@ -383,7 +383,8 @@ cmd_import(int argc, char **argv)
 			    (im.nmeta + 1) * sizeof(char *));
 			im.meta[im.nmeta++] = optarg;
 			break;
-		case 'o':
+		case 'o':		/* deprecated spelling of -R */
+		case 'R':
 			im.root = optarg;
 			break;
 		case OPT_HOST:

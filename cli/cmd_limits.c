@@ -421,16 +421,10 @@ write_file(const struct limits *l, const char *host)
 	return (0);
 }
 
-static void
-kill_workers(int sig)
-{
-	(void)sig;
-	harness_kill_workers();
-}
-
 int
 cmd_limits(int argc, char **argv)
 {
+	struct harness_signals saved;
 	struct limits l;
 	struct topo_counts tc;
 	char err[512], host[256];
@@ -502,9 +496,8 @@ cmd_limits(int argc, char **argv)
 		l.value[r][0] = l.value[r][1] = NAN;
 	rs_host_name(host, sizeof(host));
 
-	/* A signal tears the disk down: the batch in flight must not hold it. */
-	md_set_signal_hook(kill_workers);
-	md_install_signal_handlers();
+	/* A signal kills the batch in flight and tears the disk down. */
+	harness_signals_begin(HARNESS_SIG_IMMEDIATE, NULL, &saved);
 	md_spec_string(&l.spec, l.diskname, sizeof(l.diskname));
 	if ((l.md = md_create(&l.spec, MD_OWNER_PROCESS, &sec)) == NULL)
 		rc = EXIT_RUNTIME;	/* printed; the memory probes still run */
@@ -520,7 +513,7 @@ cmd_limits(int argc, char **argv)
 		print_table(&l, host, stdout);
 	if (l.out != NULL && write_file(&l, host) != 0)
 		rc = EXIT_RUNTIME;
-	md_set_signal_hook(NULL);
+	harness_signals_end(&saved);
 	hwloc_topology_destroy(l.topo);
 	md_spec_free(&l.spec);
 	return (rc);

@@ -162,6 +162,9 @@ spec_from(const struct md_opts *o, struct md_spec *sp)
 	return (0);
 }
 
+/* Until the command exits: a signal tears its disks down. */
+static struct harness_signals sigs;
+
 static int
 md_create_cmd(int argc, char **argv)
 {
@@ -187,7 +190,7 @@ md_create_cmd(int argc, char **argv)
 		md_spec_free(&sp);
 		return (EXIT_OK);
 	}
-	md_install_signal_handlers();
+	harness_signals_begin(HARNESS_SIG_IMMEDIATE, NULL, &sigs);
 	d = md_create(&sp, MD_OWNER_USER, NULL);
 	md_spec_free(&sp);
 	if (d == NULL)
@@ -246,7 +249,7 @@ md_cycle_cmd(int argc, char **argv)
 		o.spec = argv[optind];
 	if (spec_from(&o, &sp) == -1)
 		return (EXIT_USAGE);
-	md_install_signal_handlers();
+	harness_signals_begin(HARNESS_SIG_IMMEDIATE, NULL, &sigs);
 	d = xcalloc((size_t)o.disks + 1, sizeof(*d));
 	for (k = 0; k < o.disks; k++, n++) {
 		if ((d[k] = md_create(&sp, MD_OWNER_PROCESS, &s)) == NULL) {

@@ -38,7 +38,7 @@ struct nightly {
 	double		 conf;		/* -c */
 	const char	*no_run;	/* --no-run SET */
 	int		 no_report;	/* --no-report */
-	const char	*outdir;	/* -o: the report's directory */
+	const char	*outdir;	/* -o, --output: the report's directory */
 	const char	*root;		/* -R, --results */
 	double		 threshold;	/* --threshold PCT */
 	int		 verbose;	/* -v */
@@ -47,30 +47,14 @@ struct nightly {
 static void
 usage(FILE *fp, int status)
 {
-	static const char *const drop[] = { "[-o dir] ",
-	    "[--vary key=v1,v2,...] " };
-	char *buf, *p;
-	size_t len, i;
-	FILE *mf;
-
 	fputs("usage: fsconc nightly [run options] [--baseline SET|latest] "
 	    "[-c confidence]\n"
 	    "                      [--no-report] [--no-run SET] [-o DIR] "
-	    "[-R root]\n"
-	    "                      [--threshold PCT] [-v]\n"
-	    "run options (as fsconc run, but the result root is -R or "
-	    "--results):\n", fp);
-	if ((mf = open_memstream(&buf, &len)) == NULL)
-		err(EXIT_RUNTIME, "open_memstream");
-	run_usage_options(mf);
-	fclose(mf);
-	/* Here -o is the report's directory, and cells are run's. */
-	for (i = 0; i < sizeof(drop) / sizeof(drop[0]); i++)
-		if ((p = strstr(buf, drop[i])) != NULL)
-			memmove(p, p + strlen(drop[i]),
-			    strlen(p + strlen(drop[i])) + 1);
-	fputs(buf, fp);
-	free(buf);
+	    "[--threshold PCT]\n"
+	    "                      [-v]\n"
+	    "run options (as fsconc run; the sets of --baseline and --no-run "
+	    "are under -R):\n", fp);
+	run_usage_options(fp);
 	exit(status);
 }
 
@@ -167,7 +151,7 @@ parse_options(struct nightly *nt, int argc, char **argv)
 			break;
 		case 'R':
 			nt->root = optarg;
-			if (run_option(&nt->cfg, 'o', optarg) != 0)
+			if (run_option(&nt->cfg, 'R', optarg) != 0)
 				rc = EXIT_USAGE;
 			break;
 		case 'v':
@@ -206,7 +190,7 @@ parse_options(struct nightly *nt, int argc, char **argv)
 		}
 	free(os);
 	free(lo);
-	if (rc == 0 && nt->cfg.nvary > 0) {
+	if (rc == 0 && nt->cfg.vary.naxes > 0) {
 		warnx("nightly: --vary: not supported here; run the cells "
 		    "with fsconc run and compare them");
 		rc = EXIT_USAGE;

@@ -46,6 +46,7 @@ cmd_report(int argc, char **argv)
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "limits",	required_argument,	NULL, 'L' },
 		{ "output",	required_argument,	NULL, 'o' },
+		{ "results",	required_argument,	NULL, 'R' },
 		{ "root",	required_argument,	NULL, 'R' },
 		{ "title",	required_argument,	NULL, 't' },
 		{ NULL,		0,			NULL, 0 },

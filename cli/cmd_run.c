@@ -12,14 +12,18 @@ cmd_run(int argc, char **argv)
 {
 	struct run_config c;
 	char path[PATH_MAX];
-	int rc;
+	int rc, ready;
 
-	if ((rc = run_parse_options(argc, argv, &c)) != RUN_READY) {
+	if ((rc = run_parse_options(argc, argv, &c, &ready)) != EXIT_OK ||
+	    !ready) {
 		run_config_free(&c);
 		return (rc);
 	}
 	c.progress = !c.dry_run && isatty(STDERR_FILENO);
-	rc = run_experiment(&c, path, sizeof(path));
+	if (c.vary.naxes > 0)
+		rc = vary_experiment(&c, path, sizeof(path));
+	else
+		rc = run_experiment(&c, path, sizeof(path));
 	run_config_free(&c);
 	return (rc);
 }

@@ -6,8 +6,10 @@
  * worker_setup failed), a gate pipe whose write end the controller closes
  * to release everyone at once, a done pipe ('D' when worker_run
  * returned) and, with --verify, a second gate so that no tree is checked
- * while another worker is still being timed.  Threads: two pthread
- * barriers (ready, gate), the same done pipe and verify gate.
+ * while another worker is still being timed.  Threads: a start gate of
+ * a mutex and a condition variable (which, unlike a barrier, can let
+ * through fewer threads than planned when one could not be created),
+ * the same done pipe and verify gate.
  *
  * Each worker records its own start and finish times (CLOCK_MONOTONIC,
  * the same clock in every process; the spread of the starts is the
@@ -35,23 +37,6 @@
 #include "harness.h"
 #include "util.h"
 
-volatile sig_atomic_t harness_interrupted;
-
-/* The workers of the process-mode batch in flight, for signal handlers. */
-static pid_t *volatile live_pids;
-static volatile sig_atomic_t nlive;
-
-void
-harness_kill_workers(void)
-{
-	pid_t *p = live_pids;
-	int i, n = nlive;
-
-	for (i = 0; p != NULL && i < n; i++)
-		if (p[i] > 0)
-			kill(p[i], SIGKILL);
-}
-
 /* One worker's shared slot; padded to a cache line multiple. */
 struct slot {
 	struct wl_worker w;
@@ -69,8 +54,12 @@ struct batch {
 	char		*slots;		/* mmap'd, slot_size apart */
 	size_t		 slot_size;
 	int		 ready[2], gate[2], done[2], vgate[2];
-	pthread_barrier_t ready_bar, gate_bar;
-	volatile int	 abort;		/* thread mode: setup failed */
+	/* Thread mode's start gate. */
+	pthread_mutex_t	 mtx;
+	pthread_cond_t	 cv;
+	int		 nready;	/* threads at the gate */
+	int		 released;
+	int		 abort;		/* setup failed: skip worker_run */
 };
 
 double
@@ -136,7 +125,7 @@ worker_body(struct batch *b, int i, int thread)
 	struct timespec c0 = { 0, 0 }, c1 = { 0, 0 };
 	enum wl_status st;
 	double cpu, u;
-	int who;
+	int who, aborted;
 
 #ifdef RUSAGE_THREAD
 	who = thread ? RUSAGE_THREAD : RUSAGE_SELF;
@@ -159,9 +148,14 @@ worker_body(struct batch *b, int i, int thread)
 
 	/* The start gate. */
 	if (thread) {
-		pthread_barrier_wait(&b->ready_bar);
-		pthread_barrier_wait(&b->gate_bar);
-		if (b->abort)
+		pthread_mutex_lock(&b->mtx);
+		b->nready++;
+		pthread_cond_broadcast(&b->cv);
+		while (!b->released)
+			pthread_cond_wait(&b->cv, &b->mtx);
+		aborted = b->abort;
+		pthread_mutex_unlock(&b->mtx);
+		if (aborted)
 			goto out;
 	} else {
 		/*
@@ -433,27 +427,20 @@ open_pipes(struct batch *b)
 }
 
 /*
- * In a worker: the controller's flag handler stops a run, not a worker,
- * so the signal kills it again; an ignored one (nohup) stays ignored.
+ * The workers of one batch, run to their end.  Both return 0 when the
+ * batch ran, whatever its status (in run), with *t0 the release time
+ * (0: nobody was released), or -1 when it could not be started (every
+ * worker started is gone again, message printed).
  */
-static void
-default_signal(int sig)
-{
-	struct sigaction sa;
-
-	if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
-		signal(sig, SIG_DFL);
-}
-
-static double
+static int
 run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
-    struct os_cpu_times *c0, struct os_cpu_times *c1)
+    struct os_cpu_times *c0, struct os_cpu_times *c1, double *t0)
 {
 	const struct batch_spec *sp = b->spec;
 	pid_t *pids, ppid = getpid();
-	double t0 = 0;
 	int i, errors = 0, ready;
 
+	*t0 = 0;
 	pids = xcalloc((size_t)sp->jobs, sizeof(*pids));
 	fflush(NULL);
 	for (i = 0; i < sp->jobs; i++) {
@@ -473,9 +460,7 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 			return (-1);
 		}
 		if (pids[i] == 0) {
-			default_signal(SIGINT);
-			default_signal(SIGTERM);
-			default_signal(SIGHUP);
+			harness_signals_child();
 			os_die_with_parent(ppid);
 			closefd(&b->ready[0]);
 			closefd(&b->gate[1]);
@@ -489,23 +474,22 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 	closefd(&b->gate[0]);
 	closefd(&b->done[1]);
 	closefd(&b->vgate[0]);
-	live_pids = pids;
-	nlive = sp->jobs;
+	harness_signals_workers(pids, sp->jobs);
 
 	ready = collect(b->ready[0], sp->jobs, &errors, 1);
 	if (ready < sp->jobs || errors > 0 || harness_interrupted) {
 		/* Nobody is released into a batch that cannot count. */
 		kill_all(pids, sp->jobs);
 		reap(b, pids, sp->jobs, 0, rw);
-		nlive = 0;
-		live_pids = NULL;
+		harness_signals_workers(NULL, 0);
 		run->status = RS_FAILED;
 		free(pids);
 		return (0);
 	}
 	os_cpu_times(c0);
-	t0 = now_monotonic();
+	*t0 = now_monotonic();
 	closefd(&b->gate[1]);			/* go */
+	harness_test_mark("released");
 	collect(b->done[0], sp->jobs, NULL, 1);
 	os_cpu_times(c1);
 	if (harness_interrupted) {
@@ -514,60 +498,79 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 		snprintf(run->reason, sizeof(run->reason), "interrupted");
 	}
 	closefd(&b->vgate[1]);
-	reap(b, pids, sp->jobs, t0, rw);
-	nlive = 0;
-	live_pids = NULL;
+	reap(b, pids, sp->jobs, *t0, rw);
+	harness_signals_workers(NULL, 0);
 	free(pids);
-	return (t0);
+	return (0);
 }
 
-static double
+/* Test hook: FSCONC_TEST_THREAD_FAIL=K fails creating worker K (0..). */
+static int
+create_worker(pthread_t *tid, int i, void *arg)
+{
+	const char *s = getenv("FSCONC_TEST_THREAD_FAIL");
+
+	if (s != NULL && *s != '\0' && atoi(s) == i)
+		return (EAGAIN);
+	return (pthread_create(tid, NULL, thread_main, arg));
+}
+
+static int
 run_threads(struct batch *b, struct rs_run *run,
-    struct os_cpu_times *c0, struct os_cpu_times *c1)
+    struct os_cpu_times *c0, struct os_cpu_times *c1, double *t0)
 {
 	const struct batch_spec *sp = b->spec;
 	pthread_t *tids;
 	void **args;
-	double t0;
-	int i, e;
+	int i, n, e, rc = 0;
 
+	*t0 = 0;
 	tids = xcalloc((size_t)sp->jobs, sizeof(*tids));
 	args = xcalloc((size_t)sp->jobs * 2, sizeof(*args));
-	pthread_barrier_init(&b->ready_bar, NULL, (unsigned)sp->jobs + 1);
-	pthread_barrier_init(&b->gate_bar, NULL, (unsigned)sp->jobs + 1);
-	for (i = 0; i < sp->jobs; i++) {
-		args[2 * i] = b;
-		args[2 * i + 1] = (void *)(intptr_t)i;
-		/* Threads already waiting at the barrier cannot be undone. */
-		if ((e = pthread_create(&tids[i], NULL, thread_main,
-		    &args[2 * i])) != 0) {
-			errno = e;
-			err(EXIT_RUNTIME, "batch: pthread_create worker %d "
-			    "of %d", i, sp->jobs);
+	pthread_mutex_init(&b->mtx, NULL);
+	pthread_cond_init(&b->cv, NULL);
+	for (n = 0; n < sp->jobs; n++) {
+		args[2 * n] = b;
+		args[2 * n + 1] = (void *)(intptr_t)n;
+		if ((e = create_worker(&tids[n], n, &args[2 * n])) != 0) {
+			warnx("batch: pthread_create worker %d of %d: %s", n,
+			    sp->jobs, strerror(e));
+			snprintf(run->reason, sizeof(run->reason),
+			    "pthread_create worker %d: %s", n, strerror(e));
+			rc = -1;
+			break;
 		}
 	}
-	pthread_barrier_wait(&b->ready_bar);
-	for (i = 0; i < sp->jobs; i++)
+	/* All at the gate (or, after a failure, those that exist). */
+	pthread_mutex_lock(&b->mtx);
+	while (b->nready < n)
+		pthread_cond_wait(&b->cv, &b->mtx);
+	for (i = 0; i < n; i++)
 		if (slot_of(b, i)->setup_failed)
 			b->abort = 1;
+	if (rc != 0)
+		b->abort = 1;
 	os_cpu_times(c0);
-	t0 = now_monotonic();
-	pthread_barrier_wait(&b->gate_bar);	/* go */
 	if (!b->abort)
+		*t0 = now_monotonic();
+	b->released = 1;			/* go */
+	pthread_cond_broadcast(&b->cv);
+	pthread_mutex_unlock(&b->mtx);
+	if (!b->abort) {
+		harness_test_mark("released");
 		collect(b->done[0], sp->jobs, NULL, 0);
+	}
 	os_cpu_times(c1);
 	closefd(&b->vgate[1]);
-	for (i = 0; i < sp->jobs; i++)
+	for (i = 0; i < n; i++)
 		pthread_join(tids[i], NULL);
-	pthread_barrier_destroy(&b->ready_bar);
-	pthread_barrier_destroy(&b->gate_bar);
+	pthread_cond_destroy(&b->cv);
+	pthread_mutex_destroy(&b->mtx);
 	free(tids);
 	free(args);
-	if (b->abort) {
+	if (b->abort)
 		run->status = RS_FAILED;
-		return (0);
-	}
-	return (t0);
+	return (rc);
 }
 
 int
@@ -581,7 +584,7 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	char err[WL_MSG_LEN];
 	double t0;
 	size_t len;
-	int i;
+	int i, rc;
 
 	run->jobs = sp->jobs;
 	run->rep = sp->rep;
@@ -643,14 +646,14 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 		return (-1);
 	}
 	if (sp->mode == RUN_MODE_THREAD)
-		t0 = run_threads(&b, run, &c0, &c1);
+		rc = run_threads(&b, run, &c0, &c1, &t0);
 	else
-		t0 = run_processes(&b, run, rw, &c0, &c1);
+		rc = run_processes(&b, run, rw, &c0, &c1, &t0);
 	close_pipe(b.ready);
 	close_pipe(b.gate);
 	close_pipe(b.done);
 	close_pipe(b.vgate);
-	if (t0 < 0) {
+	if (rc != 0) {
 		munmap(b.slots, len);
 		return (-1);
 	}

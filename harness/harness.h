@@ -1,16 +1,24 @@
 /*
  * The controller: experiment plan, workers, start gate, hwloc binding,
- * timing, the run loop.  cmd_run and cmd_nightly share the run options;
- * cmd_limits runs single batches; cmd_topo prints binding plans.
+ * timing, the run loop.  cmd_run and cmd_nightly share the run options
+ * and choose between a plain and a --vary experiment; cmd_limits runs
+ * single batches; cmd_topo prints binding plans.
  *
- * Layers, bottom up:
- *   topology + binding plan  (topo_open, bind_plan_*)      harness/bind.c
- *   one batch of N workers   (harness_run_batch)           harness/batch.c
- *   run's options            (run_parse_options, run_option ...)
- *                                                          harness/options.c
- *   the experiment           (run_experiment, run_open/step/close)
- *                                                          harness/run.c
- *   OS specifics             (os_*)          harness/os_linux.c, os_freebsd.c
+ * The files form a tree: each uses only those listed above it (and the
+ * other modules: md-setup, workloads, results, analysis, common).
+ *   os_linux.c, os_freebsd.c  OS specifics (os_*)
+ *   bind.c        topology + binding plans (topo_open, bind_plan_*)
+ *   signals.c     the one owner of SIGINT, SIGTERM, SIGHUP (harness_
+ *                 signals_*): workers killed, sysctls and disks back
+ *   batch.c       one batch of N workers (harness_run_batch)
+ *   vary_axes.c   --vary as data: axes, cells, labels (vary_parse ...)
+ *   options.c     run's options into a run_config, --vary parsed once
+ *                 (run_parse_options, run_option ...)
+ *   run.c         one plain experiment (run_experiment,
+ *                 run_open/step/close)
+ *   vary_linux.c, vary_freebsd.c  sysctls a cell sets, put back
+ *   vary.c        the --vary experiment: cells side by side, each one
+ *                 run.c's (vary_experiment)
  */
 #ifndef FSCONC_HARNESS_H
 #define FSCONC_HARNESS_H
@@ -48,6 +56,31 @@ struct run_kv {
 	char	*value;
 };
 
+/* --vary: one axis per option, its values in the order given. */
+enum vary_key {
+	VARY_SYSCTL,		/* sysctl:NAME */
+	VARY_FS,
+	VARY_MOUNT_OPTS,
+	VARY_NEWFS_OPTS,
+	VARY_DISK,
+	VARY_MODE,
+	VARY_BIND,
+	VARY_LAYOUT,
+};
+
+struct vary_axis {
+	enum vary_key	 key;
+	char		*name;		/* "fs" ..., or the sysctl's NAME */
+	char		**values;
+	size_t		 nvalues;
+};
+
+/* Every --vary of one command line, in the order given. */
+struct vary {
+	struct vary_axis *axes;
+	size_t		 naxes;		/* 0: a plain experiment */
+};
+
 /* Parsed options of fsconc run (and of nightly, which reuses them). */
 struct run_config {
 	const struct workload *wl;	/* -w, --workload (default extract) */
@@ -70,14 +103,13 @@ struct run_config {
 	enum bind_distrib distrib;	/* --distrib (default scatter) */
 	enum run_mode	 mode;		/* --mode (default process) */
 	char		*label;		/* --label; NULL: from the kernel */
-	char		*results;	/* -o, --results (default ./results) */
+	char		*results;	/* -R, --results (default ./results) */
 	int		 dry_run;	/* --dry-run */
 	int		 verify;	/* --verify */
 	enum md_os	 os;		/* --os (dry-run plans; default this OS) */
 	int		 os_given;	/* --os was given */
 	char		*synthetic;	/* --synthetic TOPO (dry-run only) */
-	char		**vary;		/* --vary KEY=V1,V2 (harness/vary.c) */
-	size_t		 nvary;
+	struct vary	 vary;		/* --vary KEY=V1,V2, parsed */
 	char		*cmdline;	/* the whole command line, for meta */
 	int		 summary;	/* print the summary (cmd_run: 1) */
 	int		 progress;	/* one-line progress (stderr is a tty) */
@@ -128,26 +160,31 @@ int	 run_option(struct run_config *, int ch, const char *arg);
  */
 int	 run_config_finish(struct run_config *, int argc, char **argv);
 /*
- * All of the above for "fsconc run" (initialises cfg): returns RUN_READY
- * with cfg ready, or else the exit status to return at once (EXIT_OK
- * after --help or -w help, EXIT_USAGE after bad input, usage printed).
+ * All of the above for "fsconc run" (initialises cfg).  Returns an exit
+ * status: EXIT_OK, or EXIT_USAGE after bad input (usage printed).
+ * *ready is 1 when cfg is ready to run, 0 when the command is over
+ * (--help, -w help, or bad input).
  */
-#define RUN_READY	(-1)
-int	 run_parse_options(int argc, char **argv, struct run_config *);
+int	 run_parse_options(int argc, char **argv, struct run_config *,
+	    int *ready);
 
 /*
- * Run the experiment cfg describes (or print its plan on --dry-run):
+ * A plain experiment (cfg->vary has no axes; --vary is ignored here):
  * create the result set, every repetition and level, commit after each
- * repetition, print the summary when cfg->summary.  The set's directory is
- * copied into set_path ("" on --dry-run or when none was made).  Returns
- * an exit status: EXIT_OK, or EXIT_RUNTIME when anything failed (the set
- * stays readable and holds what completed).
+ * repetition, print the summary when cfg->summary; on --dry-run only
+ * print the plan.  The set's directory is copied into set_path ("" on
+ * --dry-run or when none was made).  Returns an exit status: EXIT_OK,
+ * EXIT_USAGE for a bad workload option or disk spec, or EXIT_RUNTIME
+ * when anything failed (the set stays readable and holds what
+ * completed).
  */
 int	 run_experiment(struct run_config *, char *set_path, size_t len);
 /*
- * run_experiment with --vary: the cells of the cross product interleaved
- * in every step, each into its own set under one run directory (copied
- * into set_path), sysctls put back afterwards.  harness/vary.c.
+ * The --vary experiment (cfg->vary.naxes > 0): the cells of the cross
+ * product interleaved in every step, each into its own set under one run
+ * directory (copied into set_path), sysctls put back afterwards; on
+ * --dry-run every cell's plan.  Exit status as run_experiment.
+ * harness/vary.c.
  */
 int	 vary_experiment(struct run_config *, char *set_path, size_t len);
 /*
@@ -156,39 +193,29 @@ int	 vary_experiment(struct run_config *, char *set_path, size_t len);
  * or not).  0, or -1 (message printed, the record kept).
  */
 int	 vary_sysctl_cleanup(pid_t pid);
-/* One more --vary for cfg: 0, or -1 after "fsconc: run: --vary ...". */
-int	 vary_check(const struct run_config *, const char *spec);
 
 /*
  * run_experiment in parts, for drivers that interleave several
  * experiments (--vary cells: for each step, every cell's run_step):
- *   run_open      topology, workload options and prepare, result set and
- *                 meta; NULL with *rc the exit status on failure, and
- *                 also after --dry-run (plan printed, *rc EXIT_OK)
+ *   run_open      (not for --dry-run) topology, workload options and
+ *                 prepare, result set and meta.  Returns the exit
+ *                 status: EXIT_OK with *run set, or else *run NULL
+ *                 (message printed)
  *   run_step      batch i of run_nsteps in the configured order: fresh
- *                 disk(s), the batch, rows committed.  -1: stop (disk
- *                 failure, printed); a failed batch is not -1
+ *                 disk(s), the batch, rows committed.  -1: stop (a
+ *                 disk failed, or the batch could not be started:
+ *                 printed); a batch that ran and failed is not -1
  *   run_close     disks destroyed, end time, summary, set closed; the
  *                 set's path into set_path; returns the exit status
- * Signals are the driver's, between run_signals_begin and run_signals_end:
- * md-setup's handlers go in first (with hook, default harness_kill_workers,
- * as theirs), then a flag handler over them for SIGINT, SIGTERM and
- * SIGHUP (not for a SIGHUP already ignored, as under nohup).  The first
- * signal sets harness_interrupted (the run stops after the
- * batch in flight, disks destroyed, set closed) and hands the signals back
- * to md-setup, so a second one runs the hook (kill the workers; --vary
- * also puts its sysctls back), tears the disks down and ends the
- * controller.
+ * Signals are the driver's, between harness_signals_begin (orderly) and
+ * harness_signals_end: the loop stops when harness_interrupted is set.
  */
 struct run;
-struct run *run_open(struct run_config *, int *rc);
+int	 run_open(struct run_config *, struct run **run);
 size_t	 run_nsteps(const struct run *);
 const char *run_set_path(const struct run *);
 int	 run_step(struct run *, size_t i);
 int	 run_close(struct run *, char *set_path, size_t len);
-struct run_signals { struct sigaction sigint, sigterm, sighup; };
-void	 run_signals_begin(void (*hook)(int), struct run_signals *saved);
-void	 run_signals_end(const struct run_signals *saved);
 
 /* --- helpers the parser uses (exposed for tests) ------------------------ */
 
@@ -303,18 +330,35 @@ struct batch_spec {
  */
 int	 harness_run_batch(const struct batch_spec *, struct rs_run *run,
 	    struct rs_worker *workers);
+/* --- signals (harness/signals.c: the state machine is described there) -- */
+
 /*
- * Set by the caller's SIGINT/SIGTERM handler.  A process-mode batch then
+ * How a controller answers its first SIGINT, SIGTERM or SIGHUP:
+ * ORDERLY sets harness_interrupted and lets the caller stop (a second
+ * signal tears down at once); IMMEDIATE tears down at once: workers
+ * killed, restore hook, disks destroyed, death by the signal (128+sig).
+ */
+enum harness_sig_mode { HARNESS_SIG_ORDERLY, HARNESS_SIG_IMMEDIATE };
+struct harness_signals { struct sigaction old[3]; };
+/* restore: async-signal-safe, run on teardown and at exit while armed. */
+void	 harness_signals_begin(enum harness_sig_mode, void (*restore)(void),
+	    struct harness_signals *saved);
+void	 harness_signals_end(const struct harness_signals *saved);
+/*
+ * Set by the first signal in ORDERLY mode.  A process-mode batch then
  * kills its workers and returns with status killed, reason "interrupted";
  * a thread-mode batch runs to its end (threads cannot be killed alone).
  */
 extern volatile sig_atomic_t harness_interrupted;
-/*
- * SIGKILL the workers of the process-mode batch in flight, if any.
- * Async-signal-safe: for a handler about to tear the disks down (the
- * md_set_signal_hook of md-setup), so that no worker keeps a mount busy.
- */
+/* The process-mode batch in flight, killed on teardown (NULL: none). */
+void	 harness_signals_workers(pid_t *pids, int n);
+/* SIGKILL them.  Async-signal-safe. */
 void	 harness_kill_workers(void);
+/* In a forked worker: default actions back (ignored ones stay ignored),
+ * since a signal stops the run, not a worker. */
+void	 harness_signals_child(void);
+/* Test hook: create FSCONC_TEST_MARKER.what, if set.  Async-signal-safe. */
+void	 harness_test_mark(const char *what);
 
 /* --- OS specifics (harness/os_linux.c, harness/os_freebsd.c) -------------- */
 

@@ -13,10 +13,11 @@
 
 #include "harness.h"
 #include "util.h"
+#include "vary.h"
 
 #define MAX_LEVEL	4096
 
-const char run_optstring[] = "O:a:j:o:r:w:";
+const char run_optstring[] = "O:R:a:j:o:r:w:";
 
 const struct option run_longopts[] = {
 	{ "archive",	required_argument, NULL, 'a' },
@@ -36,7 +37,7 @@ const struct option run_longopts[] = {
 	{ "order",	required_argument, NULL, RUN_OPT_ORDER },
 	{ "os",		required_argument, NULL, RUN_OPT_OS },
 	{ "reps",	required_argument, NULL, 'r' },
-	{ "results",	required_argument, NULL, 'o' },
+	{ "results",	required_argument, NULL, 'R' },
 	{ "seed",	required_argument, NULL, RUN_OPT_SEED },
 	{ "synthetic",	required_argument, NULL, RUN_OPT_SYNTHETIC },
 	{ "vary",	required_argument, NULL, RUN_OPT_VARY },
@@ -49,14 +50,14 @@ void
 run_usage_options(FILE *fp)
 {
 	fprintf(fp,
-	    "    [-a archive] [-j jobs] [-O key=value] [-o dir] [-r reps]\n"
+	    "    [-a archive] [-j jobs] [-O key=value] [-R root] [-r reps]\n"
 	    "    [-w workload] [--bind none|pu|core|package|numa]\n"
 	    "    [--disk spec] [--distrib compact|scatter] [--dry-run]\n"
 	    "    [--fs type] [--label name] [--layout shared|per-worker]\n"
 	    "    [--mode process|thread] [--mount-opts opts]\n"
 	    "    [--newfs-opts args] [--order interleaved|sequential|random]\n"
 	    "    [--os linux|freebsd] [--seed n] [--synthetic topology]\n"
-	    "    [--vary key=v1,v2,...] [--verify]\n");
+	    "    [--verify]\n");
 }
 
 static const char *const order_names[] = {
@@ -136,9 +137,7 @@ run_config_free(struct run_config *c)
 	free(c->label);
 	free(c->results);
 	free(c->synthetic);
-	for (i = 0; i < c->nvary; i++)
-		free(c->vary[i]);
-	free(c->vary);
+	vary_free(&c->vary);
 	free(c->cmdline);
 	memset(c, 0, sizeof(*c));
 }
@@ -269,7 +268,7 @@ int
 run_option(struct run_config *c, int ch, const char *arg)
 {
 	const char *eq;
-	char *end;
+	char *end, err[512];
 	long v;
 	int k;
 
@@ -292,7 +291,8 @@ run_option(struct run_config *c, int ch, const char *arg)
 		c->wopts[c->nwopts].value = xstrdup(eq + 1);
 		c->nwopts++;
 		break;
-	case 'o':
+	case 'o':		/* deprecated spelling of -R */
+	case 'R':
 		replace(&c->results, arg);
 		break;
 	case 'r':
@@ -403,10 +403,10 @@ run_option(struct run_config *c, int ch, const char *arg)
 		c->verify = 1;
 		break;
 	case RUN_OPT_VARY:
-		if (vary_check(c, arg) != 0)
+		if (vary_parse(&c->vary, arg, err, sizeof(err)) != 0) {
+			warnx("run: %s", err);
 			return (-1);
-		c->vary = xrealloc(c->vary, (c->nvary + 1) * sizeof(*c->vary));
-		c->vary[c->nvary++] = xstrdup(arg);
+		}
 		break;
 	default:
 		return (-1);
@@ -473,7 +473,7 @@ run_config_finish(struct run_config *c, int argc, char **argv)
 static void
 usage(FILE *fp)
 {
-	fprintf(fp, "usage: fsconc run [options]\n");
+	fprintf(fp, "usage: fsconc run [options] [--vary key=v1,v2,...]\n");
 	run_usage_options(fp);
 }
 
@@ -499,11 +499,12 @@ list_workloads(void)
 }
 
 int
-run_parse_options(int argc, char **argv, struct run_config *c)
+run_parse_options(int argc, char **argv, struct run_config *c, int *ready)
 {
 	int ch;
 
 	run_config_init(c);
+	*ready = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, run_optstring, run_longopts,
 	    NULL)) != -1) {
@@ -529,5 +530,6 @@ run_parse_options(int argc, char **argv, struct run_config *c)
 		usage(stderr);
 		return (EXIT_USAGE);
 	}
-	return (RUN_READY);
+	*ready = 1;
+	return (EXIT_OK);
 }

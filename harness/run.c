@@ -44,62 +44,6 @@ struct run {
 	double		 started;	/* for the ETA */
 };
 
-/* md-setup's handlers, installed under ours: the second signal's. */
-static struct sigaction md_sigint, md_sigterm, md_sighup;
-
-static void
-run_on_signal(int sig)
-{
-	(void)sig;
-	harness_interrupted = 1;
-	sigaction(SIGINT, &md_sigint, NULL);
-	sigaction(SIGTERM, &md_sigterm, NULL);
-	sigaction(SIGHUP, &md_sighup, NULL);
-}
-
-static void
-kill_workers_hook(int sig)
-{
-	(void)sig;
-	harness_kill_workers();
-}
-
-void
-run_signals_begin(void (*hook)(int), struct run_signals *saved)
-{
-	struct sigaction sa;
-
-	sigaction(SIGINT, NULL, &saved->sigint);
-	sigaction(SIGTERM, NULL, &saved->sigterm);
-	sigaction(SIGHUP, NULL, &saved->sighup);
-	md_set_signal_hook(hook != NULL ? hook : kill_workers_hook);
-	md_install_signal_handlers();
-	sigaction(SIGINT, NULL, &md_sigint);
-	sigaction(SIGTERM, NULL, &md_sigterm);
-	sigaction(SIGHUP, NULL, &md_sighup);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = run_on_signal;
-	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: waits see EINTR */
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGHUP);
-	harness_interrupted = 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	/* Under nohup a hangup is not a request to stop. */
-	if (saved->sighup.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
-}
-
-void
-run_signals_end(const struct run_signals *saved)
-{
-	sigaction(SIGINT, &saved->sigint, NULL);
-	sigaction(SIGTERM, &saved->sigterm, NULL);
-	sigaction(SIGHUP, &saved->sighup, NULL);
-	md_set_signal_hook(NULL);
-}
-
 static int
 max_level(const struct run_config *c)
 {
@@ -319,15 +263,16 @@ write_meta(struct run *r)
 
 /*
  * Fresh disks for a batch of n workers: created on first use (fresh
- * already), refreshed on every later one.  Returns the set-up seconds,
- * or -1 when a disk could not be made (message printed).
+ * already), refreshed on every later one.  0 with the set-up seconds in
+ * *setup, or -1 when a disk could not be made (message printed).
  */
-static double
-fresh_disks(struct run *r, int n)
+static int
+fresh_disks(struct run *r, int n, double *setup)
 {
-	double sec, total = 0;
+	double sec;
 	int i;
 
+	*setup = 0;
 	for (i = 0; i < n; i++) {
 		sec = 0;
 		if (i >= r->ndisks) {
@@ -339,7 +284,7 @@ fresh_disks(struct run *r, int n)
 			r->ndisks = i + 1;
 		} else if (md_refresh(r->disks[i], &sec) != 0)
 			return (-1);
-		total += sec;
+		*setup += sec;
 	}
 	if (!r->described && r->ndisks > 0) {
 		md_describe(r->disks[0], rs_meta_file(r->rs));
@@ -350,7 +295,7 @@ fresh_disks(struct run *r, int n)
 			    md_mountpoint(r->disks[0]));
 		r->described = 1;
 	}
-	return (total);
+	return (0);
 }
 
 /* 0, or -1 when a disk is left behind (md_destroy said which). */
@@ -405,7 +350,7 @@ one_batch(struct run *r, size_t step)
 	memset(&run, 0, sizeof(run));
 	if (r->have_spec) {
 		ndisk = c->layout == RUN_LAYOUT_SHARED ? 1 : n;
-		if ((setup = fresh_disks(r, ndisk)) < 0)
+		if (fresh_disks(r, ndisk, &setup) != 0)
 			return (-1);
 		dirs = xcalloc((size_t)n, sizeof(*dirs));
 		mounts = xcalloc((size_t)n, sizeof(*mounts));
@@ -571,41 +516,55 @@ teardown(struct run *r)
 		hwloc_topology_destroy(r->topo);
 }
 
-struct run *
-run_open(struct run_config *c, int *rc)
+/* What a plan and a run both need: topology, order, workload, disks. */
+static int
+run_setup(struct run *r)
+{
+	struct run_config *c = r->cfg;
+	char err[512];
+	int rc;
+
+	if (topo_open(&r->topo, c->dry_run ? c->synthetic : NULL, err,
+	    sizeof(err)) != 0) {
+		warnx("run: %s", err);
+		return (EXIT_RUNTIME);
+	}
+	r->ncpu = hwloc_get_nbobjs_by_type(r->topo, HWLOC_OBJ_PU);
+	r->steps = run_order_steps(c->order, c->nlevels, c->reps, c->seed);
+	r->nsteps = c->nlevels * (size_t)c->reps;
+	if ((rc = apply_options(r)) != EXIT_OK)
+		return (rc);
+	if (parse_spec(r) != 0 || make_plans(r) != 0)
+		return (EXIT_USAGE);
+	return (EXIT_OK);
+}
+
+static void
+run_free(struct run *r)
+{
+	teardown(r);
+	free(r);
+}
+
+int
+run_open(struct run_config *c, struct run **rp)
 {
 	char err[512], host[256], label[256], name[32];
 	const char *metrics[RS_MAX_METRICS];
 	struct run *r;
 	size_t i;
+	int rc;
 
+	*rp = NULL;
 	r = xcalloc(1, sizeof(*r));
 	r->cfg = c;
-	*rc = EXIT_OK;
-	if (topo_open(&r->topo, c->dry_run ? c->synthetic : NULL, err,
-	    sizeof(err)) != 0) {
-		warnx("run: %s", err);
-		*rc = EXIT_RUNTIME;
+	if ((rc = run_setup(r)) != EXIT_OK)
 		goto fail;
-	}
-	r->ncpu = hwloc_get_nbobjs_by_type(r->topo, HWLOC_OBJ_PU);
-	r->steps = run_order_steps(c->order, c->nlevels, c->reps, c->seed);
-	r->nsteps = c->nlevels * (size_t)c->reps;
-	if ((*rc = apply_options(r)) != EXIT_OK)
-		goto fail;
-	if (parse_spec(r) != 0 || make_plans(r) != 0) {
-		*rc = EXIT_USAGE;
-		goto fail;
-	}
-	if (c->dry_run) {
-		*rc = dry_run(r);
-		goto fail;
-	}
 	err[0] = '\0';
 	if (c->wl->prepare != NULL &&
 	    c->wl->prepare(r->wl_state, err, sizeof(err)) != 0) {
 		warnx("run: workload %s: %s", c->wl->name, err);
-		*rc = EXIT_RUNTIME;
+		rc = EXIT_RUNTIME;
 		goto fail;
 	}
 	for (i = 0; i < c->wl->nmetrics && i < RS_MAX_METRICS; i++)
@@ -613,7 +572,7 @@ run_open(struct run_config *c, int *rc)
 	if ((r->rs = rs_create(c->results, rs_host_name(host, sizeof(host)),
 	    c->label != NULL ? c->label : os_default_label(label,
 	    sizeof(label)), metrics, i)) == NULL) {
-		*rc = EXIT_RUNTIME;
+		rc = EXIT_RUNTIME;
 		goto fail;
 	}
 	r->real = xcalloc(c->nlevels, sizeof(*r->real));
@@ -626,11 +585,11 @@ run_open(struct run_config *c, int *rc)
 	}
 	write_meta(r);
 	r->started = now_monotonic();
-	return (r);
+	*rp = r;
+	return (EXIT_OK);
 fail:
-	teardown(r);
-	free(r);
-	return (NULL);
+	run_free(r);
+	return (rc);
 }
 
 size_t
@@ -690,30 +649,35 @@ run_close(struct run *r, char *set_path, size_t len)
 	if (rs_close(r->rs) != 0)
 		rc = EXIT_RUNTIME;
 	r->rs = NULL;
-	teardown(r);
-	free(r);
+	run_free(r);
 	return (rc);
 }
 
 int
 run_experiment(struct run_config *c, char *set_path, size_t len)
 {
-	struct run_signals saved;
+	struct harness_signals saved;
 	struct run *r;
 	size_t i;
 	int rc;
 
-	if (c->nvary > 0)
-		return (vary_experiment(c, set_path, len));
 	if (len > 0)
 		set_path[0] = '\0';
-	if ((r = run_open(c, &rc)) == NULL)
+	if (c->dry_run) {
+		r = xcalloc(1, sizeof(*r));
+		r->cfg = c;
+		if ((rc = run_setup(r)) == EXIT_OK)
+			rc = dry_run(r);
+		run_free(r);
 		return (rc);
-	run_signals_begin(NULL, &saved);
+	}
+	if ((rc = run_open(c, &r)) != EXIT_OK)
+		return (rc);
+	harness_signals_begin(HARNESS_SIG_ORDERLY, NULL, &saved);
 	for (i = 0; i < r->nsteps && !harness_interrupted; i++)
 		if (run_step(r, i) != 0)
 			break;
 	rc = run_close(r, set_path, len);
-	run_signals_end(&saved);
+	harness_signals_end(&saved);
 	return (rc);
 }

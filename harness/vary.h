@@ -2,8 +2,9 @@
  * fsconc run --vary KEY=V1,V2[,...]: configurations run side by side.
  * The cells of the cross product of every --vary run interleaved inside
  * each repetition, each into its own labelled set of one run directory.
- * Internal to harness/ (harness/vary.c; sysctls in vary_linux.c and
- * vary_freebsd.c).
+ * Internal to harness/: the axes in vary_axes.c (struct vary in
+ * harness.h), the driver in vary.c, sysctls in vary_linux.c and
+ * vary_freebsd.c.
  */
 #ifndef FSCONC_VARY_H
 #define FSCONC_VARY_H
@@ -11,30 +12,6 @@
 #include <stddef.h>
 
 #include "harness.h"
-
-enum vary_key {
-	VARY_SYSCTL,		/* sysctl:NAME */
-	VARY_FS,
-	VARY_MOUNT_OPTS,
-	VARY_NEWFS_OPTS,
-	VARY_DISK,
-	VARY_MODE,
-	VARY_BIND,
-	VARY_LAYOUT,
-};
-
-struct vary_axis {
-	enum vary_key	 key;
-	char		*name;		/* "fs" ..., or the sysctl's NAME */
-	char		**values;
-	size_t		 nvalues;
-};
-
-/* Every --vary of one command line, in the order given. */
-struct vary {
-	struct vary_axis *axes;
-	size_t		 naxes;
-};
 
 /*
  * Add one "KEY=V1,V2[,...]" (values split on '|' instead when there is
@@ -47,6 +24,8 @@ size_t	 vary_ncells(const struct vary *);
 const char *vary_value(const struct vary *, size_t cell, size_t axis);
 /* base + "+KEY=VALUE" per axis, made safe for a directory name. */
 char	*vary_label(const struct vary *, const char *base, size_t cell);
+/* The run_option code that sets a key's value (not VARY_SYSCTL). */
+int	 vary_key_option(enum vary_key);
 
 /*
  * A run configuration for one cell: base with the cell's fs, disk, mode

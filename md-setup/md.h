@@ -139,19 +139,16 @@ struct md_info {
 int	 md_list(struct md_info **, size_t *);
 void	 md_list_free(struct md_info *, size_t);
 /*
- * Install SIGINT/SIGTERM/SIGHUP handlers (signals already ignored stay
- * ignored) that destroy this process's disks, then die of the signal.
- * The handler does only async-signal-safe work: kills the tool being
- * waited for, calls the hook below, closes its files, and runs
- * "fsconc md cleanup --pid PID" (this executable) to completion.  A
- * caller with its own handlers (a flag checked between batches) need
- * not call this; records make a later cleanup possible either way.
+ * For the controller's signal handler (harness/signals.c): destroy this
+ * process's disks from signal context.  md_teardown_prepare, before the
+ * handler can run, notes this process and executable;
+ * md_teardown_async, async-signal-safe, kills the tool being waited for,
+ * closes every file above stderr, leaves the working directory and runs
+ * "fsconc md cleanup --pid PID" (this executable) to completion.  It
+ * does nothing in another process (a forked child).  Records make a later
+ * cleanup possible either way.
  */
-void	 md_install_signal_handlers(void);
-/*
- * Called first by that handler, in signal context (async-signal-safe
- * code only): a run kills its workers here so their mount can go.
- */
-void	 md_set_signal_hook(void (*)(int));
+void	 md_teardown_prepare(void);
+void	 md_teardown_async(void);
 
 #endif

@@ -520,47 +520,33 @@ md_live_remove(struct md_disk *d)
 }
 
 /*
- * Signals.  The handler cannot safely run the teardown itself (malloc,
- * stdio, the records), so it does only async-signal-safe things: kill
- * the tool we are waiting for, call the owner's hook (a run kills its
- * workers there), then fork and exec "fsconc md cleanup --pid OURS",
- * wait for it, and die of the same signal.
+ * Teardown from a signal handler (harness/signals.c owns the handlers).
+ * It cannot safely run the teardown itself (malloc, stdio, the records),
+ * so it does only async-signal-safe things: kill the tool we are waiting
+ * for, then fork and exec "fsconc md cleanup --pid OURS" and wait for it.
  */
 static pid_t sig_pid;
 static char sig_exe[PATH_MAX];
 static char sig_pidarg[24];
-static void (*sig_hook)(int);
-static volatile sig_atomic_t sig_busy;
 
-static void
-die_of(int sig)
+void
+md_teardown_prepare(void)
 {
-	struct sigaction sa;
-	sigset_t set;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigaction(sig, &sa, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	kill(getpid(), sig);
-	_exit(128 + sig);
+	sig_pid = getpid();
+	snprintf(sig_pidarg, sizeof(sig_pidarg), "%ld", (long)sig_pid);
+	if (md_os_self_exe(sig_exe, sizeof(sig_exe)) == -1)
+		sig_exe[0] = '\0';
 }
 
-static void
-on_signal(int sig)
+void
+md_teardown_async(void)
 {
 	struct sigaction ign;
 	pid_t child, c;
 	int status, fd;
 
-	/* A forked worker inherits this handler: it just dies. */
-	if (getpid() != sig_pid || sig_busy)
-		die_of(sig);
-	sig_busy = 1;
-	if (sig_hook != NULL)
-		sig_hook(sig);
+	if (getpid() != sig_pid)
+		return;
 	if ((c = md_child_pid) > 0) {
 		kill(c, SIGKILL);
 		while (waitpid(c, &status, 0) == -1 && errno == EINTR)
@@ -588,37 +574,4 @@ on_signal(int sig)
 	if (child > 0)
 		while (waitpid(child, &status, 0) == -1 && errno == EINTR)
 			;
-	die_of(sig);
-}
-
-void
-md_set_signal_hook(void (*hook)(int))
-{
-	sig_hook = hook;
-}
-
-void
-md_install_signal_handlers(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa, old;
-	size_t i;
-
-	sig_pid = getpid();
-	snprintf(sig_pidarg, sizeof(sig_pidarg), "%ld", (long)sig_pid);
-	if (md_os_self_exe(sig_exe, sizeof(sig_exe)) == -1)
-		sig_exe[0] = '\0';
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGHUP);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		/* Ignored (nohup, a background job): stay ignored. */
-		if (sigaction(sigs[i], NULL, &old) == 0 &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(sigs[i], &sa, NULL);
-	}
 }

@@ -27,3 +27,16 @@ trap 'eval "$_at_exit"; rm -rf "$_scratch_root"' EXIT
 scratch() {
 	mktemp -d "$_scratch_root/s.XXXXXX"
 }
+# wait_until CMD...: poll CMD until it succeeds, for at most 60 s (a
+# loaded machine is slow, never this slow).  Exit status of the last try.
+wait_until() {
+	_w=0
+	until "$@"; do
+		[ $_w -ge 1200 ] && return 1
+		sleep 0.05
+		_w=$((_w + 1))
+	done
+}
+# The states fsconc run reports with FSCONC_TEST_MARKER=PREFIX:
+# PREFIX.released (a batch's workers released), PREFIX.stopping (the
+# first signal taken).

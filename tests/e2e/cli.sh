@@ -26,3 +26,14 @@ for c in run stat compare report nightly import limits md topo mkarchive; do
 	"$FSCONC" $c --no-such-option >/dev/null 2>&1; rc=$?
 	[ $rc -eq 2 ] && ok "$c: bad option exits 2" || not_ok "$c: bad option exits 2" "rc=$rc"
 done
+
+# One vocabulary: -R is the result root wherever there is one, -o an output.
+for c in run nightly compare report import; do
+	u=$("$FSCONC" $c --help 2>&1)
+	echo "$u" | grep -q -- '-R root' && ! echo "$u" | grep -q -- '-o dir' &&
+	    ok "$c: -R root in the usage" || not_ok "$c: -R root in the usage" "$u"
+done
+u=$("$FSCONC" nightly --help 2>&1)
+echo "$u" | grep -q -- '-o DIR' && ! echo "$u" | grep -q -- '--vary' &&
+    ok "nightly: -o DIR, no --vary in the usage" ||
+    not_ok "nightly: -o DIR, no --vary in the usage" "$u"

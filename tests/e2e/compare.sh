@@ -8,7 +8,7 @@ R=$d/res
 
 imp() {	# label, extra import args...
 	_l=$1; shift
-	"$FSCONC" import -o "$R" --host box -l "$_l" "$@" >/dev/null
+	"$FSCONC" import -R "$R" --host box -l "$_l" "$@" >/dev/null
 }
 
 # --- the 2005 figures: "EC(12) = 2.11 vs 0.55" -------------------------

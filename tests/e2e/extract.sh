@@ -16,7 +16,7 @@ fi
 for mode in process thread; do
 	mkdir "$d/disk-$mode"
 	if "$FSCONC" run -w extract -a "$d/good.tar" -j 2 -r 1 --mode $mode \
-	    --verify --disk "dir:$d/disk-$mode" -o "$d/res-$mode" \
+	    --verify --disk "dir:$d/disk-$mode" -R "$d/res-$mode" \
 	    >"$d/out" 2>&1 &&
 	    grep -q '^2	1	1	.*	300	1048576	ok	' \
 	    "$d"/res-$mode/*/*/*/workers.tsv; then
@@ -32,7 +32,7 @@ run_bad() {
 	rm -rf "$d/disk" "$d/res"
 	mkdir "$d/disk"
 	"$FSCONC" run -w extract -a "$2" -j 2 -r 1 --disk "dir:$d/disk" \
-	    -o "$d/res" >"$d/out" 2>&1; rc=$?
+	    -R "$d/res" >"$d/out" 2>&1; rc=$?
 	if [ $rc -ne 0 ] && grep -q "$2" "$d/out" && grep -q "$3" "$d/out"; then
 		ok "$1: exit $rc, \"$3\""
 	else
@@ -75,7 +75,7 @@ run_bad "missing" "$d/none-such.tar" "No such file or directory"
 mkdir "$d/disk-def"
 for i in 1 2; do
 	FSCONC_CACHE="$d/cache" "$FSCONC" run -w extract -j 1 -r 1 \
-	    --disk "dir:$d/disk-def" -o "$d/res-def$i" >"$d/out" 2>&1
+	    --disk "dir:$d/disk-def" -R "$d/res-def$i" >"$d/out" 2>&1
 done
 meta=$(cat "$d"/res-def2/*/*/*/meta 2>/dev/null)
 if echo "$meta" | grep -q "^archive=$d/cache/bindist-v1-1363-33554432-0.pax$" &&

@@ -16,8 +16,8 @@ printf '1.5\n1.6\n1.4\n' >"$d/t1"
 out=$(unshare -u sh -c '
 	hostname box.example.org || exit 9
 	"$1" run -w calib -O iterations=1000 -j 1 -r 2 --label fq \
-	    -o "$2/res" >/dev/null 2>&1 || exit 8
-	"$1" import -l imp -o "$2/res" 1="$2/t1" >/dev/null || exit 7
+	    -R "$2/res" >/dev/null 2>&1 || exit 8
+	"$1" import -l imp -R "$2/res" 1="$2/t1" >/dev/null || exit 7
 	"$1" nightly -R "$2/res" --no-run fq --no-report
 ' sh "$FSCONC" "$d" 2>&1); rc=$?
 [ $rc -eq 0 ] && [ "$(ls "$d/res")" = box ] &&

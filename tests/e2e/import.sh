@@ -12,7 +12,7 @@ printf 'real 83.35\nuser 15.2\nsys 900.1\n\nreal 83.1\nuser 15.0\nsys 899\n' >gn
 printf 'real\t1m23.400s\nuser\t0m15.100s\nsys\t15m0.000s\n' >>gnu.txt	# bash
 printf '14.64\n14.5\n14.8\n' >plain.txt
 
-out=$("$FSCONC" import -l hand -o "$d/res" --host h --ncpu 12 \
+out=$("$FSCONC" import -l hand -R "$d/res" --host h --ncpu 12 \
     -m kernel=GENERIC 1=bsd.txt 12=gnu.txt 2=plain.txt 2>&1); rc=$?
 set=$d/res/h/hand/$(ls "$d/res/h/hand" 2>/dev/null | head -1)
 [ $rc -eq 0 ] && [ "$out" = "$set" ] && [ -f "$set/meta" ] &&
@@ -54,7 +54,7 @@ else
 	skip "ministat reads jobs-N files and runs.tsv -C 3" "no ministat"
 fi
 
-out2=$("$FSCONC" import -l hand -o "$d/res" --host h 1=plain.txt 2>&1)
+out2=$("$FSCONC" import -l hand -R "$d/res" --host h 1=plain.txt 2>&1)
 [ -n "$out2" ] && [ "$out2" != "$set" ] &&
     [ "$(cat "$set/jobs-1.real")" = "$(printf '14.85\n14.6\n14.47')" ] &&
     ok "a second import makes a new set, the first is untouched" ||
@@ -69,7 +69,7 @@ for case in "mixed.txt:2: a plain line in a file of bsd lines" \
     "junk.txt:2: neither" "orphan.txt:1: 'user' before any 'real'" \
     "empty.txt: no measurements" "nosuch.txt: No such file"; do
 	f=${case%%:*}
-	e=$("$FSCONC" import -l bad -o "$d/res" 1="$f" 2>&1 >/dev/null); rc=$?
+	e=$("$FSCONC" import -l bad -R "$d/res" 1="$f" 2>&1 >/dev/null); rc=$?
 	if [ $rc -eq 1 ] && echo "$e" | grep -qF "$case" &&
 	    [ ! -d "$d/res/$(hostname)/bad" ]; then
 		ok "rejects $f"
@@ -78,11 +78,16 @@ for case in "mixed.txt:2: a plain line in a file of bsd lines" \
 	fi
 done
 
+"$FSCONC" import -l old -o "$d/res-o" --host h 1=plain.txt >/dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] && [ -n "$(ls -d "$d"/res-o/h/old/*/ 2>/dev/null)" ] &&
+    ok "import -o (deprecated): the result root" ||
+    not_ok "import -o (deprecated): the result root" "rc=$rc"
+
 for args in "1=plain.txt" "-l x" "-l x 0=plain.txt" "-l x one=plain.txt" \
     "-l x 1=plain.txt 1=plain.txt" "-l x 1=" "-l x --ncpu 0 1=plain.txt" \
     "-l x -m novalue 1=plain.txt" "-l a/b 1=plain.txt"; do
 	# shellcheck disable=SC2086
-	"$FSCONC" import -o "$d/res" $args >/dev/null 2>&1; rc=$?
+	"$FSCONC" import -R "$d/res" $args >/dev/null 2>&1; rc=$?
 	want=2
 	[ "$args" = "-l a/b 1=plain.txt" ] && want=1
 	[ $rc -eq $want ] && ok "import $args: exit $want" ||

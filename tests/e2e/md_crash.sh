@@ -121,11 +121,19 @@ if [ $have_zram = 1 ]; then
 fi
 
 # --- SIGTERM and SIGINT: orderly teardown, then death by the signal -------
+# A record written in full (renamed into place, not empty): the handlers
+# are in and a disk is on its way.
+has_record() {
+	for _r in "$FSCONC_RUNDIR"/state/*.rec; do
+		[ -s "$_r" ] && return 0
+	done
+	return 1
+}
 for sig in TERM INT; do
 	FSCONC_MD_TEST_DELAY=0.05 env --default-signal=INT \
 	    "$FSCONC" md cycle -n 50 loop:32m >"$t/sig.out" 2>&1 &
 	p=$!
-	sleep 1.2
+	wait_until has_record
 	kill -$sig $p
 	wait $p; rc=$?
 	case $sig in TERM) want=143 ;; INT) want=130 ;; esac
@@ -141,7 +149,7 @@ done
 # interrupted "md create" leaves nothing.
 FSCONC_MD_TEST_DELAY=0.1 "$FSCONC" md create loop:32m >/dev/null 2>&1 &
 p=$!
-sleep 0.5
+wait_until has_record
 kill -TERM $p; wait $p
 l=$(findmnt -rn -o TARGET | grep -F "$t/"; ls -A "$FSCONC_RUNDIR/state")
 [ -z "$l" ] && ok "SIGTERM mid 'md create': nothing left" ||

@@ -14,7 +14,7 @@ set_of() { ls -d "$1"/*/*/*/ 2>/dev/null | head -n 1; }
 rows() { grep -vc '^#' "$1"; }
 
 # --- process mode --------------------------------------------------------
-out=$("$FSCONC" run $CAL -j 1,2 -r 3 -o "$S/p" 2>"$S/p.err"); rc=$?
+out=$("$FSCONC" run $CAL -j 1,2 -r 3 -R "$S/p" 2>"$S/p.err"); rc=$?
 set=$(set_of "$S/p")
 if [ $rc -eq 0 ] && [ -n "$set" ] && [ "$(rows "$set/runs.tsv")" -eq 6 ] &&
     [ "$(rows "$set/workers.tsv")" -eq 9 ] &&
@@ -52,7 +52,7 @@ else
 fi
 
 # --- thread mode ---------------------------------------------------------
-out=$("$FSCONC" run $CAL -j 1,2 -r 2 --mode thread -o "$S/t" 2>&1); rc=$?
+out=$("$FSCONC" run $CAL -j 1,2 -r 2 --mode thread -R "$S/t" 2>&1); rc=$?
 set=$(set_of "$S/t")
 [ $rc -eq 0 ] && [ -n "$set" ] && grep -qx 'mode=thread' "$set/meta" &&
     [ "$(rows "$set/runs.tsv")" -eq 4 ] &&
@@ -61,7 +61,7 @@ set=$(set_of "$S/t")
     not_ok "thread mode: 4 batches, per-thread times" "rc=$rc $out"
 
 # --- a worker killed by a signal, a worker failing -------------------------
-out=$("$FSCONC" run $CAL -O die=1 -j 2 -r 2 -o "$S/k" 2>&1); rc=$?
+out=$("$FSCONC" run $CAL -O die=1 -j 2 -r 2 -R "$S/k" 2>&1); rc=$?
 set=$(set_of "$S/k")
 if [ $rc -eq 1 ] && [ -n "$set" ] &&
     [ "$(awk -F'\t' '!/^#/ && $10 == "killed"' "$set/runs.tsv" | wc -l)" -eq 2 ] &&
@@ -72,7 +72,7 @@ if [ $rc -eq 1 ] && [ -n "$set" ] &&
 else
 	not_ok "killed worker: reported killed, never averaged, exit 1" "rc=$rc $out"
 fi
-out=$("$FSCONC" run $CAL -O fail=0 -j 1,2 -r 1 -o "$S/f" 2>&1); rc=$?
+out=$("$FSCONC" run $CAL -O fail=0 -j 1,2 -r 1 -R "$S/f" 2>&1); rc=$?
 set=$(set_of "$S/f")
 [ $rc -eq 1 ] && [ -n "$set" ] &&
     [ "$(awk -F'\t' '!/^#/ && $10 == "failed"' "$set/runs.tsv" | wc -l)" -eq 2 ] &&
@@ -81,7 +81,7 @@ set=$(set_of "$S/f")
     not_ok "failed worker: reason recorded, batch failed, exit 1" "rc=$rc $out"
 
 # A worker dying before the start gate: nobody is released, no hang.
-out=$("$FSCONC" run $CAL -O setup_die=0 -j 3 -r 1 -o "$S/sd" 2>&1); rc=$?
+out=$("$FSCONC" run $CAL -O setup_die=0 -j 3 -r 1 -R "$S/sd" 2>&1); rc=$?
 set=$(set_of "$S/sd")
 [ $rc -eq 1 ] && [ -n "$set" ] &&
     [ "$(awk -F'\t' '!/^#/ && $10 == "killed"' "$set/runs.tsv" | wc -l)" -eq 1 ] &&
@@ -92,7 +92,7 @@ set=$(set_of "$S/sd")
 
 # --- oversubscription ------------------------------------------------------
 over=$((ncpu * 2))
-out=$("$FSCONC" run $CAL -j "1,2ncpu" -r 1 -o "$S/o" 2>&1); rc=$?
+out=$("$FSCONC" run $CAL -j "1,2ncpu" -r 1 -R "$S/o" 2>&1); rc=$?
 set=$(set_of "$S/o")
 [ $rc -eq 0 ] && grep -qx "oversubscribed=$over" "$set/meta" &&
     echo "$out" | grep -q "oversubscribed" &&
@@ -101,14 +101,20 @@ set=$(set_of "$S/o")
     not_ok "oversubscription: runs, recorded in meta, warned" "rc=$rc $out"
 
 # --- labels and never overwriting ------------------------------------------
-"$FSCONC" run $CAL -j 1 -r 1 --label mylabel -o "$S/l" >/dev/null 2>&1
-"$FSCONC" run $CAL -j 1 -r 1 --label mylabel -o "$S/l" >/dev/null 2>&1
+"$FSCONC" run $CAL -j 1 -r 1 --label mylabel -R "$S/l" >/dev/null 2>&1
+"$FSCONC" run $CAL -j 1 -r 1 --label mylabel -R "$S/l" >/dev/null 2>&1
 [ "$(ls -d "$S"/l/*/mylabel/*/ | wc -l)" -eq 2 ] &&
     ok "--label names the set; a second run makes a second set" ||
     not_ok "--label names the set; a second run makes a second set" "$(ls -R "$S/l")"
+# -o, the former spelling of -R, still names the result root; --results too.
+"$FSCONC" run $CAL -j 1 -r 1 --label old -o "$S/l" >/dev/null 2>&1
+"$FSCONC" run $CAL -j 1 -r 1 --label long --results "$S/l" >/dev/null 2>&1
+[ "$(ls -d "$S"/l/*/old/*/ "$S"/l/*/long/*/ | wc -l)" -eq 2 ] &&
+    ok "-o (deprecated) and --results: the result root" ||
+    not_ok "-o (deprecated) and --results: the result root" "$(ls -R "$S/l")"
 
 # --- dry run -----------------------------------------------------------------
-out=$("$FSCONC" run --dry-run -w calib -j 1,4 -r 2 -o "$S/dry" 2>&1); rc=$?
+out=$("$FSCONC" run --dry-run -w calib -j 1,4 -r 2 -R "$S/dry" 2>&1); rc=$?
 [ $rc -eq 0 ] && [ ! -e "$S/dry" ] && echo "$out" | grep -q '^levels: 1,4' &&
     echo "$out" | grep -q '^  4: jobs 4, rep 2' &&
     echo "$out" | grep -q '^worker 3: cpuset' &&
@@ -144,7 +150,7 @@ out2=$("$FSCONC" run --dry-run -w calib --order random --seed 3 -r 3 -j 1,2 2>&1
 out=$("$FSCONC" run -w help 2>&1); rc=$?
 [ $rc -eq 0 ] && echo "$out" | grep -q 'calib' && echo "$out" | grep -q 'iterations=' &&
     ok "-w help lists workloads and options" || not_ok "-w help lists workloads and options" "$out"
-"$FSCONC" run -w calib -O colour=blue -o "$S/bad" >"$S/bad.out" 2>&1; rc=$?
+"$FSCONC" run -w calib -O colour=blue -R "$S/bad" >"$S/bad.out" 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q 'colour=blue' "$S/bad.out" && [ ! -e "$S/bad" ] &&
     ok "bad -O: exit 2, named, nothing written" ||
     not_ok "bad -O: exit 2, named, nothing written" "rc=$rc $(cat "$S/bad.out")"
@@ -152,15 +158,18 @@ out=$("$FSCONC" run -w help 2>&1); rc=$?
 # --- SIGINT: a readable set, no worker left, nothing mounted ------------------
 disk=
 is_root && disk="--disk tmpfs"
-"$FSCONC" run -w calib -O iterations=300000000 -j 1,ncpu -r 50 $disk \
-    -o "$S/int" >"$S/int.out" 2>&1 &
+FSCONC_TEST_MARKER=$S/mk "$FSCONC" run -w calib -O iterations=300000000 \
+    -j 1,ncpu -r 50 $disk -R "$S/int" >"$S/int.out" 2>&1 &
 pid=$!
-sleep 2
+wait_until test -e "$S/mk.released"
 kill -INT $pid
 wait $pid; rc=$?
 set=$(set_of "$S/int")
-sleep 0.2
-left=$(ps -eo args | grep -c "[f]sconc run -w calib -O iterations=300000000.*$S/int")
+# Workers die with their parent, a moment after it.
+workers() { ps -eo args | grep -c "[f]sconc run -w calib -O iterations=300000000.*$S/int"; }
+no_workers() { [ "$(workers)" -eq 0 ]; }
+wait_until no_workers
+left=$(workers)
 if [ $rc -ne 0 ] && [ -n "$set" ] && grep -qx 'interrupted=yes' "$set/meta" &&
     grep -q '^end=' "$set/meta" && [ "$left" -eq 0 ] &&
     awk -F'\t' '!/^#/ && NF < 10 { bad = 1 } END { exit bad }' "$set/runs.tsv"; then
@@ -171,10 +180,11 @@ fi
 if is_root; then
 	# calib makes no disk: a workload that does, mounted before the
 	# signal (so this can fail) and gone after it.
-	"$FSCONC" run -w syscall -O op=stat -O duration=0.5 -j 1,ncpu -r 50 \
-	    --disk tmpfs:64m -o "$S/int2" >"$S/int2.out" 2>&1 &
+	FSCONC_TEST_MARKER=$S/mk2 "$FSCONC" run -w syscall -O op=stat \
+	    -O duration=0.5 -j 1,ncpu -r 50 --disk tmpfs:64m -R "$S/int2" \
+	    >"$S/int2.out" 2>&1 &
 	pid=$!
-	sleep 1.5
+	wait_until test -e "$S/mk2.released"
 	before=$(findmnt -rn -o TARGET | grep -cF "$FSCONC_RUNDIR")
 	kill -INT $pid
 	wait $pid
@@ -190,7 +200,7 @@ if is_root; then
 	export FSCONC_RUNDIR="$S/rundir-busy"
 	mkdir -p -m 700 "$FSCONC_RUNDIR"
 	"$FSCONC" run -w syscall -O op=stat -O duration=2 -j 1 -r 1 \
-	    --disk tmpfs:16m -o "$S/busy" >"$S/busy.out" 2>&1 &
+	    --disk tmpfs:16m -R "$S/busy" >"$S/busy.out" 2>&1 &
 	pid=$!
 	n=0
 	while [ -z "$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")" ] &&
@@ -222,7 +232,7 @@ else
 fi
 
 # --- workers die with the controller (PR_SET_PDEATHSIG / watchdog) -----------
-"$FSCONC" run -w calib -O iterations=3000000000 -j 2 -r 1 -o "$S/orphan" \
+"$FSCONC" run -w calib -O iterations=3000000000 -j 2 -r 1 -R "$S/orphan" \
     >/dev/null 2>&1 &
 pid=$!
 n=0

@@ -20,7 +20,7 @@ if ! "$FSCONC" mkarchive --files 200 --bytes 2m "$S/a.tar" >/dev/null 2>"$S/mk.e
 fi
 n=$(bsdtar tf "$S/a.tar" 2>/dev/null | wc -l)
 
-out=$("$FSCONC" run -a "$S/a.tar" -j 1,2 -r 2 --disk "dir:$S/dirdisk" -o "$S/d" 2>&1); rc=$?
+out=$("$FSCONC" run -a "$S/a.tar" -j 1,2 -r 2 --disk "dir:$S/dirdisk" -R "$S/d" 2>&1); rc=$?
 set=$(set_of "$S/d")
 [ $rc -eq 0 ] && [ -n "$set" ] && all_ok "$set" "$n" &&
     grep -q '^archive_sha256=' "$set/meta" && grep -q '^disk_backend=dir' "$set/meta" &&
@@ -28,13 +28,14 @@ set=$(set_of "$S/d")
     not_ok "dir: disk: every worker extracts all $n entries" "rc=$rc $out"
 
 printf 'not an archive' >"$S/bad.tar"
-out=$("$FSCONC" run -a "$S/bad.tar" -j 1 -r 1 --disk "dir:$S/dirdisk2" -o "$S/bad" 2>&1); rc=$?
+out=$("$FSCONC" run -a "$S/bad.tar" -j 1 -r 1 --disk "dir:$S/dirdisk2" -R "$S/bad" 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q "bad.tar" && [ -z "$(set_of "$S/bad")" ] &&
     ok "unreadable archive: named, exit 1, no set" ||
     not_ok "unreadable archive: named, exit 1, no set" "rc=$rc $out"
 
 if ! is_root; then
 	for t in "tmpfs, shared and per-worker" "thread mode, --verify" \
+	    "pthread_create fails mid-batch" \
 	    "loop+ext4" "^C: set readable, nothing mounted" \
 	    "second signal: disks torn down"; do
 		skip "$t" "needs root"
@@ -42,9 +43,9 @@ if ! is_root; then
 	exit 0
 fi
 
-out=$("$FSCONC" run -a "$S/a.tar" -j 1,2 -r 2 --disk tmpfs:128m -o "$S/t" 2>&1); rc=$?
+out=$("$FSCONC" run -a "$S/a.tar" -j 1,2 -r 2 --disk tmpfs:128m -R "$S/t" 2>&1); rc=$?
 out2=$("$FSCONC" run -a "$S/a.tar" -j 2 -r 1 --disk tmpfs:128m --layout per-worker \
-    -o "$S/tp" 2>&1); rc2=$?
+    -R "$S/tp" 2>&1); rc2=$?
 set=$(set_of "$S/t"); set2=$(set_of "$S/tp")
 [ $rc -eq 0 ] && [ $rc2 -eq 0 ] && all_ok "$set" "$n" && all_ok "$set2" "$n" &&
     grep -qx 'disk_fresh=1' "$set/meta" && grep -qx 'layout=per-worker' "$set2/meta" &&
@@ -53,14 +54,25 @@ set=$(set_of "$S/t"); set2=$(set_of "$S/tp")
     not_ok "tmpfs, shared and per-worker" "rc=$rc/$rc2 $out $out2"
 
 out=$("$FSCONC" run -a "$S/a.tar" -j 2 -r 1 --disk tmpfs:128m --mode thread --verify \
-    -o "$S/th" 2>&1); rc=$?
+    -R "$S/th" 2>&1); rc=$?
 set=$(set_of "$S/th")
 [ $rc -eq 0 ] && all_ok "$set" "$n" && grep -qx 'verify=yes' "$set/meta" &&
     ok "thread mode, --verify" || not_ok "thread mode, --verify" "rc=$rc $out"
 
+# A worker thread that cannot be created: the threads already started
+# are let go, the run stops, tears its disk down and exits 1.
+out=$(FSCONC_TEST_THREAD_FAIL=1 "$FSCONC" run -a "$S/a.tar" -j 1,2 -r 1 \
+    --order sequential --disk tmpfs:128m --mode thread -R "$S/tf" 2>&1); rc=$?
+set=$(set_of "$S/tf")
+m=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
+[ $rc -eq 1 ] && [ -n "$set" ] && grep -qx 'aborted=yes' "$set/meta" &&
+    echo "$out" | grep -q 'pthread_create worker 1 of 2' && [ -z "$m" ] &&
+    ok "pthread_create fails mid-batch: torn down, exit 1" ||
+    not_ok "pthread_create fails mid-batch: torn down, exit 1" "rc=$rc mounts: $m $out"
+
 if command -v mkfs.ext4 >/dev/null 2>&1 && losetup -f >/dev/null 2>&1; then
 	out=$("$FSCONC" run -a "$S/a.tar" -j 1,2 -r 1 --disk loop:128m --fs ext4 \
-	    -o "$S/l" 2>&1); rc=$?
+	    -R "$S/l" 2>&1); rc=$?
 	set=$(set_of "$S/l")
 	[ $rc -eq 0 ] && all_ok "$set" "$n" && grep -qx 'fs=ext4' "$set/meta" &&
 	    ok "loop+ext4" || not_ok "loop+ext4" "rc=$rc $out"
@@ -68,10 +80,15 @@ else
 	skip "loop+ext4" "no loop device or mkfs.ext4"
 fi
 
-"$FSCONC" run -a "$S/a.tar" -j 1,2 -r 500 --disk tmpfs:128m -o "$S/int" \
+# The signal once a batch is committed (so the set holds one).
+"$FSCONC" run -a "$S/a.tar" -j 1,2 -r 500 --disk tmpfs:128m -R "$S/int" \
     >"$S/int.out" 2>&1 &
 pid=$!
-sleep 2
+committed() {
+	_n=$(grep -vcs '^#' "$(set_of "$S/int")runs.tsv")
+	[ "${_n:-0}" -ge 1 ]
+}
+wait_until committed
 kill -INT $pid
 wait $pid; rc=$?
 set=$(set_of "$S/int")
@@ -83,15 +100,16 @@ m=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
     not_ok "^C: set readable, nothing mounted" "rc=$rc mounts: $m $(cat "$S/int.out") $(find "$FSCONC_RUNDIR")"
 
 # A second signal during the batch in flight (thread mode runs it to its
-# end): md-setup's handler kills the workers, tears the disk down and the
-# controller dies of the signal.  Either way nothing may stay mounted.
+# end): the workers are killed, the disk torn down and the controller
+# dies of the signal.  If the batch ended first, the run stops in order.
+# Either way nothing may stay mounted.
 "$FSCONC" mkarchive --files 1000 --bytes 32m "$S/b.tar" >/dev/null 2>&1
-"$FSCONC" run -a "$S/b.tar" -j 2 -r 500 --mode thread --disk tmpfs:256m \
-    -o "$S/int2" >"$S/int2.out" 2>&1 &
+FSCONC_TEST_MARKER=$S/mk "$FSCONC" run -a "$S/b.tar" -j 2 -r 500 --mode thread \
+    --disk tmpfs:256m -R "$S/int2" >"$S/int2.out" 2>&1 &
 pid=$!
-sleep 2
+wait_until test -e "$S/mk.released"
 kill -TERM $pid
-sleep 0.02
+wait_until test -e "$S/mk.stopping"
 kill -TERM $pid 2>/dev/null
 wait $pid; rc=$?
 m=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")

@@ -33,7 +33,7 @@ if [ ! -w "$sysctl" ]; then
 fi
 orig=$(cat "$sysctl")
 a=$((orig + 111)) b=$((orig + 222))
-set -- -w syscall -O count=2000 -j 1,2 --disk tmpfs -o "$s/res" --label vt \
+set -- -w syscall -O count=2000 -j 1,2 --disk tmpfs -R "$s/res" --label vt \
     --vary "sysctl:vm.dirty_expire_centisecs=$a,$b"
 run() { "$FSCONC" run "$@"; }
 restore() { echo "$orig" >"$sysctl"; }
@@ -74,20 +74,12 @@ wait $pid; rc=$?
     not_ok "cells interleaved" "rc=$rc flips=$flips"
 restore
 
-# wait_changed: until a cell has set the sysctl (or 10 s).
-wait_changed() {
-	_i=0
-	while [ "$(cat "$sysctl")" = "$orig" ] && [ $_i -lt 200 ]; do
-		sleep 0.05
-		_i=$((_i + 1))
-	done
-}
-
 # fsconc itself in the background (a function would run in a subshell
 # that ignores SIGINT and never passes it on).
-"$FSCONC" run "$@" -r 500 >"$s/out" 2>&1 &
+rm -f "$s/mk".*
+FSCONC_TEST_MARKER=$s/mk "$FSCONC" run "$@" -r 500 >"$s/out" 2>&1 &
 pid=$!
-wait_changed
+wait_until test -e "$s/mk.released"
 during=$(cat "$sysctl")
 kill -INT $pid
 wait $pid; rc=$?
@@ -102,9 +94,10 @@ restore
 
 # fsconc itself in the background (a function would run in a subshell
 # that ignores SIGINT and never passes it on).
-"$FSCONC" run "$@" -r 500 >"$s/out" 2>&1 &
+rm -f "$s/mk".*
+FSCONC_TEST_MARKER=$s/mk "$FSCONC" run "$@" -r 500 >"$s/out" 2>&1 &
 pid=$!
-wait_changed
+wait_until test -e "$s/mk.released"
 during=$(cat "$sysctl")
 kill -INT $pid
 kill -INT $pid
@@ -118,20 +111,21 @@ else
 fi
 restore
 
-# A second signal while a long batch is in flight goes to md-setup's
-# handler: sysctls back, workers killed, disks torn down, then death by
-# the signal.  SIGTERM, because a background job starts with SIGINT
-# ignored and md-setup keeps it so; thread mode, because a batch of
-# threads runs on after the first signal (processes are killed at once).
-"$FSCONC" run -w syscall -O op=stat -O duration=30 -j 2 -r 5 --disk tmpfs:64m \
-    --mode thread \
-    -o "$s/res" --label vt2 --vary "sysctl:vm.dirty_expire_centisecs=$a,$b" \
+# A second signal while a long batch is in flight tears down at once:
+# sysctls back, workers killed, disks torn down, then death by the
+# signal.  Thread mode, because a batch of threads runs on after the
+# first signal (processes are killed at once).  Each signal waits
+# for the state it is meant for: a batch in flight, the first one taken.
+rm -f "$s/mk".*
+FSCONC_TEST_MARKER=$s/mk "$FSCONC" run -w syscall -O op=stat -O duration=30 \
+    -j 2 -r 5 --disk tmpfs:64m --mode thread \
+    -R "$s/res" --label vt2 --vary "sysctl:vm.dirty_expire_centisecs=$a,$b" \
     >"$s/out" 2>&1 &
 pid=$!
-wait_changed
+wait_until test -e "$s/mk.released"
 during=$(cat "$sysctl")
 kill -TERM $pid
-sleep 0.3
+wait_until test -e "$s/mk.stopping"
 kill -TERM $pid
 wait $pid; rc=$?
 now=$(cat "$sysctl")

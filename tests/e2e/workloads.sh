@@ -20,7 +20,7 @@ _k=0
 run_wl() {
 	_n=$1 _m=$2 _k=$((_k + 1)); shift 2
 	_o=$("$FSCONC" run -w "$_n" "$@" -j 1,2 -r 2 --verify \
-	    --disk "dir:$S/d" -o "$S/r-$_k" 2>&1); _rc=$?
+	    --disk "dir:$S/d" -R "$S/r-$_k" 2>&1); _rc=$?
 	_set=$(set_of "$S/r-$_k")
 	if [ $_rc -eq 0 ] && [ -n "$_set" ] && positive "$_set/jobs-1.$_m" &&
 	    positive "$_set/jobs-2.$_m" &&
@@ -53,7 +53,7 @@ grep -qx 'readtest.bs=32K' "$set/meta" && grep -qx 'readtest.pattern=seq' \
 # refuse NAME WANT ARGS...: exits non-zero, says WANT, leaves no set.
 refuse() {
 	_n=$1 _w=$2; shift 2
-	_o=$("$FSCONC" run "$@" -j 1 -r 1 --disk "dir:$S/d" -o "$S/bad" 2>&1)
+	_o=$("$FSCONC" run "$@" -j 1 -r 1 --disk "dir:$S/d" -R "$S/bad" 2>&1)
 	_rc=$?
 	if [ $_rc -ne 0 ] && echo "$_o" | grep -q -- "$_w"; then
 		ok "refused: $_n"
@@ -88,7 +88,7 @@ elif ! command -v losetup >/dev/null || ! command -v mkfs.ext4 >/dev/null; then
 	skip "limits: a failed probe" "losetup or mkfs.ext4 missing"
 else
 	o=$("$FSCONC" run -w devbw -O target=raw -O size=16m -j 1,2 -r 2 \
-	    --verify --disk loop:128m -o "$S/raw" 2>&1); rc=$?
+	    --verify --disk loop:128m -R "$S/raw" 2>&1); rc=$?
 	set=$(set_of "$S/raw")
 	if [ $rc -eq 0 ] && positive "$set/jobs-2.write_bytes_per_s" &&
 	    positive "$set/jobs-2.read_bytes_per_s"; then
@@ -97,7 +97,7 @@ else
 		not_ok "devbw target=raw on a loop device" "rc=$rc $o"
 	fi
 	o=$("$FSCONC" run -w readtest -O size=48m -j 1 -r 1 --disk tmpfs:32m \
-	    -o "$S/big" 2>&1); rc=$?
+	    -R "$S/big" 2>&1); rc=$?
 	if [ $rc -ne 0 ] && echo "$o" | grep -q "has .* free, the files need 48M"
 	then
 		ok "refused: readtest file larger than the disk"

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sys/wait.h>
+
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -139,24 +141,129 @@ test_batch_killed(void **state)
 	wl_calib.fini(bs.wl_state);
 }
 
+/*
+ * pthread_create failing mid-batch: the threads already waiting at the
+ * gate are let go and joined, and the batch says it could not start.
+ */
+static int cleanups;
+
+static void
+count_cleanup(void *st, struct wl_worker *w)
+{
+	(void)st;
+	(void)w;
+	__atomic_add_fetch(&cleanups, 1, __ATOMIC_SEQ_CST);
+}
+
+static void
+test_batch_thread_create_fails(void **state)
+{
+	struct workload wl = wl_calib;
+	struct rs_worker rw[4];
+	struct batch_spec bs;
+	struct rs_run run;
+
+	(void)state;
+	wl.worker_cleanup = count_cleanup;
+	memset(&bs, 0, sizeof(bs));
+	bs.wl = &wl;
+	bs.wl_state = calib(NULL, NULL);
+	bs.jobs = 4;
+	bs.rep = 1;
+	bs.mode = RUN_MODE_THREAD;
+	memset(&run, 0, sizeof(run));
+	cleanups = 0;
+	setenv("FSCONC_TEST_THREAD_FAIL", "2", 1);
+	assert_int_equal(harness_run_batch(&bs, &run, rw), -1);
+	unsetenv("FSCONC_TEST_THREAD_FAIL");
+	assert_int_equal(cleanups, 2);
+	assert_int_equal(run.status, RS_FAILED);
+	assert_non_null(strstr(run.reason, "pthread_create worker 2"));
+	wl_calib.fini(bs.wl_state);
+}
+
 /* nohup, or a background job of a script: the signal stays ignored. */
 static void
 test_signals_keep_ignored(void **state)
 {
 	struct sigaction ign, cur, old;
-	struct run_signals saved;
+	struct harness_signals saved;
 
 	(void)state;
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
 	sigemptyset(&ign.sa_mask);
 	assert_int_equal(sigaction(SIGHUP, &ign, &old), 0);
-	run_signals_begin(NULL, &saved);
+	harness_signals_begin(HARNESS_SIG_ORDERLY, NULL, &saved);
 	assert_int_equal(sigaction(SIGHUP, NULL, &cur), 0);
-	run_signals_end(&saved);
+	harness_signals_end(&saved);
 	assert_true(cur.sa_handler == SIG_IGN);
 	assert_int_equal(harness_interrupted, 0);
 	assert_int_equal(sigaction(SIGHUP, &old, NULL), 0);
+}
+
+/*
+ * The signal owner's state machine, in a child: orderly, the first
+ * signal only sets the flag, the second runs the restore hook and the
+ * process dies of it; immediate, the first does; an exit() while armed
+ * runs the hook too.
+ */
+static int hook_fd = -1;
+
+static void
+hook(void)
+{
+	(void)!write(hook_fd, "R", 1);
+}
+
+/* The child's fate: what it wrote, and how it ended. */
+static void
+sig_child(int how, char *got, int *status)
+{
+	struct harness_signals saved;
+	int p[2];
+	pid_t pid;
+	ssize_t n, len = 0;
+
+	assert_int_equal(pipe(p), 0);
+	if ((pid = fork()) == 0) {
+		close(p[0]);
+		hook_fd = p[1];
+		harness_signals_begin(how == 1 ? HARNESS_SIG_IMMEDIATE :
+		    HARNESS_SIG_ORDERLY, hook, &saved);
+		if (how == 2)
+			exit(5);
+		raise(SIGTERM);
+		/* Orderly: still alive, flagged. */
+		(void)!write(p[1], harness_interrupted ? "I" : "-", 1);
+		raise(SIGTERM);
+		_exit(6);
+	}
+	assert_true(pid > 0);
+	close(p[1]);
+	while (len < 7 && (n = read(p[0], got + len, (size_t)(7 - len))) > 0)
+		len += n;
+	got[len] = '\0';
+	close(p[0]);
+	assert_int_equal(waitpid(pid, status, 0), pid);
+}
+
+static void
+test_signal_states(void **state)
+{
+	char got[8];
+	int st;
+
+	(void)state;
+	sig_child(0, got, &st);
+	assert_string_equal(got, "IR");
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	sig_child(1, got, &st);
+	assert_string_equal(got, "R");
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	sig_child(2, got, &st);
+	assert_string_equal(got, "R");
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 5);
 }
 
 /* A worker process dies of SIGHUP as of SIGINT: it has no run to stop. */
@@ -172,7 +279,7 @@ static void
 test_worker_sighup(void **state)
 {
 	struct workload wl = { .name = "hup", .worker_run = hup_run };
-	struct run_signals saved;
+	struct harness_signals saved;
 	struct rs_worker rw[1];
 	struct batch_spec bs;
 	struct rs_run run;
@@ -184,9 +291,9 @@ test_worker_sighup(void **state)
 	bs.rep = 1;
 	bs.mode = RUN_MODE_PROCESS;
 	memset(&run, 0, sizeof(run));
-	run_signals_begin(NULL, &saved);
+	harness_signals_begin(HARNESS_SIG_ORDERLY, NULL, &saved);
 	assert_int_equal(harness_run_batch(&bs, &run, rw), 0);
-	run_signals_end(&saved);
+	harness_signals_end(&saved);
 	assert_int_equal(harness_interrupted, 0);
 	assert_int_equal(rw[0].status, RS_KILLED);
 	assert_non_null(strstr(rw[0].reason, "signal 1 "));
@@ -249,13 +356,14 @@ test_experiment_set(void **state)
 	struct run_config c;
 	struct rs_set *set;
 	double *v;
-	int *levels;
+	int *levels, ready;
 	FILE *saved;
 
 	(void)state;
 	assert_non_null(mkdtemp(tmpl));
 	argv[12] = tmpl;
-	assert_int_equal(run_parse_options(13, argv, &c), RUN_READY);
+	assert_int_equal(run_parse_options(13, argv, &c, &ready), EXIT_OK);
+	assert_int_equal(ready, 1);
 	c.summary = 0;
 	/* -j 3 may oversubscribe a small machine: that warning is fine. */
 	saved = stderr;
@@ -296,9 +404,11 @@ main(void)
 		cmocka_unit_test(test_batch_process),
 		cmocka_unit_test(test_batch_thread),
 		cmocka_unit_test(test_batch_killed),
+		cmocka_unit_test(test_batch_thread_create_fails),
 		cmocka_unit_test(test_experiment_set),
 		cmocka_unit_test(test_signals_keep_ignored),
 		cmocka_unit_test(test_verify_interrupted),
+		cmocka_unit_test(test_signal_states),
 		cmocka_unit_test(test_worker_sighup),
 	};
 

@@ -116,11 +116,14 @@ test_orders(void **state)
 	free(s);
 }
 
+/* parse's status when the configuration is ready to run. */
+#define READY	100
+
 static int
 parse(struct run_config *c, const char *line)
 {
 	char *copy = xstrdup(line), *argv[64], *tok;
-	int argc = 0, rc;
+	int argc = 0, rc, ready;
 	FILE *saved;
 
 	for (tok = strtok(copy, " "); tok != NULL && argc < 63;
@@ -130,11 +133,12 @@ parse(struct run_config *c, const char *line)
 	/* Usage text on bad input is expected; keep the TAP stream clean. */
 	saved = stderr;
 	stderr = fopen("/dev/null", "w");
-	rc = run_parse_options(argc, argv, c);
+	rc = run_parse_options(argc, argv, c, &ready);
 	fclose(stderr);
 	stderr = saved;
 	free(copy);
-	return (rc);
+	assert_true(!ready || rc == EXIT_OK);
+	return (ready ? READY : rc);
 }
 
 static void
@@ -144,7 +148,7 @@ test_defaults(void **state)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	(void)state;
-	assert_int_equal(parse(&c, "run"), RUN_READY);
+	assert_int_equal(parse(&c, "run"), READY);
 	assert_string_equal(c.wl->name, "extract");
 	assert_int_equal(c.reps, 10);
 	assert_int_equal(c.order, RUN_ORDER_INTERLEAVED);
@@ -170,7 +174,7 @@ test_all_options(void **state)
 	    "--order random --seed 7 --bind pu --distrib compact "
 	    "--mode thread --layout per-worker -O a=b -O c=d=e "
 	    "--disk tmpfs:64m --fs ext4 --newfs-opts -q --mount-opts noatime "
-	    "--label k1 -o /tmp/r --dry-run --verify --os freebsd"), RUN_READY);
+	    "--label k1 -o /tmp/r --dry-run --verify --os freebsd"), READY);
 	assert_string_equal(c.wl->name, "calib");
 	assert_string_equal(c.archive, "/x.tar");
 	assert_int_equal(c.nlevels, 2);
@@ -205,6 +209,8 @@ test_bad_options(void **state)
 		"run -O novalue", "run -O =v", "run -w nosuch", "run -j 0",
 		"run --label a/b", "run --seed x", "run --os hurd",
 		"run --synthetic pu:2", "run extra", "run --no-such",
+		"run --vary colour=red", "run --vary mode=process --vary "
+		"mode=thread", "run --vary fs=",
 		NULL,
 	};
 	struct run_config c;
@@ -220,8 +226,29 @@ test_bad_options(void **state)
 	    "run --os freebsd" : "run --os linux"), EXIT_USAGE);
 	run_config_free(&c);
 	assert_int_equal(parse(&c, "run --dry-run --synthetic pu:3 -j ncpu"),
-	    RUN_READY);
+	    READY);
 	assert_int_equal(c.levels[0], 3);
+	run_config_free(&c);
+}
+
+/* --vary is parsed once, into the configuration, axis by axis. */
+static void
+test_vary_parsed(void **state)
+{
+	struct run_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, "run --dry-run --vary mode=process,thread "
+	    "--vary sysctl:vm.x=1,2,3"), READY);
+	assert_int_equal(c.vary.naxes, 2);
+	assert_int_equal(c.vary.axes[0].key, VARY_MODE);
+	assert_int_equal(c.vary.axes[0].nvalues, 2);
+	assert_int_equal(c.vary.axes[1].key, VARY_SYSCTL);
+	assert_string_equal(c.vary.axes[1].name, "vm.x");
+	assert_string_equal(c.vary.axes[1].values[2], "3");
+	run_config_free(&c);
+	assert_int_equal(parse(&c, "run --dry-run"), READY);
+	assert_int_equal(c.vary.naxes, 0);
 	run_config_free(&c);
 }
 
@@ -251,6 +278,7 @@ main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_all_options),
 		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_vary_parsed),
 		cmocka_unit_test(test_help),
 	};
 
