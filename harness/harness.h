@@ -17,6 +17,8 @@
  *   run.c         one plain experiment (run_experiment,
  *                 run_open/step/close)
  *   vary_linux.c, vary_freebsd.c  sysctls a cell sets, put back
+ *   vary_record.c the sysctls' originals on disk before they change;
+ *                 cleanup puts back what dead runs left
  *   vary.c        the --vary experiment: cells side by side, each one
  *                 run.c's (vary_experiment)
  */

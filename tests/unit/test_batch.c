@@ -324,7 +324,7 @@ test_verify_interrupted(void **state)
 {
 	struct workload wl = { .name = "stuck", .worker_run = stuck_run,
 	    .worker_verify = stuck_verify };
-	struct run_signals saved;
+	struct harness_signals saved;
 	struct rs_worker rw[1];
 	struct batch_spec bs;
 	struct rs_run run;
@@ -337,9 +337,9 @@ test_verify_interrupted(void **state)
 	bs.verify = 1;
 	bs.mode = RUN_MODE_PROCESS;
 	memset(&run, 0, sizeof(run));
-	run_signals_begin(NULL, &saved);
+	harness_signals_begin(HARNESS_SIG_ORDERLY, NULL, &saved);
 	assert_int_equal(harness_run_batch(&bs, &run, rw), 0);
-	run_signals_end(&saved);
+	harness_signals_end(&saved);
 	assert_int_equal(harness_interrupted, 1);
 	assert_int_equal(rw[0].status, RS_KILLED);
 	if (strstr(rw[0].reason, "signal 9 ") == NULL)
