@@ -120,5 +120,8 @@ man2/unmount.2freebsd.gz unmount
 man2/getrusage.2freebsd.gz RUSAGE_THREAD
 man2/close_range.2freebsd.gz close_range
 man2/open.2freebsd.gz O_DIRECT
+man2/chflags.2freebsd.gz chflags lchflags fchflags chflagsat UF_IMMUTABLE UF_APPEND
+man2/chflags.2freebsd.gz UF_NOUNLINK SF_IMMUTABLE SF_APPEND SF_NOUNLINK
+man2/stat.2freebsd.gz st_flags
 EOF
 exit 0
