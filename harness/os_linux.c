@@ -124,11 +124,11 @@ describe_config(FILE *fp, const char *release)
 	if (access("/proc/config.gz", R_OK) == 0 &&
 	    (cf = popen("gzip -dc /proc/config.gz 2>/dev/null", "r")) != NULL) {
 		piped = 1;
-		fprintf(fp, "kernel.config.source=/proc/config.gz\n");
+		rs_meta_put(fp, "kernel.config.source", "/proc/config.gz");
 	} else if ((cf = fopen(path, "r")) != NULL) {
-		fprintf(fp, "kernel.config.source=%s\n", path);
+		rs_meta_put(fp, "kernel.config.source", "%s", path);
 	} else {
-		fprintf(fp, "kernel.config.source=unavailable\n");
+		rs_meta_put(fp, "kernel.config.source", "unavailable");
 		return;
 	}
 	while (fgets(line, sizeof(line), cf) != NULL) {
@@ -158,16 +158,19 @@ describe_config(FILE *fp, const char *release)
 			debug = t;
 			continue;
 		}
-		fprintf(fp, "kernel.config.%s=%s\n", line + 7, eq + 1);
+		t = xasprintf("kernel.config.%s", line + 7);
+		rs_meta_put(fp, t, "%s", eq + 1);
+		free(t);
 	}
 	if (piped)
 		pclose(cf);
 	else
 		fclose(cf);
-	fprintf(fp, "kernel.config.DEBUG=%s\n", debug != NULL ? debug : "");
+	rs_meta_put(fp, "kernel.config.DEBUG", "%s",
+	    debug != NULL ? debug : "");
 	free(debug);
 	if (preempt != NULL)
-		fprintf(fp, "kernel.preempt.config=%s\n", preempt);
+		rs_meta_put(fp, "kernel.preempt.config", "%s", preempt);
 }
 
 /* The tunables that change writeback, caching and scheduling here. */
@@ -191,7 +194,7 @@ describe_sysctls(FILE *fp)
 		for (p = path; *p != '\0'; p++)
 			if (*p == '/')
 				*p = '.';
-		fprintf(fp, "%s=%s\n", path, buf);
+		rs_meta_put(fp, path, "%s", buf);
 	}
 }
 
@@ -202,27 +205,27 @@ os_describe(FILE *fp)
 	char buf[512], *p;
 	FILE *ci;
 
-	fprintf(fp, "os=Linux\n");
+	rs_meta_put(fp, "os", "Linux");
 	if (uname(&u) == 0) {
-		fprintf(fp, "kernel.release=%s\n", u.release);
-		fprintf(fp, "kernel.version=%s\n", u.version);
-		fprintf(fp, "kernel.ident=%s\n", u.release);
-		fprintf(fp, "machine=%s\n", u.machine);
+		rs_meta_put(fp, "kernel.release", "%s", u.release);
+		rs_meta_put(fp, "kernel.version", "%s", u.version);
+		rs_meta_put(fp, "kernel.ident", "%s", u.release);
+		rs_meta_put(fp, "machine", "%s", u.machine);
 	}
 	/* PREEMPT_DYNAMIC kernels say which model is live. */
 	if (read_line("/sys/kernel/debug/sched/preempt", buf, sizeof(buf)) !=
 	    NULL)
-		fprintf(fp, "kernel.preempt=%s\n", buf);
+		rs_meta_put(fp, "kernel.preempt", "%s", buf);
 	if (read_line("/sys/kernel/sched_ext/state", buf, sizeof(buf)) != NULL)
-		fprintf(fp, "kernel.sched_ext.state=%s\n", buf);
+		rs_meta_put(fp, "kernel.sched_ext.state", "%s", buf);
 	else
-		fprintf(fp, "kernel.sched_ext.state=absent\n");
+		rs_meta_put(fp, "kernel.sched_ext.state", "absent");
 	if (read_line("/sys/kernel/sched_ext/root/ops", buf, sizeof(buf)) !=
 	    NULL)
-		fprintf(fp, "kernel.sched_ext.ops=%s\n", buf);
+		rs_meta_put(fp, "kernel.sched_ext.ops", "%s", buf);
 	if (read_line("/sys/kernel/mm/transparent_hugepage/enabled", buf,
 	    sizeof(buf)) != NULL)
-		fprintf(fp, "kernel.thp=%s\n", buf);
+		rs_meta_put(fp, "kernel.thp", "%s", buf);
 	describe_sysctls(fp);
 	describe_config(fp, uname(&u) == 0 ? u.release : "");
 	if ((ci = fopen("/proc/cpuinfo", "r")) != NULL) {
@@ -230,12 +233,13 @@ os_describe(FILE *fp)
 			if (strncmp(buf, "model name", 10) == 0 &&
 			    (p = strchr(buf, ':')) != NULL) {
 				p[strcspn(p, "\n")] = '\0';
-				fprintf(fp, "cpu.model=%s\n", p + 1 +
+				rs_meta_put(fp, "cpu.model", "%s", p + 1 +
 				    (p[1] == ' '));
 				break;
 			}
 		fclose(ci);
 	}
-	fprintf(fp, "cpu.online=%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	rs_meta_put(fp, "cpu.online", "%ld",
+	    sysconf(_SC_NPROCESSORS_ONLN));
 }
 #endif

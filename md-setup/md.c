@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "md_int.h"
+#include "results.h"
 #include "util.h"
 
 static const struct {
@@ -442,28 +443,28 @@ md_describe(const struct md_disk *d, FILE *fp)
 	const struct md_spec *sp = &d->spec;
 	char *line;
 
-	fprintf(fp, "disk_backend=%s\n", md_backend_name(sp->backend));
-	fprintf(fp, "disk_spec=%s\n", d->specstr);
-	fprintf(fp, "disk_id=%s\n", d->id);
-	fprintf(fp, "disk_device=%s\n", d->dev != NULL ? d->dev : "");
-	fprintf(fp, "disk_size=%llu\n", (unsigned long long)sp->size);
-	fprintf(fp, "disk_fs=%s\n", sp->fs != NULL ? sp->fs : "");
+	rs_meta_put(fp, "disk_backend", "%s", md_backend_name(sp->backend));
+	rs_meta_put(fp, "disk_spec", "%s", d->specstr);
+	rs_meta_put(fp, "disk_id", "%s", d->id);
+	rs_meta_put(fp, "disk_device", "%s", d->dev != NULL ? d->dev : "");
+	rs_meta_put(fp, "disk_size", "%llu", (unsigned long long)sp->size);
+	rs_meta_put(fp, "disk_fs", "%s", sp->fs != NULL ? sp->fs : "");
 	if (sp->backend == MD_BACKEND_MD)
-		fprintf(fp, "disk_md_type=%s\n", sp->md_swap ? "swap" :
+		rs_meta_put(fp, "disk_md_type", "%s", sp->md_swap ? "swap" :
 		    "malloc");
 	if (sp->zram_algo != NULL)
-		fprintf(fp, "disk_zram_algorithm=%s\n", sp->zram_algo);
-	fprintf(fp, "disk_newfs_opts=%s\n",
+		rs_meta_put(fp, "disk_zram_algorithm", "%s", sp->zram_algo);
+	rs_meta_put(fp, "disk_newfs_opts", "%s",
 	    sp->newfs_opts != NULL ? sp->newfs_opts : "");
 	if (sp->fs != NULL && d->dev != NULL) {
 		line = md_mkfs_line(sp, d->dev);
-		fprintf(fp, "disk_newfs_command=%s\n", line);
+		rs_meta_put(fp, "disk_newfs_command", "%s", line);
 		free(line);
 	}
-	fprintf(fp, "disk_mount_opts=%s\n",
+	rs_meta_put(fp, "disk_mount_opts", "%s",
 	    sp->mount_opts != NULL ? sp->mount_opts : "");
-	fprintf(fp, "disk_mountpoint=%s\n", d->mnt);
-	fprintf(fp, "disk_fresh=%d\n", md_is_fresh(d));
+	rs_meta_put(fp, "disk_mountpoint", "%s", d->mnt);
+	rs_meta_put(fp, "disk_fresh", "%d", md_is_fresh(d));
 }
 
 static int

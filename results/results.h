@@ -58,10 +58,19 @@ struct rs_writer;
 struct rs_writer *rs_create(const char *root, const char *host,
 	    const char *label, const char *const *metrics, size_t nmetrics);
 const char *rs_path(const struct rs_writer *);
-/* Append "key=value" to meta (value sanitized to one line). */
+/*
+ * Append "key=value" to meta.  Every meta line goes through this (or
+ * rs_meta_put on rs_meta_file): control characters in the value (newline,
+ * CR, tab, escape, DEL) become spaces, and a key character outside
+ * [A-Za-z0-9_.-] becomes "_", so no value can plant a line or a key.
+ */
 void	 rs_meta(struct rs_writer *, const char *key, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
-FILE	*rs_meta_file(struct rs_writer *);	/* for md_describe etc. */
+void	 rs_meta_put(FILE *, const char *key, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+int	 rs_valid_meta_key(const char *);	/* [A-Za-z0-9_.-]+ */
+/* meta itself, for describers (md_describe etc.): write with rs_meta_put. */
+FILE	*rs_meta_file(struct rs_writer *);
 void	 rs_add_run(struct rs_writer *, const struct rs_run *);
 void	 rs_add_worker(struct rs_writer *, const struct rs_worker *);
 /*

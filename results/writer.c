@@ -117,16 +117,26 @@ rs_fmt_number(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.17g", v);
 }
 
-/* One field: tabs and newlines would break the row; empty becomes "-". */
+/*
+ * The one sanitiser of text the writer stores (meta values, text fields
+ * of the tables): a control character (newline, CR, tab, escape, DEL)
+ * would end a line or a field, or reach a terminal, so it becomes a space.
+ */
+static void
+put_clean(FILE *fp, const char *s)
+{
+	for (; s != NULL && *s != '\0'; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, fp);
+}
+
+/* One field of a table: sanitised; empty becomes "-". */
 static void
 put_text(FILE *fp, const char *s)
 {
-	if (s == NULL || *s == '\0') {
+	if (s == NULL || *s == '\0')
 		fputc('-', fp);
-		return;
-	}
-	for (; *s != '\0'; s++)
-		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, fp);
+	else
+		put_clean(fp, s);
 }
 
 static void
@@ -347,24 +357,61 @@ rs_path(const struct rs_writer *w)
 	return (w->path);
 }
 
+static int
+meta_key_char(char c)
+{
+	return ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-');
+}
+
+int
+rs_valid_meta_key(const char *k)
+{
+	if (k == NULL || *k == '\0')
+		return (0);
+	for (; *k != '\0'; k++)
+		if (!meta_key_char(*k))
+			return (0);
+	return (1);
+}
+
+static void
+meta_vput(FILE *fp, const char *key, const char *fmt, va_list ap)
+{
+	char *v;
+	const char *k;
+
+	if (vasprintf(&v, fmt, ap) == -1)
+		err(EXIT_RUNTIME, "vasprintf");
+	/* A key is code's choice; anything outside its alphabet is "_". */
+	if (key == NULL || *key == '\0')
+		fputc('_', fp);
+	for (k = key; k != NULL && *k != '\0'; k++)
+		fputc(meta_key_char(*k) ? *k : '_', fp);
+	fputc('=', fp);
+	put_clean(fp, v);
+	fputc('\n', fp);
+	free(v);
+}
+
+void
+rs_meta_put(FILE *fp, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	meta_vput(fp, key, fmt, ap);
+	va_end(ap);
+}
+
 void
 rs_meta(struct rs_writer *w, const char *key, const char *fmt, ...)
 {
 	va_list ap;
-	char *v, *p;
 
 	va_start(ap, fmt);
-	if (vasprintf(&v, fmt, ap) == -1)
-		err(EXIT_RUNTIME, "vasprintf");
+	meta_vput(w->meta, key, fmt, ap);
 	va_end(ap);
-	for (p = v; *p != '\0'; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	for (; *key != '\0'; key++)
-		fputc(*key == '=' || *key == '\n' || *key == '\r' ? '_' : *key,
-		    w->meta);
-	fprintf(w->meta, "=%s\n", v);
-	free(v);
 }
 
 FILE *

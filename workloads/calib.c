@@ -87,7 +87,7 @@ calib_describe(void *state, FILE *fp)
 {
 	struct calib *c = state;
 
-	fprintf(fp, "calib.iterations=%llu\n",
+	rs_meta_put(fp, "calib.iterations", "%llu",
 	    (unsigned long long)c->iterations);
 }
 

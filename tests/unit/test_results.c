@@ -432,6 +432,74 @@ test_bad_names(void **state)
 	free(root);
 }
 
+/*
+ * Whatever a value or a key holds, meta keeps one key per line: no value
+ * plants a key (an archive named "evil\nncpu=999.tar"), and the tables
+ * keep their rows and columns.
+ */
+static void
+test_hostile_text(void **state)
+{
+	static const char *const hostile[] = { "evil\nncpu=999.tar",
+	    "cr\rncpu=998", "tab\tx", "esc\033[31mred", "del\177x",
+	    "a=b=c", "\n", "bell\a\b\f\v" };
+	struct rs_writer *w;
+	struct rs_set *s;
+	struct rs_run r;
+	struct rs_worker k;
+	char *root, err[256], key[32];
+	const char *v;
+	size_t i, j;
+
+	(void)state;
+	root = mktemp_root();
+	w = rs_create(root, "h", "hostile", NULL, 0);
+	assert_non_null(w);
+	for (i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		snprintf(key, sizeof(key), "v%zu", i);
+		rs_meta(w, key, "%s", hostile[i]);
+		rs_meta_put(rs_meta_file(w), hostile[i], "k%zu", i);
+	}
+	rs_meta(w, "", "empty key");
+	r = mkrun(1, 1, 2.0, RS_WARN);
+	snprintf(r.reason, sizeof(r.reason), "%s", hostile[0]);
+	rs_add_run(w, &r);
+	memset(&k, 0, sizeof(k));
+	k.jobs = 1;
+	k.rep = 1;
+	k.real = k.user = k.sys = NAN;
+	snprintf(k.cpuset, sizeof(k.cpuset), "0\t1\n");
+	snprintf(k.reason, sizeof(k.reason), "%s", hostile[1]);
+	rs_add_worker(w, &k);
+	rs_meta(w, "end", "x");
+	assert_int_equal(rs_close(w), 0);
+
+	s = rs_open(root, "h/hostile", err, sizeof(err));
+	assert_non_null(s);
+	/* format host label created, 2 per hostile string, "", end. */
+	assert_int_equal(s->nmeta, 4 + 2 * 8 + 2);
+	assert_null(rs_meta_get(s, "ncpu"));
+	assert_string_equal(rs_meta_get(s, "v0"), "evil ncpu=999.tar");
+	assert_string_equal(rs_meta_get(s, "v5"), "a=b=c");
+	assert_string_equal(rs_meta_get(s, "evil_ncpu_999.tar"), "k0");
+	assert_string_equal(rs_meta_get(s, "_"), "empty key");
+	for (i = 0; i < s->nmeta; i++) {
+		assert_true(rs_valid_meta_key(s->meta[i].key));
+		for (v = s->meta[i].value; *v != '\0'; v++)
+			assert_false((unsigned char)*v < 0x20 || *v == 0x7f);
+	}
+	assert_int_equal(s->nruns, 1);
+	assert_string_equal(s->runs[0].reason, "evil ncpu=999.tar");
+	assert_int_equal(s->nworkers, 1);
+	assert_string_equal(s->workers[0].cpuset, "0 1 ");
+	assert_string_equal(s->workers[0].reason, "cr ncpu=998");
+	for (j = 0; j < s->nmeta; j++)
+		assert_null(strchr(s->meta[j].key, '='));
+	rs_free(s);
+	rm_rf(root);
+	free(root);
+}
+
 int
 main(void)
 {
@@ -443,6 +511,7 @@ main(void)
 		cmocka_unit_test(test_killed_writer),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_bad_names),
+		cmocka_unit_test(test_hostile_text),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
