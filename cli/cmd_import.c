@@ -271,23 +271,25 @@ parse_operand(struct import *im, const char *arg)
 {
 	struct level *lv;
 	const char *eq;
-	char *end;
-	long n;
+	char *num, msg[64];
+	uint64_t n;
 	size_t i;
 
 	if ((eq = strchr(arg, '=')) == NULL || eq == arg || eq[1] == '\0') {
 		warnx("%s: expected N=FILE", arg);
 		return (-1);
 	}
-	errno = 0;
-	n = strtol(arg, &end, 10);
-	if (end != eq || n < 1 || n > INT_MAX || errno != 0) {
-		warnx("%s: concurrency level must be a positive integer", arg);
+	num = xasprintf("%.*s", (int)(eq - arg), arg);
+	if (parse_uint(num, 1, INT_MAX, &n) == -1) {
+		warnx("%s: concurrency level %s", arg,
+		    parse_uint_error(msg, sizeof(msg), 1, INT_MAX));
+		free(num);
 		return (-1);
 	}
+	free(num);
 	for (i = 0; i < im->nlv; i++)
-		if (im->lv[i].jobs == n) {
-			warnx("%s: level %ld given twice", arg, n);
+		if ((uint64_t)im->lv[i].jobs == n) {
+			warnx("%s: level %ju given twice", arg, (uintmax_t)n);
 			return (-1);
 		}
 	im->lv = xrealloc(im->lv, (im->nlv + 1) * sizeof(*im->lv));
@@ -355,10 +357,9 @@ int
 cmd_import(int argc, char **argv)
 {
 	struct import im;
-	char host[256];
-	char *end;
+	char host[256], msg[64];
 	size_t i;
-	long n;
+	uint64_t n;
 	int ch, rc = EXIT_RUNTIME;
 
 	memset(&im, 0, sizeof(im));
@@ -390,11 +391,10 @@ cmd_import(int argc, char **argv)
 			im.host = optarg;
 			break;
 		case OPT_NCPU:
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (*end != '\0' || n < 1 || errno != 0) {
-				warnx("--ncpu %s: expected a CPU count",
-				    optarg);
+			if (parse_uint(optarg, 1, INT_MAX, &n) == -1) {
+				warnx("--ncpu %s: CPU count %s", optarg,
+				    parse_uint_error(msg, sizeof(msg), 1,
+				    INT_MAX));
 				goto usage;
 			}
 			im.ncpu = optarg;

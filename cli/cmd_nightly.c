@@ -188,9 +188,9 @@ parse_options(struct nightly *nt, int argc, char **argv)
 			errno = 0;
 			nt->threshold = strtod(optarg, &end);
 			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
-			    nt->threshold < 0) {
+			    !(nt->threshold >= 0 && nt->threshold <= 1000)) {
 				warnx("nightly: --threshold %s: not a "
-				    "percentage >= 0", optarg);
+				    "percentage 0..1000", optarg);
 				rc = EXIT_USAGE;
 			}
 			break;

@@ -104,6 +104,46 @@ bad:
 	return (-1);
 }
 
+int
+parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	const char *p = s;
+	uint64_t v = 0;
+	int neg = 0, big = 0;
+
+	if (*p == '-') {
+		neg = 1;
+		p++;
+	}
+	if (*p == '\0')
+		goto nan;
+	for (; *p != '\0'; p++) {
+		if (*p < '0' || *p > '9')
+			goto nan;
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			big = 1;
+		else
+			v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (big || neg || v < min || v > max) {
+		errno = ERANGE;
+		return (-1);
+	}
+	*out = v;
+	return (0);
+nan:
+	errno = EINVAL;
+	return (-1);
+}
+
+const char *
+parse_uint_error(char *buf, size_t len, uint64_t min, uint64_t max)
+{
+	snprintf(buf, len, "%s (%ju..%ju)", errno == ERANGE ? "out of range" :
+	    "not a whole number", (uintmax_t)min, (uintmax_t)max);
+	return (buf);
+}
+
 const char *
 format_size(uint64_t n, char *buf, size_t len)
 {

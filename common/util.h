@@ -33,6 +33,16 @@ char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
  * optional trailing "b"/"ib".  Returns -1 and sets errno on bad input.
  */
 int	 parse_size(const char *, uint64_t *);
+/*
+ * The one parser of integer options and operands: s must be a whole
+ * decimal number (digits only: no blanks, sign, hex or exponent) in
+ * [min, max].  0, or -1 with errno EINVAL (not a number) or ERANGE (a
+ * number, negative ones included, outside [min, max]).
+ * parse_uint_error words that failure for a message: "not a whole number
+ * (min..max)" or "out of range (min..max)".
+ */
+int	 parse_uint(const char *, uint64_t min, uint64_t max, uint64_t *);
+const char *parse_uint_error(char *, size_t, uint64_t min, uint64_t max);
 /* Renders bytes as "512M", "2G", "1.5K" into buf. */
 const char *format_size(uint64_t, char *, size_t);
 

@@ -26,3 +26,44 @@ for c in run stat compare report nightly import limits md topo mkarchive; do
 	"$FSCONC" $c --no-such-option >/dev/null 2>&1; rc=$?
 	[ $rc -eq 2 ] && ok "$c: bad option exits 2" || not_ok "$c: bad option exits 2" "rc=$rc"
 done
+
+# usage_err NAME WANT CMD...: exit 2 and WANT (a grep -E pattern) in stderr.
+usage_err() {
+	_n=$1 _w=$2; shift 2
+	_e=$("$@" 2>&1 >/dev/null); _rc=$?
+	if [ $_rc -eq 2 ] && printf '%s\n' "$_e" | grep -Eq -- "$_w"; then
+		ok "$_n"
+	else
+		not_ok "$_n" "rc=$_rc $_e"
+	fi
+}
+d=$(scratch)
+
+# --- numbers: one checked parser, no strtoul(3) "-1" = 2^64-1 ----------
+usage_err "run --seed -1: out of range" 'seed -1: out of range \(0\.\.18446744073709551615\)' \
+    "$FSCONC" run --dry-run --seed -1
+usage_err "run --seed 2^64: out of range" 'out of range' \
+    "$FSCONC" run --dry-run --seed 18446744073709551616
+usage_err "run --seed 0x10: not a whole number" 'seed 0x10: not a whole number' \
+    "$FSCONC" run --dry-run --seed 0x10
+usage_err "run -r ' 5': not a whole number" 'not a whole number \(1\.\.100000\)' \
+    "$FSCONC" run --dry-run -r ' 5'
+usage_err "md cycle -n 99999999999: out of range" '-n 99999999999: out of range \(0\.\.' \
+    "$FSCONC" md cycle -n 99999999999 tmpfs
+usage_err "mkarchive -s -1: out of range" 'seed -1: out of range' \
+    "$FSCONC" mkarchive -s -1 "$d/x.tar"
+usage_err "mkarchive -n +5: not a whole number" 'not a whole number' \
+    "$FSCONC" mkarchive -n +5 "$d/x.tar"
+usage_err "import --ncpu -1: out of range" 'ncpu -1: CPU count out of range' \
+    "$FSCONC" import -l x --ncpu -1 -o "$d" 1=/dev/null
+usage_err "import -1=FILE: out of range" 'level out of range' \
+    "$FSCONC" import -l x -o "$d" -- -1=/dev/null
+usage_err "limits -j -4: out of range" '-j -4: number of workers out of range' \
+    "$FSCONC" limits -j -4
+usage_err "compare -w 1e2: not a whole number" 'not a whole number' \
+    "$FSCONC" compare -w 1e2 a b
+usage_err "nightly --threshold nan: refused" 'threshold nan: not a percentage' \
+    "$FSCONC" nightly --threshold nan --no-run x
+usage_err "run -O count=-1: out of range" 'count=-1: out of range' \
+    "$FSCONC" run --dry-run -w readtest -O count=-1
+[ ! -e "$d/x.tar" ] && ok "refused mkarchive wrote nothing" || not_ok "refused mkarchive wrote nothing"
