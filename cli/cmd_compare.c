@@ -251,6 +251,11 @@ cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	rc = v.nslower > 0 ? EXIT_REGRESSION : EXIT_OK;
+	if (v.ntests == 0) {
+		warnx("compare: 0 tests: no level has 2 or more ok or warn "
+		    "batches in the baseline and another set; no verdict");
+		rc = EXIT_RUNTIME;
+	}
 	goto out;
 usage:
 	usage(stderr);

@@ -19,6 +19,7 @@ int	 rs_status_parse(const char *);	/* -1 if not a status name */
 const char *rs_default_root(void);
 
 #define RS_MAX_METRICS	16
+#define RS_MAX_JOBS	(1 << 20)	/* highest concurrency level read */
 
 /* One row of runs.tsv: one batch. */
 struct rs_run {

@@ -46,6 +46,7 @@ struct rs_writer {
 	struct rs_pending *pend;
 	size_t		 npend;
 	int		 error;		/* first write errno, 0 if none */
+	int		 ended;		/* "end" is in meta */
 };
 
 static const char *const status_names[] = { "ok", "warn", "failed", "killed" };
@@ -412,6 +413,8 @@ rs_meta(struct rs_writer *w, const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	meta_vput(w->meta, key, fmt, ap);
 	va_end(ap);
+	if (strcmp(key, "end") == 0)
+		w->ended = 1;
 }
 
 FILE *
@@ -618,13 +621,24 @@ table_close(struct rs_table *t)
 int
 rs_close(struct rs_writer *w)
 {
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
 	size_t i;
 	int rc = 0;
 
 	if (w == NULL)
 		return (0);
-	if (w->meta != NULL && w->runs.fp != NULL && w->workers.fp != NULL)
+	if (w->meta != NULL && w->runs.fp != NULL && w->workers.fp != NULL) {
+		/* Closed, not killed: the reader takes it as complete. */
+		if (!w->ended) {
+			gmtime_r(&now, &tm);
+			strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ",
+			    &tm);
+			rs_meta(w, "end", "%s", stamp);
+		}
 		rc = rs_commit(w);
+	}
 	if (w->meta != NULL && fclose(w->meta) == EOF)
 		rc = -1;
 	table_close(&w->runs);
