@@ -3,9 +3,12 @@
  * "time -p" or shell "time" blocks, plain numbers) become one result set,
  * so old data can be compared with new.
  */
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -14,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "commands.h"
 #include "results.h"
 #include "util.h"
@@ -179,20 +183,40 @@ bsd_rusage_line(char **tok, size_t n)
 static int
 read_level(struct level *lv)
 {
+	struct stat st;
 	FILE *fp;
 	char *line = NULL, *tok[32], *p, *save;
 	size_t cap = 0, n, lineno = 0;
+	ssize_t len;
+	int fd;
 	struct sample tmp, *cur = NULL;
 	enum fmt f;
 	double v;
 	int rc = -1;
 
-	if ((fp = fopen(lv->file, "re")) == NULL) {
+	/* O_NONBLOCK and the type first: a FIFO or /dev/zero is refused. */
+	if ((fd = open(lv->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) == -1 || (fp = fdopen(fd, "r")) == NULL) {
 		warn("%s", lv->file);
+		if (fd != -1)
+			close(fd);
 		return (-1);
 	}
-	while (getline(&line, &cap, fp) != -1) {
+	if (!S_ISREG(st.st_mode) || st.st_size > DS_MAX_BYTES) {
+		warnx(S_ISREG(st.st_mode) ? "%s: larger than %ld bytes" :
+		    "%s: not a regular file", lv->file, DS_MAX_BYTES);
+		fclose(fp);
+		return (-1);
+	}
+	while ((len = getline(&line, &cap, fp)) != -1) {
 		lineno++;
+		if (len > DS_MAX_LINE || lv->n == DS_MAX_VALUES) {
+			warnx(len > DS_MAX_LINE ? "%s:%zu: line longer than %d "
+			    "bytes" : "%s:%zu: more than %d measurements",
+			    lv->file, lineno, len > DS_MAX_LINE ? DS_MAX_LINE :
+			    DS_MAX_VALUES);
+			goto out;
+		}
 		n = 0;
 		for (p = strtok_r(line, " \t\r\n", &save); p != NULL && n < 32;
 		    p = strtok_r(NULL, " \t\r\n", &save))

@@ -269,7 +269,8 @@ archive_load(const char *path, struct archive_image *img, char *err,
 
 	memset(img, 0, sizeof(*img));
 	img->owners = owners = xcalloc(1, sizeof(*owners));
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	/* O_NONBLOCK: a FIFO must not block before the type check. */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
 	    fstat(fd, &st) == -1) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		if (fd != -1)

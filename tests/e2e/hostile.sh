@@ -120,3 +120,41 @@ awk 'BEGIN { FS = OFS = "\t" } NR > 1 && $2 > 1 { $10 = "failed"; $11 = "boom" }
     not_ok "nightly over 0 tests: no verdict, exit 1" "rc=$rc $(cat "$d/err" "$d/out")"
 "$FSCONC" compare -R "$r" h/good h/good2 >/dev/null 2>&1; rc=$?
 [ $rc -eq 0 ] && ok "good sets still compare" || not_ok "good sets still compare" "rc=$rc"
+
+# --- inputs that block or never end: bounded, under timeout(1) ----------
+# bounded NAME RC WANT CMD...: CMD exits RC within 60 s, WANT (if any) on
+# stderr.
+bounded() {
+	_n=$1 _want_rc=$2 _w=$3; shift 3
+	timeout 60 "$@" >/dev/null 2>"$d/err"; _rc=$?
+	if [ $_rc -eq "$_want_rc" ] && { [ -z "$_w" ] || grep -Eq -- "$_w" "$d/err"; }; then
+		ok "$_n"
+	else
+		not_ok "$_n" "rc=$_rc $(head -c 500 "$d/err")"
+	fi
+}
+mkfifo "$d/fifo"
+mkdir -p "$d/disk2"
+bounded "run -a FIFO: refused, no hang" 1 'fifo: not a regular file' \
+    "$FSCONC" run -a "$d/fifo" -j 1 -r 1 --disk "dir:$d/disk2" -o "$d/res-fifo"
+[ ! -e "$d/res-fifo" ] && ok "run -a FIFO: no result set" || not_ok "run -a FIFO: no result set"
+bounded "stat /dev/zero: line too long" 2 '/dev/zero: line 1 longer than 1048576 bytes' \
+    "$FSCONC" stat /dev/zero
+seq 10000001 >"$d/many"
+bounded "stat: more than 10^7 values" 2 'many: more than 10000000 values' \
+    "$FSCONC" stat "$d/many"
+rm -f "$d/many"
+bounded "import 1=/dev/zero: refused" 1 '/dev/zero: not a regular file' \
+    "$FSCONC" import -l x -o "$d/imp" 1=/dev/zero
+bounded "import 1=FIFO: refused, no hang" 1 'fifo: not a regular file' \
+    "$FSCONC" import -l x -o "$d/imp" 1="$d/fifo"
+awk 'BEGIN { s = "1"; while (length(s) < 2000000) s = s s; print s }' >"$d/long"
+bounded "import: line too long" 1 'long:1: line longer than 1048576 bytes' \
+    "$FSCONC" import -l x -o "$d/imp" 1="$d/long"
+[ ! -e "$d/imp" ] && ok "refused imports: no result set" || not_ok "refused imports: no result set"
+bounded "topo --synthetic pu:100000: usage error" 2 'more than 4096 PUs' \
+    "$FSCONC" topo --synthetic pu:100000
+bounded "run --synthetic pu:999999999: usage error" 2 'more than 4096 PUs' \
+    "$FSCONC" run --dry-run --synthetic pu:999999999
+bounded "topo --synthetic of 4096 PUs still works" 0 '' \
+    "$FSCONC" topo --synthetic "pack:2 core:64 pu:32" -j 1
