@@ -382,6 +382,7 @@ cmd_import(int argc, char **argv)
 {
 	struct import im;
 	char host[256], msg[64];
+	const char *why;
 	size_t i;
 	uint64_t n;
 	int ch, rc = EXIT_RUNTIME;
@@ -402,6 +403,15 @@ cmd_import(int argc, char **argv)
 			if (strchr(optarg, '=') == NULL ||
 			    *optarg == '=') {
 				warnx("-m %s: expected KEY=VALUE", optarg);
+				goto usage;
+			}
+			snprintf(msg, sizeof(msg), "%.*s",
+			    (int)strcspn(optarg, "="), optarg);
+			if (!rs_valid_meta_key(msg) ||
+			    strcspn(optarg, "=") >= sizeof(msg)) {
+				warnx("-m %s: KEY is not [A-Za-z0-9_.-]+ (at "
+				    "most %zu characters)", optarg,
+				    sizeof(msg) - 1);
 				goto usage;
 			}
 			im.meta = xrealloc(im.meta,
@@ -428,6 +438,13 @@ cmd_import(int argc, char **argv)
 		}
 	if (im.label == NULL) {
 		warnx("import: --label is required");
+		goto usage;
+	}
+	if ((why = rs_name_error(im.label)) != NULL ||
+	    (im.host != NULL && (why = rs_name_error(im.host)) != NULL)) {
+		warnx("import: %s '%s': %s", rs_name_error(im.label) != NULL ?
+		    "--label" : "--host", rs_name_error(im.label) != NULL ?
+		    im.label : im.host, why);
 		goto usage;
 	}
 	if (optind == argc) {

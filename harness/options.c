@@ -352,9 +352,8 @@ run_option(struct run_config *c, int ch, const char *arg)
 		replace(&c->fs, arg);
 		break;
 	case RUN_OPT_LABEL:
-		if (*arg == '\0' || strchr(arg, '/') != NULL ||
-		    strcmp(arg, ".") == 0 || strcmp(arg, "..") == 0) {
-			warnx("run: --label %s: want a name without '/'", arg);
+		if ((eq = rs_name_error(arg)) != NULL) {
+			warnx("run: --label '%s': %s", arg, eq);
 			return (-1);
 		}
 		replace(&c->label, arg);

@@ -329,6 +329,15 @@ preflight(const struct md_spec *sp, const char *what)
 	return (0);
 }
 
+int
+md_check(const struct md_spec *sp)
+{
+	char what[512];
+
+	md_spec_string(sp, what, sizeof(what));
+	return (preflight(sp, what));
+}
+
 struct md_disk *
 md_create(const struct md_spec *sp, enum md_owner owner, double *seconds)
 {

@@ -56,6 +56,8 @@ struct rs_writer;
  * be 0).  NULL after a warn(3) message on failure.  Values that are NaN
  * are written as "-" and never reach a jobs-N file.
  */
+/* Why s cannot be a host or label directory name, or NULL if it can. */
+const char *rs_name_error(const char *s);
 struct rs_writer *rs_create(const char *root, const char *host,
 	    const char *label, const char *const *metrics, size_t nmetrics);
 const char *rs_path(const struct rs_writer *);

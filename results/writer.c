@@ -248,13 +248,25 @@ make_set_dir(const char *parent, const char *stamp)
 	return (NULL);
 }
 
+const char *
+rs_name_error(const char *s)
+{
+	if (s == NULL || *s == '\0')
+		return ("empty: want a name");
+	if (strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+		return ("want a name, not . or ..");
+	if (strchr(s, '/') != NULL)
+		return ("want a name without '/'");
+	return (NULL);
+}
+
 static int
 valid_component(const char *what, const char *s)
 {
-	if (s == NULL || *s == '\0' || strcmp(s, ".") == 0 ||
-	    strcmp(s, "..") == 0 || strchr(s, '/') != NULL) {
-		warnx("result set %s '%s': must be a non-empty name "
-		    "without '/'", what, s == NULL ? "" : s);
+	const char *why;
+
+	if ((why = rs_name_error(s)) != NULL) {
+		warnx("result set %s '%s': %s", what, s == NULL ? "" : s, why);
 		errno = EINVAL;
 		return (0);
 	}

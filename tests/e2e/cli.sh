@@ -67,3 +67,37 @@ usage_err "nightly --threshold nan: refused" 'threshold nan: not a percentage' \
 usage_err "run -O count=-1: out of range" 'count=-1: out of range' \
     "$FSCONC" run --dry-run -w readtest -O count=-1
 [ ! -e "$d/x.tar" ] && ok "refused mkarchive wrote nothing" || not_ok "refused mkarchive wrote nothing"
+
+# --- usage errors say what is wrong and exit 2 -------------------------
+printf '1\n2\n3\n' >"$d/t1"
+usage_err "import -l ../../x: exit 2" "label '\.\./\.\./x': want a name without '/'" \
+    "$FSCONC" import -l ../../x -o "$d/imp" 1="$d/t1"
+usage_err "import --host '': exit 2, empty" "host '': empty" \
+    "$FSCONC" import -l x --host '' -o "$d/imp" 1="$d/t1"
+usage_err "import -m 'a b=1': bad key, exit 2" "KEY is not" \
+    "$FSCONC" import -l x -m 'a b=1' -o "$d/imp" 1="$d/t1"
+[ ! -e "$d/imp" ] && ok "refused imports wrote nothing" || not_ok "refused imports wrote nothing"
+usage_err "run --label '': empty" "label '': empty: want a name" \
+    "$FSCONC" run --dry-run --label ''
+usage_err "run --label ..: not . or .." "label '\.\.': want a name, not \. or \.\." \
+    "$FSCONC" run --dry-run --label ..
+
+# A refused non-root tmpfs run leaves no result set behind.
+if ! is_root || ! command -v setpriv >/dev/null 2>&1; then
+	skip "non-root tmpfs run: refused, no set" "needs root and setpriv"
+else
+	# Outside the scratch directory: nobody must reach it.
+	nb=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-nb.XXXXXX") && chmod 777 "$nb"
+	at_exit "rm -rf '$nb'"
+	"$FSCONC" mkarchive -n 3 -b 1k "$nb/a.tar" >/dev/null
+	chmod 644 "$nb/a.tar"
+	out=$(cd "$nb" && FSCONC_RUNDIR="$nb/run" setpriv --reuid=65534 \
+	    --regid=65534 --clear-groups "$FSCONC" run -a "$nb/a.tar" -j 1 \
+	    -r 1 --disk tmpfs -o "$nb/res" 2>&1); rc=$?
+	if [ $rc -eq 1 ] && echo "$out" | grep -q 'need root' &&
+	    [ -z "$(find "$nb/res" -name meta 2>/dev/null)" ]; then
+		ok "non-root tmpfs run: refused, no set"
+	else
+		not_ok "non-root tmpfs run: refused, no set" "rc=$rc $out $(find "$nb/res" 2>/dev/null)"
+	fi
+fi
