@@ -480,10 +480,11 @@ check_unique(struct rowkey *keys, size_t n, const char *path, int workers,
 {
 	size_t i;
 
+	if (n < 2)
+		return (0);
 	qsort(keys, n, sizeof(*keys), rowkey_cmp);
 	for (i = 1; i < n; i++)
-		if (rowkey_cmp(&keys[i - 1], &keys[i]) != 0 &&
-		    keys[i - 1].jobs == keys[i].jobs &&
+		if (keys[i - 1].jobs == keys[i].jobs &&
 		    keys[i - 1].rep == keys[i].rep &&
 		    keys[i - 1].worker == keys[i].worker) {
 			seterr(err, errlen, "%s:%zu: jobs %d rep %d worker %d "
