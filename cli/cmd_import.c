@@ -440,6 +440,10 @@ cmd_import(int argc, char **argv)
 		warnx("import: --label is required");
 		goto usage;
 	}
+	if (*im.root == '\0') {
+		warnx("import: -o '': empty: want a directory");
+		goto usage;
+	}
 	if ((why = rs_name_error(im.label)) != NULL ||
 	    (im.host != NULL && (why = rs_name_error(im.host)) != NULL)) {
 		warnx("import: %s '%s': %s", rs_name_error(im.label) != NULL ?

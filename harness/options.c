@@ -288,6 +288,12 @@ run_option(struct run_config *c, int ch, const char *arg)
 	uint64_t u;
 	int k;
 
+	/* An empty path would name "" (or, for -o, the root directory). */
+	if ((ch == 'a' || ch == 'o') && *arg == '\0') {
+		warnx("run: -%c '': empty: want a %s", ch, ch == 'a' ?
+		    "file" : "directory");
+		return (-1);
+	}
 	switch (ch) {
 	case 'a':
 		replace(&c->archive, arg);

@@ -79,6 +79,12 @@ usage_err "import -m 'a b=1': bad key, exit 2" "KEY is not" \
 [ ! -e "$d/imp" ] && ok "refused imports wrote nothing" || not_ok "refused imports wrote nothing"
 usage_err "run --label '': empty" "label '': empty: want a name" \
     "$FSCONC" run --dry-run --label ''
+usage_err "run -o '': empty" "-o '': empty: want a directory" \
+    "$FSCONC" run --dry-run -o ''
+usage_err "run -a '': empty" "-a '': empty: want a file" \
+    "$FSCONC" run --dry-run -a ''
+usage_err "import -o '': empty" "-o '': empty: want a directory" \
+    "$FSCONC" import -l x -o '' 1="$d/t1"
 usage_err "run --label ..: not . or .." "label '\.\.': want a name, not \. or \.\." \
     "$FSCONC" run --dry-run --label ..
 
