@@ -354,7 +354,7 @@ test_added_columns(void **state)
 	root = mktemp_root();
 	dir = xasprintf("%s/h/l/20250101T000000Z", root);
 	assert_int_equal(mkdir_p(dir, 0755), 0);
-	put_file(dir, "meta", "format=1\nhost=h\nlabel=l\n");
+	put_file(dir, "meta", "format=1\nhost=h\nlabel=l\nend=x\n");
 	put_file(dir, "runs.tsv", "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
 	    "nivcsw\tidle\tsetup\tstatus\trate\treason\n"
 	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t7.5\t-\n");
@@ -386,7 +386,7 @@ test_added_columns(void **state)
 	    "user\tsys\tentries\tbytes\tstatus\tcpu_start\tcpu_end\trate"
 	    "\treason\n4\t1\t0\t0\t3\t1\t2\t10\t20\tok\t-2\t0\t1\t-\n");
 	assert_null(rs_open(root, dir, err, sizeof(err)));
-	assert_non_null(strstr(err, "workers.tsv:2: malformed row"));
+	assert_non_null(strstr(err, "workers.tsv:2: cpu_start \"-2\""));
 	put_file(dir, "workers.tsv", "# jobs\trep\tworker\tcpuset\treal\t"
 	    "user\tsys\tentries\tbytes\tstatus\tcpu_start\tcpu_end\trate"
 	    "\treason\n4\t1\t0\t0\t3\t1\t2\t10\t20\tok\t-\t3\t1\t-\n");
@@ -401,7 +401,7 @@ test_added_columns(void **state)
 	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\trate\treason\n"
 	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t-0.5\t7.5\t-\n");
 	assert_null(rs_open(root, dir, err, sizeof(err)));
-	assert_non_null(strstr(err, "runs.tsv:2: malformed row"));
+	assert_non_null(strstr(err, "runs.tsv:2: start_skew \"-0.5\""));
 	free(dir);
 	rm_rf(root);
 	free(root);
@@ -602,6 +602,10 @@ test_find_before(void **state)
 	expect_before(root, "20261104T000000Z/", "20261102T000000Z", 3);
 	expect_before(root, "20261102T000000Z", "20261101T000000Z", 0);
 	expect_before(root, "20261101T000000Z", NULL, 0);
+	rm_rf(root);
+	free(root);
+}
+
 /*
  * Whatever a value or a key holds, meta keeps one key per line: no value
  * plants a key (an archive named "evil\nncpu=999.tar"), and the tables
