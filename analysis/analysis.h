@@ -47,7 +47,17 @@ double	 ds_stddev(const struct dataset *);
  * errno set, or DS_READ_BADLINE with *badline the 1-based line number.
  */
 enum { DS_READ_OK = 0, DS_READ_ERRNO = -1, DS_READ_BADLINE = -2,
-	DS_READ_OPEN = -3 };
+	DS_READ_OPEN = -3, DS_READ_LONGLINE = -4, DS_READ_TOOBIG = -5,
+	DS_READ_TOOMANY = -6 };
+/*
+ * Bounds on numeric input, far above real use: DS_READ_LONGLINE (with
+ * *badline) for a line longer than DS_MAX_LINE bytes, DS_READ_TOOBIG for
+ * more than DS_MAX_BYTES, DS_READ_TOOMANY for more than DS_MAX_VALUES
+ * values (so /dev/zero fails at once instead of filling memory).
+ */
+#define DS_MAX_LINE	(1 << 20)
+#define DS_MAX_BYTES	(1L << 30)
+#define DS_MAX_VALUES	10000000
 int	 ds_read_fd(int fd, const char *name, int column, const char *delims,
 	    struct dataset **dsp, size_t *badline);
 /*

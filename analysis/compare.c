@@ -638,9 +638,11 @@ verdict(struct cmp *c, struct compare_verdict *v)
 		    tests[i].jobs, tests[i].t.pct, tests[i].t.pct_hw,
 		    tests[i].t.p);
 	}
+	/* No test is no evidence: not "no slowdown". */
 	fprintf(c->out, "Verdict: %s (real time vs x, Welch's t, Holm's "
 	    "correction over %zu test%s, %.1f%% confidence)\n",
-	    v->nslower ? "significant slowdown" : "no significant slowdown",
+	    n == 0 ? "none, nothing could be tested" : v->nslower ?
+	    "significant slowdown" : "no significant slowdown",
 	    n, n == 1 ? "" : "s", c->o->conf);
 	free(tests);
 }

@@ -309,14 +309,17 @@ scan_number(const char *s, const char *e, double *out)
 	return (s);
 }
 
-/* The whole of fd in one buffer with a spare byte for a terminator. */
+/*
+ * The whole of fd in one buffer with a spare byte for a terminator; NULL
+ * with *rc set on a read error or a bound crossed (analysis.h).
+ */
 static char *
-slurp(int fd, size_t *lenp)
+slurp(int fd, size_t *lenp, int *rc, size_t *badline)
 {
 	struct stat st;
-	size_t cap = 1 << 16, len = 0;
+	size_t cap = 1 << 16, len = 0, bol = 0, line = 1;
 	ssize_t r;
-	char *buf;
+	char *buf, *p, *e;
 
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
 		cap = (size_t)st.st_size + 2;
@@ -333,9 +336,25 @@ slurp(int fd, size_t *lenp)
 			if (errno == EINTR)
 				continue;
 			free(buf);
+			*rc = DS_READ_ERRNO;
 			return (NULL);
 		}
+		/* Lines as they come: a stream without newlines stops here. */
+		for (p = buf + len, e = p + r; (p = memchr(p, '\n',
+		    (size_t)(e - p))) != NULL; p++) {
+			if ((size_t)(p - buf) - bol > DS_MAX_LINE)
+				break;
+			bol = (size_t)(p - buf) + 1;
+			line++;
+		}
 		len += (size_t)r;
+		if (len - bol > DS_MAX_LINE || len > DS_MAX_BYTES) {
+			free(buf);
+			*badline = line;
+			*rc = len - bol > DS_MAX_LINE ? DS_READ_LONGLINE :
+			    DS_READ_TOOBIG;
+			return (NULL);
+		}
 	}
 	*lenp = len;
 	return (buf);
@@ -349,11 +368,11 @@ ds_read_fd(int fd, const char *name, int column, const char *delims,
 	char *buf, *p, *end, *nl, *le, *s, *ts, *tok, *te, *ep, save;
 	struct dataset *ds;
 	size_t len, line;
-	int col, hasnul, quick;
+	int col, hasnul, quick, rc = DS_READ_OK;
 	double v;
 
-	if ((buf = slurp(fd, &len)) == NULL)
-		return (DS_READ_ERRNO);
+	if ((buf = slurp(fd, &len, &rc, badline)) == NULL)
+		return (rc);
 	memset(isdelim, 0, sizeof(isdelim));
 	for (s = (char *)(delims ? delims : " \t"); *s != '\0'; s++)
 		isdelim[(unsigned char)*s] = 1;
@@ -371,6 +390,8 @@ ds_read_fd(int fd, const char *name, int column, const char *delims,
 				;
 			nl = (char *)scan_number(s, end, &v);
 			if (nl != NULL && (nl == end || *nl == '\n')) {
+				if (ds->n == DS_MAX_VALUES)
+					break;
 				ds_add(ds, v);
 				continue;
 			}
@@ -413,9 +434,18 @@ ds_read_fd(int fd, const char *name, int column, const char *delims,
 				return (DS_READ_BADLINE);
 			}
 		}
+		if (ds->n == DS_MAX_VALUES)
+			break;
 		ds_add(ds, v);
 	}
+	if (ds->n == DS_MAX_VALUES && p < end)
+		rc = DS_READ_TOOMANY;
 	free(buf);
+	if (rc == DS_READ_TOOMANY) {
+		ds_free(ds);
+		*badline = line;
+		return (rc);
+	}
 	*dsp = ds;
 	return (DS_READ_OK);
 }

@@ -56,20 +56,18 @@ usage(FILE *fp)
 static int
 parse_jobs(const char *arg, int **out, size_t *np)
 {
-	char *s = xstrdup(arg), *tok, *save, *end;
-	long a, b, k;
+	char *s = xstrdup(arg), *tok, *save, *dash;
+	uint64_t a, b, k;
 	size_t n = 0;
 	int *v = NULL;
 
 	for (tok = strtok_r(s, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
-		errno = 0;
-		a = strtol(tok, &end, 10);
-		b = a;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (*end != '\0' || end == tok || errno != 0 || a < 1 ||
-		    b < a || b > 1 << 20)
+		if ((dash = strchr(tok, '-')) != NULL)
+			*dash++ = '\0';
+		if (parse_uint(tok, 1, 1 << 20, &a) == -1 ||
+		    parse_uint(dash != NULL ? dash : tok, 1, 1 << 20, &b) ==
+		    -1 || b < a)
 			goto bad;
 		for (k = a; k <= b; k++) {
 			v = xrealloc(v, (n + 1) * sizeof(int));
@@ -83,7 +81,8 @@ parse_jobs(const char *arg, int **out, size_t *np)
 	*np = n;
 	return (0);
 bad:
-	warnx("--jobs %s: expected a list like 1,2,4 or 1-16", arg);
+	warnx("--jobs %s: expected a list like 1,2,4 or 1-16 (levels 1..%d)",
+	    arg, 1 << 20);
 	free(s);
 	free(v);
 	return (-1);
@@ -135,9 +134,9 @@ cmd_compare(int argc, char **argv)
 	struct compare_cli cli;
 	struct compare_verdict v;
 	struct rs_set *sets[COMPARE_MAX_SETS + 1], *tmp;
-	char err[1024], **paths, *end;
+	char err[1024], **paths, msg[64];
 	size_t nsets = 0, i, n;
-	long w;
+	uint64_t w;
 	int ch, rc = EXIT_RUNTIME;
 
 	memset(&cli, 0, sizeof(cli));
@@ -181,12 +180,10 @@ cmd_compare(int argc, char **argv)
 			cli.root = optarg;
 			break;
 		case 'w':
-			errno = 0;
-			w = strtol(optarg, &end, 10);
-			if (*end != '\0' || end == optarg || w < 20 ||
-			    w > 1000 || errno != 0) {
-				warnx("-w %s: expected a width of 20 to 1000",
-				    optarg);
+			if (parse_uint(optarg, 20, 1000, &w) == -1) {
+				warnx("-w %s: width %s", optarg,
+				    parse_uint_error(msg, sizeof(msg), 20,
+				    1000));
 				goto usage;
 			}
 			cli.o.width = (int)w;
@@ -255,6 +252,11 @@ cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	rc = v.nslower > 0 ? EXIT_REGRESSION : EXIT_OK;
+	if (v.ntests == 0) {
+		warnx("compare: 0 tests: no level has 2 or more ok or warn "
+		    "batches in the baseline and another set; no verdict");
+		rc = EXIT_RUNTIME;
+	}
 	goto out;
 usage:
 	usage(stderr);

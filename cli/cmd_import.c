@@ -3,9 +3,12 @@
  * "time -p" or shell "time" blocks, plain numbers) become one result set,
  * so old data can be compared with new.
  */
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -14,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "commands.h"
 #include "results.h"
 #include "util.h"
@@ -179,20 +183,40 @@ bsd_rusage_line(char **tok, size_t n)
 static int
 read_level(struct level *lv)
 {
+	struct stat st;
 	FILE *fp;
 	char *line = NULL, *tok[32], *p, *save;
 	size_t cap = 0, n, lineno = 0;
+	ssize_t len;
+	int fd;
 	struct sample tmp, *cur = NULL;
 	enum fmt f;
 	double v;
 	int rc = -1;
 
-	if ((fp = fopen(lv->file, "re")) == NULL) {
+	/* O_NONBLOCK and the type first: a FIFO or /dev/zero is refused. */
+	if ((fd = open(lv->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) == -1 || (fp = fdopen(fd, "r")) == NULL) {
 		warn("%s", lv->file);
+		if (fd != -1)
+			close(fd);
 		return (-1);
 	}
-	while (getline(&line, &cap, fp) != -1) {
+	if (!S_ISREG(st.st_mode) || st.st_size > DS_MAX_BYTES) {
+		warnx(S_ISREG(st.st_mode) ? "%s: larger than %ld bytes" :
+		    "%s: not a regular file", lv->file, DS_MAX_BYTES);
+		fclose(fp);
+		return (-1);
+	}
+	while ((len = getline(&line, &cap, fp)) != -1) {
 		lineno++;
+		if (len > DS_MAX_LINE || lv->n == DS_MAX_VALUES) {
+			warnx(len > DS_MAX_LINE ? "%s:%zu: line longer than %d "
+			    "bytes" : "%s:%zu: more than %d measurements",
+			    lv->file, lineno, len > DS_MAX_LINE ? DS_MAX_LINE :
+			    DS_MAX_VALUES);
+			goto out;
+		}
 		n = 0;
 		for (p = strtok_r(line, " \t\r\n", &save); p != NULL && n < 32;
 		    p = strtok_r(NULL, " \t\r\n", &save))
@@ -271,23 +295,25 @@ parse_operand(struct import *im, const char *arg)
 {
 	struct level *lv;
 	const char *eq;
-	char *end;
-	long n;
+	char *num, msg[64];
+	uint64_t n;
 	size_t i;
 
 	if ((eq = strchr(arg, '=')) == NULL || eq == arg || eq[1] == '\0') {
 		warnx("%s: expected N=FILE", arg);
 		return (-1);
 	}
-	errno = 0;
-	n = strtol(arg, &end, 10);
-	if (end != eq || n < 1 || n > INT_MAX || errno != 0) {
-		warnx("%s: concurrency level must be a positive integer", arg);
+	num = xasprintf("%.*s", (int)(eq - arg), arg);
+	if (parse_uint(num, 1, INT_MAX, &n) == -1) {
+		warnx("%s: concurrency level %s", arg,
+		    parse_uint_error(msg, sizeof(msg), 1, INT_MAX));
+		free(num);
 		return (-1);
 	}
+	free(num);
 	for (i = 0; i < im->nlv; i++)
-		if (im->lv[i].jobs == n) {
-			warnx("%s: level %ld given twice", arg, n);
+		if ((uint64_t)im->lv[i].jobs == n) {
+			warnx("%s: level %ju given twice", arg, (uintmax_t)n);
 			return (-1);
 		}
 	im->lv = xrealloc(im->lv, (im->nlv + 1) * sizeof(*im->lv));
@@ -355,10 +381,10 @@ int
 cmd_import(int argc, char **argv)
 {
 	struct import im;
-	char host[256];
-	char *end;
+	char host[256], msg[64];
+	const char *why;
 	size_t i;
-	long n;
+	uint64_t n;
 	int ch, rc = EXIT_RUNTIME;
 
 	memset(&im, 0, sizeof(im));
@@ -379,6 +405,15 @@ cmd_import(int argc, char **argv)
 				warnx("-m %s: expected KEY=VALUE", optarg);
 				goto usage;
 			}
+			snprintf(msg, sizeof(msg), "%.*s",
+			    (int)strcspn(optarg, "="), optarg);
+			if (!meta_key_valid(msg) ||
+			    strcspn(optarg, "=") >= sizeof(msg)) {
+				warnx("-m %s: KEY is not [A-Za-z0-9_.-]+ (at "
+				    "most %zu characters)", optarg,
+				    sizeof(msg) - 1);
+				goto usage;
+			}
 			im.meta = xrealloc(im.meta,
 			    (im.nmeta + 1) * sizeof(char *));
 			im.meta[im.nmeta++] = optarg;
@@ -391,11 +426,10 @@ cmd_import(int argc, char **argv)
 			im.host = optarg;
 			break;
 		case OPT_NCPU:
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (*end != '\0' || n < 1 || errno != 0) {
-				warnx("--ncpu %s: expected a CPU count",
-				    optarg);
+			if (parse_uint(optarg, 1, INT_MAX, &n) == -1) {
+				warnx("--ncpu %s: CPU count %s", optarg,
+				    parse_uint_error(msg, sizeof(msg), 1,
+				    INT_MAX));
 				goto usage;
 			}
 			im.ncpu = optarg;
@@ -405,6 +439,17 @@ cmd_import(int argc, char **argv)
 		}
 	if (im.label == NULL) {
 		warnx("import: --label is required");
+		goto usage;
+	}
+	if (*im.root == '\0') {
+		warnx("import: -o '': empty: want a directory");
+		goto usage;
+	}
+	if ((why = rs_name_error(im.label)) != NULL ||
+	    (im.host != NULL && (why = rs_name_error(im.host)) != NULL)) {
+		warnx("import: %s '%s': %s", rs_name_error(im.label) != NULL ?
+		    "--label" : "--host", rs_name_error(im.label) != NULL ?
+		    im.label : im.host, why);
 		goto usage;
 	}
 	if (optind == argc) {

@@ -431,19 +431,18 @@ cmd_limits(int argc, char **argv)
 	double sec;
 	size_t r;
 	int ch, rc = EXIT_OK;
-	long v;
-	char *end;
+	uint64_t v;
+	char msg[64];
 
 	memset(&l, 0, sizeof(l));
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "j:o:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'j':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (*end != '\0' || errno != 0 || v < 1 || v > 4096) {
-				warnx("limits: -j %s: want a number of workers "
-				    "from 1 to 4096", optarg);
+			if (parse_uint(optarg, 1, 4096, &v) == -1) {
+				warnx("limits: -j %s: number of workers %s",
+				    optarg, parse_uint_error(msg, sizeof(msg), 1,
+				    4096));
 				usage(stderr);
 				return (EXIT_USAGE);
 			}

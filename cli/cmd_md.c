@@ -79,13 +79,12 @@ usage(void)
 static int
 number(const char *s, const char *what, long max)
 {
-	char *end;
-	long v;
+	char msg[64];
+	uint64_t v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v < 0 || v > max) {
-		warnx("%s %s: not a number from 0 to %ld", what, s, max);
+	if (parse_uint(s, 0, (uint64_t)max, &v) == -1) {
+		warnx("%s %s: %s", what, s,
+		    parse_uint_error(msg, sizeof(msg), 0, (uint64_t)max));
 		usage();
 	}
 	return ((int)v);

@@ -57,8 +57,8 @@ cmd_mkarchive(int argc, char **argv)
 		{ NULL,		0,			NULL, 0 },
 	};
 	struct mkarchive_opts o = { 0, 0, 0, NULL, NULL };
-	char err[WL_MSG_LEN], *end, b1[32];
-	unsigned long long v;
+	char err[WL_MSG_LEN], msg[64], b1[32];
+	uint64_t v;
 	int ch;
 
 	optind = 1;
@@ -83,12 +83,12 @@ cmd_mkarchive(int argc, char **argv)
 			return (EXIT_OK);
 		case 'n':
 		case 's':
-			errno = 0;
-			v = strtoull(optarg, &end, 0);
-			if (errno != 0 || *end != '\0' || *optarg == '-' ||
-			    (ch == 'n' && v == 0)) {
-				warnx("mkarchive: %s %s: bad number",
-				    ch == 'n' ? "--files" : "--seed", optarg);
+			if (parse_uint(optarg, ch == 'n', UINT64_MAX, &v) ==
+			    -1) {
+				warnx("mkarchive: %s %s: %s",
+				    ch == 'n' ? "--files" : "--seed", optarg,
+				    parse_uint_error(msg, sizeof(msg), ch == 'n',
+				    UINT64_MAX));
 				usage(stderr);
 				return (EXIT_USAGE);
 			}

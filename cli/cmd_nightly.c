@@ -170,9 +170,9 @@ parse_options(struct nightly *nt, int argc, char **argv)
 			errno = 0;
 			nt->threshold = strtod(optarg, &end);
 			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
-			    nt->threshold < 0) {
+			    !(nt->threshold >= 0 && nt->threshold <= 1000)) {
 				warnx("nightly: --threshold %s: not a "
-				    "percentage >= 0", optarg);
+				    "percentage 0..1000", optarg);
 				rc = EXIT_USAGE;
 			}
 			break;
@@ -230,7 +230,7 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 	struct verdict_test *vt;
 	struct report_opts ro;
 	struct rs_set *pair[2];
-	size_t nl, i, k, n;
+	size_t nl, i, k, n, ntested;
 	int *levels, nreg, rc;
 	char *dir, *title;
 
@@ -257,13 +257,17 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 	rc = EXIT_OK;
 	if (n == 0) {
 		warnx("nightly: %s and %s have no concurrency level in "
-		    "common", base->path, cand->path);
+		    "common with ok or warn batches: no verdict", base->path,
+		    cand->path);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
 	nreg = verdict_run(vt, n, nt->conf, nt->threshold);
 	/* Which baseline: the verdict means nothing without it. */
 	printf("baseline:  %s\n", base->path);
+	for (i = ntested = 0; i < n; i++)
+		if (vt[i].verdict != VERDICT_UNTESTED)
+			ntested++;
 	if (nt->verbose)
 		printf("candidate: %s\n%zu tests, Welch's t, Holm's "
 		    "correction, %g%% confidence, threshold %g%%\n",
@@ -272,7 +276,12 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 	if (nreg > 0)
 		printf("verdict: %d significant slowdown%s larger than %g%%\n",
 		    nreg, nreg == 1 ? "" : "s", nt->threshold);
-	else
+	else if (ntested == 0) {
+		/* No test is no evidence: not "no regression". */
+		printf("verdict: none, 0 of %zu tests possible (a level needs "
+		    "2 or more ok or warn batches in both sets)\n", n);
+		rc = EXIT_RUNTIME;
+	} else
 		printf("verdict: no regression\n");
 	fflush(stdout);
 	if (!nt->no_report) {

@@ -75,6 +75,14 @@ read_set(const char *path, int column, const char *delims)
 		err(EXIT_RUNTIME, "Cannot read %s", path);
 	if (rc == DS_READ_BADLINE)
 		errx(EXIT_USAGE, "Invalid data on line %zu in %s", badline, name);
+	if (rc == DS_READ_LONGLINE)
+		errx(EXIT_USAGE, "%s: line %zu longer than %d bytes", name,
+		    badline, DS_MAX_LINE);
+	if (rc == DS_READ_TOOBIG)
+		errx(EXIT_USAGE, "%s: more than %ld bytes", name, DS_MAX_BYTES);
+	if (rc == DS_READ_TOOMANY)
+		errx(EXIT_USAGE, "%s: more than %d values", name,
+		    DS_MAX_VALUES);
 	if (ds->n < 3)
 		errx(EXIT_USAGE, "Dataset %s must contain at least 3 data points",
 		    name);

@@ -105,6 +105,46 @@ bad:
 	return (-1);
 }
 
+int
+parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	const char *p = s;
+	uint64_t v = 0;
+	int neg = 0, big = 0;
+
+	if (*p == '-') {
+		neg = 1;
+		p++;
+	}
+	if (*p == '\0')
+		goto nan;
+	for (; *p != '\0'; p++) {
+		if (*p < '0' || *p > '9')
+			goto nan;
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			big = 1;
+		else
+			v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (big || neg || v < min || v > max) {
+		errno = ERANGE;
+		return (-1);
+	}
+	*out = v;
+	return (0);
+nan:
+	errno = EINVAL;
+	return (-1);
+}
+
+const char *
+parse_uint_error(char *buf, size_t len, uint64_t min, uint64_t max)
+{
+	snprintf(buf, len, "%s (%ju..%ju)", errno == ERANGE ? "out of range" :
+	    "not a whole number", (uintmax_t)min, (uintmax_t)max);
+	return (buf);
+}
+
 const char *
 format_size(uint64_t n, char *buf, size_t len)
 {
@@ -242,6 +282,63 @@ write_file_durable(const char *path, const void *buf, size_t len,
 	e = fsync_dir(dir);
 	free(dir);
 	return (e);
+}
+
+void
+put_clean(FILE *fp, const char *s)
+{
+	for (; s != NULL && *s != '\0'; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, fp);
+}
+
+static int
+meta_key_char(char c)
+{
+	return ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-');
+}
+
+int
+meta_key_valid(const char *k)
+{
+	if (k == NULL || *k == '\0')
+		return (0);
+	for (; *k != '\0'; k++)
+		if (!meta_key_char(*k))
+			return (0);
+	return (1);
+}
+
+int
+meta_vput(FILE *fp, const char *key, const char *fmt, va_list ap)
+{
+	char *v;
+	const char *k;
+
+	if (vasprintf(&v, fmt, ap) == -1)
+		return (-1);
+	/* A key is code's choice; anything outside its alphabet is "_". */
+	if (key == NULL || *key == '\0')
+		fputc('_', fp);
+	for (k = key; k != NULL && *k != '\0'; k++)
+		fputc(meta_key_char(*k) ? *k : '_', fp);
+	fputc('=', fp);
+	put_clean(fp, v);
+	fputc('\n', fp);
+	free(v);
+	return (0);
+}
+
+int
+meta_put(FILE *fp, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = meta_vput(fp, key, fmt, ap);
+	va_end(ap);
+	return (rc);
 }
 
 uint64_t

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <sys/types.h>
 
 struct timeval;
@@ -33,6 +34,16 @@ char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
  * optional trailing "b"/"ib".  Returns -1 and sets errno on bad input.
  */
 int	 parse_size(const char *, uint64_t *);
+/*
+ * The one parser of integer options and operands: s must be a whole
+ * decimal number (digits only: no blanks, sign, hex or exponent) in
+ * [min, max].  0, or -1 with errno EINVAL (not a number) or ERANGE (a
+ * number, negative ones included, outside [min, max]).
+ * parse_uint_error words that failure for a message: "not a whole number
+ * (min..max)" or "out of range (min..max)".
+ */
+int	 parse_uint(const char *, uint64_t min, uint64_t max, uint64_t *);
+const char *parse_uint_error(char *, size_t, uint64_t min, uint64_t max);
 /* Renders bytes as "512M", "2G", "1.5K" into buf. */
 const char *format_size(uint64_t, char *, size_t);
 
@@ -55,6 +66,25 @@ int	 fsync_dir(const char *);
  */
 int	 write_file_durable(const char *path, const void *buf, size_t len,
 	    mode_t);
+
+/*
+ * The one sanitiser of text a result set stores (meta values, text
+ * fields of its tables): a control character (newline, CR, tab, escape,
+ * DEL) would end a line or a field, or reach a terminal, so it is
+ * written as a space.
+ */
+void	 put_clean(FILE *, const char *);
+/* What a meta key may be: [A-Za-z0-9_.-]+. */
+int	 meta_key_valid(const char *);
+/*
+ * One "key=value" line of a result set's meta: the value through
+ * put_clean, a key character outside the alphabet as "_", so no value
+ * can plant a line or a key.  0, or -1 with nothing written when the
+ * value could not be formatted (no memory).
+ */
+int	 meta_put(FILE *, const char *key, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+int	 meta_vput(FILE *, const char *key, const char *fmt, va_list);
 
 /*
  * splitmix64 (Steele, Lea, Flood 2014): the one seeded generator, the

@@ -53,6 +53,38 @@ bind_distrib_parse(const char *s)
 	return (-1);
 }
 
+/*
+ * PUs a synthetic description makes: the product of its levels' arities
+ * ("pack:2 core:8 pu:2", "2 8 2"; attributes in parentheses and memory
+ * children in brackets do not count), saturating at TOPO_MAX_SYNTHETIC+1
+ * so that hwloc never builds a topology of a billion PUs.
+ */
+static uint64_t
+synthetic_pus(const char *s)
+{
+	uint64_t pus = 1, k;
+	const char *p;
+	int depth = 0;
+
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '(' || *p == '[')
+			depth++;
+		else if ((*p == ')' || *p == ']') && depth > 0)
+			depth--;
+		if (depth > 0 || (*p < '0' || *p > '9') ||
+		    (p > s && p[-1] != ':' && p[-1] != ' '))
+			continue;
+		for (k = 0; *p >= '0' && *p <= '9'; p++)
+			if ((k = k * 10 + (uint64_t)(*p - '0')) >
+			    TOPO_MAX_SYNTHETIC)
+				k = TOPO_MAX_SYNTHETIC + 1;
+		p--;
+		if (k > 0 && (pus *= k) > TOPO_MAX_SYNTHETIC)
+			pus = TOPO_MAX_SYNTHETIC + 1;
+	}
+	return (pus);
+}
+
 int
 topo_open(hwloc_topology_t *tp, const char *synthetic, char *err,
     size_t errlen)
@@ -61,6 +93,12 @@ topo_open(hwloc_topology_t *tp, const char *synthetic, char *err,
 	hwloc_bitmap_t set;
 	char buf[256];
 
+	if (synthetic != NULL &&
+	    synthetic_pus(synthetic) > TOPO_MAX_SYNTHETIC) {
+		snprintf(err, errlen, "synthetic topology \"%s\": more than "
+		    "%d PUs", synthetic, TOPO_MAX_SYNTHETIC);
+		return (-1);
+	}
 	if (hwloc_topology_init(&t) != 0) {
 		snprintf(err, errlen, "hwloc_topology_init: %s",
 		    strerror(errno));

@@ -251,9 +251,11 @@ int	 bind_distrib_parse(const char *);
 /*
  * Load this machine's topology, restricted to the process's CPU binding
  * (taskset, cpuset(1)), or a synthetic one ("package:2 core:8 pu:2", see
- * hwloc_topology_set_synthetic) when synthetic != NULL.  -1 with a
- * message in err.
+ * hwloc_topology_set_synthetic) when synthetic != NULL, of at most
+ * TOPO_MAX_SYNTHETIC PUs (hwloc takes minutes over a million).  -1 with
+ * a message in err.
  */
+#define TOPO_MAX_SYNTHETIC	4096
 int	 topo_open(hwloc_topology_t *, const char *synthetic, char *err,
 	    size_t errlen);
 /* PUs, cores, packages, NUMA nodes the process may use. */

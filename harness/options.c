@@ -268,10 +268,16 @@ int
 run_option(struct run_config *c, int ch, const char *arg)
 {
 	const char *eq;
-	char *end, err[512];
-	long v;
+	char err[512], msg[64];
+	uint64_t u;
 	int k;
 
+	/* An empty path would name "" (or, for -R, the root directory). */
+	if ((ch == 'a' || ch == 'o' || ch == 'R') && *arg == '\0') {
+		warnx("run: -%c '': empty: want a %s", ch, ch == 'a' ?
+		    "file" : "directory");
+		return (-1);
+	}
 	switch (ch) {
 	case 'a':
 		replace(&c->archive, arg);
@@ -296,15 +302,12 @@ run_option(struct run_config *c, int ch, const char *arg)
 		replace(&c->results, arg);
 		break;
 	case 'r':
-		errno = 0;
-		v = strtol(arg, &end, 10);
-		if (errno != 0 || *end != '\0' || end == arg || v < 1 ||
-		    v > 100000) {
-			warnx("run: -r %s: want a repetition count 1..100000",
-			    arg);
+		if (parse_uint(arg, 1, 100000, &u) == -1) {
+			warnx("run: -r %s: repetition count %s", arg,
+			    parse_uint_error(msg, sizeof(msg), 1, 100000));
 			return (-1);
 		}
-		c->reps = (int)v;
+		c->reps = (int)u;
 		break;
 	case 'w':
 		if ((c->wl = workload_find(arg)) == NULL &&
@@ -340,9 +343,8 @@ run_option(struct run_config *c, int ch, const char *arg)
 		replace(&c->fs, arg);
 		break;
 	case RUN_OPT_LABEL:
-		if (*arg == '\0' || strchr(arg, '/') != NULL ||
-		    strcmp(arg, ".") == 0 || strcmp(arg, "..") == 0) {
-			warnx("run: --label %s: want a name without '/'", arg);
+		if ((eq = rs_name_error(arg)) != NULL) {
+			warnx("run: --label '%s': %s", arg, eq);
 			return (-1);
 		}
 		replace(&c->label, arg);
@@ -388,12 +390,12 @@ run_option(struct run_config *c, int ch, const char *arg)
 		c->os_given = 1;
 		break;
 	case RUN_OPT_SEED:
-		errno = 0;
-		c->seed = strtoul(arg, &end, 0);
-		if (errno != 0 || *end != '\0' || end == arg) {
-			warnx("run: --seed %s: want a number", arg);
+		if (parse_uint(arg, 0, ULONG_MAX, &u) == -1) {
+			warnx("run: --seed %s: %s", arg,
+			    parse_uint_error(msg, sizeof(msg), 0, ULONG_MAX));
 			return (-1);
 		}
+		c->seed = (unsigned long)u;
 		c->seed_given = 1;
 		break;
 	case RUN_OPT_SYNTHETIC:

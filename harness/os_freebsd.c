@@ -123,11 +123,11 @@ describe_conftxt(FILE *fp)
 		"SMP", "DIAGNOSTIC", "LOCK_PROFILING", "KTR", NULL,
 	};
 	size_t len = 0;
-	char *txt, *line, *next, *name;
+	char *txt, *line, *next, *name, key[64];
 	int i, found[16] = { 0 };
 
 	if (sysctlbyname("kern.conftxt", NULL, &len, NULL, 0) != 0) {
-		fprintf(fp, "kernel.conftxt=unavailable\n");
+		meta_put(fp, "kernel.conftxt", "unavailable");
 		return;
 	}
 	txt = xmalloc(len + 1);
@@ -148,9 +148,10 @@ describe_conftxt(FILE *fp)
 			if (strcmp(name, opts[i]) == 0)
 				found[i] = 1;
 	}
-	for (i = 0; opts[i] != NULL; i++)
-		fprintf(fp, "kernel.option.%s=%s\n", opts[i],
-		    found[i] ? "yes" : "no");
+	for (i = 0; opts[i] != NULL; i++) {
+		snprintf(key, sizeof(key), "kernel.option.%s", opts[i]);
+		meta_put(fp, key, "%s", found[i] ? "yes" : "no");
+	}
 	free(txt);
 }
 
@@ -162,6 +163,7 @@ describe_sysctls(FILE *fp)
 		"kern.hz", "kern.maxvnodes", "vfs.lookup_shared",
 		"vfs.hirunningspace", "vfs.numvnodes", NULL,
 	};
+	char key[64];
 	long v;
 	int i, iv;
 	size_t len;
@@ -175,7 +177,8 @@ describe_sysctls(FILE *fp)
 			memcpy(&iv, &v, sizeof(iv));
 			v = iv;
 		}
-		fprintf(fp, "sysctl.%s=%ld\n", names[i], v);
+		snprintf(key, sizeof(key), "sysctl.%s", names[i]);
+		meta_put(fp, key, "%ld", v);
 	}
 }
 
@@ -186,26 +189,26 @@ os_describe(FILE *fp)
 	int v, ncpu;
 	size_t len;
 
-	fprintf(fp, "os=FreeBSD\n");
+	meta_put(fp, "os", "FreeBSD");
 	if (sysctl_string("kern.osrelease", buf, sizeof(buf)) == 0)
-		fprintf(fp, "kernel.release=%s\n", buf);
+		meta_put(fp, "kernel.release", "%s", buf);
 	if (sysctl_string("kern.version", buf, sizeof(buf)) == 0)
-		fprintf(fp, "kernel.version=%s\n", buf);
+		meta_put(fp, "kernel.version", "%s", buf);
 	if (sysctl_string("kern.ident", buf, sizeof(buf)) == 0)
-		fprintf(fp, "kernel.ident=%s\n", buf);
+		meta_put(fp, "kernel.ident", "%s", buf);
 	if (sysctl_string("hw.machine", buf, sizeof(buf)) == 0)
-		fprintf(fp, "machine=%s\n", buf);
+		meta_put(fp, "machine", "%s", buf);
 	if (sysctl_string("kern.sched.name", buf, sizeof(buf)) == 0)
-		fprintf(fp, "kernel.sched.name=%s\n", buf);
+		meta_put(fp, "kernel.sched.name", "%s", buf);
 	len = sizeof(v);
 	if (sysctlbyname("debug.mpsafevfs", &v, &len, NULL, 0) == 0)
-		fprintf(fp, "debug.mpsafevfs=%d\n", v);
+		meta_put(fp, "debug.mpsafevfs", "%d", v);
 	describe_sysctls(fp);
 	describe_conftxt(fp);
 	if (sysctl_string("hw.model", buf, sizeof(buf)) == 0)
-		fprintf(fp, "cpu.model=%s\n", buf);
+		meta_put(fp, "cpu.model", "%s", buf);
 	len = sizeof(ncpu);
 	if (sysctlbyname("hw.ncpu", &ncpu, &len, NULL, 0) == 0)
-		fprintf(fp, "cpu.online=%d\n", ncpu);
+		meta_put(fp, "cpu.online", "%d", ncpu);
 }
 #endif

@@ -131,11 +131,11 @@ describe_config(FILE *fp, const char *release)
 	if (access("/proc/config.gz", R_OK) == 0 &&
 	    (cf = popen("gzip -dc /proc/config.gz 2>/dev/null", "r")) != NULL) {
 		piped = 1;
-		fprintf(fp, "kernel.config.source=/proc/config.gz\n");
+		meta_put(fp, "kernel.config.source", "/proc/config.gz");
 	} else if ((cf = fopen(path, "r")) != NULL) {
-		fprintf(fp, "kernel.config.source=%s\n", path);
+		meta_put(fp, "kernel.config.source", "%s", path);
 	} else {
-		fprintf(fp, "kernel.config.source=unavailable\n");
+		meta_put(fp, "kernel.config.source", "unavailable");
 		return;
 	}
 	while (fgets(line, sizeof(line), cf) != NULL) {
@@ -165,16 +165,19 @@ describe_config(FILE *fp, const char *release)
 			debug = t;
 			continue;
 		}
-		fprintf(fp, "kernel.config.%s=%s\n", line + 7, eq + 1);
+		t = xasprintf("kernel.config.%s", line + 7);
+		meta_put(fp, t, "%s", eq + 1);
+		free(t);
 	}
 	if (piped)
 		pclose(cf);
 	else
 		fclose(cf);
-	fprintf(fp, "kernel.config.DEBUG=%s\n", debug != NULL ? debug : "");
+	meta_put(fp, "kernel.config.DEBUG", "%s",
+	    debug != NULL ? debug : "");
 	free(debug);
 	if (preempt != NULL)
-		fprintf(fp, "kernel.preempt.config=%s\n", preempt);
+		meta_put(fp, "kernel.preempt.config", "%s", preempt);
 }
 
 /* The tunables that change writeback, caching and scheduling here. */
@@ -198,7 +201,7 @@ describe_sysctls(FILE *fp)
 		for (p = path; *p != '\0'; p++)
 			if (*p == '/')
 				*p = '.';
-		fprintf(fp, "%s=%s\n", path, buf);
+		meta_put(fp, path, "%s", buf);
 	}
 }
 
@@ -209,27 +212,27 @@ os_describe(FILE *fp)
 	char buf[512], *p;
 	FILE *ci;
 
-	fprintf(fp, "os=Linux\n");
+	meta_put(fp, "os", "Linux");
 	if (uname(&u) == 0) {
-		fprintf(fp, "kernel.release=%s\n", u.release);
-		fprintf(fp, "kernel.version=%s\n", u.version);
-		fprintf(fp, "kernel.ident=%s\n", u.release);
-		fprintf(fp, "machine=%s\n", u.machine);
+		meta_put(fp, "kernel.release", "%s", u.release);
+		meta_put(fp, "kernel.version", "%s", u.version);
+		meta_put(fp, "kernel.ident", "%s", u.release);
+		meta_put(fp, "machine", "%s", u.machine);
 	}
 	/* PREEMPT_DYNAMIC kernels say which model is live. */
 	if (read_line("/sys/kernel/debug/sched/preempt", buf, sizeof(buf)) !=
 	    NULL)
-		fprintf(fp, "kernel.preempt=%s\n", buf);
+		meta_put(fp, "kernel.preempt", "%s", buf);
 	if (read_line("/sys/kernel/sched_ext/state", buf, sizeof(buf)) != NULL)
-		fprintf(fp, "kernel.sched_ext.state=%s\n", buf);
+		meta_put(fp, "kernel.sched_ext.state", "%s", buf);
 	else
-		fprintf(fp, "kernel.sched_ext.state=absent\n");
+		meta_put(fp, "kernel.sched_ext.state", "absent");
 	if (read_line("/sys/kernel/sched_ext/root/ops", buf, sizeof(buf)) !=
 	    NULL)
-		fprintf(fp, "kernel.sched_ext.ops=%s\n", buf);
+		meta_put(fp, "kernel.sched_ext.ops", "%s", buf);
 	if (read_line("/sys/kernel/mm/transparent_hugepage/enabled", buf,
 	    sizeof(buf)) != NULL)
-		fprintf(fp, "kernel.thp=%s\n", buf);
+		meta_put(fp, "kernel.thp", "%s", buf);
 	describe_sysctls(fp);
 	describe_config(fp, uname(&u) == 0 ? u.release : "");
 	if ((ci = fopen("/proc/cpuinfo", "r")) != NULL) {
@@ -237,12 +240,13 @@ os_describe(FILE *fp)
 			if (strncmp(buf, "model name", 10) == 0 &&
 			    (p = strchr(buf, ':')) != NULL) {
 				p[strcspn(p, "\n")] = '\0';
-				fprintf(fp, "cpu.model=%s\n", p + 1 +
+				meta_put(fp, "cpu.model", "%s", p + 1 +
 				    (p[1] == ' '));
 				break;
 			}
 		fclose(ci);
 	}
-	fprintf(fp, "cpu.online=%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	meta_put(fp, "cpu.online", "%ld",
+	    sysconf(_SC_NPROCESSORS_ONLN));
 }
 #endif

@@ -567,6 +567,11 @@ run_open(struct run_config *c, struct run **rp)
 		rc = EXIT_RUNTIME;
 		goto fail;
 	}
+	/* A disk this process cannot make must not leave an empty set. */
+	if (r->have_spec && md_check(&r->spec) != 0) {
+		rc = EXIT_RUNTIME;
+		goto fail;
+	}
 	for (i = 0; i < c->wl->nmetrics && i < RS_MAX_METRICS; i++)
 		metrics[i] = c->wl->metrics[i].name;
 	if ((r->rs = rs_create(c->results, rs_host_name(host, sizeof(host)),

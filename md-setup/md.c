@@ -363,6 +363,15 @@ preflight(const struct md_spec *sp, const char *what)
 	return (0);
 }
 
+int
+md_check(const struct md_spec *sp)
+{
+	char what[512];
+
+	md_spec_string(sp, what, sizeof(what));
+	return (preflight(sp, what));
+}
+
 struct md_disk *
 md_create(const struct md_spec *sp, enum md_owner owner, double *seconds)
 {
@@ -478,30 +487,30 @@ md_describe(const struct md_disk *d, FILE *fp)
 	uint64_t bytes;
 	char *line;
 
-	fprintf(fp, "disk_backend=%s\n", md_backend_name(sp->backend));
-	fprintf(fp, "disk_spec=%s\n", d->specstr);
-	fprintf(fp, "disk_id=%s\n", d->id);
-	fprintf(fp, "disk_device=%s\n", d->dev != NULL ? d->dev : "");
-	fprintf(fp, "disk_size=%llu\n", (unsigned long long)sp->size);
-	fprintf(fp, "disk_fs=%s\n", sp->fs != NULL ? sp->fs : "");
+	meta_put(fp, "disk_backend", "%s", md_backend_name(sp->backend));
+	meta_put(fp, "disk_spec", "%s", d->specstr);
+	meta_put(fp, "disk_id", "%s", d->id);
+	meta_put(fp, "disk_device", "%s", d->dev != NULL ? d->dev : "");
+	meta_put(fp, "disk_size", "%llu", (unsigned long long)sp->size);
+	meta_put(fp, "disk_fs", "%s", sp->fs != NULL ? sp->fs : "");
 	if (sp->backend == MD_BACKEND_MD)
-		fprintf(fp, "disk_md_type=%s\n", sp->md_swap ? "swap" :
+		meta_put(fp, "disk_md_type", "%s", sp->md_swap ? "swap" :
 		    "malloc");
 	if (sp->zram_algo != NULL)
-		fprintf(fp, "disk_zram_algorithm=%s\n", sp->zram_algo);
-	fprintf(fp, "disk_newfs_opts=%s\n",
+		meta_put(fp, "disk_zram_algorithm", "%s", sp->zram_algo);
+	meta_put(fp, "disk_newfs_opts", "%s",
 	    sp->newfs_opts != NULL ? sp->newfs_opts : "");
 	if (sp->fs != NULL && d->dev != NULL) {
 		line = md_mkfs_line(sp, d->dev);
-		fprintf(fp, "disk_newfs_command=%s\n", line);
+		meta_put(fp, "disk_newfs_command", "%s", line);
 		free(line);
 	}
-	fprintf(fp, "disk_mount_opts=%s\n",
+	meta_put(fp, "disk_mount_opts", "%s",
 	    sp->mount_opts != NULL ? sp->mount_opts : "");
-	fprintf(fp, "disk_mountpoint=%s\n", d->mnt);
+	meta_put(fp, "disk_mountpoint", "%s", d->mnt);
 	if (md_fs_bytes(d->mnt, &bytes) == 0)
-		fprintf(fp, "disk_fs_bytes=%llu\n", (unsigned long long)bytes);
-	fprintf(fp, "disk_fresh=%d\n", md_is_fresh(d));
+		meta_put(fp, "disk_fs_bytes", "%llu", (unsigned long long)bytes);
+	meta_put(fp, "disk_fresh", "%d", md_is_fresh(d));
 }
 
 static int

@@ -68,6 +68,11 @@ void	 md_spec_free(struct md_spec *);
 const char *md_spec_string(const struct md_spec *, char *, size_t);
 
 /*
+ * What md_create checks first (this OS, root when the backend needs it,
+ * tools, memory), without making anything: 0, or -1 (message printed).
+ */
+int	 md_check(const struct md_spec *);
+/*
  * Create, make the fs and mount it; NULL with a message (already printed,
  * err(3) style) on failure, nothing left behind.  seconds: set-up time.
  */

@@ -1,10 +1,14 @@
 /*
  * Result-set reader and set selection.  The writer fsyncs whole lines, so
  * a line without its newline can only be the tail of a killed run: it is
- * dropped and the rest of the set is read as usual.
+ * dropped and the rest of the set is read as usual.  Anything else that
+ * the writer would not have written (a number in another notation, a
+ * negative time, a repetition twice, a set that never finished) is an
+ * error naming the file and line: a verdict must not rest on it.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -23,6 +27,13 @@
 /* Columns after status that sets written before them lack. */
 static const char *const run_added[] = { "start_skew", NULL };
 static const char *const worker_added[] = { "cpu_start", "cpu_end", NULL };
+
+/* Bounds on what is read (FORMAT.md), far above any real set. */
+#define MAX_FILE	(256L << 20)	/* bytes of one file */
+#define MAX_LINE	65536		/* bytes of one line */
+#define MAX_ROWS	1000000		/* rows of a table, lines of meta */
+#define MAX_SECONDS	1e7		/* a time field, s (115 days) */
+#define MAX_METRIC	1e18		/* magnitude of a workload metric */
 
 struct strv {
 	char	**v;
@@ -61,54 +72,91 @@ seterr(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The whole file, NUL-terminated; NULL with errno on failure. */
+/*
+ * The whole file (at most MAX_FILE bytes), NUL-terminated; NULL with
+ * errno and a message in err on failure.  O_NONBLOCK and the type check
+ * first: a FIFO or a device put in a set neither blocks nor streams.
+ */
 static char *
-slurp(const char *path, size_t *lenp)
+slurp(const char *path, size_t *lenp, char *err, size_t errlen)
 {
-	FILE *fp;
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	struct stat st;
+	char *buf;
+	size_t len = 0;
+	ssize_t n;
+	int fd, e;
 
-	if ((fp = fopen(path, "re")) == NULL)
-		return (NULL);
-	for (;;) {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			buf = xrealloc(buf, cap);
-		}
-		n = fread(buf + len, 1, cap - len - 1, fp);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(fp)) {
-		int e = errno;
-
-		fclose(fp);
-		free(buf);
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) == -1) {
+		e = errno;
+		seterr(err, errlen, "%s: %s", path, strerror(e));
+		if (fd != -1)
+			close(fd);
 		errno = e;
 		return (NULL);
 	}
-	fclose(fp);
+	if (!S_ISREG(st.st_mode) || st.st_size > MAX_FILE) {
+		seterr(err, errlen, S_ISREG(st.st_mode) ? "%s: larger than "
+		    "%ld MiB, not a result set file" : "%s: not a regular "
+		    "file", path, MAX_FILE >> 20);
+		close(fd);
+		errno = EINVAL;
+		return (NULL);
+	}
+	/* A set being written grows: what it held at fstat is enough. */
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (len < (size_t)st.st_size) {
+		n = read(fd, buf + len, (size_t)st.st_size - len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			e = errno;
+			seterr(err, errlen, "%s: %s", path, strerror(e));
+			close(fd);
+			free(buf);
+			errno = e;
+			return (NULL);
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
 	buf[len] = '\0';
 	*lenp = len;
 	return (buf);
 }
 
-/*
- * Next complete line (newline replaced by NUL) or NULL; a final line
- * without a newline is a torn write and is not returned.
- */
-static char *
-next_line(char **cur)
-{
-	char *s = *cur, *nl;
+/* The lines of a slurped file, numbered for messages. */
+struct lines {
+	const char	*path;
+	char		*cur, *end;
+	size_t		 lineno;
+};
 
-	if ((nl = strchr(s, '\n')) == NULL)
-		return (NULL);
+/*
+ * The next complete line (newline replaced by NUL): 1, or 0 at the end;
+ * a final line without a newline is a torn write and is not returned.
+ * -1 with a message for a line too long or holding a NUL byte.
+ */
+static int
+next_line(struct lines *l, char **line, char *err, size_t errlen)
+{
+	char *s = l->cur, *nl;
+
+	if ((nl = memchr(s, '\n', (size_t)(l->end - s))) == NULL)
+		return (0);
+	l->lineno++;
+	if (nl - s > MAX_LINE || memchr(s, '\0', (size_t)(nl - s)) != NULL) {
+		seterr(err, errlen, nl - s > MAX_LINE ? "%s:%zu: line longer "
+		    "than %d bytes" : "%s:%zu: NUL byte in line", l->path,
+		    l->lineno, MAX_LINE);
+		return (-1);
+	}
 	*nl = '\0';
-	*cur = nl + 1;
-	return (s);
+	l->cur = nl + 1;
+	*line = s;
+	return (1);
 }
 
 /* Split on tabs in place; returns the field count (at most max). */
@@ -127,58 +175,109 @@ split_tabs(char *s, char **f, size_t max)
 	}
 }
 
-static int
-parse_num(const char *s, double *v)
+/*
+ * Field parsers: NULL when s is a value the writer writes, else why not.
+ * "-" (not measured) is NaN or -1 where the column allows it.
+ */
+static const char *
+parse_index(const char *s, uint64_t min, uint64_t max, int *v)
 {
-	char *end;
+	uint64_t u;
+
+	if (parse_uint(s, min, max, &u) == -1)
+		return ("not a whole number in range");
+	*v = (int)u;
+	return (NULL);
+}
+
+/* Digits, then optionally '.' and digits: what rs_fmt_seconds writes. */
+static int
+plain_decimal(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (n == 0)
+		return (0);
+	if (s[n] == '.') {
+		s += n + 1;
+		if ((n = strspn(s, "0123456789")) == 0)
+			return (0);
+	}
+	return (s[n] == '\0');
+}
+
+static const char *
+parse_seconds(const char *s, double max, double *v)
+{
+	if (strcmp(s, "-") == 0) {
+		*v = NAN;
+		return (NULL);
+	}
+	if (!plain_decimal(s))
+		return ("not a plain decimal number >= 0");
+	*v = strtod(s, NULL);
+	if (!(*v <= max))
+		return (max == 1 ? "an idle share above 1" :
+		    "more than 1e7 seconds");
+	return (NULL);
+}
+
+/* What rs_fmt_number writes: %.15g of a finite value. */
+static const char *
+parse_metric(const char *s, double *v)
+{
+	const char *p = s;
 
 	if (strcmp(s, "-") == 0) {
 		*v = NAN;
-		return (0);
+		return (NULL);
 	}
-	errno = 0;
-	*v = strtod(s, &end);
-	if (end == s || *end != '\0' || errno == ERANGE)
-		return (-1);
-	return (0);
+	if (*p == '-')
+		p++;
+	p += strspn(p, "0123456789");
+	if (*p == '.')
+		p += 1 + strspn(p + 1, "0123456789");
+	if ((*p == 'e' || *p == 'E') && (p[1] == '+' || p[1] == '-'))
+		p += 2 + strspn(p + 2, "0123456789");
+	if (*p != '\0' || (!(s[0] >= '0' && s[0] <= '9') && !(s[0] == '-' &&
+	    s[1] >= '0' && s[1] <= '9')))
+		return ("not a decimal number");
+	*v = strtod(s, NULL);
+	if (!(fabs(*v) <= MAX_METRIC))
+		return ("magnitude above 1e18");
+	return (NULL);
 }
 
-static int
-parse_long(const char *s, long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtol(s, &end, 10);
-	if (end == s || *end != '\0' || errno == ERANGE)
-		return (-1);
-	return (0);
-}
-
-static int
+static const char *
 parse_count(const char *s, long *v)
 {
+	uint64_t u;
+
 	if (strcmp(s, "-") == 0) {
 		*v = -1;
-		return (0);
+		return (NULL);
 	}
-	return (parse_long(s, v));
+	if (parse_uint(s, 0, LONG_MAX, &u) == -1)
+		return ("not a count");
+	*v = (long)u;
+	return (NULL);
 }
 
-static int
+static const char *
 parse_u64(const char *s, uint64_t *v)
 {
-	char *end;
-	unsigned long long u;
+	return (parse_uint(s, 0, UINT64_MAX, v) == -1 ? "not a count" : NULL);
+}
 
-	if (*s == '-')
-		return (-1);
-	errno = 0;
-	u = strtoull(s, &end, 10);
-	if (end == s || *end != '\0' || errno == ERANGE)
-		return (-1);
-	*v = u;
-	return (0);
+static const char *
+parse_status(const char *s, enum rs_status *st)
+{
+	int k;
+
+	if ((k = rs_status_parse(s)) == -1)
+		return ("not ok, warn, failed or killed");
+	*st = (enum rs_status)k;
+	return (NULL);
 }
 
 static void
@@ -190,28 +289,37 @@ copy_text(char *dst, size_t len, const char *s)
 static int
 read_meta(struct rs_set *s, char *err, size_t errlen)
 {
-	char *path, *buf, *cur, *line, *eq;
+	struct lines l;
+	char *path, *buf, *line, *eq;
 	size_t len;
+	int rc;
 
 	path = xasprintf("%s/meta", s->path);
-	if ((buf = slurp(path, &len)) == NULL) {
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+	if ((buf = slurp(path, &len, err, errlen)) == NULL) {
 		free(path);
 		return (-1);
 	}
-	free(path);
-	cur = buf;
-	while ((line = next_line(&cur)) != NULL) {
+	l = (struct lines){ path, buf, buf + len, 0 };
+	while ((rc = next_line(&l, &line, err, errlen)) == 1) {
 		if (*line == '#' || (eq = strchr(line, '=')) == NULL)
 			continue;
 		*eq = '\0';
+		if (!meta_key_valid(line) || s->nmeta == MAX_ROWS) {
+			seterr(err, errlen, s->nmeta == MAX_ROWS ? "%s:%zu: "
+			    "more than %d keys" : "%s:%zu: key \"%.40s\" is not "
+			    "[A-Za-z0-9_.-]+", path, l.lineno,
+			    s->nmeta == MAX_ROWS ? MAX_ROWS : 0, line);
+			rc = -1;
+			break;
+		}
 		s->meta = xrealloc(s->meta, (s->nmeta + 1) * sizeof(*s->meta));
 		s->meta[s->nmeta].key = xstrdup(line);
 		s->meta[s->nmeta].value = xstrdup(eq + 1);
 		s->nmeta++;
 	}
 	free(buf);
-	return (0);
+	free(path);
+	return (rc == -1 ? -1 : 0);
 }
 
 /*
@@ -224,17 +332,17 @@ read_header(struct rs_set *s, const char *file, char *line, size_t *fixedp,
     const char *const *added, char *err, size_t errlen)
 {
 	char *f[RS_MAX_METRICS + 32];
-	size_t n, i, fixed = *fixedp;
+	size_t n, i, j, fixed = *fixedp;
 
 	if (line[0] != '#' || line[1] != ' ') {
-		seterr(err, errlen, "%s/%s: no '# jobs ...' header line",
+		seterr(err, errlen, "%s/%s:1: no '# jobs ...' header line",
 		    s->path, file);
 		return (-1);
 	}
 	n = split_tabs(line + 2, f, sizeof(f) / sizeof(f[0]));
 	if (n < fixed + 1 || strcmp(f[0], "jobs") != 0 ||
 	    strcmp(f[n - 1], "reason") != 0) {
-		seterr(err, errlen, "%s/%s: unexpected header columns",
+		seterr(err, errlen, "%s/%s:1: unexpected header columns",
 		    s->path, file);
 		return (-1);
 	}
@@ -242,17 +350,26 @@ read_header(struct rs_set *s, const char *file, char *line, size_t *fixedp,
 	    strcmp(f[fixed + i], added[i]) == 0; i++)
 		;
 	if (i > 0 && added[i] != NULL) {
-		seterr(err, errlen, "%s/%s: column %s without %s", s->path,
+		seterr(err, errlen, "%s/%s:1: column %s without %s", s->path,
 		    file, added[0], added[i]);
 		return (-1);
 	}
 	fixed += i;
 	*fixedp = fixed;
 	if (n - 1 - fixed > RS_MAX_METRICS) {
-		seterr(err, errlen, "%s/%s: unexpected header columns",
+		seterr(err, errlen, "%s/%s:1: unexpected header columns",
 		    s->path, file);
 		return (-1);
 	}
+	for (i = fixed; i < n - 1; i++)
+		for (j = fixed; j <= i; j++)
+			if (!rs_valid_metric_name(f[i]) || (j < i &&
+			    strcmp(f[i], f[j]) == 0)) {
+				seterr(err, errlen, "%s/%s:1: bad or repeated "
+				    "metric column \"%.40s\"", s->path, file,
+				    f[i]);
+				return (-1);
+			}
 	if (s->metrics != NULL) {	/* workers.tsv: must agree with runs */
 		if (n - fixed - 1 != s->nmetrics)
 			goto mismatch;
@@ -267,99 +384,143 @@ read_header(struct rs_set *s, const char *file, char *line, size_t *fixedp,
 		s->metrics[i] = xstrdup(f[fixed + i]);
 	return (0);
 mismatch:
-	seterr(err, errlen, "%s/%s: metric columns differ from runs.tsv",
+	seterr(err, errlen, "%s/%s:1: metric columns differ from runs.tsv",
 	    s->path, file);
 	return (-1);
 }
 
-/* fixed: RUN_FIXED, plus the added columns when the set has them. */
-static int
-parse_run(struct rs_set *s, char **f, size_t fixed, struct rs_run *r)
+/* Column names for messages; *col is the failing column. */
+static const char *const run_cols[] = { "jobs", "rep", "real", "user",
+    "sys", "nvcsw", "nivcsw", "idle", "setup", "status", "start_skew" };
+static const char *const worker_cols[] = { "jobs", "rep", "worker",
+    "cpuset", "real", "user", "sys", "entries", "bytes", "status",
+    "cpu_start", "cpu_end" };
+
+/* A CPU number, or -1 for "-". */
+static const char *
+parse_cpu(const char *s, int *cpu)
 {
-	int st;
-	long l;
+	if (strcmp(s, "-") == 0) {
+		*cpu = -1;
+		return (NULL);
+	}
+	return (parse_index(s, 0, INT_MAX, cpu));
+}
+
+/* fixed: RUN_FIXED, plus the added columns when the set has them. */
+static const char *
+parse_run(struct rs_set *s, char **f, size_t fixed, struct rs_run *r,
+    size_t *col)
+{
+	const char *why;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
-	if (parse_long(f[0], &l) == -1 || l < 0 || l > INT_MAX)
-		return (-1);
-	r->jobs = (int)l;
-	if (parse_long(f[1], &l) == -1 || l < 0 || l > INT_MAX)
-		return (-1);
-	r->rep = (int)l;
-	if (parse_num(f[2], &r->real) == -1 ||
-	    parse_num(f[3], &r->user) == -1 ||
-	    parse_num(f[4], &r->sys) == -1 ||
-	    parse_count(f[5], &r->nvcsw) == -1 ||
-	    parse_count(f[6], &r->nivcsw) == -1 ||
-	    parse_num(f[7], &r->idle) == -1 ||
-	    parse_num(f[8], &r->setup) == -1 ||
-	    (st = rs_status_parse(f[9])) == -1)
-		return (-1);
-	r->status = (enum rs_status)st;
+#define FIELD(k, call) do {					\
+	*col = (k);						\
+	if ((why = (call)) != NULL)				\
+		return (why);					\
+} while (0)
+	FIELD(0, parse_index(f[0], 1, RS_MAX_JOBS, &r->jobs));
+	FIELD(1, parse_index(f[1], 1, MAX_ROWS, &r->rep));
+	FIELD(2, parse_seconds(f[2], MAX_SECONDS, &r->real));
+	FIELD(3, parse_seconds(f[3], MAX_SECONDS, &r->user));
+	FIELD(4, parse_seconds(f[4], MAX_SECONDS, &r->sys));
+	FIELD(5, parse_count(f[5], &r->nvcsw));
+	FIELD(6, parse_count(f[6], &r->nivcsw));
+	FIELD(7, parse_seconds(f[7], 1, &r->idle));
+	FIELD(8, parse_seconds(f[8], MAX_SECONDS, &r->setup));
+	FIELD(9, parse_status(f[9], &r->status));
 	r->start_skew = NAN;
-	if (fixed > RUN_FIXED && (parse_num(f[RUN_FIXED], &r->start_skew) ==
-	    -1 || r->start_skew < 0))
-		return (-1);
+	if (fixed > RUN_FIXED)
+		FIELD(RUN_FIXED, parse_seconds(f[RUN_FIXED], MAX_SECONDS,
+		    &r->start_skew));
 	for (i = 0; i < s->nmetrics; i++)
-		if (parse_num(f[fixed + i], &r->metric[i]) == -1)
-			return (-1);
+		FIELD(fixed + i, parse_metric(f[fixed + i], &r->metric[i]));
 	for (; i < RS_MAX_METRICS; i++)
 		r->metric[i] = NAN;
 	copy_text(r->reason, sizeof(r->reason), f[fixed + s->nmetrics]);
-	return (0);
+	return (NULL);
 }
 
-/* A CPU number, or -1 for "-". */
-static int
-parse_cpu(const char *s, int *cpu)
+static const char *
+parse_worker(struct rs_set *s, char **f, size_t fixed, struct rs_worker *k,
+    size_t *col)
 {
-	long l;
-
-	if (parse_count(s, &l) == -1 || l < -1 || l > INT_MAX ||
-	    (l == -1 && strcmp(s, "-") != 0))
-		return (-1);
-	*cpu = (int)l;
-	return (0);
-}
-
-static int
-parse_worker(struct rs_set *s, char **f, size_t fixed, struct rs_worker *k)
-{
-	int st;
-	long l;
+	const char *why;
 	size_t i;
 
 	memset(k, 0, sizeof(*k));
-	if (parse_long(f[0], &l) == -1 || l < 0 || l > INT_MAX)
-		return (-1);
-	k->jobs = (int)l;
-	if (parse_long(f[1], &l) == -1 || l < 0 || l > INT_MAX)
-		return (-1);
-	k->rep = (int)l;
-	if (parse_long(f[2], &l) == -1 || l < 0 || l > INT_MAX)
-		return (-1);
-	k->worker = (int)l;
+	FIELD(0, parse_index(f[0], 1, RS_MAX_JOBS, &k->jobs));
+	FIELD(1, parse_index(f[1], 1, MAX_ROWS, &k->rep));
+	FIELD(2, parse_index(f[2], 0, (uint64_t)k->jobs - 1, &k->worker));
 	copy_text(k->cpuset, sizeof(k->cpuset), f[3]);
-	if (parse_num(f[4], &k->real) == -1 ||
-	    parse_num(f[5], &k->user) == -1 ||
-	    parse_num(f[6], &k->sys) == -1 ||
-	    parse_u64(f[7], &k->entries) == -1 ||
-	    parse_u64(f[8], &k->bytes) == -1 ||
-	    (st = rs_status_parse(f[9])) == -1)
-		return (-1);
-	k->status = (enum rs_status)st;
+	FIELD(4, parse_seconds(f[4], MAX_SECONDS, &k->real));
+	FIELD(5, parse_seconds(f[5], MAX_SECONDS, &k->user));
+	FIELD(6, parse_seconds(f[6], MAX_SECONDS, &k->sys));
+	FIELD(7, parse_u64(f[7], &k->entries));
+	FIELD(8, parse_u64(f[8], &k->bytes));
+	FIELD(9, parse_status(f[9], &k->status));
 	k->cpu_start = k->cpu_end = -1;
-	if (fixed > WORKER_FIXED && (parse_cpu(f[WORKER_FIXED],
-	    &k->cpu_start) == -1 || parse_cpu(f[WORKER_FIXED + 1],
-	    &k->cpu_end) == -1))
-		return (-1);
+	if (fixed > WORKER_FIXED) {
+		FIELD(WORKER_FIXED, parse_cpu(f[WORKER_FIXED], &k->cpu_start));
+		FIELD(WORKER_FIXED + 1, parse_cpu(f[WORKER_FIXED + 1],
+		    &k->cpu_end));
+	}
 	for (i = 0; i < s->nmetrics; i++)
-		if (parse_num(f[fixed + i], &k->metric[i]) == -1)
-			return (-1);
+		FIELD(fixed + i, parse_metric(f[fixed + i], &k->metric[i]));
+#undef FIELD
 	for (; i < RS_MAX_METRICS; i++)
 		k->metric[i] = NAN;
 	copy_text(k->reason, sizeof(k->reason), f[fixed + s->nmetrics]);
+	return (NULL);
+}
+
+/* A row's identity, for finding a repetition written twice. */
+struct rowkey {
+	int	 jobs, rep, worker;
+	size_t	 line;
+};
+
+static int
+rowkey_cmp(const void *a, const void *b)
+{
+	const struct rowkey *x = a, *y = b;
+
+	if (x->jobs != y->jobs)
+		return (x->jobs < y->jobs ? -1 : 1);
+	if (x->rep != y->rep)
+		return (x->rep < y->rep ? -1 : 1);
+	if (x->worker != y->worker)
+		return (x->worker < y->worker ? -1 : 1);
+	return ((x->line > y->line) - (x->line < y->line));
+}
+
+/* One row per level and repetition (and worker): -1 and a message if not. */
+static int
+check_unique(struct rowkey *keys, size_t n, const char *path, int workers,
+    char *err, size_t errlen)
+{
+	size_t i;
+
+	if (n < 2)
+		return (0);
+	qsort(keys, n, sizeof(*keys), rowkey_cmp);
+	for (i = 1; i < n; i++)
+		if (keys[i - 1].jobs == keys[i].jobs &&
+		    keys[i - 1].rep == keys[i].rep &&
+		    keys[i - 1].worker == keys[i].worker) {
+			seterr(err, errlen, "%s:%zu: jobs %d rep %d worker %d "
+			    "again (first on line %zu)", path, keys[i].line,
+			    keys[i].jobs, keys[i].rep, keys[i].worker,
+			    keys[i - 1].line);
+			if (!workers)
+				seterr(err, errlen, "%s:%zu: jobs %d rep %d "
+				    "again (first on line %zu)", path,
+				    keys[i].line, keys[i].jobs, keys[i].rep,
+				    keys[i - 1].line);
+			return (-1);
+		}
 	return (0);
 }
 
@@ -367,63 +528,81 @@ static int
 read_table(struct rs_set *s, const char *file, int workers, char *err,
     size_t errlen)
 {
-	char *path, *buf, *cur, *line, *f[RS_MAX_METRICS + 32];
-	size_t len, n, want, lineno = 1;
+	char *path, *buf, *line, *f[RS_MAX_METRICS + 32];
+	const char *why;
+	struct lines l;
+	struct rowkey *keys = NULL;
+	size_t len, n, want, col, nrows = 0;
 	size_t fixed = workers ? WORKER_FIXED : RUN_FIXED;
-	int rc = -1;
+	int rc = -1, got;
 
 	path = xasprintf("%s/%s", s->path, file);
-	if ((buf = slurp(path, &len)) == NULL) {
+	if ((buf = slurp(path, &len, err, errlen)) == NULL) {
 		/* Only runs.tsv is required; a set may lack per-worker data. */
 		if (workers && errno == ENOENT)
 			rc = 0;
-		else
-			seterr(err, errlen, "%s: %s", path, strerror(errno));
 		free(path);
 		return (rc);
 	}
-	cur = buf;
-	if ((line = next_line(&cur)) == NULL) {
-		/* Killed before the header reached the disk: no batches. */
-		if (!workers)
-			s->metrics = xcalloc(1, sizeof(char *));
-		rc = 0;
+	l = (struct lines){ path, buf, buf + len, 0 };
+	if ((got = next_line(&l, &line, err, errlen)) != 1) {
+		if (got == 0)
+			seterr(err, errlen, "%s:1: no '# jobs ...' header line "
+			    "(%s)", path, len == 0 ? "empty file" :
+			    "torn first line");
 		goto out;
 	}
 	if (read_header(s, file, line, &fixed, workers ? worker_added :
 	    run_added, err, errlen) == -1)
 		goto out;
 	want = fixed + s->nmetrics + 1;
-	while ((line = next_line(&cur)) != NULL) {
-		lineno++;
+	while ((got = next_line(&l, &line, err, errlen)) == 1) {
 		if (*line == '#' || *line == '\0')
 			continue;
+		if (nrows == MAX_ROWS) {
+			seterr(err, errlen, "%s:%zu: more than %d rows", path,
+			    l.lineno, MAX_ROWS);
+			goto out;
+		}
 		n = split_tabs(line, f, sizeof(f) / sizeof(f[0]));
 		if (n != want) {
 			seterr(err, errlen, "%s:%zu: %zu fields, expected %zu",
-			    path, lineno, n, want);
+			    path, l.lineno, n, want);
 			goto out;
 		}
+		keys = xrealloc(keys, (nrows + 1) * sizeof(*keys));
 		if (workers) {
 			s->workers = xrealloc(s->workers,
 			    (s->nworkers + 1) * sizeof(*s->workers));
-			if (parse_worker(s, f, fixed,
-			    &s->workers[s->nworkers]) == -1)
+			if ((why = parse_worker(s, f, fixed,
+			    &s->workers[s->nworkers], &col)) != NULL)
 				goto bad;
+			keys[nrows] = (struct rowkey){ s->workers[s->nworkers].jobs,
+			    s->workers[s->nworkers].rep,
+			    s->workers[s->nworkers].worker, l.lineno };
 			s->nworkers++;
 		} else {
 			s->runs = xrealloc(s->runs,
 			    (s->nruns + 1) * sizeof(*s->runs));
-			if (parse_run(s, f, fixed, &s->runs[s->nruns]) == -1)
+			if ((why = parse_run(s, f, fixed, &s->runs[s->nruns],
+			    &col)) != NULL)
 				goto bad;
+			keys[nrows] = (struct rowkey){ s->runs[s->nruns].jobs,
+			    s->runs[s->nruns].rep, 0, l.lineno };
 			s->nruns++;
 		}
+		nrows++;
 	}
-	rc = 0;
+	if (got == 0 && check_unique(keys, nrows, path, workers, err,
+	    errlen) == 0)
+		rc = 0;
 	goto out;
 bad:
-	seterr(err, errlen, "%s:%zu: malformed row", path, lineno);
+	seterr(err, errlen, "%s:%zu: %s \"%.40s\": %s", path, l.lineno,
+	    col < fixed ? (workers ? worker_cols : run_cols)[col] :
+	    s->metrics[col - fixed], f[col], why);
 out:
+	free(keys);
 	free(buf);
 	free(path);
 	return (rc);
@@ -713,6 +892,7 @@ rs_open(const char *root, const char *what, char *err, size_t errlen)
 	const char *fmt;
 	char **paths;
 	size_t n;
+	uint64_t v;
 
 	if ((n = rs_find(root, what, &paths, err, errlen)) == 0)
 		return (NULL);
@@ -727,10 +907,25 @@ rs_open(const char *root, const char *what, char *err, size_t errlen)
 	free(paths);
 	if (read_meta(s, err, errlen) == -1)
 		goto bad;
-	if ((fmt = rs_meta_get(s, "format")) != NULL &&
-	    atoi(fmt) > RS_FORMAT_VERSION) {
+	if ((fmt = rs_meta_get(s, "format")) == NULL ||
+	    parse_uint(fmt, 1, UINT64_MAX, &v) == -1) {
+		seterr(err, errlen, "%s/meta: %s", s->path, fmt == NULL ?
+		    "no format= line (empty, or not a result set)" :
+		    "format= is not a version number");
+		goto bad;
+	}
+	if (v > RS_FORMAT_VERSION) {
 		seterr(err, errlen, "%s: result set format %s, this fsconc "
 		    "reads %d and older", s->path, fmt, RS_FORMAT_VERSION);
+		goto bad;
+	}
+	/* Killed by SIGKILL or a crash: what it holds may be anything. */
+	if (rs_meta_get(s, "end") == NULL &&
+	    rs_meta_get(s, "interrupted") == NULL) {
+		seterr(err, errlen, "%s/meta: no end= line: the run that wrote "
+		    "it did not finish (killed?); to read the repetitions it "
+		    "completed, mark it: echo interrupted=yes >>%s/meta",
+		    s->path, s->path);
 		goto bad;
 	}
 	if (read_table(s, "runs.tsv", 0, err, errlen) == -1 ||

@@ -41,6 +41,7 @@ char	*rs_mkdir_stamped(const char *parent, time_t t, const char *name);
 int	 rs_meta_volatile(const char *key);
 
 #define RS_MAX_METRICS	16
+#define RS_MAX_JOBS	(1 << 20)	/* highest concurrency level read */
 
 /* One row of runs.tsv: one batch. */
 struct rs_run {
@@ -81,17 +82,21 @@ struct rs_writer;
  * be 0).  NULL after a warn(3) message on failure.  Values that are NaN
  * are written as "-" and never reach a jobs-N file.
  */
+/* Why s cannot be a host or label directory name, or NULL if it can. */
+const char *rs_name_error(const char *s);
 struct rs_writer *rs_create(const char *root, const char *host,
 	    const char *label, const char *const *metrics, size_t nmetrics);
 const char *rs_path(const struct rs_writer *);
 /*
- * Append "key=value" to meta (value sanitized to one line).  A line that
- * cannot be formatted (no memory) is warned about and makes every later
- * rs_commit fail: the set is not whole.
+ * Append "key=value" to meta through meta_put (common/util.h): no value
+ * can plant a line or a key.  A line that cannot be formatted (no
+ * memory) is warned about and makes every later rs_commit fail: the set
+ * is not whole.
  */
 void	 rs_meta(struct rs_writer *, const char *key, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
-FILE	*rs_meta_file(struct rs_writer *);	/* for md_describe etc. */
+/* meta itself, for describers (md_describe etc.): write with meta_put. */
+FILE	*rs_meta_file(struct rs_writer *);
 void	 rs_add_run(struct rs_writer *, const struct rs_run *);
 void	 rs_add_worker(struct rs_writer *, const struct rs_worker *);
 /*

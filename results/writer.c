@@ -47,18 +47,17 @@ struct rs_writer {
 	size_t		 npend;
 	int		 error;		/* first write errno, 0 if none */
 	int		 meta_lost;	/* an rs_meta line was lost */
+	int		 ended;		/* "end" is in meta */
 };
 
-/* One field: tabs and newlines would break the row; empty becomes "-". */
+/* One field of a table: sanitised (put_clean); empty becomes "-". */
 static void
 put_text(FILE *fp, const char *s)
 {
-	if (s == NULL || *s == '\0') {
+	if (s == NULL || *s == '\0')
 		fputc('-', fp);
-		return;
-	}
-	for (; *s != '\0'; s++)
-		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, fp);
+	else
+		put_clean(fp, s);
 }
 
 static void
@@ -130,13 +129,25 @@ table_open(struct rs_writer *w, struct rs_table *t, const char *name)
 	return (0);
 }
 
+const char *
+rs_name_error(const char *s)
+{
+	if (s == NULL || *s == '\0')
+		return ("empty: want a name");
+	if (strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+		return ("want a name, not . or ..");
+	if (strchr(s, '/') != NULL)
+		return ("want a name without '/'");
+	return (NULL);
+}
+
 static int
 valid_component(const char *what, const char *s)
 {
-	if (s == NULL || *s == '\0' || strcmp(s, ".") == 0 ||
-	    strcmp(s, "..") == 0 || strchr(s, '/') != NULL) {
-		warnx("result set %s '%s': must be a non-empty name "
-		    "without '/'", what, s == NULL ? "" : s);
+	const char *why;
+
+	if ((why = rs_name_error(s)) != NULL) {
+		warnx("result set %s '%s': %s", what, s == NULL ? "" : s, why);
 		errno = EINVAL;
 		return (0);
 	}
@@ -241,10 +252,9 @@ void
 rs_meta(struct rs_writer *w, const char *key, const char *fmt, ...)
 {
 	va_list ap;
-	char *v, *p;
 
 	va_start(ap, fmt);
-	if (vasprintf(&v, fmt, ap) == -1) {
+	if (meta_vput(w->meta, key, fmt, ap) == -1) {
 		va_end(ap);
 		/* The set must not look whole: the next commit fails. */
 		warn("%s/meta: %s", w->path, key);
@@ -252,14 +262,8 @@ rs_meta(struct rs_writer *w, const char *key, const char *fmt, ...)
 		return;
 	}
 	va_end(ap);
-	for (p = v; *p != '\0'; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	for (; *key != '\0'; key++)
-		fputc(*key == '=' || *key == '\n' || *key == '\r' ? '_' : *key,
-		    w->meta);
-	fprintf(w->meta, "=%s\n", v);
-	free(v);
+	if (strcmp(key, "end") == 0)
+		w->ended = 1;
 }
 
 FILE *
@@ -471,13 +475,24 @@ table_close(struct rs_table *t)
 int
 rs_close(struct rs_writer *w)
 {
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
 	size_t i;
 	int rc = 0;
 
 	if (w == NULL)
 		return (0);
-	if (w->meta != NULL && w->runs.fp != NULL && w->workers.fp != NULL)
+	if (w->meta != NULL && w->runs.fp != NULL && w->workers.fp != NULL) {
+		/* Closed, not killed: the reader takes it as complete. */
+		if (!w->ended) {
+			gmtime_r(&now, &tm);
+			strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ",
+			    &tm);
+			rs_meta(w, "end", "%s", stamp);
+		}
 		rc = rs_commit(w);
+	}
 	if (w->meta != NULL && fclose(w->meta) == EOF)
 		rc = -1;
 	table_close(&w->runs);

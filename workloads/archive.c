@@ -477,7 +477,8 @@ archive_load(const char *file, int formats, struct archive_image *img,
 	wl_safe_text(file, MSG_ARCHIVE, sp);
 	img->path = xstrdup(file);
 	img->owners = owners = xcalloc(1, sizeof(*owners));
-	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1 ||
+	/* O_NONBLOCK: a FIFO must not block before the type check. */
+	if ((fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
 	    fstat(fd, &st) == -1) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		if (fd != -1)

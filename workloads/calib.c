@@ -36,24 +36,13 @@ calib_init(void)
 }
 
 static int
-parse_count(const char *v, uint64_t *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoull(v, &end, 10);
-	return (errno != 0 || end == v || *end != '\0' || v[0] == '-' ?
-	    -1 : 0);
-}
-
-static int
 calib_set_option(void *state, const char *key, const char *value, char *err,
     size_t errlen)
 {
 	struct calib *c = state;
 	uint64_t v;
 
-	if (parse_count(value, &v) != 0) {
+	if (parse_uint(value, 0, UINT64_MAX, &v) != 0) {
 		snprintf(err, errlen, "want a non-negative integer");
 		return (-1);
 	}
@@ -87,7 +76,7 @@ calib_describe(void *state, FILE *fp)
 {
 	struct calib *c = state;
 
-	fprintf(fp, "calib.iterations=%llu\n",
+	meta_put(fp, "calib.iterations", "%llu",
 	    (unsigned long long)c->iterations);
 }
 

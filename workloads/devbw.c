@@ -124,8 +124,9 @@ db_describe(void *state, FILE *fp)
 	struct devbw *db = state;
 	char a[32], b[32];
 
-	fprintf(fp, "devbw.target=%s\ndevbw.bs=%s\ndevbw.size=%s\n",
-	    db_targets[db->target], format_size(db->bs, a, sizeof(a)),
+	meta_put(fp, "devbw.target", "%s", db_targets[db->target]);
+	meta_put(fp, "devbw.bs", "%s", format_size(db->bs, a, sizeof(a)));
+	meta_put(fp, "devbw.size", "%s",
 	    format_size(db->size, b, sizeof(b)));
 }
 

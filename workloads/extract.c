@@ -80,16 +80,17 @@ extract_describe(void *p, FILE *fp)
 	struct extract *x = p;
 	char fb[512];
 
-	fprintf(fp, "archive=%s\n", x->archive != NULL ? x->archive : "");
-	fprintf(fp, "archive_sha256=%s\n", x->img.sha256);
-	fprintf(fp, "archive_format=%s\n", x->img.format);
-	fprintf(fp, "archive_formats=%s\n",
+	meta_put(fp, "archive", "%s",
+	    x->archive != NULL ? x->archive : "");
+	meta_put(fp, "archive_sha256", "%s", x->img.sha256);
+	meta_put(fp, "archive_format", "%s", x->img.format);
+	meta_put(fp, "archive_formats", "%s",
 	    extract_formats_string(x->formats, fb, sizeof(fb)));
-	fprintf(fp, "archive_filters=%s\n", x->img.filters);
-	fprintf(fp, "archive_entries=%ju\n", (uintmax_t)x->img.entries);
-	fprintf(fp, "archive_bytes=%ju\n", (uintmax_t)x->img.bytes);
-	fprintf(fp, "archive_file_bytes=%zu\n", x->img.len);
-	fprintf(fp, "extract_flags=%s\n",
+	meta_put(fp, "archive_filters", "%s", x->img.filters);
+	meta_put(fp, "archive_entries", "%ju", (uintmax_t)x->img.entries);
+	meta_put(fp, "archive_bytes", "%ju", (uintmax_t)x->img.bytes);
+	meta_put(fp, "archive_file_bytes", "%zu", x->img.len);
+	meta_put(fp, "extract_flags", "%s",
 	    extract_flags_string(x->flags, fb, sizeof(fb)));
 }
 

@@ -140,12 +140,15 @@ mc_describe(void *state, FILE *fp)
 	struct mc_state *mc = state;
 	char a[32], b[32], c[32], d[32];
 
-	fprintf(fp, "memcpy.cached=%s\nmemcpy.uncached=%s\nmemcpy.l2=%s\n"
-	    "memcpy.llc=%s\nmemcpy.duration=%g\nmemcpy.nt=%s\n",
-	    format_size(mc->cached, a, sizeof(a)),
-	    format_size(mc->uncached, b, sizeof(b)),
-	    format_size(mc->l2, c, sizeof(c)),
-	    format_size(mc->llc, d, sizeof(d)), mc->duration,
+	meta_put(fp, "memcpy.cached", "%s",
+	    format_size(mc->cached, a, sizeof(a)));
+	meta_put(fp, "memcpy.uncached", "%s",
+	    format_size(mc->uncached, b, sizeof(b)));
+	meta_put(fp, "memcpy.l2", "%s", format_size(mc->l2, c, sizeof(c)));
+	meta_put(fp, "memcpy.llc", "%s",
+	    format_size(mc->llc, d, sizeof(d)));
+	meta_put(fp, "memcpy.duration", "%g", mc->duration);
+	meta_put(fp, "memcpy.nt", "%s",
 	    MC_HAVE_NT ? "sse2-stream" : "unavailable (memcpy used)");
 }
 

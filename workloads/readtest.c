@@ -144,12 +144,14 @@ rt_describe(void *state, FILE *fp)
 	struct readtest *rt = state;
 	char a[32], b[32];
 
-	fprintf(fp, "readtest.size=%s\nreadtest.bs=%s\nreadtest.pattern=%s\n"
-	    "readtest.io=%s\nreadtest.file=%s\nreadtest.count=%" PRIu64 "\n"
-	    "readtest.seed=%" PRIu64 "\n",
-	    format_size(rt->size, a, sizeof(a)),
-	    format_size(rt->bs, b, sizeof(b)), rt_patterns[rt->pattern],
-	    rt_ios[rt->io], rt_files[rt->per_worker], rt->count, rt->seed);
+	meta_put(fp, "readtest.size", "%s",
+	    format_size(rt->size, a, sizeof(a)));
+	meta_put(fp, "readtest.bs", "%s", format_size(rt->bs, b, sizeof(b)));
+	meta_put(fp, "readtest.pattern", "%s", rt_patterns[rt->pattern]);
+	meta_put(fp, "readtest.io", "%s", rt_ios[rt->io]);
+	meta_put(fp, "readtest.file", "%s", rt_files[rt->per_worker]);
+	meta_put(fp, "readtest.count", "%" PRIu64, rt->count);
+	meta_put(fp, "readtest.seed", "%" PRIu64, rt->seed);
 }
 
 static char *

@@ -85,12 +85,12 @@ sc_describe(void *state, FILE *fp)
 {
 	struct sc_state *sc = state;
 
-	fprintf(fp, "syscall.op=%s\nsyscall.file=%s\n", sc_ops[sc->op],
-	    sc_files[sc->per_worker]);
+	meta_put(fp, "syscall.op", "%s", sc_ops[sc->op]);
+	meta_put(fp, "syscall.file", "%s", sc_files[sc->per_worker]);
 	if (sc->count != 0)
-		fprintf(fp, "syscall.count=%" PRIu64 "\n", sc->count);
+		meta_put(fp, "syscall.count", "%" PRIu64, sc->count);
 	else
-		fprintf(fp, "syscall.duration=%g\n", sc->duration);
+		meta_put(fp, "syscall.duration", "%g", sc->duration);
 }
 
 static char *

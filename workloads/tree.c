@@ -882,19 +882,23 @@ tr_describe(void *state, FILE *fp)
 	struct tree *t = state;
 	char a[32], b[32];
 
-	if (t->archive != NULL)
-		fprintf(fp, "tree.source=archive\ntree.archive=%s\n"
-		    "tree.archive_sha256=%s\ntree.entries=%" PRIu64 "\n"
-		    "tree.bytes=%s\n", t->archive, t->img.sha256, t->files,
-		    format_size(t->bytes, b, sizeof(b)));
-	else
-		fprintf(fp, "tree.source=generated\ntree.files=%" PRIu64 "\n"
-		    "tree.dirs=%u\ntree.size=%s\ntree.bytes=%s\n"
-		    "tree.seed=%" PRIu64 "\n", t->files, t->ndirs,
-		    format_size(t->size, a, sizeof(a)),
-		    format_size(t->bytes, b, sizeof(b)), t->seed);
-	fprintf(fp, "tree.shared=%d\n"
-	    "tree.ops=walk,read,copy,compare,archive,remove\n", t->shared);
+	if (t->archive != NULL) {
+		meta_put(fp, "tree.source", "archive");
+		meta_put(fp, "tree.archive", "%s", t->archive);
+		meta_put(fp, "tree.archive_sha256", "%s", t->img.sha256);
+		meta_put(fp, "tree.entries", "%" PRIu64, t->files);
+	} else {
+		meta_put(fp, "tree.source", "generated");
+		meta_put(fp, "tree.files", "%" PRIu64, t->files);
+		meta_put(fp, "tree.dirs", "%u", t->ndirs);
+		meta_put(fp, "tree.size", "%s",
+		    format_size(t->size, a, sizeof(a)));
+	}
+	meta_put(fp, "tree.bytes", "%s", format_size(t->bytes, b, sizeof(b)));
+	if (t->archive == NULL)
+		meta_put(fp, "tree.seed", "%" PRIu64, t->seed);
+	meta_put(fp, "tree.shared", "%d", t->shared);
+	meta_put(fp, "tree.ops", "walk,read,copy,compare,archive,remove");
 }
 
 static int

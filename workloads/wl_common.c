@@ -35,22 +35,13 @@ int
 wl_opt_uint(const char *wl, const char *key, const char *value, uint64_t min,
     uint64_t max, uint64_t *out, char *err, size_t errlen)
 {
-	unsigned long long v;
-	char *end;
+	char msg[64];
 
-	errno = 0;
-	v = strtoull(value, &end, 10);
-	if (*value < '0' || *value > '9' || *end != '\0' || errno != 0) {
-		snprintf(err, errlen, "%s: %s=%s: not a non-negative integer",
-		    wl, key, value);
+	if (parse_uint(value, min, max, out) == -1) {
+		snprintf(err, errlen, "%s: %s=%s: %s", wl, key, value,
+		    parse_uint_error(msg, sizeof(msg), min, max));
 		return (-1);
 	}
-	if (v < min || v > max) {
-		snprintf(err, errlen, "%s: %s=%s: must be between %" PRIu64
-		    " and %" PRIu64, wl, key, value, min, max);
-		return (-1);
-	}
-	*out = v;
 	return (0);
 }
 

@@ -90,7 +90,7 @@ struct workload {
 		    char *err, size_t errlen);
 	/* Before any timing: load, generate, validate.  -1 + err on failure. */
 	int	 (*prepare)(void *, char *err, size_t errlen);
-	/* key=value lines for the result set's meta file. */
+	/* Meta lines for the result set, each through rs_meta_put. */
 	void	 (*describe)(void *, FILE *);
 	/* Optional.  After the fresh fs is mounted, before workers start. */
 	int	 (*batch_setup)(void *, const struct wl_batch *, char *err,

@@ -306,7 +306,9 @@ test_torn_tail(void **state)
 	assert_non_null(s);
 	assert_int_equal(s->nruns, 1);
 	assert_int_equal(s->nworkers, 0);
-	assert_null(rs_meta_get(s, "end"));
+	/* rs_close wrote the whole end= line; the torn one is dropped. */
+	assert_non_null(rs_meta_get(s, "end"));
+	assert_int_not_equal(strcmp(rs_meta_get(s, "end"), "2026-"), 0);
 	rs_free(s);
 
 	/* A set from a newer fsconc is refused, not misread. */
@@ -352,7 +354,7 @@ test_added_columns(void **state)
 	root = mktemp_root();
 	dir = xasprintf("%s/h/l/20250101T000000Z", root);
 	assert_int_equal(mkdir_p(dir, 0755), 0);
-	put_file(dir, "meta", "format=1\nhost=h\nlabel=l\n");
+	put_file(dir, "meta", "format=1\nhost=h\nlabel=l\nend=x\n");
 	put_file(dir, "runs.tsv", "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
 	    "nivcsw\tidle\tsetup\tstatus\trate\treason\n"
 	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t7.5\t-\n");
@@ -384,7 +386,7 @@ test_added_columns(void **state)
 	    "user\tsys\tentries\tbytes\tstatus\tcpu_start\tcpu_end\trate"
 	    "\treason\n4\t1\t0\t0\t3\t1\t2\t10\t20\tok\t-2\t0\t1\t-\n");
 	assert_null(rs_open(root, dir, err, sizeof(err)));
-	assert_non_null(strstr(err, "workers.tsv:2: malformed row"));
+	assert_non_null(strstr(err, "workers.tsv:2: cpu_start \"-2\""));
 	put_file(dir, "workers.tsv", "# jobs\trep\tworker\tcpuset\treal\t"
 	    "user\tsys\tentries\tbytes\tstatus\tcpu_start\tcpu_end\trate"
 	    "\treason\n4\t1\t0\t0\t3\t1\t2\t10\t20\tok\t-\t3\t1\t-\n");
@@ -399,7 +401,7 @@ test_added_columns(void **state)
 	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\trate\treason\n"
 	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t-0.5\t7.5\t-\n");
 	assert_null(rs_open(root, dir, err, sizeof(err)));
-	assert_non_null(strstr(err, "runs.tsv:2: malformed row"));
+	assert_non_null(strstr(err, "runs.tsv:2: start_skew \"-0.5\""));
 	free(dir);
 	rm_rf(root);
 	free(root);
@@ -412,7 +414,7 @@ test_killed_writer(void **state)
 	struct rs_writer *w;
 	struct rs_set *s;
 	struct rs_run r;
-	char *root, err[256], *txt;
+	char *root, err[256], *txt, **paths;
 	double *v;
 	pid_t pid;
 	int st, rep;
@@ -437,6 +439,14 @@ test_killed_writer(void **state)
 	assert_true(pid > 0);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFSIGNALED(st));
+	/* No end=: refused, with the way to read it anyway. */
+	assert_null(rs_open(root, "h/killed", err, sizeof(err)));
+	assert_non_null(strstr(err, "did not finish"));
+	assert_non_null(strstr(err, "interrupted=yes"));
+	assert_int_equal(rs_find(root, "h/killed", &paths, err, sizeof(err)),
+	    1);
+	append(paths[0], "meta", "interrupted=yes\n");
+	rs_find_free(paths);
 	s = rs_open(root, "h/killed", err, sizeof(err));
 	assert_non_null(s);
 	assert_int_equal(s->nruns, 4);
@@ -596,6 +606,74 @@ test_find_before(void **state)
 	free(root);
 }
 
+/*
+ * Whatever a value or a key holds, meta keeps one key per line: no value
+ * plants a key (an archive named "evil\nncpu=999.tar"), and the tables
+ * keep their rows and columns.
+ */
+static void
+test_hostile_text(void **state)
+{
+	static const char *const hostile[] = { "evil\nncpu=999.tar",
+	    "cr\rncpu=998", "tab\tx", "esc\033[31mred", "del\177x",
+	    "a=b=c", "\n", "bell\a\b\f\v" };
+	struct rs_writer *w;
+	struct rs_set *s;
+	struct rs_run r;
+	struct rs_worker k;
+	char *root, err[256], key[32];
+	const char *v;
+	size_t i, j;
+
+	(void)state;
+	root = mktemp_root();
+	w = rs_create(root, "h", "hostile", NULL, 0);
+	assert_non_null(w);
+	for (i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		snprintf(key, sizeof(key), "v%zu", i);
+		rs_meta(w, key, "%s", hostile[i]);
+		meta_put(rs_meta_file(w), hostile[i], "k%zu", i);
+	}
+	rs_meta(w, "", "empty key");
+	r = mkrun(1, 1, 2.0, RS_WARN);
+	snprintf(r.reason, sizeof(r.reason), "%s", hostile[0]);
+	rs_add_run(w, &r);
+	memset(&k, 0, sizeof(k));
+	k.jobs = 1;
+	k.rep = 1;
+	k.real = k.user = k.sys = NAN;
+	snprintf(k.cpuset, sizeof(k.cpuset), "0\t1\n");
+	snprintf(k.reason, sizeof(k.reason), "%s", hostile[1]);
+	rs_add_worker(w, &k);
+	rs_meta(w, "end", "x");
+	assert_int_equal(rs_close(w), 0);
+
+	s = rs_open(root, "h/hostile", err, sizeof(err));
+	assert_non_null(s);
+	/* format host label created, 2 per hostile string, "", end. */
+	assert_int_equal(s->nmeta, 4 + 2 * 8 + 2);
+	assert_null(rs_meta_get(s, "ncpu"));
+	assert_string_equal(rs_meta_get(s, "v0"), "evil ncpu=999.tar");
+	assert_string_equal(rs_meta_get(s, "v5"), "a=b=c");
+	assert_string_equal(rs_meta_get(s, "evil_ncpu_999.tar"), "k0");
+	assert_string_equal(rs_meta_get(s, "_"), "empty key");
+	for (i = 0; i < s->nmeta; i++) {
+		assert_true(meta_key_valid(s->meta[i].key));
+		for (v = s->meta[i].value; *v != '\0'; v++)
+			assert_false((unsigned char)*v < 0x20 || *v == 0x7f);
+	}
+	assert_int_equal(s->nruns, 1);
+	assert_string_equal(s->runs[0].reason, "evil ncpu=999.tar");
+	assert_int_equal(s->nworkers, 1);
+	assert_string_equal(s->workers[0].cpuset, "0 1 ");
+	assert_string_equal(s->workers[0].reason, "cr ncpu=998");
+	for (j = 0; j < s->nmeta; j++)
+		assert_null(strchr(s->meta[j].key, '='));
+	rs_free(s);
+	rm_rf(root);
+	free(root);
+}
+
 /* <stamp>[-name][-K]: the stamp of t, then the first K free. */
 static void
 test_mkdir_stamped(void **state)
@@ -707,6 +785,7 @@ main(void)
 		cmocka_unit_test(test_meta_volatile),
 		cmocka_unit_test(test_meta_differs),
 		cmocka_unit_test(test_host_name),
+		cmocka_unit_test(test_hostile_text),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

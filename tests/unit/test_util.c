@@ -39,6 +39,48 @@ test_parse_size(void **state)
 	assert_int_equal(errno, EINVAL);
 }
 
+/* strtoul(3) took "-1" for 18446744073709551615: never again. */
+static void
+test_parse_uint(void **state)
+{
+	static const char *const nan[] = { "", "-", "abc", " 1", "1 ", "+1",
+	    "0x10", "1e3", "1.5", "12abc", "--1" };
+	char buf[64];
+	uint64_t v;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse_uint("0", 0, 10, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(parse_uint("18446744073709551615", 0, UINT64_MAX,
+	    &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(parse_uint("007", 1, 10, &v), 0);
+	assert_int_equal(v, 7);
+	for (i = 0; i < sizeof(nan) / sizeof(nan[0]); i++) {
+		errno = 0;
+		assert_int_equal(parse_uint(nan[i], 0, UINT64_MAX, &v), -1);
+		assert_int_equal(errno, EINVAL);
+	}
+	v = 42;
+	assert_int_equal(parse_uint("-1", 0, UINT64_MAX, &v), -1);
+	assert_int_equal(errno, ERANGE);
+	assert_int_equal(v, 42);
+	assert_int_equal(parse_uint("18446744073709551616", 0, UINT64_MAX,
+	    &v), -1);
+	assert_int_equal(errno, ERANGE);
+	assert_int_equal(parse_uint("99999999999999999999999", 0, 5, &v), -1);
+	assert_int_equal(errno, ERANGE);
+	assert_int_equal(parse_uint("0", 1, 5, &v), -1);
+	assert_int_equal(errno, ERANGE);
+	assert_int_equal(parse_uint("6", 1, 5, &v), -1);
+	assert_string_equal(parse_uint_error(buf, sizeof(buf), 1, 5),
+	    "out of range (1..5)");
+	errno = EINVAL;
+	assert_string_equal(parse_uint_error(buf, sizeof(buf), 1, 5),
+	    "not a whole number (1..5)");
+}
+
 static void
 test_format_size(void **state)
 {
@@ -139,6 +181,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_parse_uint),
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_mkdir_p),

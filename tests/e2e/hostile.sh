@@ -1,0 +1,160 @@
+# Hostile input where data enters: names that would plant meta keys, and
+# result sets that are empty, killed, or hold numbers fsconc never writes
+# (compare, report and nightly refuse them, naming file and line).
+. "$FSCONC_TOP/tests/lib.sh"
+d=$(scratch) || exit 1
+mkdir -m 700 "$d/run"
+export FSCONC_RUNDIR="$d/run"
+
+# --- a newline in -a cannot plant a meta key ---------------------------
+evil=$(printf '%s/evil\nncpu=999.tar' "$d")
+"$FSCONC" mkarchive -n 3 -b 1k "$evil" >/dev/null
+mkdir "$d/disk"
+"$FSCONC" run -w extract -a "$evil" -j 1 -r 1 --disk "dir:$d/disk" \
+    --label "$(printf 'l\tx')" -o "$d/res" >"$d/out" 2>&1; rc=$?
+meta=$(ls "$d"/res/*/*/*/meta 2>/dev/null)
+if [ $rc -eq 0 ] && [ -n "$meta" ] && ! grep -q '^ncpu=999' "$meta" &&
+    grep -qx "archive=$d/evil ncpu=999.tar" "$meta" &&
+    grep -qx 'label=l x' "$meta" &&
+    [ "$(grep -c '^ncpu=' "$meta")" -eq 1 ]; then
+	ok "-a with a newline: no planted ncpu= in meta"
+else
+	not_ok "-a with a newline: no planted ncpu= in meta" "rc=$rc $(cat "$d/out" "$meta")"
+fi
+
+# --- result sets fsconc never writes -----------------------------------
+r=$d/root
+mk() {	# LABEL [VAR=value...]: a good set at $r/h/LABEL/20261101T000000Z
+	_l=$1; shift
+	env LABEL="$_l" "$@" sh "$TOP/tests/fixtures/mkset.sh" "$r/h/$_l/20261101T000000Z"
+}
+set_dir() { echo "$r/h/$1/20261101T000000Z"; }
+mk good SEED=1
+mk good2 SEED=2
+# runs.tsv line 2 (the first batch, jobs 1 rep 1) with real = $2.
+badreal() {
+	mk "$1" SEED=3
+	awk -v v="$2" 'BEGIN { FS = OFS = "\t" } NR == 2 { $3 = v } { print }' \
+	    "$(set_dir "$1")/runs.tsv" >"$d/t" && mv "$d/t" "$(set_dir "$1")/runs.tsv"
+}
+badreal nan nan
+badreal inf inf
+badreal neg -1
+badreal hex 0x10
+badreal huge 1e308
+badreal exp 1.5e1
+mk dup SEED=4
+sed -n 2p "$(set_dir dup)/runs.tsv" >>"$(set_dir dup)/runs.tsv"
+mk empty
+for f in meta runs.tsv workers.tsv; do : >"$(set_dir empty)/$f"; done
+mk killed SEED=5
+sed -i '/^end=/d' "$(set_dir killed)/meta"
+mk longline SEED=6
+awk 'BEGIN { s = "x"; while (length(s) < 70000) s = s s; print "#" s }' \
+    >>"$(set_dir longline)/runs.tsv"
+mk fifo SEED=7
+rm "$(set_dir fifo)/runs.tsv" && mkfifo "$(set_dir fifo)/runs.tsv"
+
+# hostile NAME WHY: compare, report and nightly --baseline refuse the set
+# with exit 1 and WHY (grep -E) on stderr; timeout: a regression fails
+# rather than hangs.
+hostile() {
+	_n=$1 _w=$2
+	for _c in compare report nightly; do
+		case $_c in
+		compare) set -- compare -R "$r" h/good "h/$_n" ;;
+		report)	 set -- report -R "$r" -o "$d/rep-$_n" "h/$_n" ;;
+		nightly) set -- nightly -R "$r" --no-report --baseline "h/$_n" \
+		    --no-run h/good ;;
+		esac
+		timeout 60 "$FSCONC" "$@" >"$d/out" 2>"$d/err"; _rc=$?
+		if [ $_rc -eq 1 ] && grep -Eq -- "$_w" "$d/err" &&
+		    ! grep -q 'verdict: no regression\|no significant' "$d/out"; then
+			ok "$_c: $_n set refused"
+		else
+			not_ok "$_c: $_n set refused" "rc=$_rc $(cat "$d/err" "$d/out")"
+		fi
+	done
+}
+hostile nan 'runs.tsv:2: real "nan": not a plain decimal'
+hostile inf 'runs.tsv:2: real "inf": not a plain decimal'
+hostile neg 'runs.tsv:2: real "-1": not a plain decimal number >= 0'
+hostile hex 'runs.tsv:2: real "0x10": not a plain decimal'
+hostile huge 'runs.tsv:2: real "1e308"'
+hostile exp 'runs.tsv:2: real "1.5e1"'
+hostile dup 'runs.tsv:42: jobs 1 rep 1 again \(first on line 2\)'
+hostile empty 'meta: no format= line'
+hostile killed 'meta: no end= line: the run that wrote it did not finish'
+hostile longline 'runs.tsv:42: line longer than 65536 bytes'
+hostile fifo 'runs.tsv: not a regular file'
+
+# An explicit mark reads what a killed run completed.
+echo interrupted=yes >>"$(set_dir killed)/meta"
+"$FSCONC" compare -R "$r" h/good h/killed >/dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] && ok "killed set marked interrupted=yes: compared" ||
+    not_ok "killed set marked interrupted=yes: compared" "rc=$rc"
+
+# Every batch failed: 0 tests is no verdict, not "no regression".
+mk failed SEED=8
+awk 'BEGIN { FS = OFS = "\t" } NR > 1 { $10 = "failed"; $11 = "boom" } { print }' \
+    "$(set_dir failed)/runs.tsv" >"$d/t" && mv "$d/t" "$(set_dir failed)/runs.tsv"
+"$FSCONC" compare -R "$r" h/good h/failed >"$d/out" 2>"$d/err"; rc=$?
+[ $rc -eq 1 ] && grep -q '0 tests' "$d/err" &&
+    grep -q '^Verdict: none, nothing could be tested' "$d/out" &&
+    ok "compare over 0 tests: no verdict, exit 1" ||
+    not_ok "compare over 0 tests: no verdict, exit 1" "rc=$rc $(cat "$d/err" "$d/out")"
+"$FSCONC" nightly -R "$r" --no-report --baseline h/failed --no-run h/good \
+    >"$d/out" 2>"$d/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'no concurrency level in common with ok or warn batches' "$d/err" &&
+    ! grep -q 'no regression' "$d/out" &&
+    ok "nightly, baseline all failed: no verdict, exit 1" ||
+    not_ok "nightly, baseline all failed: no verdict, exit 1" "rc=$rc $(cat "$d/err" "$d/out")"
+# One usable batch per level: every test impossible.
+mk once SEED=9
+awk 'BEGIN { FS = OFS = "\t" } NR > 1 && $2 > 1 { $10 = "failed"; $11 = "boom" } { print }' \
+    "$(set_dir once)/runs.tsv" >"$d/t" && mv "$d/t" "$(set_dir once)/runs.tsv"
+"$FSCONC" nightly -R "$r" --no-report --baseline h/once --no-run h/good \
+    >"$d/out" 2>"$d/err"; rc=$?
+[ $rc -eq 1 ] && grep -q '^verdict: none, 0 of 12 tests possible' "$d/out" &&
+    ok "nightly over 0 tests: no verdict, exit 1" ||
+    not_ok "nightly over 0 tests: no verdict, exit 1" "rc=$rc $(cat "$d/err" "$d/out")"
+"$FSCONC" compare -R "$r" h/good h/good2 >/dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] && ok "good sets still compare" || not_ok "good sets still compare" "rc=$rc"
+
+# --- inputs that block or never end: bounded, under timeout(1) ----------
+# bounded NAME RC WANT CMD...: CMD exits RC within 60 s, WANT (if any) on
+# stderr.
+bounded() {
+	_n=$1 _want_rc=$2 _w=$3; shift 3
+	timeout 60 "$@" >/dev/null 2>"$d/err"; _rc=$?
+	if [ $_rc -eq "$_want_rc" ] && { [ -z "$_w" ] || grep -Eq -- "$_w" "$d/err"; }; then
+		ok "$_n"
+	else
+		not_ok "$_n" "rc=$_rc $(head -c 500 "$d/err")"
+	fi
+}
+mkfifo "$d/fifo"
+mkdir -p "$d/disk2"
+bounded "run -a FIFO: refused, no hang" 1 'fifo: not a regular file' \
+    "$FSCONC" run -a "$d/fifo" -j 1 -r 1 --disk "dir:$d/disk2" -o "$d/res-fifo"
+[ ! -e "$d/res-fifo" ] && ok "run -a FIFO: no result set" || not_ok "run -a FIFO: no result set"
+bounded "stat /dev/zero: line too long" 2 '/dev/zero: line 1 longer than 1048576 bytes' \
+    "$FSCONC" stat /dev/zero
+seq 10000001 >"$d/many"
+bounded "stat: more than 10^7 values" 2 'many: more than 10000000 values' \
+    "$FSCONC" stat "$d/many"
+rm -f "$d/many"
+bounded "import 1=/dev/zero: refused" 1 '/dev/zero: not a regular file' \
+    "$FSCONC" import -l x -o "$d/imp" 1=/dev/zero
+bounded "import 1=FIFO: refused, no hang" 1 'fifo: not a regular file' \
+    "$FSCONC" import -l x -o "$d/imp" 1="$d/fifo"
+awk 'BEGIN { s = "1"; while (length(s) < 2000000) s = s s; print s }' >"$d/long"
+bounded "import: line too long" 1 'long:1: line longer than 1048576 bytes' \
+    "$FSCONC" import -l x -o "$d/imp" 1="$d/long"
+[ ! -e "$d/imp" ] && ok "refused imports: no result set" || not_ok "refused imports: no result set"
+bounded "topo --synthetic pu:100000: usage error" 2 'more than 4096 PUs' \
+    "$FSCONC" topo --synthetic pu:100000
+bounded "run --synthetic pu:999999999: usage error" 2 'more than 4096 PUs' \
+    "$FSCONC" run --dry-run --synthetic pu:999999999
+bounded "topo --synthetic of 4096 PUs still works" 0 '' \
+    "$FSCONC" topo --synthetic "pack:2 core:64 pu:32" -j 1
