@@ -5,6 +5,7 @@
 # (not root, no QEMU, kernel package not downloadable).  About 2-4
 # minutes on a 2-core host; its timings mean nothing and are not checked.
 # suite-timeout: 900
+# suite-background: yes
 . "$FSCONC_TOP/tests/lib.sh"
 
 if ! is_root; then
