@@ -213,7 +213,7 @@ refused "dir: path leaving through .." "leaves where it claims to be" \
     "dir:$t/a/../../../etc/fsconc-newdir"
 [ ! -e /etc/fsconc-newdir ] && ok "dir: .. path: /etc untouched" ||
     not_ok "dir: .. path: /etc untouched"
-refused "--disks beyond the bound" "from 0 to 1024" --dry-run --disks 99999 tmpfs:16m
+refused "--disks beyond the bound" "out of range (0..1024)" --dry-run --disks 99999 tmpfs:16m
 refused "create --disks without --dry-run (made one)" "only with --dry-run" \
     --disks 3 tmpfs:16m
 out=$("$FSCONC" md cycle -n 1 tmpfs:64m 2>&1)

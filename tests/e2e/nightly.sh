@@ -79,6 +79,7 @@ night fine 20261102T020000Z SEED=6 NOISE=0.002 SLOW=1.01
 # used on stdout.
 night inc 20261101T020000Z SEED=1
 night inc 20261102T020000Z SEED=2
+sed -i '/^end=/d' "$r/h1/inc/20261102T020000Z/meta"
 echo 'start=2026-11-02T02:00:00Z' >>"$r/h1/inc/20261102T020000Z/meta"
 night inc 20261103T020000Z SEED=3
 printf 'start=x\ninterrupted=yes\nend=y\n' >>"$r/h1/inc/20261103T020000Z/meta"
