@@ -103,9 +103,13 @@ md_teardown(struct md_ctx *ctx, struct md_disk *d)
 	return (ctx->plan == NULL ? md_record_remove(d) : 0);
 }
 
-/* Temporary record files whose writer died before the rename. */
+/*
+ * Temporary record files whose writer died before the rename, or, for
+ * "cleanup --pid", will: that process is interrupted, waits for us and
+ * then dies without finishing the rename.
+ */
 static void
-remove_stale_tmp(void)
+remove_stale_tmp(pid_t interrupted)
 {
 	struct dirent *de;
 	char *dir, *p;
@@ -120,7 +124,8 @@ remove_stale_tmp(void)
 			if (len < 5 || strcmp(de->d_name + len - 4, ".tmp"))
 				continue;
 			pid = (pid_t)strtol(de->d_name, NULL, 10);
-			if (pid <= 0 || md_os_proc_alive(pid, 0))
+			if (pid <= 0 || (pid != interrupted &&
+			    md_os_proc_alive(pid, 0)))
 				continue;
 			p = xasprintf("%s/%s", dir, de->d_name);
 			unlink(p);
@@ -200,7 +205,7 @@ md_cleanup_pid(pid_t pid, int all, const char *only_id, int forget)
 		warnx("disk %s: no such disk (see 'fsconc md list')", only_id);
 		rv = -1;
 	}
-	remove_stale_tmp();
+	remove_stale_tmp(pid);
 	for (i = 0; i < n; i++)
 		md_disk_free(v[i]);
 	free(v);

@@ -11,6 +11,9 @@ sh "$mc" --timeout 0 -- true >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "--timeout 0: usage error" || not_ok "--timeout 0: usage error" "rc=$rc"
 sh "$mc" >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "no command: usage error" || not_ok "no command: usage error" "rc=$rc"
+sh "$mc" --share /nonexistent/fsconc -- true >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "--share of no directory: usage error" ||
+    not_ok "--share of no directory: usage error" "rc=$rc"
 
 if ! is_root; then
 	skip "no emulator: a skip, not a failure" "needs root"
