@@ -183,7 +183,7 @@ dry_run(struct run *r)
 		if (r->spec.size_default)
 			printf("disk size: not given: %lluM or more, sized "
 			    "for %d %s per disk once the workload is loaded\n",
-			    (unsigned long long)(r->spec.size >> 20),
+			    (unsigned long long)(MD_DEFAULT_SIZE >> 20),
 			    c->layout == RUN_LAYOUT_SHARED ? max_level(c) : 1,
 			    c->layout == RUN_LAYOUT_SHARED &&
 			    max_level(c) > 1 ? "workers" : "worker");
