@@ -237,6 +237,17 @@ struct run_step {
 struct run_step *run_order_steps(enum run_order, size_t nlevels, int reps,
 	    unsigned long seed);
 
+/*
+ * The size of the disks of a run whose --disk gave none (sp->size_default):
+ * MD_DEFAULT_SIZE, or when larger the workers on one disk (max_level for
+ * the shared layout, 1 per worker) x footprint (one worker's bytes, 0:
+ * unknown) x 5/4, rounded up to a MiB.  Sets sp->size and returns the
+ * rule for meta's disk_size_rule: "given", "default", "scaled" or
+ * "none" (dir:, which has no size).
+ */
+const char *run_size_disk(struct md_spec *, enum run_layout, int max_level,
+	    uint64_t footprint);
+
 const char *run_order_name(enum run_order);
 const char *run_mode_name(enum run_mode);
 const char *run_layout_name(enum run_layout);

@@ -90,6 +90,30 @@ run_layout_name(enum run_layout l)
 	return (layout_names[l]);
 }
 
+const char *
+run_size_disk(struct md_spec *sp, enum run_layout layout, int max_level,
+    uint64_t footprint)
+{
+	const uint64_t mib = 1024 * 1024, cap = 1ULL << 60;
+	uint64_t n, need;
+
+	if (sp->backend == MD_BACKEND_DIR)
+		return ("none");
+	if (!sp->size_default)
+		return ("given");
+	n = layout == RUN_LAYOUT_SHARED && max_level > 1 ?
+	    (uint64_t)max_level : 1;
+	/* Saturate: md_check then refuses what no memory can hold. */
+	need = footprint == 0 ? 0 : footprint > cap / 2 / n ? cap :
+	    (footprint * n + footprint * n / 4 + mib - 1) / mib * mib;
+	if (need <= MD_DEFAULT_SIZE) {
+		sp->size = MD_DEFAULT_SIZE;
+		return ("default");
+	}
+	sp->size = need;
+	return ("scaled");
+}
+
 static int
 lookup(const char *const *names, size_t n, const char *s)
 {

@@ -27,6 +27,7 @@ struct run {
 	void		*wl_state;	/* -w after -a/-O and prepare */
 	struct md_spec	 spec;		/* --disk --fs --newfs-opts ... */
 	int		 have_spec;
+	const char	*size_rule;	/* run_size_disk's: meta disk_size_rule */
 	struct md_disk	**disks;	/* created so far, reused */
 	int		 ndisks;
 	int		 described;	/* md_describe written to meta */
@@ -179,6 +180,13 @@ dry_run(struct run *r)
 		    "batch\n", md_spec_string(&r->spec, buf, sizeof(buf)),
 		    run_layout_name(c->layout), ndisks,
 		    ndisks == 1 ? "disk" : "disks");
+		if (r->spec.size_default)
+			printf("disk size: not given: %lluM or more, sized "
+			    "for %d %s per disk once the workload is loaded\n",
+			    (unsigned long long)(MD_DEFAULT_SIZE >> 20),
+			    c->layout == RUN_LAYOUT_SHARED ? max_level(c) : 1,
+			    c->layout == RUN_LAYOUT_SHARED &&
+			    max_level(c) > 1 ? "workers" : "worker");
 		printf("disk commands:\n");
 		fflush(stdout);
 		md_plan(&r->spec, c->os, ndisks, stdout);
@@ -257,6 +265,7 @@ write_meta(struct run *r)
 		    r->spec.newfs_opts : "");
 		rs_meta(r->rs, "mount_opts", "%s", r->spec.mount_opts != NULL ?
 		    r->spec.mount_opts : "");
+		rs_meta(r->rs, "disk_size_rule", "%s", r->size_rule);
 	} else
 		rs_meta(r->rs, "disk", "none");
 }
@@ -567,6 +576,11 @@ run_open(struct run_config *c, struct run **rp)
 		rc = EXIT_RUNTIME;
 		goto fail;
 	}
+	/* The footprint needs the loaded workload; md_check the result. */
+	if (r->have_spec)
+		r->size_rule = run_size_disk(&r->spec, c->layout,
+		    max_level(c), c->wl->footprint != NULL ?
+		    c->wl->footprint(r->wl_state) : 0);
 	/* A disk this process cannot make must not leave an empty set. */
 	if (r->have_spec && md_check(&r->spec) != 0) {
 		rc = EXIT_RUNTIME;

@@ -217,6 +217,7 @@ md_spec_parse(const char *spec, const char *fs, const char *newfs_opts,
 		    (unsigned long long)sp->size);
 		goto bad;
 	}
+	sp->size_default = sp->size == 0 && sp->backend != MD_BACKEND_DIR;
 	if (sp->size == 0 && sp->backend != MD_BACKEND_DIR &&
 	    sp->backend != MD_BACKEND_BRD)
 		sp->size = MD_DEFAULT_SIZE;

@@ -36,6 +36,9 @@ enum md_os md_host_os(void);
 /* Most disks a plan or a cycle makes (one per worker at most). */
 #define MD_MAX_DISKS	1024
 
+/* A disk's size when nobody gives or chooses one: the original 2000 MB md. */
+#define MD_DEFAULT_SIZE	(2048ULL * 1024 * 1024)
+
 /* Room for md_spec_parse's messages. */
 #define MD_ERRLEN	1024
 
@@ -44,6 +47,7 @@ struct md_spec {
 	enum md_backend	 backend;
 	int		 md_swap;	/* md:swap rather than md:malloc */
 	uint64_t	 size;		/* bytes; 0: backend default */
+	int		 size_default;	/* no size given: the caller may choose */
 	char		*path;		/* dir:PATH */
 	char		*fs;		/* ufs, ext4, xfs, btrfs, tmpfs */
 	char		*newfs_opts;	/* --newfs-opts, split on blanks */

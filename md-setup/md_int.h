@@ -18,7 +18,6 @@
 #include "md.h"
 
 #define MD_MiB		(1024ULL * 1024)
-#define MD_DEFAULT_SIZE	(2048 * MD_MiB)	/* the original 2000 MB md disk */
 
 struct md_ctx {
 	FILE		*plan;		/* --dry-run: print here, run nothing */

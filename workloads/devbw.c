@@ -118,6 +118,15 @@ db_prepare(void *state, char *err, size_t errlen)
 	return (0);
 }
 
+/* size per worker, in a file or a region of the device. */
+static uint64_t
+db_footprint(void *state)
+{
+	struct devbw *db = state;
+
+	return (db->size + 4096);
+}
+
 static void
 db_describe(void *state, FILE *fp)
 {
@@ -488,6 +497,7 @@ const struct workload wl_devbw = {
 	.set_option = db_set_option,
 	.prepare = db_prepare,
 	.describe = db_describe,
+	.footprint = db_footprint,
 	.batch_setup = db_batch_setup,
 	.worker_setup = db_worker_setup,
 	.worker_run = db_run,

@@ -74,6 +74,15 @@ extract_prepare(void *p, char *err, size_t errlen)
 	return (archive_load(x->archive, x->formats, &x->img, err, errlen));
 }
 
+/* Payload plus a block per entry for its inode, last block or dirent. */
+static uint64_t
+extract_footprint(void *p)
+{
+	struct extract *x = p;
+
+	return (x->img.bytes + x->img.entries * 4096);
+}
+
 static void
 extract_describe(void *p, FILE *fp)
 {
@@ -211,6 +220,7 @@ const struct workload wl_extract = {
 	.set_option = extract_set_option,
 	.prepare = extract_prepare,
 	.describe = extract_describe,
+	.footprint = extract_footprint,
 	.worker_setup = extract_worker_setup,
 	.worker_run = extract_worker_run,
 	.worker_verify = extract_worker_verify,

@@ -138,6 +138,15 @@ rt_prepare(void *state, char *err, size_t errlen)
 	return (0);
 }
 
+/* file=per-worker: a file of size each; one shared file is not per worker. */
+static uint64_t
+rt_footprint(void *state)
+{
+	struct readtest *rt = state;
+
+	return (rt->per_worker ? rt->size + 4096 : 0);
+}
+
 static void
 rt_describe(void *state, FILE *fp)
 {
@@ -446,6 +455,7 @@ const struct workload wl_readtest = {
 	.set_option = rt_set_option,
 	.prepare = rt_prepare,
 	.describe = rt_describe,
+	.footprint = rt_footprint,
 	.batch_setup = rt_batch_setup,
 	.worker_setup = rt_worker_setup,
 	.worker_run = rt_run,

@@ -2,7 +2,8 @@
  * The workload contract (will-it-scale style): a small ops table that the
  * harness drives.  Life cycle, and who calls what:
  *
- *   controller, once:          init, set_option*, prepare, describe
+ *   controller, once:          init, set_option*, prepare, describe,
+ *                              footprint
  *   controller, every batch:   batch_setup   (fresh fs mounted; untimed)
  *   worker, every batch:       worker_setup  (before the start gate; untimed)
  *                              worker_run    (timed: gate release -> return)
@@ -92,6 +93,13 @@ struct workload {
 	int	 (*prepare)(void *, char *err, size_t errlen);
 	/* Meta lines for the result set, each through rs_meta_put. */
 	void	 (*describe)(void *, FILE *);
+	/*
+	 * Optional (NULL or 0: unknown).  After prepare: the bytes one
+	 * worker leaves on the disk in a batch, metadata included, a
+	 * generous estimate.  A disk given no size is made large enough
+	 * for the workers sharing it (fsconc.1, MEMORY DISKS).
+	 */
+	uint64_t (*footprint)(void *);
 	/* Optional.  After the fresh fs is mounted, before workers start. */
 	int	 (*batch_setup)(void *, const struct wl_batch *, char *err,
 		    size_t errlen);

@@ -140,6 +140,9 @@ out=$("$FSCONC" run --dry-run --os linux --disk tmpfs -r 1 -j 2 2>&1); rc=$?
     echo "$out" | grep -qi 'mount' &&
     ok "dry run --os linux: disk commands" ||
     not_ok "dry run --os linux: disk commands" "rc=$rc $out"
+echo "$out" | grep -q '^disk size: not given: 2048M or more, sized for 2 workers per disk' &&
+    ok "dry run: a disk given no size is sized once the workload is loaded" ||
+    not_ok "dry run: a disk given no size is sized once the workload is loaded" "$out"
 out=$("$FSCONC" run --dry-run -w calib --order random --seed 3 -r 3 -j 1,2 2>&1)
 out2=$("$FSCONC" run --dry-run -w calib --order random --seed 3 -r 3 -j 1,2 2>&1)
 [ "$out" = "$out2" ] && echo "$out" | grep -q 'seed 3' &&
@@ -193,6 +196,40 @@ if is_root; then
 	    not_ok "SIGINT: nothing left mounted" "mounted before: $before; after: $m; $(cat "$S/int2.out")"
 else
 	skip "SIGINT: nothing left mounted" "needs root for a tmpfs disk"
+fi
+
+# --- a disk given no size scales with N (fsconc.1, MEMORY DISKS) ------------
+if is_root; then
+	# 160 MiB of zeros, 160 KiB gzipped: footprint 160 MiB + 4 KiB, and
+	# at -j 12 on one disk 12 x that x 1.25 = 2401 MiB (whole MiB up).
+	mkdir "$S/big"
+	head -c 167772160 /dev/zero >"$S/big/zero"
+	tar -czf "$S/big.tgz" -C "$S/big" zero && rm "$S/big/zero"
+	# The disk is made and described before the first release: stop there.
+	FSCONC_TEST_MARKER=$S/mk3 "$FSCONC" run -a "$S/big.tgz" --disk tmpfs \
+	    -j 12 -r 5 -R "$S/scaled" >"$S/scaled.out" 2>&1 &
+	pid=$!
+	wait_until test -e "$S/mk3.released"
+	kill -INT $pid
+	wait $pid
+	set=$(set_of "$S/scaled")
+	[ -n "$set" ] && grep -qx 'disk_size_rule=scaled' "$set/meta" &&
+	    grep -qx 'disk_size=2517630976' "$set/meta" &&
+	    grep -qx 'disk_fs_bytes=2517630976' "$set/meta" &&
+	    ok "no --disk size: 12 workers x footprint x 1.25 > 2g, tmpfs of 2401 MiB" ||
+	    not_ok "no --disk size: 12 workers x footprint x 1.25 > 2g, tmpfs of 2401 MiB" \
+	    "$(cat "$S/scaled.out" "$set/meta" 2>&1)"
+	out=$("$FSCONC" run -a "$S/big.tgz" --disk tmpfs:64m -j 12 -r 1 \
+	    -R "$S/given" 2>&1)
+	set=$(set_of "$S/given")
+	[ -n "$set" ] && grep -qx 'disk_size_rule=given' "$set/meta" &&
+	    grep -qx 'disk_size=67108864' "$set/meta" &&
+	    ok "a --disk size given is kept (and may fill up)" ||
+	    not_ok "a --disk size given is kept (and may fill up)" "$out $(cat "$set/meta" 2>&1)"
+	rm -rf "$S/big" "$S/big.tgz"
+else
+	skip "no --disk size: 12 workers x footprint x 1.25 > 2g, tmpfs of 2401 MiB" "needs root"
+	skip "a --disk size given is kept (and may fill up)" "needs root"
 fi
 
 # --- a disk that cannot be torn down at the end: reported, exit 1 -----------

@@ -195,7 +195,7 @@ wait $poller
     not_ok "--layout per-worker -j 16: 16 disks made, all torn down" \
     "at most $(cat /tmp/poll.max 2>/dev/null) mounted at once; $out"
 
-# The default size is the documented 2g, whatever N.
+# syscall states no footprint: the documented default 2g, whatever N.
 run default -w syscall -O op=stat -O count=100 -j 1,16 --disk tmpfs
 [ $rc -eq 0 ] && grep -q '^disk_size=2147483648$' "$set/meta" &&
     [ "$(col "$set/runs.tsv" 16 10)" = ok ] &&

@@ -268,6 +268,72 @@ test_help(void **state)
 	stdout = saved;
 }
 
+#define MiB	(1024ULL * 1024)
+
+/* A disk spec parsed as --disk gives it, sized by run_size_disk. */
+static uint64_t
+sized(const char *disk, enum run_layout layout, int maxl, uint64_t fp,
+    const char **rule)
+{
+	struct md_spec sp;
+	char err[MD_ERRLEN];
+	uint64_t size;
+
+	assert_int_equal(md_spec_parse(disk, NULL, NULL, NULL, &sp, err,
+	    sizeof(err)), 0);
+	*rule = run_size_disk(&sp, layout, maxl, fp);
+	size = sp.size;
+	md_spec_free(&sp);
+	return (size);
+}
+
+static void
+test_disk_size(void **state)
+{
+	const uint64_t fp = 133 * MiB;
+	const char *rule;
+
+	(void)state;
+	/* Shared: 64 workers x 133 MiB x 1.25 = 10640 MiB. */
+	assert_int_equal(sized("tmpfs", RUN_LAYOUT_SHARED, 64, fp, &rule),
+	    10640 * MiB);
+	assert_string_equal(rule, "scaled");
+	assert_int_equal(sized("loop", RUN_LAYOUT_SHARED, 64, fp, &rule),
+	    10640 * MiB);
+	/* Rounded up to a whole MiB. */
+	assert_int_equal(sized("tmpfs", RUN_LAYOUT_SHARED, 16, 130 * MiB + 1,
+	    &rule), 2601 * MiB);
+	/* Small enough: the documented 2 GiB. */
+	assert_int_equal(sized("tmpfs", RUN_LAYOUT_SHARED, 12, fp, &rule),
+	    2048 * MiB);
+	assert_string_equal(rule, "default");
+	/* The default archive (32 MiB, 1,363 entries) at -j 16: 2 GiB. */
+	assert_int_equal(sized("tmpfs", RUN_LAYOUT_SHARED, 16,
+	    32 * MiB + 1363 * 4096, &rule), 2048 * MiB);
+	/* Per worker: one worker per disk. */
+	assert_int_equal(sized("tmpfs", RUN_LAYOUT_PER_WORKER, 64, fp,
+	    &rule), 2048 * MiB);
+	assert_string_equal(rule, "default");
+	assert_int_equal(sized("tmpfs", RUN_LAYOUT_PER_WORKER, 64,
+	    2000 * MiB, &rule), 2500 * MiB);
+	assert_string_equal(rule, "scaled");
+	/* Footprint unknown. */
+	assert_int_equal(sized("tmpfs", RUN_LAYOUT_SHARED, 64, 0, &rule),
+	    2048 * MiB);
+	assert_string_equal(rule, "default");
+	/* Absurd footprints saturate rather than wrap. */
+	assert_true(sized("tmpfs", RUN_LAYOUT_SHARED, 4096, UINT64_MAX / 2,
+	    &rule) >= (1ULL << 60));
+	/* A size given is kept, whatever N. */
+	assert_int_equal(sized("tmpfs:1g", RUN_LAYOUT_SHARED, 64, fp, &rule),
+	    1024 * MiB);
+	assert_string_equal(rule, "given");
+	/* dir: has no size to choose. */
+	assert_int_equal(sized("dir:/tmp", RUN_LAYOUT_SHARED, 64, fp, &rule),
+	    0);
+	assert_string_equal(rule, "none");
+}
+
 int
 main(void)
 {
@@ -280,6 +346,7 @@ main(void)
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_vary_parsed),
 		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_disk_size),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
