@@ -324,7 +324,8 @@ usl_fit(const int *n, const double *t, size_t npts, double conf,
 		}
 	/* The distinct levels, sorted, and each one's mean time. */
 	lv = xmalloc((npts ? npts : 1) * sizeof(*lv));
-	memcpy(lv, n, npts * sizeof(*lv));
+	if (npts > 0)
+		memcpy(lv, n, npts * sizeof(*lv));
 	qsort(lv, npts, sizeof(*lv), int_cmp);
 	for (i = nlv = 0; i < npts; i++)
 		if (nlv == 0 || lv[nlv - 1] != lv[i])
