@@ -224,6 +224,7 @@ struct report_opts {
 	const struct verdict_test *verdicts;	/* nightly's, or NULL */
 	size_t		 nverdicts;
 	double		 threshold;	/* nightly's --threshold */
+	int		 usl_all;	/* --usl-all: fit levels above ncpu */
 };
 int	 report_write(const char *dir, struct rs_set *const *sets,
 	    size_t nsets, const struct report_opts *);

@@ -334,8 +334,8 @@ usl_fit(const int *n, const double *t, size_t npts, double conf,
 	u->maxlevel = nlv ? lv[nlv - 1] : 0;
 	list_levels(u->levels, sizeof(u->levels), lv, nlv);
 	if (nlv < 3) {
-		snprintf(u->why, sizeof(u->why), "%zu level%s (%s): a fit of "
-		    "sigma, kappa and T1 needs at least 3", nlv,
+		snprintf(u->why, sizeof(u->why), "only %zu level%s (%s): "
+		    "sigma, kappa and T1 need at least 3 levels", nlv,
 		    nlv == 1 ? "" : "s", nlv ? u->levels : "none");
 		free(lv);
 		return (-1);
@@ -524,7 +524,7 @@ usl_fit_set(const struct rs_set *rs, int all, const int *jobs, size_t njobs,
 static void
 print_param(FILE *fp, const char *name, const struct usl_param *p)
 {
-	fprintf(fp, "    %-19s %-10.4g [%.4g, %.4g]", name, p->est, p->lo,
+	fprintf(fp, "      %-19s %-10.4g [%.4g, %.4g]", name, p->est, p->lo,
 	    p->hi);
 	if (p->boundary)
 		fprintf(fp, "  held at 0: unconstrained %.3g [%.3g, %.3g]",
@@ -545,10 +545,10 @@ void
 usl_print(FILE *fp, const char *head, const struct usl_fit *u)
 {
 	if (u->status != USL_OK) {
-		fprintf(fp, "%s: no fit: %s\n", head, u->why);
+		fprintf(fp, "  %s: no fit: %s\n", head, u->why);
 		return;
 	}
-	fprintf(fp, "%s: levels %s", head, u->levels);
+	fprintf(fp, "  %s: levels %s", head, u->levels);
 	if (u->all)
 		fprintf(fp, " (every level: --usl-all)");
 	else
@@ -559,22 +559,22 @@ usl_print(FILE *fp, const char *head, const struct usl_fit *u)
 	print_param(fp, "sigma (contention)", &u->sigma);
 	print_param(fp, "kappa (coherency)", &u->kappa);
 	if (*u->warning != '\0')
-		fprintf(fp, "    warning: %s\n", u->warning);
+		fprintf(fp, "      warning: %s\n", u->warning);
 	switch (u->peak) {
 	case USL_NOGAIN:
-		fprintf(fp, "    no gain from concurrency: sigma >= 1, the "
+		fprintf(fp, "      no gain from concurrency: sigma >= 1, the "
 		    "peak is N = 1\n");
 		break;
 	case USL_NOPEAK:
 		if (u->sigma.est > 0)
-			fprintf(fp, "    no peak (kappa = 0): EC rises toward "
+			fprintf(fp, "      no peak (kappa = 0): EC rises toward "
 			    "1/sigma = %.4g\n", 1 / u->sigma.est);
 		else
-			fprintf(fp, "    no peak (kappa = 0, sigma = 0): "
+			fprintf(fp, "      no peak (kappa = 0, sigma = 0): "
 			    "linear scaling\n");
 		break;
 	default:
-		fprintf(fp, "    peak N* = sqrt((1-sigma)/kappa) = %.4g, "
+		fprintf(fp, "      peak N* = sqrt((1-sigma)/kappa) = %.4g, "
 		    "EC(N*) = %.4g", u->nstar, u->ecstar);
 		if (u->nstar > u->maxlevel)
 			fprintf(fp, "; extrapolated beyond N = %d",
