@@ -52,10 +52,7 @@ label_of(const struct rs_set *s)
 static void
 json_num(FILE *fp, double v)
 {
-	if (isfinite(v))
-		fprintf(fp, "%.10g", v);
-	else
-		fputs("null", fp);
+	json_number(fp, v);
 }
 
 static void

@@ -587,30 +587,21 @@ usl_print(FILE *fp, const char *head, const struct usl_fit *u)
 }
 
 static void
-json_num(FILE *fp, double v)
-{
-	if (isfinite(v))
-		fprintf(fp, "%.10g", v);
-	else
-		fputs("null", fp);
-}
-
-static void
 json_param(FILE *fp, const char *name, const struct usl_param *p)
 {
 	fprintf(fp, ",\"%s\":{\"estimate\":", name);
-	json_num(fp, p->est);
+	json_number(fp, p->est);
 	fputs(",\"lo\":", fp);
-	json_num(fp, p->lo);
+	json_number(fp, p->lo);
 	fputs(",\"hi\":", fp);
-	json_num(fp, p->hi);
+	json_number(fp, p->hi);
 	fprintf(fp, ",\"boundary\":%s,\"unconstrained\":{\"estimate\":",
 	    p->boundary ? "true" : "false");
-	json_num(fp, p->free_est);
+	json_number(fp, p->free_est);
 	fputs(",\"lo\":", fp);
-	json_num(fp, p->free_lo);
+	json_number(fp, p->free_lo);
 	fputs(",\"hi\":", fp);
-	json_num(fp, p->free_hi);
+	json_number(fp, p->free_hi);
 	fputs("}}", fp);
 }
 
@@ -631,9 +622,9 @@ usl_json(FILE *fp, const struct usl_fit *u)
 	    u->dof, u->ncpu, u->all ? "true" : "false");
 	json_string(fp, u->left_out);
 	fputs(",\"t1\":", fp);
-	json_num(fp, u->t1);
+	json_number(fp, u->t1);
 	fputs(",\"residual_sd\":", fp);
-	json_num(fp, u->resid_sd);
+	json_number(fp, u->resid_sd);
 	json_param(fp, "sigma", &u->sigma);
 	json_param(fp, "kappa", &u->kappa);
 	fputs(",\"warning\":", fp);
@@ -643,8 +634,8 @@ usl_json(FILE *fp, const struct usl_fit *u)
 		fputs("null", fp);
 	fprintf(fp, ",\"peak\":\"%s\",\"nstar\":", u->peak == USL_PEAK ?
 	    "peak" : u->peak == USL_NOPEAK ? "none" : "n=1");
-	json_num(fp, u->nstar);
+	json_number(fp, u->nstar);
 	fputs(",\"ec_nstar\":", fp);
-	json_num(fp, u->ecstar);
+	json_number(fp, u->ecstar);
 	fputc('}', fp);
 }

@@ -48,15 +48,26 @@ make(const struct spec *sp, uint64_t seed, int *n, double *t)
 	return (k);
 }
 
-static void
-known(const struct spec *sp, uint64_t seed, struct usl_fit *u)
+/* Make the data and fit them at 95%; usl_fit's result, *np batches. */
+static int
+fit_of(const struct spec *sp, uint64_t seed, struct usl_fit *u, size_t *np)
 {
 	int n[200];
 	double t[200];
 	size_t k;
 
 	k = make(sp, seed, n, t);
-	assert_int_equal(usl_fit(n, t, k, 95, u), 0);
+	if (np != NULL)
+		*np = k;
+	return (usl_fit(n, t, k, 95, u));
+}
+
+static void
+known(const struct spec *sp, uint64_t seed, struct usl_fit *u)
+{
+	size_t k;
+
+	assert_int_equal(fit_of(sp, seed, u, &k), 0);
 	assert_int_equal(u->status, USL_OK);
 	print_message("sigma %g: %.4g [%.4g, %.4g]  kappa %g: %.4g [%.4g, "
 	    "%.4g]  N* %.4g EC(N*) %.4g\n", sp->sigma, u->sigma.est,
@@ -229,13 +240,9 @@ test_superlinear(void **state)
 	static const struct spec sp = { -0.05, 0, 10, 0.01, 5,
 	    { 1, 2, 4, 8 } };
 	struct usl_fit u;
-	int n[200];
-	double t[200];
-	size_t k;
 
 	(void)state;
-	k = make(&sp, 5, n, t);
-	assert_int_equal(usl_fit(n, t, k, 95, &u), 0);
+	assert_int_equal(fit_of(&sp, 5, &u, NULL), 0);
 	assert_true(u.sigma.boundary && u.sigma.est == 0 &&
 	    u.sigma.hi == 0 && u.sigma.free_hi < 0);
 	assert_non_null(strstr(u.warning, "sigma < 0 beyond its interval"));
@@ -249,13 +256,9 @@ test_nogain(void **state)
 	static const struct spec sp = { 1.2, 0.001, 10, 0.02, 5,
 	    { 1, 2, 4, 8 } };
 	struct usl_fit u;
-	int n[200];
-	double t[200];
-	size_t k;
 
 	(void)state;
-	k = make(&sp, 6, n, t);
-	assert_int_equal(usl_fit(n, t, k, 95, &u), 0);
+	assert_int_equal(fit_of(&sp, 6, &u, NULL), 0);
 	assert_int_equal(u.peak, USL_NOGAIN);
 	assert_true(isnan(u.nstar));
 }
