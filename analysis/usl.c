@@ -401,6 +401,7 @@ usl_fit(const int *n, const double *t, size_t npts, double conf,
 			    free_fc.se[bad]);
 		/* The best feasible face: the minimum over sigma, kappa >= 0. */
 		found = 0;
+		why[0] = '\0';
 		for (f = 1; f < sizeof(faces) / sizeof(faces[0]); f++) {
 			memcpy(d.isfree, faces[f], sizeof(d.isfree));
 			for (j = 0; j < NP; j++)

@@ -80,6 +80,20 @@ else
 	skip "known sigma and kappa within their 95% intervals (3 sets)" "no /usr/bin/python3"
 fi
 
+# Sets in fsconc run's format (runs.tsv, workers.tsv) from the other
+# generator, tests/fixtures/mkset.sh: Amdahl's law, sigma 0.3 and 0.0505.
+M=$d/mk
+SEED=11 LABEL=base SERIAL=0.3 sh "$TOP/tests/fixtures/mkset.sh" "$M/h1/base/20261129T000000Z"
+SEED=12 LABEL=mpsafe SERIAL=0.0505 sh "$TOP/tests/fixtures/mkset.sh" "$M/h1/mpsafe/20261129T000000Z"
+out=$("$FSCONC" compare -R "$M" h1/base h1/mpsafe 2>/dev/null)
+s1=$(echo "$out" | awk '/^  x base: levels 1,2,4,8 \(up to ncpu 8\)/ { f = 1 }
+    f && /sigma \(contention\)/ { gsub(/[][,]/, " "); print $3, $4, $5; exit }')
+s2=$(echo "$out" | awk '/^  \+ mpsafe: levels 1,2,4,8 \(up to ncpu 8\)/ { f = 1 }
+    f && /sigma \(contention\)/ { gsub(/[][,]/, " "); print $3, $4, $5; exit }')
+echo "$s1 $s2" | awk '{ exit !($2 <= 0.3 && 0.3 <= $3 && $5 <= 0.0505 && 0.0505 <= $6) }' &&
+    ok "run-format sets (mkset.sh): sigma 0.3 in [${s1#* }], 0.0505 in [${s2#* }]" ||
+    not_ok "run-format sets (mkset.sh): known sigma within the intervals" "$out"
+
 # The 2005 figures: EC(12) 2.11 vs 0.55, two levels only.
 F=$TOP/tests/fixtures/ec2005
 "$FSCONC" import -R "$R" --host old -l mpsafevfs --ncpu 12 \
