@@ -189,8 +189,9 @@ fit_face(struct fitdata *d, const double *start, struct face *fc,
 	}
 	if (gsl_multifit_nlinear_rcond(&rcond, w) != GSL_SUCCESS ||
 	    !(rcond > 1e-12)) {
-		snprintf(why, whylen, "the levels do not tell sigma and kappa "
-		    "apart (Jacobian condition 1/%.3g)", rcond);
+		snprintf(why, whylen, "the fit is degenerate (Jacobian "
+		    "condition 1/%.3g): these levels and times do not "
+		    "determine sigma and kappa", rcond);
 		goto out;
 	}
 	gsl_multifit_nlinear_covar(J, 0.0, covar);

@@ -231,6 +231,32 @@ test_refuse_other(void **state)
 }
 
 /*
+ * Times no file system gives (26 orders of magnitude apart): no fit,
+ * the reason said, no number left in the result.
+ */
+static void
+test_nofit(void **state)
+{
+	static const int n[] = { 1, 5, 7, 1, 5, 7 };
+	static const double t[] = { 145.771, 2.7929e8, 8e-05, 1.52118,
+	    0.002282, 4e-06 };
+	static const int n2[] = { 1, 6, 9, 1, 6, 9 };
+	static const double t2[] = { 144.867, 0.057643, 2.95644e-07,
+	    0.146194, 3.31193e-05, 2.94865e-10 };
+	struct usl_fit u;
+
+	(void)state;
+	assert_int_equal(usl_fit(n, t, 6, 95, &u), -1);
+	assert_int_equal(u.status, USL_NOFIT);
+	assert_non_null(strstr(u.why, "the least-squares fit did not "
+	    "converge (200 iterations"));
+	assert_true(u.sigma.est == 0 && u.kappa.est == 0 && isnan(u.nstar));
+	assert_int_equal(usl_fit(n2, t2, 6, 95, &u), -1);
+	assert_int_equal(u.status, USL_NOFIT);
+	assert_non_null(strstr(u.why, "the fit is degenerate"));
+}
+
+/*
  * EC above N, clearly: sigma held at 0, with the warning that the law
  * does not describe these data.
  */
@@ -274,6 +300,7 @@ main(void)
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_refuse_two_levels),
 		cmocka_unit_test(test_refuse_other),
+		cmocka_unit_test(test_nofit),
 		cmocka_unit_test(test_superlinear),
 		cmocka_unit_test(test_nogain),
 	};
