@@ -251,7 +251,7 @@ struct usl_fit {
 	char		 left_out[64];	/* levels above ncpu not fitted */
 	int		 nlevels, maxlevel, ncpu, all;
 	size_t		 nbatches;
-	int		 dof, iter;
+	int		 dof;
 	double		 t1;		/* fitted time of one job alone */
 	double		 resid_sd;	/* of log T: a relative scatter */
 	struct usl_param sigma, kappa;

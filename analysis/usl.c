@@ -428,7 +428,6 @@ usl_fit(const int *n, const double *t, size_t npts, double conf,
 	fill_param(&u->kappa, &best, &free_fc, P_KAPPA, tq, tf);
 	u->t1 = exp(best.p[P_A]);
 	u->dof = best.dof;
-	u->iter = best.iter;
 	u->resid_sd = sqrt(best.ssr / best.dof);
 	s = u->sigma.est;
 	k = u->kappa.est;
