@@ -8,13 +8,12 @@
  * times: a batch of N jobs takes T(N) = T1 D(N) with D(N) = 1 + sigma
  * (N - 1) + kappa N (N - 1), so that EC(N) = N T1 / T(N) = C(N).
  *
- * What is fitted, and why (fsconc(1), USL):
+ * What is fitted, and why (fsconc(1), UNIVERSAL SCALABILITY LAW):
  * - Every batch is one observation, not a level's mean: the scatter seen
  *   within levels is what the residual variance measures, and a sweep of
  *   3 levels still leaves degrees of freedom for an interval (a fit to 3
- *   level means of 3 parameters would leave none).  Level means carry
- *   equal weight when levels have equal repetitions, as fsconc run
- *   makes them.
+ *   level means of 3 parameters would leave none).  A level weighs by
+ *   its number of batches, as its mean is that much better known.
  * - T1 is a third parameter, fitted with the others, never taken as
  *   exact: the uncertainty of the single-job time reaches sigma and
  *   kappa instead of being silently shared by every level's ratio.
