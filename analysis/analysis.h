@@ -224,10 +224,64 @@ struct report_opts {
 	const struct verdict_test *verdicts;	/* nightly's, or NULL */
 	size_t		 nverdicts;
 	double		 threshold;	/* nightly's --threshold */
+	int		 usl_all;	/* --usl-all: fit levels above ncpu */
 };
 int	 report_write(const char *dir, struct rs_set *const *sets,
 	    size_t nsets, const struct report_opts *);
 /* A confidence in percent, 0 < c < 100; -1 if not. */
 int	 report_parse_conf(const char *, double *);
+
+/* ---- Universal Scalability Law (analysis/usl.c; used by compare and
+ * report).  Kept as one separate block at the end of this header. ---- */
+
+enum { USL_OK, USL_REFUSED, USL_NOFIT };	/* usl_fit.status */
+enum { USL_PEAK, USL_NOPEAK, USL_NOGAIN };	/* usl_fit.peak */
+
+struct usl_param {
+	double	 est, lo, hi;		/* estimate, interval (lo >= 0) */
+	int	 boundary;		/* held at 0: unconstrained one < 0 */
+	double	 free_est, free_lo, free_hi;	/* the unconstrained fit */
+};
+
+struct usl_fit {
+	int		 status;	/* USL_OK, else why says why not */
+	char		 why[256];
+	char		 warning[256];	/* fitted, but the law fits poorly */
+	char		 levels[64];	/* the levels fitted, "1,2,4,8" */
+	char		 left_out[64];	/* levels above ncpu not fitted */
+	int		 nlevels, maxlevel, ncpu, all;
+	size_t		 nbatches;
+	int		 dof;
+	double		 t1;		/* fitted time of one job alone */
+	double		 resid_sd;	/* of log T: a relative scatter */
+	struct usl_param sigma, kappa;
+	int		 peak;		/* USL_PEAK: nstar, ecstar set */
+	double		 nstar, ecstar;	/* NaN without a peak */
+};
+
+/*
+ * Fit EC(N) = N / (1 + sigma (N-1) + kappa N (N-1)) to batches (jobs
+ * n[i], real time t[i]) by nonlinear least squares on log t with T1
+ * fitted too (GSL multifit_nlinear), sigma, kappa >= 0; intervals at
+ * conf percent.  Needs 3 levels or more, one of them 1, and a degree of
+ * freedom.  0, or -1 with u->status and u->why saying why there is no
+ * fit (no number is made up).
+ */
+int	 usl_fit(const int *n, const double *t, size_t npts, double conf,
+	    struct usl_fit *u);
+/*
+ * The same over a set's real times (rs_values) at the levels up to its
+ * meta ncpu, or every level with all; jobs (NULL: all) selects levels,
+ * 1 always taken.
+ */
+int	 usl_fit_set(const struct rs_set *, int all, const int *jobs,
+	    size_t njobs, double conf, struct usl_fit *u);
+/* The fitted EC at n. */
+double	 usl_ec(const struct usl_fit *, double n);
+/* Text: the two header lines, then per set its lines under head. */
+void	 usl_print_header(FILE *, double conf);
+void	 usl_print(FILE *, const char *head, const struct usl_fit *);
+/* One JSON object. */
+void	 usl_json(FILE *, const struct usl_fit *);
 
 #endif

@@ -52,10 +52,7 @@ label_of(const struct rs_set *s)
 static void
 json_num(FILE *fp, double v)
 {
-	if (isfinite(v))
-		fprintf(fp, "%.10g", v);
-	else
-		fputs("null", fp);
+	json_number(fp, v);
 }
 
 static void
@@ -542,6 +539,37 @@ ec_json(struct cmp *c, const struct ecrow *rows, size_t n)
 	fputs("]}", c->out);
 }
 
+/* --- Universal Scalability Law (analysis/usl.c) ------------------------- */
+
+/* Per set: the fit, or the reason there is none. */
+static void
+usl_section(struct cmp *c)
+{
+	struct usl_fit u;
+	char *head;
+	size_t i;
+
+	if (c->o->json)
+		fputs(",\"usl\":[", c->out);
+	else
+		usl_print_header(c->out, c->o->conf);
+	for (i = 0; i < c->nsets; i++) {
+		usl_fit_set(c->sets[i], c->o->usl_all, c->o->jobs,
+		    c->o->njobs, c->o->conf, &u);
+		if (c->o->json) {
+			fprintf(c->out, "%s{\"set\":%zu,\"fit\":", i ? "," : "",
+			    i);
+			usl_json(c->out, &u);
+			fputc('}', c->out);
+			continue;
+		}
+		head = xasprintf("%c %s", syms[i], label_of(c->sets[i]));
+		usl_print(c->out, head, &u);
+		free(head);
+	}
+	fputs(c->o->json ? "]" : "\n", c->out);
+}
+
 /* --- verdict ----------------------------------------------------------- */
 
 static int
@@ -715,6 +743,7 @@ compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 	else
 		ec_text(&c, rows, nrows);
 	free(rows);
+	usl_section(&c);
 	verdict(&c, v);
 	if (o->json)
 		fputs("}\n", out);

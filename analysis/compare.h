@@ -23,6 +23,7 @@ struct compare_opts {
 	size_t		 njobs;
 	const char *const *metrics;	/* --metric, NULL: real user sys */
 	size_t		 nmetrics;
+	int		 usl_all;	/* --usl-all: fit levels above ncpu */
 };
 
 struct compare_verdict {

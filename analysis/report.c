@@ -38,6 +38,7 @@ struct rset {
 	const char	**mnames;	/* base_metrics, then rs->metrics */
 	size_t		 nm;
 	struct dataset	***ds;		/* [nm][nlevels] */
+	struct usl_fit	 usl;		/* Universal Scalability Law */
 };
 
 /* The whole report: sets, options, the union of levels. */
@@ -505,6 +506,50 @@ plot_points(const struct report *r, const char *name, const char *metric,
 	return (svg);
 }
 
+/*
+ * The fitted law of every set that has a fit, over the whole x range, as
+ * dotted lines in the set's colour (data in usl.dat).  The number drawn.
+ */
+static int
+usl_curves(const struct report *r, FILE *sc)
+{
+	const struct usl_fit *u;
+	char *path, *title;
+	double lo, hi, x;
+	size_t i, nfit = 0;
+	FILE *fp;
+	int k;
+
+	path = xasprintf("%s/usl.dat", r->plotdir);
+	if ((fp = fopen(path, "w")) == NULL) {
+		warn("%s", path);
+		free(path);
+		return (0);
+	}
+	lo = r->levels[0];
+	hi = r->levels[r->nlevels - 1];
+	for (i = 0; i < r->nsets; i++) {
+		u = &r->sets[i].usl;
+		if (u->status != USL_OK)
+			continue;
+		fprintf(fp, "# %s: N, USL EC(N)\n", r->sets[i].label);
+		for (k = 0; k <= 200; k++) {
+			x = lo + (hi - lo) * k / 200.0;
+			fprintf(fp, "%.6g %.6g\n", x, usl_ec(u, x));
+		}
+		fputs("\n\n", fp);
+		fprintf(sc, ", \\\n  'usl.dat' index %zu using 1:2 with lines "
+		    "dt 3 lw 2 lc %zu title ", nfit++, i + 1);
+		title = xasprintf("%s: USL fit", r->sets[i].label);
+		plot_quote(sc, title);
+		free(title);
+	}
+	if (fclose(fp) != 0)
+		warn("%s", path);
+	free(path);
+	return ((int)nfit);
+}
+
 static char *
 plot_ec(const struct report *r)
 {
@@ -512,7 +557,7 @@ plot_ec(const struct report *r)
 	const struct rset *s;
 	char *path, *script, *svg, *lab;
 	size_t len, i, j;
-	int ncpu, maxn;
+	int ncpu, maxn, nfits;
 	FILE *fp, *sc;
 
 	path = xasprintf("%s/ec.dat", r->plotdir);
@@ -558,9 +603,10 @@ plot_ec(const struct report *r)
 		    "yerrorlines lw 2 pt 7 ps 0.8 lc %zu title ", i, i + 1);
 		plot_quote(sc, r->sets[i].label);
 	}
+	nfits = usl_curves(r, sc);
 	fputs("\n", sc);
 	fclose(sc);
-	svg = plot_run(r->plotdir, "ec", plot_height(r, 1), script);
+	svg = plot_run(r->plotdir, "ec", plot_height(r, 1 + nfits), script);
 	free(script);
 	return (svg);
 }
@@ -611,7 +657,8 @@ html_plots(FILE *fp, const struct report *r)
 
 	fputs("<h2>Plots</h2>\n<div class=\"plots\">\n", fp);
 	snprintf(cap, sizeof(cap), "Effective concurrency with %g%% "
-	    "confidence intervals (ratio of means); dashed: the ideal.",
+	    "confidence intervals (ratio of means); dashed: the ideal; "
+	    "dotted: the Universal Scalability Law fitted to each set.",
 	    r->opts->conf);
 	rc |= html_figure(fp, plot_ec(r), 0, "EC", cap);
 	for (i = 0; i < sizeof(pp) / sizeof(pp[0]); i++) {
@@ -683,6 +730,33 @@ html_ec_table(FILE *fp, const struct report *r)
 	fprintf(fp, "</pre>\n<p class=\"note\">EC(N) = N mean(T1) / "
 	    "mean(TN), %g%% confidence interval; efficiency = EC / "
 	    "min(N, CPUs).</p>\n", r->opts->conf);
+}
+
+/* Each set's fit (analysis/usl.c), as compare prints it. */
+static int
+html_usl(FILE *fp, const struct report *r)
+{
+	char *buf;
+	size_t len, i;
+	FILE *mf;
+
+	if ((mf = open_memstream(&buf, &len)) == NULL) {
+		warn("usl: open_memstream");
+		return (-1);
+	}
+	usl_print_header(mf, r->opts->conf);
+	for (i = 0; i < r->nsets; i++)
+		usl_print(mf, r->sets[i].label, &r->sets[i].usl);
+	fclose(mf);
+	fputs("<h2>Universal Scalability Law</h2>\n<pre>\n", fp);
+	html_puts(fp, buf);
+	fputs("</pre>\n<p class=\"note\">sigma: contention (a shared "
+	    "resource serialising the jobs), kappa: coherency (every job "
+	    "paying for every other); the peak N* is where more jobs start "
+	    "to lower throughput.  Levels above ncpu are left out unless "
+	    "--usl-all.</p>\n", fp);
+	free(buf);
+	return (0);
 }
 
 static int
@@ -958,6 +1032,8 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	unique_labels(&r);
 	for (i = 0; i < nsets; i++) {
 		rset_data(&r.sets[i]);
+		usl_fit_set(sets[i], opts->usl_all, NULL, 0, opts->conf,
+		    &r.sets[i].usl);
 		if (strlen(r.sets[i].label) > 24)
 			r.key_below = 1;
 	}
@@ -1000,6 +1076,8 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	if (html_plots(fp, &r) != 0)
 		goto out;
 	html_ec_table(fp, &r);
+	if (html_usl(fp, &r) != 0)
+		goto out;
 	if (html_limits(fp, &r) != 0)
 		goto out;
 	if (html_ministat(fp, &r) != 0)

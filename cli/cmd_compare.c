@@ -26,7 +26,7 @@ struct compare_cli {
 	char		*metric_buf;
 };
 
-enum { OPT_JSON = 256 };
+enum { OPT_JSON = 256, OPT_USL_ALL };
 
 static const struct option longopts[] = {
 	{ "baseline",	required_argument,	NULL,	'B' },
@@ -38,6 +38,7 @@ static const struct option longopts[] = {
 	{ "metric",	required_argument,	NULL,	'm' },
 	{ "results",	required_argument,	NULL,	'R' },
 	{ "root",	required_argument,	NULL,	'R' },
+	{ "usl-all",	no_argument,		NULL,	OPT_USL_ALL },
 	{ "width",	required_argument,	NULL,	'w' },
 	{ NULL,		0,			NULL,	0 },
 };
@@ -48,8 +49,8 @@ usage(FILE *fp)
 	fprintf(fp,
 	    "usage: fsconc compare [-f] [-B label] [-c confidence] [-j list] "
 	    "[-m list]\n"
-	    "                      [-R root] [-w width] [--json] "
-	    "SET_A SET_B [SET ...]\n");
+	    "                      [-R root] [-w width] [--json] [--usl-all]\n"
+	    "                      SET_A SET_B [SET ...]\n");
 }
 
 /* "1,2,4", "1-16", "1,4-8,12" */
@@ -190,6 +191,9 @@ cmd_compare(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			cli.o.json = 1;
+			break;
+		case OPT_USL_ALL:
+			cli.o.usl_all = 1;
 			break;
 		default:
 			goto usage;

@@ -16,7 +16,7 @@
 #define REPORT_USAGE							\
 	"usage: fsconc report [-c confidence] [--limits FILE] [-R root] "	\
 	"[-t title]\n"							\
-	"                     -o DIR SET...\n"
+	"                     [--usl-all] -o DIR SET...\n"
 
 static void
 usage(FILE *fp, int status)
@@ -49,6 +49,7 @@ cmd_report(int argc, char **argv)
 		{ "results",	required_argument,	NULL, 'R' },
 		{ "root",	required_argument,	NULL, 'R' },
 		{ "title",	required_argument,	NULL, 't' },
+		{ "usl-all",	no_argument,		NULL, 'U' },
 		{ NULL,		0,			NULL, 0 },
 	};
 	struct report_opts ro;
@@ -87,6 +88,9 @@ cmd_report(int argc, char **argv)
 			break;
 		case 't':
 			ro.title = optarg;
+			break;
+		case 'U':
+			ro.usl_all = 1;
 			break;
 		default:
 			usage(stderr, EXIT_USAGE);
