@@ -322,7 +322,8 @@ db_retry(struct db *db, int txn, int (*fn)(struct db *, void *), void *arg,
 			if ((rc = fn(db, arg)) != DBX_RETRY)
 				return (rc);
 		} else {
-			if ((rc = db->ops->exec(db, db->ops->begin_write)) ==
+			if ((rc = db->ops->exec(db, txn == DB_READ ?
+			    db->ops->begin_read : db->ops->begin_write)) ==
 			    DBX_OK && (rc = fn(db, arg)) == DBX_OK &&
 			    (rc = db->ops->exec(db, "COMMIT")) == DBX_OK)
 				return (DBX_OK);

@@ -43,6 +43,7 @@ struct db_ops {
 	const char	*name;
 	const char	*id_column;	/* replaces @ID@ */
 	const char	*begin_write;	/* starts a write transaction */
+	const char	*begin_read;	/* a read-only one, one snapshot */
 	int	(*connect)(struct db *, const char *url);
 	void	(*disconnect)(struct db *);
 	/* SQL without parameters or rows (DDL, BEGIN, COMMIT). */
@@ -85,12 +86,13 @@ void	 db_seterr(struct db *, const char *fmt, ...)
 char	*db_url_password(const char *url);
 
 /*
- * Run fn(db, arg), with txn as one write transaction (begin, fn, commit;
- * rolled back on failure), and again after a growing, jittered pause
+ * Run fn(db, arg), with txn DB_WRITE or DB_READ as one such transaction
+ * (begin, fn, commit; rolled back on failure), and again after a growing, jittered pause
  * (bounded) while the back end says busy, conflict or serialization
  * failure (DBX_RETRY).  DBX_OK, or DBX_ERR with db->err.  *retries
  * counts the retries (may be NULL).
  */
+enum { DB_NOTXN, DB_WRITE, DB_READ };
 int	 db_retry(struct db *, int txn, int (*fn)(struct db *, void *),
 	    void *arg, size_t *retries);
 

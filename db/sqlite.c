@@ -182,6 +182,7 @@ const struct db_ops db_sqlite_ops = {
 	.name = "sqlite",
 	.id_column = "INTEGER PRIMARY KEY",
 	.begin_write = "BEGIN IMMEDIATE",
+	.begin_read = "BEGIN",
 	.connect = sq_connect,
 	.disconnect = sq_disconnect,
 	.exec = sq_exec,

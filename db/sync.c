@@ -104,7 +104,7 @@ struct kernel {
 struct ingest {
 	const struct rs_set *s;
 	const char	*host, *label, *stamp;
-	const char	*measured;
+	char		 measured[32];
 	int64_t		 epoch;
 	char		 hash[65];
 	struct kernel	 k;
@@ -232,10 +232,31 @@ facts(struct ingest *in)
 	in->k.ident = META("kernel.ident", "");
 	in->host = META("host", "");
 	in->label = META("label", "");
-	/* When it was measured: the run's start; an import's --date. */
-	in->measured = META("start", META("created", ""));
 #undef META
-	in->epoch = utc_epoch(in->measured);
+}
+
+/*
+ * When the set was measured: the time in its name (the stamp the writer
+ * gave it: a run's creation, an import's --date), as fsconc history
+ * reads it from disk; else (no stamp name) meta's start or created.
+ */
+static int64_t
+measured(const struct ingest *in, char *buf, size_t len)
+{
+	struct tm tm;
+	const char *end, *t;
+	int64_t e;
+
+	memset(&tm, 0, sizeof(tm));
+	if ((end = strptime(in->stamp, "%Y%m%dT%H%M%SZ", &tm)) != NULL &&
+	    (*end == '\0' || *end == '-') && strlen(in->stamp) >= 16)
+		e = (int64_t)timegm(&tm);
+	else if ((t = rs_meta_get(in->s, "start")) == NULL ||
+	    (e = utc_epoch(t)) == -1)
+		e = utc_epoch(rs_meta_get(in->s, "created"));
+	if (e != -1)
+		rs_utc_time(buf, len, (time_t)e);
+	return (e);
 }
 
 /* --- inserting -------------------------------------------------------------- */
@@ -610,6 +631,7 @@ sync_one(struct db *db, const char *dir, struct db_sync_stats *st,
 	    s->path;
 	abs = realpath(dir, NULL);
 	in.path = abs != NULL ? abs : dir;
+	in.epoch = measured(&in, in.measured, sizeof(in.measured));
 	if (in.epoch == -1 || *in.host == '\0' || *in.label == '\0') {
 		/* The reader accepted it; without these it has no place. */
 		rs_free(s);
@@ -618,7 +640,7 @@ sync_one(struct db *db, const char *dir, struct db_sync_stats *st,
 		free(abs);
 		return (1);
 	}
-	rc = db_retry(db, 1, ingest, &in, &st->retries);
+	rc = db_retry(db, DB_WRITE, ingest, &in, &st->retries);
 	if (rc == DBX_OK) {
 		if (in.result == 0)
 			st->added++;
@@ -737,7 +759,7 @@ db_list(struct db *db, FILE *fp, char *err, size_t errlen)
 
 	memset(&l, 0, sizeof(l));
 	l.fp = fp;
-	if (db_retry(db, 0, list, &l, NULL) != DBX_OK) {
+	if (db_retry(db, DB_READ, list, &l, NULL) != DBX_OK) {
 		seterr(err, errlen, "%s: %s", db->url, db->err);
 		return (-1);
 	}
