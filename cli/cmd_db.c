@@ -91,8 +91,8 @@ cmd_db(int argc, char **argv)
 	else
 		rc = EXIT_OK;
 	printf("%s: %zu added, %zu updated, %zu unchanged, %zu incomplete "
-	    "(left out)\n", shown, st.added, st.updated, st.unchanged,
-	    st.incomplete);
+	    "(left out), %zu retried\n", shown, st.added, st.updated,
+	    st.unchanged, st.incomplete, st.retries);
 out:
 	db_close(db);
 	free(shown);

@@ -200,7 +200,10 @@ found_row(void *arg, const struct dbx_row *r)
 static int
 pg_table_exists(struct db *db, const char *name)
 {
-	static const char sql[] = "SELECT to_regclass(?)::text";
+	/* A query of the catalog (not to_regclass, whose cache may not yet
+	   see a table another session has just made). */
+	static const char sql[] = "SELECT tablename FROM pg_catalog.pg_tables "
+	    "WHERE schemaname = current_schema() AND tablename = ?";
 	struct dbv p = dbv_text(name);
 	int found = 0;
 

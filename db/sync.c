@@ -549,10 +549,11 @@ ingest(struct db *db, void *arg)
 	    "ON CONFLICT (os, release, ident, config_hash) DO NOTHING";
 	static const char kern_sel[] = "SELECT id FROM kernels WHERE os = ? "
 	    "AND release = ? AND ident = ? AND config_hash = ?";
+	/* Another writer may add the same set meanwhile: no row back. */
 	static const char set_ins[] = "INSERT INTO sets (host_id, label, "
 	    "stamp, content_hash, measured, measured_epoch, kernel_id, path, "
 	    "imported, ingested) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-	    "RETURNING id";
+	    "ON CONFLICT (host_id, label, stamp) DO NOTHING RETURNING id";
 	struct ingest *in = arg;
 	struct existing e = { -1, "" };
 	struct dbv p[10];
@@ -601,6 +602,24 @@ ingest(struct db *db, void *arg)
 	if ((rc = db->ops->query(db, set_ins, p, 10, id_row, &in->set_id)) !=
 	    DBX_OK)
 		return (rc);
+	if (in->set_id == -1) {
+		/*
+		 * A concurrent writer committed it first (PostgreSQL, read
+		 * committed: this statement waited for it and now sees it).
+		 * The same contents: done; else start again.
+		 */
+		p[0] = dbv_text(in->host);
+		p[1] = dbv_text(in->label);
+		p[2] = dbv_text(in->stamp);
+		e.id = -1;
+		if ((rc = db->ops->query(db, find, p, 3, existing_row, &e)) !=
+		    DBX_OK)
+			return (rc);
+		if (e.id == -1 || strcmp(e.hash, in->hash) != 0)
+			return (DBX_RETRY);
+		in->result = 2;
+		return (DBX_OK);
+	}
 	return (insert_rows(db, in));
 }
 
