@@ -10,7 +10,7 @@
 # written.
 . "${FSCONC_TOP:-.}/tests/lib.sh"
 . "$TOP/tests/pg.sh"
-echo "1..38"
+echo "1..33"
 
 s=$(scratch)
 unset FSCONC_DB FSCONC_RESULTS
@@ -172,7 +172,7 @@ out=$("$FSCONC" db sync -R "$s/root" --db "$s/junk.db" 2>&1); rc=$?
 
 # --- PostgreSQL ----------------------------------------------------------
 if ! pg_start; then
-	for i in $(seq 1 16); do skip "postgresql ($i)" "$PG_WHY"; done
+	for i in $(seq 1 18); do skip "postgresql ($i)" "$PG_WHY"; done
 	exit 0
 fi
 DB=$PG_URL
