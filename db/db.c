@@ -241,12 +241,8 @@ db_seterr(struct db *db, const char *fmt, ...)
 	scrub(db->err, sizeof(db->err), db->secret);
 }
 
-static void
-seterr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-seterr(char *err, size_t errlen, const char *fmt, ...)
+void
+db_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -265,18 +261,18 @@ db_open(const char *url, char *err, size_t errlen)
 	db->url = db_redact(url);
 	db->secret = db_url_password(url);
 	if (*url == '\0' || strcmp(url, "sqlite:") == 0) {
-		seterr(err, errlen, "'%s': empty: want a postgresql:// URL or "
+		db_err(err, errlen, "'%s': empty: want a postgresql:// URL or "
 		    "an SQLite file", url);
 		db_close(db);
 		return (NULL);
 	}
 	if (db->ops->connect(db, url) != DBX_OK) {
-		seterr(err, errlen, "%s: %s", db->url, db->err);
+		db_err(err, errlen, "%s: %s", db->url, db->err);
 		db_close(db);
 		return (NULL);
 	}
 	if (db_schema(db) != DBX_OK) {
-		seterr(err, errlen, "%s: %s", db->url, db->err);
+		db_err(err, errlen, "%s: %s", db->url, db->err);
 		db_close(db);
 		return (NULL);
 	}

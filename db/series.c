@@ -240,7 +240,7 @@ db_load_series(const char *url, const struct hist_query *q,
 	l.ec = q->metric == NULL || strcmp(q->metric, "ec") == 0;
 	rc = db_retry(db, DB_READ, load_fresh, &l, NULL);
 	if (rc != DBX_OK) {
-		snprintf(err, errlen, "%s: %s", db->url, db->err);
+		db_err(err, errlen, "%s: %s", db->url, db->err);
 		loader_reset(&l);
 		db_close(db);
 		return (-1);

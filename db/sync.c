@@ -15,7 +15,6 @@
 #include <limits.h>
 #include <math.h>
 #include <nettle/sha2.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,21 +28,7 @@
 /* Directories below the root searched for sets (host/label/set, --vary). */
 #define WALK_DEPTH	6
 /* Rows per INSERT. */
-#define BULK_ROWS	32
-
-static void
-seterr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+#define BULK_ROWS	128
 
 /* --- finding the sets ---------------------------------------------------- */
 struct paths {
@@ -81,7 +66,7 @@ walk(const char *dir, int depth, struct paths *out)
 		if (de->d_name[0] == '.')
 			continue;
 		p = xasprintf("%s/%s", dir, de->d_name);
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
 			walk(p, depth - 1, out);
 		free(p);
 	}
@@ -395,7 +380,8 @@ delete_set(struct db *db, int64_t id)
 	return (DBX_OK);
 }
 
-/* The id of a host or kernel row, added if absent. */
+/* The id of a host or kernel row, added if absent (looked up first:
+   one round trip when it is there, as it nearly always is). */
 static int
 get_id(struct db *db, const char *ins, const char *sel, const struct dbv *p,
     size_t n, size_t nkey, int64_t *id)
@@ -403,6 +389,9 @@ get_id(struct db *db, const char *ins, const char *sel, const struct dbv *p,
 	int rc;
 
 	*id = -1;
+	if ((rc = db->ops->query(db, sel, p, nkey, id_row, id)) != DBX_OK ||
+	    *id != -1)
+		return (rc);
 	if ((rc = db->ops->query(db, ins, p, n, NULL, NULL)) != DBX_OK ||
 	    (rc = db->ops->query(db, sel, p, nkey, id_row, id)) != DBX_OK)
 		return (rc);
@@ -668,7 +657,7 @@ sync_one(struct db *db, const char *dir, struct db_sync_stats *st,
 		else
 			st->unchanged++;
 	} else
-		seterr(err, errlen, "%s: %s: %s", db->url, dir, db->err);
+		db_err(err, errlen, "%s: %s: %s", db->url, dir, db->err);
 	rs_free(s);
 	free(in.meta);
 	free(in.k.config);
@@ -688,7 +677,7 @@ db_sync(struct db *db, const char *root, struct db_sync_stats *st,
 	if (root == NULL)
 		root = rs_default_root();
 	if (stat(root, &sb) == -1 || !S_ISDIR(sb.st_mode)) {
-		seterr(err, errlen, "%s: %s", root, stat(root, &sb) == -1 ?
+		db_err(err, errlen, "%s: %s", root, stat(root, &sb) == -1 ?
 		    strerror(errno) : "not a directory");
 		return (-1);
 	}
@@ -779,7 +768,7 @@ db_list(struct db *db, FILE *fp, char *err, size_t errlen)
 	memset(&l, 0, sizeof(l));
 	l.fp = fp;
 	if (db_retry(db, DB_READ, list, &l, NULL) != DBX_OK) {
-		seterr(err, errlen, "%s: %s", db->url, db->err);
+		db_err(err, errlen, "%s: %s", db->url, db->err);
 		return (-1);
 	}
 	return (0);
