@@ -17,11 +17,12 @@ _pg_bin() {
 	return 1
 }
 
-# CMD as the server's user: nobody when we are root, else ourselves.
+# CMD as the server's user: nobody when we are root, else ourselves; in
+# the server's directory (the checkout may be closed to nobody).
 _pg_as() {
 	if is_root; then
-		setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		    --reset-env -- "$@"
+		(cd "$PG_DIR" && setpriv --reuid=nobody \
+		    --regid="$(id -g nobody)" --clear-groups --reset-env -- "$@")
 	else
 		"$@"
 	fi
