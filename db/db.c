@@ -76,8 +76,8 @@ dbx_text(const struct dbx_row *r, int c)
 	return (r->db->ops->col_text(r, c));
 }
 
-static int
-is_pg(const char *url)
+int
+db_is_pg(const char *url)
 {
 	return (strncmp(url, "postgresql://", 13) == 0 ||
 	    strncmp(url, "postgres://", 11) == 0);
@@ -109,7 +109,7 @@ pw_userinfo(const char *url, const char **b, const char **e)
 {
 	const char *auth, *end, *at, *colon;
 
-	if (!is_pg(url))
+	if (!db_is_pg(url))
 		return (0);
 	auth = strstr(url, "://") + 3;
 	end = auth + strcspn(auth, "/?#");
@@ -134,7 +134,7 @@ pw_param(const char *url, const char *from, const char **b, const char **e)
 {
 	const char *q;
 
-	if (!is_pg(url) || (q = strchr(url, '?')) == NULL)
+	if (!db_is_pg(url) || (q = strchr(url, '?')) == NULL)
 		return (0);
 	for (q++; *q != '\0'; q += strcspn(q, "&"), q += *q == '&')
 		if (q >= from && strncmp(q, "password=", 9) == 0) {
@@ -257,7 +257,7 @@ db_open(const char *url, char *err, size_t errlen)
 	struct db *db;
 
 	db = xcalloc(1, sizeof(*db));
-	db->ops = is_pg(url) ? &db_pg_ops : &db_sqlite_ops;
+	db->ops = db_is_pg(url) ? &db_pg_ops : &db_sqlite_ops;
 	db->url = db_redact(url);
 	db->secret = db_url_password(url);
 	if (*url == '\0' || strcmp(url, "sqlite:") == 0) {

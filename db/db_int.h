@@ -82,6 +82,8 @@ struct db {
 /* Set db->err, with the password (if any) replaced by "***". */
 void	 db_seterr(struct db *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* 1 for a postgresql:// or postgres:// URL, 0 for an SQLite file. */
+int	 db_is_pg(const char *url);
 /* Format into a caller's err buffer (the public functions' messages). */
 void	 db_err(char *err, size_t errlen, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
