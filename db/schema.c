@@ -57,6 +57,9 @@ static const char *const v1[] = {
 	    "jobs INTEGER NOT NULL, metric TEXT NOT NULL, seq INTEGER NOT NULL, "
 	    "value DOUBLE PRECISION NOT NULL, "
 	    "PRIMARY KEY (set_id, jobs, metric, seq))",
+	/* history reads one metric of every set, in this order. */
+	"CREATE INDEX metrics_series ON metrics (metric, set_id, jobs, seq, "
+	    "value)",
 	NULL
 };
 

@@ -40,7 +40,7 @@ struct loader {
 	struct dataset *g, *t1;
 };
 
-/* The filters every query shares: host, label (NULL: any). */
+/* The filters: host, label (NULL: any). */
 #define FILTER	"(CAST(? AS TEXT) IS NULL OR h.name = ?) AND " \
 		"(CAST(? AS TEXT) IS NULL OR s.label = ?)"
 
@@ -189,14 +189,11 @@ load(struct db *db, void *arg)
 	static const char sets_sql[] = "SELECT s.id, h.name, s.label, "
 	    "s.path, s.measured_epoch FROM sets s "
 	    "JOIN hosts h ON h.id = s.host_id WHERE " FILTER " ORDER BY s.id";
-	static const char values_sql[] = "SELECT m.set_id, m.jobs, m.value "
-	    "FROM metrics m JOIN sets s ON s.id = m.set_id "
-	    "JOIN hosts h ON h.id = s.host_id WHERE " FILTER
-	    " AND m.metric = ? ORDER BY m.set_id, m.jobs, m.seq";
-	static const char meta_sql[] = "SELECT m.set_id, m.key, m.value "
-	    "FROM set_meta m JOIN sets s ON s.id = m.set_id "
-	    "JOIN hosts h ON h.id = s.host_id WHERE " FILTER
-	    " ORDER BY m.set_id, m.key";
+	/* No joins: rows of sets not chosen above are passed over (find). */
+	static const char values_sql[] = "SELECT set_id, jobs, value "
+	    "FROM metrics WHERE metric = ? ORDER BY set_id, jobs, seq";
+	static const char meta_sql[] = "SELECT set_id, key, value "
+	    "FROM set_meta ORDER BY set_id, key";
 	struct loader *l = arg;
 	struct dbv p[5];
 	size_t n;
@@ -205,12 +202,14 @@ load(struct db *db, void *arg)
 	n = filters(l->q, p);
 	if ((rc = db->ops->query(db, sets_sql, p, n, set_row, l)) != DBX_OK)
 		return (rc);
-	p[n] = dbv_text(l->ec ? "real" : l->hs->metric);
-	if ((rc = db->ops->query(db, values_sql, p, n + 1, value_row, l)) !=
+	if (l->nsets == 0)
+		return (DBX_OK);
+	p[0] = dbv_text(l->ec ? "real" : l->hs->metric);
+	if ((rc = db->ops->query(db, values_sql, p, 1, value_row, l)) !=
 	    DBX_OK)
 		return (rc);
 	group_end(l);
-	return (db->ops->query(db, meta_sql, p, n, meta_row, l));
+	return (db->ops->query(db, meta_sql, NULL, 0, meta_row, l));
 }
 
 static void

@@ -230,6 +230,7 @@ FSCONC_DB=$DOWN "$FSCONC" nightly $CAL -R "$s/live" --label run --no-report \
     >"$s/out" 2>"$s/err"; rc=$?
 { [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && grep -q '^verdict' "$s/out" &&
     [ "$(ls -d "$s"/live/*/run/* | wc -l)" -eq 4 ] && grep -q "sync pending" "$s/err" &&
+    ! grep -q "$PW" "$s/out" "$s/err" && ! grep -rq "$PW" "$s/live" &&
     ok "nightly, server down: verdict and exit as without a database" ||
     not_ok "nightly, server down: verdict and exit as without a database" "rc=$rc $(cat "$s/out" "$s/err")"
 pg_stop
