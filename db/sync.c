@@ -504,7 +504,7 @@ insert_rows(struct db *db, struct ingest *in)
 		put(r, dbv_real(w->real));
 		put(r, dbv_real(w->user));
 		put(r, dbv_real(w->sys));
-		/* Bound as text: a uint64 above INT64_MAX stays exact. */
+		/* As text: uint64 (BIGINT refuses what does not fit). */
 		put_owned(r, xasprintf("%" PRIu64, w->entries));
 		put_owned(r, xasprintf("%" PRIu64, w->bytes));
 		put(r, dbv_text(rs_status_name(w->status)));
