@@ -15,10 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analysis.h"
 #include "commands.h"
+#include "db.h"
 #include "results.h"
 #include "util.h"
 
@@ -43,15 +45,19 @@ struct import {
 	const char	*root;		/* -R (-o: deprecated) */
 	const char	*host;		/* --host */
 	const char	*ncpu;		/* --ncpu */
+	const char	*db;		/* --db */
+	time_t		 date;		/* --date; -1: now */
 	char		**meta;		/* -m KEY=VALUE */
 	size_t		 nmeta;
 	struct level	*lv;		/* operands */
 	size_t		 nlv;
 };
 
-enum { OPT_HOST = 256, OPT_NCPU };
+enum { OPT_HOST = 256, OPT_NCPU, OPT_DATE, OPT_DB };
 
 static const struct option longopts[] = {
+	{ "date",	required_argument,	NULL,	OPT_DATE },
+	{ "db",		required_argument,	NULL,	OPT_DB },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "host",	required_argument,	NULL,	OPT_HOST },
 	{ "label",	required_argument,	NULL,	'l' },
@@ -67,7 +73,8 @@ usage(FILE *fp)
 	fprintf(fp,
 	    "usage: fsconc import -l label [-m key=value ...] [-R root] "
 	    "[--host name]\n"
-	    "                     [--ncpu n] N=file ...\n");
+	    "                     [--ncpu n] [--date time] [--db URL] "
+	    "N=file ...\n");
 }
 
 /* "14.85", or the shell's "0m14.850s" / "1h2m3.5s". */
@@ -329,16 +336,28 @@ write_set(struct import *im, int argc, char **argv)
 {
 	struct rs_writer *w;
 	struct rs_run r;
-	char *abs, *cmd, *t, key[64];
+	char *abs, *cmd, *t, *db, *red, key[64];
 	size_t i, j;
 	int k;
 
-	if ((w = rs_create(im->root, im->host, im->label, NULL, 0)) == NULL)
+	if ((w = im->date == -1 ? rs_create(im->root, im->host, im->label,
+	    NULL, 0) : rs_create_at(im->root, im->host, im->label, NULL, 0,
+	    im->date)) == NULL)
 		return (-1);
 	rs_meta(w, "imported", "1");
 	cmd = xstrdup("fsconc");
 	for (k = 0; k < argc; k++) {
-		t = xasprintf("%s %s", cmd, argv[k]);
+		/* A database URL's password never reaches meta. */
+		if (k > 0 && strcmp(argv[k - 1], "--db") == 0)
+			db = db_redact(argv[k]);
+		else if (strncmp(argv[k], "--db=", 5) == 0) {
+			red = db_redact(argv[k] + 5);
+			db = xasprintf("--db=%s", red);
+			free(red);
+		} else
+			db = xstrdup(argv[k]);
+		t = xasprintf("%s %s", cmd, db);
+		free(db);
 		free(cmd);
 		cmd = t;
 	}
@@ -389,6 +408,7 @@ cmd_import(int argc, char **argv)
 
 	memset(&im, 0, sizeof(im));
 	im.root = rs_default_root();
+	im.date = -1;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "hl:m:o:R:", longopts, NULL)) != -1)
 		switch (ch) {
@@ -424,6 +444,24 @@ cmd_import(int argc, char **argv)
 			break;
 		case OPT_HOST:
 			im.host = optarg;
+			break;
+		case OPT_DATE:
+			if ((why = rs_parse_time(optarg, &im.date)) != NULL) {
+				warnx("--date %s: %s", optarg, why);
+				goto usage;
+			}
+			/* A measurement from the future is a typo. */
+			if (im.date > time(NULL) + 86400) {
+				warnx("--date %s: in the future", optarg);
+				goto usage;
+			}
+			break;
+		case OPT_DB:
+			if (*optarg == '\0') {
+				warnx("--db '': empty");
+				goto usage;
+			}
+			im.db = optarg;
 			break;
 		case OPT_NCPU:
 			if (parse_uint(optarg, 1, INT_MAX, &n) == -1) {
@@ -464,8 +502,11 @@ cmd_import(int argc, char **argv)
 	for (i = 0; i < im.nlv; i++)
 		if (read_level(&im.lv[i]) == -1)
 			goto out;
-	if (write_set(&im, argc, argv) == 0)
+	if (write_set(&im, argc, argv) == 0) {
 		rc = EXIT_OK;
+		/* Into the database, if one is configured; never fails. */
+		(void)db_autosync(im.db, im.root);
+	}
 	goto out;
 usage:
 	usage(stderr);

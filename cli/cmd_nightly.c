@@ -16,6 +16,7 @@
 
 #include "analysis.h"
 #include "commands.h"
+#include "db.h"
 #include "harness.h"
 #include "results.h"
 #include "util.h"
@@ -386,6 +387,9 @@ cmd_nightly(int argc, char **argv)
 	}
 	rc = judge(&nt, base, cand);
 out:
+	/* Into the database, if one is configured; never changes rc. */
+	if (nt.no_run == NULL && cand != NULL)
+		(void)db_autosync(NULL, nt.root);
 	rs_free(base);
 	rs_free(cand);
 	free(bpath);

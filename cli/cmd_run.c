@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "db.h"
 #include "harness.h"
 #include "util.h"
 
@@ -24,6 +25,9 @@ cmd_run(int argc, char **argv)
 		rc = vary_experiment(&c, path, sizeof(path));
 	else
 		rc = run_experiment(&c, path, sizeof(path));
+	/* Into the database, if one is configured; never changes rc. */
+	if (!c.dry_run)
+		(void)db_autosync(NULL, c.results);
 	run_config_free(&c);
 	return (rc);
 }

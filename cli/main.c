@@ -34,6 +34,8 @@ const struct fsconc_command fsconc_commands[] = {
 	    "topology and the binding plan" },
 	{ "mkarchive", cmd_mkarchive, "mkarchive [options] OUT",
 	    "generate a deterministic test archive" },
+	{ "db", cmd_db, "db sync|list [-R root] [--db URL]",
+	    "the results database: ingest sets, list them" },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -158,6 +158,81 @@ rs_utc_time(char *buf, size_t len, time_t t)
 	return (buf);
 }
 
+/* The digits of s[0..n-1] as a number, or -1. */
+static int
+digits(const char *s, int n)
+{
+	int v = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return (-1);
+		v = v * 10 + (s[i] - '0');
+	}
+	return (v);
+}
+
+const char *
+rs_parse_time(const char *s, time_t *t)
+{
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31,
+	    30, 31 };
+	struct tm tm;
+	const char *p;
+	int y, mo, d, h = 0, mi = 0, sec = 0, off = 0, oh, om, leap;
+	time_t v;
+
+	if (s == NULL || strlen(s) < 10 || s[4] != '-' || s[7] != '-' ||
+	    (y = digits(s, 4)) < 0 || (mo = digits(s + 5, 2)) < 0 ||
+	    (d = digits(s + 8, 2)) < 0)
+		return ("not an ISO 8601 date: want YYYY-MM-DD or "
+		    "YYYY-MM-DDTHH:MM:SSZ");
+	if (y < 1970 || y > 9999)
+		return ("year out of range (1970 to 9999)");
+	leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	if (mo < 1 || mo > 12)
+		return ("month out of range (01 to 12)");
+	if (d < 1 || d > mdays[mo - 1] + (mo == 2 && leap))
+		return ("no such day in that month");
+	p = s + 10;
+	if (*p == 'T') {
+		if (strlen(p) < 6 || p[3] != ':' || (h = digits(p + 1, 2)) < 0 ||
+		    (mi = digits(p + 4, 2)) < 0)
+			return ("bad time of day: want THH:MM or THH:MM:SS");
+		p += 6;
+		if (*p == ':') {
+			if ((sec = digits(p + 1, 2)) < 0)
+				return ("bad seconds: want two digits");
+			p += 3;
+		}
+		if (h > 23 || mi > 59 || sec > 59)
+			return ("time of day out of range");
+		if (*p == 'Z')
+			p++;
+		else if ((*p == '+' || *p == '-') && strlen(p) == 6 &&
+		    p[3] == ':' && (oh = digits(p + 1, 2)) >= 0 &&
+		    (om = digits(p + 4, 2)) >= 0 && oh <= 23 && om <= 59) {
+			off = (oh * 60 + om) * 60 * (*p == '+' ? 1 : -1);
+			p += 6;
+		} else
+			return ("a time needs its zone: Z or +HH:MM");
+	}
+	if (*p != '\0')
+		return ("trailing characters after the date");
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = sec;
+	v = timegm(&tm) - off;
+	if (v < 0)
+		return ("before 1970-01-01T00:00:00Z");
+	*t = v;
+	return (NULL);
+}
+
 char *
 rs_mkdir_stamped(const char *parent, time_t t, const char *name)
 {

@@ -26,6 +26,13 @@ const char *rs_host_name(char *buf, size_t len);
 /* t as meta writes times (created, start, end): "2026-12-01T07:28:51Z". */
 const char *rs_utc_time(char *buf, size_t len, time_t t);
 /*
+ * Parse an ISO 8601 time, "2026-10-05T03:00:00Z" (seconds optional, Z or
+ * an offset +HH:MM) or a date alone, "2026-10-05" (midnight UTC), into
+ * *t.  NULL, or why s is not such a time (a day that does not exist, no
+ * zone, trailing text ...).
+ */
+const char *rs_parse_time(const char *s, time_t *t);
+/*
  * Make <parent>/<UTC stamp of t>[-name][-K], K = 1, 2, ... for the first
  * name not taken: never an existing directory, so racing writers get
  * different ones.  The malloc'd path, or NULL with errno (EEXIST after
@@ -86,6 +93,10 @@ struct rs_writer;
 const char *rs_name_error(const char *s);
 struct rs_writer *rs_create(const char *root, const char *host,
 	    const char *label, const char *const *metrics, size_t nmetrics);
+/* The same for a set measured at when (its stamp and created): import. */
+struct rs_writer *rs_create_at(const char *root, const char *host,
+	    const char *label, const char *const *metrics, size_t nmetrics,
+	    time_t when);
 const char *rs_path(const struct rs_writer *);
 /*
  * Append "key=value" to meta through meta_put (common/util.h): no value

@@ -158,9 +158,15 @@ struct rs_writer *
 rs_create(const char *root, const char *host, const char *label,
     const char *const *metrics, size_t nmetrics)
 {
+	return (rs_create_at(root, host, label, metrics, nmetrics, time(NULL)));
+}
+
+struct rs_writer *
+rs_create_at(const char *root, const char *host, const char *label,
+    const char *const *metrics, size_t nmetrics, time_t now)
+{
 	struct rs_writer *w;
 	char *parent, stamp[32];
-	time_t now;
 	size_t i;
 
 	if (!valid_component("host", host) || !valid_component("label", label))
@@ -186,7 +192,6 @@ rs_create(const char *root, const char *host, const char *label,
 		free(parent);
 		return (NULL);
 	}
-	now = time(NULL);
 
 	w = xcalloc(1, sizeof(*w));
 	if ((w->path = rs_mkdir_stamped(parent, now, NULL)) == NULL) {

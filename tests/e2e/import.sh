@@ -92,3 +92,30 @@ for args in "1=plain.txt" "-l x" "-l x 0=plain.txt" "-l x one=plain.txt" \
 	[ $rc -eq $want ] && ok "import $args: exit $want" ||
 	    not_ok "import $args: exit $want" "rc=$rc"
 done
+
+# --date: the set's stamp and created are the measurement time; a date
+# alone is midnight UTC; an offset is converted to UTC.
+for pair in "2026-10-05T03:00:00Z 20261005T030000Z 2026-10-05T03:00:00Z" \
+    "2026-10-06 20261006T000000Z 2026-10-06T00:00:00Z" \
+    "2024-02-29T23:30+02:00 20240229T213000Z 2024-02-29T21:30:00Z"; do
+	set -- $pair
+	out=$("$FSCONC" import -R "$d/dated" --host h -l dated --date "$1" \
+	    1=plain.txt 2>&1); rc=$?
+	[ $rc -eq 0 ] && [ "$out" = "$d/dated/h/dated/$2" ] &&
+	    grep -qx "created=$3" "$out/meta" &&
+	    ok "import --date $1: stamp $2, created=$3" ||
+	    not_ok "import --date $1: stamp $2, created=$3" "rc=$rc $out"
+done
+# Refused (exit 2, nothing written): days that do not exist, out of range,
+# no zone on a time, trailing text, words, the future, before 1970.
+for bad in 2026-02-30 2023-02-29 2026-13-01 2026-00-10 2026-10-05T24:00:00Z \
+    2026-10-05T03:60Z 2026-10-05T03:00:00 "2026-10-05 03:00:00Z" \
+    2026-10-05Tx "2026-10-05T03:00:00Z junk" yesterday "" 26-10-05 \
+    +2026-10-05 2999-01-01 1969-12-31 2026-10-05T03:00:00+25:00; do
+	out=$("$FSCONC" import -R "$d/baddate" --host h -l bad --date "$bad" \
+	    1=plain.txt 2>&1); rc=$?
+	[ $rc -eq 2 ] && [ ! -e "$d/baddate" ] &&
+	    case $out in *"--date $bad: "*) true ;; *) false ;; esac &&
+	    ok "import --date '$bad': refused, named" ||
+	    not_ok "import --date '$bad': refused, named" "rc=$rc $out"
+done

@@ -1,0 +1,381 @@
+/*
+ * The database's front half: which database (db_resolve), its URL fit for
+ * printing (db_redact), connecting and the schema (db_open), write
+ * transactions with bounded retries (db_txn), the run/nightly/import hook
+ * (db_autosync), and the test hook.
+ */
+#include <sys/stat.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db_int.h"
+#include "results.h"
+#include "util.h"
+
+/* db_txn: at most this many tries, pauses from 2 ms doubling to 250 ms. */
+#define TXN_TRIES	60
+#define TXN_PAUSE0_US	2000
+#define TXN_PAUSE_MAX_US 250000
+
+struct dbv
+dbv_int(int64_t i)
+{
+	struct dbv v = { DBV_INT, i, 0, NULL };
+
+	return (v);
+}
+
+struct dbv
+dbv_real(double d)
+{
+	struct dbv v = { isfinite(d) ? DBV_REAL : DBV_NULL, 0, d, NULL };
+
+	return (v);
+}
+
+struct dbv
+dbv_text(const char *s)
+{
+	struct dbv v = { s != NULL ? DBV_TEXT : DBV_NULL, 0, 0, s };
+
+	return (v);
+}
+
+int
+dbx_null(const struct dbx_row *r, int c)
+{
+	return (r->db->ops->col_null(r, c));
+}
+
+int64_t
+dbx_int(const struct dbx_row *r, int c)
+{
+	return (r->db->ops->col_int(r, c));
+}
+
+double
+dbx_real(const struct dbx_row *r, int c)
+{
+	if (r->db->ops->col_null(r, c))
+		return (NAN);
+	return (r->db->ops->col_real(r, c));
+}
+
+const char *
+dbx_text(const struct dbx_row *r, int c)
+{
+	return (r->db->ops->col_text(r, c));
+}
+
+int
+db_is_pg(const char *url)
+{
+	return (strncmp(url, "postgresql://", 13) == 0 ||
+	    strncmp(url, "postgres://", 11) == 0);
+}
+
+char *
+db_resolve(const char *url, const char *root, int only_if_set)
+{
+	struct stat st;
+	const char *env;
+	char *p;
+
+	if (url != NULL && *url != '\0')
+		return (xstrdup(url));
+	if ((env = getenv("FSCONC_DB")) != NULL && *env != '\0')
+		return (xstrdup(env));
+	p = xasprintf("%s/%s", root != NULL ? root : rs_default_root(),
+	    DB_DEFAULT_FILE);
+	if (only_if_set && stat(p, &st) == -1) {
+		free(p);
+		return (NULL);
+	}
+	return (p);
+}
+
+/* Where the password of a postgresql:// URL lies: [*b, *e). 0 if none. */
+static int
+pw_userinfo(const char *url, const char **b, const char **e)
+{
+	const char *auth, *end, *at, *colon;
+
+	if (!db_is_pg(url))
+		return (0);
+	auth = strstr(url, "://") + 3;
+	end = auth + strcspn(auth, "/?#");
+	at = NULL;
+	for (colon = auth; colon < end; colon++)
+		if (*colon == '@')
+			at = colon;
+	if (at == NULL)
+		return (0);
+	for (colon = auth; colon < at && *colon != ':'; colon++)
+		;
+	if (colon == at)
+		return (0);
+	*b = colon + 1;
+	*e = at;
+	return (1);
+}
+
+/* The value of a password= parameter at or after from: [*b, *e). */
+static int
+pw_param(const char *url, const char *from, const char **b, const char **e)
+{
+	const char *q;
+
+	if (!db_is_pg(url) || (q = strchr(url, '?')) == NULL)
+		return (0);
+	for (q++; *q != '\0'; q += strcspn(q, "&"), q += *q == '&')
+		if (q >= from && strncmp(q, "password=", 9) == 0) {
+			*b = q + 9;
+			*e = *b + strcspn(*b, "&#");
+			return (1);
+		}
+	return (0);
+}
+
+/* out with [b, e) replaced by "***"; frees out. */
+static char *
+mask(char *out, const char *b, const char *e)
+{
+	char *t;
+
+	t = xasprintf("%.*s***%s", (int)(b - out), out, e);
+	free(out);
+	return (t);
+}
+
+char *
+db_redact(const char *url)
+{
+	const char *b, *e;
+	char *out;
+	size_t off;
+
+	out = xstrdup(url);
+	if (pw_userinfo(out, &b, &e))
+		out = mask(out, b, e);
+	for (off = 0; pw_param(out, out + off, &b, &e); ) {
+		off = (size_t)(b - out) + 3;
+		out = mask(out, b, e);
+	}
+	return (out);
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return (c - '0');
+	if (c >= 'a' && c <= 'f')
+		return (c - 'a' + 10);
+	if (c >= 'A' && c <= 'F')
+		return (c - 'A' + 10);
+	return (-1);
+}
+
+char *
+db_url_password(const char *url)
+{
+	const char *b, *e;
+	char *out, *q;
+
+	if (!pw_userinfo(url, &b, &e) && !pw_param(url, url, &b, &e))
+		return (NULL);
+	if (b == e)
+		return (NULL);
+	out = q = xmalloc((size_t)(e - b) + 1);
+	for (; b < e; b++)
+		if (*b == '%' && b + 2 < e && hexval(b[1]) >= 0 &&
+		    hexval(b[2]) >= 0) {
+			*q++ = (char)(hexval(b[1]) * 16 + hexval(b[2]));
+			b += 2;
+		} else
+			*q++ = *b;
+	*q = '\0';
+	return (out);
+}
+
+/* Replace every occurrence of secret in s (size len) by "***". */
+static void
+scrub(char *s, size_t len, const char *secret)
+{
+	size_t n;
+	char *p;
+
+	if (secret == NULL || (n = strlen(secret)) == 0)
+		return;
+	while ((p = strstr(s, secret)) != NULL) {
+		if (n >= 3) {
+			memcpy(p, "***", 3);
+			memmove(p + 3, p + n, strlen(p + n) + 1);
+		} else {
+			if (strlen(s) + 3 - n >= len)
+				return;
+			memmove(p + 3, p + n, strlen(p + n) + 1);
+			memcpy(p, "***", 3);
+		}
+	}
+}
+
+void
+db_seterr(struct db *db, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(db->err, sizeof(db->err), fmt, ap);
+	va_end(ap);
+	/* libpq may echo the connection string back: never the password. */
+	scrub(db->err, sizeof(db->err), db->secret);
+}
+
+void
+db_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+struct db *
+db_open(const char *url, char *err, size_t errlen)
+{
+	struct db *db;
+
+	db = xcalloc(1, sizeof(*db));
+	db->ops = db_is_pg(url) ? &db_pg_ops : &db_sqlite_ops;
+	db->url = db_redact(url);
+	db->secret = db_url_password(url);
+	if (*url == '\0' || strcmp(url, "sqlite:") == 0) {
+		db_err(err, errlen, "'%s': empty: want a postgresql:// URL or "
+		    "an SQLite file", url);
+		db_close(db);
+		return (NULL);
+	}
+	if (db->ops->connect(db, url) != DBX_OK) {
+		db_err(err, errlen, "%s: %s", db->url, db->err);
+		db_close(db);
+		return (NULL);
+	}
+	if (db_schema(db) != DBX_OK) {
+		db_err(err, errlen, "%s: %s", db->url, db->err);
+		db_close(db);
+		return (NULL);
+	}
+	return (db);
+}
+
+void
+db_close(struct db *db)
+{
+	if (db == NULL)
+		return;
+	if (db->conn != NULL)
+		db->ops->disconnect(db);
+	free(db->url);
+	free(db->secret);
+	free(db);
+}
+
+static void
+pause_us(uint64_t us)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)(us / 1000000);
+	ts.tv_nsec = (long)(us % 1000000) * 1000;
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+int
+db_retry(struct db *db, int txn, int (*fn)(struct db *, void *), void *arg,
+    size_t *retries)
+{
+	static uint64_t seed;
+	char saved[sizeof(db->err)];
+	uint64_t pause = TXN_PAUSE0_US;
+	int rc, i;
+
+	if (seed == 0)
+		seed = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
+	for (i = 0; i < TXN_TRIES; i++) {
+		if (!txn) {
+			if ((rc = fn(db, arg)) != DBX_RETRY)
+				return (rc);
+		} else {
+			if ((rc = db->ops->exec(db, txn == DB_READ ?
+			    db->ops->begin_read : db->ops->begin_write)) ==
+			    DBX_OK && (rc = fn(db, arg)) == DBX_OK &&
+			    (rc = db->ops->exec(db, "COMMIT")) == DBX_OK)
+				return (DBX_OK);
+			memcpy(saved, db->err, sizeof(saved));
+			(void)db->ops->exec(db, "ROLLBACK");
+			memcpy(db->err, saved, sizeof(saved));
+			if (rc == DBX_ERR)
+				return (DBX_ERR);
+		}
+		if (retries != NULL)
+			(*retries)++;
+		/* Jittered, so that writers that collided do not again. */
+		pause_us(pause / 2 + splitmix64(&seed) % (pause / 2 + 1));
+		if ((pause *= 2) > TXN_PAUSE_MAX_US)
+			pause = TXN_PAUSE_MAX_US;
+	}
+	db_seterr(db, "still busy or in conflict after %d tries", TXN_TRIES);
+	return (DBX_ERR);
+}
+
+void
+db_test_stop(const char *point)
+{
+	const char *path = getenv("FSCONC_TEST_DB_STOP");
+	int fd;
+
+	if (path == NULL || *path == '\0')
+		return;
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0644)) != -1) {
+		(void)write_all(fd, point, strlen(point));
+		close(fd);
+	}
+	for (;;)
+		pause();
+}
+
+int
+db_autosync(const char *url, const char *root)
+{
+	struct db_sync_stats st;
+	struct db *db;
+	char *u, err[1200];
+	int rc = 0;
+
+	if ((u = db_resolve(url, root, 1)) == NULL)
+		return (0);
+	memset(&st, 0, sizeof(st));
+	if ((db = db_open(u, err, sizeof(err))) == NULL ||
+	    db_sync(db, root, &st, err, sizeof(err)) == -1) {
+		warnx("db: %s", err);
+		warnx("db: sync pending: the result set is written; "
+		    "'fsconc db sync' will add it");
+		rc = -1;
+	}
+	db_close(db);
+	free(u);
+	return (rc);
+}
