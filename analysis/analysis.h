@@ -10,6 +10,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/*
+ * Fewer values than this at a level: no ministat block (ministat refuses
+ * them), no test, no verdict, no place in Holm's family.
+ */
+#define STAT_MIN_N	3
+
 /* Fill with ds_add() only: it keeps sum and the sorted flag right. */
 struct dataset {
 	char	*name;		/* file name as ministat prints it */
@@ -35,8 +41,24 @@ double	 ds_min(struct dataset *);
 double	 ds_max(struct dataset *);
 double	 ds_median(struct dataset *);	/* ministat's: upper middle for even n */
 double	 ds_mean(const struct dataset *);
-double	 ds_var(const struct dataset *);	/* two-pass, n-1 */
-double	 ds_stddev(const struct dataset *);
+double	 ds_var(const struct dataset *);	/* two-pass, n-1; 0 if all equal */
+double	 ds_stddev(const struct dataset *);	/* finite for finite data */
+/*
+ * Scaling before squaring, so that values beyond 1e+/-77 (whose fourth
+ * powers leave the double range) give the right answers: ds_exp is the
+ * binary exponent e of the largest |value| of a and b (b may be NULL),
+ * and ds_var_scaled the variance of the values times 2^-e (exactly
+ * ds_var times 2^-2e wherever ds_var does not overflow or underflow).
+ */
+int	 ds_exp(const struct dataset *a, const struct dataset *b);
+double	 ds_var_scaled(const struct dataset *, int e);
+/*
+ * 1 if the means of a and b differ by no more than the rounding of an
+ * input-order mean (n_a + n_b units in the last place of the largest
+ * |value|): the same mean, whatever the bits say.  Constant samples of
+ * one value (four 0.1 against three 0.1) are no difference.
+ */
+int	 ds_means_equal(const struct dataset *a, const struct dataset *b);
 
 /*
  * Read one column of numbers with ministat's rules: a line is split on
@@ -48,12 +70,14 @@ double	 ds_stddev(const struct dataset *);
  */
 enum { DS_READ_OK = 0, DS_READ_ERRNO = -1, DS_READ_BADLINE = -2,
 	DS_READ_OPEN = -3, DS_READ_LONGLINE = -4, DS_READ_TOOBIG = -5,
-	DS_READ_TOOMANY = -6 };
+	DS_READ_TOOMANY = -6, DS_READ_RANGE = -7 };
 /*
  * Bounds on numeric input, far above real use: DS_READ_LONGLINE (with
  * *badline) for a line longer than DS_MAX_LINE bytes, DS_READ_TOOBIG for
  * more than DS_MAX_BYTES, DS_READ_TOOMANY for more than DS_MAX_VALUES
- * values (so /dev/zero fails at once instead of filling memory).
+ * values (so /dev/zero fails at once instead of filling memory);
+ * DS_READ_RANGE (with *badline) for a value that is not finite (inf,
+ * nan, 1e999) or that takes the sum past the largest double.
  */
 #define DS_MAX_LINE	(1 << 20)
 #define DS_MAX_BYTES	(1L << 30)
@@ -139,28 +163,49 @@ int	 stat_ratio_ci(struct dataset *a, struct dataset *b, double k,
 /*
  * Effective concurrency of one set, EC(N) = N * mean(T1) / mean(TN),
  * with T1 and TN the real times at jobs 1 and N: the one rule for fsconc
- * run, compare and report.  The estimate needs a value at each level and
- * both means finite and > 0 (else -1).  The interval needs two values on
- * each side: Fieller's (stat_ratio_ci), or the delta method when
- * Fieller's is unbounded; with fewer it is EC_POINT, lo = hi = ec.
- * EC(1) is 1, EC_POINT.  var and dfden are the delta-method variance
- * and its Welch-Satterthwaite denominator (sum c_i^2/(n_i-1)), 0 for
- * EC_POINT, for stat_ec_diff.
+ * run, compare, report and nightly.  The estimate needs a value at each
+ * level and both means finite and > 0 (else -1).  The interval needs two
+ * values on each side (with fewer it is EC_POINT, lo = hi = ec): Fieller's
+ * set restricted to EC > 0.  When mean(T1) is not clearly above 0 at the
+ * confidence given the interval has no lower bound but 0 (EC_OPEN_LO,
+ * lo = 0); when mean(TN) is not, no upper bound (EC_OPEN_HI, hi = inf);
+ * stat_ec_why says which, stat_ec_interval prints "(0, 6.06]" or
+ * "[1.20, inf)".  Never a bound below 0, never the delta method.
+ * EC(1) is 1, EC_POINT.  var and dfden are the delta-method variance and
+ * its Welch-Satterthwaite denominator (sum c_i^2/(n_i-1)), 0 for
+ * EC_POINT; tol the rounding of ec (from the rounding of the means).
  */
 struct ec_ci {
 	double	 ec, lo, hi;
-	int	 method;	/* RATIO_FIELLER, RATIO_DELTA or EC_POINT */
+	int	 method;	/* RATIO_FIELLER or EC_POINT */
+	int	 open;		/* EC_OPEN_LO | EC_OPEN_HI, 0: bounded */
 	double	 var;
 	double	 dfden;
+	double	 tol;
 };
 enum { EC_POINT = -1 };
+enum { EC_OPEN_LO = 1, EC_OPEN_HI = 2 };
 int	 stat_ec(struct dataset *t1, struct dataset *tn, int n, double conf,
 	    struct ec_ci *);
+/* Why an interval is open ("T1 too noisy: more repetitions"), or NULL. */
+const char *stat_ec_why(const struct ec_ci *);
+/* "[lo, hi]", "(0, hi]", "[lo, inf)", "(0, inf)" or "-" (EC_POINT). */
+char	*stat_ec_interval(char *buf, size_t len, const struct ec_ci *,
+	    int prec);
 /*
  * EC(other) - EC(base) for independent sets: delta-method variances
- * added, Student t with Welch-Satterthwaite degrees of freedom.  -1
- * (nothing set) when either is EC_POINT: no interval without variances.
+ * added, Student t with Welch-Satterthwaite degrees of freedom, two-sided
+ * p.  A difference within the two ECs' rounding is 0.  -1 (nothing set)
+ * when either is EC_POINT or open: no interval without variances, and
+ * none where the delta method fails.
  */
+struct ec_test {
+	double	 d, lo, hi;	/* dEC and its interval */
+	double	 t, df, p;
+};
+int	 stat_ec_test(const struct ec_ci *base, const struct ec_ci *other,
+	    double conf, struct ec_test *);
+/* The same, the difference and its interval only. */
 int	 stat_ec_diff(const struct ec_ci *base, const struct ec_ci *other,
 	    double conf, double *diff, double *lo, double *hi);
 
@@ -184,7 +229,7 @@ void	 stat_gsl_quiet(void);
 void	 holm_adjust(const double *p, double *adj, size_t n);
 
 enum verdict {
-	VERDICT_UNTESTED = -1,	/* fewer than two points on a side */
+	VERDICT_UNTESTED = -1,	/* fewer than STAT_MIN_N values on a side */
 	VERDICT_SAME,		/* no difference proven */
 	VERDICT_FASTER,
 	VERDICT_SLOWER,

@@ -281,7 +281,7 @@ block(struct cmp *c, int jobs, const char *metric, struct compare_verdict *v)
 
 	for (i = 0; i < c->nsets; i++) {
 		ds[i] = load(c->sets[i], jobs, metric);
-		if (ds[i]->n < 3 && few == c->nsets)
+		if (ds[i]->n < STAT_MIN_N && few == c->nsets)
 			few = i;
 	}
 	if (few < c->nsets) {
@@ -424,7 +424,7 @@ static void
 ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 {
 	size_t i, j, lw = 5;
-	int any_delta = 0, any_point = 0;
+	int any_point = 0;
 	char ci[64], eff[16], d[80];
 
 	fputc('\n', c->out);
@@ -450,14 +450,8 @@ ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct ecrow *r = &rows[i];
 
-		if (r->e.method == EC_POINT) {
-			snprintf(ci, sizeof(ci), "-");
-			any_point = 1;
-		} else
-			snprintf(ci, sizeof(ci), "[%.2f, %.2f]%s", r->e.lo,
-			    r->e.hi, r->e.method == RATIO_DELTA ? "*" : "");
-		if (r->e.method == RATIO_DELTA)
-			any_delta = 1;
+		stat_ec_interval(ci, sizeof(ci), &r->e, 2);
+		any_point |= r->e.method == EC_POINT;
 		if (isfinite(r->eff))
 			snprintf(eff, sizeof(eff), "%.1f%%", 100 * r->eff);
 		else
@@ -472,9 +466,12 @@ ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 		    label_of(c->sets[r->set]), r->t1, r->tn, r->e.ec, ci, eff,
 		    *d != '\0' ? "  " : "", d);
 	}
-	if (any_delta)
-		fprintf(c->out, "* Fieller's interval is unbounded (mean TN "
-		    "not clearly non-zero): delta method.\n");
+	/* Open intervals: why, and what to do. */
+	for (i = 0; i < n; i++)
+		if (stat_ec_why(&rows[i].e) != NULL)
+			fprintf(c->out, "%c EC(%d) interval open: %s\n",
+			    syms[rows[i].set], rows[i].jobs,
+			    stat_ec_why(&rows[i].e));
 	if (any_point)
 		fprintf(c->out, "CI -: a single value at jobs 1 or N, no "
 		    "interval.\n");
@@ -520,13 +517,18 @@ ec_json(struct cmp *c, const struct ecrow *rows, size_t n)
 		fputs(",\"ec\":", c->out);
 		json_num(c->out, r->e.ec);
 		/* A single value has no interval. */
+		/* A single value has no interval; an open side is null. */
 		fputs(",\"lo\":", c->out);
 		json_num(c->out, r->e.method == EC_POINT ? NAN : r->e.lo);
 		fputs(",\"hi\":", c->out);
 		json_num(c->out, r->e.method == EC_POINT ? NAN : r->e.hi);
-		fprintf(c->out, ",\"method\":\"%s\",\"efficiency\":",
-		    r->e.method == RATIO_DELTA ? "delta" :
+		fprintf(c->out, ",\"method\":\"%s\",\"open\":",
 		    r->e.method == EC_POINT ? "point" : "fieller");
+		if (stat_ec_why(&r->e) != NULL)
+			json_string(c->out, stat_ec_why(&r->e));
+		else
+			fputs("null", c->out);
+		fputs(",\"efficiency\":", c->out);
 		json_num(c->out, r->eff);
 		if (r->has_diff) {
 			fputs(",\"diff\":{\"ec\":", c->out);
@@ -574,7 +576,8 @@ verdict_tests(struct cmp *c, struct test **testsp)
 			memset(&tests[n], 0, sizeof(tests[n]));
 			tests[n].set = i;
 			tests[n].jobs = c->levels[j];
-			if (a->n >= 2 && b->n >= 2 &&
+			/* A level skipped above is no test either. */
+			if (a->n >= STAT_MIN_N && b->n >= STAT_MIN_N &&
 			    stat_welch(a, b, c->o->conf, &tests[n].t) == 0 &&
 			    isfinite(tests[n].t.p))
 				n++;

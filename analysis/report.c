@@ -645,7 +645,7 @@ html_ec_table(FILE *fp, const struct report *r)
 {
 	const struct rset *s;
 	struct ec_ci rc;
-	char name[21];
+	char name[21], ci[64];
 	size_t i, j;
 	int n, lim, any;
 
@@ -667,14 +667,12 @@ html_ec_table(FILE *fp, const struct report *r)
 			fprintf(fp, " %5d %10.4g %10.4g %7.3f  ",
 			    n, ds_mean(rset_ds(s, 1, "real")),
 			    ds_mean(rset_ds(s, n, "real")), rc.ec);
-			if (rc.method == EC_POINT)
-				fprintf(fp, "%-19s", "-");
-			else
-				fprintf(fp, "[%7.3f, %7.3f]", rc.lo, rc.hi);
+			fprintf(fp, "%-19s", stat_ec_interval(ci, sizeof(ci),
+			    &rc, 3));
 			fprintf(fp, " %6.3f  ", rc.ec / lim);
 			fputs(rc.method == EC_POINT ? "one value: no "
-			    "interval" : rc.method == RATIO_FIELLER ? "Fieller" :
-			    "delta (Fieller unbounded)", fp);
+			    "interval" : stat_ec_why(&rc) != NULL ?
+			    stat_ec_why(&rc) : "Fieller", fp);
 			fputc('\n', fp);
 		}
 	}

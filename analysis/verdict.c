@@ -91,8 +91,8 @@ verdict_run(struct verdict_test *tests, size_t n, double conf,
 		vt->verdict = VERDICT_UNTESTED;
 		vt->regression = 0;
 		vt->p_adj = 1.0;
-		if (vt->a == NULL || vt->b == NULL || vt->a->n < 2 ||
-		    vt->b->n < 2 ||
+		if (vt->a == NULL || vt->b == NULL || vt->a->n < STAT_MIN_N ||
+		    vt->b->n < STAT_MIN_N ||
 		    stat_welch(vt->a, vt->b, conf, &vt->t) != 0 ||
 		    !isfinite(vt->t.p))
 			continue;
@@ -136,7 +136,8 @@ verdict_print(FILE *fp, const struct verdict_test *tests, size_t n,
 		vt = &tests[i];
 		fprintf(fp, "%-6s jobs=%-4d ", vt->metric, vt->jobs);
 		if (vt->verdict == VERDICT_UNTESTED) {
-			fprintf(fp, "not tested (fewer than 2 values)\n");
+			fprintf(fp, "not tested (fewer than %d values)\n",
+			    STAT_MIN_N);
 			continue;
 		}
 		fprintf(fp, "%-20s ", verdict_name(vt->verdict));

@@ -271,7 +271,7 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 	if (nt->verbose)
 		printf("candidate: %s\n%zu tests, Welch's t, Holm's "
 		    "correction, %g%% confidence, threshold %g%%\n",
-		    cand->path, n, nt->conf, nt->threshold);
+		    cand->path, ntested, nt->conf, nt->threshold);
 	verdict_print(stdout, vt, n, nt->conf);
 	if (nreg > 0)
 		printf("verdict: %d significant slowdown%s larger than %g%%\n",
@@ -279,7 +279,8 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 	else if (ntested == 0) {
 		/* No test is no evidence: not "no regression". */
 		printf("verdict: none, 0 of %zu tests possible (a level needs "
-		    "2 or more ok or warn batches in both sets)\n", n);
+		    "%d or more ok or warn batches in both sets)\n", n,
+		    STAT_MIN_N);
 		rc = EXIT_RUNTIME;
 	} else
 		printf("verdict: no regression\n");

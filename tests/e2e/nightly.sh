@@ -100,6 +100,19 @@ out=$("$FSCONC" nightly -R "$r" --no-run h1/inc2 --no-report 2>&1); rc=$?
     ok "only an interrupted set before: no baseline yet" ||
     not_ok "only an interrupted set before: no baseline yet" "rc=$rc $out"
 
+# Constant data (issue 11): four 0.1 against three 0.1, every metric, at
+# --threshold 0: no regression (it said SLOWER with p = 0 and exited 3).
+printf '0.1 real 0.1 user 0.1 sys\n0.1 real 0.1 user 0.1 sys\n0.1 real 0.1 user 0.1 sys\n0.1 real 0.1 user 0.1 sys\n' >"$s/k4"
+head -n 3 "$s/k4" >"$s/k3"
+"$FSCONC" import -R "$r" --host h1 -l k4 1="$s/k4" 2="$s/k4" >/dev/null
+"$FSCONC" import -R "$r" --host h1 -l k3 1="$s/k3" 2="$s/k3" >/dev/null
+"$FSCONC" nightly -R "$r" --no-run h1/k3 --baseline h1/k4 --threshold 0 \
+    --no-report >"$s/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^verdict: no regression' "$s/out" &&
+    ! grep -Eq ' (slower|faster) ' "$s/out" &&
+    ok "constant sets, --threshold 0: no regression, exit 0" ||
+    not_ok "constant sets, --threshold 0: no regression, exit 0" "rc=$rc $(cat "$s/out")"
+
 err=$("$FSCONC" nightly -R "$r" --no-run h1/cfg --baseline h1/nosuch 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$err" | grep -q nosuch &&
     ok "unknown baseline: exit 1" || not_ok "unknown baseline: exit 1" "rc=$rc $err"

@@ -232,7 +232,8 @@ test_untested(void **state)
 	ds_add(b, 2.0);
 	ds_add(b, 2.1);
 	ds_add(b, 1.9);
-	ds_add(c, 2.0);		/* one value: cannot be tested */
+	ds_add(c, 20.0);	/* two values: not tested (STAT_MIN_N) */
+	ds_add(c, 20.1);
 	t[0].jobs = 1;
 	t[0].metric = "real";
 	t[0].a = a;
@@ -257,6 +258,31 @@ test_untested(void **state)
 	ds_free(c);
 }
 
+/* Constant samples of one value: no difference, even at threshold 0. */
+static void
+test_constant(void **state)
+{
+	struct verdict_test t;
+	struct dataset *a = ds_new("a"), *b = ds_new("b");
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		ds_add(a, 0.1);
+	for (i = 0; i < 3; i++)
+		ds_add(b, 0.1);
+	memset(&t, 0, sizeof(t));
+	t.jobs = 1;
+	t.metric = "user";
+	t.a = a;
+	t.b = b;
+	assert_int_equal(verdict_run(&t, 1, 95, 0.0), 0);
+	assert_int_equal(t.verdict, VERDICT_SAME);
+	assert_true(t.t.p == 1);
+	ds_free(a);
+	ds_free(b);
+}
+
 int
 main(void)
 {
@@ -266,6 +292,7 @@ main(void)
 		cmocka_unit_test(test_faster_and_threshold),
 		cmocka_unit_test(test_identical_rate),
 		cmocka_unit_test(test_untested),
+		cmocka_unit_test(test_constant),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
