@@ -241,18 +241,30 @@ struct verdict_test {
 	const char	*metric;
 	struct dataset	*a, *b;		/* baseline, candidate */
 	int		 higher_is_better;	/* 0 for times */
+	/*
+	 * An EC(jobs) test when set: a1, b1 are the real times at jobs 1
+	 * and a, b those at jobs, of the baseline and the candidate.
+	 */
+	struct dataset	*a1, *b1;
 	/* Filled by verdict_run. */
-	struct ttest	 t;		/* Welch's t, b - a, at conf */
+	struct ttest	 t;		/* Welch's t (EC: stat_ec_test), b - a */
+	double		 base, cand;	/* the means compared, or the ECs */
+	double		 lo, hi;	/* EC: dEC's interval */
+	const char	*why;		/* untested: why */
+	double		 threshold;	/* percent, as applied */
 	double		 p_adj;		/* Holm over the whole family */
 	enum verdict	 verdict;
 	int		 regression;	/* slower, significant, > threshold */
 };
 
 /*
- * Welch's t for every test, Holm's correction over all of them, then a
- * verdict each at the confidence conf (percent).  A regression is a
- * slowdown significant after the correction and larger than threshold
- * percent of the baseline mean.  Returns the number of regressions.
+ * Welch's t for every test (for EC, dEC by stat_ec_test; higher is
+ * better), Holm's correction over all of them, then a verdict each at
+ * the confidence conf (percent).  A regression is a change for the
+ * worse significant after the correction and larger than threshold
+ * percent of the baseline mean (or EC).  A test with fewer than
+ * STAT_MIN_N values on a side, or an open EC interval, is untested and
+ * not in the family.  Returns the number of regressions.
  */
 int	 verdict_run(struct verdict_test *, size_t n, double conf,
 	    double threshold);
@@ -260,6 +272,46 @@ const char *verdict_name(enum verdict);
 /* One line per test: metric, level, verdict, change and its interval. */
 void	 verdict_print(FILE *, const struct verdict_test *, size_t n,
 	    double conf);
+
+/*
+ * Validity gates (analysis/validity.c): what makes a set unfit for a
+ * verdict.  GATE_SUPERLINEAR: EC(N)'s interval lies wholly above
+ * min(N, ncpu); GATE_NOISY: the real times of a level have a CV above
+ * max_cv percent; GATE_PRECISION: meta precision_met=no (run
+ * --precision missed its target).
+ */
+#define GATE_MAX_CV	20.0	/* percent: --max-cv's default */
+enum gate_kind { GATE_SUPERLINEAR, GATE_NOISY, GATE_PRECISION };
+struct gate {
+	enum gate_kind	 kind;
+	int		 jobs;		/* 0: the whole set */
+	double		 value;		/* EC, or the CV in percent */
+	double		 limit;		/* min(N, ncpu), max_cv, the target */
+	double		 lo, hi;	/* superlinear: EC's interval */
+};
+/*
+ * One level: tn its real times, t1 those of jobs 1 (NULL if none), ncpu
+ * <= 0 when unknown.  Writes at most 2 flags to g; returns how many.
+ */
+size_t	 gate_level(struct dataset *t1, struct dataset *tn, int jobs,
+	    int ncpu, double conf, double max_cv, struct gate *g);
+/* Every level of a set and its precision meta; *gp malloc'd. */
+size_t	 gate_set(const struct rs_set *, double conf, double max_cv,
+	    struct gate **gp);
+const char *gate_name(enum gate_kind);
+/* --max-cv's value: a percentage, 0 < x <= 1000 ("25" or "25%"); -1 if not. */
+int	 gate_parse_cv(const char *, double *);
+/* One flag as a sentence: what, its likely causes, what to do. */
+void	 gate_text(char *buf, size_t len, const struct rs_set *,
+	    const struct gate *);
+/* gate_text per flag, one line each after prefix. */
+void	 gate_print(FILE *, const char *prefix, const struct rs_set *,
+	    const struct gate *, size_t n);
+/*
+ * The precision meta of a set (precision_target, _met, _stop, _real.N,
+ * _ec.N), as one line after prefix; 0 (nothing printed) without them.
+ */
+int	 precision_print(FILE *, const char *prefix, const struct rs_set *);
 
 /* fsconc report: DIR/index.html, self-contained, plots by gnuplot. */
 struct report_opts {
@@ -269,6 +321,7 @@ struct report_opts {
 	const struct verdict_test *verdicts;	/* nightly's, or NULL */
 	size_t		 nverdicts;
 	double		 threshold;	/* nightly's --threshold */
+	double		 max_cv;	/* --max-cv, 0: GATE_MAX_CV */
 };
 int	 report_write(const char *dir, struct rs_set *const *sets,
 	    size_t nsets, const struct report_opts *);

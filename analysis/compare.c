@@ -2,7 +2,7 @@
  * Result sets side by side.  Order of the output, text or JSON: the sets,
  * the meta keys that differ (the guard, before any number), per level and
  * metric a ministat block with a Welch line, the effective-concurrency
- * table, the verdict on real time.
+ * table, the validity flags, the verdict on real time.
  */
 #include <err.h>
 #include <math.h>
@@ -544,6 +544,53 @@ ec_json(struct cmp *c, const struct ecrow *rows, size_t n)
 	fputs("]}", c->out);
 }
 
+/* --- validity ---------------------------------------------------------- */
+
+/* Every set's flags (analysis/validity.c) and precision meta. */
+static void
+validity(struct cmp *c, struct compare_verdict *v)
+{
+	struct gate *g;
+	double cv = c->o->max_cv > 0 ? c->o->max_cv : GATE_MAX_CV;
+	size_t i, k, n;
+	char buf[512], prefix[8];
+
+	if (c->o->json)
+		fputs(",\"validity\":[", c->out);
+	else
+		fprintf(c->out, "Validity (real time CV above %g%%, an EC "
+		    "interval above min(N, ncpu), a missed precision "
+		    "target):\n", cv);
+	c->first = 1;
+	for (i = 0; i < c->nsets; i++) {
+		n = gate_set(c->sets[i], c->o->conf, cv, &g);
+		v->nflags += (int)n;
+		snprintf(prefix, sizeof(prefix), "%c ", syms[i]);
+		for (k = 0; k < n; k++) {
+			gate_text(buf, sizeof(buf), c->sets[i], &g[k]);
+			if (!c->o->json) {
+				fprintf(c->out, "%s%s\n", prefix, buf);
+				continue;
+			}
+			json_sep(c);
+			fprintf(c->out, "{\"set\":%zu,\"flag\":", i);
+			json_string(c->out, gate_name(g[k].kind));
+			fprintf(c->out, ",\"jobs\":%d,\"text\":", g[k].jobs);
+			json_string(c->out, buf);
+			fputc('}', c->out);
+		}
+		free(g);
+		if (!c->o->json)
+			precision_print(c->out, prefix, c->sets[i]);
+	}
+	if (c->o->json)
+		fputc(']', c->out);
+	else if (v->nflags == 0)
+		fprintf(c->out, "  nothing flagged\n");
+	if (!c->o->json)
+		fputc('\n', c->out);
+}
+
 /* --- verdict ----------------------------------------------------------- */
 
 static int
@@ -647,6 +694,11 @@ verdict(struct cmp *c, struct compare_verdict *v)
 	    n == 0 ? "none, nothing could be tested" : v->nslower ?
 	    "significant slowdown" : "no significant slowdown",
 	    n, n == 1 ? "" : "s", c->o->conf);
+	if (v->nflags > 0)
+		fprintf(c->out, "Validity: %d flag%s above: %s\n", v->nflags,
+		    v->nflags == 1 ? "" : "s", v->nslower ? "the slowdown "
+		    "stands, the figures may not" : "no slowdown found is "
+		    "not no slowdown here");
 	free(tests);
 }
 
@@ -718,6 +770,7 @@ compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 	else
 		ec_text(&c, rows, nrows);
 	free(rows);
+	validity(&c, v);
 	verdict(&c, v);
 	if (o->json)
 		fputs("}\n", out);

@@ -1,7 +1,8 @@
 /*
  * The engine behind fsconc compare (and anything else that puts result
  * sets side by side): the apples-to-apples guard, ministat blocks with a
- * Welch line, the effective-concurrency table and the slowdown verdict.
+ * Welch line, the effective-concurrency table, the validity flags and
+ * the slowdown verdict.
  */
 #ifndef FSCONC_COMPARE_H
 #define FSCONC_COMPARE_H
@@ -23,6 +24,7 @@ struct compare_opts {
 	size_t		 njobs;
 	const char *const *metrics;	/* --metric, NULL: real user sys */
 	size_t		 nmetrics;
+	double		 max_cv;	/* --max-cv, 0: GATE_MAX_CV */
 };
 
 struct compare_verdict {
@@ -32,6 +34,7 @@ struct compare_verdict {
 	int	 ntests;	/* real-time tests in the Holm family */
 	int	 nslower;	/* significant slowdowns after Holm */
 	int	 nfaster;	/* significant speedups after Holm */
+	int	 nflags;	/* validity flags over all sets */
 };
 
 /*

@@ -26,7 +26,7 @@ struct compare_cli {
 	char		*metric_buf;
 };
 
-enum { OPT_JSON = 256 };
+enum { OPT_JSON = 256, OPT_MAX_CV };
 
 static const struct option longopts[] = {
 	{ "baseline",	required_argument,	NULL,	'B' },
@@ -35,6 +35,7 @@ static const struct option longopts[] = {
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "jobs",	required_argument,	NULL,	'j' },
 	{ "json",	no_argument,		NULL,	OPT_JSON },
+	{ "max-cv",	required_argument,	NULL,	OPT_MAX_CV },
 	{ "metric",	required_argument,	NULL,	'm' },
 	{ "results",	required_argument,	NULL,	'R' },
 	{ "root",	required_argument,	NULL,	'R' },
@@ -49,7 +50,8 @@ usage(FILE *fp)
 	    "usage: fsconc compare [-f] [-B label] [-c confidence] [-j list] "
 	    "[-m list]\n"
 	    "                      [-R root] [-w width] [--json] "
-	    "SET_A SET_B [SET ...]\n");
+	    "[--max-cv PCT]\n"
+	    "                      SET_A SET_B [SET ...]\n");
 }
 
 /* "1,2,4", "1-16", "1,4-8,12" */
@@ -190,6 +192,13 @@ cmd_compare(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			cli.o.json = 1;
+			break;
+		case OPT_MAX_CV:
+			if (gate_parse_cv(optarg, &cli.o.max_cv) == -1) {
+				warnx("--max-cv %s: a percentage above 0, at "
+				    "most 1000", optarg);
+				goto usage;
+			}
 			break;
 		default:
 			goto usage;

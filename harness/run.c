@@ -444,7 +444,7 @@ summary(struct run *r, FILE *fp)
 	double m, hw;
 	size_t i;
 	int n;
-	char ci[64];
+	char ci[512];
 
 	fprintf(fp, "result set: %s\n", rs_path(r->rs));
 	for (i = 0; i < c->nlevels; i++)
@@ -485,6 +485,18 @@ summary(struct run *r, FILE *fp)
 	}
 	if (t1 == NULL)
 		fprintf(fp, "no completed jobs 1 batches: EC(N) needs T1\n");
+	/* Validity gates (analysis/validity.c), at the default CV limit. */
+	for (i = 0; i < c->nlevels; i++) {
+		struct gate g[2];
+		size_t k, ng;
+
+		ng = gate_level(t1, r->real[i], c->levels[i], r->ncpu, 95,
+		    GATE_MAX_CV, g);
+		for (k = 0; k < ng; k++) {
+			gate_text(ci, sizeof(ci), NULL, &g[k]);
+			fprintf(fp, "flag: %s\n", ci);
+		}
+	}
 	/* The gate releases everyone at once; this says how at once. */
 	if (!isnan(r->skew))
 		fprintf(fp, "start skew: at most %.6f s from the first worker "

@@ -408,6 +408,56 @@ test_constant_sets(void **state)
 	gsl_rng_free(rng);
 }
 
+/*
+ * Validity gates: CV above the limit, an EC interval wholly above
+ * min(N, ncpu) (ncpu 4 in mkset), precision_met=no.
+ */
+static void
+test_gates(void **state)
+{
+	static const int lv[] = { 1, 2, 8 };
+	static const double mu[] = { 1, 0.45, 0.3 }, sd[] = { 0.01, 0.01, 0.1 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct rs_set *s;
+	struct gate *g;
+	char buf[512];
+	double mu_cv;
+	size_t n;
+
+	(void)state;
+	gsl_rng_set(rng, 5);
+	/* EC(2) = 4.4 > 2; EC(8) = 26 > 4 but jobs 8 has a CV near 33%. */
+	s = mkset("a", rng, lv, mu, sd, 3);
+	n = gate_set(s, 95, GATE_MAX_CV, &g);
+	assert_int_equal(n, 3);
+	assert_int_equal(g[0].kind, GATE_SUPERLINEAR);
+	assert_int_equal(g[0].jobs, 2);
+	assert_true(g[0].limit == 2 && g[0].lo > 2);
+	assert_int_equal(g[1].kind, GATE_NOISY);
+	assert_int_equal(g[1].jobs, 8);
+	assert_true(g[1].value > 20 && g[1].limit == 20);
+	assert_int_equal(g[2].kind, GATE_SUPERLINEAR);
+	assert_true(g[2].limit == 4);
+	gate_text(buf, sizeof(buf), s, &g[1]);
+	assert_non_null(strstr(buf, "noisy: jobs 8: real time CV"));
+	free(g);
+	/* A higher limit; a missed precision target. */
+	add_meta(s, "precision_target", "2");
+	add_meta(s, "precision_met", "no");
+	n = gate_set(s, 95, 50, &g);
+	assert_int_equal(n, 3);
+	assert_int_equal(g[2].kind, GATE_PRECISION);
+	assert_true(g[2].limit == 2);
+	free(g);
+	assert_int_equal(gate_parse_cv("25%", &mu_cv), 0);
+	assert_true(mu_cv == 25);
+	assert_int_equal(gate_parse_cv("0", &mu_cv), -1);
+	assert_int_equal(gate_parse_cv("x", &mu_cv), -1);
+	assert_int_equal(gate_parse_cv("1001", &mu_cv), -1);
+	rs_free(s);
+	gsl_rng_free(rng);
+}
+
 int
 main(void)
 {
@@ -420,6 +470,7 @@ main(void)
 		cmocka_unit_test(test_ds_from_set),
 		cmocka_unit_test(test_skipped_level),
 		cmocka_unit_test(test_constant_sets),
+		cmocka_unit_test(test_gates),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));
