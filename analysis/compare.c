@@ -152,7 +152,8 @@ guard(struct cmp *c, struct compare_verdict *v)
 		fprintf(c->out, "Meta keys whose values differ:\n");
 	else
 		fprintf(c->out, "Meta: no key differs (ignoring times, "
-		    "command line, label, seed, disk instance, sources).\n");
+		    "command line, label, seed, disk instance, sources, "
+		    "precision reached).\n");
 	c->first = 1;
 	for (k = 0; k < nkeys; k++) {
 		print_difference(c, keys[k], (int)width);

@@ -262,7 +262,7 @@ cmd_compare(int argc, char **argv)
 	}
 	rc = v.nslower > 0 ? EXIT_REGRESSION : EXIT_OK;
 	if (v.ntests == 0) {
-		warnx("compare: 0 tests: no level has 2 or more ok or warn "
+		warnx("compare: 0 tests: no level has 3 or more ok or warn "
 		    "batches in the baseline and another set; no verdict");
 		rc = EXIT_RUNTIME;
 	}
