@@ -193,7 +193,8 @@ e=$("$FSCONC" compare -R "$R" box/a box/nosuch 2>&1 >/dev/null); rc=$?
 [ $rc -eq 1 ] && echo "$e" | grep -q 'box/nosuch: no result set' &&
     ok "unknown set: named, exit 1" || not_ok "unknown set: named, exit 1" "rc=$rc $e"
 for args in "" "-c 97 box/a box/b" "-j x box/a box/b" "-j 4-1 box/a box/b" \
-    "-m , box/a box/b" "-w 5 box/a box/b"; do
+    "-m , box/a box/b" "-w 5 box/a box/b" "--max-cv 0 box/a box/b" \
+    "--max-cv x box/a box/b" "--max-cv 1001 box/a box/b"; do
 	# shellcheck disable=SC2086
 	"$FSCONC" compare -R "$R" $args >/dev/null 2>&1; rc=$?
 	[ $rc -eq 2 ] && ok "compare $args: exit 2" ||
