@@ -185,8 +185,14 @@ verdict_print(FILE *fp, const struct verdict_test *tests, size_t n,
 		vt = &tests[i];
 		fprintf(fp, "%-6s jobs=%-4d ", vt->metric, vt->jobs);
 		if (vt->verdict == VERDICT_UNTESTED) {
-			fprintf(fp, "not tested (%s)\n", vt->why != NULL ?
+			fprintf(fp, "not tested (%s)", vt->why != NULL ?
 			    vt->why : "fewer than 3 values");
+			/* An open EC interval: still both values. */
+			if (vt->a1 != NULL && isfinite(vt->base) &&
+			    isfinite(vt->cand))
+				fprintf(fp, "  %.3f -> %.3f", vt->base,
+				    vt->cand);
+			fputc('\n', fp);
 			continue;
 		}
 		if (vt->a1 != NULL) {

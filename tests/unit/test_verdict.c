@@ -297,7 +297,9 @@ test_ec_verdict(void **state)
 	struct dataset *a = ds_new("a"), *b = ds_new("b");
 	struct dataset *n1 = ds_new("n1");
 	struct verdict_test t;
-	size_t i;
+	char *buf;
+	size_t i, len;
+	FILE *fp;
 
 	(void)state;
 	for (i = 0; i < 6; i++) {
@@ -333,6 +335,12 @@ test_ec_verdict(void **state)
 	assert_int_equal(t.verdict, VERDICT_UNTESTED);
 	assert_non_null(t.why);
 	assert_non_null(strstr(t.why, "T1 too noisy"));
+	assert_non_null(fp = open_memstream(&buf, &len));
+	verdict_print(fp, &t, 1, 95);
+	fclose(fp);
+	assert_string_equal(buf, "EC     jobs=2    not tested (T1 too noisy: "
+	    "more repetitions)  1.818 -> 1.333\n");
+	free(buf);
 	ds_free(a1);
 	ds_free(b1);
 	ds_free(a);
