@@ -517,7 +517,6 @@ ec_json(struct cmp *c, const struct ecrow *rows, size_t n)
 		json_num(c->out, r->tn);
 		fputs(",\"ec\":", c->out);
 		json_num(c->out, r->e.ec);
-		/* A single value has no interval. */
 		/* A single value has no interval; an open side is null. */
 		fputs(",\"lo\":", c->out);
 		json_num(c->out, r->e.method == EC_POINT ? NAN : r->e.lo);

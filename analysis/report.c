@@ -573,19 +573,21 @@ plot_ec(const struct report *r)
 		free(path);
 		return (NULL);
 	}
+	maxn = r->levels[r->nlevels - 1];
 	for (i = 0; i < r->nsets; i++) {
 		s = &r->sets[i];
 		fprintf(fp, "# %s: N EC CI-low CI-high\n", s->label);
+		/* No upper bound (stat_ec): the bar runs to twice the top N. */
 		for (j = 0; j < s->nlevels; j++)
 			if (set_ec(s, s->levels[j], r->opts->conf, &rc) == 0)
 				fprintf(fp, "%g %.6g %.6g %.6g\n",
 				    s->levels[j] + xoff(r, i), rc.ec,
-				    rc.lo, rc.hi);
+				    rc.lo, fmin(rc.hi, fmax(2.0 * maxn,
+				    rc.ec)));
 		fputs("NaN NaN NaN NaN\n\n\n", fp);
 	}
 	/* The ideal: EC = N up to the CPU count, flat after it. */
 	ncpu = r->sets[0].ncpu;
-	maxn = r->levels[r->nlevels - 1];
 	fprintf(fp, "# ideal\n1 1\n");
 	if (ncpu < maxn)
 		fprintf(fp, "%d %d\n", ncpu, ncpu);
