@@ -10,6 +10,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/*
+ * Fewer values than this at a level: no ministat block (ministat refuses
+ * them), no test, no verdict, no place in Holm's family.
+ */
+#define STAT_MIN_N	3
+
 /* Fill with ds_add() only: it keeps sum and the sorted flag right. */
 struct dataset {
 	char	*name;		/* file name as ministat prints it */
@@ -35,8 +41,24 @@ double	 ds_min(struct dataset *);
 double	 ds_max(struct dataset *);
 double	 ds_median(struct dataset *);	/* ministat's: upper middle for even n */
 double	 ds_mean(const struct dataset *);
-double	 ds_var(const struct dataset *);	/* two-pass, n-1 */
-double	 ds_stddev(const struct dataset *);
+double	 ds_var(const struct dataset *);	/* two-pass, n-1; 0 if all equal */
+double	 ds_stddev(const struct dataset *);	/* finite for finite data */
+/*
+ * Scaling before squaring, so that values beyond 1e+/-77 (whose fourth
+ * powers leave the double range) give the right answers: ds_exp is the
+ * binary exponent e of the largest |value| of a and b (b may be NULL),
+ * and ds_var_scaled the variance of the values times 2^-e (exactly
+ * ds_var times 2^-2e wherever ds_var does not overflow or underflow).
+ */
+int	 ds_exp(const struct dataset *a, const struct dataset *b);
+double	 ds_var_scaled(const struct dataset *, int e);
+/*
+ * 1 if the means of a and b differ by no more than the rounding of an
+ * input-order mean (n_a + n_b units in the last place of the largest
+ * |value|): the same mean, whatever the bits say.  Constant samples of
+ * one value (four 0.1 against three 0.1) are no difference.
+ */
+int	 ds_means_equal(const struct dataset *a, const struct dataset *b);
 
 /*
  * Read one column of numbers with ministat's rules: a line is split on
@@ -48,12 +70,14 @@ double	 ds_stddev(const struct dataset *);
  */
 enum { DS_READ_OK = 0, DS_READ_ERRNO = -1, DS_READ_BADLINE = -2,
 	DS_READ_OPEN = -3, DS_READ_LONGLINE = -4, DS_READ_TOOBIG = -5,
-	DS_READ_TOOMANY = -6 };
+	DS_READ_TOOMANY = -6, DS_READ_RANGE = -7 };
 /*
  * Bounds on numeric input, far above real use: DS_READ_LONGLINE (with
  * *badline) for a line longer than DS_MAX_LINE bytes, DS_READ_TOOBIG for
  * more than DS_MAX_BYTES, DS_READ_TOOMANY for more than DS_MAX_VALUES
- * values (so /dev/zero fails at once instead of filling memory).
+ * values (so /dev/zero fails at once instead of filling memory);
+ * DS_READ_RANGE (with *badline) for a value that is not finite (inf,
+ * nan, 1e999) or that takes the sum past the largest double.
  */
 #define DS_MAX_LINE	(1 << 20)
 #define DS_MAX_BYTES	(1L << 30)
@@ -139,28 +163,49 @@ int	 stat_ratio_ci(struct dataset *a, struct dataset *b, double k,
 /*
  * Effective concurrency of one set, EC(N) = N * mean(T1) / mean(TN),
  * with T1 and TN the real times at jobs 1 and N: the one rule for fsconc
- * run, compare and report.  The estimate needs a value at each level and
- * both means finite and > 0 (else -1).  The interval needs two values on
- * each side: Fieller's (stat_ratio_ci), or the delta method when
- * Fieller's is unbounded; with fewer it is EC_POINT, lo = hi = ec.
- * EC(1) is 1, EC_POINT.  var and dfden are the delta-method variance
- * and its Welch-Satterthwaite denominator (sum c_i^2/(n_i-1)), 0 for
- * EC_POINT, for stat_ec_diff.
+ * run, compare, report and nightly.  The estimate needs a value at each
+ * level and both means finite and > 0 (else -1).  The interval needs two
+ * values on each side (with fewer it is EC_POINT, lo = hi = ec): Fieller's
+ * set restricted to EC > 0.  When mean(T1) is not clearly above 0 at the
+ * confidence given the interval has no lower bound but 0 (EC_OPEN_LO,
+ * lo = 0); when mean(TN) is not, no upper bound (EC_OPEN_HI, hi = inf);
+ * stat_ec_why says which, stat_ec_interval prints "(0, 6.06]" or
+ * "[1.20, inf)".  Never a bound below 0, never the delta method.
+ * EC(1) is 1, EC_POINT.  var and dfden are the delta-method variance and
+ * its Welch-Satterthwaite denominator (sum c_i^2/(n_i-1)), 0 for
+ * EC_POINT; tol the rounding of ec (from the rounding of the means).
  */
 struct ec_ci {
 	double	 ec, lo, hi;
-	int	 method;	/* RATIO_FIELLER, RATIO_DELTA or EC_POINT */
+	int	 method;	/* RATIO_FIELLER or EC_POINT */
+	int	 open;		/* EC_OPEN_LO | EC_OPEN_HI, 0: bounded */
 	double	 var;
 	double	 dfden;
+	double	 tol;
 };
 enum { EC_POINT = -1 };
+enum { EC_OPEN_LO = 1, EC_OPEN_HI = 2 };
 int	 stat_ec(struct dataset *t1, struct dataset *tn, int n, double conf,
 	    struct ec_ci *);
+/* Why an interval is open ("T1 too noisy: more repetitions"), or NULL. */
+const char *stat_ec_why(const struct ec_ci *);
+/* "[lo, hi]", "(0, hi]", "[lo, inf)", "(0, inf)" or "-" (EC_POINT). */
+char	*stat_ec_interval(char *buf, size_t len, const struct ec_ci *,
+	    int prec);
 /*
  * EC(other) - EC(base) for independent sets: delta-method variances
- * added, Student t with Welch-Satterthwaite degrees of freedom.  -1
- * (nothing set) when either is EC_POINT: no interval without variances.
+ * added, Student t with Welch-Satterthwaite degrees of freedom, two-sided
+ * p.  A difference within the two ECs' rounding is 0.  -1 (nothing set)
+ * when either is EC_POINT or open: no interval without variances, and
+ * none where the delta method fails.
  */
+struct ec_test {
+	double	 d, lo, hi;	/* dEC and its interval */
+	double	 t, df, p;
+};
+int	 stat_ec_test(const struct ec_ci *base, const struct ec_ci *other,
+	    double conf, struct ec_test *);
+/* The same, the difference and its interval only. */
 int	 stat_ec_diff(const struct ec_ci *base, const struct ec_ci *other,
 	    double conf, double *diff, double *lo, double *hi);
 
@@ -184,7 +229,7 @@ void	 stat_gsl_quiet(void);
 void	 holm_adjust(const double *p, double *adj, size_t n);
 
 enum verdict {
-	VERDICT_UNTESTED = -1,	/* fewer than two points on a side */
+	VERDICT_UNTESTED = -1,	/* fewer than STAT_MIN_N values on a side */
 	VERDICT_SAME,		/* no difference proven */
 	VERDICT_FASTER,
 	VERDICT_SLOWER,
@@ -196,18 +241,30 @@ struct verdict_test {
 	const char	*metric;
 	struct dataset	*a, *b;		/* baseline, candidate */
 	int		 higher_is_better;	/* 0 for times */
+	/*
+	 * An EC(jobs) test when set: a1, b1 are the real times at jobs 1
+	 * and a, b those at jobs, of the baseline and the candidate.
+	 */
+	struct dataset	*a1, *b1;
 	/* Filled by verdict_run. */
-	struct ttest	 t;		/* Welch's t, b - a, at conf */
+	struct ttest	 t;		/* Welch's t (EC: stat_ec_test), b - a */
+	double		 base, cand;	/* the means compared, or the ECs */
+	double		 lo, hi;	/* EC: dEC's interval */
+	const char	*why;		/* untested: why */
+	double		 threshold;	/* percent, as applied */
 	double		 p_adj;		/* Holm over the whole family */
 	enum verdict	 verdict;
 	int		 regression;	/* slower, significant, > threshold */
 };
 
 /*
- * Welch's t for every test, Holm's correction over all of them, then a
- * verdict each at the confidence conf (percent).  A regression is a
- * slowdown significant after the correction and larger than threshold
- * percent of the baseline mean.  Returns the number of regressions.
+ * Welch's t for every test (for EC, dEC by stat_ec_test; higher is
+ * better), Holm's correction over all of them, then a verdict each at
+ * the confidence conf (percent).  A regression is a change for the
+ * worse significant after the correction and larger than threshold
+ * percent of the baseline mean (or EC).  A test with fewer than
+ * STAT_MIN_N values on a side, or an open EC interval, is untested and
+ * not in the family.  Returns the number of regressions.
  */
 int	 verdict_run(struct verdict_test *, size_t n, double conf,
 	    double threshold);
@@ -215,6 +272,46 @@ const char *verdict_name(enum verdict);
 /* One line per test: metric, level, verdict, change and its interval. */
 void	 verdict_print(FILE *, const struct verdict_test *, size_t n,
 	    double conf);
+
+/*
+ * Validity gates (analysis/validity.c): what makes a set unfit for a
+ * verdict.  GATE_SUPERLINEAR: EC(N)'s interval lies wholly above
+ * min(N, ncpu); GATE_NOISY: the real times of a level have a CV above
+ * max_cv percent; GATE_PRECISION: meta precision_met=no (run
+ * --precision missed its target).
+ */
+#define GATE_MAX_CV	20.0	/* percent: --max-cv's default */
+enum gate_kind { GATE_SUPERLINEAR, GATE_NOISY, GATE_PRECISION };
+struct gate {
+	enum gate_kind	 kind;
+	int		 jobs;		/* 0: the whole set */
+	double		 value;		/* EC, or the CV in percent */
+	double		 limit;		/* min(N, ncpu), max_cv, the target */
+	double		 lo, hi;	/* superlinear: EC's interval */
+};
+/*
+ * One level: tn its real times, t1 those of jobs 1 (NULL if none), ncpu
+ * <= 0 when unknown.  Writes at most 2 flags to g; returns how many.
+ */
+size_t	 gate_level(struct dataset *t1, struct dataset *tn, int jobs,
+	    int ncpu, double conf, double max_cv, struct gate *g);
+/* Every level of a set and its precision meta; *gp malloc'd. */
+size_t	 gate_set(const struct rs_set *, double conf, double max_cv,
+	    struct gate **gp);
+const char *gate_name(enum gate_kind);
+/* --max-cv's value: a percentage, 0 < x <= 1000 ("25" or "25%"); -1 if not. */
+int	 gate_parse_cv(const char *, double *);
+/* One flag as a sentence: what, its likely causes, what to do. */
+void	 gate_text(char *buf, size_t len, const struct rs_set *,
+	    const struct gate *);
+/* gate_text per flag, one line each after prefix. */
+void	 gate_print(FILE *, const char *prefix, const struct rs_set *,
+	    const struct gate *, size_t n);
+/*
+ * The precision meta of a set (precision_target, _met, _stop, _real.N,
+ * _ec.N), as one line after prefix; 0 (nothing printed) without them.
+ */
+int	 precision_print(FILE *, const char *prefix, const struct rs_set *);
 
 /* fsconc report: DIR/index.html, self-contained, plots by gnuplot. */
 struct report_opts {
@@ -225,6 +322,7 @@ struct report_opts {
 	size_t		 nverdicts;
 	double		 threshold;	/* nightly's --threshold */
 	int		 usl_all;	/* --usl-all: fit levels above ncpu */
+	double		 max_cv;	/* --max-cv, 0: GATE_MAX_CV */
 };
 int	 report_write(const char *dir, struct rs_set *const *sets,
 	    size_t nsets, const struct report_opts *);

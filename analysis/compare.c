@@ -2,7 +2,7 @@
  * Result sets side by side.  Order of the output, text or JSON: the sets,
  * the meta keys that differ (the guard, before any number), per level and
  * metric a ministat block with a Welch line, the effective-concurrency
- * table, the verdict on real time.
+ * table, the validity flags, the verdict on real time.
  */
 #include <err.h>
 #include <math.h>
@@ -149,7 +149,8 @@ guard(struct cmp *c, struct compare_verdict *v)
 		fprintf(c->out, "Meta keys whose values differ:\n");
 	else
 		fprintf(c->out, "Meta: no key differs (ignoring times, "
-		    "command line, label, seed, disk instance, sources).\n");
+		    "command line, label, seed, disk instance, sources, "
+		    "precision reached).\n");
 	c->first = 1;
 	for (k = 0; k < nkeys; k++) {
 		print_difference(c, keys[k], (int)width);
@@ -278,7 +279,7 @@ block(struct cmp *c, int jobs, const char *metric, struct compare_verdict *v)
 
 	for (i = 0; i < c->nsets; i++) {
 		ds[i] = load(c->sets[i], jobs, metric);
-		if (ds[i]->n < 3 && few == c->nsets)
+		if (ds[i]->n < STAT_MIN_N && few == c->nsets)
 			few = i;
 	}
 	if (few < c->nsets) {
@@ -421,7 +422,7 @@ static void
 ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 {
 	size_t i, j, lw = 5;
-	int any_delta = 0, any_point = 0;
+	int any_point = 0;
 	char ci[64], eff[16], d[80];
 
 	fputc('\n', c->out);
@@ -447,14 +448,8 @@ ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct ecrow *r = &rows[i];
 
-		if (r->e.method == EC_POINT) {
-			snprintf(ci, sizeof(ci), "-");
-			any_point = 1;
-		} else
-			snprintf(ci, sizeof(ci), "[%.2f, %.2f]%s", r->e.lo,
-			    r->e.hi, r->e.method == RATIO_DELTA ? "*" : "");
-		if (r->e.method == RATIO_DELTA)
-			any_delta = 1;
+		stat_ec_interval(ci, sizeof(ci), &r->e, 2);
+		any_point |= r->e.method == EC_POINT;
 		if (isfinite(r->eff))
 			snprintf(eff, sizeof(eff), "%.1f%%", 100 * r->eff);
 		else
@@ -469,9 +464,12 @@ ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 		    label_of(c->sets[r->set]), r->t1, r->tn, r->e.ec, ci, eff,
 		    *d != '\0' ? "  " : "", d);
 	}
-	if (any_delta)
-		fprintf(c->out, "* Fieller's interval is unbounded (mean TN "
-		    "not clearly non-zero): delta method.\n");
+	/* Open intervals: why, and what to do. */
+	for (i = 0; i < n; i++)
+		if (stat_ec_why(&rows[i].e) != NULL)
+			fprintf(c->out, "%c EC(%d) interval open: %s\n",
+			    syms[rows[i].set], rows[i].jobs,
+			    stat_ec_why(&rows[i].e));
 	if (any_point)
 		fprintf(c->out, "CI -: a single value at jobs 1 or N, no "
 		    "interval.\n");
@@ -516,14 +514,18 @@ ec_json(struct cmp *c, const struct ecrow *rows, size_t n)
 		json_num(c->out, r->tn);
 		fputs(",\"ec\":", c->out);
 		json_num(c->out, r->e.ec);
-		/* A single value has no interval. */
+		/* A single value has no interval; an open side is null. */
 		fputs(",\"lo\":", c->out);
 		json_num(c->out, r->e.method == EC_POINT ? NAN : r->e.lo);
 		fputs(",\"hi\":", c->out);
 		json_num(c->out, r->e.method == EC_POINT ? NAN : r->e.hi);
-		fprintf(c->out, ",\"method\":\"%s\",\"efficiency\":",
-		    r->e.method == RATIO_DELTA ? "delta" :
+		fprintf(c->out, ",\"method\":\"%s\",\"open\":",
 		    r->e.method == EC_POINT ? "point" : "fieller");
+		if (stat_ec_why(&r->e) != NULL)
+			json_string(c->out, stat_ec_why(&r->e));
+		else
+			fputs("null", c->out);
+		fputs(",\"efficiency\":", c->out);
 		json_num(c->out, r->eff);
 		if (r->has_diff) {
 			fputs(",\"diff\":{\"ec\":", c->out);
@@ -570,6 +572,53 @@ usl_section(struct cmp *c)
 	fputs(c->o->json ? "]" : "\n", c->out);
 }
 
+/* --- validity ---------------------------------------------------------- */
+
+/* Every set's flags (analysis/validity.c) and precision meta. */
+static void
+validity(struct cmp *c, struct compare_verdict *v)
+{
+	struct gate *g;
+	double cv = c->o->max_cv > 0 ? c->o->max_cv : GATE_MAX_CV;
+	size_t i, k, n;
+	char buf[512], prefix[8];
+
+	if (c->o->json)
+		fputs(",\"validity\":[", c->out);
+	else
+		fprintf(c->out, "Validity (real time CV above %g%%, an EC "
+		    "interval above min(N, ncpu), a missed precision "
+		    "target):\n", cv);
+	c->first = 1;
+	for (i = 0; i < c->nsets; i++) {
+		n = gate_set(c->sets[i], c->o->conf, cv, &g);
+		v->nflags += (int)n;
+		snprintf(prefix, sizeof(prefix), "%c ", syms[i]);
+		for (k = 0; k < n; k++) {
+			gate_text(buf, sizeof(buf), c->sets[i], &g[k]);
+			if (!c->o->json) {
+				fprintf(c->out, "%s%s\n", prefix, buf);
+				continue;
+			}
+			json_sep(c);
+			fprintf(c->out, "{\"set\":%zu,\"flag\":", i);
+			json_string(c->out, gate_name(g[k].kind));
+			fprintf(c->out, ",\"jobs\":%d,\"text\":", g[k].jobs);
+			json_string(c->out, buf);
+			fputc('}', c->out);
+		}
+		free(g);
+		if (!c->o->json)
+			precision_print(c->out, prefix, c->sets[i]);
+	}
+	if (c->o->json)
+		fputc(']', c->out);
+	else if (v->nflags == 0)
+		fprintf(c->out, "  nothing flagged\n");
+	if (!c->o->json)
+		fputc('\n', c->out);
+}
+
 /* --- verdict ----------------------------------------------------------- */
 
 static int
@@ -602,7 +651,8 @@ verdict_tests(struct cmp *c, struct test **testsp)
 			memset(&tests[n], 0, sizeof(tests[n]));
 			tests[n].set = i;
 			tests[n].jobs = c->levels[j];
-			if (a->n >= 2 && b->n >= 2 &&
+			/* A level skipped above is no test either. */
+			if (a->n >= STAT_MIN_N && b->n >= STAT_MIN_N &&
 			    stat_welch(a, b, c->o->conf, &tests[n].t) == 0 &&
 			    isfinite(tests[n].t.p))
 				n++;
@@ -672,6 +722,11 @@ verdict(struct cmp *c, struct compare_verdict *v)
 	    n == 0 ? "none, nothing could be tested" : v->nslower ?
 	    "significant slowdown" : "no significant slowdown",
 	    n, n == 1 ? "" : "s", c->o->conf);
+	if (v->nflags > 0)
+		fprintf(c->out, "Validity: %d flag%s above: %s\n", v->nflags,
+		    v->nflags == 1 ? "" : "s", v->nslower ? "the slowdown "
+		    "stands, the figures may not" : "no slowdown found is "
+		    "not no slowdown here");
 	free(tests);
 }
 
@@ -744,6 +799,7 @@ compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 		ec_text(&c, rows, nrows);
 	free(rows);
 	usl_section(&c);
+	validity(&c, v);
 	verdict(&c, v);
 	if (o->json)
 		fputs("}\n", out);

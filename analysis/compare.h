@@ -1,7 +1,8 @@
 /*
  * The engine behind fsconc compare (and anything else that puts result
  * sets side by side): the apples-to-apples guard, ministat blocks with a
- * Welch line, the effective-concurrency table and the slowdown verdict.
+ * Welch line, the effective-concurrency table, the validity flags and
+ * the slowdown verdict.
  */
 #ifndef FSCONC_COMPARE_H
 #define FSCONC_COMPARE_H
@@ -24,6 +25,7 @@ struct compare_opts {
 	const char *const *metrics;	/* --metric, NULL: real user sys */
 	size_t		 nmetrics;
 	int		 usl_all;	/* --usl-all: fit levels above ncpu */
+	double		 max_cv;	/* --max-cv, 0: GATE_MAX_CV */
 };
 
 struct compare_verdict {
@@ -33,6 +35,7 @@ struct compare_verdict {
 	int	 ntests;	/* real-time tests in the Holm family */
 	int	 nslower;	/* significant slowdowns after Holm */
 	int	 nfaster;	/* significant speedups after Holm */
+	int	 nflags;	/* validity flags over all sets */
 };
 
 /*

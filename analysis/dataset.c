@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -212,28 +213,86 @@ ds_mean(const struct dataset *ds)
 	return (ds->n ? ds->sum / ds->n : NAN);
 }
 
-double
-ds_var(const struct dataset *ds)
+/* The largest |value|, 0 for none. */
+static double
+maxabs(const struct dataset *ds)
 {
-	double m, d, s = 0, c = 0;
+	double m = 0;
 	size_t i;
+
+	for (i = 0; i < ds->n; i++)
+		if (fabs(ds->points[i]) > m)
+			m = fabs(ds->points[i]);
+	return (m);
+}
+
+int
+ds_exp(const struct dataset *a, const struct dataset *b)
+{
+	double m = maxabs(a);
+	int e = 0;
+
+	if (b != NULL && maxabs(b) > m)
+		m = maxabs(b);
+	if (!(m > 0) || !isfinite(m))
+		return (0);
+	frexp(m, &e);
+	/* 2^-e stays a normal double; subnormal data still lands near 1. */
+	return (e < -1000 ? -1000 : e > 1000 ? 1000 : e);
+}
+
+double
+ds_var_scaled(const struct dataset *ds, int e)
+{
+	double f = ldexp(1, -e), m, d, v, s = 0, c = 0;
+	size_t i;
+	int same = 1;
 
 	if (ds->n < 2)
 		return (NAN);
-	m = ds_mean(ds);
+	/* Times a power of two: exact, so this is ds_var's arithmetic. */
+	m = ds_mean(ds) * f;
 	for (i = 0; i < ds->n; i++) {
-		d = ds->points[i] - m;
+		d = ds->points[i] * f - m;
 		s += d * d;
 		c += d;
+		same &= ds->points[i] == ds->points[0];
 	}
+	/* Equal values have no spread, whatever the rounding of m. */
+	if (same)
+		return (0);
 	/* The second term corrects for the rounding of m. */
-	return ((s - c * c / ds->n) / (ds->n - 1.0));
+	v = (s - c * c / ds->n) / (ds->n - 1.0);
+	return (v < 0 ? 0 : v);
+}
+
+double
+ds_var(const struct dataset *ds)
+{
+	int e = ds_exp(ds, NULL);
+
+	return (ldexp(ds_var_scaled(ds, e), 2 * e));
 }
 
 double
 ds_stddev(const struct dataset *ds)
 {
-	return (sqrt(ds_var(ds)));
+	int e = ds_exp(ds, NULL);
+
+	/* Finite for any finite data, where the variance may overflow. */
+	return (ldexp(sqrt(ds_var_scaled(ds, e)), e));
+}
+
+int
+ds_means_equal(const struct dataset *a, const struct dataset *b)
+{
+	double m = maxabs(a);
+
+	if (maxabs(b) > m)
+		m = maxabs(b);
+	/* A mean of n values is exact to about n roundings of the largest. */
+	return (fabs(ds_mean(b) - ds_mean(a)) <=
+	    DBL_EPSILON * (double)(a->n + b->n) * m);
 }
 
 /* ------------------------------------------------------------------ */
@@ -432,6 +491,13 @@ ds_read_fd(int fd, const char *name, int column, const char *delims,
 				ds_free(ds);
 				*badline = line;
 				return (DS_READ_BADLINE);
+			}
+			/* inf, nan, 1e999, or a sum past DBL_MAX: no mean. */
+			if (!isfinite(v) || !isfinite(ds->sum + v)) {
+				free(buf);
+				ds_free(ds);
+				*badline = line;
+				return (DS_READ_RANGE);
 			}
 		}
 		if (ds->n == DS_MAX_VALUES)

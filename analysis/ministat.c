@@ -101,7 +101,7 @@ ministat_default_width(int fd)
 /* ------------------------------------------------------------------ */
 
 struct summary {
-	double	 min, max, median, mean, var, sd;
+	double	 min, max, median, mean, sd;
 };
 
 static void
@@ -112,8 +112,7 @@ summarize(struct dataset *ds, struct summary *s)
 	s->max = ds_max(ds);
 	s->median = ds_median(ds);
 	s->mean = ds_mean(ds);
-	s->var = ds_var(ds);
-	s->sd = sqrt(s->var);
+	s->sd = ds_stddev(ds);
 }
 
 struct plot {
@@ -248,23 +247,32 @@ vitals(FILE *fp, const struct dataset *ds, const struct summary *s, int i)
 	    symbol[i + 1], ds->n, s->min, s->max, s->median, s->mean, s->sd);
 }
 
-/* ministat's comparison: pooled s, t from its table, % of the first mean. */
+/*
+ * ministat's comparison: pooled s, t from its table, % of the first mean.
+ * Its arithmetic, scaled by a power of two (ds_exp) so that values
+ * beyond 1e+/-154 do not square out of range, and means equal within
+ * their rounding are no difference (ministat calls four 0.1 against
+ * three 0.1 a difference when its variance rounds to 0 and not when it
+ * rounds to -nan).
+ */
 static void
 relative(FILE *fp, const struct dataset *b, const struct summary *sb,
     const struct dataset *a, const struct summary *sa, double conf)
 {
 	double spool, s, d, e, t;
+	int x = ds_exp(a, b);
 
 	/* Not one of ministat's levels (fsconc report -c): the exact value. */
 	if (isnan(t = ministat_t(conf, (int)(a->n + b->n - 2))))
 		t = t_quantile(conf, a->n + b->n - 2.0);
-	spool = (b->n - 1) * sb->var + (a->n - 1) * sa->var;
+	spool = (b->n - 1) * ds_var_scaled(b, x) +
+	    (a->n - 1) * ds_var_scaled(a, x);
 	spool /= a->n + b->n - 2;
-	spool = sqrt(spool);
+	spool = ldexp(sqrt(spool), x);
 	s = spool * sqrt(1.0 / b->n + 1.0 / a->n);
 	d = sb->mean - sa->mean;
 	e = t * s;
-	if (fabs(d) > e) {
+	if (fabs(d) > e && !ds_means_equal(a, b)) {
 		fprintf(fp, "Difference at %.1f%% confidence\n", conf);
 		fprintf(fp, "\t%g +/- %g\n", d, e);
 		fprintf(fp, "\t%g%% +/- %g%%\n", d * 100 / sa->mean,
@@ -293,7 +301,9 @@ extras(FILE *fp, struct dataset *a, struct dataset *b,
 	struct ttest tt;
 	struct mwu mw;
 
-	if (o->welch && stat_welch(a, b, o->conf, &tt) == 0) {
+	if (o->welch && stat_welch(a, b, o->conf, &tt) != 0)
+		fprintf(fp, "\t(Welch's t: undefined, a mean is not finite)\n");
+	else if (o->welch) {
 		verdict(fp, tt.significant, o->conf);
 		if (tt.significant) {
 			fprintf(fp, "\t%g +/- %g\n", tt.diff, tt.diff_hw);

@@ -335,29 +335,36 @@ html_verdicts(FILE *fp, const struct report *r)
 {
 	const struct report_opts *o = r->opts;
 	const struct verdict_test *vt;
-	size_t i;
+	size_t i, ntested = 0;
 
 	if (o->verdicts == NULL)
 		return;
+	for (i = 0; i < o->nverdicts; i++)
+		ntested += o->verdicts[i].verdict != VERDICT_UNTESTED;
 	fprintf(fp, "<h2>Verdict</h2>\n<p class=\"note\">Candidate (last set)"
 	    " against the baseline (first set): Welch's t per metric and "
-	    "level, Holm's correction over all %zu tests, %g%% confidence; "
-	    "a slowdown larger than %g%% that is significant after the "
+	    "level, dEC per level N &gt; 1, Holm's correction over all %zu "
+	    "tests, %g%% confidence; a slowdown (or an EC drop) larger than "
+	    "%g%% of the baseline's that is significant after the "
 	    "correction is a regression.</p>\n<table>\n<tr><th>metric</th>"
 	    "<th>N</th><th>baseline mean</th><th>candidate mean</th>"
 	    "<th>change</th><th>%g%% CI</th><th>p</th><th>Holm p</th>"
-	    "<th>verdict</th></tr>\n", o->nverdicts, o->conf, o->threshold,
+	    "<th>verdict</th></tr>\n", ntested, o->conf, o->threshold,
 	    o->conf);
 	for (i = 0; i < o->nverdicts; i++) {
 		vt = &o->verdicts[i];
 		fprintf(fp, "<tr><td>%s</td><td class=\"num\">%d</td>",
 		    vt->metric, vt->jobs);
 		if (vt->verdict == VERDICT_UNTESTED) {
-			fputs("<td colspan=\"7\">not tested</td></tr>\n", fp);
+			fputs("<td colspan=\"7\">not tested", fp);
+			if (vt->why != NULL)
+				fprintf(fp, " (%s)", vt->why);
+			fputs("</td></tr>\n", fp);
 			continue;
 		}
+		/* EC: the two ECs, dEC in percent of the baseline's. */
 		fprintf(fp, "<td class=\"num\">%.4g</td><td class=\"num\">"
-		    "%.4g</td>", ds_mean(vt->a), ds_mean(vt->b));
+		    "%.4g</td>", vt->base, vt->cand);
 		if (isfinite(vt->t.pct) && isfinite(vt->t.pct_hw))
 			fprintf(fp, "<td class=\"num\">%+.2f%%</td><td class="
 			    "\"num\">&plusmn;%.2f%%</td>", vt->t.pct,
@@ -371,10 +378,55 @@ html_verdicts(FILE *fp, const struct report *r)
 		    "</tr>\n", vt->t.p, vt->p_adj,
 		    vt->verdict == VERDICT_SLOWER ? "slower" :
 		    vt->verdict == VERDICT_FASTER ? "faster" : "",
-		    verdict_name(vt->verdict),
-		    vt->regression ? " (regression)" : "");
+		    vt->a1 == NULL || vt->verdict == VERDICT_SAME ?
+		    verdict_name(vt->verdict) : vt->verdict == VERDICT_SLOWER ?
+		    "lower" : "higher", vt->regression ? " (regression)" : "");
 	}
 	fputs("</table>\n", fp);
+}
+
+/* Every set's validity flags and precision meta (analysis/validity.c). */
+static void
+html_validity(FILE *fp, const struct report *r)
+{
+	struct gate *g;
+	double cv = r->opts->max_cv > 0 ? r->opts->max_cv : GATE_MAX_CV;
+	size_t i, k, n, lines = 0, plen;
+	char buf[512], *pb;
+	FILE *mf;
+
+	fprintf(fp, "<h2>Validity</h2>\n<p class=\"note\">Flagged: a level "
+	    "whose real times have a CV above %g%%, an EC interval wholly "
+	    "above min(N, ncpu), a missed precision target.</p>\n<ul>\n",
+	    cv);
+	for (i = 0; i < r->nsets; i++) {
+		n = gate_set(r->sets[i].rs, r->opts->conf, cv, &g);
+		for (k = 0; k < n; k++, lines++) {
+			gate_text(buf, sizeof(buf), r->sets[i].rs, &g[k]);
+			fputs("<li class=\"slower\">", fp);
+			html_puts(fp, r->sets[i].label);
+			fputs(": ", fp);
+			html_puts(fp, buf);
+			fputs("</li>\n", fp);
+		}
+		free(g);
+		if ((mf = open_memstream(&pb, &plen)) == NULL)
+			continue;
+		k = (size_t)precision_print(mf, "", r->sets[i].rs);
+		fclose(mf);
+		if (k > 0) {
+			fputs("<li>", fp);
+			html_puts(fp, r->sets[i].label);
+			fputs(": ", fp);
+			html_puts(fp, pb);
+			fputs("</li>\n", fp);
+			lines++;
+		}
+		free(pb);
+	}
+	if (lines == 0)
+		fputs("<li>nothing flagged</li>\n", fp);
+	fputs("</ul>\n", fp);
 }
 
 /* --- plots ------------------------------------------------------------ */
@@ -566,19 +618,21 @@ plot_ec(const struct report *r)
 		free(path);
 		return (NULL);
 	}
+	maxn = r->levels[r->nlevels - 1];
 	for (i = 0; i < r->nsets; i++) {
 		s = &r->sets[i];
 		fprintf(fp, "# %s: N EC CI-low CI-high\n", s->label);
+		/* No upper bound (stat_ec): the bar runs to twice the top N. */
 		for (j = 0; j < s->nlevels; j++)
 			if (set_ec(s, s->levels[j], r->opts->conf, &rc) == 0)
 				fprintf(fp, "%g %.6g %.6g %.6g\n",
 				    s->levels[j] + xoff(r, i), rc.ec,
-				    rc.lo, rc.hi);
+				    rc.lo, fmin(rc.hi, fmax(2.0 * maxn,
+				    rc.ec)));
 		fputs("NaN NaN NaN NaN\n\n\n", fp);
 	}
 	/* The ideal: EC = N up to the CPU count, flat after it. */
 	ncpu = r->sets[0].ncpu;
-	maxn = r->levels[r->nlevels - 1];
 	fprintf(fp, "# ideal\n1 1\n");
 	if (ncpu < maxn)
 		fprintf(fp, "%d %d\n", ncpu, ncpu);
@@ -692,7 +746,7 @@ html_ec_table(FILE *fp, const struct report *r)
 {
 	const struct rset *s;
 	struct ec_ci rc;
-	char name[21];
+	char name[21], ci[64];
 	size_t i, j;
 	int n, lim, any;
 
@@ -714,14 +768,12 @@ html_ec_table(FILE *fp, const struct report *r)
 			fprintf(fp, " %5d %10.4g %10.4g %7.3f  ",
 			    n, ds_mean(rset_ds(s, 1, "real")),
 			    ds_mean(rset_ds(s, n, "real")), rc.ec);
-			if (rc.method == EC_POINT)
-				fprintf(fp, "%-19s", "-");
-			else
-				fprintf(fp, "[%7.3f, %7.3f]", rc.lo, rc.hi);
+			fprintf(fp, "%-19s", stat_ec_interval(ci, sizeof(ci),
+			    &rc, 3));
 			fprintf(fp, " %6.3f  ", rc.ec / lim);
 			fputs(rc.method == EC_POINT ? "one value: no "
-			    "interval" : rc.method == RATIO_FIELLER ? "Fieller" :
-			    "delta (Fieller unbounded)", fp);
+			    "interval" : stat_ec_why(&rc) != NULL ?
+			    stat_ec_why(&rc) : "Fieller", fp);
 			fputc('\n', fp);
 		}
 	}
@@ -1072,6 +1124,7 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	fprintf(fp, "<p class=\"note\">Made by fsconc %s on %s; %g%% "
 	    "confidence throughout.</p>\n", FSCONC_VERSION, stamp, opts->conf);
 	html_verdicts(fp, &r);
+	html_validity(fp, &r);
 	html_sets(fp, &r);
 	if (html_plots(fp, &r) != 0)
 		goto out;

@@ -3,7 +3,9 @@
  * quantiles, Mann-Whitney U, Fieller's interval for a ratio of means,
  * and the JSON form of all of them.
  */
+#include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,43 +45,78 @@ t_pvalue(double t, double df)
 	return (2 * gsl_cdf_tdist_Q(fabs(t), df));
 }
 
-static void
-finish(struct dataset *a, struct dataset *b, double conf, double se,
-    double df, struct ttest *r)
-{
-	double ma = ds_mean(a);
+/*
+ * What every two-sample test needs, scaled by one power of two (2^-e,
+ * ds_exp) so that squares and fourth powers stay in range for any
+ * finite data; t, p, df and ratios do not depend on the scale.
+ */
+struct moments {
+	double	 ma, mb;	/* the means times 2^-e */
+	double	 va, vb;	/* the variances times 2^-2e */
+	double	 na, nb;
+	int	 e;
+	int	 same;		/* ds_means_equal: no difference at all */
+};
 
-	r->diff = ds_mean(b) - ma;
+static int
+moments(const struct dataset *a, const struct dataset *b, struct moments *w)
+{
+	memset(w, 0, sizeof(*w));
+	if (a->n < 2 || b->n < 2)
+		return (-1);
+	w->e = ds_exp(a, b);
+	w->ma = ldexp(ds_mean(a), -w->e);
+	w->mb = ldexp(ds_mean(b), -w->e);
+	w->va = ds_var_scaled(a, w->e);
+	w->vb = ds_var_scaled(b, w->e);
+	w->na = (double)a->n;
+	w->nb = (double)b->n;
+	w->same = ds_means_equal(a, b);
+	/* A sum past the largest double: no answer rather than a wrong one. */
+	if (!isfinite(w->ma) || !isfinite(w->mb) || !isfinite(w->va) ||
+	    !isfinite(w->vb))
+		return (-1);
+	return (0);
+}
+
+static void
+finish(const struct moments *w, double conf, double se, double df,
+    struct ttest *r)
+{
+	double d = w->same ? 0 : w->mb - w->ma, hw;
+
 	r->df = df;
 	if (se == 0) {
-		/* No spread at all: any difference is certain. */
-		r->diff_hw = 0;
-		r->t = r->diff == 0 ? 0 : copysign(INFINITY, r->diff);
-		r->p = r->diff == 0 ? 1 : 0;
+		/* No spread at all: a difference beyond rounding is certain. */
+		hw = 0;
+		r->t = d == 0 ? 0 : copysign(INFINITY, d);
+		r->p = d == 0 ? 1 : 0;
 	} else {
-		r->diff_hw = t_quantile(conf, df) * se;
-		r->t = r->diff / se;
+		hw = t_quantile(conf, df) * se;
+		r->t = d / se;
 		r->p = t_pvalue(r->t, df);
 	}
-	r->pct = r->diff * 100 / ma;
-	r->pct_hw = r->diff_hw * 100 / ma;
-	r->significant = fabs(r->diff) > r->diff_hw;
+	r->diff = ldexp(d, w->e);
+	r->diff_hw = ldexp(hw, w->e);
+	r->pct = d * 100 / w->ma;
+	r->pct_hw = hw * 100 / w->ma;
+	r->significant = fabs(d) > hw;
 }
 
 int
 stat_student(struct dataset *a, struct dataset *b, double conf,
     struct ttest *r)
 {
-	double spool;
+	struct moments w;
+	double sp;
 
 	memset(r, 0, sizeof(*r));
-	if (a->n < 2 || b->n < 2)
+	if (moments(a, b, &w) != 0)
 		return (-1);
-	spool = ((b->n - 1) * ds_var(b) + (a->n - 1) * ds_var(a)) /
-	    (a->n + b->n - 2);
-	r->s = sqrt(spool);
-	finish(a, b, conf, r->s * sqrt(1.0 / b->n + 1.0 / a->n),
-	    a->n + b->n - 2.0, r);
+	sp = sqrt(((w.nb - 1) * w.vb + (w.na - 1) * w.va) / (w.na + w.nb - 2));
+	r->s = ldexp(sp, w.e);
+	finish(&w, conf, sp * sqrt(1.0 / w.nb + 1.0 / w.na), w.na + w.nb - 2,
+	    r);
 	return (0);
 }
 
@@ -87,21 +124,20 @@ int
 stat_welch(struct dataset *a, struct dataset *b, double conf,
     struct ttest *r)
 {
-	double qa, qb, se2, df;
+	struct moments w;
+	double qa, qb, se2, den, df;
 
 	memset(r, 0, sizeof(*r));
-	if (a->n < 2 || b->n < 2)
+	if (moments(a, b, &w) != 0)
 		return (-1);
-	qa = ds_var(a) / a->n;
-	qb = ds_var(b) / b->n;
+	qa = w.va / w.na;
+	qb = w.vb / w.nb;
 	se2 = qa + qb;
 	/* Welch-Satterthwaite; with no spread at all, the pooled df. */
-	if (se2 > 0)
-		df = se2 * se2 / (qa * qa / (a->n - 1) + qb * qb / (b->n - 1));
-	else
-		df = a->n + b->n - 2.0;
-	r->s = sqrt(se2);
-	finish(a, b, conf, r->s, df, r);
+	den = qa * qa / (w.na - 1) + qb * qb / (w.nb - 1);
+	df = den > 0 ? se2 * se2 / den : w.na + w.nb - 2;
+	r->s = ldexp(sqrt(se2), w.e);
+	finish(&w, conf, sqrt(se2), df, r);
 	return (0);
 }
 
@@ -210,27 +246,36 @@ stat_mannwhitney(struct dataset *a, struct dataset *b, struct mwu *r)
 
 /* ------------------------------------------------------------------ */
 
+/* t for Fieller's interval: Welch-Satterthwaite df of ma - rho mb. */
+static double
+ratio_t(const struct moments *w, double conf, double *df)
+{
+	double rho = w->ma / w->mb, qa = w->va / w->na, qb = w->vb / w->nb;
+	double den;
+
+	den = qa * qa / (w->na - 1) + rho * rho * rho * rho * qb * qb /
+	    (w->nb - 1);
+	*df = den > 0 ? pow(qa + rho * rho * qb, 2) / den : w->na + w->nb - 2;
+	return (t_quantile(conf, *df));
+}
+
 int
 stat_ratio_ci(struct dataset *a, struct dataset *b, double k, double conf,
     struct ratio_ci *r)
 {
+	struct moments w;
 	double ma, mb, qa, qb, t, g, rho, disc, den, se;
 
 	memset(r, 0, sizeof(*r));
-	if (a->n < 2 || b->n < 2)
+	if (moments(a, b, &w) != 0 || w.mb == 0)
 		return (-1);
-	ma = ds_mean(a);
-	mb = ds_mean(b);
-	qa = ds_var(a) / a->n;		/* squared standard errors */
-	qb = ds_var(b) / b->n;
-	if (mb == 0)
-		return (-1);
+	ma = w.ma;
+	mb = w.mb;
+	qa = w.va / w.na;		/* squared standard errors */
+	qb = w.vb / w.nb;
 	rho = ma / mb;
 	r->ratio = k * rho;
-	/* Welch-Satterthwaite df of mean(a) - rho * mean(b). */
-	den = qa * qa / (a->n - 1) + rho * rho * rho * rho * qb * qb / (b->n - 1);
-	r->df = den > 0 ? pow(qa + rho * rho * qb, 2) / den : a->n + b->n - 2.0;
-	t = t_quantile(conf, r->df);
+	t = ratio_t(&w, conf, &r->df);
 	/* Fieller: (ma - x mb)^2 = t^2 (qa + x^2 qb), bounded while g < 1. */
 	g = t * t * qb / (mb * mb);
 	disc = ma * ma * qb + mb * mb * qa - t * t * qa * qb;
@@ -264,12 +309,21 @@ ds_mean_hw(const struct dataset *ds, double conf)
 	    sqrt((double)ds->n));
 }
 
+/* The rounding of n values' input-order mean, relative to the mean. */
+static double
+mean_rounding(struct dataset *ds)
+{
+	double m = ds_mean(ds), big = fmax(fabs(ds_min(ds)), fabs(ds_max(ds)));
+
+	return (DBL_EPSILON * (double)ds->n * big / fabs(m));
+}
+
 int
 stat_ec(struct dataset *t1, struct dataset *tn, int n, double conf,
     struct ec_ci *e)
 {
-	struct ratio_ci r;
-	double m1, mn, c1, cn;
+	struct moments w;
+	double m1, mn, qa, qb, t, t2, df, den, disc;
 
 	memset(e, 0, sizeof(*e));
 	e->method = EC_POINT;
@@ -284,19 +338,104 @@ stat_ec(struct dataset *t1, struct dataset *tn, int n, double conf,
 		return (0);
 	}
 	e->ec = e->lo = e->hi = n * m1 / mn;
+	e->tol = e->ec * (mean_rounding(t1) + mean_rounding(tn) +
+	    2 * DBL_EPSILON);
 	/* One value (an imported single timing): the figure, no interval. */
-	if (t1->n < 2 || tn->n < 2 ||
-	    stat_ratio_ci(t1, tn, n, conf, &r) != 0)
+	if (moments(t1, tn, &w) != 0)
 		return (0);
-	e->lo = r.lo;
-	e->hi = r.hi;
-	e->method = r.method;
+	qa = w.va / w.na;
+	qb = w.vb / w.nb;
+	t = ratio_t(&w, conf, &df);
+	t2 = t * t;
+	/*
+	 * Fieller's set for m1/mN, restricted to EC > 0 (times are
+	 * positive).  A mean not clearly above 0 at this confidence leaves
+	 * that side open: T1's the lower bound (0), TN's the upper (none).
+	 * The delta method is no stand-in: it is what fails there.
+	 */
+	if (w.ma * w.ma <= t2 * qa)
+		e->open |= EC_OPEN_LO;
+	if (w.mb * w.mb <= t2 * qb)
+		e->open |= EC_OPEN_HI;
+	den = w.mb * w.mb - t2 * qb;
+	disc = w.ma * w.ma * qb + w.mb * w.mb * qa - t2 * qa * qb;
+	e->lo = 0;
+	e->hi = INFINITY;
+	/* Open above, den <= 0: the positive root (linear at den = 0). */
+	if (!(e->open & EC_OPEN_LO))
+		e->lo = n * (den != 0 ? (w.ma * w.mb - t * sqrt(disc)) / den :
+		    (w.ma * w.ma - t2 * qa) / (2 * w.ma * w.mb));
+	if (!(e->open & EC_OPEN_HI))
+		e->hi = n * (w.ma * w.mb + t * sqrt(disc)) / den;
+	e->method = RATIO_FIELLER;
 	/* dEC/dm1 = EC/m1, dEC/dmN = -EC/mN */
-	c1 = e->ec * e->ec * ds_var(t1) / ((double)t1->n * m1 * m1);
-	cn = e->ec * e->ec * ds_var(tn) / ((double)tn->n * mn * mn);
-	e->var = c1 + cn;
-	e->dfden = c1 * c1 / (double)(t1->n - 1) + cn * cn /
-	    (double)(tn->n - 1);
+	e->var = e->ec * e->ec * (qa / (w.ma * w.ma) + qb / (w.mb * w.mb));
+	e->dfden = pow(e->ec * e->ec * qa / (w.ma * w.ma), 2) / (w.na - 1) +
+	    pow(e->ec * e->ec * qb / (w.mb * w.mb), 2) / (w.nb - 1);
+	return (0);
+}
+
+const char *
+stat_ec_why(const struct ec_ci *e)
+{
+	switch (e->open) {
+	case EC_OPEN_LO:
+		return ("T1 too noisy: more repetitions");
+	case EC_OPEN_HI:
+		return ("TN too noisy: more repetitions");
+	case EC_OPEN_LO | EC_OPEN_HI:
+		return ("T1 and TN too noisy: more repetitions");
+	}
+	return (NULL);
+}
+
+char *
+stat_ec_interval(char *buf, size_t len, const struct ec_ci *e, int prec)
+{
+	char lo[32], hi[32];
+
+	if (e->method == EC_POINT) {
+		snprintf(buf, len, "-");
+		return (buf);
+	}
+	snprintf(lo, sizeof(lo), "%.*f", prec, e->lo);
+	snprintf(hi, sizeof(hi), "%.*f", prec, e->hi);
+	snprintf(buf, len, "%s%s, %s%s", e->open & EC_OPEN_LO ? "(" : "[",
+	    e->open & EC_OPEN_LO ? "0" : lo, e->open & EC_OPEN_HI ? "inf" : hi,
+	    e->open & EC_OPEN_HI ? ")" : "]");
+	return (buf);
+}
+
+int
+stat_ec_test(const struct ec_ci *a, const struct ec_ci *b, double conf,
+    struct ec_test *r)
+{
+	double var = a->var + b->var, den = a->dfden + b->dfden, hw, se;
+
+	memset(r, 0, sizeof(*r));
+	if (a->method == EC_POINT || b->method == EC_POINT || a->open ||
+	    b->open)
+		return (-1);
+	r->d = b->ec - a->ec;
+	/* Equal within the rounding of the means: the same EC. */
+	if (fabs(r->d) <= a->tol + b->tol)
+		r->d = 0;
+	if (var == 0) {
+		r->lo = r->hi = r->d;
+		r->t = r->d == 0 ? 0 : copysign(INFINITY, r->d);
+		r->p = r->d == 0 ? 1 : 0;
+		r->df = INFINITY;
+		return (0);
+	}
+	r->df = den > 0 ? var * var / den : 1e9;
+	if (r->df < 1)
+		r->df = 1;
+	se = sqrt(var);
+	hw = t_quantile(conf, r->df) * se;
+	r->lo = r->d - hw;
+	r->hi = r->d + hw;
+	r->t = r->d / se;
+	r->p = t_pvalue(r->t, r->df);
 	return (0);
 }
 
@@ -304,19 +443,13 @@ int
 stat_ec_diff(const struct ec_ci *a, const struct ec_ci *b, double conf,
     double *diff, double *lo, double *hi)
 {
-	double var = a->var + b->var, den = a->dfden + b->dfden, hw, df;
+	struct ec_test r;
 
-	if (a->method == EC_POINT || b->method == EC_POINT)
+	if (stat_ec_test(a, b, conf, &r) != 0)
 		return (-1);
-	*diff = b->ec - a->ec;
-	if (var == 0) {
-		*lo = *hi = *diff;
-		return (0);
-	}
-	df = den > 0 ? var * var / den : 1e9;
-	hw = t_quantile(conf, df < 1 ? 1 : df) * sqrt(var);
-	*lo = *diff - hw;
-	*hi = *diff + hw;
+	*diff = r.d;
+	*lo = r.lo;
+	*hi = r.hi;
 	return (0);
 }
 

@@ -1,7 +1,8 @@
 /*
- * Verdicts for nightly runs: Welch's t per metric and level, Holm's
- * step-down correction over the whole family, then faster / slower / no
- * difference proven, and whether a slowdown is a regression worth exit 3.
+ * Verdicts for nightly runs: Welch's t per metric and level and dEC per
+ * level N > 1, Holm's step-down correction over the whole family, then
+ * faster / slower / no difference proven, and whether a change for the
+ * worse is a regression worth exit 3.
  */
 #include <math.h>
 #include <stdio.h>
@@ -74,6 +75,42 @@ verdict_name(enum verdict v)
 	return ("not tested");
 }
 
+/*
+ * EC(jobs) of the candidate against the baseline's, as a ttest: the
+ * difference, its half-width, percent of the baseline EC, t, df, p.
+ */
+static int
+ec_test(struct verdict_test *vt, double conf)
+{
+	struct ec_ci ea, eb;
+	struct ec_test et;
+
+	vt->higher_is_better = 1;
+	if (vt->a1 == NULL || vt->b1 == NULL || vt->a1->n < STAT_MIN_N ||
+	    vt->b1->n < STAT_MIN_N ||
+	    stat_ec(vt->a1, vt->a, vt->jobs, conf, &ea) != 0 ||
+	    stat_ec(vt->b1, vt->b, vt->jobs, conf, &eb) != 0)
+		return (-1);
+	vt->base = ea.ec;
+	vt->cand = eb.ec;
+	if (stat_ec_test(&ea, &eb, conf, &et) != 0) {
+		vt->why = stat_ec_why(&ea) != NULL ? stat_ec_why(&ea) :
+		    stat_ec_why(&eb);
+		return (-1);
+	}
+	vt->lo = et.lo;
+	vt->hi = et.hi;
+	vt->t.diff = et.d;
+	vt->t.diff_hw = et.hi - et.d;
+	vt->t.pct = et.d * 100 / ea.ec;
+	vt->t.pct_hw = vt->t.diff_hw * 100 / ea.ec;
+	vt->t.t = et.t;
+	vt->t.df = et.df;
+	vt->t.p = et.p;
+	vt->t.significant = et.p < 1 - conf / 100;
+	return (isfinite(et.p) ? 0 : -1);
+}
+
 int
 verdict_run(struct verdict_test *tests, size_t n, double conf,
     double threshold)
@@ -84,18 +121,30 @@ verdict_run(struct verdict_test *tests, size_t n, double conf,
 	int nreg;
 
 	alpha = 1.0 - conf / 100.0;
-	p = xcalloc(n, sizeof(*p));
+	p = xcalloc(n + 1, sizeof(*p));
 	for (i = m = 0; i < n; i++) {
 		vt = &tests[i];
 		memset(&vt->t, 0, sizeof(vt->t));
 		vt->verdict = VERDICT_UNTESTED;
 		vt->regression = 0;
 		vt->p_adj = 1.0;
-		if (vt->a == NULL || vt->b == NULL || vt->a->n < 2 ||
-		    vt->b->n < 2 ||
-		    stat_welch(vt->a, vt->b, conf, &vt->t) != 0 ||
-		    !isfinite(vt->t.p))
+		vt->base = vt->cand = vt->lo = vt->hi = NAN;
+		vt->why = "fewer than 3 values";
+		vt->threshold = threshold;
+		if (vt->a == NULL || vt->b == NULL || vt->a->n < STAT_MIN_N ||
+		    vt->b->n < STAT_MIN_N)
 			continue;
+		if (vt->a1 != NULL) {
+			if (ec_test(vt, conf) != 0)
+				continue;
+		} else {
+			if (stat_welch(vt->a, vt->b, conf, &vt->t) != 0 ||
+			    !isfinite(vt->t.p))
+				continue;
+			vt->base = ds_mean(vt->a);
+			vt->cand = ds_mean(vt->b);
+		}
+		vt->why = NULL;
 		vt->verdict = VERDICT_SAME;
 		p[m++] = vt->t.p;
 	}
@@ -136,7 +185,26 @@ verdict_print(FILE *fp, const struct verdict_test *tests, size_t n,
 		vt = &tests[i];
 		fprintf(fp, "%-6s jobs=%-4d ", vt->metric, vt->jobs);
 		if (vt->verdict == VERDICT_UNTESTED) {
-			fprintf(fp, "not tested (fewer than 2 values)\n");
+			fprintf(fp, "not tested (%s)", vt->why != NULL ?
+			    vt->why : "fewer than 3 values");
+			/* An open EC interval: still both values. */
+			if (vt->a1 != NULL && isfinite(vt->base) &&
+			    isfinite(vt->cand))
+				fprintf(fp, "  %.3f -> %.3f", vt->base,
+				    vt->cand);
+			fputc('\n', fp);
+			continue;
+		}
+		if (vt->a1 != NULL) {
+			/* Both ECs, dEC with its interval, the threshold. */
+			fprintf(fp, "%-20s  %.3f -> %.3f  dEC %+.3f [%+.3f, "
+			    "%+.3f] (%+.2f%%, threshold -%g%%)  p=%.3g "
+			    "holm=%.3g%s\n", vt->verdict == VERDICT_SLOWER ?
+			    "lower" : vt->verdict == VERDICT_FASTER ? "higher" :
+			    verdict_name(vt->verdict), vt->base, vt->cand,
+			    vt->t.diff, vt->lo, vt->hi, vt->t.pct,
+			    vt->threshold, vt->t.p, vt->p_adj,
+			    vt->regression ? "  REGRESSION" : "");
 			continue;
 		}
 		fprintf(fp, "%-20s ", verdict_name(vt->verdict));
@@ -148,7 +216,7 @@ verdict_print(FILE *fp, const struct verdict_test *tests, size_t n,
 			fprintf(fp, "%+.4g +/- %.4g", vt->t.diff,
 			    vt->t.diff_hw);
 		fprintf(fp, " (%g%% CI)  %.4g -> %.4g  p=%.3g holm=%.3g%s\n",
-		    conf, ds_mean(vt->a), ds_mean(vt->b), vt->t.p, vt->p_adj,
+		    conf, vt->base, vt->cand, vt->t.p, vt->p_adj,
 		    vt->regression ? "  REGRESSION" : "");
 	}
 }

@@ -26,7 +26,7 @@ struct compare_cli {
 	char		*metric_buf;
 };
 
-enum { OPT_JSON = 256, OPT_USL_ALL };
+enum { OPT_JSON = 256, OPT_USL_ALL, OPT_MAX_CV };
 
 static const struct option longopts[] = {
 	{ "baseline",	required_argument,	NULL,	'B' },
@@ -35,6 +35,7 @@ static const struct option longopts[] = {
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "jobs",	required_argument,	NULL,	'j' },
 	{ "json",	no_argument,		NULL,	OPT_JSON },
+	{ "max-cv",	required_argument,	NULL,	OPT_MAX_CV },
 	{ "metric",	required_argument,	NULL,	'm' },
 	{ "results",	required_argument,	NULL,	'R' },
 	{ "root",	required_argument,	NULL,	'R' },
@@ -50,6 +51,7 @@ usage(FILE *fp)
 	    "usage: fsconc compare [-f] [-B label] [-c confidence] [-j list] "
 	    "[-m list]\n"
 	    "                      [-R root] [-w width] [--json] [--usl-all]\n"
+	    "                      [--max-cv PCT]\n"
 	    "                      SET_A SET_B [SET ...]\n");
 }
 
@@ -195,6 +197,13 @@ cmd_compare(int argc, char **argv)
 		case OPT_USL_ALL:
 			cli.o.usl_all = 1;
 			break;
+		case OPT_MAX_CV:
+			if (gate_parse_cv(optarg, &cli.o.max_cv) == -1) {
+				warnx("--max-cv %s: a percentage above 0, at "
+				    "most 1000", optarg);
+				goto usage;
+			}
+			break;
 		default:
 			goto usage;
 		}
@@ -257,7 +266,7 @@ cmd_compare(int argc, char **argv)
 	}
 	rc = v.nslower > 0 ? EXIT_REGRESSION : EXIT_OK;
 	if (v.ntests == 0) {
-		warnx("compare: 0 tests: no level has 2 or more ok or warn "
+		warnx("compare: 0 tests: no level has 3 or more ok or warn "
 		    "batches in the baseline and another set; no verdict");
 		rc = EXIT_RUNTIME;
 	}

@@ -2,8 +2,9 @@
  * fsconc nightly: run the experiment (fsconc run's options), compare the
  * new set with a baseline, print a verdict per metric and level, write
  * the report.  Made for cron: stdout carries the verdict and nothing else
- * unless -v; exit 3 when a slowdown is significant after Holm's
- * correction and larger than --threshold.
+ * unless -v; exit 3 when a slowdown (or an EC drop) is significant after
+ * Holm's correction and larger than --threshold, else 4 when a set is
+ * flagged invalid (analysis/validity.c).
  */
 #include <err.h>
 #include <errno.h>
@@ -30,6 +31,7 @@ enum {
 	NIGHTLY_OPT_NO_REPORT,
 	NIGHTLY_OPT_NO_RUN,
 	NIGHTLY_OPT_THRESHOLD,
+	NIGHTLY_OPT_MAX_CV,
 };
 
 /* State of one nightly invocation. */
@@ -42,6 +44,7 @@ struct nightly {
 	const char	*outdir;	/* -o, --output: the report's directory */
 	const char	*root;		/* -R, --results */
 	double		 threshold;	/* --threshold PCT */
+	double		 max_cv;	/* --max-cv PCT */
 	int		 verbose;	/* -v */
 };
 
@@ -52,7 +55,7 @@ usage(FILE *fp, int status)
 	    "[-c confidence]\n"
 	    "                      [--no-report] [--no-run SET] [-o DIR] "
 	    "[--threshold PCT]\n"
-	    "                      [-v]\n"
+	    "                      [--max-cv PCT] [-v]\n"
 	    "run options (as fsconc run; the sets of --baseline and --no-run "
 	    "are under -R):\n", fp);
 	run_usage_options(fp);
@@ -94,6 +97,8 @@ make_longopts(void)
 		    NIGHTLY_OPT_BASELINE },
 		{ "confidence",	required_argument,	NULL, 'c' },
 		{ "help",	no_argument,		NULL, RUN_OPT_HELP },
+		{ "max-cv",	required_argument,	NULL,
+		    NIGHTLY_OPT_MAX_CV },
 		{ "no-report",	no_argument,		NULL,
 		    NIGHTLY_OPT_NO_REPORT },
 		{ "no-run",	required_argument,	NULL,
@@ -177,6 +182,13 @@ parse_options(struct nightly *nt, int argc, char **argv)
 				rc = EXIT_USAGE;
 			}
 			break;
+		case NIGHTLY_OPT_MAX_CV:
+			if (gate_parse_cv(optarg, &nt->max_cv) != 0) {
+				warnx("nightly: --max-cv %s: a percentage "
+				    "above 0, at most 1000", optarg);
+				rc = EXIT_USAGE;
+			}
+			break;
 		case RUN_OPT_HELP:
 			free(os);
 			free(lo);
@@ -222,8 +234,30 @@ check_same(const struct rs_set *a, const struct rs_set *b)
 }
 
 /*
+ * The validity flags and precision meta of both sets on stdout (they are
+ * part of the verdict); the number of flags.
+ */
+static size_t
+show_validity(const struct nightly *nt, struct rs_set *set,
+    const char *which)
+{
+	struct gate *g;
+	size_t n;
+	char prefix[32];
+
+	n = gate_set(set, nt->conf, nt->max_cv, &g);
+	snprintf(prefix, sizeof(prefix), "flag: %s: ", which);
+	gate_print(stdout, prefix, set, g, n);
+	free(g);
+	snprintf(prefix, sizeof(prefix), "%s: ", which);
+	precision_print(stdout, prefix, set);
+	return (n);
+}
+
+/*
  * Compare cand with base and write the report: the exit status.  Every
- * (level, metric) both sets have is one test of the family.
+ * (level, metric) both sets have is one test of the family, and so is
+ * EC(N) at every level N > 1.
  */
 static int
 judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
@@ -231,26 +265,35 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 	struct verdict_test *vt;
 	struct report_opts ro;
 	struct rs_set *pair[2];
-	size_t nl, i, k, n, ntested;
+	size_t nl, i, k, n, ntested, nbase, ncand;
 	int *levels, nreg, rc;
 	char *dir, *title;
 
 	check_same(base, cand);
 	nl = rs_levels(cand, &levels);
-	vt = xcalloc(nl * NMETRICS + 1, sizeof(*vt));
+	vt = xcalloc(nl * (NMETRICS + 1) + 1, sizeof(*vt));
 	n = 0;
 	for (i = 0; i < nl; i++)
-		for (k = 0; k < NMETRICS; k++) {
+		for (k = 0; k <= NMETRICS; k++) {
+			/* k == NMETRICS: EC(N), from real times. */
+			if (k == NMETRICS && levels[i] == 1)
+				continue;
 			vt[n].jobs = levels[i];
-			vt[n].metric = nightly_metrics[k];
-			vt[n].a = ds_from_set(base, levels[i],
-			    nightly_metrics[k], nightly_metrics[k], 1.0);
-			vt[n].b = ds_from_set(cand, levels[i],
-			    nightly_metrics[k], nightly_metrics[k], 1.0);
+			vt[n].metric = k < NMETRICS ? nightly_metrics[k] : "EC";
+			vt[n].a = ds_from_set(base, levels[i], k < NMETRICS ?
+			    nightly_metrics[k] : "real", vt[n].metric, 1.0);
+			vt[n].b = ds_from_set(cand, levels[i], k < NMETRICS ?
+			    nightly_metrics[k] : "real", vt[n].metric, 1.0);
 			if (vt[n].a->n == 0) {	/* level not in baseline */
 				ds_free(vt[n].a);
 				ds_free(vt[n].b);
 				continue;
+			}
+			if (k == NMETRICS) {
+				vt[n].a1 = ds_from_set(base, 1, "real", "T1",
+				    1.0);
+				vt[n].b1 = ds_from_set(cand, 1, "real", "T1",
+				    1.0);
 			}
 			n++;
 		}
@@ -270,18 +313,30 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 		if (vt[i].verdict != VERDICT_UNTESTED)
 			ntested++;
 	if (nt->verbose)
-		printf("candidate: %s\n%zu tests, Welch's t, Holm's "
-		    "correction, %g%% confidence, threshold %g%%\n",
-		    cand->path, n, nt->conf, nt->threshold);
+		printf("candidate: %s\n%zu tests, Welch's t (EC: dEC, delta "
+		    "method), Holm's correction, %g%% confidence, threshold "
+		    "%g%%\n", cand->path, ntested, nt->conf, nt->threshold);
 	verdict_print(stdout, vt, n, nt->conf);
+	nbase = show_validity(nt, base, "baseline");
+	ncand = show_validity(nt, cand, "candidate");
 	if (nreg > 0)
-		printf("verdict: %d significant slowdown%s larger than %g%%\n",
-		    nreg, nreg == 1 ? "" : "s", nt->threshold);
+		/* Noise hides changes, it does not make them: this stands. */
+		printf("verdict: %d significant regression%s larger than "
+		    "%g%%%s\n", nreg, nreg == 1 ? "" : "s", nt->threshold,
+		    nbase + ncand > 0 ? " (despite the flags above)" : "");
 	else if (ntested == 0) {
 		/* No test is no evidence: not "no regression". */
 		printf("verdict: none, 0 of %zu tests possible (a level needs "
-		    "2 or more ok or warn batches in both sets)\n", n);
+		    "%d or more ok or warn batches in both sets)\n", n,
+		    STAT_MIN_N);
 		rc = EXIT_RUNTIME;
+	} else if (nbase + ncand > 0) {
+		printf("verdict: invalid, no regression found but none could "
+		    "be shown (%zu flag%s above): %s\n", nbase + ncand,
+		    nbase + ncand == 1 ? "" : "s", ncand > 0 ? "act on the "
+		    "flags and run again" : "name a valid baseline with "
+		    "--baseline SET");
+		rc = EXIT_INVALID;
 	} else
 		printf("verdict: no regression\n");
 	fflush(stdout);
@@ -293,6 +348,7 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 		ro.verdicts = vt;
 		ro.nverdicts = n;
 		ro.threshold = nt->threshold;
+		ro.max_cv = nt->max_cv;
 		pair[0] = base;
 		pair[1] = cand;
 		dir = nt->outdir != NULL ? xstrdup(nt->outdir) :
@@ -308,13 +364,15 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 		free(title);
 	}
 	/* A regression is what cron must hear about, even if the report
-	 * could not be written. */
+	 * could not be written or the sets are flagged. */
 	if (nreg > 0)
 		rc = EXIT_REGRESSION;
 out:
 	for (i = 0; i < n; i++) {
 		ds_free(vt[i].a);
 		ds_free(vt[i].b);
+		ds_free(vt[i].a1);
+		ds_free(vt[i].b1);
 	}
 	free(vt);
 	return (rc);
@@ -332,6 +390,7 @@ cmd_nightly(int argc, char **argv)
 	memset(&nt, 0, sizeof(nt));
 	nt.conf = 95;
 	nt.threshold = 2.0;
+	nt.max_cv = GATE_MAX_CV;
 	run_config_init(&nt.cfg);
 	base = cand = NULL;
 	bpath = NULL;
@@ -356,7 +415,9 @@ cmd_nightly(int argc, char **argv)
 		nt.cfg.progress = 0;
 		setpath[0] = '\0';
 		rc = run_experiment(&nt.cfg, setpath, sizeof(setpath));
-		if (rc != EXIT_OK || setpath[0] == '\0')
+		/* A set that missed its precision target is still judged. */
+		if ((rc != EXIT_OK && rc != EXIT_INVALID) ||
+		    setpath[0] == '\0')
 			goto out;	/* failed (said why), or --dry-run */
 		if ((cand = rs_open(NULL, setpath, errbuf,
 		    sizeof(errbuf))) == NULL) {

@@ -16,7 +16,7 @@
 #define REPORT_USAGE							\
 	"usage: fsconc report [-c confidence] [--limits FILE] [-R root] "	\
 	"[-t title]\n"							\
-	"                     [--usl-all] -o DIR SET...\n"
+	"                     [--usl-all] [--max-cv PCT] -o DIR SET...\n"
 
 static void
 usage(FILE *fp, int status)
@@ -45,6 +45,7 @@ cmd_report(int argc, char **argv)
 		{ "confidence",	required_argument,	NULL, 'c' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "limits",	required_argument,	NULL, 'L' },
+		{ "max-cv",	required_argument,	NULL, 'V' },
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "results",	required_argument,	NULL, 'R' },
 		{ "root",	required_argument,	NULL, 'R' },
@@ -79,6 +80,13 @@ cmd_report(int argc, char **argv)
 			break;
 		case 'L':
 			ro.limits = optarg;
+			break;
+		case 'V':
+			if (gate_parse_cv(optarg, &ro.max_cv) != 0) {
+				warnx("--max-cv %s: a percentage above 0, at "
+				    "most 1000", optarg);
+				usage(stderr, EXIT_USAGE);
+			}
 			break;
 		case 'o':
 			dir = optarg;

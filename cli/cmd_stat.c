@@ -75,6 +75,9 @@ read_set(const char *path, int column, const char *delims)
 		err(EXIT_RUNTIME, "Cannot read %s", path);
 	if (rc == DS_READ_BADLINE)
 		errx(EXIT_USAGE, "Invalid data on line %zu in %s", badline, name);
+	if (rc == DS_READ_RANGE)
+		errx(EXIT_USAGE, "%s: line %zu: value out of range (values "
+		    "and their sum must be finite doubles)", name, badline);
 	if (rc == DS_READ_LONGLINE)
 		errx(EXIT_USAGE, "%s: line %zu longer than %d bytes", name,
 		    badline, DS_MAX_LINE);

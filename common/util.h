@@ -21,6 +21,8 @@ enum {
 	EXIT_RUNTIME = 1,
 	EXIT_USAGE = 2,
 	EXIT_REGRESSION = 3,
+	EXIT_INVALID = 4,	/* the set is not valid for a verdict / the
+				   precision target was not reached */
 };
 
 void	*xmalloc(size_t);

@@ -443,7 +443,8 @@ summary(struct run *r, FILE *fp)
 	struct ec_ci ec;
 	double m, hw;
 	size_t i;
-	int n, delta = 0;
+	int n;
+	char ci[512];
 
 	fprintf(fp, "result set: %s\n", rs_path(r->rs));
 	for (i = 0; i < c->nlevels; i++)
@@ -474,19 +475,28 @@ summary(struct run *r, FILE *fp)
 			continue;
 		}
 		fprintf(fp, " %8.3f", ec.ec);
-		if (ec.method == EC_POINT)
-			fprintf(fp, " %19s", "");
-		else
-			fprintf(fp, "   %c[%6.3f, %6.3f]", ec.method ==
-			    RATIO_DELTA ? '*' : ' ', ec.lo, ec.hi);
-		delta |= ec.method == RATIO_DELTA;
+		fprintf(fp, " %19s", ec.method == EC_POINT ? "" :
+		    stat_ec_interval(ci, sizeof(ci), &ec, 3));
 		fprintf(fp, " %6.3f\n", ec.ec / (n < r->ncpu ? n : r->ncpu));
+		/* An open interval says why (stat_ec). */
+		if (stat_ec_why(&ec) != NULL)
+			fprintf(fp, "%6s EC(%d) interval open: %s\n", "", n,
+			    stat_ec_why(&ec));
 	}
-	if (delta)
-		fprintf(fp, "* Fieller's interval is unbounded: delta "
-		    "method\n");
 	if (t1 == NULL)
 		fprintf(fp, "no completed jobs 1 batches: EC(N) needs T1\n");
+	/* Validity gates (analysis/validity.c), at the default CV limit. */
+	for (i = 0; i < c->nlevels; i++) {
+		struct gate g[2];
+		size_t k, ng;
+
+		ng = gate_level(t1, r->real[i], c->levels[i], r->ncpu, 95,
+		    GATE_MAX_CV, g);
+		for (k = 0; k < ng; k++) {
+			gate_text(ci, sizeof(ci), NULL, &g[k]);
+			fprintf(fp, "flag: %s\n", ci);
+		}
+	}
 	/* The gate releases everyone at once; this says how at once. */
 	if (!isnan(r->skew))
 		fprintf(fp, "start skew: at most %.6f s from the first worker "

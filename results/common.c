@@ -129,14 +129,20 @@ rs_meta_volatile(const char *key)
 	 * What writer.c, fsconc run (harness/run.c, md_describe), --vary
 	 * and import write that differs between two runs of one
 	 * configuration: times, the command line, the label, names of
-	 * the disk instance, the seed of an unseeded random order.
+	 * the disk instance, the seed of an unseeded random order, the
+	 * outcomes of --precision and of disturbance re-runs.
 	 */
 	static const char *const keys[] = { "created", "start", "end",
 	    "command", "label", "seed", "disk_id", "disk_device",
 	    "disk_mountpoint", "disk_newfs_command", "vary.cell",
-	    "vary.run" };
-	/* import's source files say where data came from, not how. */
-	static const char *const prefixes[] = { "source.", "source_format." };
+	    "vary.run", "precision_met", "precision_stop",
+	    "disturbed_reruns" };
+	/*
+	 * import's source files say where data came from, not how; the
+	 * precision reached is an outcome, as the times are.
+	 */
+	static const char *const prefixes[] = { "source.", "source_format.",
+	    "precision_real.", "precision_ec." };
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)

@@ -15,6 +15,17 @@ SEED=12 LABEL=mpsafe SERIAL=0.0505 mkset "$s/root/h1/mpsafe/20261129T000000Z"
 [ $rc -eq 2 ] && ok "no set: exit 2" || not_ok "no set: exit 2" "rc=$rc"
 "$FSCONC" report -c 120 -o "$s/x" h1/base >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "bad -c: exit 2" || not_ok "bad -c: exit 2" "rc=$rc"
+"$FSCONC" report --max-cv 0 -R "$s/root" -o "$s/x" h1/base >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "bad --max-cv: exit 2" || not_ok "bad --max-cv: exit 2" "rc=$rc"
+# Validity: nothing flagged at the default CV limit (2% noise), every
+# level of both sets flagged noisy at 1%.
+"$FSCONC" report -R "$s/root" -o "$s/v1" h1/base h1/mpsafe >/dev/null 2>&1
+"$FSCONC" report --max-cv 1 -R "$s/root" -o "$s/v2" h1/base h1/mpsafe >/dev/null 2>&1
+grep -q '<h2>Validity</h2>' "$s/v1/index.html" &&
+    grep -q '<li>nothing flagged</li>' "$s/v1/index.html" &&
+    [ "$(grep -c '<li class="slower">.*: noisy: jobs [0-9]*: real time CV' "$s/v2/index.html")" -eq 8 ] &&
+    ok "Validity section: nothing flagged; --max-cv 1 flags every level" ||
+    not_ok "Validity section: nothing flagged; --max-cv 1 flags every level"
 err=$("$FSCONC" report -R "$s/root" -o "$s/x" h1/nosuch 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$err" | grep -q 'nosuch' &&
     ok "unknown set: exit 1, named" || not_ok "unknown set: exit 1, named" "rc=$rc $err"

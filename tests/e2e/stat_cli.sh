@@ -130,3 +130,38 @@ fi
 printf '1e308\n-1e308\n0\n' >huge
 "$FSCONC" stat --welch --mann-whitney --ratio -w 5 huge iguana >/dev/null 2>&1; rc=$?
 [ $rc -eq 0 ] && ok "overflowing data: no abort" || not_ok "overflowing data: no abort" "rc=$rc"
+
+# Constant samples (issue 11): four 0.1 against three 0.1 are the same
+# mean, whatever the last bits say: no difference for Student's t nor for
+# Welch's, p = 1.  (Debian's ministat says so only because its variance
+# of three 0.1 comes out -nan.)
+printf '0.1\n0.1\n0.1\n0.1\n' >c4
+printf '0.1\n0.1\n0.1\n' >c3
+out=$("$FSCONC" stat -A --welch c4 c3 2>&1); rc=$?
+[ $rc -eq 0 ] && ! printf '%s\n' "$out" | grep -q '^Difference' &&
+    [ "$(printf '%s\n' "$out" | grep -c '^No difference proven')" -eq 2 ] &&
+    printf '%s\n' "$out" | grep -q "(Welch's t = 0, df = 5, p = 1)" &&
+    ok "constant samples, equal values: no difference, p = 1" ||
+    not_ok "constant samples, equal values: no difference, p = 1" "$out"
+printf '0.2\n0.2\n0.2\n' >d3
+out=$("$FSCONC" stat -A --welch c4 d3 2>&1)
+[ "$(printf '%s\n' "$out" | grep -c '^Difference at')" -eq 2 ] &&
+    ok "constant samples, different values: a difference" ||
+    not_ok "constant samples, different values: a difference" "$out"
+# Values beyond 1e+/-154 (squares out of range): the answer of the same
+# data near 1, scaled.
+for e in 0.01 1e200 1e-200; do
+	awk -v f="$e" '{ printf "%.17g\n", $1 * f }' iguana >"ig$e"
+	awk -v f="$e" '{ printf "%.17g\n", $1 * f }' chameleon >"ch$e"
+	"$FSCONC" stat -A --welch -c 80 "ig$e" "ch$e" | sed -n '/^Diff/,$p' |
+	    sed 's/e[-+][0-9][0-9]*//g' >"out$e"
+done
+cmp -s out0.01 out1e200 && cmp -s out0.01 out1e-200 &&
+    grep -q '^Difference' out0.01 &&
+    ok "values near 1e200 and 1e-200: the same verdict and figures" ||
+    not_ok "values near 1e200 and 1e-200: the same verdict and figures" "$(cat out0.01 out1e200 out1e-200)"
+printf '1\n2\n1e999\n' >inf
+e=$("$FSCONC" stat inf iguana 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && echo "$e" | grep -q 'inf: line 3: value out of range' &&
+    ok "a value beyond the double range: refused, exit 2" ||
+    not_ok "a value beyond the double range: refused, exit 2" "rc=$rc $e"

@@ -179,7 +179,7 @@ test_parse_matches_strtod(void **state)
 	}
 	*p = '\0';
 	p = text;
-	strcat(text, "0x1.8p1\n1e400\n-inf\n00012.50\n.5\n5.\n-0\n"
+	strcat(text, "0x1.8p1\n1e300\n-1e-300\n00012.50\n.5\n5.\n-0\n"
 	    "123456789012345678901234\n");
 	assert_int_equal(read_text(text, 1, NULL, &ds, &bad), DS_READ_OK);
 	assert_int_equal(ds->n, n + 8);
@@ -229,6 +229,17 @@ test_read_rules(void **state)
 	    DS_READ_BADLINE);
 	assert_int_equal(read_text(" 1,2\n", 1, ",", &ds, &bad), DS_READ_OK);
 	ds_free(ds);
+	/* No mean without finite values and a finite sum: refused. */
+	assert_int_equal(read_text("1\n1e400\n", 1, NULL, &ds, &bad),
+	    DS_READ_RANGE);
+	assert_int_equal(bad, 2);
+	assert_int_equal(read_text("1\n2\n-inf\n", 1, NULL, &ds, &bad),
+	    DS_READ_RANGE);
+	assert_int_equal(bad, 3);
+	assert_int_equal(read_text("nan\n", 1, NULL, &ds, &bad), DS_READ_RANGE);
+	assert_int_equal(read_text("1.7e308\n1.7e308\n", 1, NULL, &ds, &bad),
+	    DS_READ_RANGE);
+	assert_int_equal(bad, 2);
 }
 
 /*
@@ -358,8 +369,8 @@ test_ratio_ci(void **state)
 
 /*
  * stat_ec's rules: a value at each level gives the figure, two give the
- * interval; EC(1) is 1; no value or a mean <= 0 gives nothing.  The
- * delta method stands in when Fieller's interval is unbounded.
+ * interval; EC(1) is 1; no value or a mean <= 0 gives nothing.  An
+ * unbounded Fieller set leaves the interval open (test_ec_open).
  */
 static void
 test_ec_rules(void **state)
@@ -403,15 +414,185 @@ test_ec_rules(void **state)
 	assert_close(ds_mean_hw(a, 95), 2.7764451 * ds_stddev(a) / sqrt(5),
 	    1e-6);
 	assert_true(isnan(ds_mean_hw(o, 95)));
-	/* mean(TN) 0.06, not clearly non-zero: delta method. */
+	/* mean(TN) 0.06, not clearly non-zero: no upper bound. */
 	assert_int_equal(stat_ec(a, zs, 2, 95, &ec2), 0);
-	assert_int_equal(ec2.method, RATIO_DELTA);
+	assert_int_equal(ec2.method, RATIO_FIELLER);
+	assert_int_equal(ec2.open, EC_OPEN_HI);
+	assert_true(isinf(ec2.hi) && ec2.lo > 0);
 	ds_free(a);
 	ds_free(b);
 	ds_free(o);
 	ds_free(e);
 	ds_free(zz);
 	ds_free(zs);
+}
+
+/*
+ * Constant samples: four 0.1 against three 0.1 (means that differ by one
+ * rounding, 1.4e-17) are no difference for every test, ministat's block
+ * included; four 0.1 against three 0.2 are a certain one.
+ */
+static void
+test_constant_samples(void **state)
+{
+	static const double a4[] = { 0.1, 0.1, 0.1, 0.1 };
+	static const double b3[] = { 0.1, 0.1, 0.1 }, c3[] = { 0.2, 0.2, 0.2 };
+	struct ministat_opts o = { .conf = 95, .stats_only = 1, .welch = 1 };
+	struct dataset *a = set_of("a", a4, 4), *b = set_of("b", b3, 3);
+	struct dataset *c = set_of("c", c3, 3), *ds[2];
+	struct ttest t;
+	struct ec_ci ea, eb;
+	struct ec_test et;
+	char *buf;
+	size_t len;
+	FILE *fp;
+
+	(void)state;
+	assert_true(ds_mean(a) != ds_mean(b));	/* the rounding */
+	assert_true(ds_means_equal(a, b));
+	assert_false(ds_means_equal(a, c));
+	assert_true(ds_var(a) == 0 && ds_var(b) == 0 && ds_stddev(b) == 0);
+	assert_int_equal(stat_welch(a, b, 95, &t), 0);
+	assert_true(t.t == 0 && t.p == 1 && t.diff == 0 && !t.significant);
+	assert_int_equal(stat_student(a, b, 95, &t), 0);
+	assert_true(t.t == 0 && t.p == 1 && !t.significant);
+	assert_int_equal(stat_welch(a, c, 95, &t), 0);
+	assert_true(isinf(t.t) && t.p == 0 && t.significant);
+	assert_close(t.diff, 0.1, 1e-12);
+	ds[0] = a;
+	ds[1] = b;
+	fp = open_memstream(&buf, &len);
+	ministat_print(fp, ds, 2, &o);
+	fclose(fp);
+	assert_null(strstr(buf, "Difference at"));
+	assert_non_null(strstr(buf, "(Welch's t = 0, df = 5, p = 1)"));
+	free(buf);
+	/* EC of constant times: the same EC in both sets, whatever the bits. */
+	assert_int_equal(stat_ec(a, b, 2, 95, &ea), 0);
+	assert_int_equal(stat_ec(b, a, 2, 95, &eb), 0);
+	assert_true(ea.ec != eb.ec && ea.open == 0 && ea.lo == ea.hi);
+	assert_int_equal(stat_ec_test(&ea, &eb, 95, &et), 0);
+	assert_true(et.d == 0 && et.p == 1);
+	ds_free(a);
+	ds_free(b);
+	ds_free(c);
+}
+
+/*
+ * Values beyond 1e+/-77 (fourth powers out of range) and beyond
+ * 1e+/-154 (squares out of range) give the answers of the same data
+ * near 1: t, df, p and percentages unchanged, differences scaled.
+ */
+static void
+test_scaled_values(void **state)
+{
+	static const double sc[] = { 1e-300, 1e-200, 1e-100, 1e-80, 1e80,
+	    1e100, 1e200, 1e300 };
+	struct dataset *a0 = set_of("a", A1, 15), *b0 = set_of("b", A2, 15);
+	struct dataset *a, *b;
+	struct ttest w0, w, s0, s;
+	struct ratio_ci r0, r;
+	struct ec_ci e0, e;
+	size_t i, k;
+
+	(void)state;
+	assert_int_equal(stat_welch(a0, b0, 95, &w0), 0);
+	assert_int_equal(stat_student(a0, b0, 95, &s0), 0);
+	assert_int_equal(stat_ratio_ci(a0, b0, 1, 95, &r0), 0);
+	assert_int_equal(stat_ec(a0, b0, 2, 95, &e0), 0);
+	for (i = 0; i < sizeof(sc) / sizeof(sc[0]); i++) {
+		a = ds_new("a");
+		b = ds_new("b");
+		for (k = 0; k < 15; k++) {
+			ds_add(a, A1[k] * sc[i]);
+			ds_add(b, A2[k] * sc[i]);
+		}
+		assert_close(ds_stddev(a), ds_stddev(a0) * sc[i], 1e-12);
+		assert_int_equal(stat_welch(a, b, 95, &w), 0);
+		assert_close(w.t, w0.t, 1e-12);
+		assert_close(w.df, w0.df, 1e-12);
+		assert_close(w.p, w0.p, 1e-10);
+		assert_close(w.pct, w0.pct, 1e-12);
+		assert_close(w.diff, w0.diff * sc[i], 1e-12);
+		assert_close(w.diff_hw, w0.diff_hw * sc[i], 1e-12);
+		assert_int_equal(stat_student(a, b, 95, &s), 0);
+		assert_close(s.t, s0.t, 1e-12);
+		assert_close(s.s, s0.s * sc[i], 1e-12);
+		assert_int_equal(stat_ratio_ci(a, b, 1, 95, &r), 0);
+		assert_close(r.lo, r0.lo, 1e-12);
+		assert_close(r.hi, r0.hi, 1e-12);
+		assert_int_equal(stat_ec(a, b, 2, 95, &e), 0);
+		assert_close(e.lo, e0.lo, 1e-12);
+		assert_close(e.var, e0.var, 1e-12);
+		ds_free(a);
+		ds_free(b);
+	}
+	ds_free(a0);
+	ds_free(b0);
+}
+
+/*
+ * Fieller's set restricted to EC > 0, with two values a side (df near
+ * 1, t near 12): the bounds found by root-finding its acceptance region
+ * |m1 - x mN| <= t sqrt(q1 + x^2 qN) with scipy 1.10.1 brentq.  Never a
+ * bound below 0 (it printed [-1.782, 6.058]), never the delta method.
+ */
+static void
+test_ec_open(void **state)
+{
+	static const double n1[] = { 1.0, 1.2 }, c2[] = { 1.1, 1.12 };
+	static const double c1[] = { 1.0, 1.02, 1.01 }, c3[] = { 1.1, 1.6, 0.9 };
+	static const double n2[] = { 1.1, 1.6 };
+	static const double w1[] = { 0.5, 1.5 }, w2[] = { 0.4, 1.6 };
+	struct dataset *t1, *tn;
+	struct ec_ci e;
+	char buf[64];
+
+	(void)state;
+	/* T1 noisy: (0, 4.2179]. */
+	t1 = set_of("t1", n1, 2);
+	tn = set_of("t2", c2, 2);
+	assert_int_equal(stat_ec(t1, tn, 2, 95, &e), 0);
+	assert_int_equal(e.open, EC_OPEN_LO);
+	assert_true(e.lo == 0);
+	assert_close(e.hi, 4.2178914661840805, 1e-9);
+	assert_string_equal(stat_ec_interval(buf, sizeof(buf), &e, 3),
+	    "(0, 4.218]");
+	assert_string_equal(stat_ec_why(&e), "T1 too noisy: more repetitions");
+	ds_free(t1);
+	ds_free(tn);
+	/* Both clear: [0.96407, 6.59792]. */
+	t1 = set_of("t1", c1, 3);
+	tn = set_of("t2", c3, 3);
+	assert_int_equal(stat_ec(t1, tn, 2, 95, &e), 0);
+	assert_int_equal(e.open, 0);
+	assert_close(e.lo, 0.96406727342422105, 1e-9);
+	assert_close(e.hi, 6.5979168868298723, 1e-9);
+	assert_null(stat_ec_why(&e));
+	ds_free(t1);
+	ds_free(tn);
+	/* TN noisy: [0.51989, inf). */
+	t1 = set_of("t1", n1, 2);
+	tn = set_of("t2", n2, 2);
+	assert_int_equal(stat_ec(t1, tn, 2, 95, &e), 0);
+	assert_int_equal(e.open, EC_OPEN_HI);
+	assert_close(e.lo, 0.5198866806110749, 1e-9);
+	assert_true(isinf(e.hi));
+	assert_string_equal(stat_ec_interval(buf, sizeof(buf), &e, 2),
+	    "[0.52, inf)");
+	assert_string_equal(stat_ec_why(&e), "TN too noisy: more repetitions");
+	ds_free(t1);
+	ds_free(tn);
+	/* Both noisy: any EC > 0. */
+	t1 = set_of("t1", w1, 2);
+	tn = set_of("t2", w2, 2);
+	assert_int_equal(stat_ec(t1, tn, 2, 95, &e), 0);
+	assert_int_equal(e.open, EC_OPEN_LO | EC_OPEN_HI);
+	assert_string_equal(stat_ec_interval(buf, sizeof(buf), &e, 2),
+	    "(0, inf)");
+	assert_non_null(stat_ec_why(&e));
+	ds_free(t1);
+	ds_free(tn);
 }
 
 /*
@@ -514,6 +695,9 @@ main(void)
 		cmocka_unit_test(test_mannwhitney_exact),
 		cmocka_unit_test(test_ratio_ci),
 		cmocka_unit_test(test_ec_rules),
+		cmocka_unit_test(test_constant_samples),
+		cmocka_unit_test(test_scaled_values),
+		cmocka_unit_test(test_ec_open),
 		cmocka_unit_test(test_ministat_manual),
 		cmocka_unit_test(test_ministat_other_conf),
 	};

@@ -337,6 +337,127 @@ test_ds_from_set(void **state)
 	gsl_rng_free(rng);
 }
 
+/*
+ * A level skipped for fewer than STAT_MIN_N values (here 2 of b's jobs-2
+ * batches count, ten times slower) takes no part in the verdict: one
+ * test, not two, and no slowdown.
+ */
+static void
+test_skipped_level(void **state)
+{
+	static const int lv[] = { 1, 2 };
+	static const double mu[] = { 1, 1.2 }, mub[] = { 1, 12 };
+	static const double sd[] = { 0.01, 0.01 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct rs_set *a = mkset("a", rng, lv, mu, sd, 2);
+	struct rs_set *b = mkset("b", rng, lv, mub, sd, 2);
+	struct compare_verdict v;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < b->nruns; i++)
+		if (b->runs[i].jobs == 2 && b->runs[i].rep > 2)
+			b->runs[i].status = RS_FAILED;
+	assert_int_equal(run(a, b, &v), 0);
+	assert_int_equal(v.nblocks, 1);
+	assert_int_equal(v.ntests, 1);
+	assert_int_equal(v.nslower, 0);
+	rs_free(a);
+	rs_free(b);
+	gsl_rng_free(rng);
+}
+
+/*
+ * Sets holding one constant (ten 0.1 against three 0.1: means that differ
+ * in the last bits): no difference, no slowdown, a finite Welch line.
+ */
+static void
+test_constant_sets(void **state)
+{
+	static const int lv[] = { 1, 2 };
+	static const double mu[] = { 0.1, 0.1 }, sd[] = { 0, 0 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct rs_set *a = mkset("a", rng, lv, mu, sd, 2);
+	struct rs_set *b = mkset("b", rng, lv, mu, sd, 2);
+	struct rs_set *sets[2] = { a, b };
+	struct compare_opts o;
+	struct compare_verdict v;
+	char *buf;
+	size_t i, len;
+	FILE *fp;
+
+	(void)state;
+	for (i = 0; i < b->nruns; i++)
+		if (b->runs[i].rep > 3)
+			b->runs[i].status = RS_FAILED;
+	memset(&o, 0, sizeof(o));
+	o.conf = 95;
+	o.width = 74;
+	assert_non_null(fp = open_memstream(&buf, &len));
+	assert_int_equal(compare_sets(fp, sets, 2, &o, &v), 0);
+	fclose(fp);
+	assert_int_equal(v.ntests, 2);
+	assert_int_equal(v.nslower + v.nfaster, 0);
+	assert_null(strstr(buf, "Difference at"));
+	assert_null(strstr(buf, "SLOWER"));
+	assert_null(strstr(buf, "undefined"));
+	assert_non_null(strstr(buf, "Verdict: no significant slowdown"));
+	free(buf);
+	rs_free(a);
+	rs_free(b);
+	gsl_rng_free(rng);
+}
+
+/*
+ * Validity gates: CV above the limit, an EC interval wholly above
+ * min(N, ncpu) (ncpu 4 in mkset), precision_met=no.
+ */
+static void
+test_gates(void **state)
+{
+	static const int lv[] = { 1, 2, 8 };
+	static const double mu[] = { 1, 0.45, 0.3 }, sd[] = { 0.01, 0.01, 0.1 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct rs_set *s;
+	struct gate *g;
+	char buf[512];
+	double mu_cv;
+	size_t n;
+
+	(void)state;
+	gsl_rng_set(rng, 5);
+	/* EC(2) = 4.4 > 2; EC(8) = 26 > 4 but jobs 8 has a CV near 33%. */
+	s = mkset("a", rng, lv, mu, sd, 3);
+	n = gate_set(s, 95, GATE_MAX_CV, &g);
+	assert_int_equal(n, 3);
+	assert_int_equal(g[0].kind, GATE_SUPERLINEAR);
+	assert_int_equal(g[0].jobs, 2);
+	assert_true(g[0].limit == 2 && g[0].lo > 2);
+	assert_int_equal(g[1].kind, GATE_NOISY);
+	assert_int_equal(g[1].jobs, 8);
+	assert_true(g[1].value > 20 && g[1].limit == 20);
+	assert_int_equal(g[2].kind, GATE_SUPERLINEAR);
+	assert_true(g[2].limit == 4);
+	gate_text(buf, sizeof(buf), s, &g[1]);
+	assert_non_null(strstr(buf, "noisy: jobs 8: real time CV"));
+	free(g);
+	/* A higher limit; a missed precision target. */
+	add_meta(s, "precision_target", "2");
+	add_meta(s, "precision_met", "no");
+	n = gate_set(s, 95, 50, &g);
+	assert_int_equal(n, 3);
+	assert_int_equal(g[2].kind, GATE_PRECISION);
+	assert_true(g[2].limit == 2);
+	free(g);
+	assert_int_equal(gate_parse_cv("25%", &mu_cv), 0);
+	assert_true(mu_cv == 25);
+	assert_int_equal(gate_parse_cv("0", &mu_cv), -1);
+	assert_int_equal(gate_parse_cv("x", &mu_cv), -1);
+	assert_int_equal(gate_parse_cv("1001", &mu_cv), -1);
+	rs_free(s);
+	gsl_rng_free(rng);
+}
+
 int
 main(void)
 {
@@ -347,6 +468,9 @@ main(void)
 		cmocka_unit_test(test_ec_diff_coverage),
 		cmocka_unit_test(test_guard),
 		cmocka_unit_test(test_ds_from_set),
+		cmocka_unit_test(test_skipped_level),
+		cmocka_unit_test(test_constant_sets),
+		cmocka_unit_test(test_gates),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));

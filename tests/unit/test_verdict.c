@@ -232,7 +232,8 @@ test_untested(void **state)
 	ds_add(b, 2.0);
 	ds_add(b, 2.1);
 	ds_add(b, 1.9);
-	ds_add(c, 2.0);		/* one value: cannot be tested */
+	ds_add(c, 20.0);	/* two values: not tested (STAT_MIN_N) */
+	ds_add(c, 20.1);
 	t[0].jobs = 1;
 	t[0].metric = "real";
 	t[0].a = a;
@@ -257,6 +258,96 @@ test_untested(void **state)
 	ds_free(c);
 }
 
+/* Constant samples of one value: no difference, even at threshold 0. */
+static void
+test_constant(void **state)
+{
+	struct verdict_test t;
+	struct dataset *a = ds_new("a"), *b = ds_new("b");
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		ds_add(a, 0.1);
+	for (i = 0; i < 3; i++)
+		ds_add(b, 0.1);
+	memset(&t, 0, sizeof(t));
+	t.jobs = 1;
+	t.metric = "user";
+	t.a = a;
+	t.b = b;
+	assert_int_equal(verdict_run(&t, 1, 95, 0.0), 0);
+	assert_int_equal(t.verdict, VERDICT_SAME);
+	assert_true(t.t.p == 1);
+	ds_free(a);
+	ds_free(b);
+}
+
+/*
+ * EC(2) tests: the candidate's T1 10% lower (T2 alike) is an EC drop of
+ * 10%, a regression above a 2% threshold; two values a side are not
+ * tested; an open interval is not tested, with the reason.
+ */
+static void
+test_ec_verdict(void **state)
+{
+	static const double t1[] = { 1.00, 1.01, 0.99, 1.00, 1.02, 0.98 };
+	static const double t2[] = { 1.10, 1.11, 1.09, 1.10, 1.12, 1.08 };
+	struct dataset *a1 = ds_new("a1"), *b1 = ds_new("b1");
+	struct dataset *a = ds_new("a"), *b = ds_new("b");
+	struct dataset *n1 = ds_new("n1");
+	struct verdict_test t;
+	char *buf;
+	size_t i, len;
+	FILE *fp;
+
+	(void)state;
+	for (i = 0; i < 6; i++) {
+		ds_add(a1, t1[i]);
+		ds_add(b1, 0.9 * t1[i]);
+		ds_add(a, t2[i]);
+		ds_add(b, t2[i]);
+	}
+	memset(&t, 0, sizeof(t));
+	t.jobs = 2;
+	t.metric = "EC";
+	t.a = a;
+	t.b = b;
+	t.a1 = a1;
+	t.b1 = b1;
+	assert_int_equal(verdict_run(&t, 1, 95, 2.0), 1);
+	assert_int_equal(t.verdict, VERDICT_SLOWER);
+	assert_true(t.regression);
+	assert_float_equal(t.base, 2 * 1.0 / 1.1, 1e-12);
+	assert_float_equal(t.cand, 2 * 0.9 / 1.1, 1e-12);
+	assert_float_equal(t.t.pct, -10, 1e-9);
+	assert_true(t.hi < 0 && t.lo < t.t.diff);
+	/* The same sets: no difference. */
+	t.b1 = a1;
+	assert_int_equal(verdict_run(&t, 1, 95, 0.0), 0);
+	assert_int_equal(t.verdict, VERDICT_SAME);
+	/* T1 of 0.1, 1.9 and 0.2: too noisy for a lower bound. */
+	ds_add(n1, 0.1);
+	ds_add(n1, 1.9);
+	ds_add(n1, 0.2);
+	t.b1 = n1;
+	assert_int_equal(verdict_run(&t, 1, 95, 2.0), 0);
+	assert_int_equal(t.verdict, VERDICT_UNTESTED);
+	assert_non_null(t.why);
+	assert_non_null(strstr(t.why, "T1 too noisy"));
+	assert_non_null(fp = open_memstream(&buf, &len));
+	verdict_print(fp, &t, 1, 95);
+	fclose(fp);
+	assert_string_equal(buf, "EC     jobs=2    not tested (T1 too noisy: "
+	    "more repetitions)  1.818 -> 1.333\n");
+	free(buf);
+	ds_free(a1);
+	ds_free(b1);
+	ds_free(a);
+	ds_free(b);
+	ds_free(n1);
+}
+
 int
 main(void)
 {
@@ -266,6 +357,8 @@ main(void)
 		cmocka_unit_test(test_faster_and_threshold),
 		cmocka_unit_test(test_identical_rate),
 		cmocka_unit_test(test_untested),
+		cmocka_unit_test(test_constant),
+		cmocka_unit_test(test_ec_verdict),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -1,0 +1,219 @@
+/*
+ * Validity gates: what makes a set unfit for a verdict, whatever its
+ * numbers say.  An EC interval wholly above min(N, ncpu) (more speed-up
+ * than CPUs: T1 or TN measured something else), a level whose real
+ * times spread too much (CV above a threshold), a set that missed its
+ * precision target (meta written by run --precision).  run's summary,
+ * compare, report and nightly show them; nightly will not say "no
+ * regression" over them.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "results.h"
+#include "util.h"
+
+size_t
+gate_level(struct dataset *t1, struct dataset *tn, int jobs, int ncpu,
+    double conf, double max_cv, struct gate *g)
+{
+	struct ec_ci e;
+	double cv, lim;
+	size_t n = 0;
+
+	if (tn->n >= 2 && ds_mean(tn) > 0) {
+		cv = 100 * ds_stddev(tn) / ds_mean(tn);
+		if (cv > max_cv) {
+			memset(&g[n], 0, sizeof(g[n]));
+			g[n].kind = GATE_NOISY;
+			g[n].jobs = jobs;
+			g[n].value = cv;
+			g[n].limit = max_cv;
+			n++;
+		}
+	}
+	lim = ncpu > 0 && ncpu < jobs ? ncpu : jobs;
+	/* Only a bounded interval can lie wholly above anything. */
+	if (jobs > 1 && t1 != NULL && stat_ec(t1, tn, jobs, conf, &e) == 0 &&
+	    e.method != EC_POINT && !(e.open & EC_OPEN_LO) && e.lo > lim) {
+		memset(&g[n], 0, sizeof(g[n]));
+		g[n].kind = GATE_SUPERLINEAR;
+		g[n].jobs = jobs;
+		g[n].value = e.ec;
+		g[n].lo = e.lo;
+		g[n].hi = e.hi;
+		g[n].limit = lim;
+		n++;
+	}
+	return (n);
+}
+
+/* A percentage as meta holds it ("2", "2%", "1.37"); NaN if not one. */
+static double
+meta_pct(const struct rs_set *s, const char *key)
+{
+	const char *v = rs_meta_get(s, key);
+	char *end;
+	double x;
+
+	if (v == NULL)
+		return (NAN);
+	x = strtod(v, &end);
+	if (end == v || (*end != '\0' && strcmp(end, "%") != 0) ||
+	    !isfinite(x))
+		return (NAN);
+	return (x);
+}
+
+size_t
+gate_set(const struct rs_set *s, double conf, double max_cv,
+    struct gate **gp)
+{
+	struct dataset *t1, *tn;
+	struct gate *g;
+	const char *v;
+	size_t nl, i, n = 0;
+	int *lv, ncpu;
+
+	v = rs_meta_get(s, "ncpu");
+	ncpu = v != NULL ? atoi(v) : 0;
+	nl = rs_levels(s, &lv);
+	g = xcalloc(2 * nl + 1, sizeof(*g));
+	t1 = ds_from_set(s, 1, "real", "T1", 1.0);
+	for (i = 0; i < nl; i++) {
+		tn = ds_from_set(s, lv[i], "real", "TN", 1.0);
+		n += gate_level(t1->n > 0 ? t1 : NULL, tn, lv[i], ncpu, conf,
+		    max_cv, g + n);
+		ds_free(tn);
+	}
+	ds_free(t1);
+	free(lv);
+	if ((v = rs_meta_get(s, "precision_met")) != NULL &&
+	    strcmp(v, "no") == 0) {
+		g[n].kind = GATE_PRECISION;
+		g[n].limit = meta_pct(s, "precision_target");
+		n++;
+	}
+	*gp = g;
+	return (n);
+}
+
+const char *
+gate_name(enum gate_kind k)
+{
+	switch (k) {
+	case GATE_SUPERLINEAR:
+		return ("superlinear");
+	case GATE_NOISY:
+		return ("noisy");
+	case GATE_PRECISION:
+		return ("precision not reached");
+	}
+	return ("?");
+}
+
+void
+gate_text(char *buf, size_t len, const struct rs_set *s,
+    const struct gate *g)
+{
+	const char *stop;
+
+	switch (g->kind) {
+	case GATE_SUPERLINEAR:
+		snprintf(buf, len, "superlinear: EC(%d) = %.2f [%.2f, %.2f] "
+		    "lies wholly above min(N, ncpu) = %g.  Likely causes: T1 "
+		    "inflated (a lone worker pays idle-state exits or a lower "
+		    "clock while the other CPUs sleep: try --idle-guard), "
+		    "caches or the page cache warm at N and cold at 1, or not "
+		    "the same work per worker at every level", g->jobs,
+		    g->value, g->lo, g->hi, g->limit);
+		break;
+	case GATE_NOISY:
+		snprintf(buf, len, "noisy: jobs %d: real time CV %.1f%% above "
+		    "%g%% (--max-cv): something else varies from batch to "
+		    "batch; quiet the machine, then repeat", g->jobs, g->value,
+		    g->limit);
+		break;
+	case GATE_PRECISION:
+		stop = s != NULL ? rs_meta_get(s, "precision_stop") : NULL;
+		snprintf(buf, len, "precision not reached: target %g%%%s%s%s: "
+		    "more repetitions or a larger --budget", g->limit,
+		    stop != NULL ? " (stopped by " : "",
+		    stop != NULL ? stop : "", stop != NULL ? ")" : "");
+		break;
+	}
+}
+
+void
+gate_print(FILE *fp, const char *prefix, const struct rs_set *s,
+    const struct gate *g, size_t n)
+{
+	char buf[512];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		gate_text(buf, sizeof(buf), s, &g[i]);
+		fprintf(fp, "%s%s\n", prefix, buf);
+	}
+}
+
+/* precision_real.N or precision_ec.N in the order written: " 1=1.2% 2=1.8%". */
+static int
+reached(FILE *fp, const struct rs_set *s, const char *prefix,
+    const char *name, int sep)
+{
+	const char *v;
+	size_t i, k = strlen(prefix);
+	int any = 0;
+
+	for (i = 0; i < s->nmeta; i++) {
+		if (strncmp(s->meta[i].key, prefix, k) != 0)
+			continue;
+		if (!any)
+			fprintf(fp, "%s%s", sep ? "; " : "", name);
+		v = s->meta[i].value;
+		fprintf(fp, " %s=%s%s", s->meta[i].key + k, v,
+		    strchr(v, '%') == NULL ? "%" : "");
+		any = 1;
+	}
+	return (any);
+}
+
+int
+precision_print(FILE *fp, const char *prefix, const struct rs_set *s)
+{
+	const char *t = rs_meta_get(s, "precision_target");
+	const char *met = rs_meta_get(s, "precision_met");
+	const char *stop = rs_meta_get(s, "precision_stop");
+	int any;
+
+	if (t == NULL && met == NULL)
+		return (0);
+	fprintf(fp, "%sprecision: target %s%s, %s%s%s%s; reached (95%% "
+	    "half-width, %% of the mean): ", prefix, t != NULL ? t : "?",
+	    t != NULL && strchr(t, '%') == NULL ? "%" : "",
+	    met == NULL ? "met ?" : strcmp(met, "yes") == 0 ? "met" :
+	    "NOT met", stop != NULL ? " (stopped by " : "",
+	    stop != NULL ? stop : "", stop != NULL ? ")" : "");
+	any = reached(fp, s, "precision_real.", "real", 0);
+	any |= reached(fp, s, "precision_ec.", "EC", any);
+	fprintf(fp, "%s\n", any ? "" : "not recorded");
+	return (1);
+}
+
+int
+gate_parse_cv(const char *arg, double *cv)
+{
+	char *end;
+	double x;
+
+	x = strtod(arg, &end);
+	if (*arg == '\0' || end == arg || (*end != '\0' &&
+	    strcmp(end, "%") != 0) || !(x > 0 && x <= 1000))
+		return (-1);
+	*cv = x;
+	return (0);
+}
