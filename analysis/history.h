@@ -78,6 +78,13 @@ void	 hist_add_point(struct hist_series *, size_t set, int jobs,
 /* Sort sets, their meta and the points into the orders above. */
 void	 hist_series_sort(struct hist_series *);
 void	 hist_series_free(struct hist_series *);
+/* The number of points of the (host, label, jobs) series at first. */
+size_t	 hist_series_len(const struct hist_series *, size_t first);
+/*
+ * --since and import --date times: "2026-10-05", "2026-10-05T03:00:00Z"
+ * (also without the Z, or with +00:00), UTC.  0, or -1.
+ */
+int	 hist_parse_time(const char *, time_t *);
 
 /*
  * Load from the result sets under q->root: every complete set
@@ -129,5 +136,26 @@ size_t	 hist_changes(const struct hist_series *, size_t first, size_t n,
 size_t	 hist_meta_diff(const struct hist_set *a, const struct hist_set *b,
 	    const char ***keys);
 const char *hist_meta_get(const struct hist_set *, const char *key);
+
+/*
+ * The configuration changes at a change point of the series
+ * points[first .. first+n-1]: keys that differ between the sets before
+ * and after it, then between their neighbours (the change may be found a
+ * night off).  Each key once; strings are the sets'.  *out malloc'd.
+ */
+struct hist_keychange {
+	const char	*key, *old, *new;	/* old or new NULL: absent */
+	size_t		 set_old, set_new;
+};
+size_t	 hist_change_keys(const struct hist_series *, size_t first,
+	    size_t n, const struct hist_change *, struct hist_keychange **);
+
+/*
+ * fsconc report --history: DIR/index.html, self-contained (plots by
+ * gnuplot in DIR/plots), title NULL for the default.  0, or -1 after a
+ * warn(3) message.
+ */
+int	 hist_report_write(const char *dir, const struct hist_series *,
+	    const struct hist_cp_opts *, const char *title);
 
 #endif

@@ -34,6 +34,8 @@ const struct fsconc_command fsconc_commands[] = {
 	    "topology and the binding plan" },
 	{ "mkarchive", cmd_mkarchive, "mkarchive [options] OUT",
 	    "generate a deterministic test archive" },
+	{ "history", cmd_history, "history [-R root | --db URL] [options]",
+	    "a metric over the nights, its change points and their causes" },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -889,10 +889,8 @@ struct rs_set *
 rs_open(const char *root, const char *what, char *err, size_t errlen)
 {
 	struct rs_set *s;
-	const char *fmt;
 	char **paths;
 	size_t n;
-	uint64_t v;
 
 	if ((n = rs_find(root, what, &paths, err, errlen)) == 0)
 		return (NULL);
@@ -902,9 +900,20 @@ rs_open(const char *root, const char *what, char *err, size_t errlen)
 		rs_find_free(paths);
 		return (NULL);
 	}
+	s = rs_read(paths[0], 0, err, errlen);
+	rs_find_free(paths);
+	return (s);
+}
+
+struct rs_set *
+rs_read(const char *dir, int flags, char *err, size_t errlen)
+{
+	struct rs_set *s;
+	const char *fmt;
+	uint64_t v;
+
 	s = xcalloc(1, sizeof(*s));
-	s->path = paths[0];
-	free(paths);
+	s->path = xstrdup(dir);
 	if (read_meta(s, err, errlen) == -1)
 		goto bad;
 	if ((fmt = rs_meta_get(s, "format")) == NULL ||
@@ -929,7 +938,8 @@ rs_open(const char *root, const char *what, char *err, size_t errlen)
 		goto bad;
 	}
 	if (read_table(s, "runs.tsv", 0, err, errlen) == -1 ||
-	    read_table(s, "workers.tsv", 1, err, errlen) == -1)
+	    (!(flags & RS_RUNS_ONLY) &&
+	    read_table(s, "workers.tsv", 1, err, errlen) == -1))
 		goto bad;
 	return (s);
 bad:

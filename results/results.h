@@ -149,6 +149,14 @@ int	 rs_set_name_cmp(const char *, const char *);
  */
 struct rs_set *rs_open(const char *root, const char *what, char *err,
 	    size_t errlen);
+/*
+ * The same for the set directory dir as named (no rs_find); with
+ * RS_RUNS_ONLY, workers.tsv is not read (nworkers 0): fsconc history
+ * reads thousands of sets.
+ */
+#define RS_RUNS_ONLY	1
+struct rs_set *rs_read(const char *dir, int flags, char *err,
+	    size_t errlen);
 void	 rs_free(struct rs_set *);
 const char *rs_meta_get(const struct rs_set *, const char *key);
 /* 1 if some set has another value for key than the first (or none). */
