@@ -1,0 +1,129 @@
+/*
+ * bench/history.sh's helper, built there against build/libfsconc.a:
+ *   history_bench rates [HOSTS]
+ *	detection rate and false change points of hist_changes on HOSTS
+ *	simulated hosts (default 500) of 60 nights for each planted EC
+ *	shift (none, 3%, 5%, 10%) at a night drawn from 11..50
+ *   history_bench write ROOT HOSTS LABELS NIGHTS
+ *	write HOSTS x LABELS x NIGHTS result sets (levels 1, 8, 32) under
+ *	ROOT through the results writer, for the query bench
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "history.h"
+#include "results.h"
+#include "util.h"
+#include "../tests/unit/nights.h"
+
+static void
+rates(int hosts)
+{
+	static const double shifts[] = { 0, 0.03, 0.05, 0.10 };
+	struct night_spec sp;
+	struct hist_cp_opts cp;
+	struct hist_series *hs;
+	struct hist_change *ch;
+	uint64_t pick = 42;
+	size_t nc, k;
+	long night, hit, found, fp, err;
+	double t0, secs;
+	int i, h;
+
+	hist_cp_defaults(&cp);
+	night_defaults(&sp);
+	printf("%d hosts x %d nights per shift; EC(8) = %g, timings sd %g%%, "
+	    "a night's EC sd %g%%, %d repetitions\n", hosts, sp.nights, sp.ec,
+	    100 * sp.noise, 100 * sp.drift, sp.reps);
+	printf("E-divisive, p <= %g, %d permutations, segments >= %zu "
+	    "nights\n\n", cp.alpha, cp.permutations, cp.min_size);
+	printf("%-6s %10s %10s %12s %14s %10s\n", "shift", "detected",
+	    "(any)", "night error", "false/100 n.", "ms/series");
+	for (i = 0; i < 4; i++) {
+		hit = found = fp = err = 0;
+		t0 = now_monotonic();
+		for (h = 0; h < hosts; h++) {
+			night_defaults(&sp);
+			sp.seed = 1000003 * (uint64_t)(i + 1) + (uint64_t)h;
+			sp.shift = shifts[i];
+			sp.shift_at = shifts[i] > 0 ?
+			    11 + (int)(splitmix64(&pick) % 40) : 0;
+			hs = hist_series_new("ec", 95);
+			nights_series(hs, &sp);
+			hist_series_sort(hs);
+			nc = hist_changes(hs, 0, hs->npoints, &cp, &ch);
+			int got = 0;
+			for (k = 0; k < nc; k++) {
+				night = (long)ch[k].after + 1;
+				if (sp.shift_at > 0 && !got &&
+				    labs(night - sp.shift_at) <= 1) {
+					got = 1;
+					err += labs(night - sp.shift_at);
+				} else
+					fp++;
+			}
+			hit += got;
+			found += nc > 0;
+			free(ch);
+			hist_series_free(hs);
+		}
+		secs = now_monotonic() - t0;
+		if (shifts[i] > 0)
+			printf("%5.0f%% %9.1f%% %9.1f%% %12.2f %14.3f %10.2f\n",
+			    100 * shifts[i], 100.0 * hit / hosts,
+			    100.0 * found / hosts, hit ? (double)err / hit : 0,
+			    100.0 * fp / ((double)hosts * sp.nights),
+			    1000 * secs / hosts);
+		else
+			printf("%6s %10s %9.1f%% %12s %14.3f %10.2f\n", "none",
+			    "-", 100.0 * found / hosts, "-",
+			    100.0 * fp / ((double)hosts * sp.nights),
+			    1000 * secs / hosts);
+	}
+}
+
+static int
+write_sets(const char *root, int hosts, int labels, int nights)
+{
+	struct night_spec sp;
+	char host[32], label[32];
+	int h, l;
+
+	for (h = 0; h < hosts; h++)
+		for (l = 0; l < labels; l++) {
+			night_defaults(&sp);
+			snprintf(host, sizeof(host), "host%03d", h);
+			snprintf(label, sizeof(label), "label%d", l);
+			sp.host = host;
+			sp.label = label;
+			sp.nights = nights;
+			sp.levels[2] = 32;
+			sp.nlevels = 3;
+			sp.seed = (uint64_t)(h * 31 + l);
+			/* A change in every other series, mid-way. */
+			if ((h + l) % 2 == 0) {
+				sp.shift = 0.05;
+				sp.shift_at = nights / 2;
+			}
+			if (nights_write(root, &sp) != 0)
+				return (-1);
+		}
+	return (0);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "rates") == 0) {
+		rates(argc > 2 ? atoi(argv[2]) : 500);
+		return (0);
+	}
+	if (argc == 6 && strcmp(argv[1], "write") == 0)
+		return (write_sets(argv[2], atoi(argv[3]), atoi(argv[4]),
+		    atoi(argv[5])) == 0 ? 0 : 1);
+	fprintf(stderr, "usage: history_bench rates [hosts] | "
+	    "write root hosts labels nights\n");
+	return (2);
+}
