@@ -22,19 +22,23 @@
 	"[-j N]\n"							\
 	"                      [--metric ec|real|user|sys|METRIC] "	\
 	"[--since TIME]\n"						\
-	"                      [-c confidence] [--alpha P] [--json]\n"	\
-	"       fsconc report --history [-R root | --db URL] [-H host] "	\
+	"                      [-c confidence] [--alpha P] [--json]\n"
+#define REPORT_HISTORY_USAGE						\
+	"usage: fsconc report --history [-R root | --db URL] [-H host] "	\
 	"[-l label]\n"							\
 	"                     [-j N] [--since TIME] [-c confidence] "	\
-	"[-t title] -o DIR\n"
+	"[--alpha P]\n"							\
+	"                     [-t title] -o DIR\n"
 
 enum { OPT_ALPHA = 256, OPT_DB, OPT_HISTORY, OPT_JSON, OPT_METRIC,
 	OPT_SINCE };
 
+static int report_mode;
+
 static void
 usage(FILE *fp, int status)
 {
-	fputs(HISTORY_USAGE, fp);
+	fputs(report_mode ? REPORT_HISTORY_USAGE : HISTORY_USAGE, fp);
 	exit(status);
 }
 
@@ -249,6 +253,7 @@ history_main(int argc, char **argv, int report)
 	uint64_t v;
 	int ch, json = 0, rootset = 0, dbopt = 0, rc;
 
+	report_mode = report;
 	memset(&q, 0, sizeof(q));
 	q.conf = 95;
 	q.metric = "ec";
