@@ -16,7 +16,6 @@
  */
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <math.h>
@@ -334,56 +333,6 @@ stamp_parse(const char *name, time_t *t)
 
 /* ---- loading from the result root -------------------------------- */
 
-static int
-name_cmp(const void *a, const void *b)
-{
-	return (strcmp(*(char *const *)a, *(char *const *)b));
-}
-
-static void
-names_free(char **v, size_t n)
-{
-	while (n > 0)
-		free(v[--n]);
-	free(v);
-}
-
-/* Sorted names of the subdirectories of dir ("." names left out). */
-static size_t
-list_dirs(const char *dir, char ***names)
-{
-	DIR *d;
-	struct dirent *de;
-	struct stat st;
-	char **v = NULL, *p;
-	size_t n = 0, cap = 0;
-
-	*names = NULL;
-	if ((d = opendir(dir)) == NULL)
-		return (0);
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		p = xasprintf("%s/%s", dir, de->d_name);
-		/* d_type spares a stat per set where the fs gives it. */
-		if (de->d_type == DT_DIR || ((de->d_type == DT_UNKNOWN ||
-		    de->d_type == DT_LNK) && stat(p, &st) == 0 &&
-		    S_ISDIR(st.st_mode))) {
-			if (n == cap) {
-				cap = cap ? 2 * cap : 16;
-				v = xrealloc(v, cap * sizeof(*v));
-			}
-			v[n++] = xstrdup(de->d_name);
-		}
-		free(p);
-	}
-	closedir(d);
-	if (n > 0)
-		qsort(v, n, sizeof(*v), name_cmp);
-	*names = v;
-	return (n);
-}
-
 /*
  * Meta keys that are a night's outcome or bookkeeping, not its
  * configuration: a change in them names nothing.
@@ -478,18 +427,18 @@ hist_load(const struct hist_query *q, struct hist_series **out,
 		return (-1);
 	}
 	hs = hist_series_new(q->metric, q->conf);
-	nh = list_dirs(root, &hosts);
+	nh = rs_subdirs(root, &hosts);
 	for (h = 0; h < nh; h++) {
 		if (q->host != NULL && strcmp(q->host, hosts[h]) != 0)
 			continue;
 		dir = xasprintf("%s/%s", root, hosts[h]);
-		nl = list_dirs(dir, &labels);
+		nl = rs_subdirs(dir, &labels);
 		free(dir);
 		for (l = 0; l < nl; l++) {
 			if (q->label != NULL && strcmp(q->label, labels[l]) != 0)
 				continue;
 			dir = xasprintf("%s/%s/%s", root, hosts[h], labels[l]);
-			ns = list_dirs(dir, &stamps);
+			ns = rs_subdirs(dir, &stamps);
 			for (k = 0; k < ns; k++) {
 				/* Not a set's name: a --vary run directory. */
 				if (stamp_parse(stamps[k], &stamp) != 0 ||
@@ -505,12 +454,12 @@ hist_load(const struct hist_query *q, struct hist_series **out,
 				rs_free(rs);
 				free(path);
 			}
-			names_free(stamps, ns);
+			rs_find_free(stamps);
 			free(dir);
 		}
-		names_free(labels, nl);
+		rs_find_free(labels);
 	}
-	names_free(hosts, nh);
+	rs_find_free(hosts);
 	hist_series_sort(hs);
 	if (nskipped != NULL)
 		*nskipped = skipped;
@@ -720,6 +669,9 @@ hist_changes(const struct hist_series *hs, size_t first, size_t n,
 	}
 	if (n < 2 * opt->min_size || n < 4)
 		return (0);
+	/* Too few permutations for p to reach alpha. */
+	if (opt->alpha * (opt->permutations + 1) < 1)
+		return (0);
 	y = xcalloc(n, sizeof(double));
 	for (i = 0; i < n; i++)
 		y[i] = hs->points[first + i].value;
@@ -731,8 +683,11 @@ hist_changes(const struct hist_series *hs, size_t first, size_t n,
 	w.sum = xcalloc(n + 1, sizeof(double));
 	w.perm = xcalloc(n, sizeof(size_t));
 	state = opt->seed;
-	/* Permuted q at least the observed one: (exceed + 1) / (R + 1). */
-	limit = (size_t)floor(opt->alpha * (opt->permutations + 1));
+	/*
+	 * p = (exceed + 1) / (R + 1), exceed the permuted q at least the
+	 * observed one: significant with at most limit of them.
+	 */
+	limit = (size_t)floor(opt->alpha * (opt->permutations + 1) + 1e-9) - 1;
 	for (;;) {
 		/* Segments between the cuts so far. */
 		nseg = 0;
@@ -772,7 +727,7 @@ hist_changes(const struct hist_series *hs, size_t first, size_t n,
 		for (k = 0; k < nseg; k++)
 			seg_free(&segs[k]);
 		p = (exceed + 1.0) / (opt->permutations + 1.0);
-		if (qbest <= 0 || exceed > limit || p > opt->alpha)
+		if (qbest <= 0 || exceed > limit)
 			break;
 		cuts[ncuts] = btau;
 		pv[ncuts] = p;

@@ -115,7 +115,8 @@ struct hist_change {
 /* Change-point detection settings; hist_cp_defaults fills them. */
 struct hist_cp_opts {
 	double		 alpha;		/* significance of each change */
-	int		 permutations;	/* per candidate */
+	int		 permutations;	/* per candidate; none is found when
+					   (permutations + 1) alpha < 1 */
 	size_t		 min_size;	/* points per segment, at least */
 	unsigned long long seed;	/* of the permutations (reproducible) */
 };

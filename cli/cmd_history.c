@@ -268,9 +268,9 @@ history_main(int argc, char **argv, int report)
 		case OPT_ALPHA:
 			cp.alpha = strtod(optarg, &end);
 			if (*optarg == '\0' || *end != '\0' ||
-			    !(cp.alpha > 0 && cp.alpha < 1)) {
-				warnx("--alpha %s: a probability between 0 and "
-				    "1 is required", optarg);
+			    !(cp.alpha >= 1e-4 && cp.alpha < 1)) {
+				warnx("--alpha %s: a probability from 0.0001 "
+				    "to below 1 is required", optarg);
 				usage(stderr, EXIT_USAGE);
 			}
 			break;
@@ -354,6 +354,9 @@ history_main(int argc, char **argv, int report)
 		default:
 			usage(stderr, EXIT_USAGE);
 		}
+	/* Enough shuffles that p can reach alpha: 1 / (R + 1) <= alpha / 2. */
+	if (cp.permutations < (int)ceil(2 / cp.alpha) - 1)
+		cp.permutations = (int)ceil(2 / cp.alpha) - 1;
 	if (optind != argc) {
 		warnx("%s: unexpected argument %s", report ? "report" :
 		    "history", argv[optind]);

@@ -669,6 +669,13 @@ subdirs(const char *dir, struct strv *out)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
+		/* d_type spares a stat per entry where the fs gives it. */
+		if (de->d_type == DT_DIR) {
+			strv_push(out, xstrdup(de->d_name));
+			continue;
+		}
+		if (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
+			continue;
 		p = xasprintf("%s/%s", dir, de->d_name);
 		if (is_dir(p))
 			strv_push(out, xstrdup(de->d_name));
@@ -678,6 +685,16 @@ subdirs(const char *dir, struct strv *out)
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof(char *), name_cmp);
 	return (out->n);
+}
+
+size_t
+rs_subdirs(const char *dir, char ***names)
+{
+	struct strv sv = { NULL, 0 };
+
+	subdirs(dir, &sv);
+	*names = sv.v;
+	return (sv.n);
 }
 
 /* meta says the run that wrote the set finished (rs_complete). */

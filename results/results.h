@@ -140,6 +140,12 @@ void	 rs_find_free(char **);
  * over on the way.
  */
 char	*rs_find_before(const char *set, size_t *nskipped);
+/*
+ * Sorted names of the subdirectories of dir (names starting with "."
+ * left out): the count, *names NULL-terminated (free with rs_find_free;
+ * NULL when there is none or dir cannot be read).
+ */
+size_t	 rs_subdirs(const char *dir, char ***names);
 /* Order of set directory names: timestamp, then the "-K" suffix. */
 int	 rs_set_name_cmp(const char *, const char *);
 

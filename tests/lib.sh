@@ -40,3 +40,13 @@ wait_until() {
 # The states fsconc run reports with FSCONC_TEST_MARKER=PREFIX:
 # PREFIX.released (a batch's workers released), PREFIX.stopping (the
 # first signal taken).
+# chromium_shot HTML PNG LOG: headless Chromium renders file HTML into a
+# 1200x2000 screenshot PNG, its messages (console ones too) into LOG.
+chromium_shot() {
+	_ud=$(mktemp -d "$_scratch_root/chromium.XXXXXX")
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+	    --no-first-run --disable-background-networking \
+	    --disable-component-update --disable-sync --user-data-dir="$_ud" \
+	    --enable-logging=stderr --v=0 \
+	    --screenshot="$2" --window-size=1200,2000 "file://$1" >"$3" 2>&1
+}

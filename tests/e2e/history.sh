@@ -135,13 +135,7 @@ if ! command -v chromium >/dev/null 2>&1; then
 elif [ ! -x /usr/bin/python3 ]; then
 	skip "rendered by chromium" "/usr/bin/python3 not installed"
 else
-	ud=$(mktemp -d "$s/chromium.XXXXXX")
-	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic \
-	    --no-first-run --disable-background-networking \
-	    --disable-component-update --disable-sync --user-data-dir="$ud" \
-	    --enable-logging=stderr --v=0 \
-	    --screenshot="$s/shot.png" --window-size=1200,2000 \
-	    "file://$html" >"$s/chromium.log" 2>&1
+	chromium_shot "$html" "$s/shot.png" "$s/chromium.log"
 	if [ ! -s "$s/shot.png" ]; then
 		not_ok "rendered by chromium" "$(tail -5 "$s/chromium.log")"
 	else
