@@ -92,6 +92,11 @@ night_href(FILE *fp, const struct hreport *r, const struct hist_set *s)
 		free(rep);
 		return;
 	}
+	if (strcmp(r->dir, "/") == 0) {
+		url_puts(fp, real + 1);
+		free(rep);
+		return;
+	}
 	/* Skip the common leading components, climb out of the rest. */
 	a = r->dir;
 	b = real;

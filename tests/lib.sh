@@ -40,6 +40,7 @@ wait_until() {
 # The states fsconc run reports with FSCONC_TEST_MARKER=PREFIX:
 # PREFIX.released (a batch's workers released), PREFIX.stopping (the
 # first signal taken).
+
 # chromium_shot HTML PNG LOG: headless Chromium renders file HTML into a
 # 1200x2000 screenshot PNG, its messages (console ones too) into LOG.
 chromium_shot() {
