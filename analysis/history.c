@@ -395,13 +395,32 @@ set_points(struct hist_series *hs, const struct rs_set *rs,
 		ds_free(tn);
 	}
 	if (set != (size_t)-1)
-		for (i = 0; i < rs->nmeta; i++)
-			if (!outcome_key(rs->meta[i].key))
-				hist_set_meta(hs, set, rs->meta[i].key,
-				    rs->meta[i].value);
+		hs->sets[set].meta_lazy = 1;
 	ds_free(t1);
 	free(levels);
 	return (np);
+}
+
+void
+hist_set_load_meta(struct hist_series *hs, size_t set)
+{
+	struct hist_set *s = &hs->sets[set];
+	struct rs_set *rs;
+	char e[512];
+	size_t i;
+
+	if (!s->meta_lazy)
+		return;
+	s->meta_lazy = 0;
+	/* Gone or changed since: no keys, so nothing is named wrongly. */
+	if ((rs = rs_read(s->path, RS_RUNS_ONLY, e, sizeof(e))) == NULL)
+		return;
+	for (i = 0; i < rs->nmeta; i++)
+		if (!outcome_key(rs->meta[i].key))
+			hist_set_meta(hs, set, rs->meta[i].key,
+			    rs->meta[i].value);
+	rs_free(rs);
+	sort_meta(s);
 }
 
 int
@@ -822,7 +841,7 @@ hist_meta_diff(const struct hist_set *a, const struct hist_set *b,
 }
 
 static void
-keys_between(const struct hist_series *hs, size_t pa, size_t pb,
+keys_between(struct hist_series *hs, size_t pa, size_t pb,
     struct hist_keychange **v, size_t *n)
 {
 	const struct hist_set *a = &hs->sets[hs->points[pa].set];
@@ -830,6 +849,8 @@ keys_between(const struct hist_series *hs, size_t pa, size_t pb,
 	const char **keys, *o, *nw;
 	size_t nk, i, j;
 
+	hist_set_load_meta(hs, hs->points[pa].set);
+	hist_set_load_meta(hs, hs->points[pb].set);
 	nk = hist_meta_diff(a, b, &keys);
 	for (i = 0; i < nk; i++) {
 		for (j = 0; j < *n; j++)
@@ -851,7 +872,7 @@ keys_between(const struct hist_series *hs, size_t pa, size_t pb,
 }
 
 size_t
-hist_change_keys(const struct hist_series *hs, size_t first, size_t n,
+hist_change_keys(struct hist_series *hs, size_t first, size_t n,
     const struct hist_change *c, struct hist_keychange **out)
 {
 	struct hist_keychange *v = NULL;

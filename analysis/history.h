@@ -28,8 +28,10 @@ struct hist_query {
 /*
  * One result set as history sees it.  meta holds the set's meta lines
  * (the kernel.* configuration keys among them) with the volatile ones
- * (rs_meta_volatile) left out, sorted by key, so that two sets can be
- * compared key by key.
+ * (rs_meta_volatile) and a night's outcomes left out, sorted by key, so
+ * that two sets can be compared key by key.  hist_load leaves it to be
+ * read from path on first use (meta_lazy; hist_set_load_meta): only the
+ * sets around a change point need it.
  */
 struct hist_set {
 	char		*host, *label;
@@ -37,6 +39,7 @@ struct hist_set {
 	char		*path;		/* the set directory (db: as recorded) */
 	struct rs_kv	*meta;
 	size_t		 nmeta;
+	int		 meta_lazy;	/* meta not read from path yet */
 };
 
 /*
@@ -130,6 +133,9 @@ void	 hist_cp_defaults(struct hist_cp_opts *);
 size_t	 hist_changes(const struct hist_series *, size_t first, size_t n,
 	    const struct hist_cp_opts *, struct hist_change **changes);
 
+/* Read a meta_lazy set's meta from its path (once). */
+void	 hist_set_load_meta(struct hist_series *, size_t set);
+
 /*
  * The meta keys whose values differ between two sets (a key missing on
  * one side counts), sorted; *keys malloc'd, the strings are the sets'.
@@ -142,13 +148,14 @@ const char *hist_meta_get(const struct hist_set *, const char *key);
  * The configuration changes at a change point of the series
  * points[first .. first+n-1]: keys that differ between the sets before
  * and after it, then between their neighbours (the change may be found a
- * night off).  Each key once; strings are the sets'.  *out malloc'd.
+ * night off), their meta read first when lazy.  Each key once; strings
+ * are the sets'.  *out malloc'd.
  */
 struct hist_keychange {
 	const char	*key, *old, *new;	/* old or new NULL: absent */
 	size_t		 set_old, set_new;
 };
-size_t	 hist_change_keys(const struct hist_series *, size_t first,
+size_t	 hist_change_keys(struct hist_series *, size_t first,
 	    size_t n, const struct hist_change *, struct hist_keychange **);
 
 /*
@@ -156,7 +163,7 @@ size_t	 hist_change_keys(const struct hist_series *, size_t first,
  * gnuplot in DIR/plots), title NULL for the default.  0, or -1 after a
  * warn(3) message.
  */
-int	 hist_report_write(const char *dir, const struct hist_series *,
+int	 hist_report_write(const char *dir, struct hist_series *,
 	    const struct hist_cp_opts *, const char *title);
 
 #endif

@@ -36,7 +36,7 @@ struct hgroup {
 };
 
 struct hreport {
-	const struct hist_series *hs;
+	struct hist_series *hs;
 	const struct hist_cp_opts *cp;
 	char		*dir;		/* realpath of the output directory */
 	char		*plotdir;
@@ -451,7 +451,7 @@ hreport_free(struct hreport *r)
 }
 
 int
-hist_report_write(const char *dir, const struct hist_series *hs,
+hist_report_write(const char *dir, struct hist_series *hs,
     const struct hist_cp_opts *cp, const char *title)
 {
 	struct hreport r;

@@ -33,7 +33,68 @@ echo "-- change points: planted shifts (load: $(cut -d' ' -f1-3 /proc/loadavg 2>
 echo
 echo "-- fsconc history over 10,000 sets: 50 hosts x 2 labels x 100 nights,"
 echo "   levels 1, 8, 32 (200 series of 100 nights, a 5% shift in half)"
-"$priv/hb" write "$data/root" 50 2 100 || { echo "history: cannot write the sets"; exit 1; }
+# The meta keys of a real run (fsconc run -w syscall --disk dir: here),
+# so that reading a set costs what it costs.
+cat >"$priv/meta" <<'META'
+harness.version=0.1.0
+os=Linux
+kernel.release=6.18.44-fc-v782
+kernel.version=#1 SMP PREEMPT_DYNAMIC @0
+machine=x86_64
+kernel.sched_ext.state=absent
+kernel.thp=always [madvise] never
+sysctl.vm.dirty_ratio=20
+sysctl.vm.dirty_background_ratio=10
+sysctl.vm.dirty_expire_centisecs=3111
+sysctl.vm.vfs_cache_pressure=100
+sysctl.kernel.numa_balancing=0
+sysctl.kernel.sched_autogroup_enabled=1
+sysctl.fs.nr_open=1048576
+kernel.config.source=/proc/config.gz
+kernel.config.PREEMPT_NONE=y
+kernel.config.PREEMPT_DYNAMIC=y
+kernel.config.NR_CPUS=256
+kernel.config.HZ=250
+kernel.config.DEBUG=DEBUG_BUGVERBOSE,DEBUG_KERNEL,DEBUG_MISC,DEBUG_INFO,DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT,DEBUG_INFO_COMPRESSED_NONE,DEBUG_INFO_BTF,DEBUG_FS,DEBUG_FS_ALLOW_ALL,DEBUG_MEMORY_INIT,DEBUG_LIST
+kernel.preempt.config=none
+cpu.model=AMD EPYC
+cpu.online=2
+topology=1 package, 2 cores, 2 PUs, 1 NUMA node
+ncpu=2
+cpuset=0-1
+workload=syscall
+syscall.op=null
+syscall.file=shared
+syscall.duration=0.5
+mode=process
+bind=core
+distrib=scatter
+layout=shared
+order=interleaved
+levels=1,2
+reps=1
+verify=no
+oversubscribed=no
+disk=dir:/tmp/mrun/d/x
+fs=
+newfs_opts=
+mount_opts=
+disk_size_rule=none
+disk_backend=dir
+disk_spec=dir:/tmp/mrun/d/x
+disk_id=2846.0
+disk_device=
+disk_size=0
+disk_fs=
+disk_newfs_opts=
+disk_mount_opts=
+disk_mountpoint=/tmp/mrun/d/x
+disk_fs_bytes=270553174016
+disk_fresh=0
+batches.failed=0
+META
+"$priv/hb" write "$data/root" 50 2 100 "$priv/meta" ||
+    { echo "history: cannot write the sets"; exit 1; }
 n=$(find "$data/root" -name meta | wc -l)
 echo "   $n sets in $data (load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
 # Interleaved: text, --json, one host; 5 rounds; seconds each.

@@ -7,9 +7,10 @@
  *	of hosts with a change point within 1 (and 3) nights of it, with
  *	any, the mean error in nights, and the change points not within
  *	1 night of it per 100 nights
- *   history_bench write ROOT HOSTS LABELS NIGHTS
+ *   history_bench write ROOT HOSTS LABELS NIGHTS [META]
  *	write HOSTS x LABELS x NIGHTS result sets (levels 1, 8, 32) under
- *	ROOT through the results writer, for the query bench
+ *	ROOT through the results writer, for the query bench; the lines of
+ *	file META (key=value) go into every set's meta
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,8 +99,32 @@ rates(int hosts, double alpha)
 	}
 }
 
+/* The key=value lines of path, NULL-ended; NULL if it cannot be read. */
+static char **
+read_lines(const char *path)
+{
+	char **v = NULL, line[4096];
+	size_t n = 0;
+	FILE *fp;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		return (NULL);
+	v = xcalloc(1, sizeof(*v));
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strchr(line, '=') == NULL)
+			continue;
+		v = xrealloc(v, (n + 2) * sizeof(*v));
+		v[n++] = xstrdup(line);
+		v[n] = NULL;
+	}
+	fclose(fp);
+	return (v);
+}
+
 static int
-write_sets(const char *root, int hosts, int labels, int nights)
+write_sets(const char *root, int hosts, int labels, int nights,
+    char **extra)
 {
 	struct night_spec sp;
 	char host[32], label[32];
@@ -116,6 +141,7 @@ write_sets(const char *root, int hosts, int labels, int nights)
 			sp.levels[2] = 32;
 			sp.nlevels = 3;
 			sp.seed = (uint64_t)(h * 31 + l);
+			sp.extra = extra;
 			/* A change in every other series, mid-way. */
 			if ((h + l) % 2 == 0) {
 				sp.shift = 0.05;
@@ -135,10 +161,17 @@ main(int argc, char **argv)
 		    argc > 3 ? atof(argv[3]) : 0);
 		return (0);
 	}
-	if (argc == 6 && strcmp(argv[1], "write") == 0)
+	if ((argc == 6 || argc == 7) && strcmp(argv[1], "write") == 0) {
+		char **extra = NULL;
+
+		if (argc == 7 && (extra = read_lines(argv[6])) == NULL) {
+			perror(argv[6]);
+			return (1);
+		}
 		return (write_sets(argv[2], atoi(argv[3]), atoi(argv[4]),
-		    atoi(argv[5])) == 0 ? 0 : 1);
+		    atoi(argv[5]), extra) == 0 ? 0 : 1);
+	}
 	fprintf(stderr, "usage: history_bench rates [hosts [alpha]] | "
-	    "write root hosts labels nights\n");
+	    "write root hosts labels nights [meta]\n");
 	return (2);
 }

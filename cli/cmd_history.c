@@ -59,7 +59,7 @@ print_stamp(FILE *fp, time_t t)
 }
 
 static void
-print_change(FILE *fp, const struct hist_series *hs, size_t first,
+print_change(FILE *fp, struct hist_series *hs, size_t first,
     size_t n, const struct hist_change *c)
 {
 	const struct hist_set *a = &hs->sets[hs->points[c->before].set];
@@ -88,7 +88,7 @@ print_change(FILE *fp, const struct hist_series *hs, size_t first,
 }
 
 static void
-print_text(FILE *fp, const struct hist_series *hs,
+print_text(FILE *fp, struct hist_series *hs,
     const struct hist_cp_opts *cp, size_t nskipped)
 {
 	struct hist_change *ch;
@@ -152,7 +152,7 @@ jstamp(FILE *fp, const char *key, time_t t, const char *sep)
 }
 
 static void
-print_json(FILE *fp, const struct hist_series *hs,
+print_json(FILE *fp, struct hist_series *hs,
     const struct hist_cp_opts *cp, size_t nskipped)
 {
 	struct hist_change *ch;

@@ -34,6 +34,7 @@ struct night_spec {
 	uint64_t	 seed;
 	time_t		 start;		/* night 1 */
 	const char	*key, *old, *new;	/* meta key changed at shift_at */
+	char		**extra;	/* more "key=value" meta, NULL-ended */
 };
 
 /* The defaults: 60 nights of EC(8) = 5 at 03:00 UTC from 2026-10-01. */
@@ -114,6 +115,14 @@ nights_write(const char *root, const struct night_spec *sp)
 			return (-1);
 		rs_meta(w, "imported", "1");
 		rs_meta(w, sp->key, "%s", night_key_value(sp, i));
+		for (l = 0; sp->extra != NULL && sp->extra[l] != NULL; l++) {
+			from = strchr(sp->extra[l], '=');
+			if (from == NULL)
+				continue;
+			*from = '\0';
+			rs_meta(w, sp->extra[l], "%s", from + 1);
+			*from = '=';
+		}
 		for (l = 0; l < sp->nlevels; l++)
 			for (r = 0; r < sp->reps; r++) {
 				memset(&run, 0, sizeof(run));
