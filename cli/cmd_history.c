@@ -74,16 +74,23 @@ print_change(FILE *fp, struct hist_series *hs, size_t first,
 	    c->pct_lo, c->pct_hi, c->p);
 	fprintf(fp, "    before ");
 	print_stamp(fp, a->stamp);
-	fprintf(fp, " %s\n    after  ", a->path);
+	fputc(' ', fp);
+	put_clean(fp, a->path);
+	fputs("\n    after  ", fp);
 	print_stamp(fp, b->stamp);
-	fprintf(fp, " %s\n", b->path);
+	fputc(' ', fp);
+	put_clean(fp, b->path);
+	fputc('\n', fp);
 	nk = hist_change_keys(hs, first, n, c, &kc);
 	if (nk == 0)
 		fprintf(fp, "    no meta or kernel configuration key changed\n");
-	for (i = 0; i < nk; i++)
-		fprintf(fp, "    %s: %s -> %s\n", kc[i].key,
-		    kc[i].old != NULL ? kc[i].old : "(absent)",
-		    kc[i].new != NULL ? kc[i].new : "(absent)");
+	for (i = 0; i < nk; i++) {
+		fprintf(fp, "    %s: ", kc[i].key);
+		put_clean(fp, kc[i].old != NULL ? kc[i].old : "(absent)");
+		fputs(" -> ", fp);
+		put_clean(fp, kc[i].new != NULL ? kc[i].new : "(absent)");
+		fputc('\n', fp);
+	}
 	free(kc);
 }
 
@@ -106,9 +113,13 @@ print_text(FILE *fp, struct hist_series *hs,
 		n = hist_series_len(hs, first);
 		s = &hs->sets[hs->points[first].set];
 		nc = hist_changes(hs, first, n, cp, &ch);
-		fprintf(fp, "\n%s %s N=%d: %zu nights, %zu change point%s\n",
-		    s->host, s->label, hs->points[first].jobs, n, nc,
-		    nc == 1 ? "" : "s");
+		/* Directory names: no control character reaches the tty. */
+		fputc('\n', fp);
+		put_clean(fp, s->host);
+		fputc(' ', fp);
+		put_clean(fp, s->label);
+		fprintf(fp, " N=%d: %zu nights, %zu change point%s\n",
+		    hs->points[first].jobs, n, nc, nc == 1 ? "" : "s");
 		for (i = k = 0; i < n; i++) {
 			if (k < nc && ch[k].after == first + i)
 				print_change(fp, hs, first, n, &ch[k++]);
@@ -116,8 +127,10 @@ print_text(FILE *fp, struct hist_series *hs,
 			s = &hs->sets[p->set];
 			fprintf(fp, "  ");
 			print_stamp(fp, s->stamp);
-			fprintf(fp, "  %.4g [%.4g, %.4g]  %s\n", p->value,
-			    p->lo, p->hi, s->path);
+			fprintf(fp, "  %.4g [%.4g, %.4g]  ", p->value,
+			    p->lo, p->hi);
+			put_clean(fp, s->path);
+			fputc('\n', fp);
 		}
 		free(ch);
 	}
