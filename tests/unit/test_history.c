@@ -209,7 +209,7 @@ test_parse_time(void **state)
 
 /* The planted night of host's series, found within one night. */
 static void
-check_found(const struct hist_series *hs, const char *host, int shift_at,
+check_found(struct hist_series *hs, const char *host, int shift_at,
     double pct)
 {
 	struct hist_change *ch;
