@@ -500,8 +500,9 @@ hist_report_write(const char *dir, struct hist_series *hs,
 	    "night with %g%% intervals; change points by E-divisive means "
 	    "(Matteson &amp; James 2014), permutation test p &le; %g, %d "
 	    "permutations; shifts are the change in the segment means with "
-	    "Welch's interval.</p>\n", FSCONC_VERSION, stamp, hs->metric,
-	    hs->conf, cp->alpha, cp->permutations);
+	    "Welch's interval.</p>\n", FSCONC_VERSION, stamp,
+	    strcmp(hs->metric, "ec") == 0 ? "EC(N)" : hs->metric, hs->conf,
+	    cp->alpha, cp->permutations);
 	html_overview(fp, &r);
 	for (g = 0; g < r.ngrp; g++) {
 		s = pset(&r, r.ser[r.grp[g].s0].first);
