@@ -139,10 +139,9 @@ print_text(FILE *fp, struct hist_series *hs,
 static void
 jnum(FILE *fp, const char *key, double v, const char *sep)
 {
-	if (isfinite(v))
-		fprintf(fp, "\"%s\": %.10g%s", key, v, sep);
-	else
-		fprintf(fp, "\"%s\": null%s", key, sep);
+	fprintf(fp, "\"%s\": ", key);
+	json_number(fp, v);
+	fputs(sep, fp);
 }
 
 static void

@@ -5,6 +5,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +194,15 @@ json_string(FILE *fp, const char *s)
 			putc(*s, fp);
 	}
 	putc('"', fp);
+}
+
+void
+json_number(FILE *fp, double v)
+{
+	if (isfinite(v))
+		fprintf(fp, "%.10g", v);
+	else
+		fputs("null", fp);
 }
 
 int

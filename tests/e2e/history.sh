@@ -147,21 +147,4 @@ else
 	skip "56 nights linked" "python3 not installed"
 fi
 
-if ! command -v chromium >/dev/null 2>&1; then
-	skip "rendered by chromium" "chromium not installed"
-elif [ ! -x /usr/bin/python3 ]; then
-	skip "rendered by chromium" "/usr/bin/python3 not installed"
-else
-	chromium_shot "$html" "$s/shot.png" "$s/chromium.log"
-	if [ ! -s "$s/shot.png" ]; then
-		not_ok "rendered by chromium" "$(tail -5 "$s/chromium.log")"
-	else
-		st=$(/usr/bin/python3 "$TOP/tests/fixtures/pngstat.py" "$s/shot.png")
-		echo "$st" | awk '{ exit !($1 == 1200 && $2 == 2000 && $3 > 0.03 && $4 > 15) }' &&
-		    ok "rendered by chromium: not blank ($st)" ||
-		    not_ok "rendered by chromium: not blank" "$st"
-		grep -q 'CONSOLE' "$s/chromium.log" &&
-		    not_ok "no console messages" "$(grep CONSOLE "$s/chromium.log" | head -3)" ||
-		    ok "no console messages"
-	fi
-fi
+rendered "$html"
