@@ -28,8 +28,10 @@ struct hist_query {
 /*
  * One result set as history sees it.  meta holds the set's meta lines
  * (the kernel.* configuration keys among them) with the volatile ones
- * (rs_meta_volatile) left out, sorted by key, so that two sets can be
- * compared key by key.
+ * (rs_meta_volatile) and a night's outcomes left out, sorted by key, so
+ * that two sets can be compared key by key.  hist_load leaves it to be
+ * read from path on first use (meta_lazy; hist_set_load_meta): only the
+ * sets around a change point need it.
  */
 struct hist_set {
 	char		*host, *label;
@@ -37,6 +39,7 @@ struct hist_set {
 	char		*path;		/* the set directory (db: as recorded) */
 	struct rs_kv	*meta;
 	size_t		 nmeta;
+	int		 meta_lazy;	/* meta not read from path yet */
 };
 
 /*
@@ -78,6 +81,8 @@ void	 hist_add_point(struct hist_series *, size_t set, int jobs,
 /* Sort sets, their meta and the points into the orders above. */
 void	 hist_series_sort(struct hist_series *);
 void	 hist_series_free(struct hist_series *);
+/* The number of points of the (host, label, jobs) series at first. */
+size_t	 hist_series_len(const struct hist_series *, size_t first);
 
 /*
  * Load from the result sets under q->root: every complete set
@@ -108,7 +113,8 @@ struct hist_change {
 /* Change-point detection settings; hist_cp_defaults fills them. */
 struct hist_cp_opts {
 	double		 alpha;		/* significance of each change */
-	int		 permutations;	/* per candidate */
+	int		 permutations;	/* per candidate; none is found when
+					   (permutations + 1) alpha < 1 */
 	size_t		 min_size;	/* points per segment, at least */
 	unsigned long long seed;	/* of the permutations (reproducible) */
 };
@@ -122,6 +128,9 @@ void	 hist_cp_defaults(struct hist_cp_opts *);
 size_t	 hist_changes(const struct hist_series *, size_t first, size_t n,
 	    const struct hist_cp_opts *, struct hist_change **changes);
 
+/* Read a meta_lazy set's meta from its path (once). */
+void	 hist_set_load_meta(struct hist_series *, size_t set);
+
 /*
  * The meta keys whose values differ between two sets (a key missing on
  * one side counts), sorted; *keys malloc'd, the strings are the sets'.
@@ -129,5 +138,27 @@ size_t	 hist_changes(const struct hist_series *, size_t first, size_t n,
 size_t	 hist_meta_diff(const struct hist_set *a, const struct hist_set *b,
 	    const char ***keys);
 const char *hist_meta_get(const struct hist_set *, const char *key);
+
+/*
+ * The configuration changes at a change point of the series
+ * points[first .. first+n-1]: keys that differ between the sets before
+ * and after it, then between their neighbours (the change may be found a
+ * night off), their meta read first when lazy.  Each key once; strings
+ * are the sets'.  *out malloc'd.
+ */
+struct hist_keychange {
+	const char	*key, *old, *new;	/* old or new NULL: absent */
+	size_t		 set_old, set_new;
+};
+size_t	 hist_change_keys(struct hist_series *, size_t first,
+	    size_t n, const struct hist_change *, struct hist_keychange **);
+
+/*
+ * fsconc report --history: DIR/index.html, self-contained (plots by
+ * gnuplot in DIR/plots), title NULL for the default.  0, or -1 after a
+ * warn(3) message.
+ */
+int	 hist_report_write(const char *dir, struct hist_series *,
+	    const struct hist_cp_opts *, const char *title);
 
 #endif

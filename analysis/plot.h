@@ -22,4 +22,8 @@ void	 plot_quote(FILE *, const char *s);
 /* Whole file into memory, NUL-terminated; NULL with errno. */
 char	*plot_slurp(const char *path, size_t *lenp);
 
+/* HTML for report.c and history_report.c: escaped text; page head. */
+void	 html_puts(FILE *, const char *);
+void	 html_head(FILE *, const char *title);
+
 #endif

@@ -193,7 +193,7 @@ set_ec(const struct rset *s, int jobs, double conf, struct ec_ci *ec)
 
 /* --- HTML ------------------------------------------------------------- */
 
-static void
+void
 html_puts(FILE *fp, const char *s)
 {
 	for (; *s != '\0'; s++)
@@ -215,7 +215,7 @@ html_puts(FILE *fp, const char *s)
 		}
 }
 
-static void
+void
 html_head(FILE *fp, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"

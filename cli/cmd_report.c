@@ -16,7 +16,8 @@
 #define REPORT_USAGE							\
 	"usage: fsconc report [-c confidence] [--limits FILE] [-R root] "	\
 	"[-t title]\n"							\
-	"                     [--usl-all] [--max-cv PCT] -o DIR SET...\n"
+	"                     [--usl-all] [--max-cv PCT] -o DIR SET...\n"	\
+	"       fsconc report --history [options] -o DIR\n"
 
 static void
 usage(FILE *fp, int status)
@@ -60,6 +61,10 @@ cmd_report(int argc, char **argv)
 	size_t n, np, k;
 	int ch, i, rc;
 
+	/* The fleet's page: another set of options (cli/cmd_history.c). */
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--history") == 0)
+			return (cmd_report_history(argc, argv));
 	memset(&ro, 0, sizeof(ro));
 	ro.conf = 95;
 	dir = NULL;

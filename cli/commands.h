@@ -28,6 +28,9 @@ int	cmd_cleanup(int, char **);	/* cli/cmd_cleanup.c */
 int	cmd_topo(int, char **);		/* cli/cmd_topo.c */
 int	cmd_mkarchive(int, char **);	/* cli/cmd_mkarchive.c */
 int	cmd_db(int, char **);		/* cli/cmd_db.c */
+int	cmd_history(int, char **);	/* cli/cmd_history.c */
+/* fsconc report --history: cli/cmd_history.c parses it. */
+int	cmd_report_history(int, char **);
 
 extern const struct fsconc_command fsconc_commands[];
 

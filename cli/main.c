@@ -36,6 +36,8 @@ const struct fsconc_command fsconc_commands[] = {
 	    "generate a deterministic test archive" },
 	{ "db", cmd_db, "db sync|list [-R root] [--db URL]",
 	    "the results database: ingest sets, list them" },
+	{ "history", cmd_history, "history [-R root | --db URL] [options]",
+	    "a metric over the nights, its change points and their causes" },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -54,7 +54,7 @@ double	 timeval_seconds(const struct timeval *);
 
 /* s as a JSON string, quoted and escaped; NULL writes "". */
 void	 json_string(FILE *, const char *);
-/* v as a JSON number (%.10g), null when not finite. */
+/* v as a JSON number (%.10g), null when it is not finite. */
 void	 json_number(FILE *, double);
 
 /* mkdir -p with mode; 0 or -1 with errno. */

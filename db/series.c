@@ -151,26 +151,6 @@ value_row(void *arg, const struct dbx_row *r)
 	return (0);
 }
 
-/*
- * Keys that are a night's bookkeeping or outcome, not its configuration,
- * left out as hist_load leaves them out (history.c's outcome_key: at the
- * merge, one of the two should call the other).
- */
-static int
-outcome_key(const char *key)
-{
-	static const char *const prefixes[] = { "precision_", "disturb",
-	    "interrupted", "aborted" };
-	size_t i;
-
-	if (rs_meta_volatile(key))
-		return (1);
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (strncmp(key, prefixes[i], strlen(prefixes[i])) == 0)
-			return (1);
-	return (0);
-}
-
 static int
 meta_row(void *arg, const struct dbx_row *r)
 {
@@ -178,7 +158,7 @@ meta_row(void *arg, const struct dbx_row *r)
 	struct lset *s = find(l, dbx_int(r, 0));
 	const char *key = dbx_text(r, 1);
 
-	if (s != NULL && s->hist != (size_t)-1 && !outcome_key(key))
+	if (s != NULL && s->hist != (size_t)-1 && !rs_meta_outcome(key))
 		hist_set_meta(l->hs, s->hist, key, dbx_text(r, 2));
 	return (0);
 }

@@ -168,14 +168,11 @@ kernel_config_key(const char *k)
 static int64_t
 utc_epoch(const char *ts)
 {
-	struct tm tm;
-	const char *end;
+	time_t t;
 
-	memset(&tm, 0, sizeof(tm));
-	if (ts == NULL || (end = strptime(ts, "%Y-%m-%dT%H:%M:%SZ", &tm)) ==
-	    NULL || *end != '\0')
+	if (ts == NULL || rs_parse_time(ts, &t) != NULL)
 		return (-1);
-	return ((int64_t)timegm(&tm));
+	return ((int64_t)t);
 }
 
 static void
@@ -228,14 +225,12 @@ facts(struct ingest *in)
 static int64_t
 measured(const struct ingest *in, char *buf, size_t len)
 {
-	struct tm tm;
-	const char *end, *t;
+	const char *t;
+	time_t st;
 	int64_t e;
 
-	memset(&tm, 0, sizeof(tm));
-	if ((end = strptime(in->stamp, "%Y%m%dT%H%M%SZ", &tm)) != NULL &&
-	    (*end == '\0' || *end == '-') && strlen(in->stamp) >= 16)
-		e = (int64_t)timegm(&tm);
+	if (rs_parse_stamp(in->stamp, &st) == 0)
+		e = (int64_t)st;
 	else if ((t = rs_meta_get(in->s, "start")) == NULL ||
 	    (e = utc_epoch(t)) == -1)
 		e = utc_epoch(rs_meta_get(in->s, "created"));

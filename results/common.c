@@ -154,6 +154,21 @@ rs_meta_volatile(const char *key)
 	return (0);
 }
 
+int
+rs_meta_outcome(const char *key)
+{
+	static const char *const prefixes[] = { "precision_", "disturb",
+	    "interrupted", "aborted" };
+	size_t i;
+
+	if (rs_meta_volatile(key))
+		return (1);
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(key, prefixes[i], strlen(prefixes[i])) == 0)
+			return (1);
+	return (0);
+}
+
 const char *
 rs_utc_time(char *buf, size_t len, time_t t)
 {
@@ -237,6 +252,19 @@ rs_parse_time(const char *s, time_t *t)
 		return ("before 1970-01-01T00:00:00Z");
 	*t = v;
 	return (NULL);
+}
+
+int
+rs_parse_stamp(const char *name, time_t *t)
+{
+	char iso[21];
+
+	if (strnlen(name, 17) < 16 || name[8] != 'T' || name[15] != 'Z' ||
+	    (name[16] != '\0' && name[16] != '-'))
+		return (-1);
+	snprintf(iso, sizeof(iso), "%.4s-%.2s-%.2sT%.2s:%.2s:%.2sZ", name,
+	    name + 4, name + 6, name + 9, name + 11, name + 13);
+	return (rs_parse_time(iso, t) == NULL ? 0 : -1);
 }
 
 char *

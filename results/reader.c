@@ -669,6 +669,13 @@ subdirs(const char *dir, struct strv *out)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
+		/* d_type spares a stat per entry where the fs gives it. */
+		if (de->d_type == DT_DIR) {
+			strv_push(out, xstrdup(de->d_name));
+			continue;
+		}
+		if (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
+			continue;
 		p = xasprintf("%s/%s", dir, de->d_name);
 		if (is_dir(p))
 			strv_push(out, xstrdup(de->d_name));
@@ -678,6 +685,16 @@ subdirs(const char *dir, struct strv *out)
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof(char *), name_cmp);
 	return (out->n);
+}
+
+size_t
+rs_subdirs(const char *dir, char ***names)
+{
+	struct strv sv = { NULL, 0 };
+
+	subdirs(dir, &sv);
+	*names = sv.v;
+	return (sv.n);
 }
 
 /* meta says the run that wrote the set finished (rs_complete). */
@@ -889,10 +906,8 @@ struct rs_set *
 rs_open(const char *root, const char *what, char *err, size_t errlen)
 {
 	struct rs_set *s;
-	const char *fmt;
 	char **paths;
 	size_t n;
-	uint64_t v;
 
 	if ((n = rs_find(root, what, &paths, err, errlen)) == 0)
 		return (NULL);
@@ -902,9 +917,20 @@ rs_open(const char *root, const char *what, char *err, size_t errlen)
 		rs_find_free(paths);
 		return (NULL);
 	}
+	s = rs_read(paths[0], 0, err, errlen);
+	rs_find_free(paths);
+	return (s);
+}
+
+struct rs_set *
+rs_read(const char *dir, int flags, char *err, size_t errlen)
+{
+	struct rs_set *s;
+	const char *fmt;
+	uint64_t v;
+
 	s = xcalloc(1, sizeof(*s));
-	s->path = paths[0];
-	free(paths);
+	s->path = xstrdup(dir);
 	if (read_meta(s, err, errlen) == -1)
 		goto bad;
 	if ((fmt = rs_meta_get(s, "format")) == NULL ||
@@ -929,7 +955,8 @@ rs_open(const char *root, const char *what, char *err, size_t errlen)
 		goto bad;
 	}
 	if (read_table(s, "runs.tsv", 0, err, errlen) == -1 ||
-	    read_table(s, "workers.tsv", 1, err, errlen) == -1)
+	    (!(flags & RS_RUNS_ONLY) &&
+	    read_table(s, "workers.tsv", 1, err, errlen) == -1))
 		goto bad;
 	return (s);
 bad:

@@ -32,6 +32,9 @@ const char *rs_utc_time(char *buf, size_t len, time_t t);
  * zone, trailing text ...).
  */
 const char *rs_parse_time(const char *s, time_t *t);
+/* A set directory's stamp (YYYYMMDDTHHMMSSZ, maybe "-K" or "-name" after):
+ * 0, or -1. */
+int	 rs_parse_stamp(const char *name, time_t *t);
 /*
  * Make <parent>/<UTC stamp of t>[-name][-K], K = 1, 2, ... for the first
  * name not taken: never an existing directory, so racing writers get
@@ -46,6 +49,12 @@ char	*rs_mkdir_stamped(const char *parent, time_t t, const char *name);
  * compare and report do not list them as differences.
  */
 int	 rs_meta_volatile(const char *key);
+/*
+ * 1 for keys that are no part of a set's configuration: the volatile
+ * ones, a night's outcomes (precision_*, disturb*) and its bookkeeping
+ * (interrupted, aborted).  A change in them names no cause (history).
+ */
+int	 rs_meta_outcome(const char *key);
 
 #define RS_MAX_METRICS	16
 #define RS_MAX_JOBS	(1 << 20)	/* highest concurrency level read */
@@ -151,6 +160,12 @@ void	 rs_find_free(char **);
  * over on the way.
  */
 char	*rs_find_before(const char *set, size_t *nskipped);
+/*
+ * Sorted names of the subdirectories of dir (names starting with "."
+ * left out): the count, *names NULL-terminated (free with rs_find_free;
+ * NULL when there is none or dir cannot be read).
+ */
+size_t	 rs_subdirs(const char *dir, char ***names);
 /* Order of set directory names: timestamp, then the "-K" suffix. */
 int	 rs_set_name_cmp(const char *, const char *);
 
@@ -159,6 +174,14 @@ int	 rs_set_name_cmp(const char *, const char *);
  * killed writer) is ignored.  NULL with a message in err on failure.
  */
 struct rs_set *rs_open(const char *root, const char *what, char *err,
+	    size_t errlen);
+/*
+ * The same for the set directory dir as named (no rs_find); with
+ * RS_RUNS_ONLY, workers.tsv is not read (nworkers 0): fsconc history
+ * reads thousands of sets.
+ */
+#define RS_RUNS_ONLY	1
+struct rs_set *rs_read(const char *dir, int flags, char *err,
 	    size_t errlen);
 void	 rs_free(struct rs_set *);
 const char *rs_meta_get(const struct rs_set *, const char *key);

@@ -40,3 +40,33 @@ wait_until() {
 # The states fsconc run reports with FSCONC_TEST_MARKER=PREFIX:
 # PREFIX.released (a batch's workers released), PREFIX.stopping (the
 # first signal taken).
+
+# rendered HTML: headless Chromium renders file HTML (1200x2000); ok when
+# the screenshot is not blank (plots and tables darken >3% of it) and the
+# page logged nothing to its console.  SKIP without chromium or python3.
+rendered() {
+	if ! command -v chromium >/dev/null 2>&1; then
+		skip "rendered by chromium" "chromium not installed"
+		return
+	elif [ ! -x /usr/bin/python3 ]; then
+		skip "rendered by chromium" "/usr/bin/python3 not installed"
+		return
+	fi
+	_rd=$(mktemp -d "$_scratch_root/chromium.XXXXXX")
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+	    --no-first-run --disable-background-networking \
+	    --disable-component-update --disable-sync --user-data-dir="$_rd" \
+	    --enable-logging=stderr --v=0 --screenshot="$_rd/shot.png" \
+	    --window-size=1200,2000 "file://$1" >"$_rd/log" 2>&1
+	if [ ! -s "$_rd/shot.png" ]; then
+		not_ok "rendered by chromium" "$(tail -5 "$_rd/log")"
+		return
+	fi
+	_st=$(/usr/bin/python3 "$TOP/tests/fixtures/pngstat.py" "$_rd/shot.png")
+	echo "$_st" | awk '{ exit !($1 == 1200 && $2 == 2000 && $3 > 0.03 && $4 > 15) }' &&
+	    ok "rendered by chromium: not blank ($_st)" ||
+	    not_ok "rendered by chromium: not blank" "$_st"
+	grep -q 'CONSOLE' "$_rd/log" &&
+	    not_ok "rendered by chromium: no console messages" "$(grep CONSOLE "$_rd/log" | head -3)" ||
+	    ok "rendered by chromium: no console messages"
+}

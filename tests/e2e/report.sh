@@ -125,24 +125,4 @@ err=$(PATH=/nonexistent "$FSCONC" report -R "$s/root" -o "$s/out4" h1/base 2>&1)
     ok "gnuplot missing: clear error" || not_ok "gnuplot missing: clear error" "rc=$rc $err"
 
 # Render it.
-if ! command -v chromium >/dev/null 2>&1; then
-	skip "rendered by chromium" "chromium not installed"
-elif [ ! -x /usr/bin/python3 ]; then
-	skip "rendered by chromium" "/usr/bin/python3 not installed"
-else
-	ud=$(mktemp -d "$s/chromium.XXXXXX")
-	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic \
-	    --no-first-run --disable-background-networking \
-	    --disable-component-update --disable-sync --user-data-dir="$ud" \
-	    --screenshot="$s/shot.png" --window-size=1200,2000 \
-	    "file://$html" >"$s/chromium.log" 2>&1
-	if [ ! -s "$s/shot.png" ]; then
-		not_ok "rendered by chromium" "$(tail -5 "$s/chromium.log")"
-	else
-		st=$(/usr/bin/python3 "$TOP/tests/fixtures/pngstat.py" "$s/shot.png")
-		# A blank page is all white: plots and tables darken >3% of it.
-		echo "$st" | awk '{ exit !($1 == 1200 && $2 == 2000 && $3 > 0.03 && $4 > 15) }' &&
-		    ok "rendered by chromium: not blank ($st)" ||
-		    not_ok "rendered by chromium: not blank" "$st"
-	fi
-fi
+rendered "$html"
