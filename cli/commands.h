@@ -27,6 +27,7 @@ int	cmd_md(int, char **);		/* cli/cmd_md.c */
 int	cmd_cleanup(int, char **);	/* cli/cmd_cleanup.c */
 int	cmd_topo(int, char **);		/* cli/cmd_topo.c */
 int	cmd_mkarchive(int, char **);	/* cli/cmd_mkarchive.c */
+int	cmd_why(int, char **);		/* cli/cmd_why.c */
 
 extern const struct fsconc_command fsconc_commands[];
 

@@ -34,6 +34,8 @@ const struct fsconc_command fsconc_commands[] = {
 	    "topology and the binding plan" },
 	{ "mkarchive", cmd_mkarchive, "mkarchive [options] OUT",
 	    "generate a deterministic test archive" },
+	{ "why", cmd_why, "why [options] SET [SET]",
+	    "which kernel code grows in cost per job, from run --profile" },
 	{ NULL, NULL, NULL, NULL },
 };
 

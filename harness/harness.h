@@ -115,6 +115,10 @@ struct run_config {
 	char		*cmdline;	/* the whole command line, for meta */
 	int		 summary;	/* print the summary (cmd_run: 1) */
 	int		 progress;	/* one-line progress (stderr is a tty) */
+	int		 profile;	/* --profile: PROF_OFF, _REQUIRED,
+					   _OPTIONAL (harness/profiler.h) */
+	unsigned	 profile_hz;	/* --profile-freq (default 1000) */
+	int		 profile_reps;	/* --profile-reps (default 2) */
 };
 
 /* Long-only option codes; a command extending run's options uses codes
@@ -137,6 +141,9 @@ enum {
 	RUN_OPT_SYNTHETIC,
 	RUN_OPT_HELP,
 	RUN_OPT_VARY,
+	RUN_OPT_PROFILE,
+	RUN_OPT_PROFILE_FREQ,
+	RUN_OPT_PROFILE_REPS,
 	RUN_OPT_END = 320,
 };
 
@@ -324,6 +331,14 @@ struct batch_spec {
 	const char *const *mounts;	/* [jobs] or NULL */
 	const char *const *devices;	/* [jobs] or NULL */
 	int		 verify;
+	/*
+	 * Optional (run --profile): called just before the release (the
+	 * workers' pids, or NULL and 0 in thread mode) and once the last
+	 * worker is done; neither is timed.
+	 */
+	void		(*at_release)(void *, const pid_t *pids, int n);
+	void		(*at_done)(void *);
+	void		*hook;
 };
 
 /*

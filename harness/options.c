@@ -13,6 +13,7 @@
 
 #include "harness.h"
 #include "util.h"
+#include "profiler.h"
 #include "vary.h"
 
 #define MAX_LEVEL	4096
@@ -36,6 +37,9 @@ const struct option run_longopts[] = {
 	{ "option",	required_argument, NULL, 'O' },
 	{ "order",	required_argument, NULL, RUN_OPT_ORDER },
 	{ "os",		required_argument, NULL, RUN_OPT_OS },
+	{ "profile",	optional_argument, NULL, RUN_OPT_PROFILE },
+	{ "profile-freq", required_argument, NULL, RUN_OPT_PROFILE_FREQ },
+	{ "profile-reps", required_argument, NULL, RUN_OPT_PROFILE_REPS },
 	{ "reps",	required_argument, NULL, 'r' },
 	{ "results",	required_argument, NULL, 'R' },
 	{ "seed",	required_argument, NULL, RUN_OPT_SEED },
@@ -57,7 +61,8 @@ run_usage_options(FILE *fp)
 	    "    [--mode process|thread] [--mount-opts opts]\n"
 	    "    [--newfs-opts args] [--order interleaved|sequential|random]\n"
 	    "    [--os linux|freebsd] [--seed n] [--synthetic topology]\n"
-	    "    [--verify]\n");
+	    "    [--verify] [--profile[=required|optional]]\n"
+	    "    [--profile-freq hz] [--profile-reps n]\n");
 }
 
 static const char *const order_names[] = {
@@ -132,6 +137,8 @@ run_config_init(struct run_config *c)
 	memset(c, 0, sizeof(*c));
 	c->wl = workload_find("extract");
 	c->reps = 10;
+	c->profile_hz = 1000;
+	c->profile_reps = 2;
 	c->order = RUN_ORDER_INTERLEAVED;
 	c->layout = RUN_LAYOUT_SHARED;
 	c->bind = BIND_CORE;
@@ -427,6 +434,33 @@ run_option(struct run_config *c, int ch, const char *arg)
 		break;
 	case RUN_OPT_VERIFY:
 		c->verify = 1;
+		break;
+	case RUN_OPT_PROFILE:
+		if (arg == NULL || strcmp(arg, "required") == 0)
+			c->profile = PROF_REQUIRED;
+		else if (strcmp(arg, "optional") == 0)
+			c->profile = PROF_OPTIONAL;
+		else {
+			warnx("run: --profile=%s: want required or optional",
+			    arg);
+			return (-1);
+		}
+		break;
+	case RUN_OPT_PROFILE_FREQ:
+		if (parse_uint(arg, 1, 100000, &u) == -1) {
+			warnx("run: --profile-freq %s: %s", arg,
+			    parse_uint_error(msg, sizeof(msg), 1, 100000));
+			return (-1);
+		}
+		c->profile_hz = (unsigned)u;
+		break;
+	case RUN_OPT_PROFILE_REPS:
+		if (parse_uint(arg, 1, 1000, &u) == -1) {
+			warnx("run: --profile-reps %s: %s", arg,
+			    parse_uint_error(msg, sizeof(msg), 1, 1000));
+			return (-1);
+		}
+		c->profile_reps = (int)u;
 		break;
 	case RUN_OPT_VARY:
 		if (vary_parse(&c->vary, arg, err, sizeof(err)) != 0) {

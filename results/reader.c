@@ -25,7 +25,8 @@
 #define RUN_FIXED	10	/* jobs .. status */
 #define WORKER_FIXED	10	/* jobs .. status */
 /* Columns after status that sets written before them lack. */
-static const char *const run_added[] = { "start_skew", NULL };
+static const char *const run_added[] = { "start_skew", "profiled",
+    NULL };
 static const char *const worker_added[] = { "cpu_start", "cpu_end", NULL };
 
 /* Bounds on what is read (FORMAT.md), far above any real set. */
@@ -391,7 +392,8 @@ mismatch:
 
 /* Column names for messages; *col is the failing column. */
 static const char *const run_cols[] = { "jobs", "rep", "real", "user",
-    "sys", "nvcsw", "nivcsw", "idle", "setup", "status", "start_skew" };
+    "sys", "nvcsw", "nivcsw", "idle", "setup", "status", "start_skew",
+    "profiled" };
 static const char *const worker_cols[] = { "jobs", "rep", "worker",
     "cpuset", "real", "user", "sys", "entries", "bytes", "status",
     "cpu_start", "cpu_end" };
@@ -435,6 +437,9 @@ parse_run(struct rs_set *s, char **f, size_t fixed, struct rs_run *r,
 	if (fixed > RUN_FIXED)
 		FIELD(RUN_FIXED, parse_seconds(f[RUN_FIXED], MAX_SECONDS,
 		    &r->start_skew));
+	if (fixed > RUN_FIXED + 1)
+		FIELD(RUN_FIXED + 1, parse_index(f[RUN_FIXED + 1], 0, 1,
+		    &r->profiled));
 	for (i = 0; i < s->nmetrics; i++)
 		FIELD(fixed + i, parse_metric(f[fixed + i], &r->metric[i]));
 	for (; i < RS_MAX_METRICS; i++)
@@ -1024,7 +1029,7 @@ rs_values(const struct rs_set *s, int jobs, const char *metric,
 	v = xcalloc(s->nruns + 1, sizeof(double));
 	for (i = 0; i < s->nruns; i++) {
 		r = &s->runs[i];
-		if (r->jobs != jobs ||
+		if (r->jobs != jobs || r->profiled ||
 		    (r->status != RS_OK && r->status != RS_WARN))
 			continue;
 		switch (which) {
