@@ -191,6 +191,13 @@ int	 flame_svg(FILE *, const struct prof_folded *cur, double cur_scale,
 	    const struct prof_folded *base, double base_scale,
 	    enum prof_scope, const char *title, int width);
 
+/*
+ * fsconc report's section: for every set with a profile, a differential
+ * flame graph of each profiled level N > 1 against jobs 1 (nothing when
+ * no set has one).  0, or -1 on a write error.
+ */
+int	 flame_section(FILE *, struct rs_set *const *sets, size_t nsets);
+
 /* The folded file of level N of a set: "<set>/profile/jobs-N.folded". */
 char	*prof_path(const struct rs_set *, int jobs, const char *suffix);
 
