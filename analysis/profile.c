@@ -566,8 +566,8 @@ prof_fold_dtrace(FILE *in, const pid_t *workers, size_t nworkers,
 		while (len > 0 && isspace((unsigned char)line[len - 1]))
 			line[--len] = '\0';
 		p = line + strspn(line, " \t");
-		if (*p == '\0')
-			continue;
+		if (*p == '\0' || strcmp(p, "@@ready") == 0)
+			continue;	/* BEGIN's line */
 		if (strncmp(p, "@@pid ", 6) == 0) {
 			if (in_key)
 				goto bad;
