@@ -388,7 +388,7 @@ why_print(FILE *fp, const struct why *w, const struct why_opts *o)
 	else
 		fprintf(fp, "why: %s (B)\n against %s (A)\n", w->b->path,
 		    w->a->path);
-	fprintf(fp, "profile: %s, %.0f Hz; %s samples; costs are CPU ms per "
+	fprintf(fp, "profile: %s, %.0f Hz; %s samples; costs in ms per "
 	    "job (one worker's run)\n", w->profiler[0] ? w->profiler : "?",
 	    w->hz, o->scope == PROF_SCOPE_WORKERS ? "workers'" :
 	    o->scope == PROF_SCOPE_JOBS ? "workers' and kernel threads'" :
