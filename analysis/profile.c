@@ -289,11 +289,11 @@ classify(char *root, size_t rootlen, pid_t pid, const char *comm,
 
 /* Scheduler frames, dropped from the leaf end of an off-CPU stack. */
 static int
-sched_frame(const char *s, size_t len)
+sched_frame(const char *s)
 {
-	return ((len >= 8 && memmem(s, len, "schedule", 8) != NULL) ||
-	    (len >= 12 && memmem(s, len, "cond_resched", 12) != NULL) ||
-	    (len >= 17 && memmem(s, len, "finish_task_switch", 17) != NULL));
+	return (strstr(s, "schedule") != NULL ||
+	    strstr(s, "cond_resched") != NULL ||
+	    strstr(s, "finish_task_switch") != NULL);
 }
 
 /* A worker switched out: when, and the stack it waits in. */
@@ -394,7 +394,7 @@ prof_fold_perf(FILE *in, const pid_t *workers, size_t nworkers, double hz,
 				runnable = q != NULL && *q == 'R';
 				if (is_worker((pid_t)pid, workers, nworkers)) {
 					for (k = 0; k < nfr &&
-					    sched_frame(fr[k].s, fr[k].len);
+					    sched_frame(fr[k].s);
 					    k++)
 						;
 					blen = 0;
