@@ -268,21 +268,38 @@ struct run_step *
 run_order_steps(enum run_order order, size_t nlevels, int reps,
     unsigned long seed)
 {
-	size_t n = nlevels * (size_t)reps, i, j, k = 0;
+	return (run_order_steps_profiled(order, nlevels, reps, 0, seed));
+}
+
+struct run_step *
+run_order_steps_profiled(enum run_order order, size_t nlevels, int reps,
+    int preps, unsigned long seed)
+{
+	size_t n, i, j, k = 0;
 	struct run_step *s;
 	uint64_t st = seed;
-	int *count;
+	int *count, *prof, total = reps + preps;
 
+	/* Profiled repetition j (1..preps) at (2j - 1) total / (2 preps). */
+	prof = xcalloc((size_t)total + 1, sizeof(*prof));
+	for (j = 1; j <= (size_t)preps; j++)
+		prof[(2 * j - 1) * (size_t)total / (2 * (size_t)preps)] = 1;
+	reps = total;
+	n = nlevels * (size_t)reps;
 	s = xcalloc(n ? n : 1, sizeof(*s));
 	if (order == RUN_ORDER_SEQUENTIAL) {
 		for (i = 0; i < nlevels; i++)
 			for (j = 0; j < (size_t)reps; j++)
-				s[k++] = (struct run_step){ (int)i, (int)j + 1 };
+				s[k++] = (struct run_step){ (int)i, (int)j + 1,
+				    prof[j] };
+		free(prof);
 		return (s);
 	}
 	for (j = 0; j < (size_t)reps; j++)
 		for (i = 0; i < nlevels; i++)
-			s[k++] = (struct run_step){ (int)i, (int)j + 1 };
+			s[k++] = (struct run_step){ (int)i, (int)j + 1,
+			    prof[j] };
+	free(prof);
 	if (order != RUN_ORDER_RANDOM)
 		return (s);
 	/* splitmix64: the same order for a seed on every OS. */

@@ -66,8 +66,8 @@ void	 profiler_abort(struct profiler *);
 
 /*
  * The profile of one experiment (harness/run_profile.c): profiled
- * batches are extra repetitions (rep > reps, runs.tsv profiled=1),
- * never averaged; their stacks are merged per level into the set's
+ * batches are extra repetitions among the timed ones (run_order_steps_
+ * profiled; runs.tsv profiled=1), never averaged; their stacks are merged per level into the set's
  * profile/ directory after each, and their real times give the
  * profiling overhead.
  */
@@ -80,8 +80,6 @@ struct run_profile *run_profile_new(const struct run_config *,
 void	 run_profile_free(struct run_profile *);
 /* Meta keys, the profile/ directory.  0, or -1 (printed). */
 int	 run_profile_open(struct run_profile *, struct rs_writer *);
-/* Is step rep of cfg a profiled one? */
-int	 run_profile_step(const struct run_config *, int rep);
 /* Before a profiled batch: the profiler started, bs's hooks set. */
 int	 run_profile_begin(struct run_profile *, struct batch_spec *);
 /*

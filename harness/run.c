@@ -206,7 +206,7 @@ dry_run(struct run *r)
 	for (i = 0; i < r->nsteps; i++)
 		printf("  %zu: jobs %d, rep %d%s\n", i + 1,
 		    c->levels[r->steps[i].level], r->steps[i].rep,
-		    run_profile_step(c, r->steps[i].rep) ? ", profiled" : "");
+		    r->steps[i].profiled ? ", profiled" : "");
 	printf("binding:\n");
 	for (i = 0; i < c->nlevels; i++)
 		bind_plan_print(r->topo, r->plans[i], stdout);
@@ -341,9 +341,10 @@ progress(struct run *r, size_t done, double started)
 
 	if (!c->progress || done >= r->nsteps)
 		return;
-	fprintf(stderr, "\r\033[Kfsconc run: jobs %d, rep %d/%d, batch "
+	fprintf(stderr, "\r\033[Kfsconc run: jobs %d, rep %d/%zu%s, batch "
 	    "%zu/%zu", c->levels[r->steps[done].level], r->steps[done].rep,
-	    c->reps, done + 1, r->nsteps);
+	    r->nsteps / c->nlevels, r->steps[done].profiled ? " (profiled)" :
+	    "", done + 1, r->nsteps);
 	if (done > 0) {
 		eta = el / (double)done * (double)(r->nsteps - done);
 		fprintf(stderr, ", ETA %dm%02ds", (int)(eta / 60),
@@ -403,7 +404,7 @@ one_batch(struct run *r, size_t step)
 	bs.mounts = mounts;
 	bs.devices = devices;
 	bs.verify = c->verify;
-	run.profiled = run_profile_step(c, bs.rep);
+	run.profiled = r->steps[step].profiled;
 	if (run.profiled && run_profile_begin(r->prof, &bs) != 0 &&
 	    c->profile == PROF_REQUIRED) {
 		rc = -1;
@@ -418,7 +419,7 @@ one_batch(struct run *r, size_t step)
 		goto out;
 	}
 	run.setup = setup;
-	run.profiled = run_profile_step(c, bs.rep);
+	run.profiled = r->steps[step].profiled;
 	/* A profile that failed stops the run unless it was optional. */
 	if (run.profiled && run_profile_end(r->prof, (size_t)li, n, &run,
 	    !harness_interrupted && run.status <= RS_WARN) != 0 &&
@@ -579,10 +580,11 @@ run_setup(struct run *r)
 		warnx("run: --profile=optional: %s: running unprofiled", why);
 		c->profile = PROF_OFF;
 	}
-	/* Profiled batches are extra repetitions, after the timed ones. */
-	reps = c->reps + (c->profile != PROF_OFF ? c->profile_reps : 0);
-	r->steps = run_order_steps(c->order, c->nlevels, reps, c->seed);
-	r->nsteps = c->nlevels * (size_t)reps;
+	/* Profiled batches are extra repetitions among the timed ones. */
+	reps = c->profile != PROF_OFF ? c->profile_reps : 0;
+	r->steps = run_order_steps_profiled(c->order, c->nlevels, c->reps,
+	    reps, c->seed);
+	r->nsteps = c->nlevels * (size_t)(c->reps + reps);
 	if ((rc = apply_options(r)) != EXIT_OK)
 		return (rc);
 	if (parse_spec(r) != 0 || make_plans(r) != 0)

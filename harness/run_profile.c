@@ -34,12 +34,6 @@ struct run_profile {
 	char		 lockstat[256];	/* "" or why there are none */
 };
 
-int
-run_profile_step(const struct run_config *c, int rep)
-{
-	return (c->profile != PROF_OFF && rep > c->reps);
-}
-
 struct run_profile *
 run_profile_new(const struct run_config *c, const char *set_path)
 {

@@ -7,7 +7,7 @@
 s=$(scratch)
 
 # Plans need neither root nor perf.
-out=$("$FSCONC" run --dry-run --profile -w dirops -j 1,2 -r 1 --disk tmpfs:64m 2>&1)
+out=$("$FSCONC" run --dry-run --profile --profile-reps 1 -w dirops -j 1,2 -r 1 --disk tmpfs:64m 2>&1)
 echo "$out" | grep -q 'perf record -a -g -e cpu-clock -c 1000000 -e sched:sched_switch -D -1 --control' &&
     echo "$out" | grep -q 'jobs 2, rep 2, profiled' &&
     ok "dry run: the perf plan, profiled batches marked" ||
