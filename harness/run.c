@@ -434,13 +434,13 @@ one_batch(struct run *r, size_t step)
 			rc = -1;
 		if (isnan(r->skew) || run.start_skew > r->skew)
 			r->skew = run.start_skew;
-		if (run.profiled)
-			;	/* never averaged */
-		else if (run.status <= RS_WARN) {
-			ds_add(r->real[li], run.real);
-			if (!isnan(run.idle)) {
-				r->idle[li] += run.idle;
-				r->nidle[li]++;
+		if (run.status <= RS_WARN) {
+			if (!run.profiled) {	/* never averaged */
+				ds_add(r->real[li], run.real);
+				if (!isnan(run.idle)) {
+					r->idle[li] += run.idle;
+					r->nidle[li]++;
+				}
 			}
 		} else {
 			r->nbad++;
@@ -649,6 +649,8 @@ run_open(struct run_config *c, struct run **rp)
 	write_meta(r);
 	if ((r->prof = run_profile_new(c, rs_path(r->rs))) != NULL &&
 	    run_profile_open(r->prof, r->rs) != 0) {
+		rs_meta(r->rs, "aborted", "yes");
+		rs_close(r->rs);
 		rc = EXIT_RUNTIME;
 		goto fail;
 	}
