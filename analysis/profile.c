@@ -343,7 +343,8 @@ prof_fold_perf(FILE *in, const pid_t *workers, size_t nworkers, double hz,
 	ssize_t len;
 	uint64_t ip;
 	long pid = -1, tid = -1, who;
-	int in_sample = 0, rc = -1, sw = 0, runnable;
+	int in_sample = 0, rc = -1, sw = 0, runnable, skipping = 0;
+	size_t ndrop = 0, nsamples = 0;
 
 	strmap_init(&offs);
 	memset(lines, 0, sizeof(lines));
@@ -360,6 +361,8 @@ prof_fold_perf(FILE *in, const pid_t *workers, size_t nworkers, double hz,
 		    line[len - 1] == ' ' || line[len - 1] == '\r'))
 			line[--len] = '\0';
 		if (len <= 0) {		/* blank line or EOF: sample done */
+			nsamples += in_sample;
+			skipping = 0;
 			if (in_sample && !sw) {
 				classify(root, sizeof(root), (pid_t)pid, comm,
 				    fr, nfr, workers, nworkers);
@@ -438,6 +441,8 @@ prof_fold_perf(FILE *in, const pid_t *workers, size_t nworkers, double hz,
 				break;
 			continue;
 		}
+		if (skipping)
+			continue;
 		if (!isspace((unsigned char)line[0])) {	/* header */
 			/* comm (blanks allowed), pid/tid, time:, event: */
 			ntok = 0;
@@ -470,7 +475,7 @@ prof_fold_perf(FILE *in, const pid_t *workers, size_t nworkers, double hz,
 				break;
 			}
 			if (k + 2 >= ntok || k == 0)
-				goto bad;
+				goto drop;
 			comm[0] = '\0';
 			for (i = 0; i < k; i++)
 				snprintf(comm + strlen(comm), sizeof(comm) -
@@ -480,23 +485,23 @@ prof_fold_perf(FILE *in, const pid_t *workers, size_t nworkers, double hz,
 			snprintf(trace, sizeof(trace), "%s", sw ?
 			    p + strspn(p, " ") : "");
 			if (!sw && strcmp(tok[k + 2], "cpu-clock:") != 0)
-				goto bad;
+				goto drop;
 			in_sample = 1;
 			continue;
 		}
 		if (!in_sample)
-			goto bad;
+			goto drop;
 		if (nfr == PROF_MAX_DEPTH)
 			continue;	/* deeper frames dropped */
 		p = line + strspn(line, " \t");
 		errno = 0;
 		ip = strtoull(p, &e, 16);
 		if (e == p || *e != ' ')
-			goto bad;
+			goto drop;
 		sym = e + 1;
 		dso = strrchr(sym, '(');
 		if (dso == NULL || sym[strlen(sym) - 1] != ')')
-			goto bad;
+			goto drop;
 		if (dso > sym && dso[-1] == ' ')
 			dso[-1] = '\0';
 		*dso++ = '\0';
@@ -514,7 +519,20 @@ prof_fold_perf(FILE *in, const pid_t *workers, size_t nworkers, double hz,
 		fr[nfr].s = lines[nfr];
 		fr[nfr].len = strlen(lines[nfr]);
 		nfr++;
+		continue;
+drop:
+		/* A sample perf printed oddly (a strange comm): left out. */
+		if (ndrop++ == 0)
+			seterr_(err, errlen, "perf script line %zu: "
+			    "unexpected \"%.60s\"", lineno, line);
+		for (i = 0; i < nfr; i++)
+			free(lines[i]);
+		nfr = 0;
+		in_sample = 0;
+		skipping = 1;
 	}
+	if (nsamples == 0 && ndrop > 0)
+		goto out;
 	/* Off-CPU time in samples, each stack's total rounded once. */
 	for (i = 0; i < offs.n; i++)
 		if (off_n[i] >= 0.5)
@@ -522,10 +540,6 @@ prof_fold_perf(FILE *in, const pid_t *workers, size_t nworkers, double hz,
 			    (uint64_t)(off_n[i] + 0.5));
 	prof_folded_sort(f);
 	rc = 0;
-	goto out;
-bad:
-	seterr_(err, errlen, "perf script line %zu: unexpected \"%.60s\"",
-	    lineno, line);
 out:
 	for (i = 0; i < nfr; i++)
 		free(lines[i]);

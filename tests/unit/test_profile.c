@@ -141,6 +141,23 @@ test_fold_perf_refuses(void **state)
 	}
 }
 
+/* A sample perf printed oddly is left out, the rest kept. */
+static void
+test_fold_perf_drops(void **state)
+{
+	static const char text[] =
+	    "odd\n\tffffffff81000001 x ([kernel.kallsyms])\n\n"
+	    "fsconc 100/100 10.0: cpu-clock:\n"
+	    "\tffffffff81000001 down_write ([kernel.kallsyms])\n\n";
+	struct prof_folded f;
+
+	(void)state;
+	fold_text(text, &f);
+	assert_int_equal(f.n, 1);
+	assert_int_equal(count_of(&f, "worker;down_write_[k]"), 1);
+	prof_folded_free(&f);
+}
+
 static void
 test_fold_dtrace(void **state)
 {
@@ -389,6 +406,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fold_perf),
 		cmocka_unit_test(test_fold_perf_refuses),
+		cmocka_unit_test(test_fold_perf_drops),
 		cmocka_unit_test(test_fold_dtrace),
 		cmocka_unit_test(test_folded_roundtrip_and_symtab),
 		cmocka_unit_test(test_folded_refuses),
