@@ -130,14 +130,23 @@ kallsyms_visible(void)
 const char *
 profiler_check(void)
 {
+	const char *why;
+
 	if (os_this() == MD_OS_FREEBSD)
 		return (program_found(profiler_program(MD_OS_FREEBSD)) ? NULL :
 		    "dtrace not found: it is in the base system (kldload "
 		    "dtraceall)");
-	return (profiler_refusal(program_found(profiler_program(MD_OS_LINUX)),
-	    read_int_file("/proc/sys/kernel/perf_event_paranoid", 2),
-	    read_int_file("/proc/sys/kernel/kptr_restrict", -9), geteuid(),
-	    kallsyms_visible()));
+	/* The time off CPU comes from the sched_switch tracepoint. */
+	if ((why = profiler_refusal(program_found(profiler_program(
+	    MD_OS_LINUX)), read_int_file("/proc/sys/kernel/perf_event_paranoid",
+	    2), read_int_file("/proc/sys/kernel/kptr_restrict", -9), geteuid(),
+	    kallsyms_visible())) == NULL &&
+	    access("/sys/kernel/tracing/events/sched/sched_switch", F_OK) != 0 &&
+	    access("/sys/kernel/debug/tracing/events/sched/sched_switch",
+	    F_OK) != 0)
+		why = "the tracepoint sched:sched_switch is not visible: mount "
+		    "-t tracefs nodev /sys/kernel/tracing";
+	return (why);
 }
 
 /* The D script: samples of every CPU, kernel and user stacks. */
