@@ -238,13 +238,14 @@ root_name(char *out, size_t outlen, const char *prefix, const char *comm)
 	out[o] = '\0';
 }
 
+/* pid (thread tid) a worker's?  -P stands for P's threads but its main. */
 static int
-is_worker(pid_t pid, const pid_t *workers, size_t n)
+is_worker(pid_t pid, long tid, const pid_t *workers, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (workers[i] == pid)
+		if (workers[i] == pid || (workers[i] == -pid && tid != pid))
 			return (1);
 	return (0);
 }
@@ -270,7 +271,7 @@ emit_sample(struct prof_folded *f, const char *root, struct frame *fr,
 }
 
 static void
-classify(char *root, size_t rootlen, pid_t pid, const char *comm,
+classify(char *root, size_t rootlen, pid_t pid, long tid, const char *comm,
     const struct frame *fr, size_t n, const pid_t *workers, size_t nworkers)
 {
 	size_t i;
@@ -280,7 +281,7 @@ classify(char *root, size_t rootlen, pid_t pid, const char *comm,
 		user |= !fr[i].kernel;
 	if (pid == 0)
 		snprintf(root, rootlen, "%s", PROF_ROOT_IDLE);
-	else if (is_worker(pid, workers, nworkers))
+	else if (is_worker(pid, tid, workers, nworkers))
 		snprintf(root, rootlen, "%s", PROF_ROOT_WORKER);
 	else
 		root_name(root, rootlen, user ? PROF_ROOT_OTHER :
@@ -364,8 +365,8 @@ prof_fold_perf(FILE *in, const pid_t *workers, size_t nworkers, double hz,
 			nsamples += in_sample;
 			skipping = 0;
 			if (in_sample && !sw) {
-				classify(root, sizeof(root), (pid_t)pid, comm,
-				    fr, nfr, workers, nworkers);
+				classify(root, sizeof(root), (pid_t)pid, tid,
+				    comm, fr, nfr, workers, nworkers);
 				emit_sample(f, root, fr, nfr, &buf, &bcap);
 				if (f->n > PROF_MAX_STACKS)
 					prof_folded_sort(f);
@@ -395,7 +396,8 @@ prof_fold_perf(FILE *in, const pid_t *workers, size_t nworkers, double hz,
 				/* Switched out: a worker starts to wait. */
 				q = (char *)trace_field(trace, "prev_state");
 				runnable = q != NULL && *q == 'R';
-				if (is_worker((pid_t)pid, workers, nworkers)) {
+				if (is_worker((pid_t)pid, tid, workers,
+				    nworkers)) {
 					for (k = 0; k < nfr &&
 					    sched_frame(fr[k].s);
 					    k++)
@@ -598,8 +600,8 @@ prof_fold_dtrace(FILE *in, const pid_t *workers, size_t nworkers,
 		if (strncmp(p, "@@count ", 8) == 0) {
 			if (parse_uint(p + 8, 0, UINT64_MAX / 4, &count) != 0)
 				goto bad;
-			classify(root, sizeof(root), (pid_t)pid, comm, fr, nfr,
-			    workers, nworkers);
+			classify(root, sizeof(root), (pid_t)pid, pid, comm, fr,
+			    nfr, workers, nworkers);
 			emit_sample(f, root, fr, nfr, &buf, &bcap);
 			f->v[f->n - 1].count = count;
 			f->total += count - 1;

@@ -58,8 +58,8 @@ void	 prof_folded_sort(struct prof_folded *);
 /*
  * Fold `perf script -F comm,pid,tid,time,event,trace,ip,sym,dso` output
  * of cpu-clock samples and sched:sched_switch events (callchains leaf
- * first, a blank line after each).  Samples of the pids in workers[] get
- * the root "worker"; their time off CPU counts hz samples a second.  A
+ * first, a blank line after each).  Samples of the pids in workers[] (-P:
+ * the threads of process P but its main one) get the root "worker"; their time off CPU counts hz samples a second.  A
  * sample that does not parse is left out; 0, or -1 with the first such
  * line in err when none parsed.
  */

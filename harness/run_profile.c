@@ -107,7 +107,7 @@ at_release(void *arg, const pid_t *pids, int n)
 	if (pids != NULL)
 		memcpy(p->pids, pids, (size_t)n * sizeof(*pids));
 	else
-		p->pids[0] = getpid();	/* threads: the workers are us */
+		p->pids[0] = -getpid();	/* threads: ours but the main one */
 	if (p->err[0] == '\0' && profiler_enable(p->cur, p->err,
 	    sizeof(p->err)) != 0 && p->err[0] == '\0')
 		snprintf(p->err, sizeof(p->err), "profiler failed");

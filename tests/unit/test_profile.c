@@ -141,6 +141,30 @@ test_fold_perf_refuses(void **state)
 	}
 }
 
+/* Thread mode: the process's threads are the workers, not its main one. */
+static void
+test_fold_perf_threads(void **state)
+{
+	static const char text[] =
+	    "fsconc 100/100 10.0: cpu-clock:\n"
+	    "\tffffffff81000001 controller ([kernel.kallsyms])\n\n"
+	    "fsconc 100/101 10.0: cpu-clock:\n"
+	    "\tffffffff81000001 work ([kernel.kallsyms])\n\n";
+	static const pid_t workers[] = { -100 };
+	struct prof_folded f;
+	char err[256];
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(prof_fold_perf(fp, workers, 1, 1000, &f, err,
+	    sizeof(err)), 0);
+	fclose(fp);
+	assert_int_equal(count_of(&f, "worker;work_[k]"), 1);
+	assert_int_equal(count_of(&f, "kthread:fsconc;controller_[k]"), 1);
+	prof_folded_free(&f);
+}
+
 /* A sample perf printed oddly is left out, the rest kept. */
 static void
 test_fold_perf_drops(void **state)
@@ -407,6 +431,7 @@ main(void)
 		cmocka_unit_test(test_fold_perf),
 		cmocka_unit_test(test_fold_perf_refuses),
 		cmocka_unit_test(test_fold_perf_drops),
+		cmocka_unit_test(test_fold_perf_threads),
 		cmocka_unit_test(test_fold_dtrace),
 		cmocka_unit_test(test_folded_roundtrip_and_symtab),
 		cmocka_unit_test(test_folded_refuses),
