@@ -8,6 +8,7 @@
  * on FreeBSD.  The cost is a subprocess, controlled through perf's
  * control pipe so that sampling covers the timed part only.
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -304,8 +305,9 @@ profiler_start(const char *dir, unsigned hz, char *err, size_t errlen)
 		return (p);	/* dtrace starts at the release */
 	}
 	p->data = xasprintf("%s/perf.data", dir);
-	if (pipe(ctl) != 0 || pipe(ack) != 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+	/* A socket, not a pipe: a dead perf is an error, not SIGPIPE. */
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, ctl) != 0 || pipe(ack) != 0) {
+		snprintf(err, errlen, "socketpair, pipe: %s", strerror(errno));
 		goto fail;
 	}
 	if ((logfd = open(p->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
@@ -371,8 +373,11 @@ perf_command(struct profiler *p, const char *cmd, char *err, size_t errlen)
 	ssize_t r;
 	int rc;
 
-	if (dprintf(p->ctl, "%s\n", cmd) < 0) {
-		snprintf(err, errlen, "perf control: %s", strerror(errno));
+	snprintf(buf, sizeof(buf), "%s\n", cmd);
+	if (send(p->ctl, buf, strlen(buf), MSG_NOSIGNAL) !=
+	    (ssize_t)strlen(buf)) {
+		snprintf(err, errlen, "perf control: %s: %s", strerror(errno),
+		    log_tail(p, tail, sizeof(tail)));
 		return (-1);
 	}
 	pfd.fd = p->ack;
