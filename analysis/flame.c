@@ -2,8 +2,8 @@
  * Differential flame graphs, as self-contained SVG (no script, no font
  * or style from outside): the stacks of level N drawn with widths in
  * time per job, every frame coloured by how much its time per job grew
- * over the base (level 1, or another set): red grew, blue shrank, grey
- * about the same.  Labels are drawn only where they fit (7 px a
+ * over the base (level 1, or another set), its own time (not its
+ * callees'): red grew, blue shrank, grey about the same.  Labels are drawn only where they fit (7 px a
  * character at 12 px), shortened with ".." otherwise; every frame has a
  * <title> with its full name and figures.
  */
@@ -111,10 +111,22 @@ max_depth(const struct fnode *n, double px)
 	return (d);
 }
 
+/* A frame's own time (not its callees'), cur or base. */
+static double
+self_of(const struct fnode *n, int base)
+{
+	double v = base ? n->base : n->cur;
+	size_t i;
+
+	for (i = 0; i < n->nkids; i++)
+		v -= base ? n->kids[i]->base : n->kids[i]->cur;
+	return (v);
+}
+
 static double
 max_delta(const struct fnode *n)
 {
-	double m = fabs(n->cur - n->base), k;
+	double m = fabs(self_of(n, 0) - self_of(n, 1)), k;
 	size_t i;
 
 	for (i = 0; i < n->nkids; i++)
@@ -146,12 +158,17 @@ struct flame_ctx {
 	int		 width;
 };
 
-/* Red for growth, blue for shrinking, in proportion; grey when equal. */
+/*
+ * Red for growth of the frame's own time, blue for shrinking, in
+ * proportion to the largest; grey when equal.  Own time, so that the
+ * code that grew stands out, not every caller above it.
+ */
 static void
 colour(const struct flame_ctx *c, const struct fnode *n, char *buf,
     size_t len)
 {
-	double d = c->dmax > 0 ? (n->cur - n->base) / c->dmax : 0;
+	double d = c->dmax > 0 ? (self_of(n, 0) - self_of(n, 1)) / c->dmax :
+	    0;
 	int k = (int)(fabs(d) * 175 + 0.5);
 
 	if (d > 0.01)
@@ -175,8 +192,9 @@ draw(const struct flame_ctx *c, struct fnode *n, double x, int depth)
 	colour(c, n, fill, sizeof(fill));
 	fputs("<g><title>", c->fp);
 	xml_puts(c->fp, n->name, 1000);
-	fprintf(c->fp, ": %.3f ms per job (%+.3f ms)</title>", 1e3 * n->cur,
-	    1e3 * (n->cur - n->base));
+	fprintf(c->fp, ": %.3f ms per job (%+.3f ms), own %.3f ms (%+.3f "
+	    "ms)</title>", 1e3 * n->cur, 1e3 * (n->cur - n->base),
+	    1e3 * self_of(n, 0), 1e3 * (self_of(n, 0) - self_of(n, 1)));
 	fprintf(c->fp, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
 	    "height=\"%d\" fill=\"%s\" stroke=\"white\" "
 	    "stroke-width=\"0.5\"/>", x, y, w, FL_ROW - 1, fill);
@@ -232,8 +250,8 @@ flame_svg(FILE *fp, const struct prof_folded *cur, double cur_scale,
 	    width, c.height);
 	xml_puts(fp, title, 300);
 	fprintf(fp, "</text>\n<text x=\"10\" y=\"34\">width: time per job "
-	    "(%.2f ms in all); colour: growth over the base (red more, blue "
-	    "less)</text>\n", 1e3 * root->cur);
+	    "(%.2f ms in all); colour: growth of a frame's own time over the "
+	    "base (red more, blue less)</text>\n", 1e3 * root->cur);
 	/* The frames, root at the bottom, 10 px margin on the left. */
 	c.height -= 10;
 	draw(&c, root, 10, 0);

@@ -11,9 +11,13 @@
  *   signals.c     the one owner of SIGINT, SIGTERM, SIGHUP (harness_
  *                 signals_*): workers killed, sysctls and disks back
  *   batch.c       one batch of N workers (harness_run_batch)
+ *   profiler.c    run --profile: perf (dtrace) around a batch's timed
+ *                 part, through batch_spec's hooks (profiler.h)
  *   vary_axes.c   --vary as data: axes, cells, labels (vary_parse ...)
  *   options.c     run's options into a run_config, --vary parsed once
  *                 (run_parse_options, run_option ...)
+ *   run_profile.c the profiled batches of an experiment, the set's
+ *                 profile/ directory, the overhead (profiler.h)
  *   run.c         one plain experiment (run_experiment,
  *                 run_open/step/close)
  *   vary_linux.c, vary_freebsd.c  sysctls a cell sets, put back

@@ -5,7 +5,7 @@
  * Linux: perf record -a -g, started before the batch with its events
  * disabled (-D -1) and a control pipe; "enable" at the release and
  * "disable" when the last worker is done, each answered by perf's
- * "ack" (synchronised on state).  FreeBSD: dtrace's profile provider,
+ * "ack" (synchronised on state; the control channel is a socket).  FreeBSD: dtrace's profile provider,
  * started at the release (its BEGIN clause's line says it is sampling)
  * and stopped by SIGINT when the last worker is done.
  */

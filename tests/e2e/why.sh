@@ -117,10 +117,12 @@ html=$rep/index.html
     ok "report: a flame graph section" || not_ok "report: a flame graph section" "rc=$rc $err"
 n=$(grep -c '<svg[^>]*class="flame"' "$html")
 [ "$n" -eq 1 ] && ok "report: one flame graph (jobs 2)" || not_ok "report: one flame graph (jobs 2)" "$n"
-grep '<title>rwsem_down_write_slowpath_\[off\]: 30.000 ms per job (+30.000 ms)</title>' "$html" |
-    grep -q 'fill="rgb(255,125,125)"' &&
-    ok "report: the grown frame red (30 of 50 ms), its figures in its title" ||
-    not_ok "report: the grown frame red (30 of 50 ms), its figures in its title"
+grep '<title>rwsem_down_write_slowpath_\[off\]: 30.000 ms per job (+30.000 ms), own 30.000 ms (+30.000 ms)</title>' "$html" |
+    grep -q 'fill="rgb(255,55,55)"' &&
+    grep '<title>\[preempted\]: 20.000 ms' "$html" | grep -q 'fill="rgb(255,113,113)"' &&
+    grep '<title>main:' "$html" | grep -q 'fill="rgb(225,225,225)"' &&
+    ok "report: colours by own growth (30 ms red, 20 ms lighter, callers grey)" ||
+    not_ok "report: colours by own growth (30 ms red, 20 ms lighter, callers grey)"
 # Every label fits its frame (7 px a character, 3 px margins).
 labels=$(awk '/<svg[^>]*class="flame"/,/<\/svg>/' "$html" 2>/dev/null |
     sed -n 's/.*width="\([0-9.]*\)" height="16".*<text[^>]*>\([^<]*\)<\/text>.*/\1 \2/p')
