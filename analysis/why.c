@@ -1,6 +1,6 @@
 /*
  * fsconc why: where the lost concurrency went.  For level N against 1
- * (or set B against set A at N), the profiled CPU time per job of every
+ * (or set B against set A at N), the profiled time per job of every
  * symbol (self time, so that nothing is counted twice) and of every call
  * path (the leaf-most frames), the growth per job, and how much of the
  * lost time per job it explains.
@@ -8,11 +8,12 @@
  * Lost concurrency N - EC(N), with EC(N) = N T1 / TN, is in time
  * (N - EC(N)) TN / N = TN - T1 per job: the wall time each job took
  * beyond perfect scaling.  A job that runs on its own CPU turns every
- * second of extra CPU into a second of wall time, so the growth of a
- * symbol's CPU time per job, over TN - T1, is the share it explains.
- * Time off CPU (sleeping on a lock, idle) shows in no sample: that part
- * stays unexplained, and the idle column of runs.tsv says how large it
- * is.
+ * second of extra cost into a second of wall time, so the growth of a
+ * symbol's time per job, over TN - T1, is the share it explains.  Time
+ * a worker spends blocked counts under the function it waits in
+ * ("_[off]", from sched_switch); time it waits for a CPU ("[preempted]")
+ * is no code's cost and is given apart.  What stays unexplained is
+ * spread thin over many symbols, or outside the workers.
  */
 #include <errno.h>
 #include <math.h>
@@ -343,8 +344,8 @@ why_free(struct why *w)
 }
 
 static void
-print_entries(FILE *fp, const struct why_level *l, const struct why_entry *v,
-    size_t n, size_t top, const char *what, const char *a, const char *b)
+print_entries(FILE *fp, const struct why_entry *v, size_t n, size_t top,
+    const char *what, const char *a, const char *b)
 {
 	const char *name;
 	size_t i, k = 0;
@@ -373,7 +374,6 @@ print_entries(FILE *fp, const struct why_level *l, const struct why_entry *v,
 	}
 	if (k == 0)
 		fprintf(fp, "  (nothing grew)\n");
-	(void)l;
 }
 
 void
@@ -430,12 +430,10 @@ why_print(FILE *fp, const struct why *w, const struct why_opts *o)
 		}
 		fprintf(fp, "  symbols (self time; _[k] kernel, _[off] blocked "
 		    "in it), by growth of cost per job:\n");
-		print_entries(fp, l, l->syms, l->nsyms, o->top, "symbol", a,
-		    b);
+		print_entries(fp, l->syms, l->nsyms, o->top, "symbol", a, b);
 		fprintf(fp, "  call paths (the %d leaf-most frames), by "
 		    "growth:\n", o->depth);
-		print_entries(fp, l, l->paths, l->npaths, o->top, "path", a,
-		    b);
+		print_entries(fp, l->paths, l->npaths, o->top, "path", a, b);
 		if (l->have_locks) {
 			fprintf(fp, "  lock classes by wait time (whole "
 			    "profiled batches):\n  %12s %12s %14s  %s\n",
