@@ -17,6 +17,7 @@
 
 #include "analysis.h"
 #include "plot.h"
+#include "profile.h"
 #include "results.h"
 #include "util.h"
 
@@ -1130,6 +1131,8 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 		goto out;
 	html_ec_table(fp, &r);
 	if (html_usl(fp, &r) != 0)
+		goto out;
+	if (flame_section(fp, sets, nsets) != 0)
 		goto out;
 	if (html_limits(fp, &r) != 0)
 		goto out;

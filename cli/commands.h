@@ -31,6 +31,7 @@ int	cmd_db(int, char **);		/* cli/cmd_db.c */
 int	cmd_history(int, char **);	/* cli/cmd_history.c */
 /* fsconc report --history: cli/cmd_history.c parses it. */
 int	cmd_report_history(int, char **);
+int	cmd_why(int, char **);		/* cli/cmd_why.c */
 
 extern const struct fsconc_command fsconc_commands[];
 

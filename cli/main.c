@@ -38,6 +38,8 @@ const struct fsconc_command fsconc_commands[] = {
 	    "the results database: ingest sets, list them" },
 	{ "history", cmd_history, "history [-R root | --db URL] [options]",
 	    "a metric over the nights, its change points and their causes" },
+	{ "why", cmd_why, "why [options] SET [SET]",
+	    "which kernel code grows in cost per job, from run --profile" },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -486,12 +486,16 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 		free(pids);
 		return (0);
 	}
+	if (sp->at_release != NULL)
+		sp->at_release(sp->hook, pids, sp->jobs);
 	os_cpu_times(c0);
 	*t0 = now_monotonic();
 	closefd(&b->gate[1]);			/* go */
 	harness_test_mark("released");
 	collect(b->done[0], sp->jobs, NULL, 1);
 	os_cpu_times(c1);
+	if (sp->at_done != NULL)
+		sp->at_done(sp->hook);
 	if (harness_interrupted) {
 		kill_all(pids, sp->jobs);
 		run->status = RS_KILLED;
@@ -550,6 +554,8 @@ run_threads(struct batch *b, struct rs_run *run,
 			b->abort = 1;
 	if (rc != 0)
 		b->abort = 1;
+	if (!b->abort && sp->at_release != NULL)
+		sp->at_release(sp->hook, NULL, 0);
 	os_cpu_times(c0);
 	if (!b->abort)
 		*t0 = now_monotonic();
@@ -561,6 +567,8 @@ run_threads(struct batch *b, struct rs_run *run,
 		collect(b->done[0], sp->jobs, NULL, 0);
 	}
 	os_cpu_times(c1);
+	if (!b->abort && sp->at_done != NULL)
+		sp->at_done(sp->hook);
 	closefd(&b->vgate[1]);
 	for (i = 0; i < n; i++)
 		pthread_join(tids[i], NULL);

@@ -11,9 +11,13 @@
  *   signals.c     the one owner of SIGINT, SIGTERM, SIGHUP (harness_
  *                 signals_*): workers killed, sysctls and disks back
  *   batch.c       one batch of N workers (harness_run_batch)
+ *   profiler.c    run --profile: perf (dtrace) around a batch's timed
+ *                 part, through batch_spec's hooks (profiler.h)
  *   vary_axes.c   --vary as data: axes, cells, labels (vary_parse ...)
  *   options.c     run's options into a run_config, --vary parsed once
  *                 (run_parse_options, run_option ...)
+ *   run_profile.c the profiled batches of an experiment, the set's
+ *                 profile/ directory, the overhead (profiler.h)
  *   run.c         one plain experiment (run_experiment,
  *                 run_open/step/close)
  *   vary_linux.c, vary_freebsd.c  sysctls a cell sets, put back
@@ -115,6 +119,10 @@ struct run_config {
 	char		*cmdline;	/* the whole command line, for meta */
 	int		 summary;	/* print the summary (cmd_run: 1) */
 	int		 progress;	/* one-line progress (stderr is a tty) */
+	int		 profile;	/* --profile: PROF_OFF, _REQUIRED,
+					   _OPTIONAL (harness/profiler.h) */
+	unsigned	 profile_hz;	/* --profile-freq (default 1000) */
+	int		 profile_reps;	/* --profile-reps (default 2) */
 };
 
 /* Long-only option codes; a command extending run's options uses codes
@@ -137,6 +145,9 @@ enum {
 	RUN_OPT_SYNTHETIC,
 	RUN_OPT_HELP,
 	RUN_OPT_VARY,
+	RUN_OPT_PROFILE,
+	RUN_OPT_PROFILE_FREQ,
+	RUN_OPT_PROFILE_REPS,
 	RUN_OPT_END = 320,
 };
 
@@ -232,10 +243,19 @@ int	 parse_jobs_list(const char *, int ncpu, int **levels, size_t *n,
 struct run_step {
 	int	 level;		/* index into cfg->levels */
 	int	 rep;
+	int	 profiled;	/* run --profile: sampled, never averaged */
 };
 /* nlevels * reps steps in the given order; malloc'd. */
 struct run_step *run_order_steps(enum run_order, size_t nlevels, int reps,
 	    unsigned long seed);
+/*
+ * nlevels * (reps + preps) steps, preps of each level's repetitions
+ * profiled, spread evenly among the timed ones in run order (so that
+ * drift falls on both alike and the overhead is measured side by side);
+ * repetitions are numbered in run order.  malloc'd.
+ */
+struct run_step *run_order_steps_profiled(enum run_order, size_t nlevels,
+	    int reps, int preps, unsigned long seed);
 
 /*
  * The size of the disks of a run whose --disk gave none (sp->size_default):
@@ -324,6 +344,14 @@ struct batch_spec {
 	const char *const *mounts;	/* [jobs] or NULL */
 	const char *const *devices;	/* [jobs] or NULL */
 	int		 verify;
+	/*
+	 * Optional (run --profile): called just before the release (the
+	 * workers' pids, or NULL and 0 in thread mode) and once the last
+	 * worker is done; neither is timed.
+	 */
+	void		(*at_release)(void *, const pid_t *pids, int n);
+	void		(*at_done)(void *);
+	void		*hook;
 };
 
 /*

@@ -13,6 +13,7 @@
 
 #include "harness.h"
 #include "util.h"
+#include "profiler.h"
 #include "vary.h"
 
 #define MAX_LEVEL	4096
@@ -36,6 +37,9 @@ const struct option run_longopts[] = {
 	{ "option",	required_argument, NULL, 'O' },
 	{ "order",	required_argument, NULL, RUN_OPT_ORDER },
 	{ "os",		required_argument, NULL, RUN_OPT_OS },
+	{ "profile",	optional_argument, NULL, RUN_OPT_PROFILE },
+	{ "profile-freq", required_argument, NULL, RUN_OPT_PROFILE_FREQ },
+	{ "profile-reps", required_argument, NULL, RUN_OPT_PROFILE_REPS },
 	{ "reps",	required_argument, NULL, 'r' },
 	{ "results",	required_argument, NULL, 'R' },
 	{ "seed",	required_argument, NULL, RUN_OPT_SEED },
@@ -57,7 +61,8 @@ run_usage_options(FILE *fp)
 	    "    [--mode process|thread] [--mount-opts opts]\n"
 	    "    [--newfs-opts args] [--order interleaved|sequential|random]\n"
 	    "    [--os linux|freebsd] [--seed n] [--synthetic topology]\n"
-	    "    [--verify]\n");
+	    "    [--verify] [--profile[=required|optional]]\n"
+	    "    [--profile-freq hz] [--profile-reps n]\n");
 }
 
 static const char *const order_names[] = {
@@ -132,6 +137,8 @@ run_config_init(struct run_config *c)
 	memset(c, 0, sizeof(*c));
 	c->wl = workload_find("extract");
 	c->reps = 10;
+	c->profile_hz = 1000;
+	c->profile_reps = 2;
 	c->order = RUN_ORDER_INTERLEAVED;
 	c->layout = RUN_LAYOUT_SHARED;
 	c->bind = BIND_CORE;
@@ -261,21 +268,38 @@ struct run_step *
 run_order_steps(enum run_order order, size_t nlevels, int reps,
     unsigned long seed)
 {
-	size_t n = nlevels * (size_t)reps, i, j, k = 0;
+	return (run_order_steps_profiled(order, nlevels, reps, 0, seed));
+}
+
+struct run_step *
+run_order_steps_profiled(enum run_order order, size_t nlevels, int reps,
+    int preps, unsigned long seed)
+{
+	size_t n, i, j, k = 0;
 	struct run_step *s;
 	uint64_t st = seed;
-	int *count;
+	int *count, *prof, total = reps + preps;
 
+	/* Profiled repetition j (1..preps) at (2j - 1) total / (2 preps). */
+	prof = xcalloc((size_t)total + 1, sizeof(*prof));
+	for (j = 1; j <= (size_t)preps; j++)
+		prof[(2 * j - 1) * (size_t)total / (2 * (size_t)preps)] = 1;
+	reps = total;
+	n = nlevels * (size_t)reps;
 	s = xcalloc(n ? n : 1, sizeof(*s));
 	if (order == RUN_ORDER_SEQUENTIAL) {
 		for (i = 0; i < nlevels; i++)
 			for (j = 0; j < (size_t)reps; j++)
-				s[k++] = (struct run_step){ (int)i, (int)j + 1 };
+				s[k++] = (struct run_step){ (int)i, (int)j + 1,
+				    prof[j] };
+		free(prof);
 		return (s);
 	}
 	for (j = 0; j < (size_t)reps; j++)
 		for (i = 0; i < nlevels; i++)
-			s[k++] = (struct run_step){ (int)i, (int)j + 1 };
+			s[k++] = (struct run_step){ (int)i, (int)j + 1,
+			    prof[j] };
+	free(prof);
 	if (order != RUN_ORDER_RANDOM)
 		return (s);
 	/* splitmix64: the same order for a seed on every OS. */
@@ -427,6 +451,33 @@ run_option(struct run_config *c, int ch, const char *arg)
 		break;
 	case RUN_OPT_VERIFY:
 		c->verify = 1;
+		break;
+	case RUN_OPT_PROFILE:
+		if (arg == NULL || strcmp(arg, "required") == 0)
+			c->profile = PROF_REQUIRED;
+		else if (strcmp(arg, "optional") == 0)
+			c->profile = PROF_OPTIONAL;
+		else {
+			warnx("run: --profile=%s: want required or optional",
+			    arg);
+			return (-1);
+		}
+		break;
+	case RUN_OPT_PROFILE_FREQ:
+		if (parse_uint(arg, 1, 100000, &u) == -1) {
+			warnx("run: --profile-freq %s: %s", arg,
+			    parse_uint_error(msg, sizeof(msg), 1, 100000));
+			return (-1);
+		}
+		c->profile_hz = (unsigned)u;
+		break;
+	case RUN_OPT_PROFILE_REPS:
+		if (parse_uint(arg, 1, 1000, &u) == -1) {
+			warnx("run: --profile-reps %s: %s", arg,
+			    parse_uint_error(msg, sizeof(msg), 1, 1000));
+			return (-1);
+		}
+		c->profile_reps = (int)u;
 		break;
 	case RUN_OPT_VARY:
 		if (vary_parse(&c->vary, arg, err, sizeof(err)) != 0) {

@@ -17,6 +17,7 @@
 
 #include "analysis.h"
 #include "harness.h"
+#include "profiler.h"
 #include "util.h"
 
 /* Everything one experiment holds; fields named after what owns them. */
@@ -43,6 +44,7 @@ struct run {
 	int		 rc;		/* exit status so far */
 	int		 aborted;	/* a disk or directory could not be made */
 	double		 started;	/* for the ETA */
+	struct run_profile *prof;	/* --profile; NULL: off */
 };
 
 static int
@@ -193,10 +195,18 @@ dry_run(struct run *r)
 	} else
 		printf("disk: none (workload %s does no file system work)\n",
 		    c->wl->name);
+	if (c->profile != PROF_OFF) {
+		printf("profile: %d profiled %s per level (not counted), %u "
+		    "Hz, into <set>/profile:\n", c->profile_reps,
+		    c->profile_reps == 1 ? "batch" : "batches", c->profile_hz);
+		fflush(stdout);
+		profiler_plan(stdout, c->os, c->profile_hz, "<set>/profile");
+	}
 	printf("batches:\n");
 	for (i = 0; i < r->nsteps; i++)
-		printf("  %zu: jobs %d, rep %d\n", i + 1,
-		    c->levels[r->steps[i].level], r->steps[i].rep);
+		printf("  %zu: jobs %d, rep %d%s\n", i + 1,
+		    c->levels[r->steps[i].level], r->steps[i].rep,
+		    r->steps[i].profiled ? ", profiled" : "");
 	printf("binding:\n");
 	for (i = 0; i < c->nlevels; i++)
 		bind_plan_print(r->topo, r->plans[i], stdout);
@@ -331,9 +341,10 @@ progress(struct run *r, size_t done, double started)
 
 	if (!c->progress || done >= r->nsteps)
 		return;
-	fprintf(stderr, "\r\033[Kfsconc run: jobs %d, rep %d/%d, batch "
+	fprintf(stderr, "\r\033[Kfsconc run: jobs %d, rep %d/%zu%s, batch "
 	    "%zu/%zu", c->levels[r->steps[done].level], r->steps[done].rep,
-	    c->reps, done + 1, r->nsteps);
+	    r->nsteps / c->nlevels, r->steps[done].profiled ? " (profiled)" :
+	    "", done + 1, r->nsteps);
 	if (done > 0) {
 		eta = el / (double)done * (double)(r->nsteps - done);
 		fprintf(stderr, ", ETA %dm%02ds", (int)(eta / 60),
@@ -393,13 +404,27 @@ one_batch(struct run *r, size_t step)
 	bs.mounts = mounts;
 	bs.devices = devices;
 	bs.verify = c->verify;
+	run.profiled = r->steps[step].profiled;
+	if (run.profiled && run_profile_begin(r->prof, &bs) != 0 &&
+	    c->profile == PROF_REQUIRED) {
+		rc = -1;
+		goto out;
+	}
 	rw = xcalloc((size_t)n, sizeof(*rw));
 	if (harness_run_batch(&bs, &run, rw) != 0) {
+		if (run.profiled)
+			run_profile_end(r->prof, (size_t)li, n, &run, 0);
 		free(rw);
 		rc = -1;
 		goto out;
 	}
 	run.setup = setup;
+	run.profiled = r->steps[step].profiled;
+	/* A profile that failed stops the run unless it was optional. */
+	if (run.profiled && run_profile_end(r->prof, (size_t)li, n, &run,
+	    !harness_interrupted && run.status <= RS_WARN) != 0 &&
+	    c->profile == PROF_REQUIRED)
+		rc = -1;
 	/* The batch in flight when interrupted is not a measurement. */
 	if (!harness_interrupted) {
 		rs_add_run(r->rs, &run);
@@ -410,10 +435,12 @@ one_batch(struct run *r, size_t step)
 		if (isnan(r->skew) || run.start_skew > r->skew)
 			r->skew = run.start_skew;
 		if (run.status <= RS_WARN) {
-			ds_add(r->real[li], run.real);
-			if (!isnan(run.idle)) {
-				r->idle[li] += run.idle;
-				r->nidle[li]++;
+			if (!run.profiled) {	/* never averaged */
+				ds_add(r->real[li], run.real);
+				if (!isnan(run.idle)) {
+					r->idle[li] += run.idle;
+					r->nidle[li]++;
+				}
 			}
 		} else {
 			r->nbad++;
@@ -508,6 +535,8 @@ summary(struct run *r, FILE *fp)
 	if (r->nbad > 0)
 		fprintf(fp, "%d %s failed or killed, not counted (runs.tsv "
 		    "says why)\n", r->nbad, r->nbad == 1 ? "batch" : "batches");
+	if (r->prof != NULL)
+		run_profile_summary(r->prof, r->real, NULL, fp);
 }
 
 static void
@@ -516,6 +545,7 @@ teardown(struct run *r)
 	size_t i;
 
 	destroy_disks(r);
+	run_profile_free(r->prof);
 	if (r->wl_state != NULL && r->cfg->wl->fini != NULL)
 		r->cfg->wl->fini(r->wl_state);
 	if (r->plans != NULL)
@@ -540,8 +570,9 @@ static int
 run_setup(struct run *r)
 {
 	struct run_config *c = r->cfg;
+	const char *why;
 	char err[512];
-	int rc;
+	int rc, reps;
 
 	if (topo_open(&r->topo, c->dry_run ? c->synthetic : NULL, err,
 	    sizeof(err)) != 0) {
@@ -549,8 +580,21 @@ run_setup(struct run *r)
 		return (EXIT_RUNTIME);
 	}
 	r->ncpu = hwloc_get_nbobjs_by_type(r->topo, HWLOC_OBJ_PU);
-	r->steps = run_order_steps(c->order, c->nlevels, c->reps, c->seed);
-	r->nsteps = c->nlevels * (size_t)c->reps;
+	if (c->profile != PROF_OFF && !c->dry_run &&
+	    (why = profiler_check()) != NULL) {
+		if (c->profile == PROF_REQUIRED) {
+			warnx("run: --profile: %s; or --profile=optional to "
+			    "run unprofiled", why);
+			return (EXIT_RUNTIME);
+		}
+		warnx("run: --profile=optional: %s: running unprofiled", why);
+		c->profile = PROF_OFF;
+	}
+	/* Profiled batches are extra repetitions among the timed ones. */
+	reps = c->profile != PROF_OFF ? c->profile_reps : 0;
+	r->steps = run_order_steps_profiled(c->order, c->nlevels, c->reps,
+	    reps, c->seed);
+	r->nsteps = c->nlevels * (size_t)(c->reps + reps);
 	if ((rc = apply_options(r)) != EXIT_OK)
 		return (rc);
 	if (parse_spec(r) != 0 || make_plans(r) != 0)
@@ -613,6 +657,13 @@ run_open(struct run_config *c, struct run **rp)
 		r->real[i] = ds_new(name);
 	}
 	write_meta(r);
+	if ((r->prof = run_profile_new(c, rs_path(r->rs))) != NULL &&
+	    run_profile_open(r->prof, r->rs) != 0) {
+		rs_meta(r->rs, "aborted", "yes");
+		rs_close(r->rs);
+		rc = EXIT_RUNTIME;
+		goto fail;
+	}
 	r->started = now_monotonic();
 	*rp = r;
 	return (EXIT_OK);
@@ -666,6 +717,8 @@ run_close(struct run *r, char *set_path, size_t len)
 	}
 	if (r->aborted)
 		rs_meta(r->rs, "aborted", "yes");
+	if (r->prof != NULL)
+		run_profile_summary(r->prof, r->real, r->rs, NULL);
 	rs_utc_time(now, sizeof(now), time(NULL));
 	rs_meta(r->rs, "end", "%s", now);
 	rs_meta(r->rs, "batches.failed", "%d", r->nbad);

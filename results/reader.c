@@ -24,9 +24,15 @@
 
 #define RUN_FIXED	10	/* jobs .. status */
 #define WORKER_FIXED	10	/* jobs .. status */
-/* Columns after status that sets written before them lack. */
-static const char *const run_added[] = { "start_skew", NULL };
-static const char *const worker_added[] = { "cpu_start", "cpu_end", NULL };
+/*
+ * Columns after status that sets written before them lack, in groups
+ * added together (each ended by NULL; an empty group ends the list): a
+ * header holds the first k groups whole, k >= 0.
+ */
+static const char *const run_added[] = { "start_skew", NULL, "profiled",
+    NULL, NULL };
+static const char *const worker_added[] = { "cpu_start", "cpu_end", NULL,
+    NULL };
 
 /* Bounds on what is read (FORMAT.md), far above any real set. */
 #define MAX_FILE	(256L << 20)	/* bytes of one file */
@@ -332,7 +338,8 @@ read_header(struct rs_set *s, const char *file, char *line, size_t *fixedp,
     const char *const *added, char *err, size_t errlen)
 {
 	char *f[RS_MAX_METRICS + 32];
-	size_t n, i, j, fixed = *fixedp;
+	const char *const *g;
+	size_t n, i, j, k, fixed = *fixedp;
 
 	if (line[0] != '#' || line[1] != ' ') {
 		seterr(err, errlen, "%s/%s:1: no '# jobs ...' header line",
@@ -346,15 +353,19 @@ read_header(struct rs_set *s, const char *file, char *line, size_t *fixedp,
 		    s->path, file);
 		return (-1);
 	}
-	for (i = 0; added[i] != NULL && fixed + i < n - 1 &&
-	    strcmp(f[fixed + i], added[i]) == 0; i++)
-		;
-	if (i > 0 && added[i] != NULL) {
-		seterr(err, errlen, "%s/%s:1: column %s without %s", s->path,
-		    file, added[0], added[i]);
-		return (-1);
+	for (g = added; *g != NULL; g += k + 1) {
+		for (k = 0; g[k] != NULL && fixed + k < n - 1 &&
+		    strcmp(f[fixed + k], g[k]) == 0; k++)
+			;
+		if (k == 0)
+			break;
+		if (g[k] != NULL) {
+			seterr(err, errlen, "%s/%s:1: column %s without %s",
+			    s->path, file, g[0], g[k]);
+			return (-1);
+		}
+		fixed += k;
 	}
-	fixed += i;
 	*fixedp = fixed;
 	if (n - 1 - fixed > RS_MAX_METRICS) {
 		seterr(err, errlen, "%s/%s:1: unexpected header columns",
@@ -391,7 +402,8 @@ mismatch:
 
 /* Column names for messages; *col is the failing column. */
 static const char *const run_cols[] = { "jobs", "rep", "real", "user",
-    "sys", "nvcsw", "nivcsw", "idle", "setup", "status", "start_skew" };
+    "sys", "nvcsw", "nivcsw", "idle", "setup", "status", "start_skew",
+    "profiled" };
 static const char *const worker_cols[] = { "jobs", "rep", "worker",
     "cpuset", "real", "user", "sys", "entries", "bytes", "status",
     "cpu_start", "cpu_end" };
@@ -435,6 +447,9 @@ parse_run(struct rs_set *s, char **f, size_t fixed, struct rs_run *r,
 	if (fixed > RUN_FIXED)
 		FIELD(RUN_FIXED, parse_seconds(f[RUN_FIXED], MAX_SECONDS,
 		    &r->start_skew));
+	if (fixed > RUN_FIXED + 1)
+		FIELD(RUN_FIXED + 1, parse_index(f[RUN_FIXED + 1], 0, 1,
+		    &r->profiled));
 	for (i = 0; i < s->nmetrics; i++)
 		FIELD(fixed + i, parse_metric(f[fixed + i], &r->metric[i]));
 	for (; i < RS_MAX_METRICS; i++)
@@ -1051,7 +1066,7 @@ rs_values(const struct rs_set *s, int jobs, const char *metric,
 	v = xcalloc(s->nruns + 1, sizeof(double));
 	for (i = 0; i < s->nruns; i++) {
 		r = &s->runs[i];
-		if (r->jobs != jobs ||
+		if (r->jobs != jobs || r->profiled ||
 		    (r->status != RS_OK && r->status != RS_WARN))
 			continue;
 		switch (which) {

@@ -222,7 +222,7 @@ rs_create_at(const char *root, const char *host, const char *label,
 		return (NULL);
 	}
 	fprintf(w->runs.fp, "# jobs\trep\treal\tuser\tsys\tnvcsw\tnivcsw\tidle"
-	    "\tsetup\tstatus\tstart_skew");
+	    "\tsetup\tstatus\tstart_skew\tprofiled");
 	for (i = 0; i < nmetrics; i++)
 		fprintf(w->runs.fp, "\t%s", metrics[i]);
 	fprintf(w->runs.fp, "\treason\n");
@@ -333,6 +333,7 @@ rs_add_run(struct rs_writer *w, const struct rs_run *r)
 	put_sec(w->runs.fp, r->setup);
 	fprintf(w->runs.fp, "\t%s\t", rs_status_name(r->status));
 	put_sec(w->runs.fp, r->start_skew);
+	fprintf(w->runs.fp, "\t%d", r->profiled ? 1 : 0);
 	for (i = 0; i < w->nmetrics; i++) {
 		fputc('\t', w->runs.fp);
 		put_num(w->runs.fp, r->metric[i]);
@@ -342,7 +343,7 @@ rs_add_run(struct rs_writer *w, const struct rs_run *r)
 	fputc('\n', w->runs.fp);
 
 	/* Only batches that count go where ministat reads them. */
-	if (r->status != RS_OK && r->status != RS_WARN)
+	if ((r->status != RS_OK && r->status != RS_WARN) || r->profiled)
 		return;
 	pend_add(w, r->jobs, "real", r->real, 1);
 	pend_add(w, r->jobs, "user", r->user, 1);

@@ -10,6 +10,7 @@ const struct workload *const workloads[] = {
 	&wl_memcpy,
 	&wl_devbw,
 	&wl_calib,
+	&wl_dirops,
 	NULL,
 };
 

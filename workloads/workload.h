@@ -121,6 +121,7 @@ extern const struct workload wl_syscall;	/* workloads/syscall.c */
 extern const struct workload wl_memcpy;		/* workloads/memcpy.c */
 extern const struct workload wl_devbw;		/* workloads/devbw.c */
 extern const struct workload wl_calib;		/* workloads/calib.c */
+extern const struct workload wl_dirops;		/* workloads/dirops.c */
 
 /* All workloads, NULL-terminated; workload_find by name or NULL. */
 extern const struct workload *const workloads[];

@@ -166,8 +166,9 @@ test_round_trip(void **state)
 	assert_null(read_all(dir, "jobs-12.idle"));	/* not measured */
 	txt = read_all(dir, "runs.tsv");
 	assert_non_null(strstr(txt, "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
-	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\tentries_per_s\treason\n"));
-	assert_non_null(strstr(txt, "\twarn\t0.001\t-\toversubscribed 12 > 2 "
+	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\tprofiled\tentries_per_s\t"
+	    "reason\n"));
+	assert_non_null(strstr(txt, "\twarn\t0.001\t0\t-\toversubscribed 12 > 2 "
 	    "CPUs\n"));
 	free(txt);
 	txt = read_all(dir, "workers.tsv");
@@ -402,6 +403,26 @@ test_added_columns(void **state)
 	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t-0.5\t7.5\t-\n");
 	assert_null(rs_open(root, dir, err, sizeof(err)));
 	assert_non_null(strstr(err, "runs.tsv:2: start_skew \"-0.5\""));
+
+	/* run --profile's batches: read, never among the values. */
+	put_file(dir, "runs.tsv", "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
+	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\tprofiled\trate\treason\n"
+	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t0\t7.5\t-\n"
+	    "4\t2\t9\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t1\t7.5\t-\n");
+	s = rs_open(root, dir, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(s->nruns, 2);
+	assert_int_equal(s->runs[0].profiled, 0);
+	assert_int_equal(s->runs[1].profiled, 1);
+	assert_int_equal(rs_values(s, 4, "real", &v), 1);
+	assert_true(v[0] == 3);
+	free(v);
+	rs_free(s);
+	put_file(dir, "runs.tsv", "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
+	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\tprofiled\trate\treason\n"
+	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t2\t7.5\t-\n");
+	assert_null(rs_open(root, dir, err, sizeof(err)));
+	assert_non_null(strstr(err, "runs.tsv:2: profiled \"2\""));
 	free(dir);
 	rm_rf(root);
 	free(root);

@@ -116,6 +116,42 @@ test_orders(void **state)
 	free(s);
 }
 
+/* run --profile: preps of each level's reps profiled, spread out. */
+static void
+test_orders_profiled(void **state)
+{
+	static const enum run_order orders[] = { RUN_ORDER_INTERLEAVED,
+	    RUN_ORDER_SEQUENTIAL, RUN_ORDER_RANDOM };
+	struct run_step *s;
+	int o, i, nprof[3], n[3];
+
+	(void)state;
+	/* 4 timed + 2 profiled: the profiled are the 2nd and the 5th. */
+	s = run_order_steps_profiled(RUN_ORDER_INTERLEAVED, 2, 4, 2, 0);
+	for (i = 0; i < 12; i++)
+		assert_int_equal(s[i].profiled, s[i].rep == 2 ||
+		    s[i].rep == 5);
+	free(s);
+	s = run_order_steps_profiled(RUN_ORDER_INTERLEAVED, 2, 4, 0, 0);
+	for (i = 0; i < 8; i++)
+		assert_int_equal(s[i].profiled, 0);
+	free(s);
+	for (o = 0; o < 3; o++) {
+		s = run_order_steps_profiled(orders[o], 3, 10, 3, 7);
+		memset(nprof, 0, sizeof(nprof));
+		memset(n, 0, sizeof(n));
+		for (i = 0; i < 39; i++) {
+			n[s[i].level]++;
+			nprof[s[i].level] += s[i].profiled;
+		}
+		for (i = 0; i < 3; i++) {
+			assert_int_equal(n[i], 13);
+			assert_int_equal(nprof[i], 3);
+		}
+		free(s);
+	}
+}
+
 /* parse's status when the configuration is ready to run. */
 #define READY	100
 
@@ -341,6 +377,7 @@ main(void)
 		cmocka_unit_test(test_jobs_lists),
 		cmocka_unit_test(test_jobs_lists_bad),
 		cmocka_unit_test(test_orders),
+		cmocka_unit_test(test_orders_profiled),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_all_options),
 		cmocka_unit_test(test_bad_options),

@@ -1,0 +1,96 @@
+/*
+ * run --profile: a system-wide sampling profiler around the timed part
+ * of a batch (harness/profiler.c).  Private to harness/.
+ *
+ * Linux: perf record -a -g, started before the batch with its events
+ * disabled (-D -1) and a control pipe; "enable" at the release and
+ * "disable" when the last worker is done, each answered by perf's
+ * "ack" (synchronised on state; the control channel is a socket).  FreeBSD: dtrace's profile provider,
+ * started at the release (its BEGIN clause's line says it is sampling)
+ * and stopped by SIGINT when the last worker is done.
+ */
+#ifndef FSCONC_PROFILER_H
+#define FSCONC_PROFILER_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "harness.h"
+#include "md.h"
+#include "profile.h"
+
+enum prof_mode { PROF_OFF, PROF_REQUIRED, PROF_OPTIONAL };
+
+/* The profiler program: $FSCONC_PERF, $FSCONC_DTRACE, or the default. */
+const char *profiler_program(enum md_os);
+/*
+ * Can this process profile here?  NULL, or why not with the fix
+ * (a static string).  The values are those of kernel.perf_event_paranoid,
+ * kernel.kptr_restrict (-9: unknown), whether the program was found, the
+ * effective uid, and whether /proc/kallsyms shows addresses.
+ */
+const char *profiler_refusal(int found, int paranoid, int kptr_restrict,
+	    uid_t euid, int kallsyms_visible);
+/* profiler_refusal on this machine's values (Linux; FreeBSD: dtrace). */
+const char *profiler_check(void);
+/* The commands a profiled batch runs, for --dry-run. */
+void	 profiler_plan(FILE *, enum md_os, unsigned hz, const char *dir);
+/*
+ * Lock statistics: "" when they can be collected here, or the reason
+ * they cannot (for meta lock_stat and the summary).
+ */
+const char *lockstat_state(char *buf, size_t len);
+
+struct profiler;
+/*
+ * Start the profiler for one batch, writing its data under dir (the
+ * set's profile/ directory).  NULL with a message in err.
+ */
+struct profiler *profiler_start(const char *dir, unsigned hz, char *err,
+	    size_t errlen);
+/* At the release and after the last worker: 0, or -1 (err). */
+int	 profiler_enable(struct profiler *, char *err, size_t errlen);
+int	 profiler_disable(struct profiler *, char *err, size_t errlen);
+/*
+ * Stop it and fold its samples into *out (the pids in workers[] under
+ * the root "worker"); lock statistics into *locks when collected
+ * (*have_locks).  Frees the profiler.  0, or -1 with err.
+ */
+int	 profiler_finish(struct profiler *, const pid_t *workers,
+	    size_t nworkers, struct prof_folded *out, struct lock_stats *locks,
+	    int *have_locks, char *err, size_t errlen);
+/* Kill it and remove its data (a batch that will not be kept). */
+void	 profiler_abort(struct profiler *);
+
+#endif
+
+/*
+ * The profile of one experiment (harness/run_profile.c): profiled
+ * batches are extra repetitions among the timed ones (run_order_steps_
+ * profiled; runs.tsv profiled=1), never averaged; their stacks are merged per level into the set's
+ * profile/ directory after each, and their real times give the
+ * profiling overhead.
+ */
+struct run_profile;
+struct dataset;
+struct batch_spec;
+/* NULL when cfg->profile is off. */
+struct run_profile *run_profile_new(const struct run_config *,
+	    const char *set_path);
+void	 run_profile_free(struct run_profile *);
+/* Meta keys, the profile/ directory.  0, or -1 (printed). */
+int	 run_profile_open(struct run_profile *, struct rs_writer *);
+/* Before a profiled batch: the profiler started, bs's hooks set. */
+int	 run_profile_begin(struct run_profile *, struct batch_spec *);
+/*
+ * After it: keep (a batch that ran ok) merges its samples into level
+ * li's files; otherwise they are dropped.  0, or -1 (printed).
+ */
+int	 run_profile_end(struct run_profile *, size_t li, int jobs,
+	    const struct rs_run *, int keep);
+/*
+ * The overhead per level (timed[li]: the timed batches) into meta (rs
+ * not NULL) and fp (not NULL).
+ */
+void	 run_profile_summary(struct run_profile *, struct dataset *const *timed,
+	    struct rs_writer *, FILE *fp);

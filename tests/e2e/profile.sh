@@ -1,0 +1,89 @@
+# run --profile with perf, and the known answer of issue 13: two workers
+# creating and unlinking files in one shared directory on tmpfs put the
+# directory inode's lock (rwsem: down_write's slow path) first in
+# fsconc why; each in its own directory, it is not there.
+. "$FSCONC_TOP/tests/lib.sh"
+
+s=$(scratch)
+
+# Plans need neither root nor perf.
+out=$("$FSCONC" run --dry-run --profile --profile-reps 1 -w dirops -j 1,2 -r 1 --disk tmpfs:64m 2>&1)
+echo "$out" | grep -q 'perf record -a -g -e cpu-clock -c 1000000 -e sched:sched_switch -D -1 --control' &&
+    echo "$out" | grep -q 'jobs 2, rep 2, profiled' &&
+    ok "dry run: the perf plan, profiled batches marked" ||
+    not_ok "dry run: the perf plan, profiled batches marked" "$out"
+out=$("$FSCONC" run --dry-run --os freebsd --profile --profile-freq 997 -j 1,2 -r 1 2>&1)
+echo "$out" | grep -q "dtrace -q .*profile-997" &&
+    echo "$out" | grep -q 'sysctl debug.lock.prof.reset=1' &&
+    echo "$out" | grep -q 'debug.lock.prof.stats' &&
+    ok "dry run --os freebsd: dtrace and LOCK_PROFILING plan" ||
+    not_ok "dry run --os freebsd: dtrace and LOCK_PROFILING plan" "$out"
+"$FSCONC" run --dry-run --profile=sometimes -j 1 >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "--profile=sometimes: exit 2" || not_ok "--profile=sometimes: exit 2" "rc=$rc"
+"$FSCONC" run --dry-run --profile --profile-freq 0 -j 1 >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "--profile-freq 0: exit 2" || not_ok "--profile-freq 0: exit 2" "rc=$rc"
+
+if ! is_root; then
+	for t in "no perf: refused, no set" "no perf, optional: unprofiled" \
+	    "profiled run" "shared directory: its lock first" \
+	    "private directories: no lock first"; do
+		skip "$t" "needs root (tmpfs)"
+	done
+	exit 0
+fi
+run() {
+	"$FSCONC" run -w dirops -j 1,2 -r 1 --profile-reps 1 \
+	    --disk tmpfs:64m -R "$s/root" "$@"
+}
+err=$(FSCONC_PERF=/nonexistent/perf run --profile --label noperf 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q 'perf not found: install linux-perf' &&
+    echo "$err" | grep -q 'profile=optional' && [ ! -e "$s/root" ] &&
+    ok "no perf: refused, no set" || not_ok "no perf: refused, no set" "rc=$rc $err"
+err=$(FSCONC_PERF=/nonexistent/perf run --profile=optional -O count=100 --label opt 2>&1); rc=$?
+set=$(ls -d "$s"/root/*/opt/* 2>/dev/null)
+[ $rc -eq 0 ] && echo "$err" | grep -q 'running unprofiled' && [ -n "$set" ] &&
+    [ "$(awk -F'\t' 'NR > 1 && $12 == 1' "$set/runs.tsv" | wc -l)" -eq 0 ] &&
+    ok "no perf, optional: unprofiled" || not_ok "no perf, optional: unprofiled" "rc=$rc $err"
+
+if ! command -v perf >/dev/null 2>&1 || ! perf --version >/dev/null 2>&1; then
+	for t in "profiled run" "shared directory: its lock first" \
+	    "private directories: no lock first"; do
+		skip "$t" "perf not installed (scripts/install-deps)"
+	done
+	exit 0
+fi
+for d in shared private; do
+	out=$(run --profile -O dir=$d -O count=10000 --label $d 2>&1); rc=$?
+	eval "rc_$d=\$rc; out_$d=\$out"
+done
+set=$(ls -d "$s"/root/*/shared/* 2>/dev/null)
+if [ $rc_shared -ne 0 ] && echo "$out_shared" | grep -q 'profile=optional'; then
+	# perf is there but may not sample here (paranoid, no symbols).
+	for t in "profiled run" "shared directory: its lock first" \
+	    "private directories: no lock first"; do
+		skip "$t" "$(echo "$out_shared" | grep 'fsconc:' | head -1)"
+	done
+	exit 0
+fi
+prof=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "profiled") c = i }
+	NR > 1 && $c == 1 { n++ } END { print n + 0 }' "$set/runs.tsv")
+[ $rc_shared -eq 0 ] && [ "$prof" -eq 2 ] && [ "$(wc -l <"$set/jobs-2.real")" -eq 1 ] &&
+    [ -s "$set/profile/jobs-2.folded" ] && [ -s "$set/profile/jobs-1.symbols" ] &&
+    grep -q '^lock_stat=' "$set/meta" && grep -q '^profile_overhead.2=' "$set/meta" &&
+    echo "$out_shared" | grep -q 'profile overhead: jobs 2:' &&
+    ok "profiled run: 2 profiled batches apart, folded stacks, symbols, overhead" ||
+    not_ok "profiled run" "rc=$rc_shared prof=$prof
+$out_shared"
+lockpat='rwsem|down_write|osq_lock'
+w=$("$FSCONC" why "$set" 2>&1)
+first=$(echo "$w" | awk '/symbols \(self/ { getline; getline; print $2; exit }')
+echo "$first" | grep -Eq "$lockpat" &&
+    ok "shared directory: its lock first ($first)" ||
+    not_ok "shared directory: its lock first" "$w"
+pset=$(ls -d "$s"/root/*/private/* 2>/dev/null)
+w=$("$FSCONC" why "$pset" 2>&1)
+first=$(echo "$w" | awk '/symbols \(self/ { getline; getline; print $2; exit }')
+[ $rc_private -eq 0 ] && ! echo "$first" | grep -Eq "$lockpat" &&
+    ok "private directories: no lock first (${first:-nothing grew})" ||
+    not_ok "private directories: no lock first" "rc=$rc_private $out_private
+$w"

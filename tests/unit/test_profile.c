@@ -1,0 +1,444 @@
+/*
+ * analysis/profile.c: perf script and dtrace output folded, folded files
+ * read back (and refused), symbol tables, /proc/lock_stat and FreeBSD
+ * debug.lock.prof.stats; harness/profiler.c's refusals.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "profiler.h"
+#include "util.h"
+
+/* Worker 100 runs, is switched out blocked in down_write (2 ms), runs,
+ * is preempted (1 ms); 300 is a kernel thread, 0 is idle, 200 another
+ * process. */
+static const char perf_text[] =
+"fsconc 100/100 10.000000:          cpu-clock: \n"
+"\tffffffff81000001 rwsem_spin_on_owner ([kernel.kallsyms])\n"
+"\tffffffff81000002 down_write ([kernel.kallsyms])\n"
+"\tffffffff81000003 do_unlinkat ([kernel.kallsyms])\n"
+"\t           f9b47 unlinkat (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+"\t               0 [unknown] ([unknown])\n"
+"\n"
+"fsconc 100/100 10.001000: sched:sched_switch: prev_comm=fsconc "
+    "prev_pid=100 prev_prio=120 prev_state=D ==> next_comm=swapper/0 "
+    "next_pid=0 next_prio=120\n"
+"\tffffffff81000010 __schedule ([kernel.kallsyms])\n"
+"\tffffffff81000011 schedule ([kernel.kallsyms])\n"
+"\tffffffff81000012 rwsem_down_write_slowpath ([kernel.kallsyms])\n"
+"\tffffffff81000002 down_write ([kernel.kallsyms])\n"
+"\t           f9b47 unlinkat (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+"\n"
+"swapper     0/0     10.003000: sched:sched_switch: prev_comm=swapper/0 "
+    "prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=fsconc "
+    "next_pid=100 next_prio=120\n"
+"\tffffffff81000010 __schedule ([kernel.kallsyms])\n"
+"\n"
+"fsconc 100/100 10.004000: sched:sched_switch: prev_comm=fsconc "
+    "prev_pid=100 prev_prio=120 prev_state=R+ ==> next_comm=cc1 "
+    "next_pid=200 next_prio=120\n"
+"\tffffffff81000010 __schedule ([kernel.kallsyms])\n"
+"\tffffffff81000013 preempt_schedule_irq ([kernel.kallsyms])\n"
+"\t           3a8f4 do_run (/work/fsconc)\n"
+"\n"
+"cc1 200/200 10.005000: sched:sched_switch: prev_comm=cc1 prev_pid=200 "
+    "prev_prio=120 prev_state=S ==> next_comm=fsconc next_pid=100 "
+    "next_prio=120\n"
+"\tffffffff81000010 __schedule ([kernel.kallsyms])\n"
+"\n"
+"kworker/u8:2 300/300 10.006000:          cpu-clock: \n"
+"\tffffffff81000020 process_one_work ([kernel.kallsyms])\n"
+"\n"
+"swapper 0/0 10.007000:          cpu-clock: \n"
+"\tffffffff81000030 default_idle ([kernel.kallsyms])\n"
+"\n"
+"Web Content 200/201 10.008000:          cpu-clock: \n"
+"\t           1234 [unknown] (/usr/lib/firefox/libxul.so)\n"
+"\n";
+
+static void
+fold_text(const char *text, struct prof_folded *f)
+{
+	static const pid_t workers[] = { 100 };
+	char err[256];
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+
+	assert_non_null(fp);
+	memset(f, 0, sizeof(*f));
+	err[0] = '\0';
+	if (prof_fold_perf(fp, workers, 1, 1000, f, err, sizeof(err)) != 0)
+		fail_msg("fold: %s", err);
+	fclose(fp);
+}
+
+static uint64_t
+count_of(const struct prof_folded *f, const char *stack)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (strcmp(f->v[i].stack, stack) == 0)
+			return (f->v[i].count);
+	return (0);
+}
+
+static void
+test_fold_perf(void **state)
+{
+	struct prof_folded f;
+
+	(void)state;
+	fold_text(perf_text, &f);
+	assert_int_equal(count_of(&f, "worker;[unknown];unlinkat;"
+	    "do_unlinkat_[k];down_write_[k];rwsem_spin_on_owner_[k]"), 1);
+	/* 2 ms blocked at 1000 Hz: 2 samples, the scheduler dropped. */
+	assert_int_equal(count_of(&f, "worker;unlinkat;down_write_[k];"
+	    "rwsem_down_write_slowpath_[off]"), 2);
+	/* 1 ms runnable: waiting for a CPU. */
+	assert_int_equal(count_of(&f, "worker;do_run;[preempted]"), 1);
+	assert_int_equal(count_of(&f, "kthread:kworker;"
+	    "process_one_work_[k]"), 1);
+	assert_int_equal(count_of(&f, "idle;default_idle_[k]"), 1);
+	assert_int_equal(count_of(&f, "other:Web_Content;[libxul.so]"), 1);
+	assert_int_equal(f.n, 6);
+	assert_int_equal(f.total, 7);
+	prof_folded_free(&f);
+}
+
+static void
+test_fold_perf_refuses(void **state)
+{
+	static const char *const bad[] = {
+		"\tffffffff81000001 down_write ([kernel.kallsyms])\n\n",
+		"fsconc 100/100 10.0: cpu-clock:\n\tnot-hex sym (dso)\n\n",
+		"fsconc x/100 10.0: cpu-clock:\n\n",
+		"fsconc 100/100 10.0: cycles:\n\n",
+	};
+	struct prof_folded f;
+	char err[256];
+	size_t i;
+	FILE *fp;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		fp = fmemopen((void *)bad[i], strlen(bad[i]), "r");
+		memset(&f, 0, sizeof(f));
+		err[0] = '\0';
+		assert_int_equal(prof_fold_perf(fp, NULL, 0, 1000, &f, err,
+		    sizeof(err)), -1);
+		assert_non_null(strstr(err, "perf script line"));
+		prof_folded_free(&f);
+		fclose(fp);
+	}
+}
+
+/* Thread mode: the process's threads are the workers, not its main one. */
+static void
+test_fold_perf_threads(void **state)
+{
+	static const char text[] =
+	    "fsconc 100/100 10.0: cpu-clock:\n"
+	    "\tffffffff81000001 controller ([kernel.kallsyms])\n\n"
+	    "fsconc 100/101 10.0: cpu-clock:\n"
+	    "\tffffffff81000001 work ([kernel.kallsyms])\n\n";
+	static const pid_t workers[] = { -100 };
+	struct prof_folded f;
+	char err[256];
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(prof_fold_perf(fp, workers, 1, 1000, &f, err,
+	    sizeof(err)), 0);
+	fclose(fp);
+	assert_int_equal(count_of(&f, "worker;work_[k]"), 1);
+	assert_int_equal(count_of(&f, "kthread:fsconc;controller_[k]"), 1);
+	prof_folded_free(&f);
+}
+
+/* A sample perf printed oddly is left out, the rest kept. */
+static void
+test_fold_perf_drops(void **state)
+{
+	static const char text[] =
+	    "odd\n\tffffffff81000001 x ([kernel.kallsyms])\n\n"
+	    "fsconc 100/100 10.0: cpu-clock:\n"
+	    "\tffffffff81000001 down_write ([kernel.kallsyms])\n\n";
+	struct prof_folded f;
+
+	(void)state;
+	fold_text(text, &f);
+	assert_int_equal(f.n, 1);
+	assert_int_equal(count_of(&f, "worker;down_write_[k]"), 1);
+	prof_folded_free(&f);
+}
+
+static void
+test_fold_dtrace(void **state)
+{
+	static const char text[] =
+	    "@@ready\n"
+	    "@@pid 100 tar\n"
+	    "              kernel`_sx_xlock_hard+0x1a2\n"
+	    "              kernel`vn_lock+0x3f\n"
+	    "              libc.so.7`_open+0xa\n"
+	    "\n"
+	    "@@count 42\n"
+	    "@@pid 7 zfskern\n"
+	    "              zfs.ko`txg_sync_thread+0x10\n"
+	    "\n"
+	    "@@count 3\n";
+	static const pid_t workers[] = { 100 };
+	struct prof_folded f;
+	char err[256];
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	if (prof_fold_dtrace(fp, workers, 1, &f, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	fclose(fp);
+	assert_int_equal(count_of(&f, "worker;_open;vn_lock_[k];"
+	    "_sx_xlock_hard_[k]"), 42);
+	assert_int_equal(count_of(&f, "kthread:zfskern;txg_sync_thread_[k]"),
+	    3);
+	assert_int_equal(f.total, 45);
+	prof_folded_free(&f);
+}
+
+static char *
+write_tmp(const char *text)
+{
+	char *path = xstrdup("/tmp/fsconc-test-profile.XXXXXX");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write_all(fd, text, strlen(text)), 0);
+	close(fd);
+	return (path);
+}
+
+static void
+test_folded_roundtrip_and_symtab(void **state)
+{
+	struct prof_folded f, g;
+	struct prof_symtab t;
+	char err[256], *path, *buf = NULL;
+	size_t len = 0, i;
+	FILE *fp;
+
+	(void)state;
+	fold_text(perf_text, &f);
+	fp = open_memstream(&buf, &len);
+	assert_int_equal(prof_folded_write(fp, &f), 0);
+	fclose(fp);
+	/* And a torn last line, which the reader drops. */
+	buf = xrealloc(buf, len + 16);
+	strcpy(buf + len, "worker;torn 1");
+	path = write_tmp(buf);
+	assert_int_equal(prof_folded_read(path, &g, err, sizeof(err)), 0);
+	assert_int_equal(g.n, f.n);
+	for (i = 0; i < f.n; i++) {
+		assert_string_equal(g.v[i].stack, f.v[i].stack);
+		assert_int_equal(g.v[i].count, f.v[i].count);
+	}
+	prof_symtab(&g, PROF_SCOPE_WORKERS, &t);
+	assert_int_equal(t.samples, 4);
+	for (i = 0; i < t.n; i++) {
+		if (strcmp(t.v[i].name, "down_write_[k]") == 0) {
+			assert_int_equal(t.v[i].self, 0);
+			assert_int_equal(t.v[i].total, 3);
+		}
+		if (strcmp(t.v[i].name, "rwsem_down_write_slowpath_[off]") == 0)
+			assert_int_equal(t.v[i].self, 2);
+	}
+	prof_symtab_free(&t);
+	prof_symtab(&g, PROF_SCOPE_ALL, &t);
+	assert_int_equal(t.samples, 6);		/* all but idle */
+	prof_symtab_free(&t);
+	unlink(path);
+	free(path);
+	free(buf);
+	prof_folded_free(&f);
+	prof_folded_free(&g);
+}
+
+static void
+test_folded_refuses(void **state)
+{
+	static const char *const bad[] = {
+		"worker;a;b\n",			/* no count */
+		"worker;a x\n",			/* not a number */
+		"worker;a 0\n",			/* a zero count */
+		"worker;;b 3\n",		/* an empty frame */
+		"worker;a\033[2J 3\n",		/* a control byte */
+		";a 3\n",
+		"worker;a -3\n",
+	};
+	struct prof_folded f;
+	char err[256], *path;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		path = write_tmp(bad[i]);
+		err[0] = '\0';
+		assert_int_equal(prof_folded_read(path, &f, err, sizeof(err)),
+		    -1);
+		assert_non_null(strstr(err, ":1: not a folded stack"));
+		unlink(path);
+		free(path);
+	}
+	assert_int_equal(prof_folded_read("/", &f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a regular file"));
+}
+
+/* /proc/lock_stat as a CONFIG_LOCK_STAT kernel prints it (0.4). */
+static const char lock_stat_text[] =
+"lock_stat version 0.4\n"
+"-----------------------------------------------------------------------\n"
+"                              class name    con-bounces    contentions"
+"   waittime-min   waittime-max waittime-total   waittime-avg    "
+"acq-bounces   acquisitions   holdtime-min   holdtime-max holdtime-total"
+"   holdtime-avg\n"
+"-----------------------------------------------------------------------\n"
+"\n"
+"         &type->i_mutex_dir_key#5-W:          3021           3112"
+"           0.21         612.33       88412.50          28.41"
+"          15001          40022           0.10         101.20"
+"       30120.30           0.75\n"
+"         &type->i_mutex_dir_key#5-R:             2              2"
+"           1.00           2.00           3.00           1.50"
+"             10            100           0.10           1.00"
+"          20.00           0.20\n"
+"         ---------------------------\n"
+"         &type->i_mutex_dir_key#5           3021          [<000000001e8c5d7a>] "
+"path_openat+0x2ae/0xa80\n"
+"         &type->i_mutex_dir_key#5             91          [<0000000044b1a3c2>] "
+"do_unlinkat+0x128/0x2f0\n"
+"\n"
+".......................................................................\n"
+"\n"
+"                   &sb->s_type->i_lock_key#3:            10             12"
+"           0.05           3.10          12.40           1.03"
+"            900           5000           0.02           2.00"
+"         300.00           0.06\n";
+
+static void
+test_lock_stat(void **state)
+{
+	struct lock_stats s;
+	char err[256];
+	FILE *fp;
+
+	(void)state;
+	fp = fmemopen((void *)lock_stat_text, strlen(lock_stat_text), "r");
+	if (lock_stat_parse(fp, &s, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	fclose(fp);
+	assert_int_equal(s.n, 3);
+	/* By wait time: the directory lock (write side) first. */
+	assert_string_equal(s.v[0].name, "&type->i_mutex_dir_key#5-W");
+	assert_int_equal(s.v[0].contentions, 3112);
+	assert_int_equal(s.v[0].acquisitions, 40022);
+	assert_float_equal(s.v[0].wait_us, 88412.50, 1e-6);
+	assert_float_equal(s.v[0].wait_max_us, 612.33, 1e-6);
+	assert_string_equal(s.v[1].name, "&sb->s_type->i_lock_key#3");
+	assert_int_equal(s.v[1].contentions, 12);
+	lock_stats_free(&s);
+
+	/* Not lock_stat; a class line with a word for a number. */
+	fp = fmemopen("hello\n", 6, "r");
+	assert_int_equal(lock_stat_parse(fp, &s, err, sizeof(err)), -1);
+	fclose(fp);
+	{
+		static const char t[] = "lock_stat version 0.4\n"
+		    " x: 1 2 3 4 five 6 7 8 9 10 11 12\n";
+
+		fp = fmemopen((void *)t, strlen(t), "r");
+		assert_int_equal(lock_stat_parse(fp, &s, err, sizeof(err)),
+		    -1);
+		assert_non_null(strstr(err, "line 2"));
+		fclose(fp);
+	}
+}
+
+static void
+test_lock_prof(void **state)
+{
+	static const char text[] =
+	    "debug.lock.prof.stats: \n"
+	    "     max  wait_max       total  wait_total       count    avg "
+	    "wait_avg cnt_hold cnt_lock name\n"
+	    "      12       450        1234        5678         100     12  "
+	    "     56        0       30 /usr/src/sys/kern/vfs_subr.c:1234 "
+	    "(lockmgr:ufs)\n"
+	    "       3        20         200         100          50      4  "
+	    "      2        0        5 /usr/src/sys/kern/vfs_cache.c:99 "
+	    "(lockmgr:ufs)\n"
+	    "       1         2          10          10          10      1  "
+	    "      1        0        1 /usr/src/sys/kern/kern_mutex.c:10 "
+	    "(sleep mutex:vnode interlock)\n";
+	struct lock_stats s;
+	char err[256];
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+
+	(void)state;
+	if (lock_prof_parse(fp, &s, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	fclose(fp);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.v[0].name, "lockmgr:ufs");
+	assert_int_equal(s.v[0].contentions, 35);
+	assert_int_equal(s.v[0].acquisitions, 150);
+	assert_float_equal(s.v[0].wait_us, 5778, 1e-9);
+	assert_float_equal(s.v[0].wait_max_us, 450, 1e-9);
+	assert_string_equal(s.v[1].name, "sleep mutex:vnode interlock");
+	lock_stats_free(&s);
+}
+
+static void
+test_refusals(void **state)
+{
+	(void)state;
+	assert_null(profiler_refusal(1, 2, 0, 0, 1));	/* root */
+	assert_non_null(strstr(profiler_refusal(0, 2, 0, 0, 1),
+	    "install linux-perf"));
+	assert_non_null(strstr(profiler_refusal(1, 2, 0, 1000, 1),
+	    "kernel.perf_event_paranoid=-1"));
+	assert_null(profiler_refusal(1, -1, 0, 1000, 1));
+	assert_non_null(strstr(profiler_refusal(1, -1, 2, 0, 1),
+	    "kernel.kptr_restrict=0"));
+	assert_non_null(strstr(profiler_refusal(1, -1, 1, 1000, 1),
+	    "kernel.kptr_restrict=0"));
+	assert_non_null(strstr(profiler_refusal(1, -1, 0, 0, 0),
+	    "/proc/kallsyms"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fold_perf),
+		cmocka_unit_test(test_fold_perf_refuses),
+		cmocka_unit_test(test_fold_perf_drops),
+		cmocka_unit_test(test_fold_perf_threads),
+		cmocka_unit_test(test_fold_dtrace),
+		cmocka_unit_test(test_folded_roundtrip_and_symtab),
+		cmocka_unit_test(test_folded_refuses),
+		cmocka_unit_test(test_lock_stat),
+		cmocka_unit_test(test_lock_prof),
+		cmocka_unit_test(test_refusals),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
