@@ -299,7 +299,7 @@ test_known_answers(void **state)
 	hist_series_free(hs);
 	/* Filters: one host, since a night, another level. */
 	q.host = "five";
-	assert_int_equal(hist_parse_time("2026-11-20", &q.since), 0);
+	assert_null(rs_parse_time("2026-11-20", &q.since));
 	assert_int_equal(hist_load(&q, &hs, NULL, err, sizeof(err)), 0);
 	assert_int_equal(hs->npoints, 10);
 	hist_series_free(hs);
