@@ -50,12 +50,6 @@ label_of(const struct rs_set *s)
 /* --- JSON helpers ------------------------------------------------------ */
 
 static void
-json_num(FILE *fp, double v)
-{
-	json_number(fp, v);
-}
-
-static void
 json_sep(struct cmp *c)
 {
 	if (!c->first)
@@ -67,19 +61,19 @@ static void
 json_ttest(FILE *fp, const char *name, const struct ttest *t)
 {
 	fprintf(fp, "\"%s\":{\"diff\":", name);
-	json_num(fp, t->diff);
+	json_number(fp, t->diff);
 	fputs(",\"diff_hw\":", fp);
-	json_num(fp, t->diff_hw);
+	json_number(fp, t->diff_hw);
 	fputs(",\"pct\":", fp);
-	json_num(fp, t->pct);
+	json_number(fp, t->pct);
 	fputs(",\"pct_hw\":", fp);
-	json_num(fp, t->pct_hw);
+	json_number(fp, t->pct_hw);
 	fputs(",\"t\":", fp);
-	json_num(fp, t->t);
+	json_number(fp, t->t);
 	fputs(",\"df\":", fp);
-	json_num(fp, t->df);
+	json_number(fp, t->df);
 	fputs(",\"p\":", fp);
-	json_num(fp, t->p);
+	json_number(fp, t->p);
 	fprintf(fp, ",\"significant\":%s}", t->significant ? "true" : "false");
 }
 
@@ -301,15 +295,15 @@ block(struct cmp *c, int jobs, const char *metric, struct compare_verdict *v)
 		for (i = 0; i < c->nsets; i++) {
 			fprintf(c->out, "%s{\"n\":%zu,\"min\":", i ? "," : "",
 			    ds[i]->n);
-			json_num(c->out, ds_min(ds[i]));
+			json_number(c->out, ds_min(ds[i]));
 			fputs(",\"max\":", c->out);
-			json_num(c->out, ds_max(ds[i]));
+			json_number(c->out, ds_max(ds[i]));
 			fputs(",\"median\":", c->out);
-			json_num(c->out, ds_median(ds[i]));
+			json_number(c->out, ds_median(ds[i]));
 			fputs(",\"mean\":", c->out);
-			json_num(c->out, ds_mean(ds[i]));
+			json_number(c->out, ds_mean(ds[i]));
 			fputs(",\"stddev\":", c->out);
-			json_num(c->out, ds_stddev(ds[i]));
+			json_number(c->out, ds_stddev(ds[i]));
 			fputc('}', c->out);
 		}
 		fputs("],\"tests\":[", c->out);
@@ -509,16 +503,16 @@ ec_json(struct cmp *c, const struct ecrow *rows, size_t n)
 
 		fprintf(c->out, "%s{\"set\":%zu,\"jobs\":%d,\"t1_mean\":",
 		    i ? "," : "", r->set, r->jobs);
-		json_num(c->out, r->t1);
+		json_number(c->out, r->t1);
 		fputs(",\"tn_mean\":", c->out);
-		json_num(c->out, r->tn);
+		json_number(c->out, r->tn);
 		fputs(",\"ec\":", c->out);
-		json_num(c->out, r->e.ec);
+		json_number(c->out, r->e.ec);
 		/* A single value has no interval; an open side is null. */
 		fputs(",\"lo\":", c->out);
-		json_num(c->out, r->e.method == EC_POINT ? NAN : r->e.lo);
+		json_number(c->out, r->e.method == EC_POINT ? NAN : r->e.lo);
 		fputs(",\"hi\":", c->out);
-		json_num(c->out, r->e.method == EC_POINT ? NAN : r->e.hi);
+		json_number(c->out, r->e.method == EC_POINT ? NAN : r->e.hi);
 		fprintf(c->out, ",\"method\":\"%s\",\"open\":",
 		    r->e.method == EC_POINT ? "point" : "fieller");
 		if (stat_ec_why(&r->e) != NULL)
@@ -526,14 +520,14 @@ ec_json(struct cmp *c, const struct ecrow *rows, size_t n)
 		else
 			fputs("null", c->out);
 		fputs(",\"efficiency\":", c->out);
-		json_num(c->out, r->eff);
+		json_number(c->out, r->eff);
 		if (r->has_diff) {
 			fputs(",\"diff\":{\"ec\":", c->out);
-			json_num(c->out, r->d);
+			json_number(c->out, r->d);
 			fputs(",\"lo\":", c->out);
-			json_num(c->out, r->dlo);
+			json_number(c->out, r->dlo);
 			fputs(",\"hi\":", c->out);
-			json_num(c->out, r->dhi);
+			json_number(c->out, r->dhi);
 			fputc('}', c->out);
 		}
 		fputc('}', c->out);
@@ -696,9 +690,9 @@ verdict(struct cmp *c, struct compare_verdict *v)
 			json_sep(c);
 			fprintf(c->out, "{\"set\":%zu,\"jobs\":%d,\"pct\":",
 			    tests[i].set, tests[i].jobs);
-			json_num(c->out, tests[i].t.pct);
+			json_number(c->out, tests[i].t.pct);
 			fputs(",\"p\":", c->out);
-			json_num(c->out, tests[i].t.p);
+			json_number(c->out, tests[i].t.p);
 			fputc('}', c->out);
 		}
 		fprintf(c->out, "],\"faster\":%d,\"regression\":%s}",

@@ -451,15 +451,6 @@ why_print(FILE *fp, const struct why *w, const struct why_opts *o)
 }
 
 static void
-json_num(FILE *fp, double x)
-{
-	if (isfinite(x))
-		fprintf(fp, "%.9g", x);
-	else
-		fputs("null", fp);
-}
-
-static void
 json_entries(FILE *fp, const struct why_entry *v, size_t n, size_t top)
 {
 	size_t i;
@@ -469,13 +460,13 @@ json_entries(FILE *fp, const struct why_entry *v, size_t n, size_t top)
 		fprintf(fp, "%s{\"name\":", i ? "," : "");
 		json_string(fp, v[i].name);
 		fputs(",\"base_s\":", fp);
-		json_num(fp, v[i].base);
+		json_number(fp, v[i].base);
 		fputs(",\"cost_s\":", fp);
-		json_num(fp, v[i].cost);
+		json_number(fp, v[i].cost);
 		fputs(",\"growth_s\":", fp);
-		json_num(fp, v[i].growth);
+		json_number(fp, v[i].growth);
 		fputs(",\"share\":", fp);
-		json_num(fp, v[i].share);
+		json_number(fp, v[i].share);
 		fputc('}', fp);
 	}
 	fputc(']', fp);
@@ -497,7 +488,7 @@ why_json(FILE *fp, const struct why *w, const struct why_opts *o)
 	fputs(",\"profile\":", fp);
 	json_string(fp, w->profiler);
 	fputs(",\"hz\":", fp);
-	json_num(fp, w->hz);
+	json_number(fp, w->hz);
 	fputs(",\"scope\":", fp);
 	json_string(fp, o->scope == PROF_SCOPE_WORKERS ? "workers" :
 	    o->scope == PROF_SCOPE_JOBS ? "jobs" : "all");
@@ -508,31 +499,31 @@ why_json(FILE *fp, const struct why *w, const struct why_opts *o)
 		l = &w->levels[i];
 		fprintf(fp, "%s{\"jobs\":%d,\"base_jobs\":%d,\"t_base\":",
 		    i ? "," : "", l->jobs, l->base_jobs);
-		json_num(fp, l->t_base);
+		json_number(fp, l->t_base);
 		fputs(",\"t\":", fp);
-		json_num(fp, l->t);
+		json_number(fp, l->t);
 		fputs(",\"ec\":", fp);
-		json_num(fp, l->ec);
+		json_number(fp, l->ec);
 		fputs(",\"lost\":", fp);
-		json_num(fp, l->lost);
+		json_number(fp, l->lost);
 		fputs(",\"lost_s_per_job\":", fp);
-		json_num(fp, l->lost_s);
+		json_number(fp, l->lost_s);
 		fputs(",\"cpu_base_s\":", fp);
-		json_num(fp, l->cpu_base);
+		json_number(fp, l->cpu_base);
 		fputs(",\"cpu_s\":", fp);
-		json_num(fp, l->cpu);
+		json_number(fp, l->cpu);
 		fputs(",\"blocked_base_s\":", fp);
-		json_num(fp, l->off_base);
+		json_number(fp, l->off_base);
 		fputs(",\"blocked_s\":", fp);
-		json_num(fp, l->off);
+		json_number(fp, l->off);
 		fputs(",\"cpu_wait_base_s\":", fp);
-		json_num(fp, l->wait_base);
+		json_number(fp, l->wait_base);
 		fputs(",\"cpu_wait_s\":", fp);
-		json_num(fp, l->wait);
+		json_number(fp, l->wait);
 		fputs(",\"kernel_share\":", fp);
-		json_num(fp, l->kernel);
+		json_number(fp, l->kernel);
 		fputs(",\"explained\":", fp);
-		json_num(fp, l->explained);
+		json_number(fp, l->explained);
 		fputs(",\"symbols\":", fp);
 		json_entries(fp, l->syms, l->nsyms, o->top);
 		fputs(",\"paths\":", fp);
@@ -551,7 +542,7 @@ why_json(FILE *fp, const struct why *w, const struct why_opts *o)
 				    l->locks.v[j].contentions,
 				    (unsigned long long)
 				    l->locks.v[j].acquisitions);
-				json_num(fp, l->locks.v[j].wait_us);
+				json_number(fp, l->locks.v[j].wait_us);
 				fputc('}', fp);
 			}
 			fputc(']', fp);
