@@ -89,6 +89,7 @@ struct kernel {
 struct ingest {
 	const struct rs_set *s;
 	const char	*host, *label, *stamp;
+	char		 dirhost[NAME_MAX + 1], dirlabel[NAME_MAX + 1];
 	char		 measured[32];
 	int64_t		 epoch;
 	char		 hash[65];
@@ -215,6 +216,42 @@ facts(struct ingest *in)
 	in->host = META("host", "");
 	in->label = META("label", "");
 #undef META
+}
+
+/*
+ * A set at ROOT/HOST/LABEL/STAMP (what the writer makes) is known by those
+ * directory names, as fsconc history reads them from disk; meta's host
+ * and label (sanitised when written) serve sets found elsewhere.
+ */
+static void
+layout_names(struct ingest *in)
+{
+	const char *p = in->path, *e[3];
+	size_t i, n;
+	time_t t;
+
+	if (rs_parse_stamp(in->stamp, &t) != 0)
+		return;
+	e[0] = p + strlen(p);
+	for (i = 1; i < 3; i++) {
+		for (e[i] = e[i - 1]; e[i] > p && e[i][-1] != '/'; e[i]--)
+			;
+		if (e[i] == p)
+			return;
+		e[i]--;		/* the '/' before component i-1 */
+	}
+	/* e[1]: '/' before STAMP; e[2]: '/' before LABEL. */
+	for (n = 0, p = e[2]; p > in->path && p[-1] != '/'; p--)
+		n++;
+	if (p == in->path || n == 0 || n > NAME_MAX ||
+	    (size_t)(e[1] - e[2] - 1) > NAME_MAX || e[1] - e[2] - 1 == 0)
+		return;
+	memcpy(in->dirhost, p, n);
+	in->dirhost[n] = '\0';
+	memcpy(in->dirlabel, e[2] + 1, (size_t)(e[1] - e[2] - 1));
+	in->dirlabel[e[1] - e[2] - 1] = '\0';
+	in->host = in->dirhost;
+	in->label = in->dirlabel;
 }
 
 /*
@@ -634,6 +671,7 @@ sync_one(struct db *db, const char *dir, struct db_sync_stats *st,
 	    s->path;
 	abs = realpath(dir, NULL);
 	in.path = abs != NULL ? abs : dir;
+	layout_names(&in);
 	in.epoch = measured(&in, in.measured, sizeof(in.measured));
 	if (in.epoch == -1 || *in.host == '\0' || *in.label == '\0') {
 		/* The reader accepted it; without these it has no place. */
