@@ -37,30 +37,22 @@ for disk in $disks; do
 	    --disturb-limit off --vary idle-guard=none,qos,spin \
 	    -R "$priv/res" --label idle 2>&1) || {
 		echo "idle: $disk: fsconc run failed:"; echo "$out"; exit 1; }
-	rundir=$(echo "$out" | sed -n 's/^run directory: \([^ ]*\) .*/\1/p')
 	base=
 	for g in none qos spin; do
-		set=$(ls -d "$rundir"/*+idle-guard=$g/*/ | head -n 1)
-		# The run's own summary of the cell: T1, EC(2) and its CI.
-		t1=$(awk '{ s += $1; n++ } END { printf "%.6f", s / n }' \
-		    "$set/jobs-1.real")
-		[ -z "$base" ] && base=$t1
-		"$fsconc" compare "$set" "$set" >"$priv/c" 2>&1
-		ec=$(awk '$1 == "x" && $2 == 2 { print $6, $7, $8; exit }' "$priv/c")
-		hw=$(awk '{ s += $1; ss += $1 * $1; n++ } END {
-		    m = s / n; v = (ss - n * m * m) / (n - 1);
-		    t = n >= 30 ? 2.045 : (n == 10 ? 2.262 : 2.0);
-		    printf "%.6f", t * sqrt(v > 0 ? v : 0) / sqrt(n) }' \
-		    "$set/jobs-1.real")
-		dist=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) {
-		    if ($i == "foreign") f = i; if ($i == "steal") s = i };
-		    next } $3 > 0 { d = ($f + $s) / ($3 * ncpu);
-		    if (d > m) m = d } END { printf "%.0f%%", 100 * m }' \
-		    ncpu="$(getconf _NPROCESSORS_ONLN)" "$set/runs.tsv")
+		# The run's own summary of the cell: T1 and its interval,
+		# EC(2) and its interval, the largest disturbance.
+		row=$(echo "$out" | awk -v g="$g" '
+		    /^result set: / { on = index($0, "+idle-guard=" g "/") > 0 }
+		    on && $1 == 1 { t1 = $3; hw = $4 }
+		    on && $1 == 2 { ec = $6; ci = substr($0, index($0, "["));
+			sub(/\].*/, "]", ci) }
+		    on && /^disturbance: at most/ { d = $4 }
+		    END { print t1, hw, ec, d, ci }')
+		set -- $row
+		[ -z "$base" ] && base=$1
 		printf '%-9s %-5s %10s %9s %8.3f %7s %17s %8s\n' \
-		    "${disk%%:*}" "$g" "$t1" "$hw" \
-		    "$(echo "$t1 $base" | awk '{ print $1 / $2 }')" \
-		    "$(echo "$ec" | cut -d' ' -f1)" \
-		    "$(echo "$ec" | cut -d' ' -f2-)" "$dist"
+		    "${disk%%:*}" "$g" "$1" "$2" \
+		    "$(echo "$1 $base" | awk '{ print $1 / $2 }')" "$3" \
+		    "$5 $6 $7" "$4"
 	done
 done

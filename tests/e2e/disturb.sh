@@ -185,6 +185,12 @@ else
 	fi
 	"$FSCONC" md cleanup >/dev/null 2>&1
 fi
+# --vary idle-guard: one set per guard, interleaved.
+out=$("$FSCONC" run $CAL -j 1 -r 1 --vary idle-guard=none,spin -R "$S/v" 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -qx 'idle_guard=none' "$S"/v/vary/*/*/*+idle-guard=none/*/meta &&
+    grep -qx 'idle_guard=spin' "$S"/v/vary/*/*/*+idle-guard=spin/*/meta &&
+    ok "--vary idle-guard=none,spin: a set per guard" ||
+    not_ok "--vary idle-guard=none,spin: a set per guard" "rc=$rc $out"
 out=$("$FSCONC" run $CAL -j 1 -r 1 --dry-run --os freebsd --idle-guard qos \
     --qos-sysctls --synthetic "core:2 pu:1" 2>&1)
 echo "$out" | grep -q '^idle guard: qos, C-state limits set for the run' &&
