@@ -134,7 +134,8 @@ rs_meta_volatile(const char *key)
 	static const char *const keys[] = { "created", "start", "end",
 	    "command", "label", "seed", "disk_id", "disk_device",
 	    "disk_mountpoint", "disk_newfs_command", "vary.cell",
-	    "vary.run" };
+	    "vary.run", "disturbed_reruns", "disturbed_kept", "wait_quiet",
+	    "wait_quiet_seconds" };
 	/* import's source files say where data came from, not how. */
 	static const char *const prefixes[] = { "source.", "source_format." };
 	size_t i;

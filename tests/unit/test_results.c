@@ -820,11 +820,13 @@ test_meta_volatile(void **state)
 	static const char *const same[] = { "host", "ncpu", "archive_sha256",
 	    "disk", "disk_spec", "disk_size", "disk_fs", "mount_opts", "fs",
 	    "workload", "order", "levels", "interrupted", "aborted",
-	    "sourcex", "vary.fs", "seeds", "imported" };
+	    "sourcex", "vary.fs", "seeds", "imported", "disturb_threshold",
+	    "idle_guard" };
 	static const char *const differ[] = { "created", "start", "end",
 	    "command", "label", "seed", "disk_id", "disk_device",
 	    "disk_mountpoint", "disk_newfs_command", "vary.run", "vary.cell",
-	    "source.1", "source.12", "source_format.12" };
+	    "source.1", "source.12", "source_format.12", "disturbed_reruns",
+	    "disturbed_kept", "wait_quiet_seconds" };
 	size_t i;
 
 	(void)state;
