@@ -55,18 +55,19 @@ idle_qos_plan(FILE *fp, int ncpu)
 void
 idle_guard_describe(const struct run_config *c, int ncpu, FILE *meta)
 {
-	char name[64], val[128], err[256];
+	char name[64], key[80], val[128], err[256];
 	int i;
 
 	meta_put(meta, "idle_guard", "%s", idle_guard_name(c->idle_guard));
 	if (c->idle_guard != IDLE_GUARD_QOS || os_this() != MD_OS_FREEBSD)
 		return;
-	/* The limits as found: what a reader compares runs by. */
+	/* The limits in force for the run: what a reader compares by. */
 	for (i = -1; i < ncpu; i++) {
 		idle_qos_sysctl(i, name, sizeof(name));
+		snprintf(key, sizeof(key), "sysctl.%s", name);
 		if (vary_sysctl_get(name, val, sizeof(val), err,
 		    sizeof(err)) == 0)
-			meta_put(meta, name, "%s", val);
+			meta_put(meta, key, "%s", val);
 	}
 	meta_put(meta, "idle_guard.qos_sysctls", "%s", c->qos_sysctls ?
 	    QOS_CSTATE : "no");

@@ -90,19 +90,24 @@ idle_guard_name(enum idle_guard g)
 	return (guard_names[g]);
 }
 
-/* "10%", "10", "2.5": a percentage in (0, 100] as a share; -1 if not. */
+/*
+ * "10%", "10", "2.5": a plain decimal percentage in (0, 100] as a share
+ * (no sign, exponent or hex); -1 if not.
+ */
 static int
 parse_percent(const char *s, double *share)
 {
-	char *end;
+	size_t n = strspn(s, "0123456789");
 	double v;
 
-	if (!isdigit((unsigned char)*s))
+	if (n == 0 || n > 3)
 		return (-1);
-	v = strtod(s, &end);
-	if (*end == '%')
-		end++;
-	if (*end != '\0' || !(v > 0 && v <= 100))
+	if (s[n] == '.' && isdigit((unsigned char)s[n + 1]))
+		n += 1 + strspn(s + n + 1, "0123456789");
+	if (strcmp(s + n, "%") != 0 && s[n] != '\0')
+		return (-1);
+	v = strtod(s, NULL);
+	if (!(v > 0 && v <= 100))
 		return (-1);
 	*share = v / 100;
 	return (0);
