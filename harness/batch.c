@@ -60,6 +60,8 @@ struct batch {
 	int		 nready;	/* threads at the gate */
 	int		 released;
 	int		 abort;		/* setup failed: skip worker_run */
+	double		 spin0, spin1;	/* the spinners' CPU time at c0, c1 */
+	double		 when0, when1;	/* and when c0, c1 were read */
 };
 
 double
@@ -72,6 +74,31 @@ os_idle_share(const struct os_cpu_times *a, const struct os_cpu_times *b)
 	if (b->total <= a->total || b->idle < a->idle)
 		return (-1);
 	return ((double)(b->idle - a->idle) / (double)(b->total - a->total));
+}
+
+/* CPU time of the idle guard's spinners so far, s (theirs, not foreign). */
+static double
+spin_time(const struct batch_spec *sp)
+{
+	struct timespec ts;
+	clockid_t clk;
+	double sum = 0;
+	int i;
+
+	for (i = 0; i < sp->nspinners; i++)
+		if (clock_getcpuclockid(sp->spinners[i], &clk) == 0 &&
+		    clock_gettime(clk, &ts) == 0)
+			sum += (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (sum);
+}
+
+/* The system's counters, the spinners' time and the time, at c0 or c1. */
+static void
+sample(struct batch *b, struct os_cpu_times *c, double *spin, double *when)
+{
+	os_cpu_times(c);
+	*spin = spin_time(b->spec);
+	*when = now_monotonic();
 }
 
 static struct slot *
@@ -488,12 +515,12 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 	}
 	if (sp->at_release != NULL)
 		sp->at_release(sp->hook, pids, sp->jobs);
-	os_cpu_times(c0);
+	sample(b, c0, &b->spin0, &b->when0);
 	*t0 = now_monotonic();
 	closefd(&b->gate[1]);			/* go */
 	harness_test_mark("released");
 	collect(b->done[0], sp->jobs, NULL, 1);
-	os_cpu_times(c1);
+	sample(b, c1, &b->spin1, &b->when1);
 	if (sp->at_done != NULL)
 		sp->at_done(sp->hook);
 	if (harness_interrupted) {
@@ -556,7 +583,7 @@ run_threads(struct batch *b, struct rs_run *run,
 		b->abort = 1;
 	if (!b->abort && sp->at_release != NULL)
 		sp->at_release(sp->hook, NULL, 0);
-	os_cpu_times(c0);
+	sample(b, c0, &b->spin0, &b->when0);
 	if (!b->abort)
 		*t0 = now_monotonic();
 	b->released = 1;			/* go */
@@ -566,7 +593,7 @@ run_threads(struct batch *b, struct rs_run *run,
 		harness_test_mark("released");
 		collect(b->done[0], sp->jobs, NULL, 0);
 	}
-	os_cpu_times(c1);
+	sample(b, c1, &b->spin1, &b->when1);
 	if (!b->abort && sp->at_done != NULL)
 		sp->at_done(sp->hook);
 	closefd(&b->vgate[1]);
@@ -585,7 +612,7 @@ int
 harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
     struct rs_worker *rw)
 {
-	struct os_cpu_times c0 = { 0, 0 }, c1 = { 0, 0 };
+	struct os_cpu_times c0, c1;
 	struct wl_batch wb;
 	struct batch b;
 	struct slot *s;
@@ -600,6 +627,10 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	run->reason[0] = '\0';
 	run->idle = NAN;
 	run->start_skew = NAN;
+	run->steal = run->foreign = NAN;
+	run->disturbed = 0;
+	memset(&c0, 0, sizeof(c0));
+	memset(&c1, 0, sizeof(c1));
 	memset(rw, 0, (size_t)sp->jobs * sizeof(*rw));
 	for (i = 0; i < sp->jobs; i++) {
 		rw[i].cpu_start = rw[i].cpu_end = -1;
@@ -668,6 +699,14 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	finish(&b, t0, run, rw);
 	if (t0 > 0 && (run->idle = os_idle_share(&c0, &c1)) < 0)
 		run->idle = NAN;
+	if (t0 > 0 && disturb_measure(&c0, &c1, run->user + run->sys +
+	    (b.spin1 - b.spin0), &run->steal, &run->foreign) == 0 &&
+	    b.when1 - b.when0 > run->real && run->real > 0) {
+		/* The counters' window is wider than the batch (a preempted
+		 * controller): others' time in it, pro rata. */
+		run->steal *= run->real / (b.when1 - b.when0);
+		run->foreign *= run->real / (b.when1 - b.when0);
+	}
 	if (run->status != RS_OK && run->reason[0] == '\0')
 		snprintf(run->reason, sizeof(run->reason),
 		    "a worker failed before the start gate");

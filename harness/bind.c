@@ -393,3 +393,29 @@ bind_self(hwloc_topology_t t, const struct bind_plan *p, int i, int thread,
 	errno = e;
 	return (-1);
 }
+
+hwloc_bitmap_t
+bind_plan_idle_cpus(hwloc_topology_t t, const struct bind_plan *p)
+{
+	hwloc_bitmap_t idle, busy;
+	hwloc_obj_t pu, core;
+	int i;
+
+	idle = hwloc_bitmap_alloc();
+	if (p == NULL || p->cpusets == NULL)
+		return (idle);		/* unbound: nothing is known idle */
+	busy = hwloc_bitmap_alloc();
+	for (i = 0; i < p->jobs; i++)
+		hwloc_bitmap_or(busy, busy, p->cpusets[i]);
+	hwloc_bitmap_copy(idle, hwloc_topology_get_topology_cpuset(t));
+	/* A worker's CPU and every SMT sibling of it: its whole core. */
+	pu = NULL;
+	while ((pu = hwloc_get_next_obj_covering_cpuset_by_type(t, busy,
+	    HWLOC_OBJ_PU, pu)) != NULL) {
+		core = hwloc_get_ancestor_obj_by_type(t, HWLOC_OBJ_CORE, pu);
+		hwloc_bitmap_andnot(idle, idle, core != NULL ? core->cpuset :
+		    pu->cpuset);
+	}
+	hwloc_bitmap_free(busy);
+	return (idle);
+}

@@ -7,6 +7,8 @@
  * The files form a tree: each uses only those listed above it (and the
  * other modules: md-setup, workloads, results, analysis, common).
  *   os_linux.c, os_freebsd.c  OS specifics (os_*)
+ *   disturb.c     what ran beside a batch: steal, foreign (disturb_*),
+ *                 the counters' arithmetic, --wait-quiet
  *   bind.c        topology + binding plans (topo_open, bind_plan_*)
  *   signals.c     the one owner of SIGINT, SIGTERM, SIGHUP (harness_
  *                 signals_*): workers killed, sysctls and disks back
@@ -16,13 +18,15 @@
  *   vary_axes.c   --vary as data: axes, cells, labels (vary_parse ...)
  *   options.c     run's options into a run_config, --vary parsed once
  *                 (run_parse_options, run_option ...)
+ *   vary_linux.c, vary_freebsd.c  sysctls a cell sets, put back
+ *   vary_record.c sysctls fsconc changes: the originals on disk before
+ *                 they change, put back; cleanup puts back what dead
+ *                 runs left
+ *   idle.c        --idle-guard: the qos hold, the spinners (idle_*)
  *   run_profile.c the profiled batches of an experiment, the set's
  *                 profile/ directory, the overhead (profiler.h)
  *   run.c         one plain experiment (run_experiment,
  *                 run_open/step/close)
- *   vary_linux.c, vary_freebsd.c  sysctls a cell sets, put back
- *   vary_record.c the sysctls' originals on disk before they change;
- *                 cleanup puts back what dead runs left
  *   vary.c        the --vary experiment: cells side by side, each one
  *                 run.c's (vary_experiment)
  */
@@ -54,6 +58,13 @@ enum run_mode { RUN_MODE_PROCESS, RUN_MODE_THREAD };
 enum run_layout { RUN_LAYOUT_SHARED, RUN_LAYOUT_PER_WORKER };
 
 enum bind_level { BIND_NONE, BIND_PU, BIND_CORE, BIND_PACKAGE, BIND_NUMA };
+/* --idle-guard: what keeps idle CPUs from deep sleep while timing. */
+enum idle_guard { IDLE_GUARD_NONE, IDLE_GUARD_QOS, IDLE_GUARD_SPIN };
+
+/* --disturb-limit default: a share of the machine's CPU time (fsconc.1). */
+#define RUN_DISTURB_LIMIT	0.10
+#define RUN_DISTURB_RERUNS	3	/* --disturb-reruns default */
+#define RUN_WAIT_QUIET		60	/* --wait-quiet default bound, s */
 enum bind_distrib { DISTRIB_COMPACT, DISTRIB_SCATTER };
 
 /* -O key=value, handed to the workload's set_option in order. */
@@ -72,6 +83,7 @@ enum vary_key {
 	VARY_MODE,
 	VARY_BIND,
 	VARY_LAYOUT,
+	VARY_IDLE_GUARD,
 };
 
 struct vary_axis {
@@ -117,6 +129,12 @@ struct run_config {
 	char		*synthetic;	/* --synthetic TOPO (dry-run only) */
 	struct vary	 vary;		/* --vary KEY=V1,V2, parsed */
 	char		*cmdline;	/* the whole command line, for meta */
+	double		 disturb_limit;	/* --disturb-limit, a share 0..1;
+					   < 0: off */
+	int		 disturb_reruns; /* --disturb-reruns */
+	double		 wait_quiet;	/* --wait-quiet bound, s; 0: no */
+	enum idle_guard	 idle_guard;	/* --idle-guard (default none) */
+	int		 qos_sysctls;	/* --qos-sysctls (FreeBSD) */
 	int		 summary;	/* print the summary (cmd_run: 1) */
 	int		 progress;	/* one-line progress (stderr is a tty) */
 	int		 profile;	/* --profile: PROF_OFF, _REQUIRED,
@@ -148,6 +166,11 @@ enum {
 	RUN_OPT_PROFILE,
 	RUN_OPT_PROFILE_FREQ,
 	RUN_OPT_PROFILE_REPS,
+	RUN_OPT_DISTURB_LIMIT,
+	RUN_OPT_DISTURB_RERUNS,
+	RUN_OPT_WAIT_QUIET,
+	RUN_OPT_IDLE_GUARD,
+	RUN_OPT_QOS_SYSCTLS,
 	RUN_OPT_END = 320,
 };
 
@@ -269,6 +292,7 @@ const char *run_size_disk(struct md_spec *, enum run_layout, int max_level,
 	    uint64_t footprint);
 
 const char *run_order_name(enum run_order);
+const char *idle_guard_name(enum idle_guard);
 const char *run_mode_name(enum run_mode);
 const char *run_layout_name(enum run_layout);
 const char *bind_level_name(enum bind_level);
@@ -316,6 +340,13 @@ struct bind_plan {
 struct bind_plan *bind_plan_compute(hwloc_topology_t, int jobs,
 	    enum bind_level, enum bind_distrib, char *err, size_t errlen);
 void	 bind_plan_free(struct bind_plan *);
+/*
+ * The CPUs a batch of this plan leaves idle, for --idle-guard spin: the
+ * PUs of the topology in no worker's cpuset and on no core holding one
+ * (no SMT sibling of a worker's CPU).  Empty when unbound.  A new
+ * bitmap: hwloc_bitmap_free it.
+ */
+hwloc_bitmap_t bind_plan_idle_cpus(hwloc_topology_t, const struct bind_plan *);
 /* Worker i's cpuset in hwloc list syntax ("0-1,8"), "" when unbound. */
 const char *bind_plan_cpuset(const struct bind_plan *, int worker, char *,
 	    size_t);
@@ -352,13 +383,17 @@ struct batch_spec {
 	void		(*at_release)(void *, const pid_t *pids, int n);
 	void		(*at_done)(void *);
 	void		*hook;
+	const pid_t	*spinners;	/* --idle-guard spin's, or NULL: */
+	int		 nspinners;	/* their CPU time is not foreign */
 };
 
 /*
  * Run one batch: batch_setup, start jobs workers, bind each, worker_setup,
  * hold them at the start gate, release, wait for all, worker_verify.
  * Fills run (jobs, rep, real, user, sys, nvcsw, nivcsw, idle, status,
- * start_skew, metric[], reason; setup left as it was) and
+ * start_skew, steal, foreign (disturb_measure, over the counters' window
+ * and, when that is wider than real, pro rata), metric[], reason;
+ * setup left as it was, disturbed 0) and
  * workers[0..jobs-1] (cpu_start, cpu_end: os_cpu_now as worker_run
  * starts and returns).
  * real: release to the last worker_run return; start_skew: the last
@@ -373,6 +408,37 @@ struct batch_spec {
  */
 int	 harness_run_batch(const struct batch_spec *, struct rs_run *run,
 	    struct rs_worker *workers);
+/* --- idle guard (harness/idle.c) ----------------------------------------- */
+
+/* What idle_guard_begin holds for one batch. */
+struct idle_hold {
+	int		 fd;		/* /dev/cpu_dma_latency, or -1 */
+	pid_t		*pids;		/* spinners */
+	int		 n;
+};
+/*
+ * Per run: idle_guard_open checks that qos can be held (Linux) or sets
+ * FreeBSD's C-state limits (--qos-sysctls), idle_guard_close puts them
+ * back; idle_guard_describe writes idle_guard (and on FreeBSD the
+ * limits found) to meta.  open: 0, or -1 (message printed).
+ */
+int	 idle_guard_open(const struct run_config *, int ncpu);
+void	 idle_guard_close(const struct run_config *);
+void	 idle_guard_describe(const struct run_config *, int ncpu, FILE *meta);
+/*
+ * Per batch, before its workers start: hold qos, or start the spinners
+ * on bind_plan_idle_cpus (none when unbound).  0, or -1 (message
+ * printed, nothing held).  idle_guard_end lets go, the spinners killed
+ * and reaped.
+ */
+int	 idle_guard_begin(const struct run_config *, hwloc_topology_t,
+	    const struct bind_plan *, struct idle_hold *);
+void	 idle_guard_end(struct idle_hold *);
+/* FreeBSD's C-state limit sysctls: i = -1 the global one, else CPU i's. */
+const char *idle_qos_sysctl(int i, char *buf, size_t len);
+/* The commands --qos-sysctls runs on FreeBSD, for --dry-run. */
+void	 idle_qos_plan(FILE *, int ncpu);
+
 /* --- signals (harness/signals.c: the state machine is described there) -- */
 
 /*
@@ -405,10 +471,14 @@ void	 harness_test_mark(const char *what);
 
 /* --- OS specifics (harness/os_linux.c, harness/os_freebsd.c) -------------- */
 
-/* Cumulative CPU time counters, system-wide. */
+/* Cumulative CPU time counters, system-wide, in ticks of 1/hz s. */
 struct os_cpu_times {
 	uint64_t	 idle;		/* idle (+ iowait on Linux) */
-	uint64_t	 total;
+	uint64_t	 total;		/* every state, steal included */
+	uint64_t	 steal;		/* stolen by the hypervisor; 0 on
+					   FreeBSD, which does not count it */
+	uint64_t	 hz;		/* ticks per second; 0: unknown */
+	int		 ncpu;		/* CPUs counted; 0: unknown */
 };
 int	 os_cpu_times(struct os_cpu_times *);
 /* Idle share 0..1 between two samples; -1 when unknown. */
@@ -423,7 +493,59 @@ const char *os_default_label(char *, size_t);
 void	 os_die_with_parent(pid_t ppid);
 /* This OS for md_plan. */
 enum md_os os_this(void);
+/*
+ * In a spinner of --idle-guard spin: the lowest priority there is
+ * (SCHED_IDLE on Linux, idprio 31 on FreeBSD), and on Linux a name ps
+ * shows (fsconc-spin).  0, or -1.
+ */
+int	 os_spin_priority(void);
 /* The CPU the calling thread is running on; -1 if unknown. */
 int	 os_cpu_now(void);
+
+/* --- disturbance (harness/disturb.c) -------------------------------------- */
+
+/*
+ * The "cpu" line of /proc/stat's text (user nice system idle iowait irq
+ * softirq steal ...; guest time is inside user) into c, and the number
+ * of "cpuN" lines into c->ncpu; hz is the unit (USER_HZ).  0, or -1
+ * when the text has no "cpu " line of at least four numbers.
+ */
+int	 os_cpu_times_parse(const char *text, uint64_t hz,
+	    struct os_cpu_times *c);
+/*
+ * FreeBSD's kern.cp_time (user, nice, sys, intr, idle: ticks of the
+ * statistics clock, stathz) into c.  No steal: FreeBSD does not count it.
+ */
+#define OS_CP_STATES	5
+void	 os_cpu_times_cp_time(const long cp[OS_CP_STATES], int ncpu,
+	    uint64_t hz, struct os_cpu_times *c);
+/*
+ * What ran beside a batch between the samples a and b, in seconds: the
+ * steal, and foreign = busy (every state but idle, iowait and steal)
+ * minus own (the workers' user + sys), clamped at 0 since the counters
+ * are in whole ticks and own is not.  0, or -1 (both NaN) when unknown:
+ * a counter went backwards or the unit is unknown.
+ */
+int	 disturb_measure(const struct os_cpu_times *a,
+	    const struct os_cpu_times *b, double own, double *steal,
+	    double *foreign);
+/*
+ * The share of the machine's CPU time (real seconds on ncpu CPUs) that
+ * steal and foreign took, less DISTURB_SLACK_TICKS ticks of 1/hz s (the
+ * rounding of the counters), at least 0; NaN when unknown.
+ */
+#define DISTURB_SLACK_TICKS	2
+double	 disturb_share(double steal, double foreign, double real, int ncpu,
+	    uint64_t hz);
+/*
+ * --wait-quiet: sample the counters every DISTURB_WAIT_STEP seconds
+ * until a window's busy + steal share of the machine is at most limit
+ * (0..1), for at most bound seconds.  0: quiet, 1: not quiet within the
+ * bound, -1: the counters cannot be read.  *waited: seconds spent,
+ * *share: the last window's share.
+ */
+#define DISTURB_WAIT_STEP	0.5
+int	 disturb_wait_quiet(double limit, double bound, double *waited,
+	    double *share);
 
 #endif

@@ -25,9 +25,12 @@ const struct option run_longopts[] = {
 	{ "bind",	required_argument, NULL, RUN_OPT_BIND },
 	{ "disk",	required_argument, NULL, RUN_OPT_DISK },
 	{ "distrib",	required_argument, NULL, RUN_OPT_DISTRIB },
+	{ "disturb-limit", required_argument, NULL, RUN_OPT_DISTURB_LIMIT },
+	{ "disturb-reruns", required_argument, NULL, RUN_OPT_DISTURB_RERUNS },
 	{ "dry-run",	no_argument,	   NULL, RUN_OPT_DRY_RUN },
 	{ "fs",		required_argument, NULL, RUN_OPT_FS },
 	{ "help",	no_argument,	   NULL, RUN_OPT_HELP },
+	{ "idle-guard",	required_argument, NULL, RUN_OPT_IDLE_GUARD },
 	{ "jobs",	required_argument, NULL, 'j' },
 	{ "label",	required_argument, NULL, RUN_OPT_LABEL },
 	{ "layout",	required_argument, NULL, RUN_OPT_LAYOUT },
@@ -40,12 +43,14 @@ const struct option run_longopts[] = {
 	{ "profile",	optional_argument, NULL, RUN_OPT_PROFILE },
 	{ "profile-freq", required_argument, NULL, RUN_OPT_PROFILE_FREQ },
 	{ "profile-reps", required_argument, NULL, RUN_OPT_PROFILE_REPS },
+	{ "qos-sysctls", no_argument,	   NULL, RUN_OPT_QOS_SYSCTLS },
 	{ "reps",	required_argument, NULL, 'r' },
 	{ "results",	required_argument, NULL, 'R' },
 	{ "seed",	required_argument, NULL, RUN_OPT_SEED },
 	{ "synthetic",	required_argument, NULL, RUN_OPT_SYNTHETIC },
 	{ "vary",	required_argument, NULL, RUN_OPT_VARY },
 	{ "verify",	no_argument,	   NULL, RUN_OPT_VERIFY },
+	{ "wait-quiet",	optional_argument, NULL, RUN_OPT_WAIT_QUIET },
 	{ "workload",	required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -62,7 +67,10 @@ run_usage_options(FILE *fp)
 	    "    [--newfs-opts args] [--order interleaved|sequential|random]\n"
 	    "    [--os linux|freebsd] [--seed n] [--synthetic topology]\n"
 	    "    [--verify] [--profile[=required|optional]]\n"
-	    "    [--profile-freq hz] [--profile-reps n]\n");
+	    "    [--profile-freq hz] [--profile-reps n]\n"
+	    "    [--disturb-limit pct|off] [--disturb-reruns n]\n"
+	    "    [--idle-guard none|qos|spin] [--qos-sysctls]\n"
+	    "    [--wait-quiet[=duration]]\n");
 }
 
 static const char *const order_names[] = {
@@ -76,6 +84,39 @@ static const char *const mode_names[] = {
 static const char *const layout_names[] = {
 	[RUN_LAYOUT_SHARED] = "shared", [RUN_LAYOUT_PER_WORKER] = "per-worker",
 };
+static const char *const guard_names[] = {
+	[IDLE_GUARD_NONE] = "none", [IDLE_GUARD_QOS] = "qos",
+	[IDLE_GUARD_SPIN] = "spin",
+};
+
+const char *
+idle_guard_name(enum idle_guard g)
+{
+	return (guard_names[g]);
+}
+
+/*
+ * "10%", "10", "2.5": a plain decimal percentage in (0, 100] as a share
+ * (no sign, exponent or hex); -1 if not.
+ */
+static int
+parse_percent(const char *s, double *share)
+{
+	size_t n = strspn(s, "0123456789");
+	double v;
+
+	if (n == 0 || n > 3)
+		return (-1);
+	if (s[n] == '.' && isdigit((unsigned char)s[n + 1]))
+		n += 1 + strspn(s + n + 1, "0123456789");
+	if (strcmp(s + n, "%") != 0 && s[n] != '\0')
+		return (-1);
+	v = strtod(s, NULL);
+	if (!(v > 0 && v <= 100))
+		return (-1);
+	*share = v / 100;
+	return (0);
+}
 
 const char *
 run_order_name(enum run_order o)
@@ -145,6 +186,8 @@ run_config_init(struct run_config *c)
 	c->distrib = DISTRIB_SCATTER;
 	c->mode = RUN_MODE_PROCESS;
 	c->os = os_this();
+	c->disturb_limit = RUN_DISTURB_LIMIT;
+	c->disturb_reruns = RUN_DISTURB_RERUNS;
 	c->summary = 1;
 }
 
@@ -478,6 +521,43 @@ run_option(struct run_config *c, int ch, const char *arg)
 			return (-1);
 		}
 		c->profile_reps = (int)u;
+		break;
+	case RUN_OPT_DISTURB_LIMIT:
+		if (strcmp(arg, "off") == 0)
+			c->disturb_limit = -1;
+		else if (parse_percent(arg, &c->disturb_limit) != 0) {
+			warnx("run: --disturb-limit %s: want a percentage of "
+			    "the machine's CPU time in (0, 100], or off", arg);
+			return (-1);
+		}
+		break;
+	case RUN_OPT_DISTURB_RERUNS:
+		if (parse_uint(arg, 0, 100, &u) == -1) {
+			warnx("run: --disturb-reruns %s: %s", arg,
+			    parse_uint_error(msg, sizeof(msg), 0, 100));
+			return (-1);
+		}
+		c->disturb_reruns = (int)u;
+		break;
+	case RUN_OPT_WAIT_QUIET:
+		c->wait_quiet = RUN_WAIT_QUIET;
+		if (arg != NULL && parse_duration(arg, 1, 86400,
+		    &c->wait_quiet) != 0) {
+			warnx("run: --wait-quiet=%s: want a duration from 1s "
+			    "to 24h (90s, 10m, 1h)", arg);
+			return (-1);
+		}
+		break;
+	case RUN_OPT_IDLE_GUARD:
+		if ((k = LOOKUP(guard_names, arg)) < 0) {
+			warnx("run: --idle-guard %s: want none, qos or spin",
+			    arg);
+			return (-1);
+		}
+		c->idle_guard = (enum idle_guard)k;
+		break;
+	case RUN_OPT_QOS_SYSCTLS:
+		c->qos_sysctls = 1;
 		break;
 	case RUN_OPT_VARY:
 		if (vary_parse(&c->vary, arg, err, sizeof(err)) != 0) {

@@ -4,7 +4,9 @@
 #include <sys/types.h>
 #include <sys/procctl.h>
 #include <sys/resource.h>
+#include <sys/rtprio.h>
 #include <sys/sysctl.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 #include <ctype.h>
@@ -27,6 +29,14 @@ os_this(void)
 }
 
 int
+os_spin_priority(void)
+{
+	struct rtprio rtp = { RTP_PRIO_IDLE, RTP_PRIO_MAX };
+
+	return (rtprio(RTP_SET, 0, &rtp));
+}
+
+int
 os_cpu_now(void)
 {
 #if __FreeBSD_version >= 1300000
@@ -39,16 +49,29 @@ os_cpu_now(void)
 int
 os_cpu_times(struct os_cpu_times *c)
 {
-	long t[CPUSTATES];
+	long t[CPUSTATES], cp[OS_CP_STATES];
+	struct clockinfo ci;
 	size_t len = sizeof(t);
-	int i;
+	int i, ncpu = 0;
 
 	if (sysctlbyname("kern.cp_time", t, &len, NULL, 0) != 0)
 		return (-1);
-	c->total = 0;
-	for (i = 0; i < CPUSTATES; i++)
-		c->total += (uint64_t)t[i];
-	c->idle = (uint64_t)t[CP_IDLE];
+	/* cp_time counts ticks of the statistics clock. */
+	len = sizeof(ci);
+	if (sysctlbyname("kern.clockrate", &ci, &len, NULL, 0) != 0)
+		ci.stathz = 0;
+	len = sizeof(ncpu);
+	if (sysctlbyname("hw.ncpu", &ncpu, &len, NULL, 0) != 0)
+		ncpu = 0;
+	for (i = 0; i < OS_CP_STATES; i++)
+		cp[i] = 0;
+	cp[0] = t[CP_USER];
+	cp[1] = t[CP_NICE];
+	cp[2] = t[CP_SYS];
+	cp[3] = t[CP_INTR];
+	cp[4] = t[CP_IDLE];
+	os_cpu_times_cp_time(cp, ncpu, ci.stathz > 0 ?
+	    (uint64_t)(ci.stathz) : 0, c);
 	return (0);
 }
 

@@ -19,6 +19,7 @@
 #include "harness.h"
 #include "profiler.h"
 #include "util.h"
+#include "vary.h"
 
 /* Everything one experiment holds; fields named after what owns them. */
 struct run {
@@ -40,6 +41,15 @@ struct run {
 	double		*idle;		/* [nlevels]: sum of their idle shares */
 	int		*nidle;		/* [nlevels]: how many were known */
 	int		 nbad;		/* batches failed or killed */
+	struct os_cpu_times cpu;	/* the counters' unit and CPUs */
+	int		 nrerun;	/* disturbed batches re-run */
+	int		 nkept;		/* still disturbed at the last try:
+					   counted, and said so */
+	double		 worst;		/* largest disturbance share seen */
+	long		 inject;	/* FSCONC_TEST_FOREIGN tries left */
+	const char	*quiet;		/* --wait-quiet's outcome, or NULL */
+	int		 guard_open;	/* idle_guard_open done */
+	double		 waited, quiet_share;
 	double		 skew;		/* largest start_skew; NaN: none */
 	int		 rc;		/* exit status so far */
 	int		 aborted;	/* a disk or directory could not be made */
@@ -202,6 +212,13 @@ dry_run(struct run *r)
 		fflush(stdout);
 		profiler_plan(stdout, c->os, c->profile_hz, "<set>/profile");
 	}
+	printf("idle guard: %s", idle_guard_name(c->idle_guard));
+	if (c->idle_guard == IDLE_GUARD_QOS && c->os == MD_OS_FREEBSD &&
+	    c->qos_sysctls) {
+		printf(", C-state limits set for the run, put back after:\n");
+		idle_qos_plan(stdout, r->ncpu);
+	} else
+		printf("\n");
 	printf("batches:\n");
 	for (i = 0; i < r->nsteps; i++)
 		printf("  %zu: jobs %d, rep %d%s\n", i + 1,
@@ -211,6 +228,39 @@ dry_run(struct run *r)
 	for (i = 0; i < c->nlevels; i++)
 		bind_plan_print(r->topo, r->plans[i], stdout);
 	return (EXIT_OK);
+}
+
+/* --wait-quiet: a quiet machine, or the bound, before the first batch. */
+static void
+wait_quiet(struct run *r)
+{
+	const struct run_config *c = r->cfg;
+	double limit = c->disturb_limit >= 0 ? c->disturb_limit :
+	    RUN_DISTURB_LIMIT;
+
+	if (c->progress)
+		fprintf(stderr, "fsconc run: waiting up to %gs for a quiet "
+		    "machine", c->wait_quiet);
+	switch (disturb_wait_quiet(limit, c->wait_quiet, &r->waited,
+	    &r->quiet_share)) {
+	case 0:
+		r->quiet = "quiet";
+		break;
+	case 1:
+		r->quiet = "timeout";
+		if (c->progress)
+			fprintf(stderr, "\r\033[K");
+		warnx("run: --wait-quiet: the machine was not quiet within "
+		    "%gs (%.1f%% busy, limit %g%%): running anyway",
+		    c->wait_quiet, 100 * r->quiet_share, 100 * limit);
+		break;
+	default:
+		r->quiet = "unknown";
+		warnx("run: --wait-quiet: no CPU time counters: not waiting");
+		break;
+	}
+	if (c->progress)
+		fprintf(stderr, "\r\033[K");
 }
 
 static void
@@ -266,6 +316,18 @@ write_meta(struct run *r)
 			    "CPUs", c->levels[i], c->levels[i], r->ncpu);
 		}
 	rs_meta(r->rs, "oversubscribed", "%s", over ? buf : "no");
+	if (c->disturb_limit >= 0)
+		rs_meta(r->rs, "disturb_threshold", "%g", 100 *
+		    c->disturb_limit);
+	else
+		rs_meta(r->rs, "disturb_threshold", "off");
+	rs_meta(r->rs, "disturb_max_reruns", "%d", c->disturb_reruns);
+	idle_guard_describe(c, r->ncpu, mf);
+	fflush(mf);
+	if (r->quiet != NULL) {
+		rs_meta(r->rs, "wait_quiet", "%s", r->quiet);
+		rs_meta(r->rs, "wait_quiet_seconds", "%.1f", r->waited);
+	}
 	if (r->have_spec) {
 		rs_meta(r->rs, "disk", "%s", md_spec_string(&r->spec, buf,
 		    sizeof(buf)));
@@ -353,19 +415,56 @@ progress(struct run *r, size_t done, double started)
 	fflush(stderr);
 }
 
-/* One batch: disks, directories, workers; rows appended and committed. */
+/*
+ * Whether a batch that ran was disturbed beyond --disturb-limit: steal
+ * plus foreign CPU time above that share of the machine.  Test hook:
+ * FSCONC_TEST_FOREIGN=K replaces the measured foreign time by the whole
+ * machine's (and the counters' slack) for the first K tries and by none
+ * after (deterministic, unlike a busy loop beside the run).
+ */
 static int
-one_batch(struct run *r, size_t step)
+disturbed(struct run *r, struct rs_run *run)
+{
+	double share;
+
+	if (run->status > RS_WARN)
+		return (0);
+	if (r->inject >= 0 && !isnan(run->foreign)) {
+		run->steal = 0;
+		run->foreign = r->inject > 0 ? run->real * r->cpu.ncpu +
+		    (double)DISTURB_SLACK_TICKS / r->cpu.hz : 0;
+		if (r->inject > 0)
+			r->inject--;
+	}
+	share = disturb_share(run->steal, run->foreign, run->real,
+	    r->cpu.ncpu, r->cpu.hz);
+	if (isnan(share))
+		return (0);
+	if (isnan(r->worst) || share > r->worst)
+		r->worst = share;
+	return (r->cfg->disturb_limit >= 0 && share > r->cfg->disturb_limit);
+}
+
+/*
+ * One try of a batch: disks, directories, workers; rows appended and
+ * committed.  *again: it was disturbed and is run again (try < the
+ * --disturb-reruns bound): its row is kept, marked disturbed, its
+ * workers' are not.  The last try counts, disturbed or not (the summary
+ * and meta say how many were).
+ */
+static int
+batch_try(struct run *r, size_t step, int try, int *again)
 {
 	const struct run_config *c = r->cfg;
 	int li = r->steps[step].level, n = c->levels[li], i, ndisk;
 	const char **dirs = NULL, **mounts = NULL, **devices = NULL;
 	struct rs_worker *rw;
 	struct batch_spec bs;
+	struct idle_hold guard;
 	struct rs_run run;
 	double setup = 0;
 	char **paths = NULL;
-	int rc = 0;
+	int rc = 0, ran;
 
 	memset(&run, 0, sizeof(run));
 	if (r->have_spec) {
@@ -410,8 +509,18 @@ one_batch(struct run *r, size_t step)
 		rc = -1;
 		goto out;
 	}
+	if (idle_guard_begin(c, r->topo, r->plans[li], &guard) != 0) {
+		if (run.profiled)
+			run_profile_end(r->prof, (size_t)li, n, &run, 0);
+		rc = -1;
+		goto out;
+	}
+	bs.spinners = guard.pids;
+	bs.nspinners = guard.n;
 	rw = xcalloc((size_t)n, sizeof(*rw));
-	if (harness_run_batch(&bs, &run, rw) != 0) {
+	ran = harness_run_batch(&bs, &run, rw);
+	idle_guard_end(&guard);
+	if (ran != 0) {
 		if (run.profiled)
 			run_profile_end(r->prof, (size_t)li, n, &run, 0);
 		free(rw);
@@ -427,14 +536,31 @@ one_batch(struct run *r, size_t step)
 		rc = -1;
 	/* The batch in flight when interrupted is not a measurement. */
 	if (!harness_interrupted) {
+		/* perf's own CPU time is no disturbance of a profiled one. */
+		if (!run.profiled && disturbed(r, &run)) {
+			*again = run.disturbed = try < c->disturb_reruns;
+			if (c->progress)
+				fprintf(stderr, "\r\033[K");
+			warnx("run: jobs %d rep %d: disturbed: steal %.3f s + "
+			    "foreign %.3f s in %.3f s on %d CPUs, above %g%%: "
+			    "%s", n, run.rep, run.steal, run.foreign, run.real,
+			    r->cpu.ncpu, 100 * c->disturb_limit, *again ?
+			    "run again" : "the last try, counted");
+			if (*again)
+				r->nrerun++;
+			else
+				r->nkept++;
+		}
 		rs_add_run(r->rs, &run);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n && !*again; i++)
 			rs_add_worker(r->rs, &rw[i]);
 		if (rs_commit(r->rs) != 0)
 			rc = -1;
 		if (isnan(r->skew) || run.start_skew > r->skew)
 			r->skew = run.start_skew;
-		if (run.status <= RS_WARN) {
+		if (run.disturbed) {
+			/* kept in runs.tsv, never averaged in */
+		} else if (run.status <= RS_WARN) {
 			if (!run.profiled) {	/* never averaged */
 				ds_add(r->real[li], run.real);
 				if (!isnan(run.idle)) {
@@ -460,6 +586,21 @@ out:
 	free(mounts);
 	free(devices);
 	return (rc);
+}
+
+/* One batch, tried again while disturbed, up to --disturb-reruns times. */
+static int
+one_batch(struct run *r, size_t step)
+{
+	int try, again;
+
+	for (try = 0;; try++) {
+		again = 0;
+		if (batch_try(r, step, try, &again) != 0)
+			return (-1);
+		if (!again || harness_interrupted)
+			return (0);
+	}
 }
 
 static void
@@ -537,6 +678,20 @@ summary(struct run *r, FILE *fp)
 		    "says why)\n", r->nbad, r->nbad == 1 ? "batch" : "batches");
 	if (r->prof != NULL)
 		run_profile_summary(r->prof, r->real, NULL, fp);
+	if (r->nrerun > 0 || r->nkept > 0)
+		fprintf(fp, "disturbed: %d %s re-run (runs.tsv disturbed=1, "
+		    "not counted), %d still disturbed at the last try and "
+		    "counted: steal + foreign CPU time above %g%% of the "
+		    "machine (at most %.1f%%)\n", r->nrerun, r->nrerun == 1 ?
+		    "try" : "tries", r->nkept, 100 * c->disturb_limit,
+		    100 * r->worst);
+	else if (!isnan(r->worst) && c->disturb_limit >= 0)
+		fprintf(fp, "disturbance: at most %.1f%% of the machine "
+		    "(steal + foreign; limit %g%%)\n", 100 * r->worst,
+		    100 * c->disturb_limit);
+	else if (!isnan(r->worst))
+		fprintf(fp, "disturbance: at most %.1f%% of the machine "
+		    "(steal + foreign; no limit)\n", 100 * r->worst);
 }
 
 static void
@@ -605,6 +760,8 @@ run_setup(struct run *r)
 static void
 run_free(struct run *r)
 {
+	if (r->guard_open)
+		idle_guard_close(r->cfg);
 	teardown(r);
 	free(r);
 }
@@ -613,7 +770,7 @@ int
 run_open(struct run_config *c, struct run **rp)
 {
 	char err[512], host[256], label[256], name[32];
-	const char *metrics[RS_MAX_METRICS];
+	const char *metrics[RS_MAX_METRICS], *p;
 	struct run *r;
 	size_t i;
 	int rc;
@@ -640,6 +797,19 @@ run_open(struct run_config *c, struct run **rp)
 		rc = EXIT_RUNTIME;
 		goto fail;
 	}
+	if (os_cpu_times(&r->cpu) != 0)
+		warnx("run: no CPU time counters: steal and foreign unknown");
+	r->inject = (p = getenv("FSCONC_TEST_FOREIGN")) != NULL ?
+	    strtol(p, NULL, 10) : -1;
+	r->worst = NAN;
+	if (idle_guard_open(c, r->ncpu) != 0) {
+		rc = EXIT_RUNTIME;
+		goto fail;
+	}
+	r->guard_open = 1;
+	/* Before the set exists: a signal while waiting leaves nothing. */
+	if (c->wait_quiet > 0)
+		wait_quiet(r);
 	for (i = 0; i < c->wl->nmetrics && i < RS_MAX_METRICS; i++)
 		metrics[i] = c->wl->metrics[i].name;
 	if ((r->rs = rs_create(c->results, rs_host_name(host, sizeof(host)),
@@ -722,6 +892,8 @@ run_close(struct run *r, char *set_path, size_t len)
 	rs_utc_time(now, sizeof(now), time(NULL));
 	rs_meta(r->rs, "end", "%s", now);
 	rs_meta(r->rs, "batches.failed", "%d", r->nbad);
+	rs_meta(r->rs, "disturbed_reruns", "%d", r->nrerun);
+	rs_meta(r->rs, "disturbed_kept", "%d", r->nkept);
 	if (r->nbad > 0)
 		rc = EXIT_RUNTIME;
 	if (rs_commit(r->rs) != 0)
@@ -733,6 +905,13 @@ run_close(struct run *r, char *set_path, size_t len)
 	r->rs = NULL;
 	run_free(r);
 	return (rc);
+}
+
+/* The signal owner's restore hook for --qos-sysctls (async-signal-safe). */
+static void
+restore_sysctls(void)
+{
+	(void)vary_sysctl_restore();
 }
 
 int
@@ -755,7 +934,8 @@ run_experiment(struct run_config *c, char *set_path, size_t len)
 	}
 	if ((rc = run_open(c, &r)) != EXIT_OK)
 		return (rc);
-	harness_signals_begin(HARNESS_SIG_ORDERLY, NULL, &saved);
+	harness_signals_begin(HARNESS_SIG_ORDERLY, c->qos_sysctls ?
+	    restore_sysctls : NULL, &saved);
 	for (i = 0; i < r->nsteps && !harness_interrupted; i++)
 		if (run_step(r, i) != 0)
 			break;

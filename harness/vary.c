@@ -19,8 +19,6 @@
 #include "util.h"
 #include "vary.h"
 
-#define MAX_SAVED	64
-
 /* The strings a cell configuration owns; the rest is the base's. */
 #define CELL_STRINGS(c)	{ &(c)->fs, &(c)->mount_opts, &(c)->newfs_opts, \
 	    &(c)->disk, &(c)->label, &(c)->results }
@@ -66,84 +64,18 @@ vary_cell_config_free(struct run_config *c)
 	}
 }
 
-/*
- * Saved sysctls.  An entry is complete before nsaved counts it, so a
- * signal handler running vary_sysctl_restore sees only whole entries.
- */
-static struct vary_saved saved[MAX_SAVED];
-static volatile sig_atomic_t nsaved;
-
-static int
-same_sysctl(const char *a, const char *b)
-{
-	/* "vm.dirty_ratio" and "vm/dirty_ratio" are one. */
-	for (; *a != '\0' && *b != '\0'; a++, b++)
-		if (*a != *b && !((*a == '.' || *a == '/') &&
-		    (*b == '.' || *b == '/')))
-			return (0);
-	return (*a == *b);
-}
-
 int
 vary_apply_sysctls(const struct vary *v, size_t cell, char *err,
     size_t errlen)
 {
-	static int cleaned;
-	const struct vary_axis *ax;
 	size_t i;
-	int k;
 
-	for (i = 0; i < v->naxes; i++) {
-		ax = &v->axes[i];
-		if (ax->key != VARY_SYSCTL)
-			continue;
-		for (k = 0; k < nsaved; k++)
-			if (same_sysctl(saved[k].name, ax->name))
-				break;
-		if (k == nsaved) {
-			if (k == MAX_SAVED) {
-				snprintf(err, errlen, "sysctl %s: more than "
-				    "%d sysctls varied", ax->name, MAX_SAVED);
-				return (-1);
-			}
-			/* A dead run's change is not this one's original. */
-			if (!cleaned++)
-				vary_sysctl_cleanup(0);
-			/* On disk before it changes: SIGKILL cannot lose it. */
-			if (vary_os_save(&saved[k], ax->name, err,
-			    errlen) != 0 || vary_record_save(saved, k + 1, err,
-			    errlen) != 0)
-				return (-1);
-			nsaved = k + 1;
-		}
-		if (vary_os_set(&saved[k], vary_value(v, cell, i), err,
-		    errlen) != 0)
+	for (i = 0; i < v->naxes; i++)
+		if (v->axes[i].key == VARY_SYSCTL &&
+		    vary_sysctl_set(v->axes[i].name, vary_value(v, cell, i),
+		    err, errlen) != 0)
 			return (-1);
-	}
 	return (0);
-}
-
-int
-vary_sysctl_restore(void)
-{
-	int k, failed = 0;
-
-	for (k = 0; k < nsaved; k++)
-		if (vary_os_restore(&saved[k]) != 0)
-			failed++;
-	/* All back: nothing to record; a later change is saved anew. */
-	if (failed == 0 && nsaved > 0) {
-		vary_record_remove();
-		nsaved = 0;
-	}
-	return (failed);
-}
-
-int
-vary_sysctl_get(const char *name, char *buf, size_t len, char *err,
-    size_t errlen)
-{
-	return (vary_os_get(name, buf, len, err, errlen));
 }
 
 /* --- the driver --------------------------------------------------------- */

@@ -53,6 +53,13 @@ void	 vary_step_order(size_t *order, size_t ncells, enum run_order,
  */
 int	 vary_apply_sysctls(const struct vary *, size_t cell, char *err,
 	    size_t errlen);
+/*
+ * Set one sysctl, its original saved first as above (harness/
+ * vary_record.c: --vary and --qos-sysctls share it).  -1 with a message
+ * in err.
+ */
+int	 vary_sysctl_set(const char *name, const char *value, char *err,
+	    size_t errlen);
 /* 0, or the number of sysctls that could not be restored. */
 int	 vary_sysctl_restore(void);
 /* Current value of a sysctl as text; -1 with a message in err. */

@@ -24,6 +24,7 @@ static const struct {
 	{ "mode",	VARY_MODE,		RUN_OPT_MODE },
 	{ "bind",	VARY_BIND,		RUN_OPT_BIND },
 	{ "layout",	VARY_LAYOUT,		RUN_OPT_LAYOUT },
+	{ "idle-guard",	VARY_IDLE_GUARD,	RUN_OPT_IDLE_GUARD },
 };
 #define NKEYS	(sizeof(vary_keys) / sizeof(vary_keys[0]))
 
@@ -59,7 +60,8 @@ vary_parse(struct vary *v, const char *spec, char *err, size_t errlen)
 		if (k == NKEYS) {
 			snprintf(err, errlen, "--vary %.*s: unknown key (want "
 			    "sysctl:NAME, fs, mount-opts, newfs-opts, disk, "
-			    "mode, bind or layout)", (int)(eq - spec), spec);
+			    "mode, bind, layout or idle-guard)", (int)(eq - spec),
+			    spec);
 			return (-1);
 		}
 		ax.key = vary_keys[k].key;

@@ -1,5 +1,6 @@
 /*
- * --vary's sysctls on disk: before a sysctl is first changed, its value
+ * Sysctls fsconc changes (--vary's, --qos-sysctls'), saved in memory
+ * and on disk: before a sysctl is first changed, its value
  * is written (fsync'd, renamed into place) to RUNDIR/sysctl/PID.rec in
  * md-setup's runtime directory, so that a run killed with SIGKILL does
  * not leave the machine changed: "fsconc cleanup" (and "fsconc md
@@ -16,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,8 @@
 #include "md.h"
 #include "util.h"
 #include "vary.h"
+
+#define MAX_SAVED	64
 
 /* This process's record: the path is made once, for a signal handler. */
 static char rec_path[PATH_MAX];
@@ -253,4 +257,73 @@ vary_sysctl_cleanup(pid_t only)
 	closedir(dp);
 	free(dir);
 	return (rv);
+}
+
+/*
+ * Saved sysctls.  An entry is complete before nsaved counts it, so a
+ * signal handler running vary_sysctl_restore sees only whole entries.
+ */
+static struct vary_saved saved[MAX_SAVED];
+static volatile sig_atomic_t nsaved;
+
+static int
+same_sysctl(const char *a, const char *b)
+{
+	/* "vm.dirty_ratio" and "vm/dirty_ratio" are one. */
+	for (; *a != '\0' && *b != '\0'; a++, b++)
+		if (*a != *b && !((*a == '.' || *a == '/') &&
+		    (*b == '.' || *b == '/')))
+			return (0);
+	return (*a == *b);
+}
+
+int
+vary_sysctl_set(const char *name, const char *value, char *err,
+    size_t errlen)
+{
+	static int cleaned;
+	int k;
+
+	for (k = 0; k < nsaved; k++)
+		if (same_sysctl(saved[k].name, name))
+			break;
+	if (k == nsaved) {
+		if (k == MAX_SAVED) {
+			snprintf(err, errlen, "sysctl %s: more than %d "
+			    "sysctls changed", name, MAX_SAVED);
+			return (-1);
+		}
+		/* A dead run's change is not this one's original. */
+		if (!cleaned++)
+			vary_sysctl_cleanup(0);
+		/* On disk before it changes: SIGKILL cannot lose it. */
+		if (vary_os_save(&saved[k], name, err, errlen) != 0 ||
+		    vary_record_save(saved, k + 1, err, errlen) != 0)
+			return (-1);
+		nsaved = k + 1;
+	}
+	return (vary_os_set(&saved[k], value, err, errlen));
+}
+
+int
+vary_sysctl_restore(void)
+{
+	int k, failed = 0;
+
+	for (k = 0; k < nsaved; k++)
+		if (vary_os_restore(&saved[k]) != 0)
+			failed++;
+	/* All back: nothing to record; a later change is saved anew. */
+	if (failed == 0 && nsaved > 0) {
+		vary_record_remove();
+		nsaved = 0;
+	}
+	return (failed);
+}
+
+int
+vary_sysctl_get(const char *name, char *buf, size_t len, char *err,
+    size_t errlen)
+{
+	return (vary_os_get(name, buf, len, err, errlen));
 }

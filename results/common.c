@@ -92,7 +92,7 @@ rs_valid_metric_name(const char *s)
 	static const char *const fixed[] = { "jobs", "rep", "real", "user",
 	    "sys", "nvcsw", "nivcsw", "idle", "setup", "status", "reason",
 	    "worker", "cpuset", "entries", "bytes", "start_skew", "cpu_start",
-	    "cpu_end" };
+	    "cpu_end", "steal", "foreign", "disturbed" };
 	size_t i;
 	const char *p;
 
@@ -136,7 +136,8 @@ rs_meta_volatile(const char *key)
 	    "command", "label", "seed", "disk_id", "disk_device",
 	    "disk_mountpoint", "disk_newfs_command", "vary.cell",
 	    "vary.run", "precision_met", "precision_stop",
-	    "disturbed_reruns" };
+	    "disturbed_reruns", "disturbed_kept", "wait_quiet",
+	    "wait_quiet_seconds" };
 	/*
 	 * import's source files say where data came from, not how; the
 	 * precision reached is an outcome, as the times are.

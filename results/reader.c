@@ -29,8 +29,8 @@
  * added together (each ended by NULL; an empty group ends the list): a
  * header holds the first k groups whole, k >= 0.
  */
-static const char *const run_added[] = { "start_skew", NULL, "profiled",
-    NULL, NULL };
+static const char *const run_added[] = { "start_skew", NULL, "steal",
+    "foreign", "disturbed", NULL, "profiled", NULL, NULL };
 static const char *const worker_added[] = { "cpu_start", "cpu_end", NULL,
     NULL };
 
@@ -403,7 +403,7 @@ mismatch:
 /* Column names for messages; *col is the failing column. */
 static const char *const run_cols[] = { "jobs", "rep", "real", "user",
     "sys", "nvcsw", "nivcsw", "idle", "setup", "status", "start_skew",
-    "profiled" };
+    "steal", "foreign", "disturbed", "profiled" };
 static const char *const worker_cols[] = { "jobs", "rep", "worker",
     "cpuset", "real", "user", "sys", "entries", "bytes", "status",
     "cpu_start", "cpu_end" };
@@ -447,8 +447,17 @@ parse_run(struct rs_set *s, char **f, size_t fixed, struct rs_run *r,
 	if (fixed > RUN_FIXED)
 		FIELD(RUN_FIXED, parse_seconds(f[RUN_FIXED], MAX_SECONDS,
 		    &r->start_skew));
-	if (fixed > RUN_FIXED + 1)
-		FIELD(RUN_FIXED + 1, parse_index(f[RUN_FIXED + 1], 0, 1,
+	r->steal = r->foreign = NAN;
+	if (fixed > RUN_FIXED + 1) {
+		FIELD(RUN_FIXED + 1, parse_seconds(f[RUN_FIXED + 1],
+		    MAX_SECONDS, &r->steal));
+		FIELD(RUN_FIXED + 2, parse_seconds(f[RUN_FIXED + 2],
+		    MAX_SECONDS, &r->foreign));
+		FIELD(RUN_FIXED + 3, parse_index(f[RUN_FIXED + 3], 0, 1,
+		    &r->disturbed));
+	}
+	if (fixed > RUN_FIXED + 4)
+		FIELD(RUN_FIXED + 4, parse_index(f[RUN_FIXED + 4], 0, 1,
 		    &r->profiled));
 	for (i = 0; i < s->nmetrics; i++)
 		FIELD(fixed + i, parse_metric(f[fixed + i], &r->metric[i]));
@@ -495,6 +504,7 @@ parse_worker(struct rs_set *s, char **f, size_t fixed, struct rs_worker *k,
 struct rowkey {
 	int	 jobs, rep, worker;
 	size_t	 line;
+	int	 disturbed;	/* runs.tsv: re-run, so it may come again */
 };
 
 static int
@@ -511,7 +521,11 @@ rowkey_cmp(const void *a, const void *b)
 	return ((x->line > y->line) - (x->line < y->line));
 }
 
-/* One row per level and repetition (and worker): -1 and a message if not. */
+/*
+ * One row per level and repetition (and worker), but for runs.tsv rows
+ * of disturbed batches, which their re-run follows: -1 and a message if
+ * not.
+ */
 static int
 check_unique(struct rowkey *keys, size_t n, const char *path, int workers,
     char *err, size_t errlen)
@@ -524,7 +538,8 @@ check_unique(struct rowkey *keys, size_t n, const char *path, int workers,
 	for (i = 1; i < n; i++)
 		if (keys[i - 1].jobs == keys[i].jobs &&
 		    keys[i - 1].rep == keys[i].rep &&
-		    keys[i - 1].worker == keys[i].worker) {
+		    keys[i - 1].worker == keys[i].worker &&
+		    !keys[i - 1].disturbed) {
 			seterr(err, errlen, "%s:%zu: jobs %d rep %d worker %d "
 			    "again (first on line %zu)", path, keys[i].line,
 			    keys[i].jobs, keys[i].rep, keys[i].worker,
@@ -594,7 +609,7 @@ read_table(struct rs_set *s, const char *file, int workers, char *err,
 				goto bad;
 			keys[nrows] = (struct rowkey){ s->workers[s->nworkers].jobs,
 			    s->workers[s->nworkers].rep,
-			    s->workers[s->nworkers].worker, l.lineno };
+			    s->workers[s->nworkers].worker, l.lineno, 0 };
 			s->nworkers++;
 		} else {
 			s->runs = xrealloc(s->runs,
@@ -603,7 +618,8 @@ read_table(struct rs_set *s, const char *file, int workers, char *err,
 			    &col)) != NULL)
 				goto bad;
 			keys[nrows] = (struct rowkey){ s->runs[s->nruns].jobs,
-			    s->runs[s->nruns].rep, 0, l.lineno };
+			    s->runs[s->nruns].rep, 0, l.lineno,
+			    s->runs[s->nruns].disturbed };
 			s->nruns++;
 		}
 		nrows++;
@@ -1050,13 +1066,13 @@ rs_values(const struct rs_set *s, int jobs, const char *metric,
 	size_t i, n = 0, m = 0;
 	int which;
 	static const char *const fixed[] = { "real", "user", "sys", "idle",
-	    "setup", "nvcsw", "nivcsw", "start_skew" };
+	    "setup", "nvcsw", "nivcsw", "start_skew", "steal", "foreign" };
 
 	*values = NULL;
-	for (which = 0; which < 8; which++)
+	for (which = 0; which < 10; which++)
 		if (strcmp(metric, fixed[which]) == 0)
 			break;
-	if (which == 8) {
+	if (which == 10) {
 		for (m = 0; m < s->nmetrics; m++)
 			if (strcmp(metric, s->metrics[m]) == 0)
 				break;
@@ -1066,7 +1082,7 @@ rs_values(const struct rs_set *s, int jobs, const char *metric,
 	v = xcalloc(s->nruns + 1, sizeof(double));
 	for (i = 0; i < s->nruns; i++) {
 		r = &s->runs[i];
-		if (r->jobs != jobs || r->profiled ||
+		if (r->jobs != jobs || r->profiled || r->disturbed ||
 		    (r->status != RS_OK && r->status != RS_WARN))
 			continue;
 		switch (which) {
@@ -1078,6 +1094,8 @@ rs_values(const struct rs_set *s, int jobs, const char *metric,
 		case 5: x = r->nvcsw < 0 ? NAN : (double)r->nvcsw; break;
 		case 6: x = r->nivcsw < 0 ? NAN : (double)r->nivcsw; break;
 		case 7: x = r->start_skew; break;
+		case 8: x = r->steal; break;
+		case 9: x = r->foreign; break;
 		default: x = r->metric[m]; break;
 		}
 		if (isfinite(x))

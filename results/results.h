@@ -70,6 +70,10 @@ struct rs_run {
 	enum rs_status	 status;
 	double		 start_skew;	/* last worker start - first, s;
 					   NaN: unknown (older sets) */
+	double		 steal;		/* hypervisor steal during it, s */
+	double		 foreign;	/* CPU time of others during it, s;
+					   both NaN: unknown (older sets) */
+	int		 disturbed;	/* 1: disturbed, never averaged in */
 	int		 profiled;	/* 1: run --profile sampled it; never
 					   averaged (0 in older sets) */
 	double		 metric[RS_MAX_METRICS];	/* workload metrics */
@@ -199,9 +203,10 @@ int	 rs_complete(const struct rs_set *);
 size_t	 rs_levels(const struct rs_set *, int **levels);
 /*
  * Values of a metric ("real", "user", "sys", "idle", "setup", "nvcsw",
- * "nivcsw", "start_skew" or a workload metric) for jobs level N over
- * batches whose status is ok or warn and that were not profiled, in file
- * order, unknown ("-") values skipped; *values malloc'd, NULL when the count is 0.
+ * "nivcsw", "start_skew", "steal", "foreign" or a workload metric) for
+ * jobs level N over batches whose status is ok or warn and that were
+ * neither disturbed nor profiled, in file order, unknown ("-") values
+ * skipped; *values malloc'd, NULL when the count is 0.
  */
 size_t	 rs_values(const struct rs_set *, int jobs, const char *metric,
 	    double **values);

@@ -222,7 +222,7 @@ rs_create_at(const char *root, const char *host, const char *label,
 		return (NULL);
 	}
 	fprintf(w->runs.fp, "# jobs\trep\treal\tuser\tsys\tnvcsw\tnivcsw\tidle"
-	    "\tsetup\tstatus\tstart_skew\tprofiled");
+	    "\tsetup\tstatus\tstart_skew\tsteal\tforeign\tdisturbed\tprofiled");
 	for (i = 0; i < nmetrics; i++)
 		fprintf(w->runs.fp, "\t%s", metrics[i]);
 	fprintf(w->runs.fp, "\treason\n");
@@ -333,6 +333,11 @@ rs_add_run(struct rs_writer *w, const struct rs_run *r)
 	put_sec(w->runs.fp, r->setup);
 	fprintf(w->runs.fp, "\t%s\t", rs_status_name(r->status));
 	put_sec(w->runs.fp, r->start_skew);
+	fputc('\t', w->runs.fp);
+	put_sec(w->runs.fp, r->steal);
+	fputc('\t', w->runs.fp);
+	put_sec(w->runs.fp, r->foreign);
+	fprintf(w->runs.fp, "\t%d", r->disturbed ? 1 : 0);
 	fprintf(w->runs.fp, "\t%d", r->profiled ? 1 : 0);
 	for (i = 0; i < w->nmetrics; i++) {
 		fputc('\t', w->runs.fp);
@@ -343,7 +348,8 @@ rs_add_run(struct rs_writer *w, const struct rs_run *r)
 	fputc('\n', w->runs.fp);
 
 	/* Only batches that count go where ministat reads them. */
-	if ((r->status != RS_OK && r->status != RS_WARN) || r->profiled)
+	if ((r->status != RS_OK && r->status != RS_WARN) || r->disturbed ||
+	    r->profiled)
 		return;
 	pend_add(w, r->jobs, "real", r->real, 1);
 	pend_add(w, r->jobs, "user", r->user, 1);

@@ -12,6 +12,9 @@ check() {
 	if _o=$("$@" 2>&1); then ok "$_n"; else not_ok "$_n" "$_o"; fi
 }
 is_root() { [ "$(id -u)" -eq 0 ]; }
+# The machine running the tests is loaded: no batch counts as disturbed
+# (and is run again) unless a test asks (tests/e2e/disturb.sh).
+export FSCONC_TEST_FOREIGN="${FSCONC_TEST_FOREIGN-0}"
 # at_exit CMD: run CMD when the test exits.  Tests add to the one EXIT
 # trap through this instead of replacing it.
 _at_exit=

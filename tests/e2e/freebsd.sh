@@ -113,11 +113,14 @@ done <<EOF
 man2/procctl.2freebsd.gz procctl PROC_PDEATHSIG_CTL P_PID
 man3/sysctl.3freebsd.gz sysctl sysctlbyname sysctlnametomib CTL_MAXNAME CTL_KERN
 man3/sysctl.3freebsd.gz KERN_PROC KERN_PROC_PID KERN_PROC_PATHNAME kinfo_proc
+man3/sysctl.3freebsd.gz KERN_CLOCKRATE clockinfo
 man9/sysctl.9freebsd.gz CTLTYPE_INT CTLTYPE_STRING CTLTYPE_S64 CTLTYPE_UINT
 man9/sysctl.9freebsd.gz CTLTYPE_LONG CTLTYPE_ULONG CTLTYPE_U64
 man2/statfs.2freebsd.gz statfs fsid MFSNAMELEN MNAMELEN f_mntonname
 man2/unmount.2freebsd.gz unmount
 man2/getrusage.2freebsd.gz RUSAGE_THREAD
+man2/rtprio.2freebsd.gz rtprio RTP_SET RTP_LOOKUP RTP_PRIO_IDLE RTP_PRIO_MAX
+man2/rtprio.2freebsd.gz RTP_PRIO_REALTIME RTP_PRIO_NORMAL
 man2/close_range.2freebsd.gz close_range
 man2/open.2freebsd.gz O_DIRECT
 man2/chflags.2freebsd.gz chflags lchflags fchflags chflagsat UF_IMMUTABLE UF_APPEND

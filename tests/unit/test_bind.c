@@ -43,6 +43,57 @@ plan_str(const char *desc, int jobs, enum bind_level b, enum bind_distrib d)
 	return (out);
 }
 
+/* The CPUs --idle-guard spin may use beside a plan, in list syntax. */
+static char *
+idle_str(const char *desc, int jobs, enum bind_level b, enum bind_distrib d)
+{
+	static char out[8192];
+	hwloc_topology_t t = synth(desc);
+	hwloc_bitmap_t idle;
+	struct bind_plan *p;
+	char err[256];
+
+	p = bind_plan_compute(t, jobs, b, d, err, sizeof(err));
+	assert_non_null(p);
+	idle = bind_plan_idle_cpus(t, p);
+	hwloc_bitmap_list_snprintf(out, sizeof(out), idle);
+	hwloc_bitmap_free(idle);
+	bind_plan_free(p);
+	hwloc_topology_destroy(t);
+	return (out);
+}
+
+static void
+test_idle_cpus(void **state)
+{
+	(void)state;
+	/* No SMT: the other CPU of two. */
+	assert_string_equal(idle_str("core:2 pu:1", 1, BIND_CORE,
+	    DISTRIB_SCATTER), "1");
+	assert_string_equal(idle_str("core:2 pu:1", 2, BIND_CORE,
+	    DISTRIB_SCATTER), "");
+	/* A worker on PU 0: its sibling PU 1 is never a spinner's. */
+	assert_string_equal(idle_str("core:4 pu:2", 1, BIND_PU,
+	    DISTRIB_COMPACT), "2-7");
+	assert_string_equal(idle_str("core:4 pu:2", 2, BIND_PU,
+	    DISTRIB_COMPACT), "2-7");
+	assert_string_equal(idle_str("core:4 pu:2", 2, BIND_CORE,
+	    DISTRIB_COMPACT), "4-7");
+	assert_string_equal(idle_str("package:2 core:8 pu:2", 2, BIND_CORE,
+	    DISTRIB_SCATTER), "2-15,18-31");
+	/* A package-wide binding leaves the other package. */
+	assert_string_equal(idle_str("package:2 core:8 pu:2", 1, BIND_PACKAGE,
+	    DISTRIB_SCATTER), "16-31");
+	/* Every core holds a worker; oversubscribed too. */
+	assert_string_equal(idle_str("core:4 pu:2", 4, BIND_PU,
+	    DISTRIB_SCATTER), "");
+	assert_string_equal(idle_str("core:2 pu:1", 5, BIND_CORE,
+	    DISTRIB_SCATTER), "");
+	/* Unbound: no CPU is known to be idle. */
+	assert_string_equal(idle_str("core:4 pu:2", 1, BIND_NONE,
+	    DISTRIB_SCATTER), "");
+}
+
 static void
 test_two_packages_scatter(void **state)
 {
@@ -207,6 +258,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_packages_scatter),
+		cmocka_unit_test(test_idle_cpus),
 		cmocka_unit_test(test_two_packages_compact),
 		cmocka_unit_test(test_scatter_covers_all_cores),
 		cmocka_unit_test(test_numa),

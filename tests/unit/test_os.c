@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +41,114 @@ test_cpu_times(void **state)
 static void
 test_idle_backwards(void **state)
 {
-	struct os_cpu_times a = { 100, 1000 }, b = { 90, 1100 };
+	struct os_cpu_times a = { .idle = 100, .total = 1000 },
+	    b = { .idle = 90, .total = 1100 };
 
 	(void)state;
 	assert_true(os_idle_share(&a, &b) == -1);
 	b.idle = 150;
 	assert_true(os_idle_share(&a, &b) == 0.5);
+}
+
+/* Two /proc/stat snapshots, 1 s apart on 2 CPUs at USER_HZ 100. */
+static const char stat_a[] =
+    "cpu  1000 10 500 3000 40 0 5 7 300 0\n"
+    "cpu0 500 5 250 1500 20 0 2 3 150 0\n"
+    "cpu1 500 5 250 1500 20 0 3 4 150 0\n"
+    "intr 123 0 0\nctxt 42\nbtime 1\n";
+static const char stat_b[] =
+    "cpu  1060 10 560 3060 45 0 6 17 320 0\n"
+    "cpu0 530 5 280 1530 22 0 3 8 160 0\n"
+    "cpu1 530 5 280 1530 23 0 3 9 160 0\n"
+    "intr 150 0 0\n";
+
+static void
+test_proc_stat_parse(void **state)
+{
+	struct os_cpu_times c;
+
+	(void)state;
+	assert_int_equal(os_cpu_times_parse(stat_a, 100, &c), 0);
+	/* user..steal; guest (300) is inside user already. */
+	assert_int_equal(c.total, 1000 + 10 + 500 + 3000 + 40 + 0 + 5 + 7);
+	assert_int_equal(c.idle, 3040);
+	assert_int_equal(c.steal, 7);
+	assert_int_equal(c.hz, 100);
+	assert_int_equal(c.ncpu, 2);
+	/* Older kernels: four fields, no steal. */
+	assert_int_equal(os_cpu_times_parse("cpu 1 2 3 4\ncpu0 1 2 3 4\n",
+	    100, &c), 0);
+	assert_int_equal(c.total, 10);
+	assert_int_equal(c.steal, 0);
+	assert_int_equal(c.ncpu, 1);
+	/* Not /proc/stat. */
+	assert_int_equal(os_cpu_times_parse("", 100, &c), -1);
+	assert_int_equal(os_cpu_times_parse("cpu 1 2 3\n", 100, &c), -1);
+	assert_int_equal(os_cpu_times_parse("cpu0 1 2 3 4\n", 100, &c), -1);
+	assert_int_equal(os_cpu_times_parse("intr 1\ncpu x 1 2 3\n", 100,
+	    &c), -1);
+}
+
+static void
+test_disturb_arith(void **state)
+{
+	struct os_cpu_times a, b;
+	double steal, foreign, share;
+
+	(void)state;
+	assert_int_equal(os_cpu_times_parse(stat_a, 100, &a), 0);
+	assert_int_equal(os_cpu_times_parse(stat_b, 100, &b), 0);
+	/*
+	 * busy: user +60, system +60, softirq +1 = 121 ticks = 1.21 s;
+	 * steal +10 ticks = 0.1 s.  Workers used 0.9 s: foreign 0.31 s.
+	 */
+	assert_int_equal(disturb_measure(&a, &b, 0.9, &steal, &foreign), 0);
+	assert_float_equal(steal, 0.1, 1e-12);
+	assert_float_equal(foreign, 0.31, 1e-12);
+	/* Less slack (2 ticks) over 1 s on 2 CPUs. */
+	share = disturb_share(steal, foreign, 1.0, 2, 100);
+	assert_float_equal(share, (0.41 - 0.02) / 2, 1e-12);
+	/* Workers' exact time above the ticks: rounding, clamped to 0. */
+	assert_int_equal(disturb_measure(&a, &b, 1.5, &steal, &foreign), 0);
+	assert_true(foreign == 0);
+	/* Within the slack: no disturbance at all. */
+	assert_true(disturb_share(0, 0.015, 0.1, 2, 100) == 0);
+	assert_true(isnan(disturb_share(NAN, 0, 1, 2, 100)));
+	assert_true(isnan(disturb_share(0, 0, 0, 2, 100)));
+	assert_true(isnan(disturb_share(0, 0, 1, 0, 100)));
+	/* Backwards counters, another unit, no unit: unknown. */
+	assert_int_equal(disturb_measure(&b, &a, 0, &steal, &foreign), -1);
+	assert_true(isnan(steal) && isnan(foreign));
+	b.hz = 1000;
+	assert_int_equal(disturb_measure(&a, &b, 0, &steal, &foreign), -1);
+	a.hz = b.hz = 0;
+	assert_int_equal(disturb_measure(&a, &b, 0, &steal, &foreign), -1);
+	/* idle + steal above total is not a sample. */
+	assert_int_equal(os_cpu_times_parse(stat_a, 100, &a), 0);
+	b = a;
+	b.steal = b.total;
+	assert_int_equal(disturb_measure(&a, &b, 0, &steal, &foreign), -1);
+}
+
+/* FreeBSD's kern.cp_time: user nice sys intr idle, no steal. */
+static void
+test_cp_time(void **state)
+{
+	const long a[OS_CP_STATES] = { 100, 0, 50, 10, 840 },
+	    b[OS_CP_STATES] = { 227, 0, 100, 13, 860 };
+	struct os_cpu_times x, y;
+	double steal, foreign;
+
+	(void)state;
+	os_cpu_times_cp_time(a, 2, 127, &x);
+	os_cpu_times_cp_time(b, 2, 127, &y);
+	assert_int_equal(x.total, 1000);
+	assert_int_equal(x.idle, 840);
+	assert_int_equal(x.steal, 0);
+	/* busy +180 ticks of stathz 127 = 1.417 s; workers 1.0 s. */
+	assert_int_equal(disturb_measure(&x, &y, 1.0, &steal, &foreign), 0);
+	assert_true(steal == 0);
+	assert_float_equal(foreign, 180.0 / 127 - 1.0, 1e-12);
 }
 
 static void
@@ -101,6 +204,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_times),
 		cmocka_unit_test(test_idle_backwards),
+		cmocka_unit_test(test_proc_stat_parse),
+		cmocka_unit_test(test_disturb_arith),
+		cmocka_unit_test(test_cp_time),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_label),
 		cmocka_unit_test(test_die_with_parent),

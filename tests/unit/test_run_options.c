@@ -267,6 +267,75 @@ test_bad_options(void **state)
 	run_config_free(&c);
 }
 
+/* --disturb-limit, --disturb-reruns, --wait-quiet, --idle-guard. */
+static void
+test_disturb_options(void **state)
+{
+	static const char *const bad[] = {
+		"run --disturb-limit 0", "run --disturb-limit -5",
+		"run --disturb-limit 101", "run --disturb-limit x",
+		"run --disturb-limit 5%%", "run --disturb-limit %",
+		"run --disturb-limit ''", "run --disturb-limit 1e1",
+		"run --disturb-limit 0x10", "run --disturb-limit 5.",
+		"run --disturb-limit 0100", "run --disturb-reruns -1",
+		"run --disturb-reruns 101", "run --wait-quiet=0",
+		"run --wait-quiet=10x", "run --wait-quiet=25h",
+		"run --wait-quiet=", "run --wait-quiet=-1s",
+		"run --idle-guard halt", "run --idle-guard", NULL,
+	};
+	struct run_config c;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse(&c, "run"), READY);
+	assert_true(c.disturb_limit == RUN_DISTURB_LIMIT);
+	assert_int_equal(c.disturb_reruns, RUN_DISTURB_RERUNS);
+	assert_true(c.wait_quiet == 0);
+	assert_int_equal(c.idle_guard, IDLE_GUARD_NONE);
+	run_config_free(&c);
+	assert_int_equal(parse(&c, "run --disturb-limit 2.5% "
+	    "--disturb-reruns 0 --wait-quiet --idle-guard spin"), READY);
+	assert_true(c.disturb_limit == 0.025);
+	assert_int_equal(c.disturb_reruns, 0);
+	assert_true(c.wait_quiet == RUN_WAIT_QUIET);
+	assert_int_equal(c.idle_guard, IDLE_GUARD_SPIN);
+	run_config_free(&c);
+	assert_int_equal(parse(&c, "run --disturb-limit off --wait-quiet=2m "
+	    "--idle-guard qos --qos-sysctls"), READY);
+	assert_true(c.disturb_limit < 0);
+	assert_true(c.wait_quiet == 120);
+	assert_int_equal(c.idle_guard, IDLE_GUARD_QOS);
+	assert_int_equal(c.qos_sysctls, 1);
+	run_config_free(&c);
+	for (i = 0; bad[i] != NULL; i++) {
+		assert_int_equal(parse(&c, bad[i]), EXIT_USAGE);
+		run_config_free(&c);
+	}
+}
+
+/* --qos-sysctls on FreeBSD: the global C-state limit, then each CPU's. */
+static void
+test_qos_plan(void **state)
+{
+	char *buf = NULL, name[64];
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_string_equal(idle_qos_sysctl(-1, name, sizeof(name)),
+	    "hw.acpi.cpu.cx_lowest");
+	assert_string_equal(idle_qos_sysctl(11, name, sizeof(name)),
+	    "dev.cpu.11.cx_lowest");
+	fp = open_memstream(&buf, &len);
+	idle_qos_plan(fp, 3);
+	fclose(fp);
+	assert_string_equal(buf, "sysctl hw.acpi.cpu.cx_lowest=C1\n"
+	    "sysctl dev.cpu.0.cx_lowest=C1\n"
+	    "sysctl dev.cpu.1.cx_lowest=C1\n"
+	    "sysctl dev.cpu.2.cx_lowest=C1\n");
+	free(buf);
+}
+
 /* --vary is parsed once, into the configuration, axis by axis. */
 static void
 test_vary_parsed(void **state)
@@ -381,6 +450,8 @@ main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_all_options),
 		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_disturb_options),
+		cmocka_unit_test(test_qos_plan),
 		cmocka_unit_test(test_vary_parsed),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_disk_size),

@@ -41,6 +41,37 @@ test_parse_size(void **state)
 
 /* strtoul(3) took "-1" for 18446744073709551615: never again. */
 static void
+test_parse_duration(void **state)
+{
+	static const char *const bad[] = { "", "s", "1x", "+1", "1.5s",
+	    " 1s", "1s ", "1ss", "0x10", "90d", NULL };
+	double v;
+	int i;
+
+	(void)state;
+	assert_int_equal(parse_duration("90", 1, 86400, &v), 0);
+	assert_true(v == 90);
+	assert_int_equal(parse_duration("90s", 1, 86400, &v), 0);
+	assert_true(v == 90);
+	assert_int_equal(parse_duration("10m", 1, 86400, &v), 0);
+	assert_true(v == 600);
+	assert_int_equal(parse_duration("1h", 1, 86400, &v), 0);
+	assert_true(v == 3600);
+	for (i = 0; bad[i] != NULL; i++) {
+		errno = 0;
+		assert_int_equal(parse_duration(bad[i], 1, 86400, &v), -1);
+		assert_int_equal(errno, EINVAL);
+	}
+	assert_int_equal(parse_duration("0s", 1, 86400, &v), -1);
+	assert_int_equal(errno, ERANGE);
+	assert_int_equal(parse_duration("25h", 1, 86400, &v), -1);
+	assert_int_equal(errno, ERANGE);
+	/* No overflow of the multiplication. */
+	assert_int_equal(parse_duration("5124095576030432h", 1, UINT64_MAX,
+	    &v), -1);
+}
+
+static void
 test_parse_uint(void **state)
 {
 	static const char *const nan[] = { "", "-", "abc", " 1", "1 ", "+1",
@@ -182,6 +213,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_parse_uint),
+		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_mkdir_p),

@@ -11,6 +11,10 @@
 #define	RUSAGE_THREAD	1	/* getrusage(2) */
 #endif
 
+#define	CP_USER		0
+#define	CP_NICE		1
+#define	CP_SYS		2
+#define	CP_INTR		3
 #define	CP_IDLE		4
 #define	CPUSTATES	5
 #endif

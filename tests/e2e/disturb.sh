@@ -1,0 +1,209 @@
+# Disturbance accounting: steal, foreign and disturbed in runs.tsv,
+# disturbed batches re-run (bounded) and never averaged in, --wait-quiet.
+# The calib workload: no file system, no root needed.
+. "$FSCONC_TOP/tests/lib.sh"
+
+S=$(scratch)
+export FSCONC_RUNDIR="$S/rundir"
+mkdir -p -m 700 "$FSCONC_RUNDIR"
+CAL="-w calib -O iterations=2000000"
+
+set_of() { ls -d "$1"/*/*/*/ 2>/dev/null | head -n 1; }
+rows() { grep -vc '^#' "$1"; }
+# Rows of runs.tsv whose disturbed column (found by the header) is $2.
+disturbed_rows() {
+	awk -F'\t' -v want="$2" 'NR == 1 { for (i = 1; i <= NF; i++)
+	    if ($i == "disturbed") c = i; next }
+	    c && $c == want { n++ } END { print n + 0 }' "$1"
+}
+
+# --- the columns ---------------------------------------------------------
+out=$(env -u FSCONC_TEST_FOREIGN "$FSCONC" run $CAL -j 1 -r 2 --disturb-limit off -R "$S/c" 2>&1); rc=$?
+set=$(set_of "$S/c")
+head -n 1 "$set/runs.tsv" | grep -q "	start_skew	steal	foreign	disturbed	" &&
+    awk -F'\t' 'NR > 1 && !($12 >= 0 && $13 >= 0 && ($14 == 0 || $14 == 1)) \
+    { bad = 1 } END { exit bad }' "$set/runs.tsv" &&
+    grep -qx 'disturb_threshold=off' "$set/meta" &&
+    grep -qx 'disturb_max_reruns=3' "$set/meta" &&
+    grep -qx 'disturbed_reruns=0' "$set/meta" &&
+    ok "runs.tsv: steal, foreign (s), disturbed (0/1); meta threshold" ||
+    not_ok "runs.tsv: steal, foreign (s), disturbed (0/1); meta threshold" \
+    "rc=$rc $out $(cat "$set/runs.tsv" "$set/meta")"
+
+# --- re-runs, deterministic: the hook makes the first 2 tries disturbed ----
+out=$(FSCONC_TEST_FOREIGN=2 "$FSCONC" run $CAL -j 1,2 -r 2 -R "$S/h" 2>"$S/h.err"); rc=$?
+set=$(set_of "$S/h")
+if [ $rc -eq 0 ] && [ "$(rows "$set/runs.tsv")" -eq 6 ] &&
+    [ "$(disturbed_rows "$set/runs.tsv" 1)" -eq 2 ] &&
+    [ "$(disturbed_rows "$set/runs.tsv" 0)" -eq 4 ] &&
+    [ "$(wc -l <"$set/jobs-1.real")" -eq 2 ] &&
+    [ "$(wc -l <"$set/jobs-2.real")" -eq 2 ] &&
+    [ "$(rows "$set/workers.tsv")" -eq 6 ]; then
+	ok "disturbed tries kept in runs.tsv, re-run, not in jobs-N"
+else
+	not_ok "disturbed tries kept in runs.tsv, re-run, not in jobs-N" \
+	    "rc=$rc $out $(cat "$S/h.err" "$set/runs.tsv")"
+fi
+grep -qx 'disturbed_reruns=2' "$set/meta" &&
+    grep -qx 'disturb_threshold=10' "$set/meta" &&
+    grep -qx 'idle_guard=none' "$set/meta" &&
+    grep -qx 'disturbed_kept=0' "$set/meta" &&
+    echo "$out" | grep -q '^disturbed: 2 tries re-run (runs.tsv disturbed=1, not counted), 0 still disturbed' &&
+    [ "$(grep -c 'disturbed: .*run again' "$S/h.err")" -eq 2 ] &&
+    ok "summary and meta: 2 re-run, and why" ||
+    not_ok "summary and meta: 2 re-run, and why" "$out $(cat "$S/h.err")"
+# The reader takes the repeated (level, repetition) of a disturbed try.
+out=$("$FSCONC" compare "$set" "$set" 2>&1); rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q 'jobs 1, real: skipped (x .* has 2 values' &&
+    ok "compare reads the set, counts only the batches that count" ||
+    not_ok "compare reads the set, counts only the batches that count" "rc=$rc $out"
+
+# --- the bound: still disturbed at the last try, counted and said so -------
+out=$(FSCONC_TEST_FOREIGN=100 "$FSCONC" run $CAL -j 1 -r 2 \
+    --disturb-reruns 1 -R "$S/b" 2>"$S/b.err"); rc=$?
+set=$(set_of "$S/b")
+[ $rc -eq 0 ] && [ "$(rows "$set/runs.tsv")" -eq 4 ] &&
+    [ "$(disturbed_rows "$set/runs.tsv" 1)" -eq 2 ] &&
+    [ "$(wc -l <"$set/jobs-1.real")" -eq 2 ] &&
+    grep -qx 'disturbed_kept=2' "$set/meta" &&
+    echo "$out" | grep -q '2 tries re-run .*, 2 still disturbed at the last try and counted' &&
+    [ "$(grep -c 'the last try, counted' "$S/b.err")" -eq 2 ] &&
+    ok "--disturb-reruns 1: two tries each, the last counted, said so" ||
+    not_ok "--disturb-reruns 1: two tries each, the last counted, said so" \
+    "rc=$rc $out $(cat "$S/b.err" "$set/runs.tsv")"
+out=$(FSCONC_TEST_FOREIGN=100 "$FSCONC" run $CAL -j 1 -r 2 \
+    --disturb-limit off -R "$S/o" 2>&1); rc=$?
+set=$(set_of "$S/o")
+[ $rc -eq 0 ] && [ "$(disturbed_rows "$set/runs.tsv" 1)" -eq 0 ] &&
+    [ "$(wc -l <"$set/jobs-1.real")" -eq 2 ] &&
+    grep -qx 'disturb_threshold=off' "$set/meta" &&
+    ok "--disturb-limit off: nothing marked" ||
+    not_ok "--disturb-limit off: nothing marked" "rc=$rc $out"
+
+# --- a real busy loop beside the run, a low limit ---------------------------
+sh -c 'while :; do :; done' &
+busy=$!
+at_exit "kill $busy 2>/dev/null"
+# It runs: its CPU time (utime, field 14) has moved.
+spun() { [ "$(awk '{ print $14 }' /proc/$busy/stat 2>/dev/null || echo 0)" -gt 0 ]; }
+if [ ! -r /proc/self/stat ]; then
+	skip "a busy loop beside the run marks batches" "no /proc"
+	skip "--wait-quiet: bounded, says the machine was not quiet" "no /proc"
+elif wait_until spun; then
+	out=$(env -u FSCONC_TEST_FOREIGN "$FSCONC" run -w calib -O iterations=20000000 -j 1 -r 2 \
+	    --disturb-limit 5 --disturb-reruns 1 -R "$S/l" 2>"$S/l.err"); rc=$?
+	set=$(set_of "$S/l")
+	[ $rc -eq 0 ] && [ "$(disturbed_rows "$set/runs.tsv" 1)" -ge 1 ] &&
+	    grep -q 'disturbed: steal' "$S/l.err" &&
+	    ok "a busy loop beside the run marks batches" ||
+	    not_ok "a busy loop beside the run marks batches" \
+	    "rc=$rc $out $(cat "$S/l.err" "$set/runs.tsv")"
+	t0=$(date +%s)
+	out=$(env -u FSCONC_TEST_FOREIGN "$FSCONC" run $CAL -j 1 -r 1 --disturb-limit 5 --wait-quiet=1s \
+	    -R "$S/q" 2>"$S/q.err"); rc=$?
+	t1=$(date +%s)
+	set=$(set_of "$S/q")
+	[ $rc -eq 0 ] && grep -qx 'wait_quiet=timeout' "$set/meta" &&
+	    grep -q 'not quiet within 1s' "$S/q.err" &&
+	    [ $((t1 - t0)) -lt 30 ] &&
+	    ok "--wait-quiet: bounded, says the machine was not quiet" ||
+	    not_ok "--wait-quiet: bounded, says the machine was not quiet" \
+	    "rc=$rc $(cat "$S/q.err") $(cat "$set/meta")"
+else
+	not_ok "a busy loop beside the run marks batches" "the loop never ran"
+fi
+kill $busy 2>/dev/null
+wait $busy 2>/dev/null
+
+# --- --idle-guard -------------------------------------------------------------
+# A long batch, held while the guard is looked at; SIGTERM stops the run.
+LONG="-w calib -O iterations=100000000000 -j 1 -r 1 --disturb-limit off"
+ncpu=$(getconf _NPROCESSORS_ONLN)
+spinners() { pgrep -x fsconc-spin; }
+no_spinners() { ! pgrep -x fsconc-spin >/dev/null; }
+guard_run() {	# guard_run NAME: background run, $pid, marker $S/NAME
+	FSCONC_TEST_MARKER="$S/$1" "$FSCONC" run $LONG --idle-guard "$1" \
+	    -R "$S/g$1" >"$S/$1.out" 2>&1 &
+	pid=$!
+	at_exit "kill -9 $pid 2>/dev/null"
+}
+if [ -w /dev/cpu_dma_latency ]; then
+	guard_run qos
+	if wait_until [ -e "$S/qos.released" ]; then
+		ls -l /proc/$pid/fd 2>/dev/null | grep -q '/dev/cpu_dma_latency' &&
+		    ok "qos: /dev/cpu_dma_latency held while timing" ||
+		    not_ok "qos: /dev/cpu_dma_latency held while timing" \
+		    "$(ls -l /proc/$pid/fd)"
+	else
+		not_ok "qos: /dev/cpu_dma_latency held while timing" "never released"
+	fi
+	kill -TERM $pid; wait $pid
+	set=$(set_of "$S/gqos")
+	grep -qx 'idle_guard=qos' "$set/meta" && ok "qos: meta idle_guard=qos" ||
+	    not_ok "qos: meta idle_guard=qos" "$(cat "$S/qos.out")"
+else
+	skip "qos: /dev/cpu_dma_latency held while timing" "needs root and /dev/cpu_dma_latency"
+	skip "qos: meta idle_guard=qos" "needs root and /dev/cpu_dma_latency"
+fi
+if [ "$ncpu" -lt 2 ] || ! command -v chrt >/dev/null 2>&1 ||
+    ! command -v pgrep >/dev/null 2>&1; then
+	for t in "spin: a SCHED_IDLE spinner on the idle CPU, not the worker's" \
+	    "spin: spinners gone after the run" "spin: spinners die with fsconc"; do
+		skip "$t" "needs 2 CPUs, chrt and pgrep"
+	done
+else
+	guard_run spin
+	if wait_until [ -e "$S/spin.released" ]; then
+		# In place before the release (fsconc waits for them).
+		sp=$(spinners)
+		# The worker's CPU: the plan (workers.tsv is written after).
+		wcpu=$("$FSCONC" topo -j 1 | sed -n 's/^worker 0: cpuset \([^ ]*\).*/\1/p')
+		pol=$(for p in $sp; do chrt -p $p; done)
+		cpus=$(for p in $sp; do taskset -pc $p | sed 's/.*: //'; done)
+		[ -n "$sp" ] && [ "$(echo "$sp" | wc -l)" -eq $((ncpu - 1)) ] &&
+		    [ "$(echo "$pol" | grep -c 'policy: SCHED_IDLE$')" -eq $((ncpu - 1)) ] &&
+		    ! echo "$cpus" | grep -qx "$wcpu" &&
+		    ok "spin: a SCHED_IDLE spinner on the idle CPU, not the worker's" ||
+		    not_ok "spin: a SCHED_IDLE spinner on the idle CPU, not the worker's" \
+		    "spinners: $sp; $pol; cpus $cpus; worker $wcpu"
+	else
+		not_ok "spin: a SCHED_IDLE spinner on the idle CPU, not the worker's" "never released"
+	fi
+	kill -TERM $pid; wait $pid
+	no_spinners && grep -qx 'idle_guard=spin' "$(set_of "$S/gspin")/meta" &&
+	    ok "spin: spinners gone after the run" ||
+	    not_ok "spin: spinners gone after the run" "$(spinners) $(cat "$S/spin.out")"
+	rm -f "$S/spin.released"
+	guard_run spin
+	if wait_until [ -e "$S/spin.released" ] && [ -n "$(spinners)" ]; then
+		kill -KILL $pid; wait $pid 2>/dev/null
+		wait_until no_spinners && ok "spin: spinners die with fsconc" ||
+		    not_ok "spin: spinners die with fsconc" "$(spinners)"
+	else
+		not_ok "spin: spinners die with fsconc" "no spinner to kill"
+		kill -KILL $pid 2>/dev/null
+	fi
+	"$FSCONC" md cleanup >/dev/null 2>&1
+fi
+# --vary idle-guard: one set per guard, interleaved.
+out=$("$FSCONC" run $CAL -j 1 -r 1 --vary idle-guard=none,spin -R "$S/v" 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -qx 'idle_guard=none' "$S"/v/vary/*/*/*+idle-guard=none/*/meta &&
+    grep -qx 'idle_guard=spin' "$S"/v/vary/*/*/*+idle-guard=spin/*/meta &&
+    ok "--vary idle-guard=none,spin: a set per guard" ||
+    not_ok "--vary idle-guard=none,spin: a set per guard" "rc=$rc $out"
+out=$("$FSCONC" run $CAL -j 1 -r 1 --dry-run --os freebsd --idle-guard qos \
+    --qos-sysctls --synthetic "core:2 pu:1" 2>&1)
+echo "$out" | grep -q '^idle guard: qos, C-state limits set for the run' &&
+    echo "$out" | grep -qx 'sysctl hw.acpi.cpu.cx_lowest=C1' &&
+    echo "$out" | grep -qx 'sysctl dev.cpu.1.cx_lowest=C1' &&
+    ok "--dry-run --os freebsd: the C-state sysctls --qos-sysctls sets" ||
+    not_ok "--dry-run --os freebsd: the C-state sysctls --qos-sysctls sets" "$out"
+
+# --- bad values: usage error, nothing run ------------------------------------
+for a in "--disturb-limit 0" "--disturb-limit 150" "--disturb-reruns x" \
+    "--wait-quiet=0" "--wait-quiet=forever" "--idle-guard halt"; do
+	"$FSCONC" run $CAL -j 1 -r 1 -R "$S/u" $a >/dev/null 2>&1; rc=$?
+	[ $rc -eq 2 ] && [ ! -e "$S/u" ] && ok "$a: usage error" ||
+	    not_ok "$a: usage error" "rc=$rc"
+done
+echo "1..$_t"
