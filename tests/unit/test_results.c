@@ -406,9 +406,10 @@ test_added_columns(void **state)
 
 	/* run --profile's batches: read, never among the values. */
 	put_file(dir, "runs.tsv", "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
-	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\tprofiled\trate\treason\n"
-	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t0\t7.5\t-\n"
-	    "4\t2\t9\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t1\t7.5\t-\n");
+	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\tsteal\tforeign\t"
+	    "disturbed\tprofiled\trate\treason\n"
+	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t0\t0\t0\t0\t7.5\t-\n"
+	    "4\t2\t9\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t0\t0\t0\t1\t7.5\t-\n");
 	s = rs_open(root, dir, err, sizeof(err));
 	assert_non_null(s);
 	assert_int_equal(s->nruns, 2);
@@ -419,8 +420,9 @@ test_added_columns(void **state)
 	free(v);
 	rs_free(s);
 	put_file(dir, "runs.tsv", "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
-	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\tprofiled\trate\treason\n"
-	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t2\t7.5\t-\n");
+	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\tsteal\tforeign\t"
+	    "disturbed\tprofiled\trate\treason\n"
+	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t0\t0\t0\t2\t7.5\t-\n");
 	assert_null(rs_open(root, dir, err, sizeof(err)));
 	assert_non_null(strstr(err, "runs.tsv:2: profiled \"2\""));
 	free(dir);
@@ -465,8 +467,8 @@ test_disturbed(void **state)
 	assert_string_equal(txt, "4.5\n");
 	free(txt);
 	txt = read_all(dir, "runs.tsv");
-	assert_non_null(strstr(txt, "\tok\t0.001\t0.25\t3.5\t1\t-\n"));
-	assert_non_null(strstr(txt, "\tok\t0.001\t0\t0.01\t0\t-\n"));
+	assert_non_null(strstr(txt, "\tok\t0.001\t0.25\t3.5\t1\t0\t-\n"));
+	assert_non_null(strstr(txt, "\tok\t0.001\t0\t0.01\t0\t0\t-\n"));
 	free(txt);
 	s = rs_open(root, dir, err, sizeof(err));
 	assert_non_null(s);
