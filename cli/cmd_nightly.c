@@ -20,6 +20,13 @@
 #include "results.h"
 #include "util.h"
 
+/*
+ * The precision target and budget a nightly run gets when neither -r nor
+ * --precision is given (fsconc.1 says how they were chosen).
+ */
+#define NIGHTLY_PRECISION	2	/* percent */
+#define NIGHTLY_BUDGET		600	/* seconds */
+
 /* Lower is better for all of them: they are times. */
 static const char *const nightly_metrics[] = { "real", "user", "sys" };
 #define NMETRICS (sizeof(nightly_metrics) / sizeof(nightly_metrics[0]))
@@ -42,6 +49,9 @@ struct nightly {
 	const char	*root;		/* -R, --results */
 	double		 threshold;	/* --threshold PCT */
 	int		 verbose;	/* -v */
+	struct rs_set	*base;		/* the baseline, once found */
+	size_t		 nskipped;	/* incomplete sets passed over */
+	char		 err[512];	/* why base is NULL */
 };
 
 static void
@@ -202,6 +212,60 @@ parse_options(struct nightly *nt, int argc, char **argv)
 	return (rc);
 }
 
+/*
+ * The baseline of the set at path: --baseline, or the latest complete
+ * set before it.  Kept in nt->base (NULL with the reason in nt->err, or
+ * "" when there is none yet).  Also the run's cfg.prec_baseline, so that
+ * the precision target is about the change against this very set.
+ */
+static struct rs_set *
+find_baseline(const char *path, void *arg)
+{
+	struct nightly *nt = arg;
+	char *bpath;
+
+	if (nt->base != NULL || nt->err[0] != '\0')
+		return (nt->base);
+	if (nt->baseline == NULL || strcmp(nt->baseline, "latest") == 0) {
+		if ((bpath = rs_find_before(path, &nt->nskipped)) == NULL)
+			return (NULL);
+		nt->base = rs_open(NULL, bpath, nt->err, sizeof(nt->err));
+		free(bpath);
+	} else
+		nt->base = rs_open(nt->root, nt->baseline, nt->err,
+		    sizeof(nt->err));
+	if (nt->base == NULL && nt->err[0] == '\0')
+		snprintf(nt->err, sizeof(nt->err), "cannot be read");
+	return (nt->base);
+}
+
+/*
+ * The candidate's precision line (its meta, so --no-run shows it too);
+ * 1 when it has a target it did not reach.
+ */
+static int
+print_precision(const struct rs_set *cand)
+{
+	const char *target, *met, *stop, *v;
+	double worst = 0, x;
+	size_t i;
+
+	if ((target = rs_meta_get(cand, "precision_target")) == NULL)
+		return (0);
+	met = rs_meta_get(cand, "precision_met");
+	stop = rs_meta_get(cand, "precision_stop");
+	for (i = 0; i < cand->nmeta; i++)
+		if ((strncmp(cand->meta[i].key, "precision_real.", 15) == 0 ||
+		    strncmp(cand->meta[i].key, "precision_ec.", 13) == 0) &&
+		    (x = strtod(cand->meta[i].value, NULL)) > worst)
+			worst = x;
+	v = met != NULL && strcmp(met, "yes") == 0 ? "reached" : "NOT reached";
+	printf("precision: target +/-%s%% %s (stop: %s; this set alone: "
+	    "worst +/-%.3g%%)\n", target, v, stop != NULL ? stop : "none",
+	    worst);
+	return (met == NULL || strcmp(met, "yes") != 0);
+}
+
 /* Warn when the two sets did not measure the same thing. */
 static void
 check_same(const struct rs_set *a, const struct rs_set *b)
@@ -231,7 +295,7 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 	struct report_opts ro;
 	struct rs_set *pair[2];
 	size_t nl, i, k, n, ntested;
-	int *levels, nreg, rc;
+	int *levels, nreg, rc, loose;
 	char *dir, *title;
 
 	check_same(base, cand);
@@ -273,6 +337,7 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 		    "correction, %g%% confidence, threshold %g%%\n",
 		    cand->path, n, nt->conf, nt->threshold);
 	verdict_print(stdout, vt, n, nt->conf);
+	loose = print_precision(cand);
 	if (nreg > 0)
 		printf("verdict: %d significant slowdown%s larger than %g%%\n",
 		    nreg, nreg == 1 ? "" : "s", nt->threshold);
@@ -281,6 +346,12 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 		printf("verdict: none, 0 of %zu tests possible (a level needs "
 		    "2 or more ok or warn batches in both sets)\n", n);
 		rc = EXIT_RUNTIME;
+	} else if (loose) {
+		/* Not "no regression": the figures are looser than asked. */
+		printf("verdict: inconclusive, no significant slowdown but the "
+		    "precision target was not reached (a larger --budget, or "
+		    "a quieter machine)\n");
+		rc = EXIT_INVALID;
 	} else
 		printf("verdict: no regression\n");
 	fflush(stdout);
@@ -322,18 +393,16 @@ out:
 int
 cmd_nightly(int argc, char **argv)
 {
-	struct rs_set *base, *cand;
+	struct rs_set *cand;
 	struct nightly nt;
-	char setpath[PATH_MAX], errbuf[512], *bpath;
-	size_t nskipped;
+	char setpath[PATH_MAX], errbuf[512];
 	int rc;
 
 	memset(&nt, 0, sizeof(nt));
 	nt.conf = 95;
 	nt.threshold = 2.0;
 	run_config_init(&nt.cfg);
-	base = cand = NULL;
-	bpath = NULL;
+	cand = NULL;
 	if ((rc = parse_options(&nt, argc, argv)) != 0) {
 		run_config_free(&nt.cfg);
 		usage(stderr, rc);
@@ -346,6 +415,14 @@ cmd_nightly(int argc, char **argv)
 			goto out;
 		}
 	} else {
+		/* A target by default; -r alone asks for that many. */
+		if (nt.cfg.precision == 0 && !nt.cfg.reps_given) {
+			nt.cfg.precision = NIGHTLY_PRECISION;
+			if (nt.cfg.budget == 0)
+				nt.cfg.budget = NIGHTLY_BUDGET;
+		}
+		nt.cfg.prec_baseline = find_baseline;
+		nt.cfg.prec_arg = &nt;
 		if (run_config_finish(&nt.cfg, argc, argv) != 0) {
 			run_config_free(&nt.cfg);
 			usage(stderr, EXIT_USAGE);
@@ -355,7 +432,9 @@ cmd_nightly(int argc, char **argv)
 		nt.cfg.progress = 0;
 		setpath[0] = '\0';
 		rc = run_experiment(&nt.cfg, setpath, sizeof(setpath));
-		if (rc != EXIT_OK || setpath[0] == '\0')
+		/* Precision not reached: still a whole set to judge. */
+		if ((rc != EXIT_OK && rc != EXIT_INVALID) ||
+		    setpath[0] == '\0')
 			goto out;	/* failed (said why), or --dry-run */
 		if ((cand = rs_open(NULL, setpath, errbuf,
 		    sizeof(errbuf))) == NULL) {
@@ -364,31 +443,27 @@ cmd_nightly(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (nt.baseline == NULL || strcmp(nt.baseline, "latest") == 0) {
-		bpath = rs_find_before(cand->path, &nskipped);
-		if (nskipped > 0)
-			warnx("nightly: passed over %zu newer set%s that did "
-			    "not finish (interrupted, aborted or killed)",
-			    nskipped, nskipped == 1 ? "" : "s");
-		if (bpath == NULL) {
-			printf("verdict: no baseline yet (no earlier complete "
-			    "set in the label directory of %s)\n", cand->path);
-			rc = EXIT_OK;
-			goto out;
-		}
-		base = rs_open(NULL, bpath, errbuf, sizeof(errbuf));
-	} else
-		base = rs_open(nt.root, nt.baseline, errbuf, sizeof(errbuf));
-	if (base == NULL) {
-		warnx("nightly: baseline: %s", errbuf);
+	find_baseline(cand->path, &nt);
+	if (nt.nskipped > 0)
+		warnx("nightly: passed over %zu newer set%s that did not "
+		    "finish (interrupted, aborted or killed)", nt.nskipped,
+		    nt.nskipped == 1 ? "" : "s");
+	if (nt.base == NULL && nt.err[0] == '\0') {
+		printf("verdict: no baseline yet (no earlier complete set in "
+		    "the label directory of %s)\n", cand->path);
+		/* The first night stands or falls by its own precision. */
+		rc = print_precision(cand) ? EXIT_INVALID : EXIT_OK;
+		goto out;
+	}
+	if (nt.base == NULL) {
+		warnx("nightly: baseline: %s", nt.err);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	rc = judge(&nt, base, cand);
+	rc = judge(&nt, nt.base, cand);
 out:
-	rs_free(base);
+	rs_free(nt.base);
 	rs_free(cand);
-	free(bpath);
 	run_config_free(&nt.cfg);
 	return (rc);
 }

@@ -137,6 +137,38 @@ nan:
 	return (-1);
 }
 
+int
+parse_duration(const char *s, uint64_t max, uint64_t *seconds)
+{
+	static const struct { char c; uint64_t sec; } units[] = {
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 },
+	};
+	char num[24];
+	size_t len = strlen(s), i;
+	uint64_t unit = 1, v;
+
+	if (len > 0 && (s[len - 1] < '0' || s[len - 1] > '9')) {
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (s[len - 1] == units[i].c)
+				break;
+		if (i == sizeof(units) / sizeof(units[0]))
+			goto nan;
+		unit = units[i].sec;
+		len--;
+	}
+	if (len == 0 || len >= sizeof(num))
+		goto nan;
+	memcpy(num, s, len);
+	num[len] = '\0';
+	if (parse_uint(num, 1, max / unit, &v) != 0)
+		return (-1);
+	*seconds = v * unit;
+	return (0);
+nan:
+	errno = EINVAL;
+	return (-1);
+}
+
 const char *
 parse_uint_error(char *buf, size_t len, uint64_t min, uint64_t max)
 {

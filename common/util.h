@@ -21,6 +21,7 @@ enum {
 	EXIT_RUNTIME = 1,
 	EXIT_USAGE = 2,
 	EXIT_REGRESSION = 3,
+	EXIT_INVALID = 4,	/* not valid for a verdict / precision not reached */
 };
 
 void	*xmalloc(size_t);
@@ -44,6 +45,12 @@ int	 parse_size(const char *, uint64_t *);
  */
 int	 parse_uint(const char *, uint64_t min, uint64_t max, uint64_t *);
 const char *parse_uint_error(char *, size_t, uint64_t min, uint64_t max);
+/*
+ * A duration: a whole number with an optional unit s, m or h ("90s",
+ * "10m", "1h"; bare digits are seconds), at least 1 s and at most max
+ * seconds.  0, or -1 with errno EINVAL (not a duration) or ERANGE.
+ */
+int	 parse_duration(const char *, uint64_t max, uint64_t *seconds);
 /* Renders bytes as "512M", "2G", "1.5K" into buf. */
 const char *format_size(uint64_t, char *, size_t);
 

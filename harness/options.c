@@ -22,6 +22,7 @@ const char run_optstring[] = "O:R:a:j:o:r:w:";
 const struct option run_longopts[] = {
 	{ "archive",	required_argument, NULL, 'a' },
 	{ "bind",	required_argument, NULL, RUN_OPT_BIND },
+	{ "budget",	required_argument, NULL, RUN_OPT_BUDGET },
 	{ "disk",	required_argument, NULL, RUN_OPT_DISK },
 	{ "distrib",	required_argument, NULL, RUN_OPT_DISTRIB },
 	{ "dry-run",	no_argument,	   NULL, RUN_OPT_DRY_RUN },
@@ -30,12 +31,14 @@ const struct option run_longopts[] = {
 	{ "jobs",	required_argument, NULL, 'j' },
 	{ "label",	required_argument, NULL, RUN_OPT_LABEL },
 	{ "layout",	required_argument, NULL, RUN_OPT_LAYOUT },
+	{ "max-reps",	required_argument, NULL, RUN_OPT_MAX_REPS },
 	{ "mode",	required_argument, NULL, RUN_OPT_MODE },
 	{ "mount-opts",	required_argument, NULL, RUN_OPT_MOUNT_OPTS },
 	{ "newfs-opts",	required_argument, NULL, RUN_OPT_NEWFS_OPTS },
 	{ "option",	required_argument, NULL, 'O' },
 	{ "order",	required_argument, NULL, RUN_OPT_ORDER },
 	{ "os",		required_argument, NULL, RUN_OPT_OS },
+	{ "precision",	required_argument, NULL, RUN_OPT_PRECISION },
 	{ "reps",	required_argument, NULL, 'r' },
 	{ "results",	required_argument, NULL, 'R' },
 	{ "seed",	required_argument, NULL, RUN_OPT_SEED },
@@ -57,7 +60,7 @@ run_usage_options(FILE *fp)
 	    "    [--mode process|thread] [--mount-opts opts]\n"
 	    "    [--newfs-opts args] [--order interleaved|sequential|random]\n"
 	    "    [--os linux|freebsd] [--seed n] [--synthetic topology]\n"
-	    "    [--verify]\n");
+	    "    [--verify] [--precision pct [--budget time] [--max-reps n]]\n");
 }
 
 static const char *const order_names[] = {
@@ -112,6 +115,25 @@ run_size_disk(struct md_spec *sp, enum run_layout layout, int max_level,
 	}
 	sp->size = need;
 	return ("scaled");
+}
+
+int
+parse_precision(const char *s, double *pct)
+{
+	size_t nd = strspn(s, "0123456789."), len = strlen(s);
+	char *end;
+	double v;
+
+	/* Digits and a point only: no sign, blanks, hex, exponent, nan. */
+	if (nd == 0 || strspn(s, ".") == nd ||
+	    !(len == nd || (len == nd + 1 && s[nd] == '%')))
+		return (-1);
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end != s + nd || !(v > 0 && v <= 100))
+		return (-1);
+	*pct = v;
+	return (0);
 }
 
 static int
@@ -332,6 +354,7 @@ run_option(struct run_config *c, int ch, const char *arg)
 			return (-1);
 		}
 		c->reps = (int)u;
+		c->reps_given = 1;
 		break;
 	case 'w':
 		if ((c->wl = workload_find(arg)) == NULL &&
@@ -428,6 +451,29 @@ run_option(struct run_config *c, int ch, const char *arg)
 	case RUN_OPT_VERIFY:
 		c->verify = 1;
 		break;
+	case RUN_OPT_PRECISION:
+		if (parse_precision(arg, &c->precision) != 0) {
+			warnx("run: --precision %s: want a percentage above 0 "
+			    "and at most 100, as 2%% or 2", arg);
+			return (-1);
+		}
+		break;
+	case RUN_OPT_BUDGET:
+		if (parse_duration(arg, 7 * 86400, &u) != 0) {
+			warnx("run: --budget %s: want a duration of 1s to 7 "
+			    "days, as 90s, 10m or 1h", arg);
+			return (-1);
+		}
+		c->budget = u;
+		break;
+	case RUN_OPT_MAX_REPS:
+		if (parse_uint(arg, 1, 100000, &u) == -1) {
+			warnx("run: --max-reps %s: %s", arg,
+			    parse_uint_error(msg, sizeof(msg), 1, 100000));
+			return (-1);
+		}
+		c->max_reps = (int)u;
+		break;
 	case RUN_OPT_VARY:
 		if (vary_parse(&c->vary, arg, err, sizeof(err)) != 0) {
 			warnx("run: %s", err);
@@ -437,6 +483,43 @@ run_option(struct run_config *c, int ch, const char *arg)
 	default:
 		return (-1);
 	}
+	return (0);
+}
+
+/* --precision's bounds: checked, defaults filled in. */
+static int
+precision_finish(struct run_config *c)
+{
+	if (c->precision == 0) {
+		if (c->budget != 0 || c->max_reps != 0) {
+			warnx("run: --%s: needs --precision", c->budget != 0 ?
+			    "budget" : "max-reps");
+			return (-1);
+		}
+		return (0);
+	}
+	/* Rounds are added one repetition of every level at a time. */
+	if (c->order == RUN_ORDER_SEQUENTIAL) {
+		warnx("run: --precision: not with --order sequential (rounds "
+		    "are added a repetition of every level at a time)");
+		return (-1);
+	}
+	if (!c->reps_given)
+		c->reps = PREC_MIN_REPS;
+	else if (c->reps < PREC_MIN_REPS) {
+		warnx("run: -r %d: with --precision, at least %d repetitions "
+		    "come first", c->reps, PREC_MIN_REPS);
+		return (-1);
+	}
+	if (c->max_reps == 0)
+		c->max_reps = c->reps > PREC_MAX_REPS ? c->reps : PREC_MAX_REPS;
+	else if (c->max_reps < c->reps) {
+		warnx("run: --max-reps %d: below the minimum of %d "
+		    "repetitions", c->max_reps, c->reps);
+		return (-1);
+	}
+	if (c->budget == 0)
+		c->budget = PREC_BUDGET;
 	return (0);
 }
 
@@ -462,6 +545,8 @@ run_config_finish(struct run_config *c, int argc, char **argv)
 		    c->os == MD_OS_FREEBSD ? "freebsd" : "linux");
 		return (-1);
 	}
+	if (precision_finish(c) != 0)
+		return (-1);
 	if (topo_open(&t, c->synthetic, err, sizeof(err)) != 0) {
 		warnx("run: %s", err);
 		return (-1);
