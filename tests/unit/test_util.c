@@ -39,6 +39,43 @@ test_parse_size(void **state)
 	assert_int_equal(errno, EINVAL);
 }
 
+/* --budget: 90s, 10m, 1h; zero, signs, fractions and junk refused. */
+static void
+test_parse_duration(void **state)
+{
+	static const char *const nan[] = { "", "s", "m", "1x", "1.5h",
+	    "1 h", " 1s", "1hm", "0x10", "1e3", "10d", "+5m" };
+	uint64_t v;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse_duration("90s", 86400, &v), 0);
+	assert_int_equal(v, 90);
+	assert_int_equal(parse_duration("10m", 86400, &v), 0);
+	assert_int_equal(v, 600);
+	assert_int_equal(parse_duration("1h", 86400, &v), 0);
+	assert_int_equal(v, 3600);
+	assert_int_equal(parse_duration("45", 86400, &v), 0);
+	assert_int_equal(v, 45);
+	for (i = 0; i < sizeof(nan) / sizeof(nan[0]); i++) {
+		errno = 0;
+		assert_int_equal(parse_duration(nan[i], 86400, &v), -1);
+		assert_int_equal(errno, EINVAL);
+	}
+	v = 42;
+	assert_int_equal(parse_duration("0s", 86400, &v), -1);
+	assert_int_equal(errno, ERANGE);
+	assert_int_equal(parse_duration("0", 86400, &v), -1);
+	assert_int_equal(parse_duration("-5m", 86400, &v), -1);
+	assert_int_equal(errno, ERANGE);
+	assert_int_equal(parse_duration("25h", 86400, &v), -1);
+	assert_int_equal(errno, ERANGE);
+	/* No overflow of the multiplication. */
+	assert_int_equal(parse_duration("9999999999999999999h", UINT64_MAX,
+	    &v), -1);
+	assert_int_equal(v, 42);
+}
+
 /* strtoul(3) took "-1" for 18446744073709551615: never again. */
 static void
 test_parse_uint(void **state)
@@ -184,6 +221,7 @@ main(void)
 		cmocka_unit_test(test_parse_uint),
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_mkdir_p),
 		cmocka_unit_test(test_splitmix64),
 		cmocka_unit_test(test_fsync_dir),
