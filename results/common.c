@@ -134,9 +134,11 @@ rs_meta_volatile(const char *key)
 	static const char *const keys[] = { "created", "start", "end",
 	    "command", "label", "seed", "disk_id", "disk_device",
 	    "disk_mountpoint", "disk_newfs_command", "vary.cell",
-	    "vary.run" };
-	/* import's source files say where data came from, not how. */
-	static const char *const prefixes[] = { "source.", "source_format." };
+	    "vary.run", "precision_met", "precision_stop" };
+	/* import's source files say where data came from, not how; what
+	 * --precision reached is an outcome, not the configuration. */
+	static const char *const prefixes[] = { "source.", "source_format.",
+	    "precision_real.", "precision_ec." };
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)

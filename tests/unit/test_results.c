@@ -719,11 +719,12 @@ test_meta_volatile(void **state)
 	static const char *const same[] = { "host", "ncpu", "archive_sha256",
 	    "disk", "disk_spec", "disk_size", "disk_fs", "mount_opts", "fs",
 	    "workload", "order", "levels", "interrupted", "aborted",
-	    "sourcex", "vary.fs", "seeds", "imported" };
+	    "sourcex", "vary.fs", "seeds", "imported", "precision_target" };
 	static const char *const differ[] = { "created", "start", "end",
 	    "command", "label", "seed", "disk_id", "disk_device",
 	    "disk_mountpoint", "disk_newfs_command", "vary.run", "vary.cell",
-	    "source.1", "source.12", "source_format.12" };
+	    "source.1", "source.12", "source_format.12", "precision_met",
+	    "precision_stop", "precision_real.1", "precision_ec.64" };
 	size_t i;
 
 	(void)state;
