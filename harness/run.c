@@ -485,6 +485,8 @@ prec_summary(struct run *r, FILE *fp)
 {
 	const struct run_config *c = r->cfg;
 	double el = now_monotonic() - r->started;
+	size_t i;
+	int alone = 0;
 
 	fprintf(fp, "precision: target +/-%g%% %s after %d rounds in %.0f s"
 	    " (", c->precision, r->prec_met ? "reached" : "NOT reached",
@@ -506,6 +508,13 @@ prec_summary(struct run *r, FILE *fp)
 		prec_print(fp, r->prec, c->nlevels);
 		fprintf(fp, "\n");
 	}
+	for (i = 0; i < c->nlevels; i++)
+		alone |= r->prec_rule[i].alone;
+	if (alone)
+		fprintf(fp, "precision: the baseline is known to worse than "
+		    "+/-%.2g%% at some levels, so the change cannot be: there "
+		    "this set alone was held to +/-%.2g%% (shown x 1.41)\n",
+		    c->precision / M_SQRT2, c->precision / M_SQRT2);
 	if (!r->prec_met)
 		fprintf(fp, "precision: the set is complete but marked "
 		    "precision_met=no (exit status 4)\n");

@@ -83,6 +83,17 @@ fi
     ok "--max-reps: the set reads as a complete set" ||
     not_ok "--max-reps: the set reads as a complete set"
 
+# The progress line (a terminal) shows the precision per level.
+if command -v script >/dev/null 2>&1; then
+	script -qec "$FSCONC run $CAL --precision 0.0001 --max-reps 7 -R $S/tty" \
+	    /dev/null >"$S/tty.out" 2>&1
+	tr '\r' '\n' <"$S/tty.out" | grep -q 'round 7 (of 7 at most).*+/-jobs 1 [0-9.e+]*%, jobs 2 [0-9.e+]*% EC [0-9.e+]*%, target 0.0001%' &&
+	    ok "progress line: round, precision per level, target" ||
+	    not_ok "progress line: round, precision per level, target" "$(tr '\r' '\n' <"$S/tty.out" | tail -n 5)"
+else
+	skip "progress line" "no script(1)"
+fi
+
 # --- --budget: stops at the budget, not after it ----------------------------
 t0=$(date +%s)
 out=$("$FSCONC" run $CAL --precision 0.0001 --budget 2s -R "$S/b" 2>"$S/err"); rc=$?
