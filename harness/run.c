@@ -512,8 +512,9 @@ prec_summary(struct run *r, FILE *fp)
 		alone |= r->prec_rule[i].alone;
 	if (alone)
 		fprintf(fp, "precision: the baseline is known to worse than "
-		    "+/-%.2g%% at some levels, so the change cannot be: there "
-		    "this set alone was held to +/-%.2g%% (shown x 1.41)\n",
+		    "+/-%.2g%% (or there is none) at some levels, so the change "
+		    "cannot be: there this set alone was held to +/-%.2g%% "
+		    "(shown x 1.41)\n",
 		    c->precision / M_SQRT2, c->precision / M_SQRT2);
 	if (!r->prec_met)
 		fprintf(fp, "precision: the set is complete but marked "
@@ -660,13 +661,17 @@ prec_open(struct run *r)
 
 	r->prec = xcalloc(c->nlevels, sizeof(*r->prec));
 	r->prec_rule = xcalloc(c->nlevels, sizeof(*r->prec_rule));
-	if (c->prec_baseline == NULL ||
-	    (base = c->prec_baseline(rs_path(r->rs), c->prec_arg)) == NULL)
+	if (c->prec_baseline == NULL)
 		return;
+	/*
+	 * No baseline yet (the first night): an empty one, so that this
+	 * set is held to target/sqrt(2) and is a good baseline tomorrow.
+	 */
+	base = c->prec_baseline(rs_path(r->rs), c->prec_arg);
 	r->base_real = xcalloc(c->nlevels, sizeof(*r->base_real));
 	for (i = 0; i < c->nlevels; i++)
-		r->base_real[i] = ds_from_set(base, c->levels[i], "real",
-		    "real", 1.0);
+		r->base_real[i] = base == NULL ? ds_new("real") :
+		    ds_from_set(base, c->levels[i], "real", "real", 1.0);
 }
 
 int
