@@ -9,7 +9,7 @@
  * A planted slowdown multiplies every drawn batch by 1 + slow.
  *
  *   verdict_sim [-n nights] [-t target%] [-b budget_s] [-T threshold%]
- *       [-p slow] [-s seed] SET
+ *       [-p slow] [-m min_reps] [-s seed] SET
  *
  * Built and run by bench/verdict.sh against build/libfsconc.a.
  */
@@ -43,6 +43,7 @@ struct night {
 };
 
 static uint64_t rng;
+static int min_reps = PREC_MIN_REPS;
 
 static double
 draw(const struct pool *p, int m, size_t *pick, int first)
@@ -81,7 +82,7 @@ run_night(struct night *nt, const struct pool *pools, const int *levels,
 				    m == 0) * (1 + slow));
 		nt->rounds++;
 		nt->seconds += per_round;
-		if (nt->rounds < PREC_MIN_REPS)
+		if (nt->rounds < min_reps)
 			continue;
 		prec_pair(breal, real, levels, nl, 95, target, 1, pl);
 		if ((nt->met = prec_met(pl, nl, target)))
@@ -154,9 +155,10 @@ main(int argc, char **argv)
 	time_t t0, t1;
 
 	rng = 1;
-	while ((ch = getopt(argc, argv, "b:n:p:s:T:t:")) != -1)
+	while ((ch = getopt(argc, argv, "b:m:n:p:s:T:t:")) != -1)
 		switch (ch) {
 		case 'b': budget = atof(optarg); break;
+		case 'm': min_reps = atoi(optarg); break;
 		case 'n': nights = atoi(optarg); break;
 		case 'p': slow = atof(optarg); break;
 		case 's': rng = strtoull(optarg, NULL, 10); break;
@@ -235,9 +237,9 @@ main(int argc, char **argv)
 		printf("%s%d: %zu batches", i ? ", " : "", levels[i],
 		    pools[i].n);
 	printf("), %.2f s a round\n", per_round);
-	printf("target %g%%, budget %g s, threshold %g%%, %d nights, "
-	    "planted %+g%%\n", target, budget, threshold, nights,
-	    100 * slow);
+	printf("target %g%%, budget %g s, threshold %g%%, at least %d "
+	    "rounds, %d nights, planted %+g%%\n", target, budget, threshold,
+	    min_reps, nights, 100 * slow);
 	printf("precision reached: %.1f%% of nights, mean %.1f rounds, "
 	    "%.0f s\n", 100.0 * met / nights, (double)rounds / nights,
 	    sec / nights);
