@@ -51,6 +51,7 @@ struct run {
 	struct prec_level *prec_rule;	/* [nlevels]: what the rule saw */
 	const char	*prec_of;	/* NULL: prec_rule is this set's own;
 					   else what change it is */
+	int		 prec_nobase;	/* nightly's first night */
 	int		 prec_known;	/* the rule has looked */
 	int		 prec_met;
 	const char	*prec_stop;	/* "target", "budget", "max-reps" */
@@ -668,6 +669,7 @@ prec_open(struct run *r)
 	 * set is held to target/sqrt(2) and is a good baseline tomorrow.
 	 */
 	base = c->prec_baseline(rs_path(r->rs), c->prec_arg);
+	r->prec_nobase = base == NULL;
 	r->base_real = xcalloc(c->nlevels, sizeof(*r->base_real));
 	for (i = 0; i < c->nlevels; i++)
 		r->base_real[i] = base == NULL ? ds_new("real") :
@@ -797,7 +799,9 @@ prec_evaluate(struct run **runs, size_t n)
 	if (n == 1) {
 		prec_pair(runs[0]->base_real, runs[0]->real, c->levels,
 		    c->nlevels, 95, c->precision, 1, rule);
-		runs[0]->prec_of = "the change against the baseline";
+		runs[0]->prec_of = runs[0]->prec_nobase ? "the change "
+		    "against the next set (there is no baseline yet)" :
+		    "the change against the baseline";
 		return;
 	}
 	/* Cells: the worst change over every pair, the same for all. */
