@@ -382,4 +382,55 @@ void	 usl_print(FILE *, const char *head, const struct usl_fit *);
 /* One JSON object. */
 void	 usl_json(FILE *, const struct usl_fit *);
 
+/* ---- precision targets (analysis/precision.c; fsconc run --precision).
+ * Kept as one separate block. ---- */
+
+/*
+ * How well a figure is known: the half-width of its conf% interval in
+ * percent of the figure (the larger side for Fieller's asymmetric EC
+ * interval); INFINITY when there is no interval yet.
+ *   prec_mean       the mean of ds (ds_mean_hw)
+ *   prec_ec         EC(n) from T1 and TN (stat_ec)
+ *   prec_change     the change mean(b) - mean(a), in percent of mean(a)
+ *                   (Welch, as nightly's verdict)
+ *   prec_ec_change  EC_b(n) - EC_a(n), in percent of EC_a(n)
+ *                   (stat_ec_diff)
+ */
+double	 prec_mean(const struct dataset *, double conf);
+double	 prec_ec(struct dataset *t1, struct dataset *tn, int n, double conf);
+double	 prec_change(struct dataset *a, struct dataset *b, double conf);
+double	 prec_ec_change(struct dataset *a1, struct dataset *an,
+	    struct dataset *b1, struct dataset *bn, int n, double conf);
+
+/* The precision of one level's figures, in percent. */
+struct prec_level {
+	int	 jobs;
+	double	 real;		/* mean real time (or its change) */
+	double	 ec;		/* EC(N) (or its change); NaN: none (N = 1,
+				   or no jobs 1 level) */
+	int	 alone;		/* prec_pair: the baseline was too loose */
+};
+/*
+ * One set: real[i] holds the real times at levels[i]; out[i] gets the
+ * precision of the mean and of EC(levels[i]).
+ */
+void	 prec_set(struct dataset *const *real, const int *levels, size_t n,
+	    double conf, struct prec_level *out);
+/*
+ * The change from a to b at each level.  a_fixed: a is a finished
+ * baseline (nightly); a figure whose baseline alone is known only to
+ * worse than target/sqrt(2) (or is missing) cannot be compared to within
+ * target, so out holds sqrt(2) x b's own precision there and alone = 1.
+ */
+void	 prec_pair(struct dataset *const *a, struct dataset *const *b,
+	    const int *levels, size_t n, double conf, double target,
+	    int a_fixed, struct prec_level *out);
+/* into[i] = the worse of into[i] and other[i], figure by figure. */
+void	 prec_merge(struct prec_level *into, const struct prec_level *other,
+	    size_t n);
+/* The worst (largest) figure; NaN when there is none. */
+double	 prec_worst(const struct prec_level *, size_t n);
+/* 1 when every figure is known to within target percent. */
+int	 prec_met(const struct prec_level *, size_t n, double target);
+
 #endif

@@ -22,6 +22,13 @@
 #include "results.h"
 #include "util.h"
 
+/*
+ * The precision target and budget a nightly run gets when neither -r nor
+ * --precision is given (fsconc.1 says how they were chosen).
+ */
+#define NIGHTLY_PRECISION	2	/* percent */
+#define NIGHTLY_BUDGET		600	/* seconds */
+
 /* Lower is better for all of them: they are times. */
 static const char *const nightly_metrics[] = { "real", "user", "sys" };
 #define NMETRICS (sizeof(nightly_metrics) / sizeof(nightly_metrics[0]))
@@ -46,6 +53,9 @@ struct nightly {
 	double		 threshold;	/* --threshold PCT */
 	double		 max_cv;	/* --max-cv PCT */
 	int		 verbose;	/* -v */
+	struct rs_set	*base;		/* the baseline, once found */
+	size_t		 nskipped;	/* incomplete sets passed over */
+	char		 err[512];	/* why base is NULL */
 };
 
 static void
@@ -215,6 +225,33 @@ parse_options(struct nightly *nt, int argc, char **argv)
 	return (rc);
 }
 
+/*
+ * The baseline of the set at path: --baseline, or the latest complete
+ * set before it.  Kept in nt->base (NULL with the reason in nt->err, or
+ * "" when there is none yet).  Also the run's cfg.prec_baseline, so that
+ * the precision target is about the change against this very set.
+ */
+static struct rs_set *
+find_baseline(const char *path, void *arg)
+{
+	struct nightly *nt = arg;
+	char *bpath;
+
+	if (nt->base != NULL || nt->err[0] != '\0')
+		return (nt->base);
+	if (nt->baseline == NULL || strcmp(nt->baseline, "latest") == 0) {
+		if ((bpath = rs_find_before(path, &nt->nskipped)) == NULL)
+			return (NULL);
+		nt->base = rs_open(NULL, bpath, nt->err, sizeof(nt->err));
+		free(bpath);
+	} else
+		nt->base = rs_open(nt->root, nt->baseline, nt->err,
+		    sizeof(nt->err));
+	if (nt->base == NULL && nt->err[0] == '\0')
+		snprintf(nt->err, sizeof(nt->err), "cannot be read");
+	return (nt->base);
+}
+
 /* Warn when the two sets did not measure the same thing. */
 static void
 check_same(const struct rs_set *a, const struct rs_set *b)
@@ -381,10 +418,9 @@ out:
 int
 cmd_nightly(int argc, char **argv)
 {
-	struct rs_set *base, *cand;
+	struct rs_set *cand;
 	struct nightly nt;
-	char setpath[PATH_MAX], errbuf[512], *bpath;
-	size_t nskipped;
+	char setpath[PATH_MAX], errbuf[512];
 	int rc;
 
 	memset(&nt, 0, sizeof(nt));
@@ -392,8 +428,7 @@ cmd_nightly(int argc, char **argv)
 	nt.threshold = 2.0;
 	nt.max_cv = GATE_MAX_CV;
 	run_config_init(&nt.cfg);
-	base = cand = NULL;
-	bpath = NULL;
+	cand = NULL;
 	if ((rc = parse_options(&nt, argc, argv)) != 0) {
 		run_config_free(&nt.cfg);
 		usage(stderr, rc);
@@ -406,6 +441,14 @@ cmd_nightly(int argc, char **argv)
 			goto out;
 		}
 	} else {
+		/* A target by default; -r alone asks for that many. */
+		if (nt.cfg.precision == 0 && !nt.cfg.reps_given) {
+			nt.cfg.precision = NIGHTLY_PRECISION;
+			if (nt.cfg.budget == 0)
+				nt.cfg.budget = NIGHTLY_BUDGET;
+		}
+		nt.cfg.prec_baseline = find_baseline;
+		nt.cfg.prec_arg = &nt;
 		if (run_config_finish(&nt.cfg, argc, argv) != 0) {
 			run_config_free(&nt.cfg);
 			usage(stderr, EXIT_USAGE);
@@ -426,34 +469,31 @@ cmd_nightly(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (nt.baseline == NULL || strcmp(nt.baseline, "latest") == 0) {
-		bpath = rs_find_before(cand->path, &nskipped);
-		if (nskipped > 0)
-			warnx("nightly: passed over %zu newer set%s that did "
-			    "not finish (interrupted, aborted or killed)",
-			    nskipped, nskipped == 1 ? "" : "s");
-		if (bpath == NULL) {
-			printf("verdict: no baseline yet (no earlier complete "
-			    "set in the label directory of %s)\n", cand->path);
-			rc = EXIT_OK;
-			goto out;
-		}
-		base = rs_open(NULL, bpath, errbuf, sizeof(errbuf));
-	} else
-		base = rs_open(nt.root, nt.baseline, errbuf, sizeof(errbuf));
-	if (base == NULL) {
-		warnx("nightly: baseline: %s", errbuf);
+	find_baseline(cand->path, &nt);
+	if (nt.nskipped > 0)
+		warnx("nightly: passed over %zu newer set%s that did not "
+		    "finish (interrupted, aborted or killed)", nt.nskipped,
+		    nt.nskipped == 1 ? "" : "s");
+	if (nt.base == NULL && nt.err[0] == '\0') {
+		printf("verdict: no baseline yet (no earlier complete set in "
+		    "the label directory of %s)\n", cand->path);
+		/* The first night stands or falls by its own flags. */
+		rc = show_validity(&nt, cand, "candidate") > 0 ? EXIT_INVALID :
+		    EXIT_OK;
+		goto out;
+	}
+	if (nt.base == NULL) {
+		warnx("nightly: baseline: %s", nt.err);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	rc = judge(&nt, base, cand);
+	rc = judge(&nt, nt.base, cand);
 out:
 	/* Into the database, if one is configured; never changes rc. */
 	if (nt.no_run == NULL && cand != NULL)
 		(void)db_autosync(NULL, nt.root);
-	rs_free(base);
+	rs_free(nt.base);
 	rs_free(cand);
-	free(bpath);
 	run_config_free(&nt.cfg);
 	return (rc);
 }

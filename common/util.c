@@ -138,48 +138,44 @@ nan:
 	return (-1);
 }
 
+int
+parse_duration(const char *s, uint64_t max, uint64_t *seconds)
+{
+	static const struct { char c; uint64_t sec; } units[] = {
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 },
+	};
+	char num[24];
+	size_t len = strlen(s), i;
+	uint64_t unit = 1, v;
+
+	if (len > 0 && (s[len - 1] < '0' || s[len - 1] > '9')) {
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (s[len - 1] == units[i].c)
+				break;
+		if (i == sizeof(units) / sizeof(units[0]))
+			goto nan;
+		unit = units[i].sec;
+		len--;
+	}
+	if (len == 0 || len >= sizeof(num))
+		goto nan;
+	memcpy(num, s, len);
+	num[len] = '\0';
+	if (parse_uint(num, 1, max / unit, &v) != 0)
+		return (-1);
+	*seconds = v * unit;
+	return (0);
+nan:
+	errno = EINVAL;
+	return (-1);
+}
+
 const char *
 parse_uint_error(char *buf, size_t len, uint64_t min, uint64_t max)
 {
 	snprintf(buf, len, "%s (%ju..%ju)", errno == ERANGE ? "out of range" :
 	    "not a whole number", (uintmax_t)min, (uintmax_t)max);
 	return (buf);
-}
-
-int
-parse_duration(const char *s, uint64_t min, uint64_t max, double *sec)
-{
-	static const struct { char c; uint64_t mul; } units[] = {
-		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 },
-	};
-	char num[32];
-	size_t n = strlen(s), i;
-	uint64_t v, mul = 1;
-
-	if (n > 0 && !isdigit((unsigned char)s[n - 1])) {
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (s[n - 1] == units[i].c)
-				mul = units[i].mul;
-		if (mul == 1 && s[n - 1] != 's') {
-			errno = EINVAL;
-			return (-1);
-		}
-		n--;
-	}
-	if (n == 0 || n >= sizeof(num)) {
-		errno = EINVAL;
-		return (-1);
-	}
-	memcpy(num, s, n);
-	num[n] = '\0';
-	if (parse_uint(num, 0, max / mul, &v) != 0)
-		return (-1);
-	if (v * mul < min) {
-		errno = ERANGE;
-		return (-1);
-	}
-	*sec = (double)(v * mul);
-	return (0);
 }
 
 const char *

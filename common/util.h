@@ -47,10 +47,11 @@ int	 parse_size(const char *, uint64_t *);
 int	 parse_uint(const char *, uint64_t min, uint64_t max, uint64_t *);
 const char *parse_uint_error(char *, size_t, uint64_t min, uint64_t max);
 /*
- * "90", "90s", "10m", "1h": whole seconds, minutes or hours, at least
- * min and at most max seconds.  0, or -1 with errno EINVAL or ERANGE.
+ * A duration: a whole number with an optional unit s, m or h ("90s",
+ * "10m", "1h"; bare digits are seconds), at least 1 s and at most max
+ * seconds.  0, or -1 with errno EINVAL (not a duration) or ERANGE.
  */
-int	 parse_duration(const char *, uint64_t min, uint64_t max, double *);
+int	 parse_duration(const char *, uint64_t max, uint64_t *seconds);
 /* Renders bytes as "512M", "2G", "1.5K" into buf. */
 const char *format_size(uint64_t, char *, size_t);
 

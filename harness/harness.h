@@ -135,6 +135,18 @@ struct run_config {
 	double		 wait_quiet;	/* --wait-quiet bound, s; 0: no */
 	enum idle_guard	 idle_guard;	/* --idle-guard (default none) */
 	int		 qos_sysctls;	/* --qos-sysctls (FreeBSD) */
+	/* --precision (harness/run.c, run_precision_more) */
+	double		 precision;	/* target, percent; 0: none */
+	uint64_t	 budget;	/* --budget, seconds; 0: not given */
+	int		 max_reps;	/* --max-reps; 0: not given */
+	int		 reps_given;	/* -r was given */
+	/*
+	 * The fixed baseline whose change the target is about (nightly),
+	 * asked for once the new set exists; NULL: none.  The caller
+	 * owns and frees the set.
+	 */
+	struct rs_set	*(*prec_baseline)(const char *set, void *arg);
+	void		*prec_arg;
 	int		 summary;	/* print the summary (cmd_run: 1) */
 	int		 progress;	/* one-line progress (stderr is a tty) */
 	int		 profile;	/* --profile: PROF_OFF, _REQUIRED,
@@ -171,6 +183,9 @@ enum {
 	RUN_OPT_WAIT_QUIET,
 	RUN_OPT_IDLE_GUARD,
 	RUN_OPT_QOS_SYSCTLS,
+	RUN_OPT_PRECISION,
+	RUN_OPT_BUDGET,
+	RUN_OPT_MAX_REPS,
 	RUN_OPT_END = 320,
 };
 
@@ -248,12 +263,34 @@ int	 vary_sysctl_cleanup(pid_t pid);
  */
 struct run;
 int	 run_open(struct run_config *, struct run **run);
+/*
+ * --precision (cfg->precision > 0), when the last planned step of
+ * runs[0..n-1] (the cells of one experiment, n >= 1) is done: 1 after
+ * adding one round (every level, in the configured order) to each, 0
+ * when the rule says stop (target met, budget or --max-reps reached:
+ * recorded for meta and the summary).  The rule: one run, each level's
+ * mean real time and EC(N) known to within the target, or with a
+ * baseline (cfg->prec_baseline) their changes against it; several
+ * cells, the change between every pair of cells.  show: print the
+ * precision reached on stderr's progress line.
+ */
+int	 run_precision_more(struct run **runs, size_t n, int show);
 size_t	 run_nsteps(const struct run *);
 const char *run_set_path(const struct run *);
 int	 run_step(struct run *, size_t i);
 int	 run_close(struct run *, char *set_path, size_t len);
 
 /* --- helpers the parser uses (exposed for tests) ------------------------ */
+
+/*
+ * --precision: the repetitions every level gets before the rule may
+ * stop (-r raises it), and the bounds when none are given.
+ */
+#define PREC_MIN_REPS		5
+#define PREC_MAX_REPS		1000
+#define PREC_BUDGET		3600		/* seconds */
+/* "2%" or "2": a percentage in (0, 100]; -1 if not. */
+int	 parse_percent(const char *, double *);
 
 /*
  * "1,2,4,8", "1-16", "1,ncpu,2ncpu", "1-ncpu": sorted, duplicates removed,

@@ -23,6 +23,7 @@ const char run_optstring[] = "O:R:a:j:o:r:w:";
 const struct option run_longopts[] = {
 	{ "archive",	required_argument, NULL, 'a' },
 	{ "bind",	required_argument, NULL, RUN_OPT_BIND },
+	{ "budget",	required_argument, NULL, RUN_OPT_BUDGET },
 	{ "disk",	required_argument, NULL, RUN_OPT_DISK },
 	{ "distrib",	required_argument, NULL, RUN_OPT_DISTRIB },
 	{ "disturb-limit", required_argument, NULL, RUN_OPT_DISTURB_LIMIT },
@@ -34,6 +35,7 @@ const struct option run_longopts[] = {
 	{ "jobs",	required_argument, NULL, 'j' },
 	{ "label",	required_argument, NULL, RUN_OPT_LABEL },
 	{ "layout",	required_argument, NULL, RUN_OPT_LAYOUT },
+	{ "max-reps",	required_argument, NULL, RUN_OPT_MAX_REPS },
 	{ "mode",	required_argument, NULL, RUN_OPT_MODE },
 	{ "mount-opts",	required_argument, NULL, RUN_OPT_MOUNT_OPTS },
 	{ "newfs-opts",	required_argument, NULL, RUN_OPT_NEWFS_OPTS },
@@ -44,6 +46,7 @@ const struct option run_longopts[] = {
 	{ "profile-freq", required_argument, NULL, RUN_OPT_PROFILE_FREQ },
 	{ "profile-reps", required_argument, NULL, RUN_OPT_PROFILE_REPS },
 	{ "qos-sysctls", no_argument,	   NULL, RUN_OPT_QOS_SYSCTLS },
+	{ "precision",	required_argument, NULL, RUN_OPT_PRECISION },
 	{ "reps",	required_argument, NULL, 'r' },
 	{ "results",	required_argument, NULL, 'R' },
 	{ "seed",	required_argument, NULL, RUN_OPT_SEED },
@@ -66,11 +69,11 @@ run_usage_options(FILE *fp)
 	    "    [--mode process|thread] [--mount-opts opts]\n"
 	    "    [--newfs-opts args] [--order interleaved|sequential|random]\n"
 	    "    [--os linux|freebsd] [--seed n] [--synthetic topology]\n"
-	    "    [--verify] [--profile[=required|optional]]\n"
-	    "    [--profile-freq hz] [--profile-reps n]\n"
-	    "    [--disturb-limit pct|off] [--disturb-reruns n]\n"
-	    "    [--idle-guard none|qos|spin] [--qos-sysctls]\n"
-	    "    [--wait-quiet[=duration]]\n");
+	    "    [--verify] [--precision pct [--budget time] [--max-reps n]]\n"
+	    "    [--profile[=required|optional]] [--profile-freq hz]\n"
+	    "    [--profile-reps n] [--disturb-limit pct|off]\n"
+	    "    [--disturb-reruns n] [--idle-guard none|qos|spin]\n"
+	    "    [--qos-sysctls] [--wait-quiet[=duration]]\n");
 }
 
 static const char *const order_names[] = {
@@ -93,29 +96,6 @@ const char *
 idle_guard_name(enum idle_guard g)
 {
 	return (guard_names[g]);
-}
-
-/*
- * "10%", "10", "2.5": a plain decimal percentage in (0, 100] as a share
- * (no sign, exponent or hex); -1 if not.
- */
-static int
-parse_percent(const char *s, double *share)
-{
-	size_t n = strspn(s, "0123456789");
-	double v;
-
-	if (n == 0 || n > 3)
-		return (-1);
-	if (s[n] == '.' && isdigit((unsigned char)s[n + 1]))
-		n += 1 + strspn(s + n + 1, "0123456789");
-	if (strcmp(s + n, "%") != 0 && s[n] != '\0')
-		return (-1);
-	v = strtod(s, NULL);
-	if (!(v > 0 && v <= 100))
-		return (-1);
-	*share = v / 100;
-	return (0);
 }
 
 const char *
@@ -158,6 +138,29 @@ run_size_disk(struct md_spec *sp, enum run_layout layout, int max_level,
 	}
 	sp->size = need;
 	return ("scaled");
+}
+
+int
+parse_percent(const char *s, double *pct)
+{
+	size_t n = strspn(s, "0123456789");
+	double v;
+
+	/* 1-3 digits, maybe a point and digits, maybe "%": nothing else. */
+	if (n == 0 || n > 3)
+		return (-1);
+	if (s[n] == '.') {
+		if (!isdigit((unsigned char)s[n + 1]))
+			return (-1);
+		n += 1 + strspn(s + n + 1, "0123456789");
+	}
+	if (strcmp(s + n, "%") != 0 && s[n] != '\0')
+		return (-1);
+	v = strtod(s, NULL);
+	if (!(v > 0 && v <= 100))
+		return (-1);
+	*pct = v;
+	return (0);
 }
 
 static int
@@ -399,6 +402,7 @@ run_option(struct run_config *c, int ch, const char *arg)
 			return (-1);
 		}
 		c->reps = (int)u;
+		c->reps_given = 1;
 		break;
 	case 'w':
 		if ((c->wl = workload_find(arg)) == NULL &&
@@ -525,7 +529,9 @@ run_option(struct run_config *c, int ch, const char *arg)
 	case RUN_OPT_DISTURB_LIMIT:
 		if (strcmp(arg, "off") == 0)
 			c->disturb_limit = -1;
-		else if (parse_percent(arg, &c->disturb_limit) != 0) {
+		else if (parse_percent(arg, &c->disturb_limit) == 0)
+			c->disturb_limit /= 100;
+		else {
 			warnx("run: --disturb-limit %s: want a percentage of "
 			    "the machine's CPU time in (0, 100], or off", arg);
 			return (-1);
@@ -541,12 +547,13 @@ run_option(struct run_config *c, int ch, const char *arg)
 		break;
 	case RUN_OPT_WAIT_QUIET:
 		c->wait_quiet = RUN_WAIT_QUIET;
-		if (arg != NULL && parse_duration(arg, 1, 86400,
-		    &c->wait_quiet) != 0) {
+		if (arg != NULL && parse_duration(arg, 86400, &u) != 0) {
 			warnx("run: --wait-quiet=%s: want a duration from 1s "
 			    "to 24h (90s, 10m, 1h)", arg);
 			return (-1);
 		}
+		if (arg != NULL)
+			c->wait_quiet = (double)u;
 		break;
 	case RUN_OPT_IDLE_GUARD:
 		if ((k = LOOKUP(guard_names, arg)) < 0) {
@@ -559,6 +566,29 @@ run_option(struct run_config *c, int ch, const char *arg)
 	case RUN_OPT_QOS_SYSCTLS:
 		c->qos_sysctls = 1;
 		break;
+	case RUN_OPT_PRECISION:
+		if (parse_percent(arg, &c->precision) != 0) {
+			warnx("run: --precision %s: want a percentage above 0 "
+			    "and at most 100, as 2%% or 2", arg);
+			return (-1);
+		}
+		break;
+	case RUN_OPT_BUDGET:
+		if (parse_duration(arg, 7 * 86400, &u) != 0) {
+			warnx("run: --budget %s: want a duration of 1s to 7 "
+			    "days, as 90s, 10m or 1h", arg);
+			return (-1);
+		}
+		c->budget = u;
+		break;
+	case RUN_OPT_MAX_REPS:
+		if (parse_uint(arg, 1, 100000, &u) == -1) {
+			warnx("run: --max-reps %s: %s", arg,
+			    parse_uint_error(msg, sizeof(msg), 1, 100000));
+			return (-1);
+		}
+		c->max_reps = (int)u;
+		break;
 	case RUN_OPT_VARY:
 		if (vary_parse(&c->vary, arg, err, sizeof(err)) != 0) {
 			warnx("run: %s", err);
@@ -568,6 +598,43 @@ run_option(struct run_config *c, int ch, const char *arg)
 	default:
 		return (-1);
 	}
+	return (0);
+}
+
+/* --precision's bounds: checked, defaults filled in. */
+static int
+precision_finish(struct run_config *c)
+{
+	if (c->precision == 0) {
+		if (c->budget != 0 || c->max_reps != 0) {
+			warnx("run: --%s: needs --precision", c->budget != 0 ?
+			    "budget" : "max-reps");
+			return (-1);
+		}
+		return (0);
+	}
+	/* Rounds are added one repetition of every level at a time. */
+	if (c->order == RUN_ORDER_SEQUENTIAL) {
+		warnx("run: --precision: not with --order sequential (rounds "
+		    "are added a repetition of every level at a time)");
+		return (-1);
+	}
+	if (!c->reps_given)
+		c->reps = PREC_MIN_REPS;
+	else if (c->reps < PREC_MIN_REPS) {
+		warnx("run: -r %d: with --precision, at least %d repetitions "
+		    "come first", c->reps, PREC_MIN_REPS);
+		return (-1);
+	}
+	if (c->max_reps == 0)
+		c->max_reps = c->reps > PREC_MAX_REPS ? c->reps : PREC_MAX_REPS;
+	else if (c->max_reps < c->reps) {
+		warnx("run: --max-reps %d: below the minimum of %d "
+		    "repetitions", c->max_reps, c->reps);
+		return (-1);
+	}
+	if (c->budget == 0)
+		c->budget = PREC_BUDGET;
 	return (0);
 }
 
@@ -593,6 +660,8 @@ run_config_finish(struct run_config *c, int argc, char **argv)
 		    c->os == MD_OS_FREEBSD ? "freebsd" : "linux");
 		return (-1);
 	}
+	if (precision_finish(c) != 0)
+		return (-1);
 	if (topo_open(&t, c->synthetic, err, sizeof(err)) != 0) {
 		warnx("run: %s", err);
 		return (-1);

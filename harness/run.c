@@ -55,6 +55,18 @@ struct run {
 	int		 aborted;	/* a disk or directory could not be made */
 	double		 started;	/* for the ETA */
 	struct run_profile *prof;	/* --profile; NULL: off */
+	/* --precision */
+	int		 rounds;	/* repetitions of every level planned */
+	uint64_t	 rng;		/* random order of the added rounds */
+	struct dataset	**base_real;	/* [nlevels]: the baseline's T */
+	struct prec_level *prec;	/* [nlevels]: this set's own */
+	struct prec_level *prec_rule;	/* [nlevels]: what the rule saw */
+	const char	*prec_of;	/* NULL: prec_rule is this set's own;
+					   else what change it is */
+	int		 prec_nobase;	/* nightly's first night */
+	int		 prec_known;	/* the rule has looked */
+	int		 prec_met;
+	const char	*prec_stop;	/* "target", "budget", "max-reps" */
 };
 
 static int
@@ -178,6 +190,11 @@ dry_run(struct run *r)
 	if (c->order == RUN_ORDER_RANDOM)
 		printf(" (seed %lu)", c->seed);
 	printf(", %zu batches\n", r->nsteps);
+	if (c->precision > 0)
+		printf("precision: target +/-%g%% at 95%%: after these, "
+		    "rounds of every level are added until it is reached, "
+		    "for at most %d repetitions and %llu s\n", c->precision,
+		    c->max_reps, (unsigned long long)c->budget);
 	for (i = 0; i < c->nlevels; i++)
 		if (c->levels[i] > r->ncpu)
 			printf("warning: -j %d: oversubscribed, %d workers on "
@@ -306,6 +323,8 @@ write_meta(struct run *r)
 		    i ? "," : "", c->levels[i]);
 	rs_meta(r->rs, "levels", "%s", buf);
 	rs_meta(r->rs, "reps", "%d", c->reps);
+	if (c->precision > 0)
+		rs_meta(r->rs, "precision_target", "%g", c->precision);
 	rs_meta(r->rs, "verify", "%s", c->verify ? "yes" : "no");
 	buf[0] = '\0';
 	for (i = 0; i < c->nlevels; i++)
@@ -395,6 +414,20 @@ destroy_disks(struct run *r)
 	return (rc);
 }
 
+/* "1: 3.1%, 2: 2.0%/EC 3.3%": the precision per level. */
+static void
+prec_print(FILE *fp, const struct prec_level *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		fprintf(fp, "%sjobs %d %.2g%%", i ? ", " : "", p[i].jobs,
+		    p[i].real);
+		if (!isnan(p[i].ec))
+			fprintf(fp, " EC %.2g%%", p[i].ec);
+	}
+}
+
 static void
 progress(struct run *r, size_t done, double started)
 {
@@ -403,6 +436,19 @@ progress(struct run *r, size_t done, double started)
 
 	if (!c->progress || done >= r->nsteps)
 		return;
+	if (c->precision > 0) {
+		fprintf(stderr, "\r\033[Kfsconc run: round %d (of %d at "
+		    "most), %dm%02ds of %dm%02ds; +/-", r->steps[done].rep,
+		    c->max_reps, (int)el / 60, (int)el % 60,
+		    (int)c->budget / 60, (int)c->budget % 60);
+		if (r->prec_known)
+			prec_print(stderr, r->prec_rule, c->nlevels);
+		else
+			fprintf(stderr, " (from round %d)", c->reps);
+		fprintf(stderr, ", target %g%%", c->precision);
+		fflush(stderr);
+		return;
+	}
 	fprintf(stderr, "\r\033[Kfsconc run: jobs %d, rep %d/%zu%s, batch "
 	    "%zu/%zu", c->levels[r->steps[done].level], r->steps[done].rep,
 	    r->nsteps / c->nlevels, r->steps[done].profiled ? " (profiled)" :
@@ -604,6 +650,47 @@ one_batch(struct run *r, size_t step)
 }
 
 static void
+prec_summary(struct run *r, FILE *fp)
+{
+	const struct run_config *c = r->cfg;
+	double el = now_monotonic() - r->started;
+	size_t i;
+	int alone = 0;
+
+	fprintf(fp, "precision: target +/-%g%% %s after %d rounds in %.0f s"
+	    " (", c->precision, r->prec_met ? "reached" : "NOT reached",
+	    r->rounds, el);
+	if (r->prec_met)
+		fprintf(fp, "95%% half-widths: ");
+	else if (r->prec_stop == NULL)
+		fprintf(fp, "interrupted: ");
+	else if (strcmp(r->prec_stop, "budget") == 0)
+		fprintf(fp, "--budget %dm%02ds spent: ", (int)c->budget / 60,
+		    (int)c->budget % 60);
+	else
+		fprintf(fp, "--max-reps %d reached: ", c->max_reps);
+	prec_print(fp, r->prec_rule, c->nlevels);
+	fprintf(fp, ")\n");
+	if (r->prec_of != NULL) {
+		fprintf(fp, "precision: the target is on %s; this set alone: ",
+		    r->prec_of);
+		prec_print(fp, r->prec, c->nlevels);
+		fprintf(fp, "\n");
+	}
+	for (i = 0; i < c->nlevels; i++)
+		alone |= r->prec_rule[i].alone;
+	if (alone)
+		fprintf(fp, "precision: the baseline is known to worse than "
+		    "+/-%.2g%% (or there is none) at some levels, so the change "
+		    "cannot be: there this set alone was held to +/-%.2g%% "
+		    "(shown x 1.41)\n",
+		    c->precision / M_SQRT2, c->precision / M_SQRT2);
+	if (!r->prec_met)
+		fprintf(fp, "precision: the set is complete but marked "
+		    "precision_met=no (exit status 4)\n");
+}
+
+static void
 summary(struct run *r, FILE *fp)
 {
 	const struct run_config *c = r->cfg;
@@ -692,6 +779,8 @@ summary(struct run *r, FILE *fp)
 	else if (!isnan(r->worst))
 		fprintf(fp, "disturbance: at most %.1f%% of the machine "
 		    "(steal + foreign; no limit)\n", 100 * r->worst);
+	if (c->precision > 0 && r->prec_known)
+		prec_summary(r, fp);
 }
 
 static void
@@ -711,6 +800,12 @@ teardown(struct run *r)
 		for (i = 0; i < r->cfg->nlevels; i++)
 			ds_free(r->real[i]);
 	free(r->real);
+	if (r->base_real != NULL)
+		for (i = 0; i < r->cfg->nlevels; i++)
+			ds_free(r->base_real[i]);
+	free(r->base_real);
+	free(r->prec_rule);
+	free(r->prec);
 	free(r->idle);
 	free(r->nidle);
 	free(r->steps);
@@ -750,6 +845,9 @@ run_setup(struct run *r)
 	r->steps = run_order_steps_profiled(c->order, c->nlevels, c->reps,
 	    reps, c->seed);
 	r->nsteps = c->nlevels * (size_t)(c->reps + reps);
+	/* --precision's added rounds are numbered after the profiled ones. */
+	r->rounds = c->reps + reps;
+	r->rng = c->seed;
 	if ((rc = apply_options(r)) != EXIT_OK)
 		return (rc);
 	if (parse_spec(r) != 0 || make_plans(r) != 0)
@@ -764,6 +862,30 @@ run_free(struct run *r)
 		idle_guard_close(r->cfg);
 	teardown(r);
 	free(r);
+}
+
+/* --precision's state; nightly's baseline, now that the set exists. */
+static void
+prec_open(struct run *r)
+{
+	const struct run_config *c = r->cfg;
+	struct rs_set *base;
+	size_t i;
+
+	r->prec = xcalloc(c->nlevels, sizeof(*r->prec));
+	r->prec_rule = xcalloc(c->nlevels, sizeof(*r->prec_rule));
+	if (c->prec_baseline == NULL)
+		return;
+	/*
+	 * No baseline yet (the first night): an empty one, so that this
+	 * set is held to target/sqrt(2) and is a good baseline tomorrow.
+	 */
+	base = c->prec_baseline(rs_path(r->rs), c->prec_arg);
+	r->prec_nobase = base == NULL;
+	r->base_real = xcalloc(c->nlevels, sizeof(*r->base_real));
+	for (i = 0; i < c->nlevels; i++)
+		r->base_real[i] = base == NULL ? ds_new("real") :
+		    ds_from_set(base, c->levels[i], "real", "real", 1.0);
 }
 
 int
@@ -834,6 +956,8 @@ run_open(struct run_config *c, struct run **rp)
 		rc = EXIT_RUNTIME;
 		goto fail;
 	}
+	if (c->precision > 0)
+		prec_open(r);
 	r->started = now_monotonic();
 	*rp = r;
 	return (EXIT_OK);
@@ -866,6 +990,127 @@ run_step(struct run *r, size_t i)
 	return (0);
 }
 
+static void
+prec_meta(struct run *r)
+{
+	const struct run_config *c = r->cfg;
+	char key[64];
+	size_t i;
+
+	/* What this set reached, whatever stopped it. */
+	prec_set(r->real, c->levels, c->nlevels, 95, r->prec);
+	rs_meta(r->rs, "precision_met", "%s", r->prec_met ? "yes" : "no");
+	if (r->prec_stop != NULL)
+		rs_meta(r->rs, "precision_stop", "%s", r->prec_stop);
+	for (i = 0; i < c->nlevels; i++) {
+		snprintf(key, sizeof(key), "precision_real.%d", c->levels[i]);
+		rs_meta(r->rs, key, "%.4g", r->prec[i].real);
+		if (isnan(r->prec[i].ec))
+			continue;
+		snprintf(key, sizeof(key), "precision_ec.%d", c->levels[i]);
+		rs_meta(r->rs, key, "%.4g", r->prec[i].ec);
+	}
+}
+
+/* The rule's figures for runs[0..n-1], in each one's prec_rule. */
+static void
+prec_evaluate(struct run **runs, size_t n)
+{
+	const struct run_config *c = runs[0]->cfg;
+	const size_t sz = c->nlevels * sizeof(struct prec_level);
+	struct prec_level *pair, *rule = runs[0]->prec_rule;
+	size_t k, j;
+
+	for (k = 0; k < n; k++)
+		prec_set(runs[k]->real, c->levels, c->nlevels, 95,
+		    runs[k]->prec);
+	if (n == 1 && runs[0]->base_real == NULL) {
+		memcpy(rule, runs[0]->prec, sz);
+		return;
+	}
+	if (n == 1) {
+		prec_pair(runs[0]->base_real, runs[0]->real, c->levels,
+		    c->nlevels, 95, c->precision, 1, rule);
+		runs[0]->prec_of = runs[0]->prec_nobase ? "the change "
+		    "against the next set (there is no baseline yet)" :
+		    "the change against the baseline";
+		return;
+	}
+	/* Cells: the worst change over every pair, the same for all. */
+	pair = xcalloc(c->nlevels, sizeof(*pair));
+	for (k = 0; k < n; k++)
+		for (j = k + 1; j < n; j++) {
+			prec_pair(runs[k]->real, runs[j]->real, c->levels,
+			    c->nlevels, 95, c->precision, 0, pair);
+			if (k == 0 && j == 1)
+				memcpy(rule, pair, sz);
+			else
+				prec_merge(rule, pair, c->nlevels);
+		}
+	free(pair);
+	for (k = 0; k < n; k++) {
+		if (k > 0)
+			memcpy(runs[k]->prec_rule, rule, sz);
+		runs[k]->prec_of = "the change between the cells";
+	}
+}
+
+/* One more repetition of every level, in the configured order. */
+static void
+add_round(struct run *r)
+{
+	const struct run_config *c = r->cfg;
+	size_t i, *order;
+
+	order = xcalloc(c->nlevels, sizeof(*order));
+	for (i = 0; i < c->nlevels; i++)
+		order[i] = i;
+	if (c->order == RUN_ORDER_RANDOM)
+		shuffle(order, c->nlevels, sizeof(*order), &r->rng);
+	r->rounds++;
+	r->steps = xrealloc(r->steps, (r->nsteps + c->nlevels) *
+	    sizeof(*r->steps));
+	for (i = 0; i < c->nlevels; i++)
+		r->steps[r->nsteps++] = (struct run_step){ (int)order[i],
+		    r->rounds, 0 };
+	free(order);
+}
+
+int
+run_precision_more(struct run **runs, size_t n, int show)
+{
+	const struct run_config *c = runs[0]->cfg;
+	struct run *r = runs[0];
+	double el, per;
+	const char *stop = NULL;
+	size_t k;
+
+	prec_evaluate(runs, n);
+	el = now_monotonic() - r->started;
+	per = el / r->rounds;
+	if (prec_met(r->prec_rule, c->nlevels, c->precision))
+		stop = "target";
+	else if (el + per > (double)c->budget)
+		stop = "budget";
+	else if (r->rounds >= c->max_reps)
+		stop = "max-reps";
+	for (k = 0; k < n; k++) {
+		runs[k]->prec_known = 1;
+		runs[k]->prec_met = stop != NULL && strcmp(stop, "target") == 0;
+		runs[k]->prec_stop = stop;
+		if (stop == NULL)
+			add_round(runs[k]);
+	}
+	if (show) {
+		fprintf(stderr, "\r\033[Kfsconc run: round %d: +/-", r->rounds);
+		prec_print(stderr, r->prec_rule, c->nlevels);
+		fprintf(stderr, ", target %g%%, %.0f s of %llu s", c->precision,
+		    el, (unsigned long long)c->budget);
+		fflush(stderr);
+	}
+	return (stop == NULL);
+}
+
 int
 run_close(struct run *r, char *set_path, size_t len)
 {
@@ -889,6 +1134,10 @@ run_close(struct run *r, char *set_path, size_t len)
 		rs_meta(r->rs, "aborted", "yes");
 	if (r->prof != NULL)
 		run_profile_summary(r->prof, r->real, r->rs, NULL);
+	if (c->precision > 0)
+		prec_meta(r);
+	if (c->precision > 0 && !r->prec_met && rc == EXIT_OK)
+		rc = EXIT_INVALID;
 	rs_utc_time(now, sizeof(now), time(NULL));
 	rs_meta(r->rs, "end", "%s", now);
 	rs_meta(r->rs, "batches.failed", "%d", r->nbad);
@@ -936,9 +1185,14 @@ run_experiment(struct run_config *c, char *set_path, size_t len)
 		return (rc);
 	harness_signals_begin(HARNESS_SIG_ORDERLY, c->qos_sysctls ?
 	    restore_sysctls : NULL, &saved);
-	for (i = 0; i < r->nsteps && !harness_interrupted; i++)
+	for (i = 0; !harness_interrupted; i++) {
+		/* --precision: rounds are added until the rule says stop. */
+		if (i == r->nsteps && (c->precision == 0 ||
+		    !run_precision_more(&r, 1, 0)))
+			break;
 		if (run_step(r, i) != 0)
 			break;
+	}
 	rc = run_close(r, set_path, len);
 	harness_signals_end(&saved);
 	return (rc);

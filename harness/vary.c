@@ -152,7 +152,7 @@ vary_experiment(struct run_config *c, char *set_path, size_t len)
 	struct run_config *cells;
 	struct run **runs;
 	char err[512], base[256], *label, *rundir, path[4096];
-	size_t ncells, k, i, nsteps, *order;
+	size_t ncells, k, i, *order;
 	uint64_t rng;
 	int rc, st, opened;
 
@@ -206,9 +206,12 @@ vary_experiment(struct run_config *c, char *set_path, size_t len)
 		if ((rc = run_open(&cells[k], &runs[k])) != EXIT_OK)
 			goto close;
 	/* Every cell has the same steps (levels, reps, order, seed). */
-	nsteps = run_nsteps(runs[0]);
 	rng = c->seed;
-	for (i = 0; i < nsteps && !harness_interrupted; i++) {
+	for (i = 0; !harness_interrupted; i++) {
+		/* --precision: a round more for every cell, or stop. */
+		if (i == run_nsteps(runs[0]) && (c->precision == 0 ||
+		    !run_precision_more(runs, ncells, c->progress)))
+			break;
 		vary_step_order(order, ncells, c->order, &rng);
 		for (k = 0; k < ncells && !harness_interrupted; k++) {
 			if (vary_apply_sysctls(v, order[k], err,
@@ -229,11 +232,15 @@ close:
 	}
 	for (k = 0; k < (size_t)opened; k++) {
 		snprintf(path, sizeof(path), "%s", run_set_path(runs[k]));
-		if ((st = run_close(runs[k], NULL, 0)) > rc)
+		/* A failure says more than a missed precision target. */
+		if ((st = run_close(runs[k], NULL, 0)) != EXIT_OK &&
+		    (rc == EXIT_OK || rc == EXIT_INVALID))
 			rc = st;
 		describe_cell(v, k, path, rundir);
 	}
 	harness_signals_end(&saved);
+	if (c->progress && c->precision > 0)
+		fprintf(stderr, "\r\033[K");
 	if (opened == 0)
 		rmdir(rundir);		/* nothing was made in it */
 	if (c->summary && opened > 0)

@@ -680,6 +680,73 @@ test_ministat_other_conf(void **state)
 	ds_free(ds[1]);
 }
 
+/* Precision targets: half-widths in percent, known answers. */
+static void
+test_precision(void **state)
+{
+	static const double v[] = { 9, 10, 11 }, one[] = { 10 },
+	    t1[] = { 1.0, 1.1, 0.9, 1.0, 1.05 },
+	    t2[] = { 1.2, 1.1, 1.3, 1.25, 1.15 };
+	struct dataset *a = set_of("a", v, 3), *b = set_of("b", v, 3),
+	    *s1 = set_of("s1", one, 1), *x1 = set_of("t1", t1, 5),
+	    *x2 = set_of("t2", t2, 5), *y1 = set_of("t1", t1, 5),
+	    *y2 = set_of("t2", t2, 5);
+	struct dataset *sa[2] = { x1, x2 }, *sb[2] = { y1, y2 };
+	struct prec_level p[2], q[2];
+	const int levels[2] = { 1, 2 };
+	struct ec_ci e;
+	double d, lo, hi;
+
+	(void)state;
+	/* s = 1, t(2) = 4.3026527: t / sqrt(3) x 10 */
+	assert_close(prec_mean(a, 95), 24.841377, 1e-6);
+	assert_true(isinf(prec_mean(s1, 95)));
+	/* Welch, df 4, t = 2.7764451: sqrt(2/3) x t x 10 */
+	assert_close(prec_change(a, b, 95), 22.669579, 1e-6);
+	/* EC: the larger side of stat_ec's interval. */
+	assert_int_equal(stat_ec(x1, x2, 2, 95, &e), 0);
+	assert_close(prec_ec(x1, x2, 2, 95), 100 * fmax(e.hi - e.ec,
+	    e.ec - e.lo) / e.ec, 1e-12);
+	assert_true(isinf(prec_ec(s1, x2, 2, 95)));
+	assert_int_equal(stat_ec_diff(&e, &e, 95, &d, &lo, &hi), 0);
+	assert_close(prec_ec_change(x1, x2, y1, y2, 2, 95),
+	    100 * (hi - lo) / 2 / e.ec, 1e-12);
+	/* One set: every level's mean, EC at N > 1 only. */
+	prec_set(sa, levels, 2, 95, p);
+	assert_int_equal(p[1].jobs, 2);
+	assert_true(isnan(p[0].ec));
+	assert_close(p[0].real, prec_mean(x1, 95), 1e-12);
+	assert_close(p[1].ec, prec_ec(x1, x2, 2, 95), 1e-12);
+	assert_close(prec_worst(p, 2), fmax(p[0].real, fmax(p[1].real,
+	    p[1].ec)), 1e-12);
+	assert_int_equal(prec_met(p, 2, prec_worst(p, 2)), 1);
+	assert_int_equal(prec_met(p, 2, prec_worst(p, 2) * 0.99), 0);
+	/* Two cells growing together: the change. */
+	prec_pair(sa, sb, levels, 2, 95, 1, 0, q);
+	assert_int_equal(q[0].alone, 0);
+	assert_close(q[0].real, prec_change(x1, y1, 95), 1e-12);
+	/* A fixed baseline looser than target/sqrt 2: b alone x sqrt 2. */
+	prec_pair(sa, sb, levels, 2, 95, 1, 1, q);
+	assert_int_equal(q[0].alone, 1);
+	assert_close(q[0].real, M_SQRT2 * prec_mean(y1, 95), 1e-12);
+	assert_close(q[1].ec, M_SQRT2 * prec_ec(y1, y2, 2, 95), 1e-12);
+	/* ... but tight enough, the change itself. */
+	prec_pair(sa, sb, levels, 2, 95, 1000, 1, q);
+	assert_int_equal(q[0].alone, 0);
+	assert_close(q[1].ec, prec_ec_change(x1, x2, y1, y2, 2, 95), 1e-12);
+	/* Merge keeps the worse figure. */
+	p[0].real = 1e9;
+	prec_merge(q, p, 2);
+	assert_true(q[0].real == 1e9);
+	ds_free(a);
+	ds_free(b);
+	ds_free(s1);
+	ds_free(x1);
+	ds_free(x2);
+	ds_free(y1);
+	ds_free(y2);
+}
+
 int
 main(void)
 {
@@ -698,6 +765,7 @@ main(void)
 		cmocka_unit_test(test_constant_samples),
 		cmocka_unit_test(test_scaled_values),
 		cmocka_unit_test(test_ec_open),
+		cmocka_unit_test(test_precision),
 		cmocka_unit_test(test_ministat_manual),
 		cmocka_unit_test(test_ministat_other_conf),
 	};

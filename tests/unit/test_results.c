@@ -849,7 +849,8 @@ test_meta_volatile(void **state)
 	    "disk_mountpoint", "disk_newfs_command", "vary.run", "vary.cell",
 	    "source.1", "source.12", "source_format.12", "precision_met",
 	    "precision_stop", "precision_real.2", "precision_ec.16",
-	    "disturbed_reruns", "disturbed_kept", "wait_quiet_seconds" };
+	    "precision_real.1", "precision_ec.64", "disturbed_reruns",
+	    "disturbed_kept", "wait_quiet_seconds" };
 	size_t i;
 
 	(void)state;

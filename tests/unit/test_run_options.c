@@ -336,6 +336,68 @@ test_qos_plan(void **state)
 	free(buf);
 }
 
+/* --precision, --budget, --max-reps: defaults, and every refusal. */
+static void
+test_precision_options(void **state)
+{
+	static const char *const bad[] = {
+		"run --precision 0", "run --precision 0%", "run --precision -1",
+		"run --precision 101", "run --precision 100.5%",
+		"run --precision %", "run --precision abc", "run --precision ''",
+		"run --precision 2%%", "run --precision nan",
+		"run --precision inf", "run --precision 1e1",
+		"run --precision 0x2", "run --precision .", "run --precision 2.%x",
+		"run --precision 2 --budget 0", "run --precision 2 --budget 0s",
+		"run --precision 2 --budget x", "run --precision 2 --budget 1.5h",
+		"run --precision 2 --budget 8d", "run --precision 2 --budget -5m",
+		"run --precision 2 --max-reps 4", "run --precision 2 -r 3",
+		"run --precision 2 -r 8 --max-reps 7",
+		"run --precision 2 --max-reps 0", "run --precision 2 --max-reps x",
+		"run --budget 90s", "run --max-reps 9",
+		"run --precision 2 --order sequential",
+		NULL,
+	};
+	struct run_config c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; bad[i] != NULL; i++) {
+		if (parse(&c, bad[i]) != EXIT_USAGE)
+			fail_msg("accepted: %s", bad[i]);
+		run_config_free(&c);
+	}
+	{
+		double d;
+
+		assert_int_equal(parse_percent("", &d), -1);
+		assert_int_equal(parse_percent("2.5%", &d), 0);
+		assert_true(d == 2.5);
+	}
+	assert_int_equal(parse(&c, "run --precision 2%"), READY);
+	assert_true(c.precision == 2);
+	assert_int_equal(c.reps, PREC_MIN_REPS);
+	assert_int_equal(c.max_reps, PREC_MAX_REPS);
+	assert_int_equal(c.budget, PREC_BUDGET);
+	run_config_free(&c);
+	assert_int_equal(parse(&c, "run --precision 0.5 -r 8 --max-reps 8 "
+	    "--budget 90s --order random"), READY);
+	assert_true(c.precision == 0.5);
+	assert_int_equal(c.reps, 8);
+	assert_int_equal(c.max_reps, 8);
+	assert_int_equal(c.budget, 90);
+	run_config_free(&c);
+	assert_int_equal(parse(&c, "run --precision 100% --budget 10m"), READY);
+	assert_true(c.precision == 100);
+	assert_int_equal(c.budget, 600);
+	run_config_free(&c);
+	/* Without a target nothing changes. */
+	assert_int_equal(parse(&c, "run"), READY);
+	assert_true(c.precision == 0);
+	assert_int_equal(c.reps, 10);
+	assert_int_equal(c.budget, 0);
+	run_config_free(&c);
+}
+
 /* --vary is parsed once, into the configuration, axis by axis. */
 static void
 test_vary_parsed(void **state)
@@ -453,6 +515,7 @@ main(void)
 		cmocka_unit_test(test_disturb_options),
 		cmocka_unit_test(test_qos_plan),
 		cmocka_unit_test(test_vary_parsed),
+		cmocka_unit_test(test_precision_options),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_disk_size),
 	};

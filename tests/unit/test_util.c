@@ -39,35 +39,64 @@ test_parse_size(void **state)
 	assert_int_equal(errno, EINVAL);
 }
 
-/* strtoul(3) took "-1" for 18446744073709551615: never again. */
+/* --budget: 90s, 10m, 1h; zero, signs, fractions and junk refused. */
 static void
 test_parse_duration(void **state)
 {
+	static const char *const nan[] = { "", "s", "m", "1x", "1.5h",
+	    "1 h", " 1s", "1hm", "0x10", "1e3", "10d", "+5m" };
+	uint64_t v;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse_duration("90s", 86400, &v), 0);
+	assert_int_equal(v, 90);
+	assert_int_equal(parse_duration("10m", 86400, &v), 0);
+	assert_int_equal(v, 600);
+	assert_int_equal(parse_duration("1h", 86400, &v), 0);
+	assert_int_equal(v, 3600);
+	assert_int_equal(parse_duration("45", 86400, &v), 0);
+	assert_int_equal(v, 45);
+	for (i = 0; i < sizeof(nan) / sizeof(nan[0]); i++) {
+		errno = 0;
+		assert_int_equal(parse_duration(nan[i], 86400, &v), -1);
+		assert_int_equal(errno, EINVAL);
+	}
+	v = 42;
+	assert_int_equal(parse_duration("0s", 86400, &v), -1);
+	assert_int_equal(errno, ERANGE);
+	assert_int_equal(parse_duration("0", 86400, &v), -1);
+	assert_int_equal(parse_duration("-5m", 86400, &v), -1);
+	assert_int_equal(errno, ERANGE);
+	assert_int_equal(parse_duration("25h", 86400, &v), -1);
+	assert_int_equal(errno, ERANGE);
+	/* No overflow of the multiplication. */
+	assert_int_equal(parse_duration("9999999999999999999h", UINT64_MAX,
+	    &v), -1);
+	assert_int_equal(v, 42);
+}
+
+/* What --wait-quiet and --budget refuse, and why (errno). */
+static void
+test_parse_duration_refusals(void **state)
+{
 	static const char *const bad[] = { "", "s", "1x", "+1", "1.5s",
 	    " 1s", "1s ", "1ss", "0x10", "90d", NULL };
-	double v;
+	uint64_t v;
 	int i;
 
 	(void)state;
-	assert_int_equal(parse_duration("90", 1, 86400, &v), 0);
-	assert_true(v == 90);
-	assert_int_equal(parse_duration("90s", 1, 86400, &v), 0);
-	assert_true(v == 90);
-	assert_int_equal(parse_duration("10m", 1, 86400, &v), 0);
-	assert_true(v == 600);
-	assert_int_equal(parse_duration("1h", 1, 86400, &v), 0);
-	assert_true(v == 3600);
 	for (i = 0; bad[i] != NULL; i++) {
 		errno = 0;
-		assert_int_equal(parse_duration(bad[i], 1, 86400, &v), -1);
+		assert_int_equal(parse_duration(bad[i], 86400, &v), -1);
 		assert_int_equal(errno, EINVAL);
 	}
-	assert_int_equal(parse_duration("0s", 1, 86400, &v), -1);
+	assert_int_equal(parse_duration("0s", 86400, &v), -1);
 	assert_int_equal(errno, ERANGE);
-	assert_int_equal(parse_duration("25h", 1, 86400, &v), -1);
+	assert_int_equal(parse_duration("25h", 86400, &v), -1);
 	assert_int_equal(errno, ERANGE);
 	/* No overflow of the multiplication. */
-	assert_int_equal(parse_duration("5124095576030432h", 1, UINT64_MAX,
+	assert_int_equal(parse_duration("5124095576030432h", UINT64_MAX,
 	    &v), -1);
 }
 
@@ -216,6 +245,7 @@ main(void)
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_parse_duration_refusals),
 		cmocka_unit_test(test_mkdir_p),
 		cmocka_unit_test(test_splitmix64),
 		cmocka_unit_test(test_fsync_dir),

@@ -1,0 +1,136 @@
+# Wall time to pin EC(2) to +/-2% at 95% on tmpfs with the default
+# archive: `fsconc run --precision 2%` against the 2005 shell method
+# (mount a fresh tmpfs; time tar xf, alone and two at once; umount;
+# ministat's numbers after every round, repeated until EC(2)'s interval
+# is as narrow).  The methods alternate, PAIRS times, so that the drift
+# of a shared machine falls on both alike.  Target: fsconc <= 1/3 of the
+# shell method's time.  Ratios only; nothing here asserts them.
+#   PAIRS (default 2), CAP (seconds each attempt may take, default 180),
+#   PCT (default 2)
+# fsconc's rule is the stricter one: T1's and T2's means and EC(2) all
+# within PCT; the shell method stops on EC(2) alone.  Both start with 5
+# rounds and add one at a time.
+set -u
+FSCONC=${FSCONC:-./fsconc}
+PAIRS=${PAIRS:-2}
+CAP=${CAP:-180}
+PCT=${PCT:-2}
+if [ "$(id -u)" -ne 0 ]; then
+	echo "precision: skipped: needs root (mount)"
+	exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-bench.XXXXXX")
+export FSCONC_RUNDIR="$tmp/rundir"
+mkdir -m 700 "$FSCONC_RUNDIR" && mkdir "$tmp/mnt"
+cleanup() {
+	mountpoint -q "$tmp/mnt" 2>/dev/null && umount "$tmp/mnt"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+# The default archive's bytes (mkarchive's defaults), as a file tar reads.
+if ! "$FSCONC" mkarchive "$tmp/a.tar" >/dev/null 2>"$tmp/err"; then
+	echo "precision: skipped: mkarchive: $(head -n 1 "$tmp/err")"
+	exit 0
+fi
+tar=$(command -v bsdtar || command -v tar)
+now() { date +%s.%N; }
+
+# One shell round: a fresh tmpfs per level, timed tar xf (x1, then x2).
+shell_round() {
+	mount -t tmpfs -o size=1g fsconc-bench "$tmp/mnt"
+	mkdir "$tmp/mnt/0"
+	t0=$(now)
+	"$tar" xf "$tmp/a.tar" -C "$tmp/mnt/0"
+	t1=$(now)
+	umount "$tmp/mnt"
+	echo "$t1 $t0" | awk '{ printf "%.6f\n", $1 - $2 }' >>"$tmp/t1"
+	mount -t tmpfs -o size=1g fsconc-bench "$tmp/mnt"
+	mkdir "$tmp/mnt/0" "$tmp/mnt/1"
+	t0=$(now)
+	"$tar" xf "$tmp/a.tar" -C "$tmp/mnt/0" &
+	"$tar" xf "$tmp/a.tar" -C "$tmp/mnt/1" &
+	wait
+	t1=$(now)
+	umount "$tmp/mnt"
+	echo "$t1 $t0" | awk '{ printf "%.6f\n", $1 - $2 }' >>"$tmp/t2"
+}
+
+# EC(2)'s half-width in percent (the larger side) from ministat's
+# numbers: Fieller's interval of mean(T2)/mean(T1), inverted.
+ec_pct() {
+	"$FSCONC" stat --json "$tmp/t1" "$tmp/t2" | tr -d ' \n' |
+	    sed 's/.*"ratio":{"ratio":\([^,]*\),"lo":\([^,]*\),"hi":\([^,]*\),.*/\1 \2 \3/' |
+	    awk '{ if ($2 <= 0 || $3 == "null") { print 1e9; exit }
+		a = $1 / $2 - 1; b = 1 - $1 / $3; printf "%.3f\n", (a > b ? a : b) * 100 }'
+}
+
+# shell: prints "seconds rounds pct reached"
+shell_method() {
+	: >"$tmp/t1"
+	: >"$tmp/t2"
+	start=$(now)
+	n=0
+	while :; do
+		shell_round
+		n=$((n + 1))
+		[ $n -lt 5 ] && continue
+		p=$(ec_pct)
+		el=$(echo "$(now) $start" | awk '{ print $1 - $2 }')
+		if awk -v p="$p" -v t="$PCT" 'BEGIN { exit !(p <= t) }'; then
+			echo "$el $n $p yes"
+			return
+		fi
+		# The same budget rule as fsconc's: stop if the next round
+		# would end after the cap.
+		if awk -v e="$el" -v n=$n -v c="$CAP" 'BEGIN { exit !(e + e / n > c) }'; then
+			echo "$el $n $p no"
+			return
+		fi
+	done
+}
+
+# fsconc: prints "seconds rounds worst reached"
+fsconc_method() {
+	rm -rf "$tmp/r"
+	start=$(now)
+	"$FSCONC" run -a "$tmp/a.tar" -j 1,2 --disk tmpfs:1g --precision "$PCT" \
+	    --budget "${CAP}s" -R "$tmp/r" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	el=$(echo "$(now) $start" | awk '{ print $1 - $2 }')
+	set=$(ls -d "$tmp"/r/*/*/*/ | head -n 1)
+	if [ $rc -ne 0 ] && [ $rc -ne 4 ]; then
+		echo "$el 0 - failed:$(head -n 1 "$tmp/err")"
+		return
+	fi
+	rounds=$(grep -c '^1	' "$set/runs.tsv")
+	ec=$(sed -n 's/^precision_ec\.2=//p' "$set/meta")
+	met=$(sed -n 's/^precision_met=//p' "$set/meta")
+	echo "$el $rounds $ec $met"
+}
+
+echo "precision: time to pin EC(2) to +/-$PCT% (95%), tmpfs, default archive; $PAIRS pairs, alternating; cap ${CAP}s each"
+echo "  (load average before: $(cut -d' ' -f1-3 /proc/loadavg))"
+: >"$tmp/ratios"
+i=1
+while [ $i -le "$PAIRS" ]; do
+	set -- $(fsconc_method)
+	fs=$1 fr=$2 fp=$3 fm=$4
+	set -- $(shell_method)
+	ss=$1 sr=$2 sp=$3 sm=$4
+	printf "  pair %d: fsconc %6.1fs %4s rounds EC +/-%s%% (%s)   shell (%s) %6.1fs %4s rounds EC +/-%s%% (%s)   ratio fsconc/shell %.2f\n" \
+	    $i "$fs" "$fr" "$fp" "$( [ "$fm" = yes ] && echo reached || echo "NOT reached")" \
+	    "$(basename "$tar")" "$ss" "$sr" "$sp" "$( [ "$sm" = yes ] && echo reached || echo "NOT reached")" \
+	    "$(echo "$fs $ss" | awk '{ print $1 / $2 }')"
+	echo "$fs $ss $fp $sp" >>"$tmp/ratios"
+	i=$((i + 1))
+done
+# A side that missed its target within the cap: its time to the target
+# is extrapolated as t x (reached / target)^2 (an interval narrows as
+# 1/sqrt(n)), and the ratio says so.
+awk -v t="$PCT" '{ fs = $1 * ($3 > t ? ($3 / t) ^ 2 : 1)
+	ss = $2 * ($4 > t ? ($4 / t) ^ 2 : 1)
+	r = fs / ss; s += r; q += r * r; n++; if ($3 > t || $4 > t) x = 1 }
+    END { m = s / n; sd = n > 1 ? sqrt((q - n * m * m) / (n - 1)) : 0
+	printf "  ratio fsconc/shell of the time to +/-%s%%: mean %.2f, sd %.2f over %d pairs (target <= 0.33)%s\n", t, m, sd, n,
+	    x ? "; extrapolated as t x (reached/target)^2 where the cap came first" : "" }' "$tmp/ratios"
+echo "  (load average after: $(cut -d' ' -f1-3 /proc/loadavg))"
