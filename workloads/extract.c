@@ -111,8 +111,8 @@ extract_worker_setup(void *p, struct wl_worker *w)
 	char ab[MSG_ARCHIVE + 1];
 
 	w->priv = c;
-	if (xctx_open(c, x->img.buf, x->img.len, x->formats, w->dir, x->flags,
-	    x->img.owners, x->controller) == -1) {
+	if (xctx_open(c, x->img.buf, x->img.len, x->img.fd, x->formats,
+	    w->dir, x->flags, x->img.owners, x->controller) == -1) {
 		snprintf(w->msg, sizeof(w->msg), "%s: %s",
 		    wl_safe_text(x->archive, MSG_ARCHIVE, ab), c->err);
 		w->status = WL_FATAL;
