@@ -1927,7 +1927,7 @@ xctx_run(struct xctx *x)
 	const char *why, *name, *hl, *label;
 	char ent[32];
 	enum wl_status ds;
-	int r, relative, base, check, islink, eno;
+	int r, relative, base, check, islink, eno, fmt;
 
 	/* Only the thread that entered the directory may use relative names. */
 	relative = x->oldcwd != -1 &&
@@ -1972,12 +1972,11 @@ xctx_run(struct xctx *x)
 			check = 0;
 		if (x->fast && !check) {
 			/* Plain, in the clear: the fast writer's. */
+			fmt = archive_format(x->rd) & ARCHIVE_FORMAT_BASE_MASK;
 			x->contig = x->src != NULL &&
 			    archive_filter_count(x->rd) == 1 &&
-			    ((archive_format(x->rd) & ARCHIVE_FORMAT_BASE_MASK) ==
-			    ARCHIVE_FORMAT_TAR ||
-			    (archive_format(x->rd) & ARCHIVE_FORMAT_BASE_MASK) ==
-			    ARCHIVE_FORMAT_CPIO);
+			    (fmt == ARCHIVE_FORMAT_TAR ||
+			    fmt == ARCHIVE_FORMAT_CPIO);
 			r = xw_entry(x, e, x->nn, hl != NULL ? x->tn : NULL,
 			    name);
 			if (r != 0 && islink)
