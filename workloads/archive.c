@@ -1481,6 +1481,7 @@ xw_data(struct xctx *x, int fd, int64_t size, const char *name)
 		}
 #else
 		(void)at;
+		(void)size;
 #endif
 		for (k = 0; k < n; k += (size_t)w) {
 			w = pwrite(fd, b + k, n - k, off + (int64_t)k);
