@@ -663,6 +663,10 @@ test_workload_forked(void **state)
 	assert_non_null(strstr(meta, "archive_bytes=1048576\n"));
 	assert_non_null(strstr(meta, "archive_sha256="));
 	assert_non_null(strstr(meta, "extract_flags="));
+#ifdef __linux__
+	assert_non_null(strstr(meta, "archive_image=memfd\n"));
+#endif
+	assert_non_null(strstr(meta, "setup.archive_walk_s="));
 	wl_extract.fini(st);
 	free(d);
 	free(a);
