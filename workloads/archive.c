@@ -278,12 +278,16 @@ extract_formats_string(int formats, char *buf, size_t len)
 	return (buf);
 }
 
+static int src_open(struct archive *, struct imgsrc *);
+
 /*
- * A reader on the image for the formats in the mask (0: the default);
- * ARCHIVE_OK or the open's status in *r.
+ * A reader on the image, for the formats in the mask (0: the default):
+ * through src (its window on the image's memfd) when not NULL, else on
+ * buf; ARCHIVE_OK or the open's status in *r.
  */
 static struct archive *
-reader_new(const void *buf, size_t len, int formats, int *r)
+reader_new(const void *buf, size_t len, struct imgsrc *src, int formats,
+    int *r)
 {
 	struct archive *rd;
 	size_t i;
@@ -300,7 +304,8 @@ reader_new(const void *buf, size_t len, int formats, int *r)
 	archive_read_support_format_empty(rd);
 	support_builtin_filters(rd);
 	/* The image is never modified: libarchive only reads through it. */
-	*r = archive_read_open_memory(rd, (void *)(uintptr_t)buf, len);
+	*r = src != NULL ? src_open(rd, src) :
+	    archive_read_open_memory(rd, (void *)(uintptr_t)buf, len);
 	return (rd);
 }
 
@@ -310,7 +315,7 @@ archive_reader(const void *buf, size_t len, int formats)
 	struct archive *rd;
 	int r;
 
-	if ((rd = reader_new(buf, len, formats, &r)) != NULL &&
+	if ((rd = reader_new(buf, len, NULL, formats, &r)) != NULL &&
 	    r != ARCHIVE_OK) {
 		archive_read_free(rd);
 		rd = NULL;
@@ -390,32 +395,15 @@ src_free(struct imgsrc *s)
 	free(s);
 }
 
-/*
- * A reader on the image in fd through s (which outlives it), for the
- * formats in the mask; ARCHIVE_OK or the open's status in *r.
- */
-static struct archive *
-reader_new_src(struct imgsrc *s, int formats, int *r)
+/* Open rd on the image through s, which outlives it. */
+static int
+src_open(struct archive *rd, struct imgsrc *s)
 {
-	struct archive *rd;
-	size_t i;
-
-	*r = ARCHIVE_FATAL;
-	if ((rd = archive_read_new()) == NULL)
-		return (NULL);
-	if (formats == 0)
-		formats = extract_default_formats();
-	for (i = 0; i < NFORMATS; i++)
-		if (formats & (1 << i))
-			format_table[i].support(rd);
-	archive_read_support_format_empty(rd);
-	support_builtin_filters(rd);
 	archive_read_set_callback_data(rd, s);
 	archive_read_set_read_callback(rd, src_read);
 	archive_read_set_skip_callback(rd, src_skip);
 	archive_read_set_seek_callback(rd, src_seek);
-	*r = archive_read_open1(rd);
-	return (rd);
+	return (archive_read_open1(rd));
 }
 
 /*
@@ -711,10 +699,7 @@ image_decompress(struct archive_image *img)
 	}
 	archive_read_support_format_raw(rd);
 	support_builtin_filters(rd);
-	archive_read_set_callback_data(rd, s);
-	archive_read_set_read_callback(rd, src_read);
-	archive_read_set_skip_callback(rd, src_skip);
-	r = archive_read_open1(rd);
+	r = src_open(rd, s);
 	if (r == ARCHIVE_OK)
 		r = archive_read_next_header(rd, &e);
 	while (r == ARCHIVE_OK) {
@@ -746,11 +731,8 @@ static struct archive *
 image_reader(const struct archive_image *img, int formats,
     struct imgsrc **src, int *r)
 {
-	*src = NULL;
-	if (img->fd == -1)
-		return (reader_new(img->buf, img->len, formats, r));
-	*src = src_new(img->fd, img->len);
-	return (reader_new_src(*src, formats, r));
+	*src = img->fd != -1 ? src_new(img->fd, img->len) : NULL;
+	return (reader_new(img->buf, img->len, *src, formats, r));
 }
 
 int
@@ -1710,8 +1692,8 @@ xctx_open(struct xctx *x, const void *buf, size_t len, int imgfd,
 		x->dirlen = 0;
 	if (imgfd != -1)
 		x->src = src_new(imgfd, len);
-	if ((x->rd = x->src != NULL ? reader_new_src(x->src, formats, &r) :
-	    reader_new(buf, len, formats, &r)) == NULL || r != ARCHIVE_OK) {
+	if ((x->rd = reader_new(buf, len, x->src, formats, &r)) == NULL ||
+	    r != ARCHIVE_OK) {
 		snprintf(x->err, sizeof(x->err), "archive_read_open: "
 		    "%s%s", x->rd != NULL ? ar_errstr(x->rd) : "out of memory",
 		    x->rd != NULL ? errno_text(archive_errno(x->rd), eb,
