@@ -283,6 +283,7 @@ for a in $archives; do
 		fi
 		awk -v fs="$fs" -v modes="$modes" '
 		{ k = $1 " " $2; n[k]++; re[k] += $3; us[k] += $4; sy[k] += $5
+		  r3[k, n[k]] = $3; r5[k, n[k]] = $5
 		  if ($2 > 1) jn = $2 }
 		END {
 			nm = split(modes " tar bsdtar", t, " ")
@@ -307,6 +308,18 @@ for a in $archives; do
 					    (re[k] / n[k]) / (re[b] / n[b]),
 					    (us[k] / n[k]) / (us[b] / n[b]),
 					    (sy[k] / n[k]) / (sy[b] / n[b])
+					# The spread: the ratio in each repetition.
+					lo = slo = 1e9; hi = shi = 0
+					for (r = 1; r <= n[k] && r <= n[b]; r++) {
+						x = r3[k, r] / r3[b, r]
+						y = r5[k, r] / r5[b, r]
+						if (x < lo) lo = x
+						if (x > hi) hi = x
+						if (y < slo) slo = y
+						if (y > shi) shi = y
+					}
+					printf "      (per repetition: real %.2f..%.2f," \
+					    " sys %.2f..%.2f)\n", lo, hi, slo, shi
 				}
 			}
 		}' "$out"
