@@ -51,8 +51,44 @@ errno_text(int e, char *buf, size_t len)
 #define MSG_VERIFY_NAME	64
 #define MSG_VERIFY_CAUSE 80
 
+/*
+ * A reader's window on an image held in a file (the memfd): pread into a
+ * small buffer of its own, so that a worker never touches the pages of
+ * the image through its own page tables (a forked worker would fault them
+ * in one by one), and data can go file to file (sendfile).
+ */
+struct imgsrc {
+	int		 fd;
+	int64_t		 len;		/* of the image */
+	int64_t		 off;		/* next pread */
+	int64_t		 bufoff;	/* image offset of buf[0] */
+	char		*buf;
+	size_t		 cap, buflen;
+};
+
+/* A directory the fast writer holds open, one per component. */
+struct xdir {
+	int		 fd;
+	size_t		 end;		/* its path: cur[0..end) */
+	long		 fix;		/* its fixup, or -1 */
+	int		 sgid;		/* may hand its group down (unknown) */
+};
+
+/* A directory's metadata, set when it is left (libarchive's fixup). */
+struct xfix {
+	char		*path;		/* normalized */
+	mode_t		 mode, made;	/* wanted; as created */
+	uid_t		 uid;
+	gid_t		 gid;
+	int		 chown;
+	int		 times;
+	int		 applied;
+	struct timespec	 ts[2];
+};
+
 struct xctx {
 	struct archive	*rd;		/* reader on the memory image */
+	struct imgsrc	*src;		/* its window on the memfd, or NULL */
 	struct archive	*disk;		/* archive_write_disk */
 	char		*dir;		/* canonical target directory */
 	size_t		 dirlen;
@@ -69,6 +105,22 @@ struct xctx {
 	size_t		 nsyms, symcap;
 	int		 symwide;	/* one has a name beyond ASCII */
 	pthread_t	 cwd_thread;	/* whose cwd is dir */
+	/* The fast writer (fresh directories; libarchive does the rest). */
+	int		 fast;		/* on for this run */
+	int		 contig;	/* data lies whole in the image */
+	const void	*owners;
+	mode_t		 umask;
+	uid_t		 euid;
+	gid_t		 egid;
+	time_t		 start;
+	struct xdir	*stk;		/* stk[0]: the target directory */
+	size_t		 depth, stkcap;
+	char		*cur;		/* path of stk[depth] */
+	size_t		 curcap;
+	struct xfix	*fix;
+	size_t		 nfix, fixcap;
+	long		*fixh;		/* open hash of fix by path */
+	size_t		 fixhcap;
 	enum wl_status	 status;	/* worst so far */
 	uint64_t	 entries;
 	uint64_t	 bytes;
@@ -77,12 +129,14 @@ struct xctx {
 
 /*
  * Reader and writer ready, nothing extracted.  -1 with x->err set.
+ * imgfd: the image's memfd (buf, len its mapping), or -1.
  * owners: struct archive_image.owners, or NULL for libarchive's lookup.
  * owner_pid: the controller's pid, to enter dir (xctx_enter_dir) before
  * the writer is made; 0 keeps the prefix method.
  */
-int	 xctx_open(struct xctx *, const void *buf, size_t len, int formats,
-	    const char *dir, int flags, const void *owners, pid_t owner_pid);
+int	 xctx_open(struct xctx *, const void *buf, size_t len, int imgfd,
+	    int formats, const char *dir, int flags, const void *owners,
+	    pid_t owner_pid);
 /*
  * Make dir the working directory of this worker alone, when that is
  * possible (a forked worker; a thread that can unshare(CLONE_FS)), so
@@ -116,6 +170,11 @@ struct archive *archive_reader(const void *buf, size_t len, int formats);
  * descriptor to close, or dirfd itself when path has no '/'; -1: errno.
  */
 int	 open_parent(int dirfd, const char *path, const char **base);
+/*
+ * Tests only: 1 turns the symlink safety off (libarchive's check never
+ * asked, the fast writer follows links), to show the hostile tests fail.
+ */
+extern int xctx_unsafe_for_tests;
 /* Entry name as libarchive resolves it under the target: "." for the top. */
 void	 normalize_name(const char *in, char *out, size_t outlen);
 

@@ -98,7 +98,15 @@ extract_describe(void *p, FILE *fp)
 	meta_put(fp, "archive_filters", "%s", x->img.filters);
 	meta_put(fp, "archive_entries", "%ju", (uintmax_t)x->img.entries);
 	meta_put(fp, "archive_bytes", "%ju", (uintmax_t)x->img.bytes);
-	meta_put(fp, "archive_file_bytes", "%zu", x->img.len);
+	meta_put(fp, "archive_file_bytes", "%zu", x->img.file_len);
+	/* Setup, untimed: what a large archive costs before the first batch. */
+	meta_put(fp, "archive_image_bytes", "%zu", x->img.len);
+	meta_put(fp, "archive_image", "%s", x->img.decompressed ?
+	    "decompressed" : x->img.fd != -1 ? "memfd" : "memory");
+	meta_put(fp, "setup.archive_read_s", "%.6f", x->img.read_s);
+	meta_put(fp, "setup.archive_hash_s", "%.6f", x->img.hash_s);
+	meta_put(fp, "setup.archive_decompress_s", "%.6f", x->img.decompress_s);
+	meta_put(fp, "setup.archive_walk_s", "%.6f", x->img.walk_s);
 	meta_put(fp, "extract_flags", "%s",
 	    extract_flags_string(x->flags, fb, sizeof(fb)));
 }
@@ -111,8 +119,8 @@ extract_worker_setup(void *p, struct wl_worker *w)
 	char ab[MSG_ARCHIVE + 1];
 
 	w->priv = c;
-	if (xctx_open(c, x->img.buf, x->img.len, x->formats, w->dir, x->flags,
-	    x->img.owners, x->controller) == -1) {
+	if (xctx_open(c, x->img.buf, x->img.len, x->img.fd, x->formats,
+	    w->dir, x->flags, x->img.owners, x->controller) == -1) {
 		snprintf(w->msg, sizeof(w->msg), "%s: %s",
 		    wl_safe_text(x->archive, MSG_ARCHIVE, ab), c->err);
 		w->status = WL_FATAL;

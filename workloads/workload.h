@@ -137,8 +137,13 @@ const struct workload *workload_find(const char *);
  */
 struct archive_image {
 	char		*path;		/* the file it was read from */
-	void		*buf;		/* the whole file */
+	void		*buf;		/* the image: the file, or decompressed */
 	size_t		 len;
+	size_t		 file_len;	/* bytes of the file */
+	int		 fd;		/* the image in a memfd, or -1 */
+	int		 mapped;	/* buf is fd's mapping (else malloc) */
+	int		 decompressed;	/* the file's filters undone once */
+	double		 read_s, hash_s, decompress_s, walk_s;	/* load */
 	char		 sha256[65];	/* of the file, lower-case hex */
 	char		 format[64];	/* archive_format_name */
 	char		 filters[64];	/* "gzip", "none" ... */
@@ -153,6 +158,9 @@ struct archive_image {
  * validates it), as one of the formats in the mask (0: the default ones,
  * extract_default_formats).  -1 with "<path>: <entry>: <cause>" in err on
  * failure; an archive of a format not in the mask is refused by name.
+ * On Linux the image lives once in a memfd (shared by every worker, read
+ * through pread, mapped for the rest), and a compressed file is
+ * decompressed into it once, when it fits in half the free memory.
  */
 int	 archive_load(const char *path, int formats, struct archive_image *,
 	    char *err, size_t errlen);

@@ -304,6 +304,7 @@ test_guard(void **state)
 
 	assert_true(rs_meta_volatile("end"));
 	assert_true(rs_meta_volatile("source.12"));
+	assert_true(rs_meta_volatile("setup.archive_hash_s"));
 	assert_false(rs_meta_volatile("archive_sha256"));
 	assert_false(rs_meta_volatile("mount_opts"));
 	rs_free(a);

@@ -31,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "archive_priv.h"
 #include "util.h"
 #include "wl_common.h"
 #include "workload.h"
@@ -662,6 +663,10 @@ test_workload_forked(void **state)
 	assert_non_null(strstr(meta, "archive_bytes=1048576\n"));
 	assert_non_null(strstr(meta, "archive_sha256="));
 	assert_non_null(strstr(meta, "extract_flags="));
+#ifdef __linux__
+	assert_non_null(strstr(meta, "archive_image=memfd\n"));
+#endif
+	assert_non_null(strstr(meta, "setup.archive_walk_s="));
 	wl_extract.fini(st);
 	free(d);
 	free(a);
@@ -1161,6 +1166,183 @@ test_hostile_mtree(void **state)
 		}
 }
 
+/* --- the fast writer ------------------------------------------------------ */
+
+struct fent {
+	const char	*name;
+	int		 type;		/* AE_IFREG ...; 0: hard link */
+	int		 perm;
+	const char	*target;
+	size_t		 size;		/* of data, 'a' + i % 23 */
+	time_t		 mtime;
+};
+
+static char *
+fast_archive(const char *file, const struct fent *f, size_t n,
+    const char *filter)
+{
+	struct archive *a = archive_write_new();
+	struct archive_entry *e;
+	char *p = xasprintf("%s/%s", top, file), *data;
+	size_t i, k;
+
+	archive_write_set_format_pax_restricted(a);
+	if (strcmp(filter, "xz") == 0)
+		archive_write_add_filter_xz(a);
+	assert_int_equal(archive_write_open_filename(a, p), ARCHIVE_OK);
+	for (i = 0; i < n; i++) {
+		e = archive_entry_new();
+		archive_entry_set_pathname(e, f[i].name);
+		archive_entry_set_mtime(e, f[i].mtime, (long)i * 1000);
+		archive_entry_set_perm(e, (mode_t)f[i].perm);
+		archive_entry_set_uname(e, "root");
+		archive_entry_set_gname(e, "root");
+		if (f[i].type == 0) {
+			archive_entry_set_filetype(e, AE_IFREG);
+			archive_entry_set_hardlink(e, f[i].target);
+		} else
+			archive_entry_set_filetype(e, (unsigned)f[i].type);
+		if (f[i].type == AE_IFLNK)
+			archive_entry_set_symlink(e, f[i].target);
+		archive_entry_set_size(e, (la_int64_t)f[i].size);
+		assert_int_equal(archive_write_header(a, e), ARCHIVE_OK);
+		data = xmalloc(f[i].size + 1);
+		for (k = 0; k < f[i].size; k++)
+			data[k] = (char)('a' + (i + k) % 23);
+		if (f[i].size > 0)
+			assert_int_equal(archive_write_data(a, data, f[i].size),
+			    (la_ssize_t)f[i].size);
+		free(data);
+		archive_entry_free(e);
+	}
+	assert_int_equal(archive_write_close(a), ARCHIVE_OK);
+	archive_write_free(a);
+	return (p);
+}
+
+/*
+ * The fast writer's tree is libarchive's: directories left and entered
+ * again (their times set last), modes the umask would cut, symbolic and
+ * hard links, data in the read buffer and beyond it (sendfile), empty
+ * files; in threads and forked workers, --verify included.  A compressed
+ * archive is decompressed once, at load.
+ */
+static void
+test_fast_writer(void **state)
+{
+	static const struct fent f[] = {
+		{ "d1", AE_IFDIR, 0750, NULL, 0, 1000 },
+		{ "d1/f", AE_IFREG, 0640, NULL, 5, 2000 },
+		{ "d1/w", AE_IFREG, 0666, NULL, 700, 2100 },
+		{ "d2", AE_IFDIR, 0555, NULL, 0, 3000 },
+		{ "d2/s", AE_IFLNK, 0777, "../d1/f", 0, 4000 },
+		{ "d2/h", 0, 0640, "d1/f", 0, 4100 },
+		{ "d2/big", AE_IFREG, 0644, NULL, 300000, 4200 },
+		{ "d1/g", AE_IFREG, 0600, NULL, 0, 5000 },
+		{ "d1/sub", AE_IFDIR, 0700, NULL, 0, 6000 },
+		{ "d1/sub/k", AE_IFREG, 0755, NULL, 40000, 7000 },
+		{ "d3", AE_IFDIR, 0777, NULL, 0, 8000 },
+		{ "top", AE_IFREG, 0644, NULL, 1, 9000 },
+	};
+	const char *filters[] = { "none", "xz" };
+	char *a, *lib, *dirs[1], err[512];
+	struct archive_image img;
+	struct tw t;
+	size_t fi;
+	void *st;
+	int how;
+
+	(void)state;
+	for (fi = 0; fi < 2; fi++) {
+		a = fast_archive(fi ? "fast.tar.xz" : "fast.tar", f,
+		    sizeof(f) / sizeof(f[0]), filters[fi]);
+		/* libarchive's own tree: the main thread keeps the prefix. */
+		lib = fresh("fast-lib");
+		assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+		assert_int_equal(img.decompressed, fi == 1);
+		assert_true(img.len >= img.file_len || fi == 1);
+		if (archive_extract_to(img.buf, img.len, lib,
+		    extract_default_flags(), NULL, NULL, err, sizeof(err)) !=
+		    WL_OK)
+			fail_msg("libarchive: %s", err);
+		archive_image_free(&img);
+		st = prepared(a);
+		for (how = VIA_THREAD; how <= VIA_FORK; how++) {
+			dirs[0] = fresh("fast");
+			if (how == VIA_THREAD)
+				run_threads(st, 1, dirs, &t);
+			else
+				run_forked(st, dirs[0], &t);
+			if (t.run != WL_OK || t.verify != WL_OK)
+				fail_msg("%s how %d: %d/%d %s", a, how, t.run,
+				    t.verify, t.w.msg);
+			assert_int_equal(tree_diff(lib, dirs[0]), 0);
+			free(dirs[0]);
+		}
+		wl_extract.fini(st);
+		free(lib);
+		free(a);
+	}
+}
+
+/*
+ * The hostile tests must fail without the symlink safety: with it off
+ * (a test switch), the escapes they try do reach outside.
+ */
+static void
+test_hostile_unsafe(void **state)
+{
+	static const struct hent symabs[] = {
+		{ "esc", AE_IFLNK, "@", NULL, "" },
+		{ "esc/evil", AE_IFREG, NULL, "x\n", "" } };
+	static const struct hent late2[] = {
+		{ "a", AE_IFDIR, NULL, NULL, "" },
+		{ "a/c", AE_IFLNK, "@", NULL, "" },
+		{ "a//./c/evil", AE_IFREG, NULL, "x\n", "" } };
+	static const struct {
+		const struct hent	*h;
+		size_t			 n;
+	} cases[] = { { symabs, 2 }, { late2, 3 } };
+	char *outside, *w, *sentinel, *before, *after, *archive;
+	size_t i, len;
+	struct tw t;
+	void *buf, *st;
+	int how;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (how = VIA_THREAD; how <= VIA_FORK; how++) {
+			outside = fresh("outside");
+			w = fresh("w");
+			sentinel = xasprintf("%s/sentinel", outside);
+			write_file(sentinel, "keep me\n", 8);
+			before = snapshot(outside);
+			buf = hostile_archive(cases[i].h, cases[i].n, outside,
+			    &len);
+			archive = xasprintf("%s/unsafe.tar", top);
+			write_file(archive, buf, len);
+			st = prepared(archive);
+			xctx_unsafe_for_tests = 1;
+			if (how == VIA_THREAD)
+				run_threads(st, 1, &w, &t);
+			else
+				run_forked(st, w, &t);
+			xctx_unsafe_for_tests = 0;
+			after = snapshot(outside);
+			if (strcmp(before, after) == 0)
+				fail_msg("case %zu how %d: nothing reached "
+				    "outside without the check", i, how);
+			wl_extract.fini(st);
+			free(archive);
+			free(buf);
+			free(before);
+			free(after);
+			free(sentinel);
+			free(outside);
+			free(w);
+		}
+}
+
 /* bsdtar's escapes; valid UTF-8 kept; the middle cut, never an escape. */
 static void
 test_safe_text(void **state)
@@ -1287,6 +1469,8 @@ main(void)
 		cmocka_unit_test(test_bad_archives),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_hostile_mtree),
+		cmocka_unit_test(test_hostile_unsafe),
+		cmocka_unit_test(test_fast_writer),
 		cmocka_unit_test(test_safe_text),
 		cmocka_unit_test(test_verify_fifo),
 	};
