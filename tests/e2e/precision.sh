@@ -87,7 +87,7 @@ fi
 if command -v script >/dev/null 2>&1; then
 	script -qec "$FSCONC run $CAL --precision 0.0001 --max-reps 7 -R $S/tty" \
 	    /dev/null >"$S/tty.out" 2>&1
-	tr '\r' '\n' <"$S/tty.out" | grep -q 'round 7 (of 7 at most).*+/-jobs 1 [0-9.e+]*%, jobs 2 [0-9.e+]*% EC [0-9.e+]*%, target 0.0001%' &&
+	tr '\r' '\n' <"$S/tty.out" | grep -q 'round 7 (of 7 at most).*+/-jobs 1 [0-9.e+inf]*%, jobs 2 [0-9.e+inf]*% EC [0-9.e+inf]*%, target 0.0001%' &&
 	    ok "progress line: round, precision per level, target" ||
 	    not_ok "progress line: round, precision per level, target" "$(tr '\r' '\n' <"$S/tty.out" | tail -n 5)"
 else
@@ -150,25 +150,30 @@ out=$("$FSCONC" nightly $CAL --dry-run -r 3 2>&1)
 echo "$out" | grep -q 'repetitions: 3' && ! echo "$out" | grep -q '^precision' &&
     ok "nightly -r 3: that many, no target" || not_ok "nightly -r 3: no target" "$out"
 night() {
-	"$FSCONC" nightly $CAL -R "$S/n" --label nl --no-report "$@"
+	# Noise on a shared machine is not what these check (--max-cv).
+	"$FSCONC" nightly $CAL -R "$S/n" --label nl --no-report --max-cv 1000 "$@"
 }
 night --precision 0.0001 --max-reps 5 --budget 60s >"$S/out" 2>"$S/err"; rc=$?
 set=$(set_of "$S/n")
 [ $rc -eq 4 ] && grep -q 'no baseline yet' "$S/out" &&
-    grep -q '^precision: target +/-0.0001% NOT reached (stop: max-reps' "$S/out" &&
+    grep -q 'precision: target 0.0001%, NOT met (stopped by max-reps)' "$S/out" &&
     meta_is "$set" precision_met no &&
     ok "nightly, first night short of its target: exit 4, said so" ||
     not_ok "nightly, first night short of its target" "rc=$rc $(cat "$S/out" "$S/err")"
+# The baseline (the first night) missed its target: flagged, so exit 4,
+# or 3 when a regression stands all the same.
 night --precision 100 --budget 60s >"$S/out" 2>"$S/err"; rc=$?
-if { [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && grep -q '^baseline: ' "$S/out" &&
-    grep -q '^precision: target +/-100% reached (stop: target' "$S/out"; then
+if { [ $rc -eq 3 ] || [ $rc -eq 4 ]; } &&
+    grep -q '^baseline: ' "$S/out" &&
+    grep -q 'candidate: precision: target 100%, met' "$S/out" &&
+    grep -q 'met (stopped by target)' "$S/out"; then
 	ok "nightly, second night: judged, target reached"
 else
 	not_ok "nightly, second night: judged, target reached" "rc=$rc $(cat "$S/out" "$S/err")"
 fi
 night --precision 0.0001 --max-reps 5 --budget 60s >"$S/out" 2>"$S/err"; rc=$?
 if { [ $rc -eq 4 ] || [ $rc -eq 3 ]; } && grep -q '^baseline: ' "$S/out" &&
-    { [ $rc -eq 3 ] || grep -q '^verdict: inconclusive' "$S/out"; } &&
+    { [ $rc -eq 3 ] || grep -q '^verdict: invalid' "$S/out"; } &&
     ! grep -q '^verdict: no regression' "$S/out"; then
 	ok "nightly short of its target: no 'no regression', exit 4 (or 3)"
 else
