@@ -203,6 +203,20 @@ dry_run(struct run *r)
 	    c->results : rs_default_root(), rs_host_name(host, sizeof(host)),
 	    c->label != NULL ? c->label : os_default_label(label,
 	    sizeof(label)));
+	if (c->profile != PROF_OFF) {
+		printf("profile: %d profiled %s per level (not counted), %u "
+		    "Hz, into <set>/profile:\n", c->profile_reps,
+		    c->profile_reps == 1 ? "batch" : "batches", c->profile_hz);
+		fflush(stdout);
+		profiler_plan(stdout, c->os, c->profile_hz, "<set>/profile");
+	}
+	printf("idle guard: %s", idle_guard_name(c->idle_guard));
+	if (c->idle_guard == IDLE_GUARD_QOS && c->os == MD_OS_FREEBSD &&
+	    c->qos_sysctls) {
+		printf(", C-state limits set for the run, put back after:\n");
+		idle_qos_plan(stdout, r->ncpu);
+	} else
+		printf("\n");
 	if (r->have_spec) {
 		ndisks = c->layout == RUN_LAYOUT_SHARED ? 1 : max_level(c);
 		printf("disk: %s, layout %s, %d %s, refreshed before every "
@@ -222,20 +236,6 @@ dry_run(struct run *r)
 	} else
 		printf("disk: none (workload %s does no file system work)\n",
 		    c->wl->name);
-	if (c->profile != PROF_OFF) {
-		printf("profile: %d profiled %s per level (not counted), %u "
-		    "Hz, into <set>/profile:\n", c->profile_reps,
-		    c->profile_reps == 1 ? "batch" : "batches", c->profile_hz);
-		fflush(stdout);
-		profiler_plan(stdout, c->os, c->profile_hz, "<set>/profile");
-	}
-	printf("idle guard: %s", idle_guard_name(c->idle_guard));
-	if (c->idle_guard == IDLE_GUARD_QOS && c->os == MD_OS_FREEBSD &&
-	    c->qos_sysctls) {
-		printf(", C-state limits set for the run, put back after:\n");
-		idle_qos_plan(stdout, r->ncpu);
-	} else
-		printf("\n");
 	printf("batches:\n");
 	for (i = 0; i < r->nsteps; i++)
 		printf("  %zu: jobs %d, rep %d%s\n", i + 1,

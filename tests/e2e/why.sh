@@ -22,12 +22,12 @@ profile.reps=1
 lock_stat=unavailable: /proc/lock_stat absent (kernel built without CONFIG_LOCK_STAT)
 end=2026-12-01T00:01:00Z
 EOF
-	printf '# jobs\trep\treal\tuser\tsys\tnvcsw\tnivcsw\tidle\tsetup\tstatus\tstart_skew\tprofiled\treason\n' >"$d/runs.tsv"
+	printf '# jobs\trep\treal\tuser\tsys\tnvcsw\tnivcsw\tidle\tsetup\tstatus\tstart_skew\tsteal\tforeign\tdisturbed\tprofiled\treason\n' >"$d/runs.tsv"
 	for r in 1 2 3; do
-		printf '1\t%d\t0.1\t0.05\t0.05\t1\t1\t0\t0\tok\t0\t0\t-\n' $r
-		printf '2\t%d\t0.15\t0.1\t0.1\t1\t1\t0\t0\tok\t0\t0\t-\n' $r
+		printf '1\t%d\t0.1\t0.05\t0.05\t1\t1\t0\t0\tok\t0\t0\t0\t0\t0\t-\n' $r
+		printf '2\t%d\t0.15\t0.1\t0.1\t1\t1\t0\t0\tok\t0\t0\t0\t0\t0\t-\n' $r
 	done >>"$d/runs.tsv"
-	printf '1\t4\t0.2\t0.05\t0.05\t1\t1\t0\t0\tok\t0\t1\t-\n2\t4\t0.3\t0.1\t0.1\t1\t1\t0\t0\tok\t0\t1\t-\n' >>"$d/runs.tsv"
+	printf '1\t4\t0.2\t0.05\t0.05\t1\t1\t0\t0\tok\t0\t0\t0\t0\t1\t-\n2\t4\t0.3\t0.1\t0.1\t1\t1\t0\t0\tok\t0\t0\t0\t0\t1\t-\n' >>"$d/runs.tsv"
 	printf '# jobs\trep\tworker\tcpuset\treal\tuser\tsys\tentries\tbytes\tstatus\treason\n' >"$d/workers.tsv"
 	printf 'worker;main;work_[k] 100\nother:cc1;cc1_main 500\n' >"$d/profile/jobs-1.folded"
 	{
