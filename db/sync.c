@@ -226,30 +226,28 @@ facts(struct ingest *in)
 static void
 layout_names(struct ingest *in)
 {
-	const char *p = in->path, *e[3];
-	size_t i, n;
+	char buf[PATH_MAX], *s, *label, *host;
 	time_t t;
 
-	if (rs_parse_stamp(in->stamp, &t) != 0)
+	if (rs_parse_stamp(in->stamp, &t) != 0 ||
+	    strlen(in->path) >= sizeof(buf))
 		return;
-	e[0] = p + strlen(p);
-	for (i = 1; i < 3; i++) {
-		for (e[i] = e[i - 1]; e[i] > p && e[i][-1] != '/'; e[i]--)
-			;
-		if (e[i] == p)
-			return;
-		e[i]--;		/* the '/' before component i-1 */
-	}
-	/* e[1]: '/' before STAMP; e[2]: '/' before LABEL. */
-	for (n = 0, p = e[2]; p > in->path && p[-1] != '/'; p--)
-		n++;
-	if (p == in->path || n == 0 || n > NAME_MAX ||
-	    (size_t)(e[1] - e[2] - 1) > NAME_MAX || e[1] - e[2] - 1 == 0)
+	strcpy(buf, in->path);
+	/* ".../HOST/LABEL/STAMP": cut at each '/' from the end. */
+	if ((s = strrchr(buf, '/')) == NULL)
 		return;
-	memcpy(in->dirhost, p, n);
-	in->dirhost[n] = '\0';
-	memcpy(in->dirlabel, e[2] + 1, (size_t)(e[1] - e[2] - 1));
-	in->dirlabel[e[1] - e[2] - 1] = '\0';
+	*s = '\0';
+	if ((label = strrchr(buf, '/')) == NULL)
+		return;
+	*label++ = '\0';
+	if ((host = strrchr(buf, '/')) == NULL)
+		return;
+	host++;
+	if (*host == '\0' || *label == '\0' || strlen(host) > NAME_MAX ||
+	    strlen(label) > NAME_MAX)
+		return;
+	strcpy(in->dirhost, host);
+	strcpy(in->dirlabel, label);
 	in->host = in->dirhost;
 	in->label = in->dirlabel;
 }
