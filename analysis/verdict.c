@@ -198,12 +198,13 @@ verdict_print(FILE *fp, const struct verdict_test *tests, size_t n,
 		if (vt->a1 != NULL) {
 			/* Both ECs, dEC with its interval, the threshold. */
 			fprintf(fp, "%-20s  %.3f -> %.3f  dEC %+.3f [%+.3f, "
-			    "%+.3f] (%+.2f%%, threshold -%g%%)  p=%.3g "
+			    "%+.3f] (%+.2f%%, threshold %s%g%%)  p=%.3g "
 			    "holm=%.3g%s\n", vt->verdict == VERDICT_SLOWER ?
 			    "lower" : vt->verdict == VERDICT_FASTER ? "higher" :
 			    verdict_name(vt->verdict), vt->base, vt->cand,
 			    vt->t.diff, vt->lo, vt->hi, vt->t.pct,
-			    vt->threshold, vt->t.p, vt->p_adj,
+			    vt->threshold > 0 ? "-" : "", vt->threshold,
+			    vt->t.p, vt->p_adj,
 			    vt->regression ? "  REGRESSION" : "");
 			continue;
 		}

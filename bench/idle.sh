@@ -53,6 +53,6 @@ for disk in $disks; do
 		printf '%-9s %-5s %10s %9s %8.3f %7s %17s %8s\n' \
 		    "${disk%%:*}" "$g" "$1" "$2" \
 		    "$(echo "$1 $base" | awk '{ print $1 / $2 }')" "$3" \
-		    "$5 $6 $7" "$4"
+		    "${5-} ${6-} ${7-}" "$4"
 	done
 done

@@ -5,10 +5,12 @@
  * runs the --precision stop rule of harness/run.c (the minimum, then a
  * round at a time until prec_pair/prec_met say so, the budget or
  * --max-reps) against the night before, and is judged as nightly judges
- * (verdict_run: Welch, Holm over real/user/sys x levels, --threshold).
+ * (verdict_run: Welch, EC(N) by dEC, Holm over the family, --threshold);
+ * -f judges only the tracked figures, real and EC(N), as nightly's
+ * default --judge does.
  * A planted slowdown multiplies every drawn batch by 1 + slow.
  *
- *   verdict_sim [-n nights] [-t target%] [-b budget_s] [-T threshold%]
+ *   verdict_sim [-c conf%] [-f] [-n nights] [-t target%] [-b budget_s] [-T threshold%]
  *       [-p slow] [-m min_reps] [-s seed] SET
  *
  * Built and run by bench/verdict.sh against build/libfsconc.a.
@@ -44,6 +46,7 @@ struct night {
 
 static uint64_t rng;
 static int min_reps = PREC_MIN_REPS;
+static double conf = 99;	/* nightly's -c, its default */
 
 static double
 draw(const struct pool *p, int m, size_t *pick, int first)
@@ -106,31 +109,48 @@ free_night(struct night *nt, size_t nl)
 			ds_free(nt->ds[i][m]);
 }
 
-/* Judge cand against base: regressions after Holm; *raw those before. */
+/*
+ * Judge cand against base as nightly does: real/user/sys at every level
+ * (only real when tracked_only) and EC(N) at every level N > 1, Holm
+ * over the tests made.  Returns the regressions after Holm; *raw is set
+ * when a test would have flagged one without the correction.
+ */
 static int
 judge(const struct night *base, const struct night *cand, const int *levels,
-    size_t nl, double threshold, int *raw, int *ntests, int *nraw)
+    size_t nl, double threshold, int tracked_only, int *raw, int *ntests,
+    int *nraw)
 {
-	struct verdict_test vt[8 * NM];
+	struct verdict_test vt[8 * (NM + 1)];
 	size_t i, n = 0;
 	int m, nreg;
+	double worse;
 
 	memset(vt, 0, sizeof(vt));
 	for (i = 0; i < nl; i++)
-		for (m = 0; m < NM; m++, n++) {
+		for (m = 0; m <= NM; m++) {
+			if (m < NM && m > 0 && tracked_only)
+				continue;
+			if (m == NM && (levels[i] == 1 || levels[0] != 1))
+				continue;
 			vt[n].jobs = levels[i];
-			vt[n].metric = metrics[m];
-			vt[n].a = base->ds[i][m];
-			vt[n].b = cand->ds[i][m];
+			vt[n].metric = m < NM ? metrics[m] : "EC";
+			vt[n].a = base->ds[i][m < NM ? m : 0];
+			vt[n].b = cand->ds[i][m < NM ? m : 0];
+			if (m == NM) {	/* level 1 is levels[0] */
+				vt[n].a1 = base->ds[0][0];
+				vt[n].b1 = cand->ds[0][0];
+			}
+			n++;
 		}
-	nreg = verdict_run(vt, n, 95, threshold);
+	nreg = verdict_run(vt, n, conf, threshold);
 	*raw = 0;
 	for (i = 0; i < n; i++) {
 		if (vt[i].verdict == VERDICT_UNTESTED)
 			continue;
 		(*ntests)++;
 		/* The same test without Holm's correction. */
-		if (vt[i].t.p <= 0.05 && vt[i].t.pct > threshold) {
+		worse = vt[i].a1 != NULL ? -vt[i].t.pct : vt[i].t.pct;
+		if (vt[i].t.p <= 1 - conf / 100 && worse > threshold) {
 			(*nraw)++;
 			*raw = 1;
 		}
@@ -148,16 +168,18 @@ main(int argc, char **argv)
 	double target = 2, budget = 600, threshold = 2, slow = 0.03;
 	double per_round, sec = 0, wall;
 	size_t nl, i, k;
-	int *levels, nights = 1000, ch, fa = 0, fa_raw = 0, found = 0,
+	int *levels, nights = 1000, ch, tracked = 0, fa = 0, fa_raw = 0, found = 0,
 	    met = 0, raw, ntests = 0, nraw = 0, rounds = 0, dummy = 0, m;
 	const char *start, *end;
 	struct tm tm;
 	time_t t0, t1;
 
 	rng = 1;
-	while ((ch = getopt(argc, argv, "b:m:n:p:s:T:t:")) != -1)
+	while ((ch = getopt(argc, argv, "b:c:fm:n:p:s:T:t:")) != -1)
 		switch (ch) {
 		case 'b': budget = atof(optarg); break;
+		case 'c': conf = atof(optarg); break;
+		case 'f': tracked = 1; break;
 		case 'm': min_reps = atoi(optarg); break;
 		case 'n': nights = atoi(optarg); break;
 		case 'p': slow = atof(optarg); break;
@@ -165,7 +187,7 @@ main(int argc, char **argv)
 		case 'T': threshold = atof(optarg); break;
 		case 't': target = atof(optarg); break;
 		default:
-			errx(2, "usage: verdict_sim [-n nights] [-t target] "
+			errx(2, "usage: verdict_sim [-c conf] [-f] [-n nights] [-t target] "
 			    "[-b budget] [-T threshold] [-p slow] [-s seed] SET");
 		}
 	if (optind + 1 != argc || nights < 1)
@@ -217,12 +239,12 @@ main(int argc, char **argv)
 		    per_round);
 		run_night(&plant, pools, levels, nl, &prev, slow, target,
 		    budget, per_round);
-		if (judge(&prev, &cand, levels, nl, threshold, &raw, &ntests,
-		    &nraw) > 0)
+		if (judge(&prev, &cand, levels, nl, threshold, tracked, &raw,
+		    &ntests, &nraw) > 0)
 			fa++;
 		fa_raw += raw;
-		if (judge(&prev, &plant, levels, nl, threshold, &raw, &dummy,
-		    &dummy) > 0)
+		if (judge(&prev, &plant, levels, nl, threshold, tracked, &raw,
+		    &dummy, &dummy) > 0)
 			found++;
 		met += cand.met;
 		rounds += cand.rounds;
@@ -237,9 +259,10 @@ main(int argc, char **argv)
 		printf("%s%d: %zu batches", i ? ", " : "", levels[i],
 		    pools[i].n);
 	printf("), %.2f s a round\n", per_round);
-	printf("target %g%%, budget %g s, threshold %g%%, at least %d "
-	    "rounds, %d nights, planted %+g%%\n", target, budget, threshold,
-	    min_reps, nights, 100 * slow);
+	printf("target %g%%, budget %g s, threshold %g%%, confidence %g%%, "
+	    "%s, at least %d rounds, %d nights, planted %+g%%\n", target,
+	    budget, threshold, conf, tracked ? "real and EC judged" :
+	    "real, user, sys and EC judged", min_reps, nights, 100 * slow);
 	printf("precision reached: %.1f%% of nights, mean %.1f rounds, "
 	    "%.0f s\n", 100.0 * met / nights, (double)rounds / nights,
 	    sec / nights);

@@ -322,10 +322,15 @@ test_ec_verdict(void **state)
 	assert_float_equal(t.cand, 2 * 0.9 / 1.1, 1e-12);
 	assert_float_equal(t.t.pct, -10, 1e-9);
 	assert_true(t.hi < 0 && t.lo < t.t.diff);
-	/* The same sets: no difference. */
+	/* The same sets: no difference; a threshold of 0 reads "0%". */
 	t.b1 = a1;
 	assert_int_equal(verdict_run(&t, 1, 95, 0.0), 0);
 	assert_int_equal(t.verdict, VERDICT_SAME);
+	assert_non_null(fp = open_memstream(&buf, &len));
+	verdict_print(fp, &t, 1, 95);
+	fclose(fp);
+	assert_non_null(strstr(buf, "threshold 0%)"));
+	free(buf);
 	/* T1 of 0.1, 1.9 and 0.2: too noisy for a lower bound. */
 	ds_add(n1, 0.1);
 	ds_add(n1, 1.9);
