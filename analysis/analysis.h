@@ -246,6 +246,15 @@ struct verdict_test {
 	 * and a, b those at jobs, of the baseline and the candidate.
 	 */
 	struct dataset	*a1, *b1;
+	/*
+	 * Night-to-night spread, set by the caller (0: none): tau2 is the
+	 * variance between earlier nights' values (means, or ECs) beyond
+	 * their own standard errors (verdict_between), from tau_nights of
+	 * them.  With VERDICT_MIN_NIGHTS or more, 2 tau2 is added to the
+	 * variance of the change before its test.
+	 */
+	double		 tau2;
+	size_t		 tau_nights;
 	/* Filled by verdict_run. */
 	struct ttest	 t;		/* Welch's t (EC: stat_ec_test), b - a */
 	double		 base, cand;	/* the means compared, or the ECs */
@@ -268,6 +277,23 @@ struct verdict_test {
  */
 int	 verdict_run(struct verdict_test *, size_t n, double conf,
 	    double threshold);
+#define VERDICT_MIN_NIGHTS	3
+/*
+ * One night's value for a test of that kind: the mean of metric at jobs
+ * and its squared standard error, or (ec set) EC(jobs) from the real
+ * times and its squared standard error by the delta method.  -1 when a
+ * level has fewer than STAT_MIN_N values or a mean is not above 0.
+ */
+int	 verdict_night(const struct rs_set *, int jobs, const char *metric,
+	    int ec, double *value, double *se2);
+/*
+ * The variance between k nights' values beyond what their squared
+ * standard errors explain: the sample variance of value less the mean
+ * of se2, at least 0 (the method of moments).  -1 when k is below
+ * VERDICT_MIN_NIGHTS or a number is not finite.
+ */
+int	 verdict_between(const double *value, const double *se2, size_t k,
+	    double *tau2);
 const char *verdict_name(enum verdict);
 /* One line per test: metric, level, verdict, change and its interval. */
 void	 verdict_print(FILE *, const struct verdict_test *, size_t n,

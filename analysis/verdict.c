@@ -6,10 +6,13 @@
  */
 #include <math.h>
 #include <stdio.h>
+
+#include <gsl/gsl_cdf.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
+#include "results.h"
 #include "util.h"
 
 struct pidx {
@@ -112,6 +115,95 @@ ec_test(struct verdict_test *vt, double conf)
 }
 
 int
+verdict_night(const struct rs_set *s, int jobs, const char *metric, int ec,
+    double *value, double *se2)
+{
+	struct dataset *d, *d1;
+	double m, m1;
+	int rc = -1;
+
+	d = ds_from_set(s, jobs, ec ? "real" : metric, "night", 1.0);
+	d1 = ec ? ds_from_set(s, 1, "real", "night T1", 1.0) : NULL;
+	if (d->n < STAT_MIN_N || (d1 != NULL && d1->n < STAT_MIN_N))
+		goto out;
+	m = ds_mean(d);
+	if (!ec) {
+		*value = m;
+		*se2 = ds_var(d) / (double)d->n;
+		rc = isfinite(*value) && isfinite(*se2) ? 0 : -1;
+		goto out;
+	}
+	m1 = ds_mean(d1);
+	if (!(m > 0 && m1 > 0))
+		goto out;
+	/* EC = N T1 / TN; its relative variance is the sum of theirs. */
+	*value = jobs * m1 / m;
+	*se2 = *value * *value * (ds_var(d1) / (double)d1->n / (m1 * m1) +
+	    ds_var(d) / (double)d->n / (m * m));
+	rc = isfinite(*value) && isfinite(*se2) ? 0 : -1;
+out:
+	ds_free(d);
+	ds_free(d1);
+	return (rc);
+}
+
+int
+verdict_between(const double *value, const double *se2, size_t k,
+    double *tau2)
+{
+	double mean = 0, ss = 0, within = 0;
+	size_t i;
+
+	if (k < VERDICT_MIN_NIGHTS)
+		return (-1);
+	for (i = 0; i < k; i++) {
+		if (!isfinite(value[i]) || !isfinite(se2[i]))
+			return (-1);
+		mean += value[i];
+		within += se2[i];
+	}
+	mean /= (double)k;
+	for (i = 0; i < k; i++)
+		ss += (value[i] - mean) * (value[i] - mean);
+	*tau2 = ss / (double)(k - 1) - within / (double)k;
+	if (!(*tau2 > 0))
+		*tau2 = 0;
+	return (0);
+}
+
+/*
+ * The change's variance plus twice the spread between nights (baseline
+ * and candidate are each one night): t, df (Welch-Satterthwaite, the
+ * spread having tau_nights - 1 degrees of freedom), p and the interval.
+ */
+static void
+widen(struct verdict_test *vt, double conf)
+{
+	double se_w, between, var, df, hw, k1;
+
+	if (vt->tau_nights < VERDICT_MIN_NIGHTS || !(vt->tau2 > 0))
+		return;
+	k1 = (double)(vt->tau_nights - 1);
+	between = 2 * vt->tau2;
+	se_w = vt->t.df > 0 && isfinite(vt->t.df) && vt->t.diff_hw > 0 ?
+	    vt->t.diff_hw / t_quantile(conf, vt->t.df) : 0;
+	var = se_w * se_w + between;
+	df = se_w > 0 ? var * var / (se_w * se_w * se_w * se_w / vt->t.df +
+	    between * between / k1) : k1;
+	hw = t_quantile(conf, df) * sqrt(var);
+	vt->t.t = vt->t.diff / sqrt(var);
+	vt->t.df = df;
+	vt->t.p = 2 * gsl_cdf_tdist_Q(fabs(vt->t.t), df);
+	vt->t.diff_hw = hw;
+	vt->t.pct_hw = vt->base != 0 ? hw * 100 / fabs(vt->base) : NAN;
+	vt->t.significant = vt->t.p < 1 - conf / 100;
+	if (vt->a1 != NULL) {
+		vt->lo = vt->t.diff - hw;
+		vt->hi = vt->t.diff + hw;
+	}
+}
+
+int
 verdict_run(struct verdict_test *tests, size_t n, double conf,
     double threshold)
 {
@@ -144,6 +236,7 @@ verdict_run(struct verdict_test *tests, size_t n, double conf,
 			vt->base = ds_mean(vt->a);
 			vt->cand = ds_mean(vt->b);
 		}
+		widen(vt, conf);
 		vt->why = NULL;
 		vt->verdict = VERDICT_SAME;
 		p[m++] = vt->t.p;
@@ -172,6 +265,18 @@ verdict_run(struct verdict_test *tests, size_t n, double conf,
 	}
 	free(p);
 	return (nreg);
+}
+
+/* Under a test widened by the spread between nights: how much. */
+static void
+print_spread(FILE *fp, const struct verdict_test *vt)
+{
+	if (vt->tau_nights < VERDICT_MIN_NIGHTS || !(vt->tau2 > 0))
+		return;
+	fprintf(fp, "%*s(night-to-night spread +/-%.2f%% from %zu earlier "
+	    "nights, in the interval and p)\n", 12, "",
+	    vt->base != 0 ? sqrt(vt->tau2) * 100 / fabs(vt->base) : NAN,
+	    vt->tau_nights);
 }
 
 void
@@ -206,6 +311,7 @@ verdict_print(FILE *fp, const struct verdict_test *tests, size_t n,
 			    vt->threshold > 0 ? "-" : "", vt->threshold,
 			    vt->t.p, vt->p_adj,
 			    vt->regression ? "  REGRESSION" : "");
+			print_spread(fp, vt);
 			continue;
 		}
 		fprintf(fp, "%-20s ", verdict_name(vt->verdict));
@@ -219,5 +325,6 @@ verdict_print(FILE *fp, const struct verdict_test *tests, size_t n,
 		fprintf(fp, " (%g%% CI)  %.4g -> %.4g  p=%.3g holm=%.3g%s\n",
 		    conf, vt->base, vt->cand, vt->t.p, vt->p_adj,
 		    vt->regression ? "  REGRESSION" : "");
+		print_spread(fp, vt);
 	}
 }

@@ -39,7 +39,11 @@ enum {
 	NIGHTLY_OPT_NO_RUN,
 	NIGHTLY_OPT_THRESHOLD,
 	NIGHTLY_OPT_MAX_CV,
+	NIGHTLY_OPT_SPREAD_NIGHTS,
 };
+
+/* Earlier nights read for the night-to-night spread, at most. */
+#define NIGHTLY_MAX_SPREAD_NIGHTS	100
 
 /* State of one nightly invocation. */
 struct nightly {
@@ -52,6 +56,7 @@ struct nightly {
 	const char	*root;		/* -R, --results */
 	double		 threshold;	/* --threshold PCT */
 	double		 max_cv;	/* --max-cv PCT */
+	size_t		 spread_nights;	/* --spread-nights K, 0: off */
 	int		 verbose;	/* -v */
 	struct rs_set	*base;		/* the baseline, once found */
 	size_t		 nskipped;	/* incomplete sets passed over */
@@ -65,7 +70,7 @@ usage(FILE *fp, int status)
 	    "[-c confidence]\n"
 	    "                      [--no-report] [--no-run SET] [-o DIR] "
 	    "[--threshold PCT]\n"
-	    "                      [--max-cv PCT] [-v]\n"
+	    "                      [--max-cv PCT] [--spread-nights K] [-v]\n"
 	    "run options (as fsconc run; the sets of --baseline and --no-run "
 	    "are under -R):\n", fp);
 	run_usage_options(fp);
@@ -116,6 +121,8 @@ make_longopts(void)
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "results",	required_argument,	NULL, 'R' },
 		{ "root",	required_argument,	NULL, 'R' },
+		{ "spread-nights", required_argument,	NULL,
+		    NIGHTLY_OPT_SPREAD_NIGHTS },
 		{ "threshold",	required_argument,	NULL,
 		    NIGHTLY_OPT_THRESHOLD },
 		{ "verbose",	no_argument,		NULL, 'v' },
@@ -146,7 +153,8 @@ static int
 parse_options(struct nightly *nt, int argc, char **argv)
 {
 	struct option *lo;
-	char *os, *end;
+	char *os, *end, msg[128];
+	uint64_t k;
 	int ch, rc;
 
 	os = make_optstring();
@@ -191,6 +199,16 @@ parse_options(struct nightly *nt, int argc, char **argv)
 				    "percentage 0..1000", optarg);
 				rc = EXIT_USAGE;
 			}
+			break;
+		case NIGHTLY_OPT_SPREAD_NIGHTS:
+			if (parse_uint(optarg, 0, NIGHTLY_MAX_SPREAD_NIGHTS,
+			    &k) != 0) {
+				warnx("nightly: --spread-nights %s: %s", optarg,
+				    parse_uint_error(msg, sizeof(msg), 0,
+				    NIGHTLY_MAX_SPREAD_NIGHTS));
+				rc = EXIT_USAGE;
+			} else
+				nt->spread_nights = (size_t)k;
 			break;
 		case NIGHTLY_OPT_MAX_CV:
 			if (gate_parse_cv(optarg, &nt->max_cv) != 0) {
@@ -292,6 +310,59 @@ show_validity(const struct nightly *nt, struct rs_set *set,
 }
 
 /*
+ * The night-to-night spread of every test: the K latest complete sets
+ * before the candidate in its label directory (the baseline among them
+ * when it is the latest), each one night (verdict_night), and the
+ * variance between them beyond their own errors (verdict_between).  A
+ * test with fewer than VERDICT_MIN_NIGHTS such nights keeps none.
+ * Returns the number of nights read.
+ */
+static size_t
+spread(struct nightly *nt, const struct rs_set *cand, struct verdict_test *vt,
+    size_t n)
+{
+	struct rs_set **night;
+	double *value, *se2;
+	char *path, *prev, err[512];
+	size_t i, k, m, nnights, skipped;
+
+	if (nt->spread_nights == 0)
+		return (0);
+	night = xcalloc(nt->spread_nights, sizeof(*night));
+	nnights = 0;
+	path = xstrdup(cand->path);
+	while (nnights < nt->spread_nights &&
+	    (prev = rs_find_before(path, &skipped)) != NULL) {
+		free(path);
+		path = prev;
+		if ((night[nnights] = rs_read(path, RS_RUNS_ONLY, err,
+		    sizeof(err))) == NULL) {
+			warnx("nightly: %s", err);
+			break;
+		}
+		nnights++;
+	}
+	free(path);
+	value = xcalloc(nnights + 1, sizeof(*value));
+	se2 = xcalloc(nnights + 1, sizeof(*se2));
+	for (i = 0; i < n; i++) {
+		for (k = m = 0; k < nnights; k++)
+			if (verdict_night(night[k], vt[i].jobs, vt[i].a1 !=
+			    NULL ? "real" : vt[i].metric, vt[i].a1 != NULL,
+			    &value[m], &se2[m]) == 0)
+				m++;
+		if (verdict_between(value, se2, m, &vt[i].tau2) == 0)
+			vt[i].tau_nights = m;
+	}
+	for (k = 0; k < nnights; k++)
+		rs_free(night[k]);
+	free(night);
+	free(value);
+	free(se2);
+	return (nnights);
+}
+
+/*
  * Compare cand with base and write the report: the exit status.  Every
  * (level, metric) both sets have is one test of the family, and so is
  * EC(N) at every level N > 1.
@@ -302,7 +373,7 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 	struct verdict_test *vt;
 	struct report_opts ro;
 	struct rs_set *pair[2];
-	size_t nl, i, k, n, ntested, nbase, ncand;
+	size_t nl, i, k, n, ntested, nbase, ncand, nnights;
 	int *levels, nreg, rc;
 	char *dir, *title;
 
@@ -343,6 +414,7 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	nnights = spread(nt, cand, vt, n);
 	nreg = verdict_run(vt, n, nt->conf, nt->threshold);
 	/* Which baseline: the verdict means nothing without it. */
 	printf("baseline:  %s\n", base->path);
@@ -353,6 +425,11 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 		printf("candidate: %s\n%zu tests, Welch's t (EC: dEC, delta "
 		    "method), Holm's correction, %g%% confidence, threshold "
 		    "%g%%\n", cand->path, ntested, nt->conf, nt->threshold);
+	if (nt->verbose && nt->spread_nights > 0)
+		printf("night-to-night spread: from %zu earlier night%s "
+		    "(--spread-nights %zu; %d wanted)\n", nnights,
+		    nnights == 1 ? "" : "s", nt->spread_nights,
+		    VERDICT_MIN_NIGHTS);
 	verdict_print(stdout, vt, n, nt->conf);
 	nbase = show_validity(nt, base, "baseline");
 	ncand = show_validity(nt, cand, "candidate");
@@ -428,6 +505,7 @@ cmd_nightly(int argc, char **argv)
 	/* A recurring alarm: 99% keeps false alarms under 1% a night
 	 * (bench/verdict.sh); stat and compare keep ministat's 95%. */
 	nt.conf = 99;
+	nt.spread_nights = 10;
 	nt.threshold = 2.0;
 	nt.max_cv = GATE_MAX_CV;
 	run_config_init(&nt.cfg);

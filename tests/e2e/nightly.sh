@@ -117,8 +117,10 @@ night sup 20261102T020000Z SEED=42 SERIAL=-0.1
 
 # Faster is reported, and is no regression.
 night cfg 20261104T020000Z SEED=4 SLOW=0.9
+# (The night before it is the planted regression: no night-to-night
+# spread here, which would count that one as spread.)
 "$FSCONC" nightly -R "$r" --no-run h1/cfg --baseline h1/cfg/20261102T020000Z \
-    --no-report >"$s/out" 2>&1; rc=$?
+    --spread-nights 0 --no-report >"$s/out" 2>&1; rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c ' faster ' "$s/out")" -eq 12 ] &&
     ok "planted 10% speedup: 12 x faster, exit 0" ||
     not_ok "planted 10% speedup: 12 x faster, exit 0" "rc=$rc $(cat "$s/out")"
@@ -172,6 +174,37 @@ head -n 3 "$s/k4" >"$s/k3"
     ! grep -Eq ' (slower|faster) ' "$s/out" &&
     ok "constant sets, --threshold 0: no regression, exit 0" ||
     not_ok "constant sets, --threshold 0: no regression, exit 0" "rc=$rc $(cat "$s/out")"
+
+# Night-to-night spread: five earlier nights whose level moves by -4%
+# to +5% between nights, each night precise to 0.3% (NOISE=0.01, 10
+# reps), then a night 6% slower than the last.  Without the spread it is
+# a regression; with it (the default, --spread-nights 10) it is within
+# what nights do here, said with the spread; 40% slower still is one.
+i=0
+for f in 1.00 1.04 0.97 1.05 0.98; do
+	i=$((i + 1))
+	night drift 2026111${i}T020000Z SEED=$((60 + i)) NOISE=0.01 SLOW=$f
+done
+night drift 20261117T020000Z SEED=70 NOISE=0.01 SLOW=1.04
+"$FSCONC" nightly -R "$r" --no-run h1/drift --spread-nights 0 \
+    --no-report >"$s/out" 2>&1; rc=$?
+[ $rc -eq 3 ] && ! grep -q 'night-to-night' "$s/out" &&
+    ok "drifting nights, --spread-nights 0: a 6% slower night is a regression" ||
+    not_ok "drifting nights, --spread-nights 0: a 6% slower night is a regression" "rc=$rc $(cat "$s/out")"
+"$FSCONC" nightly -R "$r" --no-run h1/drift -v --no-report >"$s/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^verdict: no regression' "$s/out" &&
+    grep -q '^night-to-night spread: from 5 earlier nights (--spread-nights 10; 3 wanted)$' "$s/out" &&
+    grep -Eq '^ +\(night-to-night spread \+/-[0-9.]+% from 5 earlier nights, in the interval and p\)$' "$s/out" &&
+    ok "drifting nights: the spread of 5 earlier nights widens the test, no regression" ||
+    not_ok "drifting nights: the spread of 5 earlier nights widens the test, no regression" "rc=$rc $(cat "$s/out")"
+night drift 20261118T020000Z SEED=71 NOISE=0.01 SLOW=1.45
+"$FSCONC" nightly -R "$r" --no-run h1/drift --no-report >"$s/out" 2>&1; rc=$?
+[ $rc -eq 3 ] && grep -q '^real   jobs=1 .*REGRESSION' "$s/out" &&
+    ok "drifting nights: 40% slower is a regression all the same" ||
+    not_ok "drifting nights: 40% slower is a regression all the same" "rc=$rc $(cat "$s/out")"
+"$FSCONC" nightly --spread-nights 101 --no-run x >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "--spread-nights 101: usage error" ||
+    not_ok "--spread-nights 101: usage error" "rc=$rc"
 
 err=$("$FSCONC" nightly -R "$r" --no-run h1/cfg --baseline h1/nosuch 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$err" | grep -q nosuch &&

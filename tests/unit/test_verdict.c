@@ -353,11 +353,64 @@ test_ec_verdict(void **state)
 	ds_free(n1);
 }
 
+/*
+ * The spread between nights: the variance of the nights' values less
+ * their mean squared error, at least 0, from 3 nights on; a test widened
+ * by it keeps its change and loses its significance.
+ */
+static void
+test_between_nights(void **state)
+{
+	static const double v[] = { 1, 2, 3 }, se2[] = { 0.1, 0.1, 0.1 };
+	static const double tight[] = { 1, 1.1, 0.9 }, big[] = { 1, 1, 1 };
+	static const double bad[] = { 1, NAN, 3 };
+	struct dataset *a = ds_new("a"), *b = ds_new("b");
+	struct verdict_test t, w;
+	double tau2;
+	int i;
+
+	(void)state;
+	assert_int_equal(verdict_between(v, se2, 3, &tau2), 0);
+	assert_float_equal(tau2, 1 - 0.1, 1e-12);
+	assert_int_equal(verdict_between(v, se2, 2, &tau2), -1);
+	assert_int_equal(verdict_between(bad, se2, 3, &tau2), -1);
+	/* Nights that differ less than their own errors: no spread. */
+	assert_int_equal(verdict_between(tight, big, 3, &tau2), 0);
+	assert_true(tau2 == 0);
+	for (i = 0; i < 10; i++) {
+		ds_add(a, 1.0 + 0.01 * (i % 3));
+		ds_add(b, 1.05 + 0.01 * (i % 3));
+	}
+	memset(&t, 0, sizeof(t));
+	t.jobs = 1;
+	t.metric = "real";
+	t.a = a;
+	t.b = b;
+	w = t;
+	assert_int_equal(verdict_run(&t, 1, 99, 2.0), 1);
+	/* A 5% change when nights differ by 4% (sd), 5 of them. */
+	w.tau2 = 0.04 * 0.04;
+	w.tau_nights = 5;
+	assert_int_equal(verdict_run(&w, 1, 99, 2.0), 0);
+	assert_int_equal(w.verdict, VERDICT_SAME);
+	assert_float_equal(w.t.diff, t.t.diff, 1e-12);
+	assert_true(w.t.diff_hw > t.t.diff_hw && w.t.p > t.t.p);
+	/* df: the spread's 4 dominate (within ~16). */
+	assert_true(w.t.df > 4 && w.t.df < t.t.df);
+	/* Two nights are not enough: the test is as it was. */
+	w.tau_nights = 2;
+	assert_int_equal(verdict_run(&w, 1, 99, 2.0), 1);
+	assert_float_equal(w.t.p, t.t.p, 1e-15);
+	ds_free(a);
+	ds_free(b);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_holm_by_hand),
+		cmocka_unit_test(test_between_nights),
 		cmocka_unit_test(test_planted_slowdown),
 		cmocka_unit_test(test_faster_and_threshold),
 		cmocka_unit_test(test_identical_rate),
