@@ -27,6 +27,11 @@ $_at_exit"
 # inside $(...) would fire when the subshell ends).
 _scratch_root=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-e2e.XXXXXX")
 trap 'eval "$_at_exit"; rm -rf "$_scratch_root"' EXIT
+# Killed by tests/run's time limit (TERM) or by hand: still clean up (a
+# shell runs its EXIT trap on exit, not on a signal it does not catch).
+trap 'exit 143' TERM
+trap 'exit 130' INT
+trap 'exit 129' HUP
 scratch() {
 	mktemp -d "$_scratch_root/s.XXXXXX"
 }
