@@ -213,6 +213,8 @@ int	 stat_ec_diff(const struct ec_ci *base, const struct ec_ci *other,
 double	 ds_mean_hw(const struct dataset *, double conf);
 /* Two-sided Student t quantile for a confidence in percent, df > 0. */
 double	 t_quantile(double conf, double df);
+/* Two-sided p of Student's t with df degrees of freedom; NaN if undefined. */
+double	 t_pvalue(double t, double df);
 /* Turn GSL's abort-on-error handler off (the functions above do). */
 void	 stat_gsl_quiet(void);
 

@@ -36,7 +36,7 @@ t_quantile(double conf, double df)
 	return (gsl_cdf_tdist_Pinv(1 - (1 - conf / 100) / 2, df));
 }
 
-static double
+double
 t_pvalue(double t, double df)
 {
 	stat_gsl_quiet();

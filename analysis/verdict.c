@@ -6,8 +6,6 @@
  */
 #include <math.h>
 #include <stdio.h>
-
-#include <gsl/gsl_cdf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,6 +169,13 @@ verdict_between(const double *value, const double *se2, size_t k,
 	return (0);
 }
 
+/* Whether vt's test is widened by the spread between nights. */
+static int
+widened(const struct verdict_test *vt)
+{
+	return (vt->tau_nights >= VERDICT_MIN_NIGHTS && vt->tau2 > 0);
+}
+
 /*
  * The change's variance plus twice the spread between nights (baseline
  * and candidate are each one night): t, df (Welch-Satterthwaite, the
@@ -181,7 +186,7 @@ widen(struct verdict_test *vt, double conf)
 {
 	double se_w, between, var, df, hw, k1;
 
-	if (vt->tau_nights < VERDICT_MIN_NIGHTS || !(vt->tau2 > 0))
+	if (!widened(vt))
 		return;
 	k1 = (double)(vt->tau_nights - 1);
 	between = 2 * vt->tau2;
@@ -193,7 +198,7 @@ widen(struct verdict_test *vt, double conf)
 	hw = t_quantile(conf, df) * sqrt(var);
 	vt->t.t = vt->t.diff / sqrt(var);
 	vt->t.df = df;
-	vt->t.p = 2 * gsl_cdf_tdist_Q(fabs(vt->t.t), df);
+	vt->t.p = t_pvalue(vt->t.t, df);
 	vt->t.diff_hw = hw;
 	vt->t.pct_hw = vt->base != 0 ? hw * 100 / fabs(vt->base) : NAN;
 	vt->t.significant = vt->t.p < 1 - conf / 100;
@@ -271,7 +276,7 @@ verdict_run(struct verdict_test *tests, size_t n, double conf,
 static void
 print_spread(FILE *fp, const struct verdict_test *vt)
 {
-	if (vt->tau_nights < VERDICT_MIN_NIGHTS || !(vt->tau2 > 0))
+	if (!widened(vt))
 		return;
 	fprintf(fp, "%*s(night-to-night spread +/-%.2f%% from %zu earlier "
 	    "nights, in the interval and p)\n", 12, "",

@@ -6,12 +6,12 @@
  * round at a time until prec_pair/prec_met say so, the budget or
  * --max-reps) against the night before, and is judged as nightly judges
  * (verdict_run: Welch, EC(N) by dEC, Holm over the family, --threshold);
- * -f judges only the tracked figures, real and EC(N), as nightly's
- * default --judge does.
+ * -f judges only real and EC(N), a smaller family, for comparison
+ * (nightly judges real, user, sys and EC).
  * A planted slowdown multiplies every drawn batch by 1 + slow.
  *
- *   verdict_sim [-c conf%] [-f] [-n nights] [-t target%] [-b budget_s] [-T threshold%]
- *       [-p slow] [-m min_reps] [-s seed] SET
+ *   verdict_sim [-c conf%] [-f] [-n nights] [-t target%] [-b budget_s]
+ *       [-T threshold%] [-p slow] [-m min_reps] [-s seed] SET
  *
  * Built and run by bench/verdict.sh against build/libfsconc.a.
  */
@@ -187,8 +187,9 @@ main(int argc, char **argv)
 		case 'T': threshold = atof(optarg); break;
 		case 't': target = atof(optarg); break;
 		default:
-			errx(2, "usage: verdict_sim [-c conf] [-f] [-n nights] [-t target] "
-			    "[-b budget] [-T threshold] [-p slow] [-s seed] SET");
+			errx(2, "usage: verdict_sim [-c conf] [-f] [-n nights] "
+			    "[-t target] [-b budget] [-T threshold] [-p slow] "
+			    "[-s seed] SET");
 		}
 	if (optind + 1 != argc || nights < 1)
 		errx(2, "usage: verdict_sim [options] SET");
