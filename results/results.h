@@ -130,6 +130,15 @@ void	 rs_add_worker(struct rs_writer *, const struct rs_worker *);
  * 0, or -1 after a warn(3) message.  rs_close commits, then frees.
  */
 int	 rs_commit(struct rs_writer *);
+/*
+ * Group commit: rs_commit when the last commit is at least seconds old,
+ * else keep the rows in memory.  A run killed, or a machine that
+ * crashes, loses at most that much of its repetitions, never part of
+ * one.  A commit is several fsyncs, milliseconds each on a real disk:
+ * too many to pay after every 35 ms batch.
+ * 1 committed, 0 not yet due, -1 after a warn(3) message.
+ */
+int	 rs_commit_due(struct rs_writer *, double seconds);
 int	 rs_close(struct rs_writer *);
 
 /* --- reader ------------------------------------------------------------ */

@@ -48,6 +48,7 @@ struct rs_writer {
 	int		 error;		/* first write errno, 0 if none */
 	int		 meta_lost;	/* an rs_meta line was lost */
 	int		 ended;		/* "end" is in meta */
+	double		 committed;	/* now_monotonic() of the last commit */
 };
 
 /* One field of a table: sanitised (put_clean); empty becomes "-". */
@@ -471,7 +472,16 @@ rs_commit(struct rs_writer *w)
 		warn("fsync %s", w->path);
 		rc = -1;
 	}
+	w->committed = now_monotonic();
 	return (rc);
+}
+
+int
+rs_commit_due(struct rs_writer *w, double seconds)
+{
+	if (w->committed > 0 && now_monotonic() - w->committed < seconds)
+		return (0);
+	return (rs_commit(w) == -1 ? -1 : 1);
 }
 
 static void

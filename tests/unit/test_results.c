@@ -588,6 +588,52 @@ test_killed_writer(void **state)
 	free(root);
 }
 
+/* Group commit: rows not yet due stay in memory, and a kill loses them. */
+static void
+test_commit_due(void **state)
+{
+	struct rs_writer *w;
+	struct rs_set *s;
+	struct rs_run r;
+	char *root, err[256], *txt, **paths;
+	pid_t pid;
+	int st;
+
+	(void)state;
+	root = mktemp_root();
+	if ((pid = fork()) == 0) {
+		w = rs_create(root, "h", "due", NULL, 0);
+		if (w == NULL)
+			_exit(1);
+		r = mkrun(1, 1, 11.0, RS_OK);
+		rs_add_run(w, &r);
+		if (rs_commit_due(w, 0) != 1)
+			_exit(2);
+		r = mkrun(1, 2, 12.0, RS_OK);
+		rs_add_run(w, &r);
+		/* rs_create committed a moment ago: an hour is not due. */
+		if (rs_commit_due(w, 3600) != 0)
+			_exit(3);
+		kill(getpid(), SIGKILL);
+		_exit(1);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(rs_find(root, "h/due", &paths, err, sizeof(err)), 1);
+	append(paths[0], "meta", "interrupted=yes\n");
+	rs_find_free(paths);
+	s = rs_open(root, "h/due", err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(s->nruns, 1);
+	txt = read_all(s->path, "jobs-1.real");
+	assert_string_equal(txt, "11\n");
+	free(txt);
+	rs_free(s);
+	rm_rf(root);
+	free(root);
+}
+
 static void
 test_find(void **state)
 {
@@ -906,6 +952,7 @@ main(void)
 		cmocka_unit_test(test_added_columns),
 		cmocka_unit_test(test_disturbed),
 		cmocka_unit_test(test_killed_writer),
+		cmocka_unit_test(test_commit_due),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_bad_names),
 		cmocka_unit_test(test_mkdir_stamped),
