@@ -34,6 +34,9 @@ if ! "$FSCONC" mkarchive "$tmp/a.tar" >/dev/null 2>"$tmp/err"; then
 fi
 tar=$(command -v bsdtar || command -v tar)
 now() { date +%s.%N; }
+# Coefficient of variation of the numbers on stdin, in percent.
+cv() { awk '{ s += $1; q += $1 * $1; n++ }
+	END { m = n > 0 ? s / n : 0; printf "%.1f", ((n > 1 && m > 0) ? 100 * sqrt((q - n * m * m) / (n - 1)) / m : 0) }'; }
 
 # One shell round: a fresh tmpfs per level, timed tar xf (x1, then x2).
 shell_round() {
@@ -64,7 +67,7 @@ ec_pct() {
 		a = $1 / $2 - 1; b = 1 - $1 / $3; printf "%.3f\n", (a > b ? a : b) * 100 }'
 }
 
-# shell: prints "seconds rounds pct reached"
+# shell: prints "seconds rounds pct reached cv(T1)% cv(T2)%"
 shell_method() {
 	: >"$tmp/t1"
 	: >"$tmp/t2"
@@ -77,19 +80,19 @@ shell_method() {
 		p=$(ec_pct)
 		el=$(echo "$(now) $start" | awk '{ print $1 - $2 }')
 		if awk -v p="$p" -v t="$PCT" 'BEGIN { exit !(p <= t) }'; then
-			echo "$el $n $p yes"
+			echo "$el $n $p yes $(cv <"$tmp/t1") $(cv <"$tmp/t2")"
 			return
 		fi
 		# The same budget rule as fsconc's: stop if the next round
 		# would end after the cap.
 		if awk -v e="$el" -v n=$n -v c="$CAP" 'BEGIN { exit !(e + e / n > c) }'; then
-			echo "$el $n $p no"
+			echo "$el $n $p no $(cv <"$tmp/t1") $(cv <"$tmp/t2")"
 			return
 		fi
 	done
 }
 
-# fsconc: prints "seconds rounds worst reached"
+# fsconc: prints "seconds rounds worst reached cv(T1)% cv(T2)%"
 fsconc_method() {
 	rm -rf "$tmp/r"
 	start=$(now)
@@ -99,13 +102,16 @@ fsconc_method() {
 	el=$(echo "$(now) $start" | awk '{ print $1 - $2 }')
 	set=$(ls -d "$tmp"/r/*/*/*/ | head -n 1)
 	if [ $rc -ne 0 ] && [ $rc -ne 4 ]; then
-		echo "$el 0 - failed:$(head -n 1 "$tmp/err")"
+		echo "$el 0 - failed:$(head -n 1 "$tmp/err" | tr ' ' _) - -"
 		return
 	fi
 	rounds=$(grep -c '^1	' "$set/runs.tsv")
 	ec=$(sed -n 's/^precision_ec\.2=//p' "$set/meta")
 	met=$(sed -n 's/^precision_met=//p' "$set/meta")
-	echo "$el $rounds $ec $met"
+	# The batches the intervals are made of: ok, not disturbed.
+	c1=$(awk -F'\t' '$1 == 1 && $10 == "ok" && $14 == 0 { print $3 }' "$set/runs.tsv" | cv)
+	c2=$(awk -F'\t' '$1 == 2 && $10 == "ok" && $14 == 0 { print $3 }' "$set/runs.tsv" | cv)
+	echo "$el $rounds $ec $met $c1 $c2"
 }
 
 echo "precision: time to pin EC(2) to +/-$PCT% (95%), tmpfs, default archive; $PAIRS pairs, alternating; cap ${CAP}s each"
@@ -114,12 +120,12 @@ echo "  (load average before: $(cut -d' ' -f1-3 /proc/loadavg))"
 i=1
 while [ $i -le "$PAIRS" ]; do
 	set -- $(fsconc_method)
-	fs=$1 fr=$2 fp=$3 fm=$4
+	fs=$1 fr=$2 fp=$3 fm=$4 fc1=$5 fc2=$6
 	set -- $(shell_method)
-	ss=$1 sr=$2 sp=$3 sm=$4
-	printf "  pair %d: fsconc %6.1fs %4s rounds EC +/-%s%% (%s)   shell (%s) %6.1fs %4s rounds EC +/-%s%% (%s)   ratio fsconc/shell %.2f\n" \
-	    $i "$fs" "$fr" "$fp" "$( [ "$fm" = yes ] && echo reached || echo "NOT reached")" \
-	    "$(basename "$tar")" "$ss" "$sr" "$sp" "$( [ "$sm" = yes ] && echo reached || echo "NOT reached")" \
+	ss=$1 sr=$2 sp=$3 sm=$4 sc1=$5 sc2=$6
+	printf "  pair %d: fsconc %6.1fs %4s rounds EC +/-%s%% (%s, CV T1 %s%% T2 %s%%)   shell (%s) %6.1fs %4s rounds EC +/-%s%% (%s, CV T1 %s%% T2 %s%%)   ratio fsconc/shell %.2f\n" \
+	    $i "$fs" "$fr" "$fp" "$( [ "$fm" = yes ] && echo reached || echo "NOT reached")" "$fc1" "$fc2" \
+	    "$(basename "$tar")" "$ss" "$sr" "$sp" "$( [ "$sm" = yes ] && echo reached || echo "NOT reached")" "$sc1" "$sc2" \
 	    "$(echo "$fs $ss" | awk '{ print $1 / $2 }')"
 	echo "$fs $ss $fp $sp" >>"$tmp/ratios"
 	i=$((i + 1))
@@ -130,7 +136,7 @@ done
 awk -v t="$PCT" '{ fs = $1 * ($3 > t ? ($3 / t) ^ 2 : 1)
 	ss = $2 * ($4 > t ? ($4 / t) ^ 2 : 1)
 	r = fs / ss; s += r; q += r * r; n++; if ($3 > t || $4 > t) x = 1 }
-    END { m = s / n; sd = n > 1 ? sqrt((q - n * m * m) / (n - 1)) : 0
+    END { m = n > 0 ? s / n : 0; sd = n > 1 ? sqrt((q - n * m * m) / (n - 1)) : 0
 	printf "  ratio fsconc/shell of the time to +/-%s%%: mean %.2f, sd %.2f over %d pairs (target <= 0.33)%s\n", t, m, sd, n,
 	    x ? "; extrapolated as t x (reached/target)^2 where the cap came first" : "" }' "$tmp/ratios"
 echo "  (load average after: $(cut -d' ' -f1-3 /proc/loadavg))"
