@@ -89,7 +89,7 @@ t0=$(date +%s)
 fa=0 fa0=0 pre=0 n=0 n0=0 met=0 inv=0 k=1
 while [ "$k" -le "$REAL" ]; do
 	night "$tmp/cal" -O iterations="$ITER" >"$tmp/same" 2>&1; rc=$?
-	grep -q '^candidate: precision: target [^,]*, met;' "$tmp/same" &&
+	grep -q '^candidate: precision: target [^,]*, met[ ;]' "$tmp/same" &&
 	    met=$((met + 1))
 	[ $rc -eq 4 ] && inv=$((inv + 1))
 	if [ "$k" -ge 4 ]; then
