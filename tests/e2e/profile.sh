@@ -75,14 +75,30 @@ prof=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "profiled") c =
     not_ok "profiled run" "rc=$rc_shared prof=$prof
 $out_shared"
 lockpat='rwsem|down_write|osq_lock'
+top() { echo "$1" | awk '/symbols \(self/ { getline; getline; print $2; exit }'; }
+# More than half the lost time spent waiting for a CPU: other load took
+# the CPUs (a lane beside this one), and the profile shows that load,
+# not the lock.  fsconc why says so; such a run is made again (3 tries).
+disturbed() {
+	echo "$1" | awk '/waiting for a CPU/ { for (i = 1; i <= NF; i++)
+	    if ($i ~ /%$/) v = $i + 0 } END { exit !(v > 50) }'
+}
 w=$("$FSCONC" why "$set" 2>&1)
-first=$(echo "$w" | awk '/symbols \(self/ { getline; getline; print $2; exit }')
+first=$(top "$w")
+try=1
+while ! echo "$first" | grep -Eq "$lockpat" && disturbed "$w" &&
+    [ $try -lt 3 ]; do
+	try=$((try + 1))
+	run --profile -O dir=shared -O count=10000 --label shared$try >/dev/null 2>&1
+	w=$("$FSCONC" why "$(ls -d "$s"/root/*/shared$try/* 2>/dev/null)" 2>&1)
+	first=$(top "$w")
+done
 echo "$first" | grep -Eq "$lockpat" &&
-    ok "shared directory: its lock first ($first)" ||
+    ok "shared directory: its lock first ($first; try $try)" ||
     not_ok "shared directory: its lock first" "$w"
 pset=$(ls -d "$s"/root/*/private/* 2>/dev/null)
 w=$("$FSCONC" why "$pset" 2>&1)
-first=$(echo "$w" | awk '/symbols \(self/ { getline; getline; print $2; exit }')
+first=$(top "$w")
 [ $rc_private -eq 0 ] && ! echo "$first" | grep -Eq "$lockpat" &&
     ok "private directories: no lock first (${first:-nothing grew})" ||
     not_ok "private directories: no lock first" "rc=$rc_private $out_private
