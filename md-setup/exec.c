@@ -415,6 +415,35 @@ md_unlink(struct md_ctx *ctx, const char *path)
 	return (0);
 }
 
+/*
+ * Options that are all tmpfs's own (the kernel parses them from the data
+ * string): no flag such as ro or noatime that only mount(8) translates.
+ */
+static int
+tmpfs_data_only(const char *opts)
+{
+	static const char *const keys[] = { "size=", "nr_blocks=",
+	    "nr_inodes=", "mode=", "uid=", "gid=", "huge=", "mpol=",
+	    "inode32", "inode64", "noswap" };
+	const char *o, *end;
+	size_t i, len, klen;
+
+	for (o = opts; *o != '\0'; o = *end == ',' ? end + 1 : end) {
+		end = o + strcspn(o, ",");
+		len = (size_t)(end - o);
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			klen = strlen(keys[i]);
+			if (keys[i][klen - 1] == '=' ? len > klen &&
+			    strncmp(o, keys[i], klen) == 0 :
+			    len == klen && strncmp(o, keys[i], len) == 0)
+				break;
+		}
+		if (i == sizeof(keys) / sizeof(keys[0]))
+			return (0);
+	}
+	return (1);
+}
+
 int
 md_mount(struct md_ctx *ctx, const char *fs, const char *opts,
     const char *dev, const char *path)
@@ -425,6 +454,21 @@ md_mount(struct md_ctx *ctx, const char *fs, const char *opts,
 	if (ctx->plan == NULL && !md_path_ours(path)) {
 		warnx("mount %s: not under %s: refusing", path, md_rundir());
 		return (-1);
+	}
+	/*
+	 * A tmpfs is made fresh before every batch: mount(2) itself, where
+	 * it can, spares the exec of mount(8) (milliseconds).  The plan
+	 * shows the mount(8) line that does the same.
+	 */
+	if (ctx->plan == NULL && strcmp(fs, "tmpfs") == 0 && opts != NULL &&
+	    tmpfs_data_only(opts)) {
+		if (md_os_mount(fs, opts, dev, path) == 0)
+			return (0);
+		if (errno != ENOTSUP) {
+			md_warnc(errno, "mount %s on %s (-o %s)", dev, path,
+			    opts);
+			return (-1);
+		}
 	}
 	argv[n++] = "mount";
 	/* FreeBSD's ext2fs(5) is the vfs for ext2, ext3 and ext4. */

@@ -165,6 +165,9 @@ int	 md_fits_memory(uint64_t size, uint64_t others, uint64_t avail, char *,
 /* os_linux.c / os_freebsd.c */
 int	 md_os_is_mounted(const char *path);
 int	 md_os_umount(const char *path);	/* 0 or -1 with errno */
+/* mount(2) with data options only; -1 with errno (ENOTSUP: use mount(8)). */
+int	 md_os_mount(const char *fs, const char *data, const char *dev,
+	    const char *path);
 int	 md_os_avail_memory(uint64_t *);
 int	 md_os_proc_alive(pid_t, unsigned long long start);
 unsigned long long md_os_proc_start(pid_t);

@@ -43,6 +43,18 @@ md_os_umount(const char *path)
 }
 
 int
+md_os_mount(const char *fs, const char *data, const char *dev,
+    const char *path)
+{
+	(void)fs;
+	(void)data;
+	(void)dev;
+	(void)path;
+	errno = ENOTSUP;
+	return (-1);
+}
+
+int
 md_os_avail_memory(uint64_t *avail)
 {
 	u_int free_, inact, pagesize;

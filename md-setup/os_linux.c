@@ -77,6 +77,13 @@ md_os_umount(const char *path)
 }
 
 int
+md_os_mount(const char *fs, const char *data, const char *dev,
+    const char *path)
+{
+	return (mount(dev, path, fs, 0, data));
+}
+
+int
 md_os_avail_memory(uint64_t *avail)
 {
 	char line[256];
