@@ -4,12 +4,13 @@
  *
  * Processes: a ready pipe (each worker writes 'R', or 'E' when binding or
  * worker_setup failed), a gate pipe whose write end the controller closes
- * to release everyone at once, a done pipe ('D' when worker_run
- * returned) and, with --verify, a second gate so that no tree is checked
- * while another worker is still being timed.  Threads: a start gate of
+ * to release everyone at once, a done pipe (each closes its end when
+ * worker_run returned: one wakeup, at EOF) and an end gate, so that no
+ * worker exits, cleans up or (--verify) checks its tree while another
+ * is still being timed.  Threads: a start gate of
  * a mutex and a condition variable (which, unlike a barrier, can let
  * through fewer threads than planned when one could not be created),
- * the same done pipe and verify gate.
+ * 'D' on the same done pipe, and the same end gate.
  *
  * Each worker records its own start and finish times (CLOCK_MONOTONIC,
  * the same clock in every process; the spread of the starts is the
@@ -227,12 +228,22 @@ worker_body(struct batch *b, int i, int thread)
 	}
 	s->nvcsw = r1.ru_nvcsw - r0.ru_nvcsw;
 	s->nivcsw = r1.ru_nivcsw - r0.ru_nivcsw;
-	say(b->done[1], 'D');
-	if (!thread)
+	/*
+	 * A process says it is done by closing its end: the controller
+	 * wakes once, at EOF after the last one, not on a CPU where another
+	 * worker is still timed.  Nor does any exit (its teardown and the
+	 * SIGCHLD) or cleanup run before the end gate opens.
+	 */
+	if (thread)
+		say(b->done[1], 'D');
+	else {
 		closefd(&b->done[1]);
+		wait_eof(b->vgate[0]);
+	}
 
 	if (sp->verify && sp->wl->worker_verify != NULL) {
-		wait_eof(b->vgate[0]);
+		if (thread)
+			wait_eof(b->vgate[0]);
 		st = sp->wl->worker_verify(sp->wl_state, w);
 		if (st > w->status)
 			w->status = st;
