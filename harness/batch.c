@@ -231,19 +231,16 @@ worker_body(struct batch *b, int i, int thread)
 	/*
 	 * A process says it is done by closing its end: the controller
 	 * wakes once, at EOF after the last one, not on a CPU where another
-	 * worker is still timed.  Nor does any exit (its teardown and the
-	 * SIGCHLD) or cleanup run before the end gate opens.
+	 * worker is still timed.  No cleanup or exit (its teardown and the
+	 * SIGCHLD) runs before the end gate opens.
 	 */
 	if (thread)
 		say(b->done[1], 'D');
-	else {
+	else
 		closefd(&b->done[1]);
-		wait_eof(b->vgate[0]);
-	}
+	wait_eof(b->vgate[0]);
 
 	if (sp->verify && sp->wl->worker_verify != NULL) {
-		if (thread)
-			wait_eof(b->vgate[0]);
 		st = sp->wl->worker_verify(sp->wl_state, w);
 		if (st > w->status)
 			w->status = st;
