@@ -34,9 +34,12 @@ if ! "$FSCONC" mkarchive "$tmp/a.tar" >/dev/null 2>"$tmp/err"; then
 fi
 tar=$(command -v bsdtar || command -v tar)
 now() { date +%s.%N; }
-# Coefficient of variation of the numbers on stdin, in percent.
-cv() { awk '{ s += $1; q += $1 * $1; n++ }
-	END { m = n > 0 ? s / n : 0; printf "%.1f", ((n > 1 && m > 0) ? 100 * sqrt((q - n * m * m) / (n - 1)) / m : 0) }'; }
+# "mean-ms/sd-ms/CV%" of the times (seconds) on stdin.  The absolute
+# spread tells noise that comes per batch (the same sd whatever a batch
+# lasts) from noise that scales with the work (the same CV).
+spread() { awk '{ s += $1; q += $1 * $1; n++ }
+	END { m = n > 0 ? s / n : 0; sd = n > 1 ? sqrt((q - n * m * m) / (n - 1)) : 0
+	printf "%.1f/%.2f/%.1f", 1000 * m, 1000 * sd, (m > 0 ? 100 * sd / m : 0) }'; }
 
 # One shell round: a fresh tmpfs per level, timed tar xf (x1, then x2).
 shell_round() {
@@ -67,7 +70,7 @@ ec_pct() {
 		a = $1 / $2 - 1; b = 1 - $1 / $3; printf "%.3f\n", (a > b ? a : b) * 100 }'
 }
 
-# shell: prints "seconds rounds pct reached cv(T1)% cv(T2)%"
+# shell: prints "seconds rounds pct reached spread(T1) spread(T2)"
 shell_method() {
 	: >"$tmp/t1"
 	: >"$tmp/t2"
@@ -80,19 +83,19 @@ shell_method() {
 		p=$(ec_pct)
 		el=$(echo "$(now) $start" | awk '{ print $1 - $2 }')
 		if awk -v p="$p" -v t="$PCT" 'BEGIN { exit !(p <= t) }'; then
-			echo "$el $n $p yes $(cv <"$tmp/t1") $(cv <"$tmp/t2")"
+			echo "$el $n $p yes $(spread <"$tmp/t1") $(spread <"$tmp/t2")"
 			return
 		fi
 		# The same budget rule as fsconc's: stop if the next round
 		# would end after the cap.
 		if awk -v e="$el" -v n=$n -v c="$CAP" 'BEGIN { exit !(e + e / n > c) }'; then
-			echo "$el $n $p no $(cv <"$tmp/t1") $(cv <"$tmp/t2")"
+			echo "$el $n $p no $(spread <"$tmp/t1") $(spread <"$tmp/t2")"
 			return
 		fi
 	done
 }
 
-# fsconc: prints "seconds rounds worst reached cv(T1)% cv(T2)%"
+# fsconc: prints "seconds rounds worst reached spread(T1) spread(T2)"
 fsconc_method() {
 	rm -rf "$tmp/r"
 	start=$(now)
@@ -109,8 +112,8 @@ fsconc_method() {
 	ec=$(sed -n 's/^precision_ec\.2=//p' "$set/meta")
 	met=$(sed -n 's/^precision_met=//p' "$set/meta")
 	# The batches the intervals are made of: ok, not disturbed.
-	c1=$(awk -F'\t' '$1 == 1 && $10 == "ok" && $14 == 0 { print $3 }' "$set/runs.tsv" | cv)
-	c2=$(awk -F'\t' '$1 == 2 && $10 == "ok" && $14 == 0 { print $3 }' "$set/runs.tsv" | cv)
+	c1=$(awk -F'\t' '$1 == 1 && $10 == "ok" && $14 == 0 { print $3 }' "$set/runs.tsv" | spread)
+	c2=$(awk -F'\t' '$1 == 2 && $10 == "ok" && $14 == 0 { print $3 }' "$set/runs.tsv" | spread)
 	echo "$el $rounds $ec $met $c1 $c2"
 }
 
@@ -123,11 +126,11 @@ while [ $i -le "$PAIRS" ]; do
 	fs=$1 fr=$2 fp=$3 fm=$4 fc1=$5 fc2=$6
 	set -- $(shell_method)
 	ss=$1 sr=$2 sp=$3 sm=$4 sc1=$5 sc2=$6
-	printf "  pair %d: fsconc %6.1fs %4s rounds EC +/-%s%% (%s, CV T1 %s%% T2 %s%%)   shell (%s) %6.1fs %4s rounds EC +/-%s%% (%s, CV T1 %s%% T2 %s%%)   ratio fsconc/shell %.2f\n" \
+	printf "  pair %d: fsconc %6.1fs %4s rounds EC +/-%s%% (%s; T1 %s, T2 %s)   shell (%s) %6.1fs %4s rounds EC +/-%s%% (%s; T1 %s, T2 %s)   ratio fsconc/shell %.2f\n" \
 	    $i "$fs" "$fr" "$fp" "$( [ "$fm" = yes ] && echo reached || echo "NOT reached")" "$fc1" "$fc2" \
 	    "$(basename "$tar")" "$ss" "$sr" "$sp" "$( [ "$sm" = yes ] && echo reached || echo "NOT reached")" "$sc1" "$sc2" \
 	    "$(echo "$fs $ss" | awk '{ print $1 / $2 }')"
-	echo "$fs $ss $fp $sp" >>"$tmp/ratios"
+	echo "$fs $ss $fp $sp $fc1 $fc2 $sc1 $sc2" | tr / ' ' >>"$tmp/ratios"
 	i=$((i + 1))
 done
 # A side that missed its target within the cap: its time to the target
@@ -145,4 +148,12 @@ awk -v t="$PCT" '{ fs = $1 * ($3 > t ? ($3 / t) ^ 2 : 1)
 	printf "  time to +/-%s%%: fsconc %.1f s, shell %.1f s on average over %d pairs: ratio %.2f (target <= 0.33); median of the pairs'"'"' ratios %.2f%s\n",
 	    t, F / n, S / n, n, F / S, med,
 	    x ? "; extrapolated as t x (reached/target)^2 where the cap came first" : "" }' "$tmp/ratios"
+# Per batch, medians over the pairs: mean and sd of T1 and T2 (ms).
+awk 'function med(a, n,   i, j, q) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+		if (a[j] < a[i]) { q = a[i]; a[i] = a[j]; a[j] = q }
+	    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+    { n++; fm1[n] = $5; fs1[n] = $6; fm2[n] = $8; fs2[n] = $9
+	sm1[n] = $11; ss1[n] = $12; sm2[n] = $14; ss2[n] = $15 }
+    END { printf "  per batch (ms, median over pairs; T1 and T2 mean/sd): fsconc %.1f/%.2f and %.1f/%.2f, shell %.1f/%.2f and %.1f/%.2f\n",
+	    med(fm1, n), med(fs1, n), med(fm2, n), med(fs2, n), med(sm1, n), med(ss1, n), med(sm2, n), med(ss2, n) }' "$tmp/ratios"
 echo "  (load average after: $(cut -d' ' -f1-3 /proc/loadavg))"
