@@ -2,9 +2,9 @@
 # creating and unlinking files in one shared directory on tmpfs put the
 # directory inode's lock (rwsem: down_write's slow path) first in
 # fsconc why; each in its own directory, it is not there.  30,000 files
-# a worker at 4 kHz: with 10,000 at 1 kHz the lock's growth was a few
-# samples, and on a busy host the dentry and offset-map spinlocks of
-# the same directory outranked it in one run of two.
+# a worker at 4 kHz: with 10,000 at 1 kHz the lock grew by a few
+# samples, and in one run of two on a noisy host a spinlock, the path
+# walk or a syscall stub grew by as many.
 . "$FSCONC_TOP/tests/lib.sh"
 
 s=$(scratch)
