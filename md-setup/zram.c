@@ -2,7 +2,8 @@
  * zram[:SIZE][:ALGO] (Linux): hot_add a device of our own, set the
  * compression algorithm and disksize, mkfs, mount.  Refresh resets the
  * device (all its memory is freed) and sets it up again; destroy resets
- * it and hot_removes it.  Never a zram device we did not add.
+ * it and hot_removes it.  Never a zram device we did not add: the number
+ * hot_add will give is recorded first (zram_create, zram_unrecorded).
  */
 #include <err.h>
 #include <errno.h>
@@ -68,19 +69,53 @@ unit_of(const struct md_disk *d)
 }
 
 static int
+is_unit(const char *s)
+{
+	return (*s != '\0' && strlen(s) < 10 &&
+	    strspn(s, "0123456789") == strlen(s));
+}
+
+/* The number hot_add gives next: the lowest one without a device. */
+static void
+next_unit(char *out, size_t len)
+{
+	char *p;
+	int u;
+
+	for (u = 0;; u++) {
+		p = xasprintf("/sys/block/zram%d", u);
+		if (access(p, F_OK) == -1) {
+			free(p);
+			break;
+		}
+		free(p);
+	}
+	snprintf(out, len, "%d", u);
+}
+
+static int
 zram_create(struct md_ctx *ctx, struct md_disk *d)
 {
-	char unit[64];
+	char unit[64], next[64];
+	int lock = -1, rv = -1;
 
 	/*
-	 * The number is known only after hot_add: between the read and the
-	 * record there is a window no record can cover; "zram-add" at
-	 * least makes cleanup say so.
+	 * The number is known only after hot_add, which takes the lowest
+	 * free one.  Under the md lock (cleanup holds it too) that number
+	 * is written down first, as "zram-add N": a kill between hot_add
+	 * and the record leaves cleanup a device it can tell is ours.
 	 */
-	if (md_res_push(ctx, d, "zram-add", d->id) == -1 ||
+	snprintf(next, sizeof(next), "%s", d->id);
+	if (ctx->plan == NULL) {
+		if ((lock = md_lock()) == -1)
+			return (-1);
+		next_unit(next, sizeof(next));
+	}
+	if (md_res_push(ctx, d, "zram-add", next) == -1 ||
 	    md_read_file(ctx, d->var, ZRAM_CONTROL "/hot_add", unit,
 	    sizeof(unit)) == -1)
-		return (-1);
+		goto out;
+	md_test_delay();	/* the window, for tests/e2e/md_crash.sh */
 	free(d->res[d->nres - 1].kind);
 	free(d->res[d->nres - 1].arg);
 	d->res[d->nres - 1].kind = xstrdup("zram");
@@ -88,10 +123,15 @@ zram_create(struct md_ctx *ctx, struct md_disk *d)
 	free(d->dev);
 	d->dev = xasprintf("/dev/zram%s", unit);
 	if (ctx->plan == NULL && md_record_save(d) == -1)
-		return (-1);
+		goto out;
+	md_unlock(lock);
+	lock = -1;
 	if (zram_setup(ctx, d, unit) == -1)
-		return (-1);
-	return (md_blk_mkfs_mount(ctx, d));
+		goto out;
+	rv = md_blk_mkfs_mount(ctx, d);
+out:
+	md_unlock(lock);
+	return (rv);
 }
 
 /* reset fails with EBUSY while a closing opener lingers: retry briefly. */
@@ -142,7 +182,7 @@ zram_remove(struct md_ctx *ctx, const char *unit)
 	int rv;
 
 	if (ctx->plan == NULL) {
-		if (strspn(unit, "0123456789") != strlen(unit) || !*unit) {
+		if (!is_unit(unit)) {
 			warnx("zram record: bad unit '%s'", unit);
 			return (-1);
 		}
@@ -157,14 +197,59 @@ zram_remove(struct md_ctx *ctx, const char *unit)
 	return (md_write_file(ctx, ZRAM_CONTROL "/hot_remove", unit));
 }
 
-/* Killed between hot_add and writing down its number. */
+/* Does a record other than the one being undone name zram UNIT? */
 static int
-zram_unrecorded(struct md_ctx *ctx, const char *id)
+claimed(const char *unit)
 {
-	if (ctx->plan == NULL)
+	struct md_disk **v;
+	size_t n, i, k;
+	int found = 0;
+
+	if (md_records_load(&v, &n) == -1)
+		return (1);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < v[i]->nres; k++)
+			if (strcmp(v[i]->res[k].kind, "zram") == 0 &&
+			    strcmp(v[i]->res[k].arg, unit) == 0)
+				found = 1;
+		md_disk_free(v[i]);
+	}
+	free(v);
+	return (found);
+}
+
+/*
+ * Killed between writing down "zram-add N" and "zram N": hot_add may
+ * have made zramN.  Ours if it exists, no record names it and it was
+ * never set up (disksize 0: setting up comes after the record).
+ */
+static int
+zram_unrecorded(struct md_ctx *ctx, const char *unit)
+{
+	char *p, size[64];
+	int rv;
+
+	if (ctx->plan != NULL)
+		return (0);
+	if (!is_unit(unit)) {
+		/* A record of an older fsconc holds the disk's id. */
 		warnx("a zram device may have been added and not recorded "
-		    "(%s): check zramctl", id);
-	return (0);
+		    "(%s): check zramctl", unit);
+		return (0);
+	}
+	p = attr(unit, "disksize");
+	if (access(p, F_OK) == -1 || claimed(unit)) {
+		free(p);
+		return (0);		/* killed before hot_add */
+	}
+	rv = md_read_file(ctx, NULL, p, size, sizeof(size));
+	free(p);
+	if (rv == -1 || strcmp(size, "0") != 0) {
+		warnx("zram%s: set up by someone else after a disk was killed "
+		    "before recording it: left alone", unit);
+		return (0);
+	}
+	return (zram_remove(ctx, unit));
 }
 
 static const struct md_res_kind zram_kinds[] = {

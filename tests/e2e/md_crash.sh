@@ -120,6 +120,34 @@ if [ $have_zram = 1 ]; then
 	    not_ok "no zram devices left" "$new $(zramctl)"
 fi
 
+# Killed after hot_add, before the record names the device: the number
+# written down before ("zram-add N") lets cleanup remove it.  The test
+# delay holds the process in that window for a second; a kill that came
+# late (a loaded machine) is tried again.
+zram_new() { zram_list | while read -r z; do
+	echo "$zram_before" | grep -qx "$z" || echo "$z"; done; }
+in_window() { grep -qs '^res zram-add ' "$FSCONC_RUNDIR"/state/*.rec &&
+	[ -n "$(zram_new)" ]; }
+if [ $have_zram = 1 ]; then
+	hit=0 try=0
+	while [ $hit = 0 ] && [ $try -lt 3 ]; do
+		try=$((try + 1))
+		FSCONC_MD_TEST_DELAY=1 "$FSCONC" md cycle -n 1 zram:32m \
+		    >/dev/null 2>&1 &
+		p=$!
+		wait_until in_window
+		kill -KILL $p; wait $p 2>/dev/null
+		in_window && hit=1
+		dev=$(zram_new)
+		out=$("$FSCONC" md cleanup 2>&1); rc=$?
+	done
+	l=$(zram_new; ls -A "$FSCONC_RUNDIR/state")
+	[ $hit = 1 ] && [ $rc -eq 0 ] && [ -n "$dev" ] && [ -z "$l" ] &&
+	    ok "SIGKILL between hot_add and its record: $dev removed (try $try)" ||
+	    not_ok "SIGKILL between hot_add and its record" \
+	    "hit=$hit rc=$rc dev=$dev left: $l $out"
+fi
+
 # --- SIGTERM and SIGINT: orderly teardown, then death by the signal -------
 # A record written in full (renamed into place, not empty): the handlers
 # are in and a disk is on its way.
