@@ -26,6 +26,9 @@ have_zram=0
 [ -e /sys/class/zram-control/hot_add ] && have_zram=1
 zram_list() { ls -d /sys/block/zram* 2>/dev/null | sort; }
 zram_before=$(zram_list)
+# The zram devices that appeared since the test began.
+zram_new() { zram_list | while read -r z; do
+	echo "$zram_before" | grep -qx "$z" || echo "$z"; done; }
 
 mkdir "$t/wrap"
 for tool in losetup mkfs.ext4 mount; do
@@ -114,8 +117,7 @@ l=$(ls -A "$FSCONC_RUNDIR" | grep -v -e '^lock$' -e '^state$')
 # devices that appeared during the test and hold nothing are suspects.
 if [ $have_zram = 1 ]; then
 	sleep 0.2
-	new=$(zram_list | while read -r z; do
-		echo "$zram_before" | grep -qx "$z" || echo "$z"; done)
+	new=$(zram_new)
 	[ -z "$new" ] && ok "no zram devices left" ||
 	    not_ok "no zram devices left" "$new $(zramctl)"
 fi
@@ -124,8 +126,6 @@ fi
 # written down before ("zram-add N") lets cleanup remove it.  The test
 # delay holds the process in that window for a second; a kill that came
 # late (a loaded machine) is tried again.
-zram_new() { zram_list | while read -r z; do
-	echo "$zram_before" | grep -qx "$z" || echo "$z"; done; }
 in_window() { grep -qs '^res zram-add ' "$FSCONC_RUNDIR"/state/*.rec &&
 	[ -n "$(zram_new)" ]; }
 if [ $have_zram = 1 ]; then

@@ -55,9 +55,10 @@ if ! command -v perf >/dev/null 2>&1 || ! perf --version >/dev/null 2>&1; then
 	done
 	exit 0
 fi
+# The known-answer run: enough files and samples (see the top).
+prof_run() { run --profile --profile-freq 4000 -O count=30000 "$@"; }
 for d in shared private; do
-	out=$(run --profile --profile-freq 4000 -O dir=$d -O count=30000 \
-	    --label $d 2>&1); rc=$?
+	out=$(prof_run -O dir=$d --label $d 2>&1); rc=$?
 	eval "rc_$d=\$rc; out_$d=\$out"
 done
 set=$(ls -d "$s"/root/*/shared/* 2>/dev/null)
@@ -102,8 +103,7 @@ try=1
 while ! echo "$first" | grep -Eq "$lockpat" && disturbed "$w" &&
     [ $try -lt 3 ]; do
 	try=$((try + 1))
-	run --profile --profile-freq 4000 -O dir=shared -O count=30000 \
-	    --label shared$try >/dev/null 2>&1
+	prof_run -O dir=shared --label shared$try >/dev/null 2>&1
 	w=$("$FSCONC" why "$(ls -d "$s"/root/*/shared$try/* 2>/dev/null)" 2>&1)
 	first=$(top_lock "$w")
 done
