@@ -24,8 +24,6 @@ size_t	 strmap_find(const struct strmap *, const char *s, size_t len);
 /* (*v)[idx] += x, *v grown (zeroed) to hold idx. */
 void	 count_add_(double **v, size_t *cap, size_t idx, double x);
 
-void	 seterr_(char *err, size_t errlen, const char *fmt, ...)
-	    __attribute__((format(printf, 3, 4)));
 /* A regular file of at most max bytes; NULL with err. */
 FILE	*prof_open_bounded(const char *path, long max, char *err,
 	    size_t errlen);

@@ -22,18 +22,6 @@
 
 #define PROF_MAX_FILE	(512L << 20)
 
-void
-seterr_(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* --- a string -> index map (open addressing) ----------------------------- */
 
 static uint64_t
@@ -354,7 +342,7 @@ prof_fold_perf(FILE *in, const pid_t *workers, size_t nworkers, double hz,
 		if (len >= 0)
 			lineno++;
 		if (len > PROF_MAX_LINE) {
-			seterr_(err, errlen, "perf script line %zu: longer "
+			set_err(err, errlen, "perf script line %zu: longer "
 			    "than %d bytes", lineno, PROF_MAX_LINE);
 			goto out;
 		}
@@ -525,7 +513,7 @@ prof_fold_perf(FILE *in, const pid_t *workers, size_t nworkers, double hz,
 drop:
 		/* A sample perf printed oddly (a strange comm): left out. */
 		if (ndrop++ == 0)
-			seterr_(err, errlen, "perf script line %zu: "
+			set_err(err, errlen, "perf script line %zu: "
 			    "unexpected \"%.60s\"", lineno, line);
 		for (i = 0; i < nfr; i++)
 			free(lines[i]);
@@ -633,7 +621,7 @@ prof_fold_dtrace(FILE *in, const pid_t *workers, size_t nworkers,
 	rc = 0;
 	goto out;
 bad:
-	seterr_(err, errlen, "dtrace output line %zu: unexpected \"%.60s\"",
+	set_err(err, errlen, "dtrace output line %zu: unexpected \"%.60s\"",
 	    lineno, line != NULL ? line : "");
 out:
 	for (i = 0; i < nfr; i++)
@@ -664,17 +652,17 @@ prof_open_bounded(const char *path, long max, char *err, size_t errlen)
 	int fd;
 
 	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
-		seterr_(err, errlen, "%s: %s", path, strerror(errno));
+		set_err(err, errlen, "%s: %s", path, strerror(errno));
 		return (NULL);
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > max) {
-		seterr_(err, errlen, "%s: %s", path, !S_ISREG(st.st_mode) ?
+		set_err(err, errlen, "%s: %s", path, !S_ISREG(st.st_mode) ?
 		    "not a regular file" : "too large");
 		close(fd);
 		return (NULL);
 	}
 	if ((fp = fdopen(fd, "r")) == NULL) {
-		seterr_(err, errlen, "%s: %s", path, strerror(errno));
+		set_err(err, errlen, "%s: %s", path, strerror(errno));
 		close(fd);
 	}
 	return (fp);
@@ -724,7 +712,7 @@ prof_folded_read(const char *path, struct prof_folded *f, char *err,
 	rc = 0;
 	goto out;
 bad:
-	seterr_(err, errlen, "%s:%zu: not a folded stack (\"frame;frame "
+	set_err(err, errlen, "%s:%zu: not a folded stack (\"frame;frame "
 	    "count\")", path, lineno);
 	prof_folded_free(f);
 out:
@@ -983,7 +971,7 @@ lock_stat_parse(FILE *fp, struct lock_stats *s, char *err, size_t errlen)
 		qsort(s->v, s->n, sizeof(*s->v), lock_cmp);
 	return (0);
 bad:
-	seterr_(err, errlen, "lock_stat line %zu: unexpected \"%.60s\"",
+	set_err(err, errlen, "lock_stat line %zu: unexpected \"%.60s\"",
 	    lineno, line != NULL ? line : "");
 	free(line);
 	lock_stats_free(s);
@@ -1050,7 +1038,7 @@ lock_prof_parse(FILE *fp, struct lock_stats *s, char *err, size_t errlen)
 		qsort(s->v, s->n, sizeof(*s->v), lock_cmp);
 	return (0);
 bad:
-	seterr_(err, errlen, "debug.lock.prof.stats line %zu: unexpected "
+	set_err(err, errlen, "debug.lock.prof.stats line %zu: unexpected "
 	    "\"%.60s\"", lineno, line != NULL ? line : "");
 	free(line);
 	lock_stats_free(s);
@@ -1120,7 +1108,7 @@ lock_stats_read(const char *path, struct lock_stats *s, char *err,
 	fclose(fp);
 	return (0);
 bad:
-	seterr_(err, errlen, "%s:%zu: not a lock table row", path, lineno);
+	set_err(err, errlen, "%s:%zu: not a lock table row", path, lineno);
 	free(line);
 	fclose(fp);
 	lock_stats_free(s);

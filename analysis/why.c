@@ -85,7 +85,7 @@ level_load(const struct rs_set *s, int jobs, const struct why_opts *o,
 	strmap_init(&l->syms);
 	strmap_init(&l->paths);
 	if (isnan(hz) || nb == 0) {
-		seterr_(err, errlen, "%s: no profiled batch at jobs %d (fsconc "
+		set_err(err, errlen, "%s: no profiled batch at jobs %d (fsconc "
 		    "run --profile)", s->path, jobs);
 		return (-1);
 	}
@@ -285,14 +285,14 @@ why_compute(const struct rs_set *a, const struct rs_set *b,
 	    "not recorded");
 	na = profiled_levels(a, &la);
 	if (na == 0) {
-		seterr_(err, errlen, "%s: no profile (made without fsconc run "
+		set_err(err, errlen, "%s: no profile (made without fsconc run "
 		    "--profile)", a->path);
 		goto out;
 	}
 	w->levels = xcalloc(na + 1, sizeof(*w->levels));
 	if (b == NULL) {
 		if (la[0] != 1) {
-			seterr_(err, errlen, "%s: no profiled batch at jobs 1 "
+			set_err(err, errlen, "%s: no profiled batch at jobs 1 "
 			    "to compare with", a->path);
 			goto out;
 		}
@@ -302,7 +302,7 @@ why_compute(const struct rs_set *a, const struct rs_set *b,
 				goto out;
 	} else {
 		if ((nb = profiled_levels(b, &lb)) == 0) {
-			seterr_(err, errlen, "%s: no profile (made without "
+			set_err(err, errlen, "%s: no profile (made without "
 			    "fsconc run --profile)", b->path);
 			goto out;
 		}
@@ -314,7 +314,7 @@ why_compute(const struct rs_set *a, const struct rs_set *b,
 					goto out;
 	}
 	if (w->nlevels == 0) {
-		seterr_(err, errlen, "%s", b == NULL ? "only jobs 1 was "
+		set_err(err, errlen, "%s", b == NULL ? "only jobs 1 was "
 		    "profiled: nothing to compare it with" : "the sets have "
 		    "no profiled level in common");
 		goto out;

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,10 +304,20 @@ write_file_durable(const char *path, const void *buf, size_t len,
 	char *tmp, *dir, *slash;
 	int fd, e;
 
-	tmp = xasprintf("%s.tmp", path);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    mode)) == -1 || write_all(fd, buf, len) == -1 || fsync(fd) == -1 ||
-	    close(fd) == -1 || (fd = -1, rename(tmp, path) == -1)) {
+	/*
+	 * mkostemp's O_EXCL: a name planted beside path (a symlink where
+	 * "path.tmp" would be) is never followed.
+	 */
+	tmp = xasprintf("%s.XXXXXX", path);
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) == -1) {
+		e = errno;
+		free(tmp);
+		errno = e;
+		return (-1);
+	}
+	if (fchmod(fd, mode) == -1 || write_all(fd, buf, len) == -1 ||
+	    fsync(fd) == -1 || close(fd) == -1 ||
+	    (fd = -1, rename(tmp, path) == -1)) {
 		e = errno;
 		if (fd >= 0)
 			close(fd);
@@ -324,6 +335,89 @@ write_file_durable(const char *path, const void *buf, size_t len,
 	e = fsync_dir(dir);
 	free(dir);
 	return (e);
+}
+
+void
+set_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || len == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+int
+open_bounded(const char *path, int flags, off_t max, struct stat *stp,
+    char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, e;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
+	    (flags & OPEN_NOFOLLOW ? O_NOFOLLOW : 0));
+	if (fd == -1 || fstat(fd, &st) == -1) {
+		e = errno;
+		set_err(err, errlen, "%s: %s", path, e == ELOOP &&
+		    (flags & OPEN_NOFOLLOW) ? "a symbolic link, not followed" :
+		    strerror(e));
+		if (fd != -1)
+			close(fd);
+		errno = e;
+		return (-1);
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > max) {
+		e = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+		if (e == EFBIG)
+			set_err(err, errlen, "%s: larger than %jd bytes", path,
+			    (intmax_t)max);
+		else
+			set_err(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		errno = e;
+		return (-1);
+	}
+	if (stp != NULL)
+		*stp = st;
+	return (fd);
+}
+
+char *
+read_bounded(const char *path, int flags, off_t max, size_t *lenp,
+    char *err, size_t errlen)
+{
+	struct stat st;
+	char *buf;
+	size_t len = 0;
+	ssize_t n;
+	int fd, e;
+
+	if ((fd = open_bounded(path, flags, max, &st, err, errlen)) == -1)
+		return (NULL);
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (len < (size_t)st.st_size) {
+		n = read(fd, buf + len, (size_t)st.st_size - len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			e = errno;
+			set_err(err, errlen, "%s: %s", path, strerror(e));
+			close(fd);
+			free(buf);
+			errno = e;
+			return (NULL);
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (lenp != NULL)
+		*lenp = len;
+	return (buf);
 }
 
 void

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <sys/types.h>
 
+struct stat;
 struct timeval;
 
 #define FSCONC_CACHELINE 64
@@ -76,6 +77,30 @@ int	 fsync_dir(const char *);
  */
 int	 write_file_durable(const char *path, const void *buf, size_t len,
 	    mode_t);
+
+/*
+ * The one error-buffer formatter of library code: fmt into err (len
+ * bytes, always terminated); nothing when err is NULL or len is 0.
+ */
+void	 set_err(char *err, size_t len, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+/*
+ * Untrusted files are opened through these, never with a bare open(2):
+ * O_NONBLOCK and a type check before anything is read (a FIFO or a
+ * device neither blocks nor streams), a size bound, and with
+ * OPEN_NOFOLLOW a symlink in the last component refused (ELOOP).
+ * open_bounded: the descriptor, *st filled when st is not NULL; -1 with
+ * errno and "path: cause" in err (EINVAL: not a regular file; EFBIG:
+ * larger than max bytes).  read_bounded: the whole file, NUL-terminated,
+ * its length in *lenp; NULL likewise.  A file that grows after fstat is
+ * read as it was then.
+ */
+#define OPEN_NOFOLLOW	0x1
+int	 open_bounded(const char *path, int flags, off_t max, struct stat *st,
+	    char *err, size_t errlen);
+char	*read_bounded(const char *path, int flags, off_t max, size_t *lenp,
+	    char *err, size_t errlen);
 
 /*
  * The one sanitiser of text a result set stores (meta values, text

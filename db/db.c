@@ -241,16 +241,6 @@ db_seterr(struct db *db, const char *fmt, ...)
 	scrub(db->err, sizeof(db->err), db->secret);
 }
 
-void
-db_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 struct db *
 db_open(const char *url, char *err, size_t errlen)
 {
@@ -261,18 +251,18 @@ db_open(const char *url, char *err, size_t errlen)
 	db->url = db_redact(url);
 	db->secret = db_url_password(url);
 	if (*url == '\0' || strcmp(url, "sqlite:") == 0) {
-		db_err(err, errlen, "'%s': empty: want a postgresql:// URL or "
+		set_err(err, errlen, "'%s': empty: want a postgresql:// URL or "
 		    "an SQLite file", url);
 		db_close(db);
 		return (NULL);
 	}
 	if (db->ops->connect(db, url) != DBX_OK) {
-		db_err(err, errlen, "%s: %s", db->url, db->err);
+		set_err(err, errlen, "%s: %s", db->url, db->err);
 		db_close(db);
 		return (NULL);
 	}
 	if (db_schema(db) != DBX_OK) {
-		db_err(err, errlen, "%s: %s", db->url, db->err);
+		set_err(err, errlen, "%s: %s", db->url, db->err);
 		db_close(db);
 		return (NULL);
 	}

@@ -84,9 +84,6 @@ void	 db_seterr(struct db *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* 1 for a postgresql:// or postgres:// URL, 0 for an SQLite file. */
 int	 db_is_pg(const char *url);
-/* Format into a caller's err buffer (the public functions' messages). */
-void	 db_err(char *err, size_t errlen, const char *fmt, ...)
-	    __attribute__((format(printf, 3, 4)));
 /* The password of a URL (user:PW@ or password=PW), decoded, or NULL. */
 char	*db_url_password(const char *url);
 

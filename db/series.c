@@ -237,7 +237,7 @@ db_load_series(const char *url, const struct hist_query *q,
 	/* Reading: an SQLite file that is not there is not made. */
 	if (!db_is_pg(url) && access(strncmp(url, "sqlite:", 7) == 0 ?
 	    url + 7 : url, F_OK) == -1) {
-		db_err(err, errlen, "%s: %s (fsconc db sync makes it)", url,
+		set_err(err, errlen, "%s: %s (fsconc db sync makes it)", url,
 		    strerror(errno));
 		return (-1);
 	}
@@ -248,7 +248,7 @@ db_load_series(const char *url, const struct hist_query *q,
 	l.ec = q->metric == NULL || strcmp(q->metric, "ec") == 0;
 	rc = db_retry(db, DB_READ, load_fresh, &l, NULL);
 	if (rc != DBX_OK) {
-		db_err(err, errlen, "%s: %s", db->url, db->err);
+		set_err(err, errlen, "%s: %s", db->url, db->err);
 		loader_reset(&l);
 		db_close(db);
 		return (-1);

@@ -688,7 +688,7 @@ sync_one(struct db *db, const char *dir, struct db_sync_stats *st,
 		else
 			st->unchanged++;
 	} else
-		db_err(err, errlen, "%s: %s: %s", db->url, dir, db->err);
+		set_err(err, errlen, "%s: %s: %s", db->url, dir, db->err);
 	rs_free(s);
 	free(in.meta);
 	free(in.k.config);
@@ -708,7 +708,7 @@ db_sync(struct db *db, const char *root, struct db_sync_stats *st,
 	if (root == NULL)
 		root = rs_default_root();
 	if (stat(root, &sb) == -1 || !S_ISDIR(sb.st_mode)) {
-		db_err(err, errlen, "%s: %s", root, stat(root, &sb) == -1 ?
+		set_err(err, errlen, "%s: %s", root, stat(root, &sb) == -1 ?
 		    strerror(errno) : "not a directory");
 		return (-1);
 	}
@@ -799,7 +799,7 @@ db_list(struct db *db, FILE *fp, char *err, size_t errlen)
 	memset(&l, 0, sizeof(l));
 	l.fp = fp;
 	if (db_retry(db, DB_READ, list, &l, NULL) != DBX_OK) {
-		db_err(err, errlen, "%s: %s", db->url, db->err);
+		set_err(err, errlen, "%s: %s", db->url, db->err);
 		return (-1);
 	}
 	return (0);

@@ -66,18 +66,6 @@ strv_free(struct strv *sv)
 	sv->n = 0;
 }
 
-static void
-seterr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || len == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 /*
  * The whole file (at most MAX_FILE bytes), NUL-terminated; NULL with
  * errno and a message in err on failure.  O_NONBLOCK and the type check
@@ -95,14 +83,14 @@ slurp(const char *path, size_t *lenp, char *err, size_t errlen)
 	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
 	    fstat(fd, &st) == -1) {
 		e = errno;
-		seterr(err, errlen, "%s: %s", path, strerror(e));
+		set_err(err, errlen, "%s: %s", path, strerror(e));
 		if (fd != -1)
 			close(fd);
 		errno = e;
 		return (NULL);
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size > MAX_FILE) {
-		seterr(err, errlen, S_ISREG(st.st_mode) ? "%s: larger than "
+		set_err(err, errlen, S_ISREG(st.st_mode) ? "%s: larger than "
 		    "%ld MiB, not a result set file" : "%s: not a regular "
 		    "file", path, MAX_FILE >> 20);
 		close(fd);
@@ -117,7 +105,7 @@ slurp(const char *path, size_t *lenp, char *err, size_t errlen)
 			continue;
 		if (n == -1) {
 			e = errno;
-			seterr(err, errlen, "%s: %s", path, strerror(e));
+			set_err(err, errlen, "%s: %s", path, strerror(e));
 			close(fd);
 			free(buf);
 			errno = e;
@@ -154,7 +142,7 @@ next_line(struct lines *l, char **line, char *err, size_t errlen)
 		return (0);
 	l->lineno++;
 	if (nl - s > MAX_LINE || memchr(s, '\0', (size_t)(nl - s)) != NULL) {
-		seterr(err, errlen, nl - s > MAX_LINE ? "%s:%zu: line longer "
+		set_err(err, errlen, nl - s > MAX_LINE ? "%s:%zu: line longer "
 		    "than %d bytes" : "%s:%zu: NUL byte in line", l->path,
 		    l->lineno, MAX_LINE);
 		return (-1);
@@ -311,10 +299,12 @@ read_meta(struct rs_set *s, char *err, size_t errlen)
 			continue;
 		*eq = '\0';
 		if (!meta_key_valid(line) || s->nmeta == MAX_ROWS) {
-			seterr(err, errlen, s->nmeta == MAX_ROWS ? "%s:%zu: "
-			    "more than %d keys" : "%s:%zu: key \"%.40s\" is not "
-			    "[A-Za-z0-9_.-]+", path, l.lineno,
-			    s->nmeta == MAX_ROWS ? MAX_ROWS : 0, line);
+			if (s->nmeta == MAX_ROWS)
+				set_err(err, errlen, "%s:%zu: more than %d keys",
+				    path, l.lineno, MAX_ROWS);
+			else
+				set_err(err, errlen, "%s:%zu: key \"%.40s\" is "
+				    "not [A-Za-z0-9_.-]+", path, l.lineno, line);
 			rc = -1;
 			break;
 		}
@@ -342,14 +332,14 @@ read_header(struct rs_set *s, const char *file, char *line, size_t *fixedp,
 	size_t n, i, j, k, fixed = *fixedp;
 
 	if (line[0] != '#' || line[1] != ' ') {
-		seterr(err, errlen, "%s/%s:1: no '# jobs ...' header line",
+		set_err(err, errlen, "%s/%s:1: no '# jobs ...' header line",
 		    s->path, file);
 		return (-1);
 	}
 	n = split_tabs(line + 2, f, sizeof(f) / sizeof(f[0]));
 	if (n < fixed + 1 || strcmp(f[0], "jobs") != 0 ||
 	    strcmp(f[n - 1], "reason") != 0) {
-		seterr(err, errlen, "%s/%s:1: unexpected header columns",
+		set_err(err, errlen, "%s/%s:1: unexpected header columns",
 		    s->path, file);
 		return (-1);
 	}
@@ -360,7 +350,7 @@ read_header(struct rs_set *s, const char *file, char *line, size_t *fixedp,
 		if (k == 0)
 			break;
 		if (g[k] != NULL) {
-			seterr(err, errlen, "%s/%s:1: column %s without %s",
+			set_err(err, errlen, "%s/%s:1: column %s without %s",
 			    s->path, file, g[0], g[k]);
 			return (-1);
 		}
@@ -368,7 +358,7 @@ read_header(struct rs_set *s, const char *file, char *line, size_t *fixedp,
 	}
 	*fixedp = fixed;
 	if (n - 1 - fixed > RS_MAX_METRICS) {
-		seterr(err, errlen, "%s/%s:1: unexpected header columns",
+		set_err(err, errlen, "%s/%s:1: unexpected header columns",
 		    s->path, file);
 		return (-1);
 	}
@@ -376,7 +366,7 @@ read_header(struct rs_set *s, const char *file, char *line, size_t *fixedp,
 		for (j = fixed; j <= i; j++)
 			if (!rs_valid_metric_name(f[i]) || (j < i &&
 			    strcmp(f[i], f[j]) == 0)) {
-				seterr(err, errlen, "%s/%s:1: bad or repeated "
+				set_err(err, errlen, "%s/%s:1: bad or repeated "
 				    "metric column \"%.40s\"", s->path, file,
 				    f[i]);
 				return (-1);
@@ -395,7 +385,7 @@ read_header(struct rs_set *s, const char *file, char *line, size_t *fixedp,
 		s->metrics[i] = xstrdup(f[fixed + i]);
 	return (0);
 mismatch:
-	seterr(err, errlen, "%s/%s:1: metric columns differ from runs.tsv",
+	set_err(err, errlen, "%s/%s:1: metric columns differ from runs.tsv",
 	    s->path, file);
 	return (-1);
 }
@@ -540,12 +530,12 @@ check_unique(struct rowkey *keys, size_t n, const char *path, int workers,
 		    keys[i - 1].rep == keys[i].rep &&
 		    keys[i - 1].worker == keys[i].worker &&
 		    !keys[i - 1].disturbed) {
-			seterr(err, errlen, "%s:%zu: jobs %d rep %d worker %d "
+			set_err(err, errlen, "%s:%zu: jobs %d rep %d worker %d "
 			    "again (first on line %zu)", path, keys[i].line,
 			    keys[i].jobs, keys[i].rep, keys[i].worker,
 			    keys[i - 1].line);
 			if (!workers)
-				seterr(err, errlen, "%s:%zu: jobs %d rep %d "
+				set_err(err, errlen, "%s:%zu: jobs %d rep %d "
 				    "again (first on line %zu)", path,
 				    keys[i].line, keys[i].jobs, keys[i].rep,
 				    keys[i - 1].line);
@@ -577,7 +567,7 @@ read_table(struct rs_set *s, const char *file, int workers, char *err,
 	l = (struct lines){ path, buf, buf + len, 0 };
 	if ((got = next_line(&l, &line, err, errlen)) != 1) {
 		if (got == 0)
-			seterr(err, errlen, "%s:1: no '# jobs ...' header line "
+			set_err(err, errlen, "%s:1: no '# jobs ...' header line "
 			    "(%s)", path, len == 0 ? "empty file" :
 			    "torn first line");
 		goto out;
@@ -590,13 +580,13 @@ read_table(struct rs_set *s, const char *file, int workers, char *err,
 		if (*line == '#' || *line == '\0')
 			continue;
 		if (nrows == MAX_ROWS) {
-			seterr(err, errlen, "%s:%zu: more than %d rows", path,
+			set_err(err, errlen, "%s:%zu: more than %d rows", path,
 			    l.lineno, MAX_ROWS);
 			goto out;
 		}
 		n = split_tabs(line, f, sizeof(f) / sizeof(f[0]));
 		if (n != want) {
-			seterr(err, errlen, "%s:%zu: %zu fields, expected %zu",
+			set_err(err, errlen, "%s:%zu: %zu fields, expected %zu",
 			    path, l.lineno, n, want);
 			goto out;
 		}
@@ -629,7 +619,7 @@ read_table(struct rs_set *s, const char *file, int workers, char *err,
 		rc = 0;
 	goto out;
 bad:
-	seterr(err, errlen, "%s:%zu: %s \"%.40s\": %s", path, l.lineno,
+	set_err(err, errlen, "%s:%zu: %s \"%.40s\": %s", path, l.lineno,
 	    col < fixed ? (workers ? worker_cols : run_cols)[col] :
 	    s->metrics[col - fixed], f[col], why);
 out:
@@ -838,7 +828,7 @@ rs_find(const char *root, const char *what, char ***paths, char *err,
 	if (root == NULL)
 		root = rs_default_root();
 	if (what == NULL || *what == '\0') {
-		seterr(err, errlen, "empty result set name");
+		set_err(err, errlen, "empty result set name");
 		return (0);
 	}
 	w = trim_slashes(what);
@@ -862,7 +852,7 @@ rs_find(const char *root, const char *what, char ***paths, char *err,
 			free(c);
 			c = t;
 		}
-		seterr(err, errlen, "%s)", c);
+		set_err(err, errlen, "%s)", c);
 		free(c);
 	}
 	strv_free(&tried);
@@ -943,7 +933,7 @@ rs_open(const char *root, const char *what, char *err, size_t errlen)
 	if ((n = rs_find(root, what, &paths, err, errlen)) == 0)
 		return (NULL);
 	if (n > 1) {
-		seterr(err, errlen, "%s: holds %zu labelled sets (%s, ...); "
+		set_err(err, errlen, "%s: holds %zu labelled sets (%s, ...); "
 		    "name one", what, n, paths[0]);
 		rs_find_free(paths);
 		return (NULL);
@@ -966,20 +956,20 @@ rs_read(const char *dir, int flags, char *err, size_t errlen)
 		goto bad;
 	if ((fmt = rs_meta_get(s, "format")) == NULL ||
 	    parse_uint(fmt, 1, UINT64_MAX, &v) == -1) {
-		seterr(err, errlen, "%s/meta: %s", s->path, fmt == NULL ?
+		set_err(err, errlen, "%s/meta: %s", s->path, fmt == NULL ?
 		    "no format= line (empty, or not a result set)" :
 		    "format= is not a version number");
 		goto bad;
 	}
 	if (v > RS_FORMAT_VERSION) {
-		seterr(err, errlen, "%s: result set format %s, this fsconc "
+		set_err(err, errlen, "%s: result set format %s, this fsconc "
 		    "reads %d and older", s->path, fmt, RS_FORMAT_VERSION);
 		goto bad;
 	}
 	/* Killed by SIGKILL or a crash: what it holds may be anything. */
 	if (rs_meta_get(s, "end") == NULL &&
 	    rs_meta_get(s, "interrupted") == NULL) {
-		seterr(err, errlen, "%s/meta: no end= line: the run that wrote "
+		set_err(err, errlen, "%s/meta: no end= line: the run that wrote "
 		    "it did not finish (killed?); to read the repetitions it "
 		    "completed, mark it: echo interrupted=yes >>%s/meta",
 		    s->path, s->path);

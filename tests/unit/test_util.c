@@ -236,6 +236,91 @@ test_mkdir_p(void **state)
 	free(file);
 }
 
+/* Untrusted files: a symlink, a FIFO and an oversized file are refused. */
+static void
+test_open_bounded(void **state)
+{
+	char tmpl[] = "/tmp/fsconc-ob.XXXXXX", err[256];
+	char *file, *link, *fifo, *buf;
+	size_t len;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	file = xasprintf("%s/f", tmpl);
+	link = xasprintf("%s/l", tmpl);
+	fifo = xasprintf("%s/p", tmpl);
+	assert_int_equal(write_file_durable(file, "hello\n", 6, 0600), 0);
+	assert_int_equal(symlink(file, link), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+
+	buf = read_bounded(file, 0, 6, &len, err, sizeof(err));
+	assert_non_null(buf);
+	assert_int_equal(len, 6);
+	assert_string_equal(buf, "hello\n");
+	free(buf);
+	assert_null(read_bounded(file, 0, 5, &len, err, sizeof(err)));
+	assert_int_equal(errno, EFBIG);
+	assert_non_null(strstr(err, "larger than 5 bytes"));
+	assert_int_equal(open_bounded(link, OPEN_NOFOLLOW, 100, NULL, err,
+	    sizeof(err)), -1);
+	assert_int_equal(errno, ELOOP);
+	assert_non_null(strstr(err, "symbolic link"));
+	fd = open_bounded(link, 0, 100, NULL, err, sizeof(err));
+	assert_true(fd >= 0);
+	close(fd);
+	/* Opened without blocking, then refused by type. */
+	assert_int_equal(open_bounded(fifo, 0, 100, NULL, err, sizeof(err)),
+	    -1);
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(err, "not a regular file"));
+	assert_int_equal(open_bounded(tmpl, 0, 100, NULL, err, sizeof(err)),
+	    -1);
+	unlink(file);
+	unlink(link);
+	unlink(fifo);
+	rmdir(tmpl);
+	free(file);
+	free(link);
+	free(fifo);
+}
+
+/* A symlink planted where the old fixed temporary name was is not used. */
+static void
+test_write_durable_planted(void **state)
+{
+	char tmpl[] = "/tmp/fsconc-wd.XXXXXX", victim[] =
+	    "/tmp/fsconc-victim.XXXXXX";
+	char *path, *planted, got[16];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	assert_true((fd = mkstemp(victim)) >= 0);
+	assert_int_equal(write(fd, "keep", 4), 4);
+	close(fd);
+	path = xasprintf("%s/out", tmpl);
+	planted = xasprintf("%s/out.tmp", tmpl);
+	assert_int_equal(symlink(victim, planted), 0);
+	assert_int_equal(write_file_durable(path, "new", 3, 0640), 0);
+	assert_true((fd = open(victim, O_RDONLY)) >= 0);
+	n = read(fd, got, sizeof(got));
+	close(fd);
+	assert_int_equal(n, 4);
+	assert_memory_equal(got, "keep", 4);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0640);
+	unlink(path);
+	unlink(planted);
+	unlink(victim);
+	rmdir(tmpl);
+	free(path);
+	free(planted);
+}
+
 int
 main(void)
 {
@@ -249,6 +334,8 @@ main(void)
 		cmocka_unit_test(test_mkdir_p),
 		cmocka_unit_test(test_splitmix64),
 		cmocka_unit_test(test_fsync_dir),
+		cmocka_unit_test(test_open_bounded),
+		cmocka_unit_test(test_write_durable_planted),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
