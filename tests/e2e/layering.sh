@@ -1,0 +1,79 @@
+# DESIGN.md's module table is kept: tests/layering.py passes on the tree,
+# and fails on each kind of violation planted in a copy of it.
+. "$FSCONC_TOP/tests/lib.sh"
+
+if [ ! -x /usr/bin/python3 ]; then
+	skip "the layering check" "/usr/bin/python3 not installed"
+	exit 0
+fi
+check_py=$TOP/tests/layering.py
+objs=${FSCONC_BUILD:-$TOP/build}/obj
+
+# The tree as it is: includes, and circles over the build's objects.
+if [ -d "$objs" ] && command -v nm >/dev/null 2>&1; then
+	check "the tree keeps DESIGN.md's layering (includes and circles)" \
+	    python3 "$check_py" --root "$TOP" --objs "$objs"
+else
+	check "the tree keeps DESIGN.md's layering (includes)" \
+	    python3 "$check_py" --root "$TOP"
+	skip "no circle of files" "no objects in $objs or no nm"
+fi
+
+# planted NAME EXPECT: the check fails on the copy in $copy and names it.
+planted() {
+	if out=$(python3 "$check_py" --root "$copy" ${2:+--objs "$2"} 2>&1); then
+		not_ok "planted: $1 is refused" "the check passed"
+	elif printf '%s\n' "$out" | grep -qF "$3"; then
+		ok "planted: $1 is refused"
+	else
+		not_ok "planted: $1 is refused" "$out"
+	fi
+}
+fresh_copy() {
+	copy=$(scratch)
+	cp "$TOP/DESIGN.md" "$copy/"
+	for m in common md-setup workloads results analysis db harness cli; do
+		mkdir "$copy/$m"
+		cp "$TOP/$m"/*.[ch] "$copy/$m/"
+	done
+}
+
+fresh_copy
+echo '#include "md_int.h"' >>"$copy/results/common.c"
+planted "another module's private header" "" \
+    "results/common.c: includes md-setup/md_int.h, a private header"
+
+fresh_copy
+echo '#include "harness.h"' >>"$copy/results/common.c"
+planted "a module above" "" \
+    "results/common.c: includes harness/harness.h, but results/ may include only common"
+
+fresh_copy
+echo '/* nothing */' >"$copy/analysis/unlisted.h"
+planted "a header the table does not list" "" \
+    "analysis/unlisted.h: a header DESIGN.md's table does not list"
+
+fresh_copy
+sed -i 's/^| `db\/` |.*$/| `db\/` | **db.h** (db_int.h) | x | harness |/' "$copy/DESIGN.md"
+if python3 "$check_py" --root "$copy" >/dev/null 2>&1; [ $? -eq 2 ]; then
+	ok "planted: a row that may include a module above it is a table error"
+else
+	not_ok "planted: a row that may include a module above it is a table error"
+fi
+
+# A circle: two files that call each other.
+if command -v cc >/dev/null 2>&1 && command -v nm >/dev/null 2>&1; then
+	fresh_copy
+	o=$(scratch)
+	mkdir "$o/common"
+	printf 'int pong(int);\nint ping(int n) { return n ? pong(n - 1) : 0; }\n' \
+	    >"$o/a.c"
+	printf 'int ping(int);\nint pong(int n) { return n ? ping(n - 1) : 1; }\n' \
+	    >"$o/b.c"
+	cc -c "$o/a.c" -o "$o/common/a.o" && cc -c "$o/b.c" -o "$o/common/b.o"
+	planted "a circle of files" "$o" \
+	    "circle of files: common/a.c <-> common/b.c"
+else
+	skip "planted: a circle of files" "no cc or nm"
+fi
+echo "1..$_t"
