@@ -305,17 +305,18 @@ write_file_durable(const char *path, const void *buf, size_t len,
 	int fd, e;
 
 	/*
-	 * mkostemp's O_EXCL: a name planted beside path (a symlink where
+	 * mkstemp's O_EXCL: a name planted beside path (a symlink where
 	 * "path.tmp" would be) is never followed.
 	 */
 	tmp = xasprintf("%s.XXXXXX", path);
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) == -1) {
+	if ((fd = mkstemp(tmp)) == -1) {
 		e = errno;
 		free(tmp);
 		errno = e;
 		return (-1);
 	}
-	if (fchmod(fd, mode) == -1 || write_all(fd, buf, len) == -1 ||
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 || fchmod(fd, mode) == -1 ||
+	    write_all(fd, buf, len) == -1 ||
 	    fsync(fd) == -1 || close(fd) == -1 ||
 	    (fd = -1, rename(tmp, path) == -1)) {
 		e = errno;
