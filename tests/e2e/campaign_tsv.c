@@ -23,7 +23,7 @@ main(int argc, char **argv)
 	struct camp_boot *b;
 	struct camp *c;
 	char line[512], cfg[128], t1[64], tn[64], e[256];
-	int text = 0, n, boot, batch, lineno = 0;
+	int text = 0, n, boot, batch, lineno = 0, rc;
 	FILE *fp;
 
 	if (argc > 1 && strcmp(argv[1], "-t") == 0) {
@@ -64,7 +64,8 @@ main(int argc, char **argv)
 		camp_print(stdout, &r);
 	else
 		camp_json(stdout, &r);
+	rc = r.nregressions > 0 ? 3 : 0;
 	camp_result_free(&r);
 	camp_free(c);
-	return (r.nregressions > 0 ? 3 : 0);
+	return (rc);
 }
