@@ -1136,6 +1136,10 @@ static void
 json_fig(FILE *fp, const struct camp_config *g, const struct camp_fig *f,
     int var)
 {
+	static const char *const vk[] = { "batches_per_boot", "s1_sq",
+	    "s2_sq", "t2_sq", "t2_sq_raw", "between_share" };
+	const double vv[] = { f->vc.n1, f->vc.s1, f->vc.s2, f->vc.t2,
+	    f->vc.t2_raw, f->vc.share };
 	size_t i;
 	int first = 1;
 
@@ -1158,19 +1162,9 @@ json_fig(FILE *fp, const struct camp_config *g, const struct camp_fig *f,
 		first = 0;
 	}
 	fprintf(fp, "}");
-	if (var) {
-		fprintf(fp, ", \"batches_per_boot\": ");
-		json_number(fp, f->vc.n1);
-		fprintf(fp, ", \"s1_sq\": ");
-		json_number(fp, f->vc.s1);
-		fprintf(fp, ", \"s2_sq\": ");
-		json_number(fp, f->vc.s2);
-		fprintf(fp, ", \"t2_sq\": ");
-		json_number(fp, f->vc.t2);
-		fprintf(fp, ", \"t2_sq_raw\": ");
-		json_number(fp, f->vc.t2_raw);
-		fprintf(fp, ", \"between_share\": ");
-		json_number(fp, f->vc.share);
+	for (i = 0; var && i < sizeof(vk) / sizeof(vk[0]); i++) {
+		fprintf(fp, ", \"%s\": ", vk[i]);
+		json_number(fp, vv[i]);
 	}
 	fprintf(fp, "}");
 }
