@@ -272,6 +272,56 @@ test_coverage(void **state)
 	assert_in_range(cde, SIMS * 93 / 100, SIMS * 97 / 100);
 }
 
+#define BSIMS	400
+
+/*
+ * The hierarchical bootstrap's percentile intervals on the same kind of
+ * campaigns: known to fall short with few boots (the resampled boots
+ * spread less than boots do, by (k - 1) / k), so they are shown beside
+ * the t intervals and never decide.  Reported; held only to a floor
+ * that catches a broken resampling (within-boot resampling alone would
+ * cover far less at these shares).
+ */
+static void
+test_bootstrap_coverage(void **state)
+{
+	struct camp_opts o;
+	struct camp_result r;
+	struct camp_row *a, *b;
+	uint64_t s = 424242;
+	double share;
+	char e[128];
+	int sim, k, cm = 0, cd = 0, cm3 = 0, n3 = 0;
+
+	(void)state;
+	camp_opts_default(&o);
+	o.iter = 1000;
+	for (sim = 0; sim < BSIMS; sim++) {
+		struct camp *c = camp_new("bsim");
+
+		k = 3 + sim % 8;
+		share = 0.3 + 0.5 * unif(&s);
+		sim_config(c, "A", k, 5, 10, 6, 2, share, &s);
+		sim_config(c, "B", k, 5, 10, 6.3, 2, share, &s);
+		assert_int_equal(camp_analyse(c, &o, &r, e, sizeof(e)), 0);
+		a = camp_row_at(&r, 0, 0);
+		b = camp_row_at(&r, 1, 1);
+		cm += a->time.blo <= 10 && 10 <= a->time.bhi;
+		cd += b->dtime.bdlo <= 0.3 && 0.3 <= b->dtime.bdhi;
+		if (k == 3) {
+			n3++;
+			cm3 += a->time.blo <= 10 && 10 <= a->time.bhi;
+		}
+		camp_result_free(&r);
+		camp_free(c);
+	}
+	print_message("# bootstrap coverage over %d campaigns (1000 "
+	    "resamples): mean %.1f%% (3 boots: %.1f%%), difference %.1f%%\n",
+	    BSIMS, 100.0 * cm / BSIMS, 100.0 * cm3 / n3, 100.0 * cd / BSIMS);
+	assert_true(cm >= BSIMS * 75 / 100);
+	assert_true(cd >= BSIMS * 75 / 100);
+}
+
 /*
  * The repetition formula against a brute-force search: at a fixed
  * variance of the grand mean V0, the (n1, n2) of least cost n2 (c2 + n1
@@ -539,6 +589,7 @@ main(void)
 		cmocka_unit_test(test_kj_optimal_reps),
 		cmocka_unit_test(test_hand),
 		cmocka_unit_test(test_coverage),
+		cmocka_unit_test(test_bootstrap_coverage),
 		cmocka_unit_test(test_plan_brute),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_bootstrap_seeded),
