@@ -635,12 +635,14 @@ bootstrap(struct camp_result *r)
 		for (j = 0; j < nl; j++) {
 			row = camp_row_at(r, g, j);
 			brow = camp_row_at(r, c->base, j);
-			if (row->time.valid) {
+			/* One boot is no campaign: its batches alone would
+			 * pass for the spread between boots. */
+			if (row->time.nboot >= 2) {
 				memcpy(v, &GM(g, j, 0), B * sizeof(*v));
 				percentile(v, B, r->o.conf, &row->time.blo,
 				    &row->time.bhi);
 			}
-			if (row->ec.valid) {
+			if (row->ec.nboot >= 2) {
 				for (i = 0; i < B; i++)
 					v[i] = ECB(g, j, i);
 				percentile(v, B, r->o.conf, &row->ec.blo,
@@ -648,7 +650,7 @@ bootstrap(struct camp_result *r)
 			}
 			if (g == c->base)
 				continue;
-			if (row->time.valid && brow->time.valid) {
+			if (row->time.nboot >= 2 && brow->time.nboot >= 2) {
 				for (i = 0; i < B; i++) {
 					v[i] = GM(g, j, i) - GM(c->base, j, i);
 					w[i] = GM(g, j, i) / GM(c->base, j, i);
@@ -658,7 +660,7 @@ bootstrap(struct camp_result *r)
 				percentile(w, B, r->o.conf, &row->dtime.brlo,
 				    &row->dtime.brhi);
 			}
-			if (row->ec.valid && brow->ec.valid) {
+			if (row->ec.nboot >= 2 && brow->ec.nboot >= 2) {
 				for (i = 0; i < B; i++) {
 					v[i] = ECB(g, j, i) -
 					    ECB(c->base, j, i);
@@ -684,7 +686,8 @@ static void
 cmp_init(struct camp_cmp *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->diff = m->dlo = m->dhi = m->pct = m->t = m->df = m->p = NAN;
+	m->base = m->diff = m->dlo = m->dhi = m->pct = NAN;
+	m->t = m->df = m->p = NAN;
 	m->p_adj = m->ratio = m->rlo = m->rhi = NAN;
 	m->bdlo = m->bdhi = m->brlo = m->brhi = NAN;
 	m->verdict = CAMP_UNTESTED;
@@ -699,6 +702,7 @@ cmp_time(struct dataset *base, struct dataset *cand, double conf,
 
 	if (stat_welch(base, cand, conf, &t) != 0)
 		return;
+	m->base = ds_mean(base);
 	m->diff = t.diff;
 	m->dlo = t.diff - t.diff_hw;
 	m->dhi = t.diff + t.diff_hw;
@@ -724,6 +728,7 @@ cmp_ec(const struct camp_fig *a, const struct camp_fig *b, double conf,
 	if (a->nboot < 2 || b->nboot < 2 || !isfinite(a->var) ||
 	    !isfinite(b->var) || !(a->est > 0))
 		return;
+	m->base = a->est;
 	m->diff = b->est - a->est;
 	m->pct = 100 * m->diff / a->est;
 	se2 = a->var + b->var;
@@ -1016,8 +1021,8 @@ print_cmp(FILE *fp, const char *what, const struct camp_cmp *m, int pct)
 	}
 	if (pct)
 		fprintf(fp, "  %-8s %+9.3f%% %-24s", what, m->pct,
-		    ival(a, sizeof(a), 100 * m->dlo / (m->diff / m->pct * 100),
-		    100 * m->dhi / (m->diff / m->pct * 100), "%+.3f%%"));
+		    ival(a, sizeof(a), 100 * m->dlo / m->base,
+		    100 * m->dhi / m->base, "%+.3f%%"));
 	else
 		fprintf(fp, "  %-8s %+10.4g %-24s", what, m->diff,
 		    ival(a, sizeof(a), m->dlo, m->dhi, "%+.4g"));

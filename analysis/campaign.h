@@ -126,7 +126,8 @@ struct camp_var {
  * boots (Student t on boot means, df = boots - 1; EC: Fieller's interval
  * for the ratio of paired boot means, their covariance taken, df =
  * boots - 1; NaN with fewer than 2 boots or EC's set unbounded); blo,
- * bhi the hierarchical bootstrap's percentile interval (NaN without).
+ * bhi the hierarchical bootstrap's percentile interval (NaN without it
+ * or with fewer than 2 boots).
  */
 struct camp_fig {
 	int		 valid;		/* a value in at least one boot */
@@ -150,11 +151,13 @@ enum { CAMP_UNTESTED = -1, CAMP_SAME, CAMP_BETTER, CAMP_WORSE };
  * unbounded; ratio_method says which); EC by the delta method.  The
  * bootstrap intervals (b*) are percentiles of the independent
  * resamplings of both configurations (Kalibera and Jones's
- * bootstrap_quotient for the ratio).  A test needs STAT_MIN_N boots on
- * each side.
+ * bootstrap_quotient for the ratio).  An interval needs 2 boots on each
+ * side (one boot's batches never stand for the spread between boots),
+ * a test STAT_MIN_N.
  */
 struct camp_cmp {
 	int		 tested;
+	double		 base;		/* the baseline's figure */
 	double		 diff, dlo, dhi, pct;
 	double		 t, df, p, p_adj;
 	double		 ratio, rlo, rhi;

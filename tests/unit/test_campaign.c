@@ -478,6 +478,42 @@ test_bootstrap_seeded(void **state)
 	camp_free(c);
 }
 
+/*
+ * A configuration measured in one boot has figures but no interval, no
+ * bootstrap and no comparison: its batches say nothing of the spread
+ * between boots, and never stand for it.
+ */
+static void
+test_one_boot(void **state)
+{
+	struct camp *c = camp_new("one");
+	struct camp_opts o;
+	struct camp_result r;
+	struct camp_row *row;
+	uint64_t s = 11;
+	char e[128];
+
+	(void)state;
+	sim_config(c, "A", 4, 5, 10, 6, 2, 0.5, &s);
+	sim_config(c, "B", 1, 20, 10, 9, 2, 0.5, &s);
+	camp_opts_default(&o);
+	o.iter = 500;
+	assert_int_equal(camp_analyse(c, &o, &r, e, sizeof(e)), 0);
+	row = camp_row_at(&r, 1, 1);
+	assert_true(row->time.valid && row->ec.valid);
+	assert_true(isnan(row->time.lo) && isnan(row->time.blo));
+	assert_true(isnan(row->ec.lo) && isnan(row->ec.blo));
+	assert_true(isnan(row->dtime.diff) && isnan(row->dtime.bdlo));
+	assert_true(isnan(row->dec.diff) && isnan(row->dec.brlo));
+	assert_int_equal(row->dtime.verdict, CAMP_UNTESTED);
+	assert_int_equal(r.ntests, 0);
+	assert_int_equal(r.nregressions, 0);
+	/* The baseline's own figures keep theirs. */
+	assert_false(isnan(camp_row_at(&r, 0, 1)->time.blo));
+	camp_result_free(&r);
+	camp_free(c);
+}
+
 /* --- loading sets ------------------------------------------------------ */
 
 static char *
@@ -593,6 +629,7 @@ main(void)
 		cmocka_unit_test(test_plan_brute),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_bootstrap_seeded),
+		cmocka_unit_test(test_one_boot),
 		cmocka_unit_test(test_from_sets),
 	};
 
