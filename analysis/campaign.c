@@ -1019,17 +1019,22 @@ print_cmp(FILE *fp, const char *what, const struct camp_cmp *m, int pct)
 		    what);
 		return;
 	}
-	if (pct)
+	/* Times in percent of the baseline's, EC as a difference. */
+	if (pct) {
 		fprintf(fp, "  %-8s %+9.3f%% %-24s", what, m->pct,
 		    ival(a, sizeof(a), 100 * m->dlo / m->base,
 		    100 * m->dhi / m->base, "%+.3f%%"));
-	else
+		ival(c, sizeof(c), 100 * m->bdlo / m->base,
+		    100 * m->bdhi / m->base, "%+.3f%%");
+	} else {
 		fprintf(fp, "  %-8s %+10.4g %-24s", what, m->diff,
 		    ival(a, sizeof(a), m->dlo, m->dhi, "%+.4g"));
+		ival(c, sizeof(c), m->bdlo, m->bdhi, "%+.4g");
+	}
 	fprintf(fp, " ratio %.4g %s (%s)  bootstrap %s ratio %s", m->ratio,
 	    ival(b, sizeof(b), m->rlo, m->rhi, "%.4g"),
 	    m->ratio_method == RATIO_FIELLER ? "Fieller" : "delta",
-	    ival(c, sizeof(c), m->bdlo, m->bdhi, "%+.4g"),
+	    isfinite(m->bdlo) && isfinite(m->bdhi) ? c : "-",
 	    ival(d, sizeof(d), m->brlo, m->brhi, "%.4g"));
 	if (m->tested)
 		fprintf(fp, "  p %.3g Holm %.3g: %s%s\n", m->p, m->p_adj,
@@ -1062,7 +1067,7 @@ camp_print(FILE *fp, const struct camp_result *r)
 		g = &c->cfg[i];
 		fprintf(fp, "\nconfiguration %s%s: %zu boots\n", g->name,
 		    i == c->base ? " (baseline)" : "", g->nboots);
-		fprintf(fp, "  %-8s %10s %-26s %-26s\n", "figure", "estimate",
+		fprintf(fp, "  %-8s %10s %-26s %s\n", "figure", "estimate",
 		    "t over boots", "bootstrap");
 		for (j = 0; j < r->nlevels; j++) {
 			row = camp_row_at(r, i, j);

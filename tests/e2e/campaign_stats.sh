@@ -30,6 +30,17 @@ echo "$out" | grep -q '^    T(1): 4 batches per boot, S1^2 12.72 within, T2^2 0.
     ok "Kalibera and Jones's worked example: S1^2, T2^2, share, boot means" ||
     not_ok "Kalibera and Jones's worked example: S1^2, T2^2, share, boot means" "$out"
 
+# Their plan with costs c1 = 3 s a repetition, c2 = 20 s a boot: n1 =
+# ceil(sqrt(20 x 12.72 / (3 x 0.3819))) = ceil(14.90) = 15; for +/-50%
+# of 6.5 = 3.25: 2 boots give 12.706 sqrt((0.3819 + 12.72/15)/2) = 9.97,
+# 3 boots 4.303 sqrt(1.2301/3) = 2.755: 3 boots, 3 x (20 + 15 x 3) = 195 s.
+out=$("$tool" -t -c 3,20 -p 50 2 A 1 100 "$d/kj.tsv" 2>&1)
+echo "$out" | grep -q '^cost: a boot 20 s, a repetition (a batch at every level) 3 s$' &&
+    echo "$out" | grep -q '^plan: 3 boots x 15 batches per boot and configuration bring every time to within +/-50% ' &&
+    echo "$out" | grep -q '^  about 195 s per configuration$' &&
+    ok "Kalibera and Jones's optimal repetitions and the boots for a target" ||
+    not_ok "Kalibera and Jones's optimal repetitions and the boots for a target" "$out"
+
 # No variance between boots: S1^2 = (1 + 1 + 1 + 1) / 2 = 2, S2^2 = 0,
 # T2^2 = 0 - 2 / 2 = -1 clamped at 0, the share 0.
 printf 'A\t1\t1\t1\t1\nA\t1\t2\t3\t3\nA\t2\t1\t1\t1\nA\t2\t2\t3\t3\n' >"$d/flat.tsv"
