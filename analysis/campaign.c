@@ -555,14 +555,6 @@ resample(const struct camp_config *g, const int *levels, size_t nlevels,
 	}
 }
 
-static int
-dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
 /*
  * The percentile interval of v (n values, NaN ones dropped), as
  * libkalibera's confidence_slice: sorted, from index floor(n alpha/2) to
@@ -572,6 +564,7 @@ static void
 percentile(double *v, size_t n, double conf, double *lo, double *hi)
 {
 	double alpha = 1 - conf / 100;
+	struct dataset ds;
 	size_t i, k = 0, a, b;
 
 	for (i = 0; i < n; i++)
@@ -580,7 +573,11 @@ percentile(double *v, size_t n, double conf, double *lo, double *hi)
 	*lo = *hi = NAN;
 	if (k == 0)
 		return;
-	qsort(v, k, sizeof(*v), dbl_cmp);
+	/* ministat's sort (dataset.c), on v in place. */
+	memset(&ds, 0, sizeof(ds));
+	ds.points = v;
+	ds.n = ds.cap = k;
+	ds_sort(&ds);
 	a = (size_t)floor((double)k * alpha / 2 + 1e-9);
 	b = (size_t)ceil((double)k * (1 - alpha / 2) - 1e-9);
 	if (b == 0)
@@ -858,14 +855,6 @@ plans(struct camp_result *r)
 		    c->boot_cost);
 }
 
-static int
-int_cmp(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return ((x > y) - (x < y));
-}
-
 int
 camp_analyse(const struct camp *c, const struct camp_opts *o,
     struct camp_result *r, char *err, size_t errlen)
@@ -873,34 +862,35 @@ camp_analyse(const struct camp *c, const struct camp_opts *o,
 	struct dataset **ds;
 	struct camp_row *row;
 	size_t g, i, j, k, nl = 0, cap = 0;
-	int *lv = NULL, have1;
+	int *lv = NULL, have1, jobs;
 
 	memset(r, 0, sizeof(*r));
 	if (c->ncfg == 0 || c->base >= c->ncfg) {
 		set_err(err, errlen, "campaign %s: no configuration", c->id);
 		return (-1);
 	}
-	/* Every level of every boot, sorted, once. */
+	/* Every level of every boot, once, kept in increasing order. */
 	for (g = 0; g < c->ncfg; g++)
 		for (i = 0; i < c->cfg[g].nboots; i++)
 			for (k = 0; k < c->cfg[g].boots[i].nlv; k++) {
-				for (j = 0; j < nl; j++)
-					if (lv[j] == c->cfg[g].boots[i].lv[k].jobs)
-						break;
-				if (j < nl)
+				jobs = c->cfg[g].boots[i].lv[k].jobs;
+				for (j = 0; j < nl && lv[j] < jobs; j++)
+					;
+				if (j < nl && lv[j] == jobs)
 					continue;
 				if (nl == cap) {
 					cap = cap ? 2 * cap : 8;
 					lv = xrealloc(lv, cap * sizeof(*lv));
 				}
-				lv[nl++] = c->cfg[g].boots[i].lv[k].jobs;
+				memmove(&lv[j + 1], &lv[j], (nl - j) * sizeof(*lv));
+				lv[j] = jobs;
+				nl++;
 			}
 	if (nl == 0) {
 		set_err(err, errlen, "campaign %s: no batches", c->id);
 		free(lv);
 		return (-1);
 	}
-	qsort(lv, nl, sizeof(*lv), int_cmp);
 	r->c = c;
 	r->o = *o;
 	r->levels = lv;
