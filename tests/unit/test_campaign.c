@@ -220,6 +220,26 @@ sim_config(struct camp *c, const char *cfg, int k, int nb, double m1,
 	}
 }
 
+/*
+ * Simulated campaign sim: A and B of 3-10 boots (by sim) x 5 batches,
+ * between-boot share drawn in 0.3-0.8, B's TN 5% above A's; analysed
+ * into r.
+ */
+static struct camp *
+sim_campaign(int sim, uint64_t *s, const struct camp_opts *o,
+    struct camp_result *r)
+{
+	struct camp *c = camp_new("sim");
+	double share = 0.3 + 0.5 * unif(s);
+	char e[128];
+	int k = 3 + sim % 8;
+
+	sim_config(c, "A", k, 5, 10, 6, 2, share, s);
+	sim_config(c, "B", k, 5, 10, 6.3, 2, share, s);
+	assert_int_equal(camp_analyse(c, o, r, e, sizeof(e)), 0);
+	return (c);
+}
+
 #define SIMS	2000
 
 /*
@@ -235,21 +255,15 @@ test_coverage(void **state)
 	struct camp_result r;
 	struct camp_row *a, *b;
 	uint64_t s = 20261202;
-	double share, ec_a = 2 * 10.0 / 6, ec_b = 2 * 10.0 / 6.3;
-	char e[128];
-	int sim, k, cm = 0, cd = 0, ce = 0, cde = 0, cbad = 0;
+	double ec_a = 2 * 10.0 / 6, ec_b = 2 * 10.0 / 6.3;
+	int sim, cm = 0, cd = 0, ce = 0, cde = 0, cbad = 0;
 
 	(void)state;
 	camp_opts_default(&o);
 	o.iter = 0;
 	for (sim = 0; sim < SIMS; sim++) {
-		struct camp *c = camp_new("sim");
+		struct camp *c = sim_campaign(sim, &s, &o, &r);
 
-		k = 3 + sim % 8;
-		share = 0.3 + 0.5 * unif(&s);
-		sim_config(c, "A", k, 5, 10, 6, 2, share, &s);
-		sim_config(c, "B", k, 5, 10, 6.3, 2, share, &s);
-		assert_int_equal(camp_analyse(c, &o, &r, e, sizeof(e)), 0);
 		a = camp_row_at(&r, 0, 0);
 		cm += a->time.lo <= 10 && 10 <= a->time.hi;
 		a = camp_row_at(&r, 0, 1);
@@ -289,21 +303,15 @@ test_bootstrap_coverage(void **state)
 	struct camp_result r;
 	struct camp_row *a, *b;
 	uint64_t s = 424242;
-	double share;
-	char e[128];
 	int sim, k, cm = 0, cd = 0, cm3 = 0, n3 = 0;
 
 	(void)state;
 	camp_opts_default(&o);
 	o.iter = 1000;
 	for (sim = 0; sim < BSIMS; sim++) {
-		struct camp *c = camp_new("bsim");
+		struct camp *c = sim_campaign(sim, &s, &o, &r);
 
-		k = 3 + sim % 8;
-		share = 0.3 + 0.5 * unif(&s);
-		sim_config(c, "A", k, 5, 10, 6, 2, share, &s);
-		sim_config(c, "B", k, 5, 10, 6.3, 2, share, &s);
-		assert_int_equal(camp_analyse(c, &o, &r, e, sizeof(e)), 0);
+		k = (int)c->cfg[0].nboots;
 		a = camp_row_at(&r, 0, 0);
 		b = camp_row_at(&r, 1, 1);
 		cm += a->time.blo <= 10 && 10 <= a->time.bhi;
