@@ -1,0 +1,233 @@
+/*
+ * Boot campaigns judged at the level of the boot (issue 24, item 5).
+ * Batches are nested in boots: every figure's interval is taken over
+ * boots, never over the batches of one boot.  The estimators are Kalibera
+ * and Jones's, "Rigorous benchmarking in reasonable time" (ISMM 2013,
+ * revised), for a two-level design:
+ *   S1^2  within boots: sum over boots of the squared deviations of the
+ *         batches from their boot's mean, over sum (n_j - 1)
+ *   S2^2  the sample variance of the boot means
+ *   T2^2  S2^2 - S1^2 * mean(1/n_j), at least 0: the variance between
+ *         boots (S2^2 - S1^2/n1 for n1 batches in every boot)
+ *   share T2^2 / (T2^2 + S1^2): the part of a batch's variance that a
+ *         new boot brings
+ * and their optimal repetition count for the lower level,
+ *   n1 = ceil(sqrt(c2 S1^2 / (c1 T2^2)))
+ * with c1 the cost of one repetition (a batch at every level) and c2 the
+ * cost of a boot beyond its batches.  DESIGN.md ("Boot campaigns") says
+ * which interval is which.
+ */
+#ifndef FSCONC_CAMPAIGN_H
+#define FSCONC_CAMPAIGN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* --- the data: configurations, boots, batches ------------------------ */
+
+/* The real times of one level's batches in one boot. */
+struct camp_level {
+	int	 jobs;
+	double	*t;
+	size_t	 n, cap;
+};
+
+struct camp_boot {
+	int		 boot;		/* campaign_boot */
+	int		 round;		/* campaign_round */
+	struct camp_level *lv;		/* in increasing jobs order */
+	size_t		 nlv;
+	char		*path;		/* the set it came from, or NULL */
+};
+
+struct camp_config {
+	char		*name;
+	struct camp_boot *boots;	/* in increasing boot order */
+	size_t		 nboots;
+};
+
+struct camp {
+	char		*id;		/* campaign id */
+	struct camp_config *cfg;
+	size_t		 ncfg;
+	size_t		 base;		/* index of the baseline */
+	/*
+	 * Measured costs, seconds (NaN: unknown; no repetition plan then):
+	 * c1 one repetition (a batch at every level, with its setup), c2 a
+	 * boot beyond its batches (the reboot and the run's fixed part).
+	 */
+	double		 rep_cost, boot_cost;
+	size_t		 nskipped;	/* camp_from_sets: incomplete sets */
+};
+
+struct camp *camp_new(const char *id);
+void	 camp_free(struct camp *);
+/* The configuration named name, added when new; its index. */
+size_t	 camp_config(struct camp *, const char *name);
+/* The boot of a configuration, added (in boot order) when new. */
+struct camp_boot *camp_boot(struct camp *, size_t cfg, int boot, int round);
+/* One batch's real time at jobs in that boot. */
+void	 camp_add(struct camp_boot *, int jobs, double t);
+/* Make the configuration named name the baseline: 0, or -1 if none. */
+int	 camp_set_base(struct camp *, const char *name);
+
+/*
+ * Meta keys of a set made by a campaign (results/FORMAT.md, "Campaign
+ * keys").  campaign_boot_seconds, optional, is the time from the order
+ * to reboot to the resume hook's start.
+ */
+#define CAMP_KEY_ID		"campaign"
+#define CAMP_KEY_CONFIG		"campaign_config"
+#define CAMP_KEY_BOOT		"campaign_boot"
+#define CAMP_KEY_ROUND		"campaign_round"
+#define CAMP_KEY_BOOT_SECONDS	"campaign_boot_seconds"
+
+/*
+ * Read n set directories (rs_read) of one campaign and group their real
+ * times by configuration and boot (rs_values: batches that count).  Sets
+ * that are not complete (rs_complete: an interrupted boot, redone) are
+ * skipped and counted.  The costs come from the sets: c1 the mean of
+ * real + setup over a repetition's batches, c2 the mean over boots of
+ * campaign_boot_seconds plus the set's time beyond its batches (end -
+ * start - the batches), NaN without those keys.  baseline NULL: the
+ * first configuration in name order.  NULL with a message in err (a set
+ * without the keys or of another campaign, a boot given twice, a
+ * baseline that is no configuration).
+ */
+struct camp *camp_from_sets(const char *const *paths, size_t n,
+	    const char *baseline, char *err, size_t errlen);
+
+/* --- the analysis ---------------------------------------------------- */
+
+struct camp_opts {
+	double		 conf;		/* percent (95) */
+	unsigned	 iter;		/* bootstrap resamples (10000); 0: none */
+	uint64_t	 seed;		/* of splitmix64 */
+	double		 threshold;	/* percent: smaller changes are no
+					   regression (0) */
+	double		 target;	/* percent: the plan's relative
+					   half-width (1) */
+};
+void	 camp_opts_default(struct camp_opts *);
+
+/* A two-level variance decomposition (times only). */
+struct camp_var {
+	double	 s1, s2, t2;	/* S1^2, S2^2, T2^2 (clamped at 0) */
+	double	 t2_raw;	/* T2^2 before clamping */
+	double	 share;		/* T2^2 / (T2^2 + S1^2); NaN if both 0 */
+	double	 n1;		/* mean batches per boot */
+};
+
+/*
+ * One figure of one configuration: the mean real time at a level, or
+ * EC(N).  est is over the boots (the mean of boot means; EC: N times the
+ * ratio of the T1 and TN means of boot means); lo, hi its interval over
+ * boots (Student t on boot means, df = boots - 1; EC: Fieller's interval
+ * for the ratio of paired boot means, their covariance taken, df =
+ * boots - 1; NaN with fewer than 2 boots or EC's set unbounded); blo,
+ * bhi the hierarchical bootstrap's percentile interval (NaN without it
+ * or with fewer than 2 boots).
+ */
+struct camp_fig {
+	int		 valid;		/* a value in at least one boot */
+	double		 est, lo, hi;
+	double		 blo, bhi;
+	double		*boot;		/* per boot value (NaN: none) */
+	size_t		 nboot;		/* boots with a value */
+	double		 var;		/* EC: delta-method variance of est
+					   over boots; time: S2^2 / boots */
+	struct camp_var	 vc;		/* times only */
+};
+
+enum { CAMP_UNTESTED = -1, CAMP_SAME, CAMP_BETTER, CAMP_WORSE };
+
+/*
+ * A figure of a configuration against the baseline's.  diff = cand -
+ * base: times by Welch's t on boot means; EC by the delta-method
+ * variances of the two ECs (boot-level, covariance taken) with
+ * Welch-Satterthwaite df.  ratio = cand / base: times by Fieller
+ * (stat_ratio_ci on boot means, the delta method when Fieller's set is
+ * unbounded; ratio_method says which); EC by the delta method.  The
+ * bootstrap intervals (b*) are percentiles of the independent
+ * resamplings of both configurations (Kalibera and Jones's
+ * bootstrap_quotient for the ratio).  An interval needs 2 boots on each
+ * side (one boot's batches never stand for the spread between boots),
+ * a test STAT_MIN_N.
+ */
+struct camp_cmp {
+	int		 tested;
+	double		 base;		/* the baseline's figure */
+	double		 diff, dlo, dhi, pct;
+	double		 t, df, p, p_adj;
+	double		 ratio, rlo, rhi;
+	int		 ratio_method;	/* RATIO_FIELLER or RATIO_DELTA */
+	double		 bdlo, bdhi, brlo, brhi;
+	int		 verdict;	/* CAMP_* (better: faster, higher EC) */
+	int		 regression;	/* worse, significant after Holm,
+					   beyond the threshold */
+};
+
+/* The optimal repetition counts for one figure (times), or overall. */
+struct camp_plan {
+	int		 known;		/* costs and variances known */
+	double		 n1_exact;	/* sqrt(c2 S1^2 / (c1 T2^2)); inf
+					   when T2^2 = 0 */
+	int		 n1;		/* batches per boot */
+	int		 n2;		/* boots for the target; 0: above
+					   CAMP_MAX_BOOTS */
+	double		 cost;		/* seconds per configuration */
+};
+#define CAMP_MAX_BOOTS	1000
+
+/* One configuration at one level. */
+struct camp_row {
+	int		 jobs;
+	struct camp_fig	 time;
+	struct camp_fig	 ec;		/* jobs > 1 with a jobs 1 level */
+	struct camp_cmp	 dtime, dec;	/* not for the baseline */
+	struct camp_plan plan;		/* for the time */
+};
+
+struct camp_result {
+	const struct camp *c;
+	struct camp_opts o;
+	int		*levels;
+	size_t		 nlevels;
+	struct camp_row	*rows;		/* [cfg * nlevels + level] */
+	struct camp_plan plan;		/* every time to within target */
+	size_t		 ntests;	/* Holm's family */
+	int		 nregressions;
+};
+
+/*
+ * Every figure, comparison, Holm's correction over all comparisons with
+ * the baseline (times at every level, EC(N) at every N > 1), the
+ * verdicts and the plan.  0, or -1 with a message in err (no
+ * configuration, no data).  r->nregressions > 0: the caller exits
+ * EXIT_REGRESSION.
+ */
+int	 camp_analyse(const struct camp *, const struct camp_opts *,
+	    struct camp_result *, char *err, size_t errlen);
+void	 camp_result_free(struct camp_result *);
+#define camp_row_at(r, cfg, lv)	(&(r)->rows[(cfg) * (r)->nlevels + (lv)])
+
+/* The two-level decomposition of one level's times in a configuration. */
+int	 camp_variance(const struct camp_config *, int jobs,
+	    struct camp_var *);
+/*
+ * The plan for one figure: n1 from the formula (the current mean when
+ * T2^2 = 0, or the costs are unknown: known = 0), then the fewest boots
+ * (2 or more) whose t interval, t(conf, n2 - 1) sqrt((T2^2 + S1^2/n1) /
+ * n2), is within target percent of mean.
+ */
+void	 camp_plan_for(const struct camp_var *, double mean, double c1,
+	    double c2, double conf, double target, struct camp_plan *);
+/* cost of a plan: n2 (c2 + n1 c1). */
+double	 camp_plan_cost(int n1, int n2, double c1, double c2);
+
+/* The report: text, and one JSON object. */
+void	 camp_print(FILE *, const struct camp_result *);
+void	 camp_json(FILE *, const struct camp_result *);
+
+#endif
