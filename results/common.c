@@ -1,7 +1,8 @@
 /*
  * What the result-set writer and reader (and import) share: names and
  * number formats of the files, the result root, the host directory, set
- * directory names.  writer.c and reader.c use this file, never each other.
+ * directory names.  writer.c and reader.c use this file, never each other;
+ * select.c uses it and reader.c.
  */
 #include <err.h>
 #include <errno.h>
