@@ -127,13 +127,10 @@ content_hash(const char *dir, char out[65])
 	sha256_init(&c);
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		p = xasprintf("%s/%s", dir, files[i]);
-		fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		fd = open_bounded(p, 0, RS_MAX_FILE, &st, NULL, 0);
 		free(p);
-		if (fd == -1 || fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-			if (fd != -1)
-				close(fd);
+		if (fd == -1)
 			return (-1);
-		}
 		snprintf(head, sizeof(head), "%s %jd\n", files[i],
 		    (intmax_t)st.st_size);
 		sha256_update(&c, strlen(head), (const uint8_t *)head);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <time.h>
 
 /* Batch status, worst wins; as written in the status column. */
@@ -58,6 +59,7 @@ int	 rs_meta_outcome(const char *key);
 
 #define RS_MAX_METRICS	16
 #define RS_MAX_JOBS	(1 << 20)	/* highest concurrency level read */
+#define RS_MAX_FILE	((off_t)256 << 20)	/* bytes of a set's file read */
 
 /* One row of runs.tsv: one batch. */
 struct rs_run {
@@ -79,6 +81,13 @@ struct rs_run {
 	double		 metric[RS_MAX_METRICS];	/* workload metrics */
 	char		 reason[256];	/* why not ok, or "" */
 };
+
+/*
+ * 1 if the batch counts: status ok or warn, and no flag that keeps it
+ * out (disturbed, profiled: results_impl.h's RCF_UNCOUNTED).  Only such
+ * batches reach the jobs-N files and rs_values.
+ */
+int	 rs_run_counts(const struct rs_run *);
 
 /* One row of workers.tsv. */
 struct rs_worker {

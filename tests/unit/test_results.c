@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "results.h"
+#include "results_impl.h"
 #include "util.h"
 
 static char *
@@ -941,6 +942,61 @@ test_host_name(void **state)
 	assert_true(strlen(small) < sizeof(small));
 }
 
+/*
+ * The column table is the one list: every column of runs.tsv and
+ * workers.tsv (and reason) is a name no metric may take, and nothing
+ * else is; the writer's header is the table; groups come in order.
+ */
+static void
+test_column_table(void **state)
+{
+	static const char *const others[] = { "entries_per_s", "jobs2",
+	    "Real", "warm_up", "reasons", "x" };
+	const struct rs_column *t[2] = { rs_run_columns, rs_worker_columns };
+	size_t n[2] = { rs_nrun_columns, rs_nworker_columns }, i, k;
+	struct rs_writer *w;
+	char *root, *hdr, *want, *u;
+
+	(void)state;
+	/* The name that drifted out of the list: profiled. */
+	assert_false(rs_valid_metric_name("profiled"));
+	assert_false(rs_valid_metric_name("reason"));
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < n[k]; i++) {
+			assert_false(rs_valid_metric_name(t[k][i].name));
+			assert_true(i == 0 || t[k][i].group >= t[k][i - 1].group);
+			assert_true(i == 0 ||
+			    t[k][i].group <= t[k][i - 1].group + 1);
+		}
+	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		assert_true(rs_valid_metric_name(others[i]));
+	assert_string_equal(rs_run_columns[0].name, "jobs");
+	assert_string_equal(rs_worker_columns[0].name, "jobs");
+
+	root = mktemp_root();
+	assert_non_null(w = rs_create(root, "h", "l", NULL, 0));
+	for (k = 0; k < 2; k++) {
+		want = xstrdup("#");
+		for (i = 0; i < n[k]; i++) {
+			u = xasprintf("%s%s%s", want, i ? "\t" : " ",
+			    t[k][i].name);
+			free(want);
+			want = u;
+		}
+		u = xasprintf("%s\treason\n", want);
+		free(want);
+		want = u;
+		hdr = read_all(rs_path(w), k == 0 ? "runs.tsv" : "workers.tsv");
+		assert_non_null(hdr);
+		assert_string_equal(hdr, want);
+		free(hdr);
+		free(want);
+	}
+	assert_int_equal(rs_close(w), 0);
+	rm_rf(root);
+	free(root);
+}
+
 int
 main(void)
 {
@@ -961,6 +1017,7 @@ main(void)
 		cmocka_unit_test(test_meta_differs),
 		cmocka_unit_test(test_host_name),
 		cmocka_unit_test(test_hostile_text),
+		cmocka_unit_test(test_column_table),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
