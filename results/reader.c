@@ -1,7 +1,7 @@
 /*
- * Result-set reader (set selection is select.c).  The writer fsyncs whole lines, so
- * a line without its newline can only be the tail of a killed run: it is
- * dropped and the rest of the set is read as usual.  Anything else that
+ * Result-set reader (set selection is select.c).  The writer fsyncs whole
+ * lines, so a line without its newline can only be the tail of a killed
+ * run: it is dropped and the rest of the set is read as usual.  Anything else that
  * the writer would not have written (a number in another notation, a
  * negative time, a repetition twice, a set that never finished) is an
  * error naming the file and line: a verdict must not rest on it.
@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,8 +187,80 @@ copy_text(char *dst, size_t len, const char *s)
 	snprintf(dst, len, "%s", strcmp(s, "-") == 0 ? "" : s);
 }
 
+/*
+ * A set is read only when its directory and files belong to whoever
+ * reads it or to root: another user's set (or a link to a file only root
+ * may read, planted in one) is never read nor printed.  0, or -1 with
+ * EPERM and a message naming path and owner.
+ */
+static int
+owner_check(const char *path, const struct stat *st, char *err,
+    size_t errlen)
+{
+	struct passwd *pw;
+	uid_t me = geteuid();
+
+	if (st->st_uid == me || st->st_uid == 0)
+		return (0);
+	pw = getpwuid(st->st_uid);
+	set_err(err, errlen, "%s: owned by uid %ju%s%s%s, neither you (uid "
+	    "%ju) nor root: not read as a result set", path, (uintmax_t)st->st_uid,
+	    pw != NULL ? " (" : "", pw != NULL ? pw->pw_name : "",
+	    pw != NULL ? ")" : "", (uintmax_t)me);
+	errno = EPERM;
+	return (-1);
+}
+
+/*
+ * A set's file name (dirfd: its directory) whole, under the bounds, never
+ * through a symbolic link, its owner checked.  NULL with errno and err.
+ */
+static char *
+read_set_file(int dirfd, const char *name, const char *path, size_t *lenp,
+    char *err, size_t errlen)
+{
+	struct stat st;
+	char *buf;
+
+	if ((buf = read_bounded_at(dirfd, name, path, OPEN_NOFOLLOW,
+	    RS_MAX_FILE, lenp, &st, err, errlen)) == NULL)
+		return (NULL);
+	if (owner_check(path, &st, err, errlen) == -1) {
+		free(buf);
+		errno = EPERM;
+		return (NULL);
+	}
+	return (buf);
+}
+
 int
-rs_read_meta(struct rs_set *s, char *err, size_t errlen)
+rs_open_set_dir(const char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, e;
+
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 || fstat(fd, &st) == -1) {
+		e = errno;
+		/* ENOTDIR (Linux), ELOOP or EMLINK (FreeBSD) for a link. */
+		set_err(err, errlen, "%s: %s", dir, lstat(dir, &st) == 0 &&
+		    S_ISLNK(st.st_mode) ? "a symbolic link, not followed" :
+		    strerror(e));
+		if (fd != -1)
+			close(fd);
+		errno = e;
+		return (-1);
+	}
+	if (owner_check(dir, &st, err, errlen) == -1) {
+		close(fd);
+		errno = EPERM;
+		return (-1);
+	}
+	return (fd);
+}
+
+static int
+read_meta_at(struct rs_set *s, int dirfd, char *err, size_t errlen)
 {
 	struct lines l;
 	char *path, *buf, *line, *eq;
@@ -195,7 +268,7 @@ rs_read_meta(struct rs_set *s, char *err, size_t errlen)
 	int rc;
 
 	path = xasprintf("%s/meta", s->path);
-	if ((buf = read_bounded(path, 0, RS_MAX_FILE, &len, err, errlen)) ==
+	if ((buf = read_set_file(dirfd, "meta", path, &len, err, errlen)) ==
 	    NULL) {
 		free(path);
 		return (-1);
@@ -223,6 +296,18 @@ rs_read_meta(struct rs_set *s, char *err, size_t errlen)
 	free(buf);
 	free(path);
 	return (rc == -1 ? -1 : 0);
+}
+
+int
+rs_read_meta(struct rs_set *s, char *err, size_t errlen)
+{
+	int fd, rc;
+
+	if ((fd = rs_open_set_dir(s->path, err, errlen)) == -1)
+		return (-1);
+	rc = read_meta_at(s, fd, err, errlen);
+	close(fd);
+	return (rc);
 }
 
 /*
@@ -456,8 +541,8 @@ check_unique(struct rowkey *keys, size_t n, const char *path, int workers,
 }
 
 static int
-read_table(struct rs_set *s, const char *file, int workers, char *err,
-    size_t errlen)
+read_table(struct rs_set *s, int dirfd, const char *file, int workers,
+    char *err, size_t errlen)
 {
 	char *path, *buf, *line, *f[RS_MAX_METRICS + 32];
 	const char *why;
@@ -472,7 +557,7 @@ read_table(struct rs_set *s, const char *file, int workers, char *err,
 	int rc = -1, got;
 
 	path = xasprintf("%s/%s", s->path, file);
-	if ((buf = read_bounded(path, 0, RS_MAX_FILE, &len, err, errlen)) ==
+	if ((buf = read_set_file(dirfd, file, path, &len, err, errlen)) ==
 	    NULL) {
 		/* Only runs.tsv is required; a set may lack per-worker data. */
 		if (workers && errno == ENOENT)
@@ -587,12 +672,31 @@ struct rs_set *
 rs_read(const char *dir, int flags, char *err, size_t errlen)
 {
 	struct rs_set *s;
+	int fd;
+
+	if ((fd = rs_open_set_dir(dir, err, errlen)) == -1)
+		return (NULL);
+	s = rs_read_at(fd, dir, flags, err, errlen);
+	close(fd);
+	return (s);
+}
+
+struct rs_set *
+rs_read_at(int dirfd, const char *dir, int flags, char *err, size_t errlen)
+{
+	struct rs_set *s;
+	struct stat st;
 	const char *fmt;
 	uint64_t v;
 
 	s = xcalloc(1, sizeof(*s));
 	s->path = xstrdup(dir);
-	if (rs_read_meta(s, err, errlen) == -1)
+	if (fstat(dirfd, &st) == -1) {
+		set_err(err, errlen, "%s: %s", dir, strerror(errno));
+		goto bad;
+	}
+	if (owner_check(dir, &st, err, errlen) == -1 ||
+	    read_meta_at(s, dirfd, err, errlen) == -1)
 		goto bad;
 	if ((fmt = rs_meta_get(s, "format")) == NULL ||
 	    parse_uint(fmt, 1, UINT64_MAX, &v) == -1) {
@@ -615,9 +719,9 @@ rs_read(const char *dir, int flags, char *err, size_t errlen)
 		    s->path, s->path);
 		goto bad;
 	}
-	if (read_table(s, "runs.tsv", 0, err, errlen) == -1 ||
+	if (read_table(s, dirfd, "runs.tsv", 0, err, errlen) == -1 ||
 	    (!(flags & RS_RUNS_ONLY) &&
-	    read_table(s, "workers.tsv", 1, err, errlen) == -1))
+	    read_table(s, dirfd, "workers.tsv", 1, err, errlen) == -1))
 		goto bad;
 	return (s);
 bad:

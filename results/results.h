@@ -207,6 +207,24 @@ struct rs_set *rs_open(const char *root, const char *what, char *err,
 #define RS_RUNS_ONLY	1
 struct rs_set *rs_read(const char *dir, int flags, char *err,
 	    size_t errlen);
+/*
+ * The same for the set directory open as dirfd (the caller's to close),
+ * dir its name: what a walk by descriptor reads (db sync).
+ *
+ * A set is read only through real directories and files, never through
+ * a symbolic link (the set's own name, meta, runs.tsv, workers.tsv), and
+ * only when they are owned by the reader (the effective uid) or by root:
+ * otherwise NULL, errno ELOOP or EPERM, and err names the path (and the
+ * owner).  So another user's set, or a root-only file linked into one,
+ * is never read nor printed.
+ */
+struct rs_set *rs_read_at(int dirfd, const char *dir, int flags,
+	    char *err, size_t errlen);
+/*
+ * Open the set directory dir as rs_read does (O_NOFOLLOW, owner
+ * checked): the descriptor, or -1 with errno and err.
+ */
+int	 rs_open_set_dir(const char *dir, char *err, size_t errlen);
 void	 rs_free(struct rs_set *);
 const char *rs_meta_get(const struct rs_set *, const char *key);
 /* 1 if some set has another value for key than the first (or none). */

@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,11 @@ strv_free(struct strv *sv)
 	sv->n = 0;
 }
 
+/*
+ * Below a named directory nothing is followed: a symbolic link is
+ * neither a set nor a directory to look in, so a walk never leaves the
+ * directory it was given, and a loop of links costs nothing.
+ */
 static int
 is_set(const char *dir)
 {
@@ -50,9 +56,17 @@ is_set(const char *dir)
 	int r;
 
 	p = xasprintf("%s/meta", dir);
-	r = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	r = lstat(p, &st) == 0 && S_ISREG(st.st_mode);
 	free(p);
 	return (r);
+}
+
+static int
+is_link(const char *p)
+{
+	struct stat st;
+
+	return (lstat(p, &st) == 0 && S_ISLNK(st.st_mode));
 }
 
 static int
@@ -90,13 +104,16 @@ name_cmp(const void *a, const void *b)
 	return (strcmp(*(char *const *)a, *(char *const *)b));
 }
 
-/* Subdirectory names of dir, sorted; 0 if none or unreadable. */
+/*
+ * Names of the real subdirectories of dir (never a symbolic link),
+ * sorted; 0 if none or unreadable.
+ */
 static size_t
 subdirs(const char *dir, struct strv *out)
 {
 	DIR *d;
 	struct dirent *de;
-	char *p;
+	struct stat st;
 
 	if ((d = opendir(dir)) == NULL)
 		return (0);
@@ -104,16 +121,10 @@ subdirs(const char *dir, struct strv *out)
 		if (de->d_name[0] == '.')
 			continue;
 		/* d_type spares a stat per entry where the fs gives it. */
-		if (de->d_type == DT_DIR) {
+		if (de->d_type == DT_DIR ||
+		    (de->d_type == DT_UNKNOWN && fstatat(dirfd(d), de->d_name,
+		    &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)))
 			strv_push(out, xstrdup(de->d_name));
-			continue;
-		}
-		if (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
-			continue;
-		p = xasprintf("%s/%s", dir, de->d_name);
-		if (is_dir(p))
-			strv_push(out, xstrdup(de->d_name));
-		free(p);
 	}
 	closedir(d);
 	if (out->n > 1)
@@ -255,8 +266,16 @@ rs_find(const char *root, const char *what, char ***paths, char *err,
 			    rs_host_name(host, sizeof(host)), w));
 	}
 	for (i = 0; i < tried.n && out.n == 0; i++)
-		if (is_dir(tried.v[i]))
+		if (is_dir(tried.v[i])) {
+			/* Named, a link is followed; below it, none. */
+			if ((c = realpath(tried.v[i], NULL)) != NULL &&
+			    is_link(tried.v[i])) {
+				free(tried.v[i]);
+				tried.v[i] = c;
+			} else
+				free(c);
 			expand_dir(tried.v[i], 3, &out);
+		}
 	if (out.n == 0) {
 		c = xasprintf("%s: no result set (looked in", w);
 		for (i = 0; i < tried.n; i++) {
