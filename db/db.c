@@ -1,7 +1,7 @@
 /*
  * The database's front half: which database (db_resolve), its URL fit for
  * printing (db_redact), connecting and the schema (db_open), write
- * transactions with bounded retries (db_txn), the run/nightly/import hook
+ * transactions with bounded retries (db_transact), the run/nightly/import hook
  * (db_autosync), and the test hook.
  */
 #include <sys/stat.h>
@@ -21,7 +21,7 @@
 #include "results.h"
 #include "util.h"
 
-/* db_txn: at most this many tries, pauses from 2 ms doubling to 250 ms. */
+/* db_transact: at most this many tries, pauses from 2 ms doubling to 250 ms. */
 #define TXN_TRIES	60
 #define TXN_PAUSE0_US	2000
 #define TXN_PAUSE_MAX_US 250000
@@ -293,8 +293,8 @@ pause_us(uint64_t us)
 }
 
 int
-db_retry(struct db *db, int txn, int (*fn)(struct db *, void *), void *arg,
-    size_t *retries)
+db_transact(struct db *db, int txn, int (*fn)(struct db *, void *),
+    void *arg, size_t *retries)
 {
 	static uint64_t seed;
 	char saved[sizeof(db->err)];

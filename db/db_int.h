@@ -89,13 +89,13 @@ char	*db_url_password(const char *url);
 
 /*
  * Run fn(db, arg), with txn DB_WRITE or DB_READ as one such transaction
- * (begin, fn, commit; rolled back on failure), and again after a growing, jittered pause
- * (bounded) while the back end says busy, conflict or serialization
- * failure (DBX_RETRY).  DBX_OK, or DBX_ERR with db->err.  *retries
+ * (begin, fn, commit; rolled back on failure), and again after a growing,
+ * jittered pause (bounded) while the back end says busy, conflict or
+ * serialization failure (DBX_RETRY).  DBX_OK, or DBX_ERR with db->err.  *retries
  * counts the retries (may be NULL).
  */
 enum { DB_NOTXN, DB_WRITE, DB_READ };
-int	 db_retry(struct db *, int txn, int (*fn)(struct db *, void *),
+int	 db_transact(struct db *, int txn, int (*fn)(struct db *, void *),
 	    void *arg, size_t *retries);
 
 /* schema.c: create or migrate, or refuse a newer schema. */

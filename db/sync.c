@@ -727,7 +727,7 @@ sync_one(struct db *db, int rootfd, const char *root, const char *rel,
 		free(dir);
 		return (1);
 	}
-	rc = db_retry(db, DB_WRITE, ingest, &in, &st->retries);
+	rc = db_transact(db, DB_WRITE, ingest, &in, &st->retries);
 	if (rc == DBX_OK) {
 		if (in.result == 0)
 			st->added++;
@@ -851,7 +851,7 @@ db_list(struct db *db, FILE *fp, char *err, size_t errlen)
 
 	memset(&l, 0, sizeof(l));
 	l.fp = fp;
-	if (db_retry(db, DB_READ, list, &l, NULL) != DBX_OK) {
+	if (db_transact(db, DB_READ, list, &l, NULL) != DBX_OK) {
 		set_err(err, errlen, "%s: %s", db->url, db->err);
 		return (-1);
 	}
