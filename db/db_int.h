@@ -1,5 +1,14 @@
 /*
- * Private to db/: the two back ends behind one small interface.  SQL is
+ * Private to db/: the two back ends behind one small interface.  The
+ * files form a tree, each calling only those listed after it:
+ *   series.c  db_load_series (db_open, a read transaction, db_close)
+ *   front.c   db_resolve, db_open (connect, then schema.c), db_close,
+ *             db_autosync (db_open, then sync.c)
+ *   sync.c    db_sync, db_list
+ *   schema.c  db_schema: create or migrate (asks which back end)
+ *   sqlite.c, pg.c   the back ends (struct db_ops)
+ *   db.c      the base: dbv_*, dbx_*, URLs and redaction, db_seterr,
+ *             db_transact, db_test_stop  SQL is
  * written once, with "?" placeholders (numbered $1.. for libpq) and
  * @ID@ for an auto-numbered key column, in the subset SQLite and
  * PostgreSQL share (INSERT ... ON CONFLICT DO NOTHING, RETURNING).
