@@ -1,10 +1,11 @@
 /*
  * Result-set reader (set selection is select.c).  The writer fsyncs whole
  * lines, so a line without its newline can only be the tail of a killed
- * run: it is dropped and the rest of the set is read as usual.  Anything else that
- * the writer would not have written (a number in another notation, a
- * negative time, a repetition twice, a set that never finished) is an
- * error naming the file and line: a verdict must not rest on it.
+ * run: it is dropped and the rest of the set is read as usual.  Anything
+ * else that the writer would not have written (a number in another
+ * notation, a negative time, a repetition twice, a set that never
+ * finished) is an error naming the file and line: a verdict must not rest
+ * on it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -204,8 +205,9 @@ owner_check(const char *path, const struct stat *st, char *err,
 		return (0);
 	pw = getpwuid(st->st_uid);
 	set_err(err, errlen, "%s: owned by uid %ju%s%s%s, neither you (uid "
-	    "%ju) nor root: not read as a result set", path, (uintmax_t)st->st_uid,
-	    pw != NULL ? " (" : "", pw != NULL ? pw->pw_name : "",
+	    "%ju) nor root: not read as a result set", path,
+	    (uintmax_t)st->st_uid, pw != NULL ? " (" : "",
+	    pw != NULL ? pw->pw_name : "",
 	    pw != NULL ? ")" : "", (uintmax_t)me);
 	errno = EPERM;
 	return (-1);

@@ -1116,7 +1116,8 @@ test_column_table(void **state)
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < n[k]; i++) {
 			assert_false(rs_valid_metric_name(t[k][i].name));
-			assert_true(i == 0 || t[k][i].group >= t[k][i - 1].group);
+			assert_true(i == 0 ||
+			    t[k][i].group >= t[k][i - 1].group);
 			assert_true(i == 0 ||
 			    t[k][i].group <= t[k][i - 1].group + 1);
 		}
