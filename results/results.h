@@ -186,8 +186,9 @@ void	 rs_find_free(char **);
 char	*rs_find_before(const char *set, size_t *nskipped);
 /*
  * Sorted names of the subdirectories of dir (names starting with "."
- * left out): the count, *names NULL-terminated (free with rs_find_free;
- * NULL when there is none or dir cannot be read).
+ * left out; a symbolic link is none, so a walk never leaves dir): the
+ * count, *names NULL-terminated (free with rs_find_free; NULL when there
+ * is none or dir cannot be read).
  */
 size_t	 rs_subdirs(const char *dir, char ***names);
 /* Order of set directory names: timestamp, then the "-K" suffix. */
