@@ -136,6 +136,12 @@ int	 stat_student(struct dataset *a, struct dataset *b, double conf,
 	    struct ttest *);
 int	 stat_welch(struct dataset *a, struct dataset *b, double conf,
 	    struct ttest *);
+/*
+ * A ttest as one JSON object, every field (s too), numbers as %.17g (they
+ * read back exactly), null when not finite: stat --json and compare
+ * --json write it the same way.
+ */
+void	 stat_ttest_json(FILE *, const struct ttest *);
 
 struct mwu {
 	double	 u;		/* U of the first sample */

@@ -60,21 +60,8 @@ json_sep(struct cmp *c)
 static void
 json_ttest(FILE *fp, const char *name, const struct ttest *t)
 {
-	fprintf(fp, "\"%s\":{\"diff\":", name);
-	json_number(fp, t->diff);
-	fputs(",\"diff_hw\":", fp);
-	json_number(fp, t->diff_hw);
-	fputs(",\"pct\":", fp);
-	json_number(fp, t->pct);
-	fputs(",\"pct_hw\":", fp);
-	json_number(fp, t->pct_hw);
-	fputs(",\"t\":", fp);
-	json_number(fp, t->t);
-	fputs(",\"df\":", fp);
-	json_number(fp, t->df);
-	fputs(",\"p\":", fp);
-	json_number(fp, t->p);
-	fprintf(fp, ",\"significant\":%s}", t->significant ? "true" : "false");
+	fprintf(fp, "\"%s\":", name);
+	stat_ttest_json(fp, t);
 }
 
 /* --- the guard --------------------------------------------------------- */

@@ -464,10 +464,10 @@ jnum(FILE *fp, const char *key, double v, const char *sep)
 		fprintf(fp, "\"%s\": null%s", key, sep);
 }
 
-static void
-jttest(FILE *fp, const char *name, const struct ttest *t)
+void
+stat_ttest_json(FILE *fp, const struct ttest *t)
 {
-	fprintf(fp, "      \"%s\": {", name);
+	fputc('{', fp);
 	jnum(fp, "diff", t->diff, ", ");
 	jnum(fp, "diff_hw", t->diff_hw, ", ");
 	jnum(fp, "pct", t->pct, ", ");
@@ -476,7 +476,15 @@ jttest(FILE *fp, const char *name, const struct ttest *t)
 	jnum(fp, "df", t->df, ", ");
 	jnum(fp, "p", t->p, ", ");
 	jnum(fp, "s", t->s, ", ");
-	fprintf(fp, "\"significant\": %s},\n", t->significant ? "true" : "false");
+	fprintf(fp, "\"significant\": %s}", t->significant ? "true" : "false");
+}
+
+static void
+jttest(FILE *fp, const char *name, const struct ttest *t)
+{
+	fprintf(fp, "      \"%s\": ", name);
+	stat_ttest_json(fp, t);
+	fputs(",\n", fp);
 }
 
 void

@@ -112,21 +112,18 @@ parse_metrics(struct compare_cli *cli, const char *arg)
 	return (0);
 }
 
+/* The levels of ministat's table (its blocks are ministat's). */
 static int
 parse_conf(const char *arg, double *conf)
 {
-	static const double ok[] = { 80, 90, 95, 98, 99, 99.5 };
 	char *end;
 	double c;
-	size_t i;
 
 	c = strtod(arg, &end);
-	if (*end == '\0' && end != arg)
-		for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
-			if (c == ok[i]) {
-				*conf = c;
-				return (0);
-			}
+	if (*end == '\0' && end != arg && ministat_conf_ok(c)) {
+		*conf = c;
+		return (0);
+	}
 	warnx("-c %s: confidence must be one of 80 90 95 98 99 99.5", arg);
 	return (-1);
 }

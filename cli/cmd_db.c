@@ -91,8 +91,11 @@ cmd_db(int argc, char **argv)
 	else
 		rc = EXIT_OK;
 	printf("%s: %zu added, %zu updated, %zu unchanged, %zu incomplete "
-	    "(left out), %zu retried\n", shown, st.added, st.updated,
+	    "(left out), %zu retried", shown, st.added, st.updated,
 	    st.unchanged, st.incomplete, st.retries);
+	if (st.refused > 0)
+		printf(", %zu refused (another user's)", st.refused);
+	putchar('\n');
 out:
 	db_close(db);
 	free(shown);

@@ -190,9 +190,8 @@ bsd_rusage_line(char **tok, size_t n)
 static int
 read_level(struct level *lv)
 {
-	struct stat st;
 	FILE *fp;
-	char *line = NULL, *tok[32], *p, *save;
+	char err[PATH_MAX + 128], *line = NULL, *tok[32], *p, *save;
 	size_t cap = 0, n, lineno = 0;
 	ssize_t len;
 	int fd;
@@ -201,18 +200,15 @@ read_level(struct level *lv)
 	double v;
 	int rc = -1;
 
-	/* O_NONBLOCK and the type first: a FIFO or /dev/zero is refused. */
-	if ((fd = open(lv->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
-	    fstat(fd, &st) == -1 || (fp = fdopen(fd, "r")) == NULL) {
-		warn("%s", lv->file);
-		if (fd != -1)
-			close(fd);
+	/* A FIFO or /dev/zero is refused before anything is read. */
+	if ((fd = open_bounded(lv->file, 0, DS_MAX_BYTES, NULL, err,
+	    sizeof(err))) == -1) {
+		warnx("%s", err);
 		return (-1);
 	}
-	if (!S_ISREG(st.st_mode) || st.st_size > DS_MAX_BYTES) {
-		warnx(S_ISREG(st.st_mode) ? "%s: larger than %ld bytes" :
-		    "%s: not a regular file", lv->file, DS_MAX_BYTES);
-		fclose(fp);
+	if ((fp = fdopen(fd, "r")) == NULL) {
+		warn("%s", lv->file);
+		close(fd);
 		return (-1);
 	}
 	while ((len = getline(&line, &cap, fp)) != -1) {

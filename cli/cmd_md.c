@@ -94,6 +94,7 @@ number(const char *s, const char *what, long max)
 static int
 parse(int argc, char **argv, struct md_opts *o, int max_operands)
 {
+	const char *why;
 	int ch;
 
 	memset(o, 0, sizeof(*o));
@@ -126,12 +127,8 @@ parse(int argc, char **argv, struct md_opts *o, int max_operands)
 			o->newfs_opts = optarg;
 			break;
 		case OPT_OS:
-			if (strcmp(optarg, "linux") == 0)
-				o->os = MD_OS_LINUX;
-			else if (strcmp(optarg, "freebsd") == 0)
-				o->os = MD_OS_FREEBSD;
-			else {
-				warnx("--os %s: linux or freebsd", optarg);
+			if ((why = md_os_parse(optarg, &o->os)) != NULL) {
+				warnx("md: --os %s: %s", optarg, why);
 				usage();
 			}
 			break;

@@ -354,10 +354,18 @@ int
 open_bounded(const char *path, int flags, off_t max, struct stat *stp,
     char *err, size_t errlen)
 {
+	return (open_bounded_at(AT_FDCWD, path, path, flags, max, stp, err,
+	    errlen));
+}
+
+int
+open_bounded_at(int dirfd, const char *name, const char *path, int flags,
+    off_t max, struct stat *stp, char *err, size_t errlen)
+{
 	struct stat st;
 	int fd, e;
 
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
+	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
 	    (flags & OPEN_NOFOLLOW ? O_NOFOLLOW : 0));
 	if (fd == -1 || fstat(fd, &st) == -1) {
 		e = errno;
@@ -389,14 +397,25 @@ char *
 read_bounded(const char *path, int flags, off_t max, size_t *lenp,
     char *err, size_t errlen)
 {
+	return (read_bounded_at(AT_FDCWD, path, path, flags, max, lenp, NULL,
+	    err, errlen));
+}
+
+char *
+read_bounded_at(int dirfd, const char *name, const char *path, int flags,
+    off_t max, size_t *lenp, struct stat *stp, char *err, size_t errlen)
+{
 	struct stat st;
 	char *buf;
 	size_t len = 0;
 	ssize_t n;
 	int fd, e;
 
-	if ((fd = open_bounded(path, flags, max, &st, err, errlen)) == -1)
+	if ((fd = open_bounded_at(dirfd, name, path, flags, max, &st, err,
+	    errlen)) == -1)
 		return (NULL);
+	if (stp != NULL)
+		*stp = st;
 	buf = xmalloc((size_t)st.st_size + 1);
 	while (len < (size_t)st.st_size) {
 		n = read(fd, buf + len, (size_t)st.st_size - len);

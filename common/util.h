@@ -101,6 +101,16 @@ int	 open_bounded(const char *path, int flags, off_t max, struct stat *st,
 	    char *err, size_t errlen);
 char	*read_bounded(const char *path, int flags, off_t max, size_t *lenp,
 	    char *err, size_t errlen);
+/*
+ * The same for name relative to the directory open as dirfd (openat(2):
+ * a walk by descriptor never leaves its root); path names the file in
+ * messages.  read_bounded_at fills *st (when not NULL) as open_bounded.
+ */
+int	 open_bounded_at(int dirfd, const char *name, const char *path,
+	    int flags, off_t max, struct stat *st, char *err, size_t errlen);
+char	*read_bounded_at(int dirfd, const char *name, const char *path,
+	    int flags, off_t max, size_t *lenp, struct stat *st, char *err,
+	    size_t errlen);
 
 /*
  * The one sanitiser of text a result set stores (meta values, text

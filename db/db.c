@@ -1,12 +1,9 @@
 /*
- * The database's front half: which database (db_resolve), its URL fit for
- * printing (db_redact), connecting and the schema (db_open), write
- * transactions with bounded retries (db_txn), the run/nightly/import hook
- * (db_autosync), and the test hook.
+ * The base of db/ (db_int.h lists the order): values and columns (dbv_*,
+ * dbx_*), URLs fit for printing (db_redact) and their passwords,
+ * redacted messages (db_seterr), transactions with bounded retries
+ * (db_transact), the test hook.  It calls no other file of db/.
  */
-#include <sys/stat.h>
-
-#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -18,10 +15,9 @@
 #include <unistd.h>
 
 #include "db_int.h"
-#include "results.h"
 #include "util.h"
 
-/* db_txn: at most this many tries, pauses from 2 ms doubling to 250 ms. */
+/* db_transact: at most this many tries, pauses from 2 ms doubling to 250 ms. */
 #define TXN_TRIES	60
 #define TXN_PAUSE0_US	2000
 #define TXN_PAUSE_MAX_US 250000
@@ -81,26 +77,6 @@ db_is_pg(const char *url)
 {
 	return (strncmp(url, "postgresql://", 13) == 0 ||
 	    strncmp(url, "postgres://", 11) == 0);
-}
-
-char *
-db_resolve(const char *url, const char *root, int only_if_set)
-{
-	struct stat st;
-	const char *env;
-	char *p;
-
-	if (url != NULL && *url != '\0')
-		return (xstrdup(url));
-	if ((env = getenv("FSCONC_DB")) != NULL && *env != '\0')
-		return (xstrdup(env));
-	p = xasprintf("%s/%s", root != NULL ? root : rs_default_root(),
-	    DB_DEFAULT_FILE);
-	if (only_if_set && stat(p, &st) == -1) {
-		free(p);
-		return (NULL);
-	}
-	return (p);
 }
 
 /* Where the password of a postgresql:// URL lies: [*b, *e). 0 if none. */
@@ -241,46 +217,6 @@ db_seterr(struct db *db, const char *fmt, ...)
 	scrub(db->err, sizeof(db->err), db->secret);
 }
 
-struct db *
-db_open(const char *url, char *err, size_t errlen)
-{
-	struct db *db;
-
-	db = xcalloc(1, sizeof(*db));
-	db->ops = db_is_pg(url) ? &db_pg_ops : &db_sqlite_ops;
-	db->url = db_redact(url);
-	db->secret = db_url_password(url);
-	if (*url == '\0' || strcmp(url, "sqlite:") == 0) {
-		set_err(err, errlen, "'%s': empty: want a postgresql:// URL or "
-		    "an SQLite file", url);
-		db_close(db);
-		return (NULL);
-	}
-	if (db->ops->connect(db, url) != DBX_OK) {
-		set_err(err, errlen, "%s: %s", db->url, db->err);
-		db_close(db);
-		return (NULL);
-	}
-	if (db_schema(db) != DBX_OK) {
-		set_err(err, errlen, "%s: %s", db->url, db->err);
-		db_close(db);
-		return (NULL);
-	}
-	return (db);
-}
-
-void
-db_close(struct db *db)
-{
-	if (db == NULL)
-		return;
-	if (db->conn != NULL)
-		db->ops->disconnect(db);
-	free(db->url);
-	free(db->secret);
-	free(db);
-}
-
 static void
 pause_us(uint64_t us)
 {
@@ -293,8 +229,8 @@ pause_us(uint64_t us)
 }
 
 int
-db_retry(struct db *db, int txn, int (*fn)(struct db *, void *), void *arg,
-    size_t *retries)
+db_transact(struct db *db, int txn, int (*fn)(struct db *, void *),
+    void *arg, size_t *retries)
 {
 	static uint64_t seed;
 	char saved[sizeof(db->err)];
@@ -347,25 +283,3 @@ db_test_stop(const char *point)
 		pause();
 }
 
-int
-db_autosync(const char *url, const char *root)
-{
-	struct db_sync_stats st;
-	struct db *db;
-	char *u, err[1200];
-	int rc = 0;
-
-	if ((u = db_resolve(url, root, 1)) == NULL)
-		return (0);
-	memset(&st, 0, sizeof(st));
-	if ((db = db_open(u, err, sizeof(err))) == NULL ||
-	    db_sync(db, root, &st, err, sizeof(err)) == -1) {
-		warnx("db: %s", err);
-		warnx("db: sync pending: the result set is written; "
-		    "'fsconc db sync' will add it");
-		rc = -1;
-	}
-	db_close(db);
-	free(u);
-	return (rc);
-}

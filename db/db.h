@@ -51,6 +51,8 @@ struct db_sync_stats {
 	size_t	 incomplete;	/* not finished (rs_complete) or unreadable:
 				   left out, synced once complete */
 	size_t	 retries;	/* transactions retried (busy, conflicts) */
+	size_t	 refused;	/* owned by another user (rs_read_at):
+				   warned, left out */
 };
 
 /*

@@ -1,5 +1,14 @@
 /*
- * Private to db/: the two back ends behind one small interface.  SQL is
+ * Private to db/: the two back ends behind one small interface.  The
+ * files form a tree, each calling only those listed after it:
+ *   series.c  db_load_series (db_open, a read transaction, db_close)
+ *   front.c   db_resolve, db_open (connect, then schema.c), db_close,
+ *             db_autosync (db_open, then sync.c)
+ *   sync.c    db_sync, db_list
+ *   schema.c  db_schema: create or migrate (asks which back end)
+ *   sqlite.c, pg.c   the back ends (struct db_ops)
+ *   db.c      the base: dbv_*, dbx_*, URLs and redaction, db_seterr,
+ *             db_transact, db_test_stop  SQL is
  * written once, with "?" placeholders (numbered $1.. for libpq) and
  * @ID@ for an auto-numbered key column, in the subset SQLite and
  * PostgreSQL share (INSERT ... ON CONFLICT DO NOTHING, RETURNING).
@@ -89,13 +98,13 @@ char	*db_url_password(const char *url);
 
 /*
  * Run fn(db, arg), with txn DB_WRITE or DB_READ as one such transaction
- * (begin, fn, commit; rolled back on failure), and again after a growing, jittered pause
- * (bounded) while the back end says busy, conflict or serialization
- * failure (DBX_RETRY).  DBX_OK, or DBX_ERR with db->err.  *retries
+ * (begin, fn, commit; rolled back on failure), and again after a growing,
+ * jittered pause (bounded) while the back end says busy, conflict or
+ * serialization failure (DBX_RETRY).  DBX_OK, or DBX_ERR with db->err.  *retries
  * counts the retries (may be NULL).
  */
 enum { DB_NOTXN, DB_WRITE, DB_READ };
-int	 db_retry(struct db *, int txn, int (*fn)(struct db *, void *),
+int	 db_transact(struct db *, int txn, int (*fn)(struct db *, void *),
 	    void *arg, size_t *retries);
 
 /* schema.c: create or migrate, or refuse a newer schema. */

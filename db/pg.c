@@ -2,7 +2,7 @@
  * The PostgreSQL back end (libpq): statements prepared once per
  * connection, parameters sent as text, never spliced into SQL.
  * Serialization failures, deadlocks and unique violations (two writers
- * adding the same row at once) go back to db_txn to retry.
+ * adding the same row at once) go back to db_transact to retry.
  */
 #include <libpq-fe.h>
 #include <inttypes.h>

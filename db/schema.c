@@ -167,9 +167,9 @@ db_schema(struct db *db)
 {
 	int64_t v;
 
-	if (db_retry(db, DB_NOTXN, check, &v, NULL) != DBX_OK)
+	if (db_transact(db, DB_NOTXN, check, &v, NULL) != DBX_OK)
 		return (DBX_ERR);
 	if (v == DB_SCHEMA_VERSION)
 		return (DBX_OK);
-	return (db_retry(db, DB_WRITE, migrate, NULL, NULL));
+	return (db_transact(db, DB_WRITE, migrate, NULL, NULL));
 }

@@ -246,7 +246,7 @@ db_load_series(const char *url, const struct hist_query *q,
 	memset(&l, 0, sizeof(l));
 	l.q = q;
 	l.ec = q->metric == NULL || strcmp(q->metric, "ec") == 0;
-	rc = db_retry(db, DB_READ, load_fresh, &l, NULL);
+	rc = db_transact(db, DB_READ, load_fresh, &l, NULL);
 	if (rc != DBX_OK) {
 		set_err(err, errlen, "%s: %s", db->url, db->err);
 		loader_reset(&l);

@@ -1,7 +1,7 @@
 /*
  * The SQLite back end: one file, WAL (readers never wait for the writer),
  * write transactions taken with BEGIN IMMEDIATE so that two writers never
- * deadlock on a lock upgrade; SQLITE_BUSY goes back to db_txn to retry.
+ * deadlock on a lock upgrade; SQLITE_BUSY goes back to db_transact to retry.
  */
 #include <sqlite3.h>
 #include <stdint.h>
@@ -10,7 +10,7 @@
 #include "db_int.h"
 #include "util.h"
 
-/* Short: db_txn's backoff, not SQLite's sleep, is the retry policy. */
+/* Short: db_transact's backoff, not SQLite's sleep, is the retry policy. */
 #define SQ_BUSY_MS	200
 
 static int

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <dirent.h>
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -32,45 +33,77 @@
 
 /* --- finding the sets ---------------------------------------------------- */
 struct paths {
-	char	**v;
+	char	**v;		/* relative to the root */
 	size_t	 n;
 };
 
 static int
-is_regular(const char *dir, const char *name)
+open_dir_at(int dfd, const char *name)
 {
-	struct stat st;
-	char *p = xasprintf("%s/%s", dir, name);
-	int r = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-
-	free(p);
-	return (r);
+	return (openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC));
 }
 
+/*
+ * The sets below the directory open as dfd (rel: its path from the root,
+ * "" for the root itself), depth levels down.  By descriptor and never
+ * through a symbolic link: the walk stays under the root, a link to a set
+ * elsewhere is not one of its sets, and a loop of links costs nothing.
+ */
 static void
-walk(const char *dir, int depth, struct paths *out)
+walk(int dfd, const char *rel, int depth, struct paths *out)
 {
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
 	char *p;
+	int fd, sub;
 
-	if (is_regular(dir, "meta")) {
+	if (fstatat(dfd, "meta", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(st.st_mode)) {
 		out->v = xrealloc(out->v, (out->n + 1) * sizeof(char *));
-		out->v[out->n++] = xstrdup(dir);
+		out->v[out->n++] = xstrdup(rel);
 		return;
 	}
-	if (depth == 0 || (d = opendir(dir)) == NULL)
+	if (depth == 0 || (fd = dup(dfd)) == -1)
 		return;
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return;
+	}
 	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
+		if (de->d_name[0] == '.' ||
+		    (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) ||
+		    (sub = open_dir_at(dfd, de->d_name)) == -1)
 			continue;
-		p = xasprintf("%s/%s", dir, de->d_name);
-		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
-			walk(p, depth - 1, out);
+		p = *rel != '\0' ? xasprintf("%s/%s", rel, de->d_name) :
+		    xstrdup(de->d_name);
+		walk(sub, p, depth - 1, out);
 		free(p);
+		close(sub);
 	}
 	closedir(d);
+}
+
+/* The directory rel below the root, component by component, no links. */
+static int
+open_below(int rootfd, const char *rel)
+{
+	char *copy, *c, *save;
+	int fd, next;
+
+	if ((fd = dup(rootfd)) == -1)
+		return (-1);
+	copy = xstrdup(rel);
+	for (c = strtok_r(copy, "/", &save); c != NULL;
+	    c = strtok_r(NULL, "/", &save)) {
+		next = open_dir_at(fd, c);
+		close(fd);
+		if ((fd = next) == -1)
+			break;
+	}
+	free(copy);
+	return (fd);
 }
 
 static int
@@ -112,7 +145,7 @@ hex(const uint8_t *d, size_t n, char *out)
 
 /* SHA-256 of the files that make the set, each framed by name and size. */
 static int
-content_hash(const char *dir, char out[65])
+content_hash(int dirfd, const char *dir, char out[65])
 {
 	static const char *const files[] = { "meta", "runs.tsv",
 	    "workers.tsv" };
@@ -127,13 +160,11 @@ content_hash(const char *dir, char out[65])
 	sha256_init(&c);
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		p = xasprintf("%s/%s", dir, files[i]);
-		fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		fd = open_bounded_at(dirfd, files[i], p, OPEN_NOFOLLOW,
+		    RS_MAX_FILE, &st, NULL, 0);
 		free(p);
-		if (fd == -1 || fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-			if (fd != -1)
-				close(fd);
+		if (fd == -1)
 			return (-1);
-		}
 		snprintf(head, sizeof(head), "%s %jd\n", files[i],
 		    (intmax_t)st.st_size);
 		sha256_update(&c, strlen(head), (const uint8_t *)head);
@@ -643,32 +674,48 @@ ingest(struct db *db, void *arg)
 }
 
 /*
- * One set directory: 0 done (st counts how), 1 left out (incomplete), -1
- * failed (err).
+ * One set directory, rel below the root open as rootfd (named root): 0
+ * done (st counts how), 1 left out (incomplete), 2 refused (another
+ * user's: warned), -1 failed (err).
  */
 static int
-sync_one(struct db *db, const char *dir, struct db_sync_stats *st,
-    char *err, size_t errlen)
+sync_one(struct db *db, int rootfd, const char *root, const char *rel,
+    struct db_sync_stats *st, char *err, size_t errlen)
 {
 	struct ingest in;
-	struct rs_set *s;
-	char msg[512], *abs;
-	int rc;
+	struct rs_set *s = NULL;
+	char msg[PATH_MAX + 256], *dir, *abs;
+	int rc, fd;
 
+	dir = xasprintf("%s/%s", root, rel);
 	/* Opened first: a set complete now never changes afterwards. */
-	if ((s = rs_open(NULL, dir, msg, sizeof(msg))) == NULL)
-		return (1);
+	errno = 0;
+	if ((fd = open_below(rootfd, rel)) == -1 ||
+	    (s = rs_read_at(fd, dir, 0, msg, sizeof(msg))) == NULL) {
+		rc = fd != -1 && errno == EPERM ? 2 : 1;
+		if (rc == 2)
+			warnx("db sync: %s", msg);
+		if (fd != -1)
+			close(fd);
+		free(dir);
+		return (rc);
+	}
 	memset(&in, 0, sizeof(in));
 	in.s = s;
-	if (!rs_complete(s) || content_hash(dir, in.hash) == -1) {
+	if (!rs_complete(s) || content_hash(fd, dir, in.hash) == -1) {
+		close(fd);
 		rs_free(s);
+		free(dir);
 		return (1);
 	}
+	close(fd);
 	facts(&in);
 	in.stamp = strrchr(s->path, '/') != NULL ? strrchr(s->path, '/') + 1 :
 	    s->path;
-	abs = realpath(dir, NULL);
-	in.path = abs != NULL ? abs : dir;
+	/* The walk's own names: realpath of the root, then rel as walked. */
+	abs = realpath(root, NULL);
+	in.path = abs != NULL ? xasprintf("%s/%s", abs, rel) : xstrdup(dir);
+	free(abs);
 	layout_names(&in);
 	in.epoch = measured(&in, in.measured, sizeof(in.measured));
 	if (in.epoch == -1 || *in.host == '\0' || *in.label == '\0') {
@@ -676,10 +723,11 @@ sync_one(struct db *db, const char *dir, struct db_sync_stats *st,
 		rs_free(s);
 		free(in.meta);
 		free(in.k.config);
-		free(abs);
+		free((char *)in.path);
+		free(dir);
 		return (1);
 	}
-	rc = db_retry(db, DB_WRITE, ingest, &in, &st->retries);
+	rc = db_transact(db, DB_WRITE, ingest, &in, &st->retries);
 	if (rc == DBX_OK) {
 		if (in.result == 0)
 			st->added++;
@@ -692,7 +740,8 @@ sync_one(struct db *db, const char *dir, struct db_sync_stats *st,
 	rs_free(s);
 	free(in.meta);
 	free(in.k.config);
-	free(abs);
+	free((char *)in.path);
+	free(dir);
 	return (rc == DBX_OK ? 0 : -1);
 }
 
@@ -701,31 +750,35 @@ db_sync(struct db *db, const char *root, struct db_sync_stats *st,
     char *err, size_t errlen)
 {
 	struct paths ps = { NULL, 0 };
-	struct stat sb;
 	size_t i;
-	int rc = 0, r;
+	int rc = 0, r, rootfd;
 
 	if (root == NULL)
 		root = rs_default_root();
-	if (stat(root, &sb) == -1 || !S_ISDIR(sb.st_mode)) {
-		set_err(err, errlen, "%s: %s", root, stat(root, &sb) == -1 ?
-		    strerror(errno) : "not a directory");
+	/* The root as named (a link to it is the user's choice). */
+	if ((rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		set_err(err, errlen, "%s: %s", root, errno == ENOTDIR ?
+		    "not a directory" : strerror(errno));
 		return (-1);
 	}
-	walk(root, WALK_DEPTH, &ps);
+	walk(rootfd, "", WALK_DEPTH, &ps);
 	if (ps.n > 1)
 		qsort(ps.v, ps.n, sizeof(char *), path_cmp);
 	for (i = 0; i < ps.n; i++) {
 		if (rc == 0) {
-			r = sync_one(db, ps.v[i], st, err, errlen);
+			r = sync_one(db, rootfd, root, ps.v[i], st, err,
+			    errlen);
 			if (r == 1)
 				st->incomplete++;
+			else if (r == 2)
+				st->refused++;
 			else if (r == -1)
 				rc = -1;
 		}
 		free(ps.v[i]);
 	}
 	free(ps.v);
+	close(rootfd);
 	return (rc);
 }
 
@@ -798,7 +851,7 @@ db_list(struct db *db, FILE *fp, char *err, size_t errlen)
 
 	memset(&l, 0, sizeof(l));
 	l.fp = fp;
-	if (db_retry(db, DB_READ, list, &l, NULL) != DBX_OK) {
+	if (db_transact(db, DB_READ, list, &l, NULL) != DBX_OK) {
 		set_err(err, errlen, "%s: %s", db->url, db->err);
 		return (-1);
 	}

@@ -361,7 +361,7 @@ run_order_steps_profiled(enum run_order order, size_t nlevels, int reps,
 int
 run_option(struct run_config *c, int ch, const char *arg)
 {
-	const char *eq;
+	const char *eq, *why;
 	char err[512], msg[64];
 	uint64_t u;
 	int k;
@@ -474,12 +474,8 @@ run_option(struct run_config *c, int ch, const char *arg)
 		c->order = (enum run_order)k;
 		break;
 	case RUN_OPT_OS:
-		if (strcmp(arg, "linux") == 0)
-			c->os = MD_OS_LINUX;
-		else if (strcmp(arg, "freebsd") == 0)
-			c->os = MD_OS_FREEBSD;
-		else {
-			warnx("run: --os %s: want linux or freebsd", arg);
+		if ((why = md_os_parse(arg, &c->os)) != NULL) {
+			warnx("run: --os %s: %s", arg, why);
 			return (-1);
 		}
 		c->os_given = 1;

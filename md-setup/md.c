@@ -297,6 +297,18 @@ spec_copy(struct md_spec *to, const struct md_spec *from)
 }
 
 const char *
+md_os_parse(const char *s, enum md_os *os)
+{
+	if (strcmp(s, "linux") == 0)
+		*os = MD_OS_LINUX;
+	else if (strcmp(s, "freebsd") == 0)
+		*os = MD_OS_FREEBSD;
+	else
+		return ("want linux or freebsd");
+	return (NULL);
+}
+
+const char *
 md_spec_string(const struct md_spec *sp, char *buf, size_t len)
 {
 	char sz[32];

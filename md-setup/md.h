@@ -32,6 +32,8 @@ enum md_backend {
 enum md_os { MD_OS_LINUX, MD_OS_FREEBSD };
 
 enum md_os md_host_os(void);
+/* --os's word: "linux" or "freebsd" into *os; NULL, or why not. */
+const char *md_os_parse(const char *s, enum md_os *os);
 
 /* Most disks a plan or a cycle makes (one per worker at most). */
 #define MD_MAX_DISKS	1024

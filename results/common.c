@@ -1,11 +1,13 @@
 /*
  * What the result-set writer and reader (and import) share: names and
  * number formats of the files, the result root, the host directory, set
- * directory names.  writer.c and reader.c use this file, never each other.
+ * directory names.  writer.c and reader.c use this file, never each other;
+ * select.c uses it and reader.c.
  */
 #include <err.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,14 +88,119 @@ rs_fmt_number(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.17g", v);
 }
 
+#define RUN(f, type, group, flags) { #f, type, offsetof(struct rs_run, f), \
+	sizeof(((struct rs_run *)0)->f), group, flags }
+#define WORKER(f, type, group) { #f, type, offsetof(struct rs_worker, f), \
+	sizeof(((struct rs_worker *)0)->f), group, 0 }
+
+const struct rs_column rs_run_columns[] = {
+	RUN(jobs,	RC_JOBS,	0, 0),
+	RUN(rep,	RC_REP,		0, 0),
+	RUN(real,	RC_SECONDS,	0, RCF_JOBS_FILE),
+	RUN(user,	RC_SECONDS,	0, RCF_JOBS_FILE),
+	RUN(sys,	RC_SECONDS,	0, RCF_JOBS_FILE),
+	RUN(nvcsw,	RC_COUNT,	0, 0),
+	RUN(nivcsw,	RC_COUNT,	0, 0),
+	RUN(idle,	RC_SHARE,	0, RCF_JOBS_FILE),
+	RUN(setup,	RC_SECONDS,	0, 0),
+	RUN(status,	RC_STATUS,	0, 0),
+	RUN(start_skew,	RC_SECONDS,	1, 0),
+	RUN(steal,	RC_SECONDS,	2, 0),
+	RUN(foreign,	RC_SECONDS,	2, 0),
+	RUN(disturbed,	RC_FLAG,	2, RCF_UNCOUNTED),
+	RUN(profiled,	RC_FLAG,	3, RCF_UNCOUNTED),
+};
+const size_t rs_nrun_columns = sizeof(rs_run_columns) /
+    sizeof(rs_run_columns[0]);
+
+const struct rs_column rs_worker_columns[] = {
+	WORKER(jobs,	RC_JOBS,	0),
+	WORKER(rep,	RC_REP,		0),
+	WORKER(worker,	RC_WORKER,	0),
+	WORKER(cpuset,	RC_TEXT,	0),
+	WORKER(real,	RC_SECONDS,	0),
+	WORKER(user,	RC_SECONDS,	0),
+	WORKER(sys,	RC_SECONDS,	0),
+	WORKER(entries,	RC_U64,		0),
+	WORKER(bytes,	RC_U64,		0),
+	WORKER(status,	RC_STATUS,	0),
+	WORKER(cpu_start, RC_CPU,	1),
+	WORKER(cpu_end,	RC_CPU,		1),
+};
+const size_t rs_nworker_columns = sizeof(rs_worker_columns) /
+    sizeof(rs_worker_columns[0]);
+#undef RUN
+#undef WORKER
+
+double
+rs_col_value(const struct rs_column *c, const void *row)
+{
+	const char *p = (const char *)row + c->off;
+	long l;
+	int i;
+
+	switch (c->type) {
+	case RC_SECONDS:
+	case RC_SHARE:
+		return (*(const double *)p);
+	case RC_COUNT:
+		l = *(const long *)p;
+		return (l < 0 ? NAN : (double)l);
+	case RC_U64:
+		return ((double)*(const uint64_t *)p);
+	case RC_JOBS:
+	case RC_REP:
+	case RC_WORKER:
+	case RC_FLAG:
+	case RC_CPU:
+		i = *(const int *)p;
+		return (c->type == RC_CPU && i < 0 ? NAN : (double)i);
+	default:
+		return (NAN);
+	}
+}
+
+int
+rs_col_is_value(const struct rs_column *c)
+{
+	return (c->type == RC_SECONDS || c->type == RC_SHARE ||
+	    c->type == RC_COUNT);
+}
+
+int
+rs_run_counts(const struct rs_run *r)
+{
+	size_t i;
+
+	if (r->status != RS_OK && r->status != RS_WARN)
+		return (0);
+	for (i = 0; i < rs_nrun_columns; i++)
+		if ((rs_run_columns[i].flags & RCF_UNCOUNTED) &&
+		    rs_col_value(&rs_run_columns[i], r) != 0)
+			return (0);
+	return (1);
+}
+
+/* Whether s is a column's name (or "reason"): no metric may take it. */
+static int
+reserved_name(const char *s)
+{
+	size_t i;
+
+	if (strcmp(s, "reason") == 0)
+		return (1);
+	for (i = 0; i < rs_nrun_columns; i++)
+		if (strcmp(s, rs_run_columns[i].name) == 0)
+			return (1);
+	for (i = 0; i < rs_nworker_columns; i++)
+		if (strcmp(s, rs_worker_columns[i].name) == 0)
+			return (1);
+	return (0);
+}
+
 int
 rs_valid_metric_name(const char *s)
 {
-	static const char *const fixed[] = { "jobs", "rep", "real", "user",
-	    "sys", "nvcsw", "nivcsw", "idle", "setup", "status", "reason",
-	    "worker", "cpuset", "entries", "bytes", "start_skew", "cpu_start",
-	    "cpu_end", "steal", "foreign", "disturbed" };
-	size_t i;
 	const char *p;
 
 	if (s == NULL || *s == '\0')
@@ -102,12 +209,8 @@ rs_valid_metric_name(const char *s)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		    (*p >= '0' && *p <= '9') || *p == '_'))
 			return (0);
-	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		if (strcmp(s, fixed[i]) == 0)
-			return (0);
-	return (1);
+	return (!reserved_name(s));
 }
-
 
 const char *
 rs_host_name(char *buf, size_t len)

@@ -1,16 +1,17 @@
 /*
- * Result-set reader and set selection.  The writer fsyncs whole lines, so
- * a line without its newline can only be the tail of a killed run: it is
- * dropped and the rest of the set is read as usual.  Anything else that
- * the writer would not have written (a number in another notation, a
- * negative time, a repetition twice, a set that never finished) is an
- * error naming the file and line: a verdict must not rest on it.
+ * Result-set reader (set selection is select.c).  The writer fsyncs whole
+ * lines, so a line without its newline can only be the tail of a killed
+ * run: it is dropped and the rest of the set is read as usual.  Anything
+ * else that the writer would not have written (a number in another
+ * notation, a negative time, a repetition twice, a set that never
+ * finished) is an error naming the file and line: a verdict must not rest
+ * on it.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,106 +23,13 @@
 #include "results_impl.h"
 #include "util.h"
 
-#define RUN_FIXED	10	/* jobs .. status */
-#define WORKER_FIXED	10	/* jobs .. status */
-/*
- * Columns after status that sets written before them lack, in groups
- * added together (each ended by NULL; an empty group ends the list): a
- * header holds the first k groups whole, k >= 0.
- */
-static const char *const run_added[] = { "start_skew", NULL, "steal",
-    "foreign", "disturbed", NULL, "profiled", NULL, NULL };
-static const char *const worker_added[] = { "cpu_start", "cpu_end", NULL,
-    NULL };
-
 /* Bounds on what is read (FORMAT.md), far above any real set. */
-#define MAX_FILE	(256L << 20)	/* bytes of one file */
 #define MAX_LINE	65536		/* bytes of one line */
 #define MAX_ROWS	1000000		/* rows of a table, lines of meta */
 #define MAX_SECONDS	1e7		/* a time field, s (115 days) */
 #define MAX_METRIC	1e18		/* magnitude of a workload metric */
 
-struct strv {
-	char	**v;
-	size_t	 n;
-};
-
-static void
-strv_push(struct strv *sv, char *s)
-{
-	sv->v = xrealloc(sv->v, (sv->n + 2) * sizeof(char *));
-	sv->v[sv->n++] = s;
-	sv->v[sv->n] = NULL;
-}
-
-static void
-strv_free(struct strv *sv)
-{
-	size_t i;
-
-	for (i = 0; i < sv->n; i++)
-		free(sv->v[i]);
-	free(sv->v);
-	sv->v = NULL;
-	sv->n = 0;
-}
-
-/*
- * The whole file (at most MAX_FILE bytes), NUL-terminated; NULL with
- * errno and a message in err on failure.  O_NONBLOCK and the type check
- * first: a FIFO or a device put in a set neither blocks nor streams.
- */
-static char *
-slurp(const char *path, size_t *lenp, char *err, size_t errlen)
-{
-	struct stat st;
-	char *buf;
-	size_t len = 0;
-	ssize_t n;
-	int fd, e;
-
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
-	    fstat(fd, &st) == -1) {
-		e = errno;
-		set_err(err, errlen, "%s: %s", path, strerror(e));
-		if (fd != -1)
-			close(fd);
-		errno = e;
-		return (NULL);
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > MAX_FILE) {
-		set_err(err, errlen, S_ISREG(st.st_mode) ? "%s: larger than "
-		    "%ld MiB, not a result set file" : "%s: not a regular "
-		    "file", path, MAX_FILE >> 20);
-		close(fd);
-		errno = EINVAL;
-		return (NULL);
-	}
-	/* A set being written grows: what it held at fstat is enough. */
-	buf = xmalloc((size_t)st.st_size + 1);
-	while (len < (size_t)st.st_size) {
-		n = read(fd, buf + len, (size_t)st.st_size - len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			e = errno;
-			set_err(err, errlen, "%s: %s", path, strerror(e));
-			close(fd);
-			free(buf);
-			errno = e;
-			return (NULL);
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	*lenp = len;
-	return (buf);
-}
-
-/* The lines of a slurped file, numbered for messages. */
+/* The lines of a file read whole, numbered for messages. */
 struct lines {
 	const char	*path;
 	char		*cur, *end;
@@ -280,8 +188,81 @@ copy_text(char *dst, size_t len, const char *s)
 	snprintf(dst, len, "%s", strcmp(s, "-") == 0 ? "" : s);
 }
 
+/*
+ * A set is read only when its directory and files belong to whoever
+ * reads it or to root: another user's set (or a link to a file only root
+ * may read, planted in one) is never read nor printed.  0, or -1 with
+ * EPERM and a message naming path and owner.
+ */
 static int
-read_meta(struct rs_set *s, char *err, size_t errlen)
+owner_check(const char *path, const struct stat *st, char *err,
+    size_t errlen)
+{
+	struct passwd *pw;
+	uid_t me = geteuid();
+
+	if (st->st_uid == me || st->st_uid == 0)
+		return (0);
+	pw = getpwuid(st->st_uid);
+	set_err(err, errlen, "%s: owned by uid %ju%s%s%s, neither you (uid "
+	    "%ju) nor root: not read as a result set", path,
+	    (uintmax_t)st->st_uid, pw != NULL ? " (" : "",
+	    pw != NULL ? pw->pw_name : "",
+	    pw != NULL ? ")" : "", (uintmax_t)me);
+	errno = EPERM;
+	return (-1);
+}
+
+/*
+ * A set's file name (dirfd: its directory) whole, under the bounds, never
+ * through a symbolic link, its owner checked.  NULL with errno and err.
+ */
+static char *
+read_set_file(int dirfd, const char *name, const char *path, size_t *lenp,
+    char *err, size_t errlen)
+{
+	struct stat st;
+	char *buf;
+
+	if ((buf = read_bounded_at(dirfd, name, path, OPEN_NOFOLLOW,
+	    RS_MAX_FILE, lenp, &st, err, errlen)) == NULL)
+		return (NULL);
+	if (owner_check(path, &st, err, errlen) == -1) {
+		free(buf);
+		errno = EPERM;
+		return (NULL);
+	}
+	return (buf);
+}
+
+int
+rs_open_set_dir(const char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, e;
+
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 || fstat(fd, &st) == -1) {
+		e = errno;
+		/* ENOTDIR (Linux), ELOOP or EMLINK (FreeBSD) for a link. */
+		set_err(err, errlen, "%s: %s", dir, lstat(dir, &st) == 0 &&
+		    S_ISLNK(st.st_mode) ? "a symbolic link, not followed" :
+		    strerror(e));
+		if (fd != -1)
+			close(fd);
+		errno = e;
+		return (-1);
+	}
+	if (owner_check(dir, &st, err, errlen) == -1) {
+		close(fd);
+		errno = EPERM;
+		return (-1);
+	}
+	return (fd);
+}
+
+static int
+read_meta_at(struct rs_set *s, int dirfd, char *err, size_t errlen)
 {
 	struct lines l;
 	char *path, *buf, *line, *eq;
@@ -289,7 +270,8 @@ read_meta(struct rs_set *s, char *err, size_t errlen)
 	int rc;
 
 	path = xasprintf("%s/meta", s->path);
-	if ((buf = slurp(path, &len, err, errlen)) == NULL) {
+	if ((buf = read_set_file(dirfd, "meta", path, &len, err, errlen)) ==
+	    NULL) {
 		free(path);
 		return (-1);
 	}
@@ -318,18 +300,31 @@ read_meta(struct rs_set *s, char *err, size_t errlen)
 	return (rc == -1 ? -1 : 0);
 }
 
+int
+rs_read_meta(struct rs_set *s, char *err, size_t errlen)
+{
+	int fd, rc;
+
+	if ((fd = rs_open_set_dir(s->path, err, errlen)) == -1)
+		return (-1);
+	rc = read_meta_at(s, fd, err, errlen);
+	close(fd);
+	return (rc);
+}
+
 /*
- * "# jobs\trep\t..." -> the metric names between status (and the added
- * columns, when the set has them: *fixed grows by their number) and
- * reason.
+ * "# jobs\trep\t..." -> how many of the table's columns the set has
+ * (*ncolp: every one of group 0, then groups 1, 2, ... whole while the
+ * header names them) and the metric names between them and reason.
  */
 static int
-read_header(struct rs_set *s, const char *file, char *line, size_t *fixedp,
-    const char *const *added, char *err, size_t errlen)
+read_header(struct rs_set *s, const char *file, char *line,
+    const struct rs_column *cols, size_t ncols, size_t *ncolp, char *err,
+    size_t errlen)
 {
 	char *f[RS_MAX_METRICS + 32];
-	const char *const *g;
-	size_t n, i, j, k, fixed = *fixedp;
+	size_t n, i, j, k, fixed;
+	int g;
 
 	if (line[0] != '#' || line[1] != ' ') {
 		set_err(err, errlen, "%s/%s:1: no '# jobs ...' header line",
@@ -337,26 +332,31 @@ read_header(struct rs_set *s, const char *file, char *line, size_t *fixedp,
 		return (-1);
 	}
 	n = split_tabs(line + 2, f, sizeof(f) / sizeof(f[0]));
-	if (n < fixed + 1 || strcmp(f[0], "jobs") != 0 ||
-	    strcmp(f[n - 1], "reason") != 0) {
+	for (fixed = 0; fixed < ncols && cols[fixed].group == 0; fixed++)
+		if (fixed >= n - 1 || strcmp(f[fixed], cols[fixed].name) != 0)
+			break;
+	if (n > sizeof(f) / sizeof(f[0]) || (fixed < ncols &&
+	    cols[fixed].group == 0) || strcmp(f[n - 1], "reason") != 0) {
 		set_err(err, errlen, "%s/%s:1: unexpected header columns",
 		    s->path, file);
 		return (-1);
 	}
-	for (g = added; *g != NULL; g += k + 1) {
-		for (k = 0; g[k] != NULL && fixed + k < n - 1 &&
-		    strcmp(f[fixed + k], g[k]) == 0; k++)
+	for (g = 1; fixed < ncols; g++) {
+		for (k = 0; fixed + k < ncols && cols[fixed + k].group == g &&
+		    fixed + k < n - 1 && strcmp(f[fixed + k],
+		    cols[fixed + k].name) == 0; k++)
 			;
 		if (k == 0)
 			break;
-		if (g[k] != NULL) {
+		if (fixed + k < ncols && cols[fixed + k].group == g) {
 			set_err(err, errlen, "%s/%s:1: column %s without %s",
-			    s->path, file, g[0], g[k]);
+			    s->path, file, cols[fixed].name,
+			    cols[fixed + k].name);
 			return (-1);
 		}
 		fixed += k;
 	}
-	*fixedp = fixed;
+	*ncolp = fixed;
 	if (n - 1 - fixed > RS_MAX_METRICS) {
 		set_err(err, errlen, "%s/%s:1: unexpected header columns",
 		    s->path, file);
@@ -390,14 +390,6 @@ mismatch:
 	return (-1);
 }
 
-/* Column names for messages; *col is the failing column. */
-static const char *const run_cols[] = { "jobs", "rep", "real", "user",
-    "sys", "nvcsw", "nivcsw", "idle", "setup", "status", "start_skew",
-    "steal", "foreign", "disturbed", "profiled" };
-static const char *const worker_cols[] = { "jobs", "rep", "worker",
-    "cpuset", "real", "user", "sys", "entries", "bytes", "status",
-    "cpu_start", "cpu_end" };
-
 /* A CPU number, or -1 for "-". */
 static const char *
 parse_cpu(const char *s, int *cpu)
@@ -409,84 +401,90 @@ parse_cpu(const char *s, int *cpu)
 	return (parse_index(s, 0, INT_MAX, cpu));
 }
 
-/* fixed: RUN_FIXED, plus the added columns when the set has them. */
+/*
+ * Field s of column c into row; NULL, or why s is not what the writer
+ * writes there.  s NULL: the set predates the column, which is unknown.
+ */
 static const char *
-parse_run(struct rs_set *s, char **f, size_t fixed, struct rs_run *r,
-    size_t *col)
+parse_col(const struct rs_column *c, const char *s, void *row, int jobs)
 {
-	const char *why;
-	size_t i;
+	char *p = (char *)row + c->off;
 
-	memset(r, 0, sizeof(*r));
-#define FIELD(k, call) do {					\
-	*col = (k);						\
-	if ((why = (call)) != NULL)				\
-		return (why);					\
-} while (0)
-	FIELD(0, parse_index(f[0], 1, RS_MAX_JOBS, &r->jobs));
-	FIELD(1, parse_index(f[1], 1, MAX_ROWS, &r->rep));
-	FIELD(2, parse_seconds(f[2], MAX_SECONDS, &r->real));
-	FIELD(3, parse_seconds(f[3], MAX_SECONDS, &r->user));
-	FIELD(4, parse_seconds(f[4], MAX_SECONDS, &r->sys));
-	FIELD(5, parse_count(f[5], &r->nvcsw));
-	FIELD(6, parse_count(f[6], &r->nivcsw));
-	FIELD(7, parse_seconds(f[7], 1, &r->idle));
-	FIELD(8, parse_seconds(f[8], MAX_SECONDS, &r->setup));
-	FIELD(9, parse_status(f[9], &r->status));
-	r->start_skew = NAN;
-	if (fixed > RUN_FIXED)
-		FIELD(RUN_FIXED, parse_seconds(f[RUN_FIXED], MAX_SECONDS,
-		    &r->start_skew));
-	r->steal = r->foreign = NAN;
-	if (fixed > RUN_FIXED + 1) {
-		FIELD(RUN_FIXED + 1, parse_seconds(f[RUN_FIXED + 1],
-		    MAX_SECONDS, &r->steal));
-		FIELD(RUN_FIXED + 2, parse_seconds(f[RUN_FIXED + 2],
-		    MAX_SECONDS, &r->foreign));
-		FIELD(RUN_FIXED + 3, parse_index(f[RUN_FIXED + 3], 0, 1,
-		    &r->disturbed));
+	if (s == NULL) {
+		switch (c->type) {
+		case RC_SECONDS:
+		case RC_SHARE:
+			*(double *)p = NAN;
+			break;
+		case RC_COUNT:
+			*(long *)p = -1;
+			break;
+		case RC_CPU:
+			*(int *)p = -1;
+			break;
+		default:	/* RC_FLAG; group 0 is in every set */
+			memset(p, 0, c->size);
+			break;
+		}
+		return (NULL);
 	}
-	if (fixed > RUN_FIXED + 4)
-		FIELD(RUN_FIXED + 4, parse_index(f[RUN_FIXED + 4], 0, 1,
-		    &r->profiled));
-	for (i = 0; i < s->nmetrics; i++)
-		FIELD(fixed + i, parse_metric(f[fixed + i], &r->metric[i]));
-	for (; i < RS_MAX_METRICS; i++)
-		r->metric[i] = NAN;
-	copy_text(r->reason, sizeof(r->reason), f[fixed + s->nmetrics]);
-	return (NULL);
+	switch (c->type) {
+	case RC_JOBS:
+		return (parse_index(s, 1, RS_MAX_JOBS, (int *)p));
+	case RC_REP:
+		return (parse_index(s, 1, MAX_ROWS, (int *)p));
+	case RC_WORKER:
+		return (parse_index(s, 0, (uint64_t)jobs - 1, (int *)p));
+	case RC_SECONDS:
+		return (parse_seconds(s, MAX_SECONDS, (double *)p));
+	case RC_SHARE:
+		return (parse_seconds(s, 1, (double *)p));
+	case RC_COUNT:
+		return (parse_count(s, (long *)p));
+	case RC_U64:
+		return (parse_u64(s, (uint64_t *)p));
+	case RC_STATUS:
+		return (parse_status(s, (enum rs_status *)p));
+	case RC_FLAG:
+		return (parse_index(s, 0, 1, (int *)p));
+	case RC_CPU:
+		return (parse_cpu(s, (int *)p));
+	case RC_TEXT:
+		copy_text(p, c->size, s);
+		return (NULL);
+	}
+	return ("no such column type");
 }
 
+/*
+ * A row of fields f: the set's first fixed columns of cols, the metrics,
+ * the reason.  NULL, or why not with *col the failing field.
+ */
 static const char *
-parse_worker(struct rs_set *s, char **f, size_t fixed, struct rs_worker *k,
-    size_t *col)
+parse_row(struct rs_set *s, char **f, const struct rs_column *cols,
+    size_t ncols, size_t fixed, void *row, double *metric, char *reason,
+    size_t reasonlen, size_t *col)
 {
 	const char *why;
 	size_t i;
+	int jobs = 0;
 
-	memset(k, 0, sizeof(*k));
-	FIELD(0, parse_index(f[0], 1, RS_MAX_JOBS, &k->jobs));
-	FIELD(1, parse_index(f[1], 1, MAX_ROWS, &k->rep));
-	FIELD(2, parse_index(f[2], 0, (uint64_t)k->jobs - 1, &k->worker));
-	copy_text(k->cpuset, sizeof(k->cpuset), f[3]);
-	FIELD(4, parse_seconds(f[4], MAX_SECONDS, &k->real));
-	FIELD(5, parse_seconds(f[5], MAX_SECONDS, &k->user));
-	FIELD(6, parse_seconds(f[6], MAX_SECONDS, &k->sys));
-	FIELD(7, parse_u64(f[7], &k->entries));
-	FIELD(8, parse_u64(f[8], &k->bytes));
-	FIELD(9, parse_status(f[9], &k->status));
-	k->cpu_start = k->cpu_end = -1;
-	if (fixed > WORKER_FIXED) {
-		FIELD(WORKER_FIXED, parse_cpu(f[WORKER_FIXED], &k->cpu_start));
-		FIELD(WORKER_FIXED + 1, parse_cpu(f[WORKER_FIXED + 1],
-		    &k->cpu_end));
+	for (i = 0; i < ncols; i++) {
+		*col = i;
+		if ((why = parse_col(&cols[i], i < fixed ? f[i] : NULL, row,
+		    jobs)) != NULL)
+			return (why);
+		if (cols[i].type == RC_JOBS)
+			jobs = *(int *)((char *)row + cols[i].off);
 	}
-	for (i = 0; i < s->nmetrics; i++)
-		FIELD(fixed + i, parse_metric(f[fixed + i], &k->metric[i]));
-#undef FIELD
+	for (i = 0; i < s->nmetrics; i++) {
+		*col = fixed + i;
+		if ((why = parse_metric(f[fixed + i], &metric[i])) != NULL)
+			return (why);
+	}
 	for (; i < RS_MAX_METRICS; i++)
-		k->metric[i] = NAN;
-	copy_text(k->reason, sizeof(k->reason), f[fixed + s->nmetrics]);
+		metric[i] = NAN;
+	copy_text(reason, reasonlen, f[fixed + s->nmetrics]);
 	return (NULL);
 }
 
@@ -545,19 +543,24 @@ check_unique(struct rowkey *keys, size_t n, const char *path, int workers,
 }
 
 static int
-read_table(struct rs_set *s, const char *file, int workers, char *err,
-    size_t errlen)
+read_table(struct rs_set *s, int dirfd, const char *file, int workers,
+    char *err, size_t errlen)
 {
 	char *path, *buf, *line, *f[RS_MAX_METRICS + 32];
 	const char *why;
 	struct lines l;
 	struct rowkey *keys = NULL;
-	size_t len, n, want, col, nrows = 0;
-	size_t fixed = workers ? WORKER_FIXED : RUN_FIXED;
+	struct rs_run *r;
+	struct rs_worker *k;
+	const struct rs_column *cols = workers ? rs_worker_columns :
+	    rs_run_columns;
+	size_t ncols = workers ? rs_nworker_columns : rs_nrun_columns;
+	size_t len, n, want, col, fixed, nrows = 0;
 	int rc = -1, got;
 
 	path = xasprintf("%s/%s", s->path, file);
-	if ((buf = slurp(path, &len, err, errlen)) == NULL) {
+	if ((buf = read_set_file(dirfd, file, path, &len, err, errlen)) ==
+	    NULL) {
 		/* Only runs.tsv is required; a set may lack per-worker data. */
 		if (workers && errno == ENOENT)
 			rc = 0;
@@ -572,8 +575,8 @@ read_table(struct rs_set *s, const char *file, int workers, char *err,
 			    "torn first line");
 		goto out;
 	}
-	if (read_header(s, file, line, &fixed, workers ? worker_added :
-	    run_added, err, errlen) == -1)
+	if (read_header(s, file, line, cols, ncols, &fixed, err, errlen) ==
+	    -1)
 		goto out;
 	want = fixed + s->nmetrics + 1;
 	while ((got = next_line(&l, &line, err, errlen)) == 1) {
@@ -594,8 +597,11 @@ read_table(struct rs_set *s, const char *file, int workers, char *err,
 		if (workers) {
 			s->workers = xrealloc(s->workers,
 			    (s->nworkers + 1) * sizeof(*s->workers));
-			if ((why = parse_worker(s, f, fixed,
-			    &s->workers[s->nworkers], &col)) != NULL)
+			k = &s->workers[s->nworkers];
+			memset(k, 0, sizeof(*k));
+			if ((why = parse_row(s, f, cols, ncols, fixed, k,
+			    k->metric, k->reason, sizeof(k->reason), &col)) !=
+			    NULL)
 				goto bad;
 			keys[nrows] = (struct rowkey){ s->workers[s->nworkers].jobs,
 			    s->workers[s->nworkers].rep,
@@ -604,8 +610,11 @@ read_table(struct rs_set *s, const char *file, int workers, char *err,
 		} else {
 			s->runs = xrealloc(s->runs,
 			    (s->nruns + 1) * sizeof(*s->runs));
-			if ((why = parse_run(s, f, fixed, &s->runs[s->nruns],
-			    &col)) != NULL)
+			r = &s->runs[s->nruns];
+			memset(r, 0, sizeof(*r));
+			if ((why = parse_row(s, f, cols, ncols, fixed, r,
+			    r->metric, r->reason, sizeof(r->reason), &col)) !=
+			    NULL)
 				goto bad;
 			keys[nrows] = (struct rowkey){ s->runs[s->nruns].jobs,
 			    s->runs[s->nruns].rep, 0, l.lineno,
@@ -620,275 +629,13 @@ read_table(struct rs_set *s, const char *file, int workers, char *err,
 	goto out;
 bad:
 	set_err(err, errlen, "%s:%zu: %s \"%.40s\": %s", path, l.lineno,
-	    col < fixed ? (workers ? worker_cols : run_cols)[col] :
-	    s->metrics[col - fixed], f[col], why);
+	    col < fixed ? cols[col].name : s->metrics[col - fixed], f[col],
+	    why);
 out:
 	free(keys);
 	free(buf);
 	free(path);
 	return (rc);
-}
-
-static int
-is_set(const char *dir)
-{
-	struct stat st;
-	char *p;
-	int r;
-
-	p = xasprintf("%s/meta", dir);
-	r = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-	free(p);
-	return (r);
-}
-
-static int
-is_dir(const char *p)
-{
-	struct stat st;
-
-	return (stat(p, &st) == 0 && S_ISDIR(st.st_mode));
-}
-
-/*
- * Set names are UTC timestamps, with "-K" appended when two sets got the
- * same second: compare the stamp, then K numerically.
- */
-int
-rs_set_name_cmp(const char *a, const char *b)
-{
-	size_t la = strcspn(a, "-"), lb = strcspn(b, "-");
-	long ka = a[la] == '-' ? strtol(a + la + 1, NULL, 10) : 0;
-	long kb = b[lb] == '-' ? strtol(b + lb + 1, NULL, 10) : 0;
-	int c;
-
-	if ((c = strncmp(a, b, la < lb ? la : lb)) != 0)
-		return (c);
-	if (la != lb)
-		return (la < lb ? -1 : 1);
-	if (ka != kb)
-		return (ka < kb ? -1 : 1);
-	return (strcmp(a, b));
-}
-
-static int
-name_cmp(const void *a, const void *b)
-{
-	return (strcmp(*(char *const *)a, *(char *const *)b));
-}
-
-/* Subdirectory names of dir, sorted; 0 if none or unreadable. */
-static size_t
-subdirs(const char *dir, struct strv *out)
-{
-	DIR *d;
-	struct dirent *de;
-	char *p;
-
-	if ((d = opendir(dir)) == NULL)
-		return (0);
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		/* d_type spares a stat per entry where the fs gives it. */
-		if (de->d_type == DT_DIR) {
-			strv_push(out, xstrdup(de->d_name));
-			continue;
-		}
-		if (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
-			continue;
-		p = xasprintf("%s/%s", dir, de->d_name);
-		if (is_dir(p))
-			strv_push(out, xstrdup(de->d_name));
-		free(p);
-	}
-	closedir(d);
-	if (out->n > 1)
-		qsort(out->v, out->n, sizeof(char *), name_cmp);
-	return (out->n);
-}
-
-size_t
-rs_subdirs(const char *dir, char ***names)
-{
-	struct strv sv = { NULL, 0 };
-
-	subdirs(dir, &sv);
-	*names = sv.v;
-	return (sv.n);
-}
-
-/* meta says the run that wrote the set finished (rs_complete). */
-static int
-set_complete(const char *dir)
-{
-	struct rs_set s;
-	size_t i;
-	int ok;
-
-	memset(&s, 0, sizeof(s));
-	s.path = (char *)dir;
-	ok = read_meta(&s, NULL, 0) == 0 && rs_complete(&s);
-	for (i = 0; i < s.nmeta; i++) {
-		free(s.meta[i].key);
-		free(s.meta[i].value);
-	}
-	free(s.meta);
-	return (ok);
-}
-
-static int
-set_name_qcmp(const void *a, const void *b)
-{
-	return (rs_set_name_cmp(*(char *const *)a, *(char *const *)b));
-}
-
-/*
- * The latest set directly under dir, or NULL.  With before: the latest
- * complete one whose name sorts before it; *nskipped counts the newer
- * incomplete ones passed over.
- */
-static char *
-latest_set(const char *dir, const char *before, size_t *nskipped)
-{
-	struct strv sv = { NULL, 0 };
-	char *best = NULL, *p;
-	size_t i;
-
-	subdirs(dir, &sv);
-	if (sv.n > 1)
-		qsort(sv.v, sv.n, sizeof(char *), set_name_qcmp);
-	for (i = sv.n; i > 0 && best == NULL; i--) {
-		if (before != NULL && rs_set_name_cmp(sv.v[i - 1], before) >= 0)
-			continue;
-		p = xasprintf("%s/%s", dir, sv.v[i - 1]);
-		if (!is_set(p))
-			free(p);
-		else if (before != NULL && !set_complete(p)) {
-			(*nskipped)++;
-			free(p);
-		} else
-			best = p;
-	}
-	strv_free(&sv);
-	return (best);
-}
-
-/*
- * A set is itself; a label directory stands for its latest set; any other
- * directory (a host directory, a run directory of --vary cells, a whole
- * root) stands for the latest set of every label below it.
- */
-static void
-expand_dir(const char *dir, int depth, struct strv *out)
-{
-	struct strv sv = { NULL, 0 };
-	char *p;
-	size_t i;
-
-	if (is_set(dir)) {
-		strv_push(out, xstrdup(dir));
-		return;
-	}
-	if ((p = latest_set(dir, NULL, NULL)) != NULL) {
-		strv_push(out, p);
-		return;
-	}
-	if (depth == 0)
-		return;
-	subdirs(dir, &sv);
-	for (i = 0; i < sv.n; i++) {
-		p = xasprintf("%s/%s", dir, sv.v[i]);
-		expand_dir(p, depth - 1, out);
-		free(p);
-	}
-	strv_free(&sv);
-}
-
-static char *
-trim_slashes(const char *s)
-{
-	char *p = xstrdup(s);
-	size_t n = strlen(p);
-
-	while (n > 1 && p[n - 1] == '/')
-		p[--n] = '\0';
-	return (p);
-}
-
-size_t
-rs_find(const char *root, const char *what, char ***paths, char *err,
-    size_t errlen)
-{
-	struct strv out = { NULL, 0 }, tried = { NULL, 0 };
-	char host[256], *w, *c;
-	size_t i;
-
-	*paths = NULL;
-	if (root == NULL)
-		root = rs_default_root();
-	if (what == NULL || *what == '\0') {
-		set_err(err, errlen, "empty result set name");
-		return (0);
-	}
-	w = trim_slashes(what);
-	/* A path as given wins; then a selector under the root. */
-	strv_push(&tried, xstrdup(w));
-	if (w[0] != '/' && strncmp(w, "./", 2) != 0 &&
-	    strncmp(w, "../", 3) != 0) {
-		strv_push(&tried, xasprintf("%s/%s", root, w));
-		if (strchr(w, '/') == NULL)
-			strv_push(&tried, xasprintf("%s/%s/%s", root,
-			    rs_host_name(host, sizeof(host)), w));
-	}
-	for (i = 0; i < tried.n && out.n == 0; i++)
-		if (is_dir(tried.v[i]))
-			expand_dir(tried.v[i], 3, &out);
-	if (out.n == 0) {
-		c = xasprintf("%s: no result set (looked in", w);
-		for (i = 0; i < tried.n; i++) {
-			char *t = xasprintf("%s%s %s", c, i ? "," : "",
-			    tried.v[i]);
-			free(c);
-			c = t;
-		}
-		set_err(err, errlen, "%s)", c);
-		free(c);
-	}
-	strv_free(&tried);
-	free(w);
-	*paths = out.v;
-	return (out.n);
-}
-
-void
-rs_find_free(char **paths)
-{
-	size_t i;
-
-	if (paths == NULL)
-		return;
-	for (i = 0; paths[i] != NULL; i++)
-		free(paths[i]);
-	free(paths);
-}
-
-char *
-rs_find_before(const char *set, size_t *nskipped)
-{
-	char *dir, *slash, *best;
-
-	*nskipped = 0;
-	dir = trim_slashes(set);
-	if ((slash = strrchr(dir, '/')) == NULL) {
-		best = latest_set(".", dir, nskipped);
-	} else {
-		*slash = '\0';
-		best = latest_set(slash == dir ? "/" : dir, slash + 1,
-		    nskipped);
-	}
-	free(dir);
-	return (best);
 }
 
 int
@@ -924,35 +671,34 @@ rs_complete(const struct rs_set *s)
 }
 
 struct rs_set *
-rs_open(const char *root, const char *what, char *err, size_t errlen)
+rs_read(const char *dir, int flags, char *err, size_t errlen)
 {
 	struct rs_set *s;
-	char **paths;
-	size_t n;
+	int fd;
 
-	if ((n = rs_find(root, what, &paths, err, errlen)) == 0)
+	if ((fd = rs_open_set_dir(dir, err, errlen)) == -1)
 		return (NULL);
-	if (n > 1) {
-		set_err(err, errlen, "%s: holds %zu labelled sets (%s, ...); "
-		    "name one", what, n, paths[0]);
-		rs_find_free(paths);
-		return (NULL);
-	}
-	s = rs_read(paths[0], 0, err, errlen);
-	rs_find_free(paths);
+	s = rs_read_at(fd, dir, flags, err, errlen);
+	close(fd);
 	return (s);
 }
 
 struct rs_set *
-rs_read(const char *dir, int flags, char *err, size_t errlen)
+rs_read_at(int dirfd, const char *dir, int flags, char *err, size_t errlen)
 {
 	struct rs_set *s;
+	struct stat st;
 	const char *fmt;
 	uint64_t v;
 
 	s = xcalloc(1, sizeof(*s));
 	s->path = xstrdup(dir);
-	if (read_meta(s, err, errlen) == -1)
+	if (fstat(dirfd, &st) == -1) {
+		set_err(err, errlen, "%s: %s", dir, strerror(errno));
+		goto bad;
+	}
+	if (owner_check(dir, &st, err, errlen) == -1 ||
+	    read_meta_at(s, dirfd, err, errlen) == -1)
 		goto bad;
 	if ((fmt = rs_meta_get(s, "format")) == NULL ||
 	    parse_uint(fmt, 1, UINT64_MAX, &v) == -1) {
@@ -975,9 +721,9 @@ rs_read(const char *dir, int flags, char *err, size_t errlen)
 		    s->path, s->path);
 		goto bad;
 	}
-	if (read_table(s, "runs.tsv", 0, err, errlen) == -1 ||
+	if (read_table(s, dirfd, "runs.tsv", 0, err, errlen) == -1 ||
 	    (!(flags & RS_RUNS_ONLY) &&
-	    read_table(s, "workers.tsv", 1, err, errlen) == -1))
+	    read_table(s, dirfd, "workers.tsv", 1, err, errlen) == -1))
 		goto bad;
 	return (s);
 bad:
@@ -1051,18 +797,17 @@ size_t
 rs_values(const struct rs_set *s, int jobs, const char *metric,
     double **values)
 {
+	const struct rs_column *c = NULL;
 	const struct rs_run *r;
 	double *v, x;
 	size_t i, n = 0, m = 0;
-	int which;
-	static const char *const fixed[] = { "real", "user", "sys", "idle",
-	    "setup", "nvcsw", "nivcsw", "start_skew", "steal", "foreign" };
 
 	*values = NULL;
-	for (which = 0; which < 10; which++)
-		if (strcmp(metric, fixed[which]) == 0)
-			break;
-	if (which == 10) {
+	for (i = 0; i < rs_nrun_columns && c == NULL; i++)
+		if (rs_col_is_value(&rs_run_columns[i]) &&
+		    strcmp(metric, rs_run_columns[i].name) == 0)
+			c = &rs_run_columns[i];
+	if (c == NULL) {
 		for (m = 0; m < s->nmetrics; m++)
 			if (strcmp(metric, s->metrics[m]) == 0)
 				break;
@@ -1072,22 +817,9 @@ rs_values(const struct rs_set *s, int jobs, const char *metric,
 	v = xcalloc(s->nruns + 1, sizeof(double));
 	for (i = 0; i < s->nruns; i++) {
 		r = &s->runs[i];
-		if (r->jobs != jobs || r->profiled || r->disturbed ||
-		    (r->status != RS_OK && r->status != RS_WARN))
+		if (r->jobs != jobs || !rs_run_counts(r))
 			continue;
-		switch (which) {
-		case 0: x = r->real; break;
-		case 1: x = r->user; break;
-		case 2: x = r->sys; break;
-		case 3: x = r->idle; break;
-		case 4: x = r->setup; break;
-		case 5: x = r->nvcsw < 0 ? NAN : (double)r->nvcsw; break;
-		case 6: x = r->nivcsw < 0 ? NAN : (double)r->nivcsw; break;
-		case 7: x = r->start_skew; break;
-		case 8: x = r->steal; break;
-		case 9: x = r->foreign; break;
-		default: x = r->metric[m]; break;
-		}
+		x = c != NULL ? rs_col_value(c, r) : r->metric[m];
 		if (isfinite(x))
 			v[n++] = x;
 	}

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <time.h>
 
 /* Batch status, worst wins; as written in the status column. */
@@ -58,6 +59,7 @@ int	 rs_meta_outcome(const char *key);
 
 #define RS_MAX_METRICS	16
 #define RS_MAX_JOBS	(1 << 20)	/* highest concurrency level read */
+#define RS_MAX_FILE	((off_t)256 << 20)	/* bytes of a set's file read */
 
 /* One row of runs.tsv: one batch. */
 struct rs_run {
@@ -79,6 +81,13 @@ struct rs_run {
 	double		 metric[RS_MAX_METRICS];	/* workload metrics */
 	char		 reason[256];	/* why not ok, or "" */
 };
+
+/*
+ * 1 if the batch counts: status ok or warn, and no flag that keeps it
+ * out (disturbed, profiled: results_impl.h's RCF_UNCOUNTED).  Only such
+ * batches reach the jobs-N files and rs_values.
+ */
+int	 rs_run_counts(const struct rs_run *);
 
 /* One row of workers.tsv. */
 struct rs_worker {
@@ -177,8 +186,9 @@ void	 rs_find_free(char **);
 char	*rs_find_before(const char *set, size_t *nskipped);
 /*
  * Sorted names of the subdirectories of dir (names starting with "."
- * left out): the count, *names NULL-terminated (free with rs_find_free;
- * NULL when there is none or dir cannot be read).
+ * left out; a symbolic link is none, so a walk never leaves dir): the
+ * count, *names NULL-terminated (free with rs_find_free; NULL when there
+ * is none or dir cannot be read).
  */
 size_t	 rs_subdirs(const char *dir, char ***names);
 /* Order of set directory names: timestamp, then the "-K" suffix. */
@@ -198,6 +208,24 @@ struct rs_set *rs_open(const char *root, const char *what, char *err,
 #define RS_RUNS_ONLY	1
 struct rs_set *rs_read(const char *dir, int flags, char *err,
 	    size_t errlen);
+/*
+ * The same for the set directory open as dirfd (the caller's to close),
+ * dir its name: what a walk by descriptor reads (db sync).
+ *
+ * A set is read only through real directories and files, never through
+ * a symbolic link (the set's own name, meta, runs.tsv, workers.tsv), and
+ * only when they are owned by the reader (the effective uid) or by root:
+ * otherwise NULL, errno ELOOP or EPERM, and err names the path (and the
+ * owner).  So another user's set, or a root-only file linked into one,
+ * is never read nor printed.
+ */
+struct rs_set *rs_read_at(int dirfd, const char *dir, int flags,
+	    char *err, size_t errlen);
+/*
+ * Open the set directory dir as rs_read does (O_NOFOLLOW, owner
+ * checked): the descriptor, or -1 with errno and err.
+ */
+int	 rs_open_set_dir(const char *dir, char *err, size_t errlen);
 void	 rs_free(struct rs_set *);
 const char *rs_meta_get(const struct rs_set *, const char *key);
 /* 1 if some set has another value for key than the first (or none). */

@@ -88,6 +88,79 @@ put_count(FILE *fp, long v)
 		fprintf(fp, "%ld", v);
 }
 
+/* One field of a table row, as the column's type is written. */
+static void
+put_col(FILE *fp, const struct rs_column *c, const void *row)
+{
+	const char *p = (const char *)row + c->off;
+
+	switch (c->type) {
+	case RC_JOBS:
+	case RC_REP:
+	case RC_WORKER:
+		fprintf(fp, "%d", *(const int *)p);
+		break;
+	case RC_FLAG:
+		fputc(*(const int *)p ? '1' : '0', fp);
+		break;
+	case RC_SECONDS:
+	case RC_SHARE:
+		put_sec(fp, *(const double *)p);
+		break;
+	case RC_COUNT:
+		put_count(fp, *(const long *)p);
+		break;
+	case RC_CPU:
+		put_count(fp, *(const int *)p);
+		break;
+	case RC_U64:
+		fprintf(fp, "%ju", (uintmax_t)*(const uint64_t *)p);
+		break;
+	case RC_STATUS:
+		fputs(rs_status_name(*(const enum rs_status *)p), fp);
+		break;
+	case RC_TEXT:
+		put_text(fp, p);
+		break;
+	}
+}
+
+/* A row: the columns, the workload metrics, the reason. */
+static void
+put_row(struct rs_writer *w, FILE *fp, const struct rs_column *cols,
+    size_t ncols, const void *row, const double *metric, const char *reason)
+{
+	size_t i;
+
+	for (i = 0; i < ncols; i++) {
+		if (i > 0)
+			fputc('\t', fp);
+		put_col(fp, &cols[i], row);
+	}
+	for (i = 0; i < w->nmetrics; i++) {
+		fputc('\t', fp);
+		put_num(fp, metric[i]);
+	}
+	fputc('\t', fp);
+	put_text(fp, reason);
+	fputc('\n', fp);
+}
+
+/* "# jobs\trep\t...\treason\n" */
+static void
+put_header(struct rs_writer *w, FILE *fp, const struct rs_column *cols,
+    size_t ncols)
+{
+	size_t i;
+
+	fputs("# ", fp);
+	for (i = 0; i < ncols; i++)
+		fprintf(fp, "%s%s", i > 0 ? "\t" : "", cols[i].name);
+	for (i = 0; i < w->nmetrics; i++)
+		fprintf(fp, "\t%s", w->metrics[i]);
+	fputs("\treason\n", fp);
+}
+
 static int
 create_fd(struct rs_writer *w, const char *name)
 {
@@ -222,16 +295,8 @@ rs_create_at(const char *root, const char *host, const char *label,
 		rs_close(w);
 		return (NULL);
 	}
-	fprintf(w->runs.fp, "# jobs\trep\treal\tuser\tsys\tnvcsw\tnivcsw\tidle"
-	    "\tsetup\tstatus\tstart_skew\tsteal\tforeign\tdisturbed\tprofiled");
-	for (i = 0; i < nmetrics; i++)
-		fprintf(w->runs.fp, "\t%s", metrics[i]);
-	fprintf(w->runs.fp, "\treason\n");
-	fprintf(w->workers.fp, "# jobs\trep\tworker\tcpuset\treal\tuser\tsys"
-	    "\tentries\tbytes\tstatus\tcpu_start\tcpu_end");
-	for (i = 0; i < nmetrics; i++)
-		fprintf(w->workers.fp, "\t%s", metrics[i]);
-	fprintf(w->workers.fp, "\treason\n");
+	put_header(w, w->runs.fp, rs_run_columns, rs_nrun_columns);
+	put_header(w, w->workers.fp, rs_worker_columns, rs_nworker_columns);
 	rs_meta(w, "format", "%d", RS_FORMAT_VERSION);
 	rs_meta(w, "host", "%s", host);
 	rs_meta(w, "label", "%s", label);
@@ -318,44 +383,15 @@ rs_add_run(struct rs_writer *w, const struct rs_run *r)
 {
 	size_t i;
 
-	fprintf(w->runs.fp, "%d\t%d\t", r->jobs, r->rep);
-	put_sec(w->runs.fp, r->real);
-	fputc('\t', w->runs.fp);
-	put_sec(w->runs.fp, r->user);
-	fputc('\t', w->runs.fp);
-	put_sec(w->runs.fp, r->sys);
-	fputc('\t', w->runs.fp);
-	put_count(w->runs.fp, r->nvcsw);
-	fputc('\t', w->runs.fp);
-	put_count(w->runs.fp, r->nivcsw);
-	fputc('\t', w->runs.fp);
-	put_sec(w->runs.fp, r->idle);
-	fputc('\t', w->runs.fp);
-	put_sec(w->runs.fp, r->setup);
-	fprintf(w->runs.fp, "\t%s\t", rs_status_name(r->status));
-	put_sec(w->runs.fp, r->start_skew);
-	fputc('\t', w->runs.fp);
-	put_sec(w->runs.fp, r->steal);
-	fputc('\t', w->runs.fp);
-	put_sec(w->runs.fp, r->foreign);
-	fprintf(w->runs.fp, "\t%d", r->disturbed ? 1 : 0);
-	fprintf(w->runs.fp, "\t%d", r->profiled ? 1 : 0);
-	for (i = 0; i < w->nmetrics; i++) {
-		fputc('\t', w->runs.fp);
-		put_num(w->runs.fp, r->metric[i]);
-	}
-	fputc('\t', w->runs.fp);
-	put_text(w->runs.fp, r->reason);
-	fputc('\n', w->runs.fp);
-
+	put_row(w, w->runs.fp, rs_run_columns, rs_nrun_columns, r, r->metric,
+	    r->reason);
 	/* Only batches that count go where ministat reads them. */
-	if ((r->status != RS_OK && r->status != RS_WARN) || r->disturbed ||
-	    r->profiled)
+	if (!rs_run_counts(r))
 		return;
-	pend_add(w, r->jobs, "real", r->real, 1);
-	pend_add(w, r->jobs, "user", r->user, 1);
-	pend_add(w, r->jobs, "sys", r->sys, 1);
-	pend_add(w, r->jobs, "idle", r->idle, 1);
+	for (i = 0; i < rs_nrun_columns; i++)
+		if (rs_run_columns[i].flags & RCF_JOBS_FILE)
+			pend_add(w, r->jobs, rs_run_columns[i].name,
+			    rs_col_value(&rs_run_columns[i], r), 1);
 	for (i = 0; i < w->nmetrics; i++)
 		pend_add(w, r->jobs, w->metrics[i], r->metric[i], 0);
 }
@@ -363,29 +399,8 @@ rs_add_run(struct rs_writer *w, const struct rs_run *r)
 void
 rs_add_worker(struct rs_writer *w, const struct rs_worker *k)
 {
-	size_t i;
-
-	fprintf(w->workers.fp, "%d\t%d\t%d\t", k->jobs, k->rep, k->worker);
-	put_text(w->workers.fp, k->cpuset);
-	fputc('\t', w->workers.fp);
-	put_sec(w->workers.fp, k->real);
-	fputc('\t', w->workers.fp);
-	put_sec(w->workers.fp, k->user);
-	fputc('\t', w->workers.fp);
-	put_sec(w->workers.fp, k->sys);
-	fprintf(w->workers.fp, "\t%ju\t%ju\t%s", (uintmax_t)k->entries,
-	    (uintmax_t)k->bytes, rs_status_name(k->status));
-	fputc('\t', w->workers.fp);
-	put_count(w->workers.fp, k->cpu_start);
-	fputc('\t', w->workers.fp);
-	put_count(w->workers.fp, k->cpu_end);
-	for (i = 0; i < w->nmetrics; i++) {
-		fputc('\t', w->workers.fp);
-		put_num(w->workers.fp, k->metric[i]);
-	}
-	fputc('\t', w->workers.fp);
-	put_text(w->workers.fp, k->reason);
-	fputc('\n', w->workers.fp);
+	put_row(w, w->workers.fp, rs_worker_columns, rs_nworker_columns, k,
+	    k->metric, k->reason);
 }
 
 static int

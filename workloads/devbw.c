@@ -33,13 +33,13 @@
 
 #include "wl_common.h"
 
-#define DB_NAME		"devbw"
-#define DB_FILE		"devbw.dat"
-#define DB_ALIGN	4096
+#define DBW_NAME	"devbw"
+#define DBW_FILE	"devbw.dat"
+#define DBW_ALIGN	4096
 
-enum { DB_FS, DB_RAW };
+enum { DBW_FS, DBW_RAW };
 
-static const char *const db_targets[] = { "fs", "raw", NULL };
+static const char *const dbw_targets[] = { "fs", "raw", NULL };
 
 struct devbw {
 	int		 target;	/* -O target= */
@@ -51,97 +51,98 @@ struct devbw {
 	int		 nregion;
 };
 
-struct db_worker {
+struct dbw_worker {
 	char		*path;		/* file or device */
 	unsigned char	*buf, *tmpl;	/* tmpl: what every block holds */
 	uint64_t	 base;		/* byte offset of the region */
 	int		 direct;	/* O_DIRECT was accepted */
 };
 
-static const struct wl_metric db_metrics[] = {
+static const struct wl_metric dbw_metrics[] = {
 	{ "write_bytes_per_s", "bytes/s", WL_AGG_SUM, 1 },
 	{ "read_bytes_per_s", "bytes/s", WL_AGG_SUM, 1 },
 };
 
 static void *
-db_init(void)
+dbw_init(void)
 {
-	struct devbw *db = xcalloc(1, sizeof(*db));
+	struct devbw *dbw = xcalloc(1, sizeof(*dbw));
 
-	db->bs = 1 << 20;
-	db->size = 64ULL << 20;
-	db->seed = 1;
-	return (db);
+	dbw->bs = 1 << 20;
+	dbw->size = 64ULL << 20;
+	dbw->seed = 1;
+	return (dbw);
 }
 
 static int
-db_set_option(void *state, const char *key, const char *value, char *err,
+dbw_set_option(void *state, const char *key, const char *value, char *err,
     size_t errlen)
 {
-	struct devbw *db = state;
+	struct devbw *dbw = state;
 
 	if (strcmp(key, "target") == 0)
-		return (wl_opt_word(DB_NAME, key, value, db_targets,
-		    &db->target, err, errlen));
+		return (wl_opt_word(DBW_NAME, key, value, dbw_targets,
+		    &dbw->target, err, errlen));
 	if (strcmp(key, "bs") == 0)
-		return (wl_opt_size(DB_NAME, key, value, 1, &db->bs, err,
+		return (wl_opt_size(DBW_NAME, key, value, 1, &dbw->bs, err,
 		    errlen));
 	if (strcmp(key, "size") == 0)
-		return (wl_opt_size(DB_NAME, key, value, 1, &db->size, err,
+		return (wl_opt_size(DBW_NAME, key, value, 1, &dbw->size, err,
 		    errlen));
 	if (strcmp(key, "seed") == 0)
-		return (wl_opt_uint(DB_NAME, key, value, 0, UINT64_MAX,
-		    &db->seed, err, errlen));
-	return (wl_opt_unknown(DB_NAME, key, "target, bs, size, seed", err,
+		return (wl_opt_uint(DBW_NAME, key, value, 0, UINT64_MAX,
+		    &dbw->seed, err, errlen));
+	return (wl_opt_unknown(DBW_NAME, key, "target, bs, size, seed", err,
 	    errlen));
 }
 
 static int
-db_prepare(void *state, char *err, size_t errlen)
+dbw_prepare(void *state, char *err, size_t errlen)
 {
-	struct devbw *db = state;
+	struct devbw *dbw = state;
 	char a[32], b[32];
 
 	/* O_DIRECT wants aligned sizes and offsets. */
-	if (db->bs % DB_ALIGN != 0 || db->bs > (256ULL << 20)) {
+	if (dbw->bs % DBW_ALIGN != 0 || dbw->bs > (256ULL << 20)) {
 		snprintf(err, errlen, "%s: bs=%s: must be a multiple of 4k, "
-		    "at most 256m", DB_NAME, format_size(db->bs, a, sizeof(a)));
+		    "at most 256m", DBW_NAME, format_size(dbw->bs, a,
+		    sizeof(a)));
 		return (-1);
 	}
-	if (db->size < db->bs) {
+	if (dbw->size < dbw->bs) {
 		snprintf(err, errlen, "%s: size=%s is smaller than bs=%s",
-		    DB_NAME, format_size(db->size, a, sizeof(a)),
-		    format_size(db->bs, b, sizeof(b)));
+		    DBW_NAME, format_size(dbw->size, a, sizeof(a)),
+		    format_size(dbw->bs, b, sizeof(b)));
 		return (-1);
 	}
-	db->size -= db->size % db->bs;
+	dbw->size -= dbw->size % dbw->bs;
 	return (0);
 }
 
 /* size per worker, in a file or a region of the device. */
 static uint64_t
-db_footprint(void *state)
+dbw_footprint(void *state)
 {
-	struct devbw *db = state;
+	struct devbw *dbw = state;
 
-	return (db->size + 4096);
+	return (dbw->size + 4096);
 }
 
 static void
-db_describe(void *state, FILE *fp)
+dbw_describe(void *state, FILE *fp)
 {
-	struct devbw *db = state;
+	struct devbw *dbw = state;
 	char a[32], b[32];
 
-	meta_put(fp, "devbw.target", "%s", db_targets[db->target]);
-	meta_put(fp, "devbw.bs", "%s", format_size(db->bs, a, sizeof(a)));
+	meta_put(fp, "devbw.target", "%s", dbw_targets[dbw->target]);
+	meta_put(fp, "devbw.bs", "%s", format_size(dbw->bs, a, sizeof(a)));
 	meta_put(fp, "devbw.size", "%s",
-	    format_size(db->size, b, sizeof(b)));
+	    format_size(dbw->size, b, sizeof(b)));
 }
 
 /* Bytes on a block device; -1 with errno. */
 static int
-db_devsize(int fd, uint64_t *out)
+dbw_devsize(int fd, uint64_t *out)
 {
 #if defined(BLKGETSIZE64)
 	return (ioctl(fd, BLKGETSIZE64, out));
@@ -164,7 +165,7 @@ db_devsize(int fd, uint64_t *out)
 
 /* Only fsconc's memory disks: loopN, zramN, ramN (Linux), mdN (FreeBSD). */
 static int
-db_memory_disk(const char *dev)
+dbw_memory_disk(const char *dev)
 {
 	static const char *const kinds[] = { "loop", "zram", "ram", "md" };
 	const char *base = strrchr(dev, '/');
@@ -182,7 +183,7 @@ db_memory_disk(const char *dev)
 }
 
 static int
-db_check_raw(struct devbw *db, const struct wl_batch *b, int i, char *err,
+dbw_check_raw(struct devbw *dbw, const struct wl_batch *b, int i, char *err,
     size_t errlen)
 {
 	const char *dev = b->devices != NULL ? b->devices[i] : NULL;
@@ -194,33 +195,33 @@ db_check_raw(struct devbw *db, const struct wl_batch *b, int i, char *err,
 	if (dev == NULL) {
 		snprintf(err, errlen, "%s: target=raw needs a block device, "
 		    "and this --disk has none (tmpfs, dir): use --disk "
-		    "loop, zram, brd or md", DB_NAME);
+		    "loop, zram, brd or md", DBW_NAME);
 		return (-1);
 	}
-	if (!db_memory_disk(dev)) {
+	if (!dbw_memory_disk(dev)) {
 		snprintf(err, errlen, "%s: target=raw: refusing to write to "
 		    "%s: not one of fsconc's memory disks (loop, zram, ram, "
-		    "md)", DB_NAME, dev);
+		    "md)", DBW_NAME, dev);
 		return (-1);
 	}
 	if (stat(dev, &st) != 0) {
-		snprintf(err, errlen, "%s: %s: %s", DB_NAME, dev,
+		snprintf(err, errlen, "%s: %s: %s", DBW_NAME, dev,
 		    strerror(errno));
 		return (-1);
 	}
 	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode)) {
-		snprintf(err, errlen, "%s: %s: not a device", DB_NAME, dev);
+		snprintf(err, errlen, "%s: %s: not a device", DBW_NAME, dev);
 		return (-1);
 	}
 	if ((fd = open(dev, O_RDWR)) < 0) {
-		snprintf(err, errlen, "%s: open %s for writing: %s%s", DB_NAME,
+		snprintf(err, errlen, "%s: open %s for writing: %s%s", DBW_NAME,
 		    dev, strerror(errno), errno == EBUSY ? " (this kernel "
 		    "refuses writes to a mounted device: "
 		    "CONFIG_BLK_DEV_WRITE_MOUNTED)" : "");
 		return (-1);
 	}
-	if (db_devsize(fd, &devsize) != 0) {
-		snprintf(err, errlen, "%s: %s: size: %s", DB_NAME, dev,
+	if (dbw_devsize(fd, &devsize) != 0) {
+		snprintf(err, errlen, "%s: %s: size: %s", DBW_NAME, dev,
 		    strerror(errno));
 		close(fd);
 		return (-1);
@@ -229,12 +230,12 @@ db_check_raw(struct devbw *db, const struct wl_batch *b, int i, char *err,
 	for (j = 0; j < b->jobs; j++)
 		if (b->devices[j] != NULL && strcmp(b->devices[j], dev) == 0)
 			users++;
-	need = db->size * (uint64_t)users;
+	need = dbw->size * (uint64_t)users;
 	if (need > devsize) {
 		snprintf(err, errlen, "%s: %s holds %s, %d workers x size=%s "
-		    "need %s: use a smaller size or a larger --disk", DB_NAME,
+		    "need %s: use a smaller size or a larger --disk", DBW_NAME,
 		    dev, format_size(devsize, x, sizeof(x)), users,
-		    format_size(db->size, y, sizeof(y)),
+		    format_size(dbw->size, y, sizeof(y)),
 		    format_size(need, x, sizeof(x)));
 		return (-1);
 	}
@@ -242,83 +243,83 @@ db_check_raw(struct devbw *db, const struct wl_batch *b, int i, char *err,
 }
 
 static int
-db_batch_setup(void *state, const struct wl_batch *b, char *err,
+dbw_batch_setup(void *state, const struct wl_batch *b, char *err,
     size_t errlen)
 {
-	struct devbw *db = state;
+	struct devbw *dbw = state;
 	uint64_t need, avail;
 	char x[32], y[32];
 	int i, j;
 
-	db->region = xrealloc(db->region, sizeof(*db->region) *
+	dbw->region = xrealloc(dbw->region, sizeof(*dbw->region) *
 	    (size_t)b->jobs);
-	db->nregion = b->jobs;
+	dbw->nregion = b->jobs;
 	for (i = 0; i < b->jobs; i++) {
-		db->region[i] = 0;
+		dbw->region[i] = 0;
 		for (j = 0; j < i; j++)
-			if (db->target == DB_RAW ?
+			if (dbw->target == DBW_RAW ?
 			    b->devices[j] != NULL && b->devices[i] != NULL &&
 			    strcmp(b->devices[j], b->devices[i]) == 0 :
 			    strcmp(b->mounts[j], b->mounts[i]) == 0)
-				db->region[i]++;
-		if (db->target == DB_RAW) {
-			if (db_check_raw(db, b, i, err, errlen) != 0)
+				dbw->region[i]++;
+		if (dbw->target == DBW_RAW) {
+			if (dbw_check_raw(dbw, b, i, err, errlen) != 0)
 				return (-1);
 			continue;
 		}
-		if (db->region[i] != 0)
+		if (dbw->region[i] != 0)
 			continue;
 		for (need = 0, j = i; j < b->jobs; j++)
 			if (strcmp(b->mounts[j], b->mounts[i]) == 0)
-				need += db->size;
+				need += dbw->size;
 		if (wl_fs_free(b->mounts[i], &avail) != 0) {
-			snprintf(err, errlen, "%s: statvfs %s: %s", DB_NAME,
+			snprintf(err, errlen, "%s: statvfs %s: %s", DBW_NAME,
 			    b->mounts[i], strerror(errno));
 			return (-1);
 		}
 		if (need > avail) {
 			snprintf(err, errlen, "%s: %s has %s free, the files "
 			    "need %s: use a smaller size or a larger --disk",
-			    DB_NAME, b->mounts[i],
+			    DBW_NAME, b->mounts[i],
 			    format_size(avail, x, sizeof(x)),
 			    format_size(need, y, sizeof(y)));
 			return (-1);
 		}
 	}
 	/* Nothing the fs still owes the device may land on our blocks. */
-	if (db->target == DB_RAW)
+	if (dbw->target == DBW_RAW)
 		sync();
 	return (0);
 }
 
 static int
-db_worker_setup(void *state, struct wl_worker *w)
+dbw_worker_setup(void *state, struct wl_worker *w)
 {
-	struct devbw *db = state;
-	struct db_worker *p = xcalloc(1, sizeof(*p));
+	struct devbw *dbw = state;
+	struct dbw_worker *p = xcalloc(1, sizeof(*p));
 	void *q;
 
 	w->priv = p;
-	if (db->target == DB_RAW) {
+	if (dbw->target == DBW_RAW) {
 		p->path = xstrdup(w->device != NULL ? w->device : "");
-		p->base = w->id < db->nregion ?
-		    (uint64_t)db->region[w->id] * db->size : 0;
+		p->base = w->id < dbw->nregion ?
+		    (uint64_t)dbw->region[w->id] * dbw->size : 0;
 	} else {
 		if (mkdir_p(w->dir, 0755) != 0) {
 			wl_report(w, WL_FAILED, "mkdir %s: %s", w->dir,
 			    strerror(errno));
 			return (-1);
 		}
-		p->path = xasprintf("%s/%s", w->dir, DB_FILE);
+		p->path = xasprintf("%s/%s", w->dir, DBW_FILE);
 	}
-	if (posix_memalign(&q, DB_ALIGN, db->bs) != 0) {
+	if (posix_memalign(&q, DBW_ALIGN, dbw->bs) != 0) {
 		wl_report(w, WL_FAILED, "%s: allocating %" PRIu64 " bytes",
-		    DB_NAME, db->bs);
+		    DBW_NAME, dbw->bs);
 		return (-1);
 	}
 	p->buf = q;
-	p->tmpl = xmalloc(db->bs);
-	wl_content_fill(db->seed ^ (uint64_t)w->id, 0, p->tmpl, db->bs);
+	p->tmpl = xmalloc(dbw->bs);
+	wl_content_fill(dbw->seed ^ (uint64_t)w->id, 0, p->tmpl, dbw->bs);
 	return (0);
 }
 
@@ -327,11 +328,11 @@ db_worker_setup(void *state, struct wl_worker *w)
  * a buffered descriptor and p->direct = 0.
  */
 static int
-db_open(const struct devbw *db, struct db_worker *p, int flags)
+dbw_open(const struct devbw *dbw, struct dbw_worker *p, int flags)
 {
 	int fd;
 
-	if (db->target == DB_FS)
+	if (dbw->target == DBW_FS)
 		flags |= O_CREAT;
 	fd = open(p->path, flags | O_DIRECT, 0644);
 	p->direct = fd >= 0;
@@ -342,35 +343,35 @@ db_open(const struct devbw *db, struct db_worker *p, int flags)
 
 /* Block k's first word carries its offset so a misplaced block shows. */
 static uint64_t
-db_stamp(const struct devbw *db, const struct wl_worker *w, uint64_t off)
+dbw_stamp(const struct devbw *dbw, const struct wl_worker *w, uint64_t off)
 {
-	return (mix64(db->seed ^ off) + (uint64_t)w->id);
+	return (mix64(dbw->seed ^ off) + (uint64_t)w->id);
 }
 
 static enum wl_status
-db_run(void *state, struct wl_worker *w)
+dbw_run(void *state, struct wl_worker *w)
 {
-	struct devbw *db = state;
-	struct db_worker *p = w->priv;
-	uint64_t off, stamp, n = db->size / db->bs;
+	struct devbw *dbw = state;
+	struct dbw_worker *p = w->priv;
+	uint64_t off, stamp, n = dbw->size / dbw->bs;
 	double t0, t;
 	ssize_t r;
 	int fd;
 
 	if (p == NULL || p->buf == NULL)
 		return (wl_report(w, WL_FAILED, "%s: worker not set up",
-		    DB_NAME));
-	fd = db_open(db, p, O_WRONLY);
+		    DBW_NAME));
+	fd = dbw_open(dbw, p, O_WRONLY);
 	if (fd < 0)
 		return (wl_report(w, WL_FAILED, "open %s: %s", p->path,
 		    strerror(errno)));
-	memcpy(p->buf, p->tmpl, db->bs);
+	memcpy(p->buf, p->tmpl, dbw->bs);
 	t0 = now_monotonic();
-	for (off = 0; off < db->size; off += db->bs) {
-		stamp = db_stamp(db, w, off);
+	for (off = 0; off < dbw->size; off += dbw->bs) {
+		stamp = dbw_stamp(dbw, w, off);
 		memcpy(p->buf, &stamp, 8);
-		r = pwrite(fd, p->buf, db->bs, (off_t)(p->base + off));
-		if (r != (ssize_t)db->bs) {
+		r = pwrite(fd, p->buf, dbw->bs, (off_t)(p->base + off));
+		if (r != (ssize_t)dbw->bs) {
 			close(fd);
 			return (wl_report(w, WL_FAILED, "write %s at %" PRIu64
 			    ": %s", p->path, p->base + off, r < 0 ?
@@ -383,28 +384,28 @@ db_run(void *state, struct wl_worker *w)
 		    strerror(errno)));
 	}
 	t = now_monotonic() - t0;
-	w->metric[0] = (double)db->size / t;
+	w->metric[0] = (double)dbw->size / t;
 	/* Without O_DIRECT, read from the device, not the page cache. */
 	if (!p->direct)
-		(void)posix_fadvise(fd, (off_t)p->base, (off_t)db->size,
+		(void)posix_fadvise(fd, (off_t)p->base, (off_t)dbw->size,
 		    POSIX_FADV_DONTNEED);
 	close(fd);
 
-	fd = db_open(db, p, O_RDONLY);
+	fd = dbw_open(dbw, p, O_RDONLY);
 	if (fd < 0)
 		return (wl_report(w, WL_FAILED, "open %s: %s", p->path,
 		    strerror(errno)));
 	t0 = now_monotonic();
-	for (off = 0; off < db->size; off += db->bs) {
-		r = pread(fd, p->buf, db->bs, (off_t)(p->base + off));
-		if (r != (ssize_t)db->bs) {
+	for (off = 0; off < dbw->size; off += dbw->bs) {
+		r = pread(fd, p->buf, dbw->bs, (off_t)(p->base + off));
+		if (r != (ssize_t)dbw->bs) {
 			close(fd);
 			return (wl_report(w, WL_FAILED, "read %s at %" PRIu64
 			    ": %s", p->path, p->base + off, r < 0 ?
 			    strerror(errno) : "short read"));
 		}
 		memcpy(&stamp, p->buf, 8);
-		if (stamp != db_stamp(db, w, off)) {
+		if (stamp != dbw_stamp(dbw, w, off)) {
 			close(fd);
 			return (wl_report(w, WL_FAILED, "%s: block at %" PRIu64
 			    " is not the one written there", p->path,
@@ -413,10 +414,10 @@ db_run(void *state, struct wl_worker *w)
 	}
 	t = now_monotonic() - t0;
 	close(fd);
-	w->metric[1] = (double)db->size / t;
+	w->metric[1] = (double)dbw->size / t;
 	w->entries = 2 * n;
-	w->bytes = 2 * db->size;
-	if (!p->direct && db->target == DB_RAW)
+	w->bytes = 2 * dbw->size;
+	if (!p->direct && dbw->target == DBW_RAW)
 		wl_report(w, WL_WARN, "%s: no O_DIRECT: writes timed to fsync",
 		    p->path);
 	return (w->status);
@@ -424,29 +425,29 @@ db_run(void *state, struct wl_worker *w)
 
 /* Every byte of every block, read back untimed. */
 static enum wl_status
-db_verify(void *state, struct wl_worker *w)
+dbw_verify(void *state, struct wl_worker *w)
 {
-	struct devbw *db = state;
-	struct db_worker *p = w->priv;
+	struct devbw *dbw = state;
+	struct dbw_worker *p = w->priv;
 	uint64_t off, stamp;
 	int fd;
 
 	if (p == NULL || p->buf == NULL || w->status >= WL_FAILED)
 		return (w->status);
-	if ((fd = db_open(db, p, O_RDONLY)) < 0)
+	if ((fd = dbw_open(dbw, p, O_RDONLY)) < 0)
 		return (wl_report(w, WL_FAILED, "verify: open %s: %s", p->path,
 		    strerror(errno)));
-	for (off = 0; off < db->size; off += db->bs) {
-		if (pread(fd, p->buf, db->bs, (off_t)(p->base + off)) !=
-		    (ssize_t)db->bs) {
+	for (off = 0; off < dbw->size; off += dbw->bs) {
+		if (pread(fd, p->buf, dbw->bs, (off_t)(p->base + off)) !=
+		    (ssize_t)dbw->bs) {
 			close(fd);
 			return (wl_report(w, WL_FAILED, "verify: read %s at %"
 			    PRIu64 ": %s", p->path, p->base + off,
 			    strerror(errno)));
 		}
-		stamp = db_stamp(db, w, off);
+		stamp = dbw_stamp(dbw, w, off);
 		if (memcmp(p->buf, &stamp, 8) != 0 ||
-		    memcmp(p->buf + 8, p->tmpl + 8, db->bs - 8) != 0) {
+		    memcmp(p->buf + 8, p->tmpl + 8, dbw->bs - 8) != 0) {
 			close(fd);
 			return (wl_report(w, WL_FAILED, "verify: %s: block at %"
 			    PRIu64 " differs from what was written", p->path,
@@ -458,9 +459,9 @@ db_verify(void *state, struct wl_worker *w)
 }
 
 static void
-db_cleanup(void *state, struct wl_worker *w)
+dbw_cleanup(void *state, struct wl_worker *w)
 {
-	struct db_worker *p = w->priv;
+	struct dbw_worker *p = w->priv;
 
 	(void)state;
 	if (p == NULL)
@@ -473,12 +474,12 @@ db_cleanup(void *state, struct wl_worker *w)
 }
 
 static void
-db_fini(void *state)
+dbw_fini(void *state)
 {
-	struct devbw *db = state;
+	struct devbw *dbw = state;
 
-	free(db->region);
-	free(db);
+	free(dbw->region);
+	free(dbw);
 }
 
 const struct workload wl_devbw = {
@@ -490,18 +491,18 @@ const struct workload wl_devbw = {
 	    "bs=1m             block size (a multiple of 4k, O_DIRECT)\n"
 	    "size=64m          bytes written then read per worker\n"
 	    "seed=1            content seed\n",
-	.metrics = db_metrics,
-	.nmetrics = sizeof(db_metrics) / sizeof(db_metrics[0]),
+	.metrics = dbw_metrics,
+	.nmetrics = sizeof(dbw_metrics) / sizeof(dbw_metrics[0]),
 	.needs_fs = 1,
-	.init = db_init,
-	.set_option = db_set_option,
-	.prepare = db_prepare,
-	.describe = db_describe,
-	.footprint = db_footprint,
-	.batch_setup = db_batch_setup,
-	.worker_setup = db_worker_setup,
-	.worker_run = db_run,
-	.worker_verify = db_verify,
-	.worker_cleanup = db_cleanup,
-	.fini = db_fini,
+	.init = dbw_init,
+	.set_option = dbw_set_option,
+	.prepare = dbw_prepare,
+	.describe = dbw_describe,
+	.footprint = dbw_footprint,
+	.batch_setup = dbw_batch_setup,
+	.worker_setup = dbw_worker_setup,
+	.worker_run = dbw_run,
+	.worker_verify = dbw_verify,
+	.worker_cleanup = dbw_cleanup,
+	.fini = dbw_fini,
 };

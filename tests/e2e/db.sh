@@ -10,7 +10,7 @@
 # written.
 . "${FSCONC_TOP:-.}/tests/lib.sh"
 . "$TOP/tests/pg.sh"
-echo "1..33"
+echo "1..36"
 
 s=$(scratch)
 unset FSCONC_DB FSCONC_RESULTS
@@ -169,6 +169,48 @@ out=$("$FSCONC" db sync -R "$s/root" --db "$s/junk.db" 2>&1); rc=$?
     not_ok "sqlite: a file that is not a database: exit 1, named" "rc=$rc $out"
 "$FSCONC" db frob >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "db: unknown subcommand: exit 2" || not_ok "db: unknown subcommand: exit 2" "rc=$rc"
+
+# A hostile root (issue 22): below the root nothing is followed, so a
+# link to a set elsewhere is no set of the root and a loop of links costs
+# nothing; another user's set is refused, by path and owner.
+h=$s/hostile
+mkdir -p "$h/root/h1/base" "$h/loop"
+"$FSCONC" import -R "$h/elsewhere" --host hx -l lx --date 2026-10-01 \
+    1="$s/t1" 2="$s/t2" >/dev/null
+ln -s "$h/elsewhere/hx/lx/20261001T000000Z" "$h/root/h1/base/20261001T000000Z"
+ln -s "$h/elsewhere/hx/lx" "$h/root/h1/linked"
+ln -s "$h/elsewhere/hx" "$h/root/h2"
+out=$("$FSCONC" db sync -R "$h/root" --db "$h/links.db" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ "$(sqlite3 "$h/links.db" "SELECT count(*) FROM sets")" = 0 ] &&
+    ok "db sync: a linked set directory, label or host is not ingested" ||
+    not_ok "db sync: a linked set directory, label or host is not ingested" \
+    "rc=$rc $out $(sqlite3 "$h/links.db" "SELECT path FROM sets" 2>&1)"
+for i in 0 1 2 3 4 5 6 7 8 9; do ln -s . "$h/loop/l$i"; done
+t0=$(date +%s)
+out=$("$FSCONC" db sync -R "$h/loop" --db "$h/loop.db" 2>&1); rc=$?
+t1=$(date +%s)
+[ $rc -eq 0 ] && [ $((t1 - t0)) -lt 5 ] &&
+    ok "db sync: ten links to . under the root: done in $((t1 - t0)) s (< 5)" ||
+    not_ok "db sync: ten links to . under the root: done in < 5 s" \
+    "rc=$rc $((t1 - t0)) s $out"
+if ! is_root || ! id nobody >/dev/null 2>&1; then
+	skip "db sync: another user's set refused, named with its owner" "needs root and user nobody"
+else
+	"$FSCONC" import -R "$h/own" --host h3 -l theirs --date 2026-10-01 \
+	    1="$s/t1" >/dev/null
+	"$FSCONC" import -R "$h/own" --host h3 -l mine --date 2026-10-01 \
+	    1="$s/t1" >/dev/null
+	theirs=$h/own/h3/theirs/20261001T000000Z
+	chown -R 65534 "$theirs"
+	out=$("$FSCONC" db sync -R "$h/own" --db "$h/own.db" 2>&1); rc=$?
+	[ $rc -eq 0 ] &&
+	    [ "$(sqlite3 "$h/own.db" "SELECT label FROM sets")" = mine ] &&
+	    case $out in *"$theirs: owned by uid 65534"*"not read"*"1 added"*"1 refused"*) true ;;
+	    *) false ;; esac &&
+	    ok "db sync: another user's set refused, named with its owner" ||
+	    not_ok "db sync: another user's set refused, named with its owner" \
+	    "rc=$rc $out"
+fi
 
 # --- PostgreSQL ----------------------------------------------------------
 if ! pg_start; then

@@ -436,6 +436,21 @@ test_plan_dir(void **state)
 	free(p);
 }
 
+/* --os: one parser for md and run. */
+static void
+test_os_parse(void **state)
+{
+	enum md_os os = MD_OS_LINUX;
+
+	(void)state;
+	assert_null(md_os_parse("freebsd", &os));
+	assert_int_equal(os, MD_OS_FREEBSD);
+	assert_null(md_os_parse("linux", &os));
+	assert_int_equal(os, MD_OS_LINUX);
+	assert_string_equal(md_os_parse("Linux", &os), "want linux or freebsd");
+	assert_int_equal(os, MD_OS_LINUX);
+}
+
 int
 main(void)
 {
@@ -451,6 +466,7 @@ main(void)
 		cmocka_unit_test(test_plan_linux_loop),
 		cmocka_unit_test(test_plan_linux_zram),
 		cmocka_unit_test(test_plan_dir),
+		cmocka_unit_test(test_os_parse),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
