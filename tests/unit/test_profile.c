@@ -1,5 +1,5 @@
 /*
- * analysis/profile.c: perf script and dtrace output folded, folded files
+ * analysis/profile.c, prof_fold.c, lockstat.c: perf script and dtrace output folded, folded files
  * read back (and refused), symbol tables, /proc/lock_stat and FreeBSD
  * debug.lock.prof.stats; harness/profiler.c's refusals.
  */
@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,6 +303,56 @@ test_folded_refuses(void **state)
 	assert_non_null(strstr(err, "not a regular file"));
 }
 
+/*
+ * The refusals of a set's profile files name the file and the cause:
+ * the errno, the bound, a symlink (never followed: a set may come from
+ * anywhere); both readers alike.
+ */
+static void
+test_profile_file_refusals(void **state)
+{
+	struct prof_folded f;
+	struct lock_stats s;
+	char err[512], *path, *link, *want;
+	int fd;
+
+	(void)state;
+	assert_int_equal(prof_folded_read("/nonexistent/jobs-1.folded", &f,
+	    err, sizeof(err)), -1);
+	assert_string_equal(err, "/nonexistent/jobs-1.folded: No such file "
+	    "or directory");
+	assert_int_equal(lock_stats_read("/nonexistent/jobs-1.locks", &s, err,
+	    sizeof(err)), -1);
+	assert_string_equal(err, "/nonexistent/jobs-1.locks: No such file "
+	    "or directory");
+
+	/* Larger than the bound (sparse: no space used). */
+	path = write_tmp("worker;a 1\n");
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (512L << 20) + 1), 0);
+	close(fd);
+	assert_int_equal(prof_folded_read(path, &f, err, sizeof(err)), -1);
+	want = xasprintf("%s: larger than 536870912 bytes", path);
+	assert_string_equal(err, want);
+	free(want);
+	assert_int_equal(lock_stats_read(path, &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "larger than 536870912 bytes"));
+
+	/* A symlink to a readable folded file is not followed. */
+	assert_int_equal(truncate(path, 0), 0);
+	link = xasprintf("%s.link", path);
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(prof_folded_read(link, &f, err, sizeof(err)), -1);
+	want = xasprintf("%s: a symbolic link, not followed", link);
+	assert_string_equal(err, want);
+	free(want);
+	unlink(link);
+	unlink(path);
+	free(link);
+	free(path);
+}
+
 /* /proc/lock_stat as a CONFIG_LOCK_STAT kernel prints it (0.4). */
 static const char lock_stat_text[] =
 "lock_stat version 0.4\n"
@@ -435,6 +486,7 @@ main(void)
 		cmocka_unit_test(test_fold_dtrace),
 		cmocka_unit_test(test_folded_roundtrip_and_symtab),
 		cmocka_unit_test(test_folded_refuses),
+		cmocka_unit_test(test_profile_file_refusals),
 		cmocka_unit_test(test_lock_stat),
 		cmocka_unit_test(test_lock_prof),
 		cmocka_unit_test(test_refusals),
