@@ -582,18 +582,26 @@ static void
 test_refusals(void **state)
 {
 	(void)state;
-	assert_null(profiler_refusal(1, 2, 0, 0, 1));	/* root */
-	assert_non_null(strstr(profiler_refusal(0, 2, 0, 0, 1),
+	assert_null(profiler_refusal(1, 2, 0, 0, 1, 1));	/* root */
+	assert_non_null(strstr(profiler_refusal(0, 2, 0, 0, 1, 1),
 	    "install linux-perf"));
-	assert_non_null(strstr(profiler_refusal(1, 2, 0, 1000, 1),
+	assert_non_null(strstr(profiler_refusal(1, 2, 0, 1000, 1, 1),
 	    "kernel.perf_event_paranoid=-1"));
-	assert_null(profiler_refusal(1, -1, 0, 1000, 1));
-	assert_non_null(strstr(profiler_refusal(1, -1, 2, 0, 1),
+	assert_null(profiler_refusal(1, -1, 0, 1000, 1, 1));
+	assert_non_null(strstr(profiler_refusal(1, -1, 2, 0, 1, 1),
 	    "kernel.kptr_restrict=0"));
-	assert_non_null(strstr(profiler_refusal(1, -1, 1, 1000, 1),
+	assert_non_null(strstr(profiler_refusal(1, -1, 1, 1000, 1, 1),
 	    "kernel.kptr_restrict=0"));
-	assert_non_null(strstr(profiler_refusal(1, -1, 0, 0, 0),
+	assert_non_null(strstr(profiler_refusal(1, -1, 0, 0, 0, 1),
 	    "/proc/kallsyms"));
+	/* tracefs not mounted: root mounts it; others are told how. */
+	assert_null(profiler_refusal(1, 2, 0, 0, 1, 0));
+	assert_null(profiler_refusal(1, -1, 0, 1000, 1, 1));
+	assert_string_equal(profiler_refusal(1, -1, 0, 1000, 1, 0),
+	    "the tracepoint sched:sched_switch is not visible (tracefs is "
+	    "not mounted) and only root may mount it: run as root "
+	    "(--profile then mounts it for the run), or mount -t tracefs "
+	    "nodev /sys/kernel/tracing as root");
 }
 
 int
