@@ -206,3 +206,20 @@ d=$(dirty "$e/why")
     not_ok "why: escapes in profile= and lock_stat= never reach the terminal" "rc=$rc
 $d
 $(head -5 "$e/why")"
+# nightly: the differing workload of baseline and candidate, as read.
+for n in 1 2; do
+	"$FSCONC" import -l n --date 2026-11-0${n}T00:00:00Z -m workload=w$n \
+	    -R "$e/nroot" --host h 1="$e/t1" 2="$e/t2" >/dev/null 2>&1
+done
+for m in "$e"/nroot/h/n/*/meta; do
+	sed -i "s/^workload=\(.*\)/workload=\1$esc/" "$m"
+done
+"$FSCONC" nightly -R "$e/nroot" --no-run "$(ls -d "$e"/nroot/h/n/* | tail -1)" \
+    --no-report -v >"$e/nightly" 2>&1; rc=$?
+d=$(dirty "$e/nightly")
+[ $rc -ne 2 ] && [ -z "$d" ] &&
+    grep -q "nightly: workload differs from the baseline's (w2 ]0;owned " "$e/nightly" &&
+    ok "nightly: escapes in meta values never reach the terminal" ||
+    not_ok "nightly: escapes in meta values never reach the terminal" "rc=$rc
+$d
+$(head -5 "$e/nightly")"
