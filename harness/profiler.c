@@ -284,7 +284,6 @@ tracing_mount(char *err, size_t errlen)
 	char *rec;
 	size_t i;
 
-	(void)profiler_mount_cleanup();	/* a dead run's is not ours */
 	for (i = 0; i < NTRACING_FS && fs == NULL; i++)
 		if (stat(tracing_fs[i].path, &st) == 0 &&
 		    S_ISDIR(st.st_mode) && !mounted_at(tracing_fs[i].type,
@@ -345,6 +344,9 @@ profiler_check(void)
 		return (program_found(profiler_program(MD_OS_FREEBSD)) ? NULL :
 		    "dtrace not found: it is in the base system (kldload "
 		    "dtraceall)");
+	/* A dead run's tracefs is unmounted: this run mounts its own. */
+	if (geteuid() == 0)
+		(void)profiler_mount_cleanup();
 	/* The time off CPU comes from the sched_switch tracepoint. */
 	tracing = tracing_visible();
 	if ((why = profiler_refusal(program_found(profiler_program(

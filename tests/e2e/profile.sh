@@ -30,6 +30,7 @@ if ! is_root; then
 	for t in "no perf: refused, no set" "no perf, optional: unprofiled" \
 	    "tracefs unmounted: mounted for the run, unmounted after" \
 	    "killed mid-profile: the record stays, fsconc cleanup unmounts" \
+	    "killed mid-profile: the next profiled run takes the mount back" \
 	    "not root, tracefs unmounted: refused, cause and fix named" \
 	    "profiled run" "shared directory: its lock first" \
 	    "private directories: no lock first"; do
@@ -54,6 +55,7 @@ set=$(ls -d "$s"/root/*/opt/* 2>/dev/null)
 if ! command -v perf >/dev/null 2>&1 || ! perf --version >/dev/null 2>&1; then
 	for t in "tracefs unmounted: mounted for the run, unmounted after" \
 	    "killed mid-profile: the record stays, fsconc cleanup unmounts" \
+	    "killed mid-profile: the next profiled run takes the mount back" \
 	    "not root, tracefs unmounted: refused, cause and fix named" \
 	    "profiled run" "shared directory: its lock first" \
 	    "private directories: no lock first"; do
@@ -82,6 +84,7 @@ fi
 if [ -n "$why_not" ]; then
 	skip "tracefs unmounted: mounted for the run, unmounted after" "$why_not"
 	skip "killed mid-profile: the record stays, fsconc cleanup unmounts" "$why_not"
+	skip "killed mid-profile: the next profiled run takes the mount back" "$why_not"
 	skip "not root, tracefs unmounted: refused, cause and fix named" "$why_not"
 else
 	out=$(run --profile -O count=2000 --label tfs 2>&1); rc=$?
@@ -120,6 +123,24 @@ now: $(grep tracefs /proc/mounts)"
 		not_ok "killed mid-profile: the record stays, fsconc cleanup unmounts" \
 		    "no batch released: $(cat "$s/kill.out")"
 	fi
+
+	# Killed again: the next profiled run unmounts the dead one's tracefs,
+	# mounts its own and unmounts it at its end.
+	rm -f "$s/kill.released"
+	FSCONC_TEST_MARKER=$s/kill "$FSCONC" run -w dirops -j 1,2 -r 50 \
+	    --profile --profile-reps 50 -O count=20000 --disk tmpfs:64m \
+	    -R "$s/root" --label killed2 >"$s/kill.out" 2>&1 &
+	pid=$!
+	wait_until [ -e "$s/kill.released" ]
+	kill -KILL $pid; wait $pid 2>/dev/null
+	out=$(run --profile -O count=2000 --label next 2>&1); rc=$?
+	[ $rc -eq 0 ] && ! tracefs_on && no_record &&
+	    echo "$out" | grep -q "unmounting tracefs $tp, left mounted by process $pid" &&
+	    ok "killed mid-profile: the next profiled run takes the mount back" ||
+	    not_ok "killed mid-profile: the next profiled run takes the mount back" "rc=$rc
+$(grep tracefs /proc/mounts) $(ls "$rd/mount" 2>&1)
+$out"
+	"$FSCONC" cleanup >/dev/null 2>&1
 
 	# Not root: nothing mounted, the refusal says why and what to do
 	# (perf_event_paranoid's when it forbids a user first).
