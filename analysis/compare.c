@@ -37,6 +37,8 @@ struct cmp {
 	int			*levels;	/* common, selected */
 	size_t			 nlevels;
 	int			 first;		/* JSON: no comma yet */
+	/* Labels and paths as text prints them: through put_clean. */
+	char			*lab[COMPARE_MAX_SETS], *path[COMPARE_MAX_SETS];
 };
 
 static const char *
@@ -45,6 +47,27 @@ label_of(const struct rs_set *s)
 	const char *l = rs_meta_get(s, "label");
 
 	return (l != NULL ? l : s->path);
+}
+
+/*
+ * s as put_clean prints it (a label or value from a set may hold a
+ * terminal's escape sequences), for text printed with a field width.
+ */
+static char *
+clean_copy(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	if ((fp = open_memstream(&buf, &len)) == NULL)
+		return (xstrdup("?"));
+	put_clean(fp, s);
+	if (fclose(fp) != 0 || buf == NULL) {
+		free(buf);
+		return (xstrdup("?"));
+	}
+	return (buf);
 }
 
 /* --- JSON helpers ------------------------------------------------------ */
@@ -87,10 +110,12 @@ print_difference(struct cmp *c, const char *key, int width)
 				fputs("null", c->out);
 			else
 				json_string(c->out, val);
-		} else
-			fprintf(c->out, "  %-*s %c %s\n", width,
-			    i == 0 ? key : "", syms[i],
-			    val == NULL ? "(not recorded)" : val);
+		} else {
+			fprintf(c->out, "  %-*s %c ", width, i == 0 ? key : "",
+			    syms[i]);
+			put_clean(c->out, val == NULL ? "(not recorded)" : val);
+			fputc('\n', c->out);
+		}
 	}
 	if (c->o->json)
 		fputs("]}", c->out);
@@ -213,14 +238,14 @@ common_levels(struct cmp *c)
 }
 
 static struct dataset *
-load(const struct rs_set *s, int jobs, const char *metric)
+load(const struct cmp *c, size_t i, int jobs, const char *metric)
 {
 	struct dataset *d;
 	char *name;
 
 	/* Named as ministat names the jobs-N file holding these values. */
-	name = xasprintf("%s/jobs-%d.%s", s->path, jobs, metric);
-	d = ds_from_set(s, jobs, metric, name, 1.0);
+	name = xasprintf("%s/jobs-%d.%s", c->path[i], jobs, metric);
+	d = ds_from_set(c->sets[i], jobs, metric, name, 1.0);
 	free(name);
 	return (d);
 }
@@ -259,7 +284,7 @@ block(struct cmp *c, int jobs, const char *metric, struct compare_verdict *v)
 	int rc;
 
 	for (i = 0; i < c->nsets; i++) {
-		ds[i] = load(c->sets[i], jobs, metric);
+		ds[i] = load(c, i, jobs, metric);
 		if (ds[i]->n < STAT_MIN_N && few == c->nsets)
 			few = i;
 	}
@@ -268,7 +293,7 @@ block(struct cmp *c, int jobs, const char *metric, struct compare_verdict *v)
 		if (!c->o->json)
 			fprintf(c->out, "jobs %d, %s: skipped (%c %s has %zu "
 			    "value%s, ministat needs 3)\n", jobs, metric,
-			    syms[few], label_of(c->sets[few]), ds[few]->n,
+			    syms[few], c->lab[few], ds[few]->n,
 			    ds[few]->n == 1 ? "" : "s");
 		free_ds(ds, c->nsets);
 		return;
@@ -357,14 +382,14 @@ ec_rows(struct cmp *c, struct ecrow **rowsp)
 
 	for (i = 0; i < c->nsets; i++) {
 		n = rs_levels(c->sets[i], &lv);
-		t1 = load(c->sets[i], 1, "real");
+		t1 = load(c, i, 1, "real");
 		nc = rs_meta_get(c->sets[i], "ncpu");
 		ncpu = nc != NULL ? strtol(nc, NULL, 10) : 0;
 		for (j = 0; j < n; j++) {
 			if (lv[j] <= 1 || (c->o->jobs != NULL &&
 			    !has_level(c->o->jobs, c->o->njobs, lv[j])))
 				continue;
-			tn = load(c->sets[i], lv[j], "real");
+			tn = load(c, i, lv[j], "real");
 			rows = xrealloc(rows, (nrows + 1) * sizeof(*rows));
 			r = &rows[nrows];
 			memset(r, 0, sizeof(*r));
@@ -413,8 +438,8 @@ ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 		return;
 	}
 	for (i = 0; i < c->nsets; i++)
-		if (strlen(label_of(c->sets[i])) > lw)
-			lw = strlen(label_of(c->sets[i]));
+		if (strlen(c->lab[i]) > lw)
+			lw = strlen(c->lab[i]);
 	if (lw > 24)
 		lw = 24;
 	fprintf(c->out, "Effective concurrency EC(N) = N * mean(T1) / "
@@ -442,7 +467,7 @@ ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 			snprintf(d, sizeof(d), "%s", r->set == 0 ? "" : "-");
 		fprintf(c->out, "%c %4d  %-*.*s %11.6g %11.6g %7.2f  %-18s "
 		    "%6s%s%s\n", syms[r->set], r->jobs, (int)lw, (int)lw,
-		    label_of(c->sets[r->set]), r->t1, r->tn, r->e.ec, ci, eff,
+		    c->lab[r->set], r->t1, r->tn, r->e.ec, ci, eff,
 		    *d != '\0' ? "  " : "", d);
 	}
 	/* Open intervals: why, and what to do. */
@@ -471,7 +496,7 @@ ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 		fprintf(c->out, "  (");
 		for (j = i; j < n && rows[j].jobs == rows[i].jobs; j++)
 			fprintf(c->out, "%s%c %s", j > i ? ", " : "",
-			    syms[rows[j].set], label_of(c->sets[rows[j].set]));
+			    syms[rows[j].set], c->lab[rows[j].set]);
 		fprintf(c->out, ")\n");
 	}
 	fputc('\n', c->out);
@@ -546,7 +571,7 @@ usl_section(struct cmp *c)
 			fputc('}', c->out);
 			continue;
 		}
-		head = xasprintf("%c %s", syms[i], label_of(c->sets[i]));
+		head = xasprintf("%c %s", syms[i], c->lab[i]);
 		usl_print(c->out, head, &u);
 		free(head);
 	}
@@ -578,7 +603,9 @@ validity(struct cmp *c, struct compare_verdict *v)
 		for (k = 0; k < n; k++) {
 			gate_text(buf, sizeof(buf), c->sets[i], &g[k]);
 			if (!c->o->json) {
-				fprintf(c->out, "%s%s\n", prefix, buf);
+				fputs(prefix, c->out);
+				put_clean(c->out, buf);
+				fputc('\n', c->out);
 				continue;
 			}
 			json_sep(c);
@@ -625,9 +652,9 @@ verdict_tests(struct cmp *c, struct test **testsp)
 	size_t n = 0, i, j;
 
 	for (j = 0; j < c->nlevels; j++) {
-		a = load(c->sets[0], c->levels[j], "real");
+		a = load(c, 0, c->levels[j], "real");
 		for (i = 1; i < c->nsets; i++) {
-			b = load(c->sets[i], c->levels[j], "real");
+			b = load(c, i, c->levels[j], "real");
 			tests = xrealloc(tests, (n + 1) * sizeof(*tests));
 			memset(&tests[n], 0, sizeof(tests[n]));
 			tests[n].set = i;
@@ -693,7 +720,7 @@ verdict(struct cmp *c, struct compare_verdict *v)
 		fprintf(c->out, "%s: %c %s at jobs %d: real %+.3g%% +/- "
 		    "%.3g%% (Welch p = %.3g)\n",
 		    tests[i].t.diff > 0 ? "SLOWER" : "faster",
-		    syms[tests[i].set], label_of(c->sets[tests[i].set]),
+		    syms[tests[i].set], c->lab[tests[i].set],
 		    tests[i].jobs, tests[i].t.pct, tests[i].t.pct_hw,
 		    tests[i].t.p);
 	}
@@ -709,6 +736,18 @@ verdict(struct cmp *c, struct compare_verdict *v)
 		    "stands, the figures may not" : "no slowdown found is "
 		    "not no slowdown here");
 	free(tests);
+}
+
+static void
+cmp_free(struct cmp *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsets; i++) {
+		free(c->lab[i]);
+		free(c->path[i]);
+	}
+	free(c->levels);
 }
 
 int
@@ -732,6 +771,10 @@ compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 	c.o = o;
 	c.metrics = o->metrics != NULL ? o->metrics : default_metrics;
 	c.nmetrics = o->metrics != NULL ? o->nmetrics : 3;
+	for (i = 0; i < nsets; i++) {
+		c.lab[i] = clean_copy(label_of(sets[i]));
+		c.path[i] = clean_copy(sets[i]->path);
+	}
 
 	if (o->json) {
 		fprintf(out, "{\"confidence\":%g,\"sets\":[", o->conf);
@@ -748,17 +791,18 @@ compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 		size_t lw = 0;
 
 		for (i = 0; i < nsets; i++)
-			if (strlen(label_of(sets[i])) > lw)
-				lw = strlen(label_of(sets[i]));
+			if (strlen(c.lab[i]) > lw)
+				lw = strlen(c.lab[i]);
 		fprintf(out, "Sets (x is the baseline):\n");
 		for (i = 0; i < nsets; i++)
 			fprintf(out, "%c %-*s  %s\n", syms[i], (int)lw,
-			    label_of(sets[i]), sets[i]->path);
+			    c.lab[i], c.path[i]);
 		fputc('\n', out);
 	}
 	if (guard(&c, v) == -1) {
 		if (o->json)
 			fputs(",\"refused\":true}\n", out);
+		cmp_free(&c);
 		return (-1);
 	}
 	common_levels(&c);
@@ -784,6 +828,6 @@ compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 	verdict(&c, v);
 	if (o->json)
 		fputs("}\n", out);
-	free(c.levels);
+	cmp_free(&c);
 	return (0);
 }

@@ -23,28 +23,52 @@
 #define FL_TOP		40	/* px above the frames: the title */
 #define FL_MAX_DEPTH	96	/* frames drawn at most, from the root */
 
+/* Children searched in turn up to this many, by a string map beyond. */
+#define FL_LINEAR	16
+
 struct fnode {
 	char		*name;
 	double		 cur, base;	/* seconds per job, inclusive */
 	struct fnode	**kids;
 	size_t		 nkids;
+	struct strmap	*map;		/* kids by name (index = kids'), or NULL */
 };
 
+/*
+ * The child of n named name[0..len), added when new.  A frame may have
+ * hundreds of thousands of siblings (one per symbol a profile saw): a
+ * string map keeps building the tree linear in its frames.
+ */
 static struct fnode *
 child(struct fnode *n, const char *name, size_t len)
 {
 	struct fnode *c;
 	size_t i;
+	int added;
 
-	for (i = 0; i < n->nkids; i++)
-		if (strncmp(n->kids[i]->name, name, len) == 0 &&
-		    n->kids[i]->name[len] == '\0')
+	if (n->map == NULL && n->nkids >= FL_LINEAR) {
+		n->map = xmalloc(sizeof(*n->map));
+		strmap_init(n->map);
+		for (i = 0; i < n->nkids; i++)
+			strmap_get(n->map, n->kids[i]->name,
+			    strlen(n->kids[i]->name), NULL);
+	}
+	if (n->map != NULL) {
+		i = strmap_get(n->map, name, len, &added);
+		if (!added)
 			return (n->kids[i]);
+	} else
+		for (i = 0; i < n->nkids; i++)
+			if (strncmp(n->kids[i]->name, name, len) == 0 &&
+			    n->kids[i]->name[len] == '\0')
+				return (n->kids[i]);
 	c = xcalloc(1, sizeof(*c));
 	c->name = xmalloc(len + 1);
 	memcpy(c->name, name, len);
 	c->name[len] = '\0';
-	n->kids = xrealloc(n->kids, (n->nkids + 1) * sizeof(*n->kids));
+	if ((n->nkids & (n->nkids - 1)) == 0)	/* 0, 1, 2, 4, ...: double */
+		n->kids = xrealloc(n->kids, (n->nkids ? n->nkids * 2 : 1) *
+		    sizeof(*n->kids));
 	n->kids[n->nkids++] = c;
 	return (c);
 }
@@ -56,6 +80,10 @@ fnode_free(struct fnode *n)
 
 	for (i = 0; i < n->nkids; i++)
 		fnode_free(n->kids[i]);
+	if (n->map != NULL) {
+		strmap_free(n->map);
+		free(n->map);
+	}
 	free(n->kids);
 	free(n->name);
 	free(n);
@@ -211,6 +239,7 @@ draw(const struct flame_ctx *c, struct fnode *n, double x, int depth)
 		fputs("</text>", c->fp);
 	}
 	fputs("</g>\n", c->fp);
+	/* Drawn in name order; the tree is complete (n->map no longer agrees). */
 	if (n->nkids > 1)
 		qsort(n->kids, n->nkids, sizeof(*n->kids), fnode_cmp);
 	for (i = 0, kx = x; i < n->nkids; i++) {

@@ -1,6 +1,6 @@
 /*
- * Private to analysis/profile.c, why.c, flame.c: a string map and the
- * helpers they share.
+ * Private to analysis/profile.c, prof_fold.c, lockstat.c, strmap.c,
+ * why.c and flame.c: a string map (strmap.c) and the helpers they share.
  */
 #ifndef FSCONC_PROF_INT_H
 #define FSCONC_PROF_INT_H
@@ -24,9 +24,14 @@ size_t	 strmap_find(const struct strmap *, const char *s, size_t len);
 /* (*v)[idx] += x, *v grown (zeroed) to hold idx. */
 void	 count_add_(double **v, size_t *cap, size_t idx, double x);
 
-/* A regular file of at most max bytes; NULL with err. */
-FILE	*prof_open_bounded(const char *path, long max, char *err,
-	    size_t errlen);
+/* Bound on a set's profile file (FORMAT.md, "Profiles"). */
+#define PROF_MAX_FILE	(512L << 20)
+/*
+ * A set's profile file opened for reading through open_bounded: a
+ * regular file of at most PROF_MAX_FILE bytes, no symlink followed.
+ * NULL with errno and "path: cause" in err.
+ */
+FILE	*prof_fopen(const char *path, char *err, size_t errlen);
 /* 1 if the frame (len bytes) is a kernel one ("..._[k]"). */
 int	 prof_is_kernel(const char *frame, size_t len);
 /* 1 if it is where a worker was blocked ("..._[off]", "[off-cpu]"). */

@@ -3,11 +3,13 @@
  * folded stacks (the format flame-graph tools read), their per-symbol
  * tables, lock statistics, the attribution of lost concurrency to the
  * code whose cost per job grows, and differential flame graphs.
- *   profile.c  perf script output -> folded stacks; folded files;
- *              /proc/lock_stat and FreeBSD debug.lock.prof.stats
- *   why.c      cost per job by symbol and call path, growth, the share
- *              of the lost concurrency it explains (fsconc why)
- *   flame.c    a differential flame graph as one self-contained SVG
+ *   prof_fold.c  perf script / dtrace output -> folded stacks
+ *   profile.c    folded stacks, their files, scopes, symbol tables
+ *   lockstat.c   /proc/lock_stat and FreeBSD debug.lock.prof.stats
+ *   strmap.c     the string map they share (prof_int.h)
+ *   why.c        cost per job by symbol and call path, growth, the share
+ *                of the lost concurrency it explains (fsconc why)
+ *   flame.c      a differential flame graph as one self-contained SVG
  * The files are results/FORMAT.md, "Profiles".
  */
 #ifndef FSCONC_PROFILE_H

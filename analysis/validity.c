@@ -156,7 +156,9 @@ gate_print(FILE *fp, const char *prefix, const struct rs_set *s,
 
 	for (i = 0; i < n; i++) {
 		gate_text(buf, sizeof(buf), s, &g[i]);
-		fprintf(fp, "%s%s\n", prefix, buf);
+		fputs(prefix, fp);
+		put_clean(fp, buf);	/* it may quote a meta value */
+		fputc('\n', fp);
 	}
 }
 
@@ -175,8 +177,9 @@ reached(FILE *fp, const struct rs_set *s, const char *prefix,
 		if (!any)
 			fprintf(fp, "%s%s", sep ? "; " : "", name);
 		v = s->meta[i].value;
-		fprintf(fp, " %s=%s%s", s->meta[i].key + k, v,
-		    strchr(v, '%') == NULL ? "%" : "");
+		fprintf(fp, " %s=", s->meta[i].key + k);
+		put_clean(fp, v);
+		fputs(strchr(v, '%') == NULL ? "%" : "", fp);
 		any = 1;
 	}
 	return (any);
@@ -192,12 +195,15 @@ precision_print(FILE *fp, const char *prefix, const struct rs_set *s)
 
 	if (t == NULL && met == NULL)
 		return (0);
-	fprintf(fp, "%sprecision: target %s%s, %s%s%s%s; reached (95%% "
-	    "half-width, %% of the mean): ", prefix, t != NULL ? t : "?",
-	    t != NULL && strchr(t, '%') == NULL ? "%" : "",
-	    met == NULL ? "met ?" : strcmp(met, "yes") == 0 ? "met" :
-	    "NOT met", stop != NULL ? " (stopped by " : "",
-	    stop != NULL ? stop : "", stop != NULL ? ")" : "");
+	/* Meta values as read: through put_clean. */
+	fprintf(fp, "%sprecision: target ", prefix);
+	put_clean(fp, t != NULL ? t : "?");
+	fprintf(fp, "%s, %s%s", t != NULL && strchr(t, '%') == NULL ? "%" :
+	    "", met == NULL ? "met ?" : strcmp(met, "yes") == 0 ? "met" :
+	    "NOT met", stop != NULL ? " (stopped by " : "");
+	put_clean(fp, stop != NULL ? stop : "");
+	fprintf(fp, "%s; reached (95%% half-width, %% of the mean): ",
+	    stop != NULL ? ")" : "");
 	any = reached(fp, s, "precision_real.", "real", 0);
 	any |= reached(fp, s, "precision_ec.", "EC", any);
 	fprintf(fp, "%s\n", any ? "" : "not recorded");

@@ -383,17 +383,23 @@ why_print(FILE *fp, const struct why *w, const struct why_opts *o)
 	char a[32], b[32];
 	size_t i, j;
 
-	if (w->b == NULL)
-		fprintf(fp, "why: %s\n", w->a->path);
-	else
-		fprintf(fp, "why: %s (B)\n against %s (A)\n", w->b->path,
-		    w->a->path);
-	fprintf(fp, "profile: %s, %.0f Hz; %s samples; costs in ms per "
-	    "job (one worker's run)\n", w->profiler[0] ? w->profiler : "?",
-	    w->hz, o->scope == PROF_SCOPE_WORKERS ? "workers'" :
-	    o->scope == PROF_SCOPE_JOBS ? "workers' and kernel threads'" :
-	    "all non-idle");
-	fprintf(fp, "lock statistics: %s\n", w->locks_note);
+	/* Paths and meta values as read: through put_clean, never raw. */
+	fputs("why: ", fp);
+	put_clean(fp, (w->b != NULL ? w->b : w->a)->path);
+	if (w->b != NULL) {
+		fputs(" (B)\n against ", fp);
+		put_clean(fp, w->a->path);
+		fputs(" (A)", fp);
+	}
+	fputs("\nprofile: ", fp);
+	put_clean(fp, w->profiler[0] ? w->profiler : "?");
+	fprintf(fp, ", %.0f Hz; %s samples; costs in ms per job (one "
+	    "worker's run)\n", w->hz, o->scope == PROF_SCOPE_WORKERS ?
+	    "workers'" : o->scope == PROF_SCOPE_JOBS ?
+	    "workers' and kernel threads'" : "all non-idle");
+	fputs("lock statistics: ", fp);
+	put_clean(fp, w->locks_note);
+	fputc('\n', fp);
 	for (i = 0; i < w->nlevels; i++) {
 		l = &w->levels[i];
 		fprintf(fp, "\n");

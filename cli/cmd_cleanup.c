@@ -1,7 +1,8 @@
 /*
  * fsconc cleanup: undo what dead fsconc processes left behind, their
- * memory disks (md-setup's records) and the sysctls their --vary changed
- * (harness/vary_record.c), as the records in the runtime directory say.
+ * memory disks (md-setup's records), the sysctls their --vary changed
+ * (harness/vary_record.c) and the tracefs their --profile mounted
+ * (harness/profiler.c), as the records in the runtime directory say.
  */
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +30,8 @@ cmd_cleanup(int argc, char **argv)
 		return (EXIT_USAGE);
 	}
 	if (vary_sysctl_cleanup(0) != 0)
+		rv = EXIT_RUNTIME;
+	if (profiler_mount_cleanup() != 0)
 		rv = EXIT_RUNTIME;
 	if (md_cleanup(0) != 0)
 		rv = EXIT_RUNTIME;

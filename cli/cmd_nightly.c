@@ -276,15 +276,28 @@ check_same(const struct rs_set *a, const struct rs_set *b)
 {
 	static const char *const keys[] = { "workload", "archive_sha256" };
 	const char *va, *vb;
-	size_t i;
+	char *msg = NULL;
+	size_t i, len;
+	FILE *fp;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		va = rs_meta_get(a, keys[i]);
 		vb = rs_meta_get(b, keys[i]);
-		if (va != NULL && vb != NULL && strcmp(va, vb) != 0)
-			warnx("nightly: %s differs from the baseline's "
-			    "(%s, baseline %s): the comparison may mean "
-			    "nothing", keys[i], vb, va);
+		if (va == NULL || vb == NULL || strcmp(va, vb) == 0)
+			continue;
+		/* Values as read from the sets: through put_clean. */
+		if ((fp = open_memstream(&msg, &len)) == NULL)
+			continue;
+		fprintf(fp, "nightly: %s differs from the baseline's (",
+		    keys[i]);
+		put_clean(fp, vb);
+		fputs(", baseline ", fp);
+		put_clean(fp, va);
+		fputs("): the comparison may mean nothing", fp);
+		if (fclose(fp) == 0)
+			warnx("%s", msg);
+		free(msg);
+		msg = NULL;
 	}
 }
 
@@ -417,14 +430,19 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 	nnights = spread(nt, cand, vt, n);
 	nreg = verdict_run(vt, n, nt->conf, nt->threshold);
 	/* Which baseline: the verdict means nothing without it. */
-	printf("baseline:  %s\n", base->path);
+	fputs("baseline:  ", stdout);
+	put_clean(stdout, base->path);
+	putchar('\n');
 	for (i = ntested = 0; i < n; i++)
 		if (vt[i].verdict != VERDICT_UNTESTED)
 			ntested++;
-	if (nt->verbose)
-		printf("candidate: %s\n%zu tests, Welch's t (EC: dEC, delta "
-		    "method), Holm's correction, %g%% confidence, threshold "
-		    "%g%%\n", cand->path, ntested, nt->conf, nt->threshold);
+	if (nt->verbose) {
+		fputs("candidate: ", stdout);
+		put_clean(stdout, cand->path);
+		printf("\n%zu tests, Welch's t (EC: dEC, delta method), "
+		    "Holm's correction, %g%% confidence, threshold %g%%\n",
+		    ntested, nt->conf, nt->threshold);
+	}
 	if (nt->verbose && nt->spread_nights > 0)
 		printf("night-to-night spread: from %zu earlier night%s "
 		    "(--spread-nights %zu; %d wanted)\n", nnights,

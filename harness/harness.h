@@ -12,6 +12,8 @@
  *   bind.c        topology + binding plans (topo_open, bind_plan_*)
  *   signals.c     the one owner of SIGINT, SIGTERM, SIGHUP (harness_
  *                 signals_*): workers killed, sysctls and disks back
+ *   records.c     what a run changes outside itself, recorded before
+ *                 (rec_*): RUNDIR/SUB/PID.rec, dead processes' found
  *   batch.c       one batch of N workers (harness_run_batch)
  *   profiler.c    run --profile: perf (dtrace) around a batch's timed
  *                 part, through batch_spec's hooks (profiler.h)
@@ -244,6 +246,23 @@ int	 vary_experiment(struct run_config *, char *set_path, size_t len);
  * or not).  0, or -1 (message printed, the record kept).
  */
 int	 vary_sysctl_cleanup(pid_t pid);
+/*
+ * records.c: rec_write: "pid", "start" and lines written durably to
+ * RUNDIR/SUB/PID.rec, its path in path (0, or -1 with err);
+ * rec_undo_dead: undo(path, pid) for every record of a dead process
+ * (only > 0: that pid's, alive or not), a dead one's temporary file
+ * removed (0, or -1).
+ */
+int	 rec_write(const char *sub, const char *lines, char *path,
+	    size_t pathlen, char *err, size_t errlen);
+int	 rec_undo_dead(const char *sub, pid_t only,
+	    int (*undo)(const char *path, pid_t pid));
+/*
+ * Unmount the tracefs (debugfs) that dead runs' --profile mounted, as
+ * their records in RUNDIR/mount/ name it (harness/profiler.c).  0, or
+ * -1 (printed; the record is kept).
+ */
+int	 profiler_mount_cleanup(void);
 
 /*
  * run_experiment in parts, for drivers that interleave several

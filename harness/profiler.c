@@ -11,7 +11,11 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/mount.h>
+#endif
 
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -74,7 +78,7 @@ program_found(const char *prog)
 
 const char *
 profiler_refusal(int found, int paranoid, int kptr_restrict, uid_t euid,
-    int kallsyms_visible)
+    int kallsyms_visible, int tracing_visible)
 {
 	if (!found)
 		return ("perf not found: install linux-perf (scripts/"
@@ -91,6 +95,12 @@ profiler_refusal(int found, int paranoid, int kptr_restrict, uid_t euid,
 		return ("/proc/kallsyms shows no addresses, so kernel frames "
 		    "would have no symbols: sysctl kernel.kptr_restrict=0 and "
 		    "run as root");
+	/* As root, profiler_check mounts tracefs for the run. */
+	if (!tracing_visible && euid != 0)
+		return ("the tracepoint sched:sched_switch is not visible "
+		    "(tracefs is not mounted) and only root may mount it: "
+		    "run as root (--profile then mounts it for the run), or "
+		    "mount -t tracefs nodev /sys/kernel/tracing as root");
 	return (NULL);
 }
 
@@ -128,25 +138,223 @@ kallsyms_visible(void)
 	return (vis);
 }
 
+/* --- tracefs, mounted for the run ------------------------------------------
+ *
+ * The time off CPU comes from the sched_switch tracepoint, which perf
+ * finds in tracefs; a freshly booted machine may not have it mounted
+ * (and perf, mounting it itself, would leave it so).  As root, fsconc
+ * mounts it (debugfs where the kernel keeps tracefs under it) for the
+ * run and unmounts it at exit.  Recorded before created, as md-setup's
+ * disks and --vary's sysctls are: RUNDIR/mount/PID.rec (records.c),
+ * written durably before mount(2),
+ *   pid PID
+ *   start START          against pid reuse (md_proc_start)
+ *   mount TYPE PATH      one of the two below, nothing else
+ * so that after a SIGKILL "fsconc cleanup" unmounts what it names.
+ */
+static const struct tracing_fs {
+	const char	*type, *path;
+} tracing_fs[] = {
+	{ "tracefs", "/sys/kernel/tracing" },
+	{ "debugfs", "/sys/kernel/debug" },	/* tracing/ below it */
+};
+#define NTRACING_FS	(sizeof(tracing_fs) / sizeof(tracing_fs[0]))
+
+/* This process's record and mount, set up once (used at exit). */
+static char mnt_rec[PATH_MAX];
+static const struct tracing_fs *mnt_fs;
+static pid_t mnt_owner;
+
+static int
+tracing_visible(void)
+{
+	return (access("/sys/kernel/tracing/events/sched/sched_switch",
+	    F_OK) == 0 ||
+	    access("/sys/kernel/debug/tracing/events/sched/sched_switch",
+	    F_OK) == 0);
+}
+
+/* 1 if a file system of this type is mounted at path. */
+static int
+mounted_at(const char *type, const char *path)
+{
+	char *line = NULL, dev[256], mp[PATH_MAX], fst[64];
+	size_t cap = 0;
+	FILE *fp;
+	int found = 0;
+
+	if ((fp = fopen("/proc/self/mounts", "re")) == NULL)
+		return (0);
+	while (!found && getline(&line, &cap, fp) > 0)
+		found = sscanf(line, "%255s %4095s %63s", dev, mp, fst) == 3 &&
+		    strcmp(mp, path) == 0 && strcmp(fst, type) == 0;
+	free(line);
+	fclose(fp);
+	return (found);
+}
+
+static int
+fs_umount(const char *path)
+{
+#ifdef __linux__
+	/* Busy (a perf of another run reading it): detached, gone when
+	 * the last user is. */
+	if (umount2(path, 0) == 0 || (errno == EBUSY &&
+	    umount2(path, MNT_DETACH) == 0))
+		return (0);
+	return (-1);
+#else
+	(void)path;
+	errno = ENOSYS;
+	return (-1);
+#endif
+}
+
+/* At exit: unmount what this process mounted (never a child of it). */
+static void
+tracing_unmount(void)
+{
+	if (mnt_fs == NULL || getpid() != mnt_owner)
+		return;
+	if (fs_umount(mnt_fs->path) == 0 || !mounted_at(mnt_fs->type,
+	    mnt_fs->path))
+		unlink(mnt_rec);
+	else
+		warn("%s (still mounted: fsconc cleanup retries)",
+		    mnt_fs->path);
+	mnt_fs = NULL;
+}
+
+/* Unmount what one dead process's record names.  0, or -1 (kept). */
+static int
+unmount_record(const char *path, pid_t pid)
+{
+	char *line = NULL, type[64], mp[PATH_MAX];
+	size_t cap = 0, i;
+	FILE *fp;
+	int rv = 0;
+
+	if ((fp = fopen(path, "re")) == NULL)
+		return (errno == ENOENT ? 0 : -1);
+	while (getline(&line, &cap, fp) > 0) {
+		if (sscanf(line, "mount %63s %4095s", type, mp) != 2)
+			continue;
+		for (i = 0; i < NTRACING_FS; i++)
+			if (strcmp(type, tracing_fs[i].type) == 0 &&
+			    strcmp(mp, tracing_fs[i].path) == 0)
+				break;
+		if (i == NTRACING_FS) {
+			warnx("%s: mount %s %s: not one fsconc makes: "
+			    "refusing it", path, type, mp);
+			rv = -1;
+			continue;
+		}
+		if (!mounted_at(type, mp))
+			continue;
+		warnx("unmounting %s %s, left mounted by process %ld", type,
+		    mp, (long)pid);
+		if (fs_umount(mp) != 0) {
+			warn("%s", mp);
+			rv = -1;
+		}
+	}
+	free(line);
+	fclose(fp);
+	if (rv == 0 && unlink(path) == -1 && errno != ENOENT)
+		rv = -1;
+	return (rv);
+}
+
+int
+profiler_mount_cleanup(void)
+{
+	return (rec_undo_dead("mount", 0, unmount_record));
+}
+
+/*
+ * Mount tracefs (or debugfs) so that sched_switch is visible, recorded
+ * first.  0, or -1 with the cause and fix in err.
+ */
+static int
+tracing_mount(char *err, size_t errlen)
+{
+#ifdef __linux__
+	const struct tracing_fs *fs = NULL;
+	struct stat st;
+	char *rec;
+	size_t i;
+
+	for (i = 0; i < NTRACING_FS && fs == NULL; i++)
+		if (stat(tracing_fs[i].path, &st) == 0 &&
+		    S_ISDIR(st.st_mode) && !mounted_at(tracing_fs[i].type,
+		    tracing_fs[i].path))
+			fs = &tracing_fs[i];
+	if (fs == NULL) {
+		set_err(err, errlen, "the tracepoint sched:sched_switch is "
+		    "not visible and neither /sys/kernel/tracing nor "
+		    "/sys/kernel/debug can take tracefs (a kernel without "
+		    "CONFIG_FTRACE?)");
+		return (-1);
+	}
+	rec = xasprintf("mount %s %s\n", fs->type, fs->path);
+	if (rec_write("mount", rec, mnt_rec, sizeof(mnt_rec), err,
+	    errlen) != 0) {
+		free(rec);
+		return (-1);
+	}
+	free(rec);
+	/* On disk before it is mounted: SIGKILL cannot lose it. */
+	if (mount(fs->type, fs->path, fs->type, MS_NOSUID | MS_NODEV |
+	    MS_NOEXEC, NULL) == -1) {
+		set_err(err, errlen, "mount -t %s %s: %s (a kernel without "
+		    "CONFIG_TRACING?)", fs->type, fs->path, strerror(errno));
+		unlink(mnt_rec);
+		return (-1);
+	}
+	mnt_fs = fs;
+	mnt_owner = getpid();
+	{
+		static int registered;
+
+		if (!registered++)
+			atexit(tracing_unmount);
+	}
+	if (!tracing_visible()) {
+		set_err(err, errlen, "%s mounted on %s, but the tracepoint "
+		    "sched:sched_switch is not in it (a kernel without "
+		    "CONFIG_TRACEPOINTS?)", fs->type, fs->path);
+		tracing_unmount();
+		return (-1);
+	}
+	return (0);
+#else
+	set_err(err, errlen, "tracefs is Linux's");
+	return (-1);
+#endif
+}
+
 const char *
 profiler_check(void)
 {
+	static char buf[512];
 	const char *why;
+	int tracing;
 
 	if (os_this() == MD_OS_FREEBSD)
 		return (program_found(profiler_program(MD_OS_FREEBSD)) ? NULL :
 		    "dtrace not found: it is in the base system (kldload "
 		    "dtraceall)");
+	/* A dead run's tracefs is unmounted: this run mounts its own. */
+	if (geteuid() == 0)
+		(void)profiler_mount_cleanup();
 	/* The time off CPU comes from the sched_switch tracepoint. */
+	tracing = tracing_visible();
 	if ((why = profiler_refusal(program_found(profiler_program(
 	    MD_OS_LINUX)), read_int_file("/proc/sys/kernel/perf_event_paranoid",
 	    2), read_int_file("/proc/sys/kernel/kptr_restrict", -9), geteuid(),
-	    kallsyms_visible())) == NULL &&
-	    access("/sys/kernel/tracing/events/sched/sched_switch", F_OK) != 0 &&
-	    access("/sys/kernel/debug/tracing/events/sched/sched_switch",
-	    F_OK) != 0)
-		why = "the tracepoint sched:sched_switch is not visible: mount "
-		    "-t tracefs nodev /sys/kernel/tracing";
+	    kallsyms_visible(), tracing)) == NULL && !tracing &&
+	    tracing_mount(buf, sizeof(buf)) != 0)
+		why = buf;
 	return (why);
 }
 

@@ -27,11 +27,17 @@ const char *profiler_program(enum md_os);
  * Can this process profile here?  NULL, or why not with the fix
  * (a static string).  The values are those of kernel.perf_event_paranoid,
  * kernel.kptr_restrict (-9: unknown), whether the program was found, the
- * effective uid, and whether /proc/kallsyms shows addresses.
+ * effective uid, whether /proc/kallsyms shows addresses, and whether
+ * the sched_switch tracepoint is visible (tracefs mounted).
  */
 const char *profiler_refusal(int found, int paranoid, int kptr_restrict,
-	    uid_t euid, int kallsyms_visible);
-/* profiler_refusal on this machine's values (Linux; FreeBSD: dtrace). */
+	    uid_t euid, int kallsyms_visible, int tracing_visible);
+/*
+ * profiler_refusal on this machine's values (Linux; FreeBSD: dtrace).
+ * As root, tracefs is mounted when the tracepoint is not visible,
+ * recorded first in RUNDIR/mount/PID.rec, unmounted at exit (or by
+ * profiler_mount_cleanup, harness.h, after a kill).
+ */
 const char *profiler_check(void);
 /* The commands a profiled batch runs, for --dry-run. */
 void	 profiler_plan(FILE *, enum md_os, unsigned hz, const char *dir);

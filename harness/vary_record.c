@@ -2,9 +2,9 @@
  * Sysctls fsconc changes (--vary's, --qos-sysctls'), saved in memory
  * and on disk: before a sysctl is first changed, its value
  * is written (fsync'd, renamed into place) to RUNDIR/sysctl/PID.rec in
- * md-setup's runtime directory, so that a run killed with SIGKILL does
- * not leave the machine changed: "fsconc cleanup" (and "fsconc md
- * cleanup") put back what the records of dead processes name.
+ * md-setup's runtime directory (records.c), so that a run killed with
+ * SIGKILL does not leave the machine changed: "fsconc cleanup" (and
+ * "fsconc md cleanup") put back what the records of dead processes name.
  *
  *   pid PID
  *   start START          against pid reuse (md_proc_start)
@@ -12,7 +12,6 @@
  */
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -31,24 +30,6 @@
 
 /* This process's record: the path is made once, for a signal handler. */
 static char rec_path[PATH_MAX];
-
-/* RUNDIR/sysctl, made when a record is to be written. */
-static char *
-record_dir(int make)
-{
-	const char *run;
-	char *dir;
-
-	if ((run = md_rundir()) == NULL)
-		return (NULL);
-	dir = xasprintf("%s/sysctl", run);
-	if (make && mkdir(dir, 0700) == -1 && errno != EEXIST) {
-		warn("%s", dir);
-		free(dir);
-		return (NULL);
-	}
-	return (dir);
-}
 
 /* A name the record can hold and cleanup may trust: no blanks, no "..". */
 static int
@@ -69,10 +50,10 @@ int
 vary_record_save(const struct vary_saved *s, int n, char *err,
     size_t errlen)
 {
-	char *dir, *buf = NULL;
+	char *buf = NULL;
 	size_t len = 0, i;
 	FILE *fp;
-	int k, rv = -1;
+	int k, rv;
 
 	for (k = 0; k < n; k++)
 		if (!name_ok(s[k].name)) {
@@ -80,18 +61,10 @@ vary_record_save(const struct vary_saved *s, int n, char *err,
 			    "can record", s[k].name);
 			return (-1);
 		}
-	if ((dir = record_dir(1)) == NULL) {
-		snprintf(err, errlen, "no runtime directory for the sysctl "
-		    "record");
-		return (-1);
-	}
 	if ((fp = open_memstream(&buf, &len)) == NULL) {
 		snprintf(err, errlen, "open_memstream: %s", strerror(errno));
-		free(dir);
 		return (-1);
 	}
-	fprintf(fp, "pid %ld\nstart %llu\n", (long)getpid(),
-	    md_proc_start(getpid()));
 	for (k = 0; k < n; k++) {
 		fprintf(fp, "sysctl %s ", s[k].name);
 		for (i = 0; i < s[k].oldlen; i++)
@@ -99,14 +72,9 @@ vary_record_save(const struct vary_saved *s, int n, char *err,
 		fprintf(fp, "\n");
 	}
 	fclose(fp);
-	snprintf(rec_path, sizeof(rec_path), "%s/%ld.rec", dir,
-	    (long)getpid());
-	if (write_file_durable(rec_path, buf, len, 0600) == -1)
-		snprintf(err, errlen, "%s: %s", rec_path, strerror(errno));
-	else
-		rv = 0;
+	rv = rec_write("sysctl", buf, rec_path, sizeof(rec_path), err,
+	    errlen);
 	free(buf);
-	free(dir);
 	return (rv);
 }
 
@@ -212,51 +180,7 @@ restore_record(const char *path, pid_t pid)
 int
 vary_sysctl_cleanup(pid_t only)
 {
-	struct dirent *de;
-	unsigned long long start;
-	char *dir, *p, *line = NULL;
-	size_t cap = 0, n;
-	pid_t pid;
-	FILE *fp;
-	DIR *dp;
-	int rv = 0;
-
-	if ((dir = record_dir(0)) == NULL)
-		return (-1);
-	if ((dp = opendir(dir)) == NULL) {
-		/* ENOENT: no --vary has ever recorded anything here. */
-		rv = errno == ENOENT ? 0 : -1;
-		if (rv == -1)
-			warn("%s", dir);
-		free(dir);
-		return (rv);
-	}
-	while ((de = readdir(dp)) != NULL) {
-		n = strlen(de->d_name);
-		if (n < 5 || (strcmp(de->d_name + n - 4, ".rec") != 0 &&
-		    strcmp(de->d_name + n - 4, ".tmp") != 0))
-			continue;
-		pid = (pid_t)strtol(de->d_name, NULL, 10);
-		p = xasprintf("%s/%s", dir, de->d_name);
-		start = 0;
-		if ((fp = fopen(p, "re")) != NULL) {
-			while (getline(&line, &cap, fp) > 0)
-				if (sscanf(line, "start %llu", &start) == 1)
-					break;
-			fclose(fp);
-		}
-		if (only > 0 ? pid == only : !md_proc_alive(pid, start)) {
-			if (strcmp(de->d_name + n - 4, ".tmp") == 0)
-				unlink(p);	/* died before the rename */
-			else if (restore_record(p, pid) == -1)
-				rv = -1;
-		}
-		free(p);
-	}
-	free(line);
-	closedir(dp);
-	free(dir);
-	return (rv);
+	return (rec_undo_dead("sysctl", only, restore_record));
 }
 
 /*

@@ -8,6 +8,7 @@
  *                        "res KIND ARG" lines in creation order)
  *   RUNDIR/ID/           the disk's directory: mnt/, img/ ...
  *   RUNDIR/sysctl/       --vary's records (harness/vary_record.c)
+ *   RUNDIR/mount/        --profile's tracefs records (harness/profiler.c)
  *
  * Records are replaced atomically (temporary file, fsync, rename).
  * Undoing what they name is teardown.c's: this file knows no backend.

@@ -28,6 +28,10 @@ echo "$out" | grep -q "dtrace -q .*profile-997" &&
 
 if ! is_root; then
 	for t in "no perf: refused, no set" "no perf, optional: unprofiled" \
+	    "tracefs unmounted: mounted for the run, unmounted after" \
+	    "killed mid-profile: the record stays, fsconc cleanup unmounts" \
+	    "killed mid-profile: the next profiled run takes the mount back" \
+	    "not root, tracefs unmounted: refused, cause and fix named" \
 	    "profiled run" "shared directory: its lock first" \
 	    "private directories: no lock first"; do
 		skip "$t" "needs root (tmpfs)"
@@ -49,12 +53,109 @@ set=$(ls -d "$s"/root/*/opt/* 2>/dev/null)
     ok "no perf, optional: unprofiled" || not_ok "no perf, optional: unprofiled" "rc=$rc $err"
 
 if ! command -v perf >/dev/null 2>&1 || ! perf --version >/dev/null 2>&1; then
-	for t in "profiled run" "shared directory: its lock first" \
+	for t in "tracefs unmounted: mounted for the run, unmounted after" \
+	    "killed mid-profile: the record stays, fsconc cleanup unmounts" \
+	    "killed mid-profile: the next profiled run takes the mount back" \
+	    "not root, tracefs unmounted: refused, cause and fix named" \
+	    "profiled run" "shared directory: its lock first" \
 	    "private directories: no lock first"; do
 		skip "$t" "perf not installed (scripts/install-deps)"
 	done
 	exit 0
 fi
+# tracefs: a fresh machine has none mounted; as root, --profile mounts it
+# for the run (recorded first in the runtime directory) and unmounts it
+# after, or fsconc cleanup does after a kill.  Tried from the unmounted
+# state; the state found is put back at exit.
+tp=/sys/kernel/tracing
+rd=${FSCONC_RUNDIR:-/run/fsconc}
+tracefs_on() { grep -q " $tp tracefs " /proc/mounts; }
+no_record() { [ -z "$(ls "$rd/mount" 2>/dev/null)" ]; }
+tracefs_was=off
+tracefs_on && tracefs_was=on
+at_exit "if [ $tracefs_was = on ]; then tracefs_on || mount -t tracefs nodev $tp
+	else ! tracefs_on || umount $tp; fi"
+why_not=
+if tracefs_on && ! umount $tp 2>/dev/null; then
+	why_not="tracefs is in use at $tp: not unmounted for the test"
+elif [ -e /sys/kernel/debug/tracing/events/sched/sched_switch ]; then
+	why_not="debugfs shows the tracepoints: nothing to mount"
+fi
+if [ -n "$why_not" ]; then
+	skip "tracefs unmounted: mounted for the run, unmounted after" "$why_not"
+	skip "killed mid-profile: the record stays, fsconc cleanup unmounts" "$why_not"
+	skip "killed mid-profile: the next profiled run takes the mount back" "$why_not"
+	skip "not root, tracefs unmounted: refused, cause and fix named" "$why_not"
+else
+	out=$(run --profile -O count=2000 --label tfs 2>&1); rc=$?
+	set=$(ls -d "$s"/root/*/tfs/* 2>/dev/null)
+	prof=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "profiled") c = i }
+		NR > 1 && $c == 1 { n++ } END { print n + 0 }' "$set/runs.tsv" 2>/dev/null)
+	[ $rc -eq 0 ] && [ "$prof" = 2 ] && [ -s "$set/profile/jobs-2.folded" ] &&
+	    grep -q '_\[off\]\|\[preempted\]' "$set/profile/jobs-2.folded" &&
+	    ! tracefs_on && no_record &&
+	    ok "tracefs unmounted: mounted for the run, unmounted after" ||
+	    not_ok "tracefs unmounted: mounted for the run, unmounted after" "rc=$rc prof=$prof
+$(grep tracefs /proc/mounts) $(ls "$rd/mount" 2>&1)
+$out"
+
+	FSCONC_TEST_MARKER=$s/kill "$FSCONC" run -w dirops -j 1,2 -r 50 \
+	    --profile --profile-reps 50 -O count=20000 --disk tmpfs:64m \
+	    -R "$s/root" --label killed >"$s/kill.out" 2>&1 &
+	pid=$!
+	if wait_until [ -e "$s/kill.released" ]; then
+		was=off
+		tracefs_on && was=on
+		kill -KILL $pid; wait $pid 2>/dev/null
+		rec=$(cat "$rd"/mount/*.rec 2>/dev/null)
+		cl=$("$FSCONC" cleanup 2>&1); crc=$?
+		[ $was = on ] && echo "$rec" | grep -qx "mount tracefs $tp" &&
+		    [ $crc -eq 0 ] && ! tracefs_on && no_record &&
+		    echo "$cl" | grep -q "unmounting tracefs $tp, left mounted by process $pid" &&
+		    ok "killed mid-profile: the record stays, fsconc cleanup unmounts" ||
+		    not_ok "killed mid-profile: the record stays, fsconc cleanup unmounts" "mounted during the run: $was
+record: $rec
+cleanup (rc=$crc): $cl
+now: $(grep tracefs /proc/mounts)"
+	else
+		kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+		"$FSCONC" cleanup >/dev/null 2>&1
+		not_ok "killed mid-profile: the record stays, fsconc cleanup unmounts" \
+		    "no batch released: $(cat "$s/kill.out")"
+	fi
+
+	# Killed again: the next profiled run unmounts the dead one's tracefs,
+	# mounts its own and unmounts it at its end.
+	rm -f "$s/kill.released"
+	FSCONC_TEST_MARKER=$s/kill "$FSCONC" run -w dirops -j 1,2 -r 50 \
+	    --profile --profile-reps 50 -O count=20000 --disk tmpfs:64m \
+	    -R "$s/root" --label killed2 >"$s/kill.out" 2>&1 &
+	pid=$!
+	wait_until [ -e "$s/kill.released" ]
+	kill -KILL $pid; wait $pid 2>/dev/null
+	out=$(run --profile -O count=2000 --label next 2>&1); rc=$?
+	[ $rc -eq 0 ] && ! tracefs_on && no_record &&
+	    echo "$out" | grep -q "unmounting tracefs $tp, left mounted by process $pid" &&
+	    ok "killed mid-profile: the next profiled run takes the mount back" ||
+	    not_ok "killed mid-profile: the next profiled run takes the mount back" "rc=$rc
+$(grep tracefs /proc/mounts) $(ls "$rd/mount" 2>&1)
+$out"
+	"$FSCONC" cleanup >/dev/null 2>&1
+
+	# Not root: nothing mounted, the refusal says why and what to do
+	# (perf_event_paranoid's when it forbids a user first).
+	u=$(mktemp -d "$s/user.XXXXXX")
+	chmod 0777 "$u"
+	err=$(cd "$u" && env -u FSCONC_RUNDIR setpriv --reuid=nobody --regid=nogroup \
+	    --clear-groups "$FSCONC" run -w dirops -j 1,2 -r 1 --profile \
+	    --disk dir:"$u/disk" -R "$u/root" 2>&1); rc=$?
+	[ $rc -eq 1 ] && ! tracefs_on && [ ! -e "$u/root" ] &&
+	    echo "$err" | grep -Eq 'mount -t tracefs nodev /sys/kernel/tracing as root|perf_event_paranoid' &&
+	    echo "$err" | grep -q 'run as root' &&
+	    ok "not root, tracefs unmounted: refused, cause and fix named" ||
+	    not_ok "not root, tracefs unmounted: refused, cause and fix named" "rc=$rc $err"
+fi
+
 # The known-answer run: enough files and samples (see the top).
 prof_run() { run --profile --profile-freq 4000 -O count=30000 "$@"; }
 for d in shared private; do

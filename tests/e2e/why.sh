@@ -156,3 +156,70 @@ else
 		    not_ok "flame graph rendered by chromium" "$st; red $red"
 	fi
 fi
+
+# Terminal escapes planted in a set (label, meta values, the profile
+# notes) never reach the terminal: compare and why print them through
+# put_clean.  Sets made by fsconc import, then their meta edited.
+e=$s/esc
+mkdir -p "$e"
+awk 'BEGIN { srand(1); for (i = 0; i < 6; i++) print 1 + rand() / 10 }' >"$e/t1"
+awk 'BEGIN { srand(2); for (i = 0; i < 6; i++) print 0.6 + rand() / 10 }' >"$e/t2"
+for l in a b; do
+	"$FSCONC" import -l "$l" -m kernel="k$l" -R "$e/root" --host h \
+	    1="$e/t1" 2="$e/t2" >/dev/null 2>&1
+done
+esc=$(printf '\033]0;owned\007\033[2J\r\033[31m')
+for m in "$e"/root/h/*/*/meta; do
+	l=$(sed -n 's/^label=//p' "$m")
+	{
+		grep -v -e '^label=' -e '^kernel=' -e '^end=' "$m"
+		printf 'label=%s%s\n' "$l" "$esc"
+		printf 'kernel=k%s%s\n' "$l" "$esc"
+		printf 'precision_target=5\nprecision_met=no\n'
+		printf 'precision_stop=budget%s\nprecision_real.2=9.9%s\n' "$esc" "$esc"
+		sed -n '/^end=/p' "$m"
+	} >"$m.new" && mv "$m.new" "$m"
+done
+# dirty FILE: the lines holding a control byte but tab and newline.
+dirty() { LC_ALL=C grep -naP '[\x00-\x08\x0b-\x1f\x7f]' "$1" | head -3 | cat -v; }
+"$FSCONC" compare --force -R "$e/root" h/a h/b >"$e/cmp" 2>&1; rc=$?
+d=$(dirty "$e/cmp")
+[ $rc -le 4 ] && [ -z "$d" ] && grep -q '^  kernel x ka ]0;owned ' "$e/cmp" &&
+    grep -q 'precision: target 5%, NOT met (stopped by budget ]0;owned ' "$e/cmp" &&
+    ok "compare: escapes in labels and meta values never reach the terminal" ||
+    not_ok "compare: escapes in labels and meta values never reach the terminal" "rc=$rc
+$d
+$(head -20 "$e/cmp")"
+"$FSCONC" compare --force --json -R "$e/root" h/a h/b >"$e/cmp.json" 2>&1
+d=$(dirty "$e/cmp.json")
+[ -z "$d" ] && grep -q '\\u001b' "$e/cmp.json" &&
+    ok "compare --json: escapes as \\u001b" ||
+    not_ok "compare --json: escapes as \\u001b" "$d"
+hp=$s/root/h/hostile/20261201T000000Z
+mkprof "$hp" "x$esc" 60
+sed -i "s/^profile=.*/profile=perf$esc/; s/^lock_stat=.*/lock_stat=none$esc/" "$hp/meta"
+"$FSCONC" why "$hp" >"$e/why" 2>&1; rc=$?
+d=$(dirty "$e/why")
+[ $rc -eq 0 ] && [ -z "$d" ] && grep -q '^profile: perf .*1000 Hz' "$e/why" &&
+    grep -q '^lock statistics: none ' "$e/why" &&
+    ok "why: escapes in profile= and lock_stat= never reach the terminal" ||
+    not_ok "why: escapes in profile= and lock_stat= never reach the terminal" "rc=$rc
+$d
+$(head -5 "$e/why")"
+# nightly: the differing workload of baseline and candidate, as read.
+for n in 1 2; do
+	"$FSCONC" import -l n --date 2026-11-0${n}T00:00:00Z -m workload=w$n \
+	    -R "$e/nroot" --host h 1="$e/t1" 2="$e/t2" >/dev/null 2>&1
+done
+for m in "$e"/nroot/h/n/*/meta; do
+	sed -i "s/^workload=\(.*\)/workload=\1$esc/" "$m"
+done
+"$FSCONC" nightly -R "$e/nroot" --no-run "$(ls -d "$e"/nroot/h/n/* | tail -1)" \
+    --no-report -v >"$e/nightly" 2>&1; rc=$?
+d=$(dirty "$e/nightly")
+[ $rc -ne 2 ] && [ -z "$d" ] &&
+    grep -q "nightly: workload differs from the baseline's (w2 ]0;owned " "$e/nightly" &&
+    ok "nightly: escapes in meta values never reach the terminal" ||
+    not_ok "nightly: escapes in meta values never reach the terminal" "rc=$rc
+$d
+$(head -5 "$e/nightly")"

@@ -1,5 +1,5 @@
 /*
- * analysis/profile.c: perf script and dtrace output folded, folded files
+ * analysis/profile.c, prof_fold.c, lockstat.c: perf script and dtrace output folded, folded files
  * read back (and refused), symbol tables, /proc/lock_stat and FreeBSD
  * debug.lock.prof.stats; harness/profiler.c's refusals.
  */
@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,6 +303,177 @@ test_folded_refuses(void **state)
 	assert_non_null(strstr(err, "not a regular file"));
 }
 
+/*
+ * The refusals of a set's profile files name the file and the cause:
+ * the errno, the bound, a symlink (never followed: a set may come from
+ * anywhere); both readers alike.
+ */
+static void
+test_profile_file_refusals(void **state)
+{
+	struct prof_folded f;
+	struct lock_stats s;
+	char err[512], *path, *link, *want;
+	int fd;
+
+	(void)state;
+	assert_int_equal(prof_folded_read("/nonexistent/jobs-1.folded", &f,
+	    err, sizeof(err)), -1);
+	assert_string_equal(err, "/nonexistent/jobs-1.folded: No such file "
+	    "or directory");
+	assert_int_equal(lock_stats_read("/nonexistent/jobs-1.locks", &s, err,
+	    sizeof(err)), -1);
+	assert_string_equal(err, "/nonexistent/jobs-1.locks: No such file "
+	    "or directory");
+
+	/* Larger than the bound (sparse: no space used). */
+	path = write_tmp("worker;a 1\n");
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (512L << 20) + 1), 0);
+	close(fd);
+	assert_int_equal(prof_folded_read(path, &f, err, sizeof(err)), -1);
+	want = xasprintf("%s: larger than 536870912 bytes", path);
+	assert_string_equal(err, want);
+	free(want);
+	assert_int_equal(lock_stats_read(path, &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "larger than 536870912 bytes"));
+
+	/* A symlink to a readable folded file is not followed. */
+	assert_int_equal(truncate(path, 0), 0);
+	link = xasprintf("%s.link", path);
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(prof_folded_read(link, &f, err, sizeof(err)), -1);
+	want = xasprintf("%s: a symbolic link, not followed", link);
+	assert_string_equal(err, want);
+	free(want);
+	unlink(link);
+	unlink(path);
+	free(link);
+	free(path);
+}
+
+static void
+folded_of(struct prof_folded *f, const char *const *stacks,
+    const uint64_t *counts, size_t n)
+{
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i < n; i++)
+		prof_folded_add(f, stacks[i], counts[i]);
+	prof_folded_sort(f);
+}
+
+/*
+ * A differential flame graph, known answer worked by hand: 0.5 s per
+ * sample (binary-exact figures), 220 px wide, so 200 px for the 25 s of
+ * the workers (8 px a second).  Siblings by name: c (5 s) left of main
+ * (20 s); under main a_[k] (15 s) and b (5 s).  Own-time growth: a_[k]
+ * +10 s (the largest: full red, 230 - 175 = 55), c -5 s (half: blue
+ * 230 - 88 = 142), the rest grey.  Depth 2: 40 + 3 x 17 + 10 = 101 px
+ * high, frames at y = 91 - (depth + 1) x 17.  "other:" is out of scope.
+ */
+static void
+test_flame_known_answer(void **state)
+{
+	static const char *const cs[] = { "worker;main;a_[k]", "worker;main;b",
+	    "worker;c", "other:x;y" };
+	static const uint64_t cc[] = { 30, 10, 10, 5 };
+	static const char *const bs[] = { "worker;c", "worker;main;b",
+	    "worker;main;a_[k]" };
+	static const uint64_t bc[] = { 20, 10, 10 };
+	static const char want[] =
+"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"flame\" "
+    "viewBox=\"0 0 220 101\" width=\"220\" height=\"101\" "
+    "font-family=\"monospace\" font-size=\"12\">\n"
+"<rect x=\"0\" y=\"0\" width=\"220\" height=\"101\" fill=\"white\"/>\n"
+"<text x=\"10\" y=\"18\" font-size=\"14\">t &amp; &lt;t&gt;</text>\n"
+"<text x=\"10\" y=\"34\">width: time per job (25000.00 ms in all); "
+    "colour: growth of a frame's own time over the base (red more, blue "
+    "less)</text>\n"
+"<g><title>all: 25000.000 ms per job (+5000.000 ms), own 0.000 ms "
+    "(+0.000 ms)</title><rect x=\"10.0\" y=\"74\" width=\"200.0\" "
+    "height=\"16\" fill=\"rgb(225,225,225)\" stroke=\"white\" "
+    "stroke-width=\"0.5\"/><text x=\"13.0\" y=\"86\">all</text></g>\n"
+"<g><title>c: 5000.000 ms per job (-5000.000 ms), own 5000.000 ms "
+    "(-5000.000 ms)</title><rect x=\"10.0\" y=\"57\" width=\"40.0\" "
+    "height=\"16\" fill=\"rgb(142,142,255)\" stroke=\"white\" "
+    "stroke-width=\"0.5\"/><text x=\"13.0\" y=\"69\">c</text></g>\n"
+"<g><title>main: 20000.000 ms per job (+10000.000 ms), own 0.000 ms "
+    "(+0.000 ms)</title><rect x=\"50.0\" y=\"57\" width=\"160.0\" "
+    "height=\"16\" fill=\"rgb(225,225,225)\" stroke=\"white\" "
+    "stroke-width=\"0.5\"/><text x=\"53.0\" y=\"69\">main</text></g>\n"
+"<g><title>a_[k]: 15000.000 ms per job (+10000.000 ms), own 15000.000 ms "
+    "(+10000.000 ms)</title><rect x=\"50.0\" y=\"40\" width=\"120.0\" "
+    "height=\"16\" fill=\"rgb(255,55,55)\" stroke=\"white\" "
+    "stroke-width=\"0.5\"/><text x=\"53.0\" y=\"52\">a_[k]</text></g>\n"
+"<g><title>b: 5000.000 ms per job (+0.000 ms), own 5000.000 ms "
+    "(+0.000 ms)</title><rect x=\"170.0\" y=\"40\" width=\"40.0\" "
+    "height=\"16\" fill=\"rgb(225,225,225)\" stroke=\"white\" "
+    "stroke-width=\"0.5\"/><text x=\"173.0\" y=\"52\">b</text></g>\n"
+"</svg>\n";
+	struct prof_folded cur, base;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	folded_of(&cur, cs, cc, 4);
+	folded_of(&base, bs, bc, 3);
+	fp = open_memstream(&buf, &len);
+	assert_int_equal(flame_svg(fp, &cur, 0.5, &base, 0.5,
+	    PROF_SCOPE_WORKERS, "t & <t>", 220), 0);
+	fclose(fp);
+	assert_string_equal(buf, want);
+	free(buf);
+	prof_folded_free(&cur);
+	prof_folded_free(&base);
+}
+
+/*
+ * Many siblings (past any small-set search) merge by name across both
+ * profiles whatever their order: frame f<i> has i + 1 samples in cur
+ * and 1 in base, so its growth is i samples, f299 the largest (red).
+ */
+static void
+test_flame_many_siblings(void **state)
+{
+	struct prof_folded cur, base;
+	char *buf = NULL, *p, name[64];
+	size_t len = 0, n;
+	FILE *fp;
+	int i;
+
+	(void)state;
+	memset(&cur, 0, sizeof(cur));
+	memset(&base, 0, sizeof(base));
+	for (i = 0; i < 300; i++) {
+		snprintf(name, sizeof(name), "worker;main;f%d", (i * 7) % 300);
+		prof_folded_add(&cur, name, (uint64_t)((i * 7) % 300) + 1);
+		snprintf(name, sizeof(name), "worker;main;f%d", 299 - i);
+		prof_folded_add(&base, name, 1);
+	}
+	/* Unsorted, and one stack twice: the tree merges them. */
+	prof_folded_add(&cur, "worker;main;f0", 1);
+	fp = open_memstream(&buf, &len);
+	assert_int_equal(flame_svg(fp, &cur, 1.0 / 1024, &base, 1.0 / 1024,
+	    PROF_SCOPE_WORKERS, "many", 100000), 0);
+	fclose(fp);
+	for (n = 0, p = buf; (p = strstr(p, "<g>")) != NULL; p++)
+		n++;
+	assert_int_equal(n, 302);	/* all, main, 300 siblings */
+	assert_non_null(strstr(buf, "<title>f299: 292.969 ms per job "
+	    "(+291.992 ms), own 292.969 ms (+291.992 ms)</title>"));
+	assert_non_null(strstr(buf, "<title>f0: 1.953 ms per job (+0.977 ms)"));
+	p = strstr(buf, "<title>f299:");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "fill=\"rgb(255,55,55)\""));
+	free(buf);
+	prof_folded_free(&cur);
+	prof_folded_free(&base);
+}
+
 /* /proc/lock_stat as a CONFIG_LOCK_STAT kernel prints it (0.4). */
 static const char lock_stat_text[] =
 "lock_stat version 0.4\n"
@@ -410,18 +582,26 @@ static void
 test_refusals(void **state)
 {
 	(void)state;
-	assert_null(profiler_refusal(1, 2, 0, 0, 1));	/* root */
-	assert_non_null(strstr(profiler_refusal(0, 2, 0, 0, 1),
+	assert_null(profiler_refusal(1, 2, 0, 0, 1, 1));	/* root */
+	assert_non_null(strstr(profiler_refusal(0, 2, 0, 0, 1, 1),
 	    "install linux-perf"));
-	assert_non_null(strstr(profiler_refusal(1, 2, 0, 1000, 1),
+	assert_non_null(strstr(profiler_refusal(1, 2, 0, 1000, 1, 1),
 	    "kernel.perf_event_paranoid=-1"));
-	assert_null(profiler_refusal(1, -1, 0, 1000, 1));
-	assert_non_null(strstr(profiler_refusal(1, -1, 2, 0, 1),
+	assert_null(profiler_refusal(1, -1, 0, 1000, 1, 1));
+	assert_non_null(strstr(profiler_refusal(1, -1, 2, 0, 1, 1),
 	    "kernel.kptr_restrict=0"));
-	assert_non_null(strstr(profiler_refusal(1, -1, 1, 1000, 1),
+	assert_non_null(strstr(profiler_refusal(1, -1, 1, 1000, 1, 1),
 	    "kernel.kptr_restrict=0"));
-	assert_non_null(strstr(profiler_refusal(1, -1, 0, 0, 0),
+	assert_non_null(strstr(profiler_refusal(1, -1, 0, 0, 0, 1),
 	    "/proc/kallsyms"));
+	/* tracefs not mounted: root mounts it; others are told how. */
+	assert_null(profiler_refusal(1, 2, 0, 0, 1, 0));
+	assert_null(profiler_refusal(1, -1, 0, 1000, 1, 1));
+	assert_string_equal(profiler_refusal(1, -1, 0, 1000, 1, 0),
+	    "the tracepoint sched:sched_switch is not visible (tracefs is "
+	    "not mounted) and only root may mount it: run as root "
+	    "(--profile then mounts it for the run), or mount -t tracefs "
+	    "nodev /sys/kernel/tracing as root");
 }
 
 int
@@ -435,6 +615,9 @@ main(void)
 		cmocka_unit_test(test_fold_dtrace),
 		cmocka_unit_test(test_folded_roundtrip_and_symtab),
 		cmocka_unit_test(test_folded_refuses),
+		cmocka_unit_test(test_profile_file_refusals),
+		cmocka_unit_test(test_flame_known_answer),
+		cmocka_unit_test(test_flame_many_siblings),
 		cmocka_unit_test(test_lock_stat),
 		cmocka_unit_test(test_lock_prof),
 		cmocka_unit_test(test_refusals),
