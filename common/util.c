@@ -338,6 +338,21 @@ write_file_durable(const char *path, const void *buf, size_t len,
 	return (e);
 }
 
+int
+durable_tmp_name(const char *name)
+{
+	size_t len = strlen(name), i;
+
+	if (len > 4 && strcmp(name + len - 4, ".tmp") == 0)
+		return (1);
+	if (len < 8 || name[len - 7] != '.')
+		return (0);
+	for (i = len - 6; i < len; i++)
+		if (!isalnum((unsigned char)name[i]))
+			return (0);
+	return (1);
+}
+
 void
 set_err(char *err, size_t len, const char *fmt, ...)
 {

@@ -77,6 +77,11 @@ int	 fsync_dir(const char *);
  */
 int	 write_file_durable(const char *path, const void *buf, size_t len,
 	    mode_t);
+/*
+ * 1 when name is a temporary file write_file_durable may leave behind
+ * when killed ("NAME.XXXXXX", or "NAME.tmp" of older versions).
+ */
+int	 durable_tmp_name(const char *name);
 
 /*
  * The one error-buffer formatter of library code: fmt into err (len

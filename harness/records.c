@@ -100,7 +100,7 @@ rec_undo_dead(const char *sub, pid_t only, int (*undo)(const char *path,
 			continue;
 		if (strcmp(e, ".rec") == 0)
 			tmp = 0;
-		else if (strncmp(e, ".rec.", 5) == 0 || strcmp(e, ".tmp") == 0)
+		else if (durable_tmp_name(e))
 			tmp = 1;
 		else
 			continue;

@@ -113,15 +113,13 @@ remove_stale_tmp(pid_t interrupted)
 {
 	struct dirent *de;
 	char *dir, *p;
-	size_t len;
 	pid_t pid;
 	DIR *dp;
 
 	dir = xasprintf("%s/state", md_rundir());
 	if ((dp = opendir(dir)) != NULL) {
 		while ((de = readdir(dp)) != NULL) {
-			len = strlen(de->d_name);
-			if (len < 5 || strcmp(de->d_name + len - 4, ".tmp"))
+			if (!durable_tmp_name(de->d_name))
 				continue;
 			pid = (pid_t)strtol(de->d_name, NULL, 10);
 			if (pid <= 0 || (pid != interrupted &&

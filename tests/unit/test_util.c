@@ -321,6 +321,19 @@ test_write_durable_planted(void **state)
 	free(planted);
 }
 
+/* What cleanup takes for a killed writer's temporary file. */
+static void
+test_durable_tmp_name(void **state)
+{
+	(void)state;
+	assert_true(durable_tmp_name("12.1.rec.Ab12Cd"));
+	assert_true(durable_tmp_name("12.tmp"));
+	assert_false(durable_tmp_name("12.1.rec"));
+	assert_false(durable_tmp_name("12.rec"));
+	assert_false(durable_tmp_name("x.rec.Ab-2Cd"));
+	assert_false(durable_tmp_name(".Ab12C"));
+}
+
 int
 main(void)
 {
@@ -336,6 +349,7 @@ main(void)
 		cmocka_unit_test(test_fsync_dir),
 		cmocka_unit_test(test_open_bounded),
 		cmocka_unit_test(test_write_durable_planted),
+		cmocka_unit_test(test_durable_tmp_name),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
