@@ -95,69 +95,69 @@ normalize_name(const char *in, char *out, size_t outlen)
 }
 
 static int
-sym_has(const struct xctx *x, uint64_t h)
+slink_has(const struct xctx *x, uint64_t h)
 {
 	size_t i;
 
 	h |= 1;		/* 0 marks an empty slot */
-	for (i = h & (x->symcap - 1); x->syms[i] != 0;
-	    i = (i + 1) & (x->symcap - 1))
-		if (x->syms[i] == h)
+	for (i = h & (x->slinkcap - 1); x->slinks[i] != 0;
+	    i = (i + 1) & (x->slinkcap - 1))
+		if (x->slinks[i] == h)
 			return (1);
 	return (0);
 }
 
 /* Remember a symbolic link at name (normalized).  Collisions only err safe. */
 void
-sym_add(struct xctx *x, const char *name)
+slink_add(struct xctx *x, const char *name)
 {
 	uint64_t h = FNV_OFF, *old;
 	size_t i, oldcap;
 
 	for (; *name != '\0'; name++) {
 		if ((unsigned char)*name >= 0x80)
-			x->symwide = 1;
+			x->slinkwide = 1;
 		h = FNV_NEXT(h, (unsigned char)*name);
 	}
-	if (x->symcap > 0 && sym_has(x, h))
+	if (x->slinkcap > 0 && slink_has(x, h))
 		return;
-	if (2 * (x->nsyms + 1) > x->symcap) {
-		old = x->syms;
-		oldcap = x->symcap;
-		x->symcap = oldcap ? 2 * oldcap : 64;
-		x->syms = xcalloc(x->symcap, sizeof(*x->syms));
-		x->nsyms = 0;
+	if (2 * (x->nslinks + 1) > x->slinkcap) {
+		old = x->slinks;
+		oldcap = x->slinkcap;
+		x->slinkcap = oldcap ? 2 * oldcap : 64;
+		x->slinks = xcalloc(x->slinkcap, sizeof(*x->slinks));
+		x->nslinks = 0;
 		for (i = 0; i < oldcap; i++)
 			if (old[i] != 0) {
-				size_t j = old[i] & (x->symcap - 1);
+				size_t j = old[i] & (x->slinkcap - 1);
 
-				while (x->syms[j] != 0)
-					j = (j + 1) & (x->symcap - 1);
-				x->syms[j] = old[i];
-				x->nsyms++;
+				while (x->slinks[j] != 0)
+					j = (j + 1) & (x->slinkcap - 1);
+				x->slinks[j] = old[i];
+				x->nslinks++;
 			}
 		free(old);
 	}
 	h |= 1;
-	for (i = h & (x->symcap - 1); x->syms[i] != 0;
-	    i = (i + 1) & (x->symcap - 1))
+	for (i = h & (x->slinkcap - 1); x->slinks[i] != 0;
+	    i = (i + 1) & (x->slinkcap - 1))
 		;
-	x->syms[i] = h;
-	x->nsyms++;
+	x->slinks[i] = h;
+	x->nslinks++;
 }
 
 /* Is name (normalized), or a parent of it, a symbolic link we made? */
 int
-sym_on_path(const struct xctx *x, const char *name)
+slink_on_path(const struct xctx *x, const char *name)
 {
 	uint64_t h = FNV_OFF;
 
-	if (x->nsyms == 0)
+	if (x->nslinks == 0)
 		return (0);
-	if (x->symwide)
+	if (x->slinkwide)
 		return (1);
 	for (;; name++) {
-		if ((*name == '/' || *name == '\0') && sym_has(x, h))
+		if ((*name == '/' || *name == '\0') && slink_has(x, h))
 			return (1);
 		if (*name == '\0')
 			return (0);

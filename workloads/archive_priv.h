@@ -8,7 +8,7 @@
  *   archive_image.c   the image (memfd or memory) and its read callbacks
  *   archive_owner.c   user and group names resolved once (owners_*)
  *   archive_policy.c  what is refused (entry_refusal, hardlink_refusal),
- *                     the symbolic links made so far (sym_*)
+ *                     the symbolic links made so far (slink_*)
  *   xwriter.c         the fast writer of fresh directories (xw_*)
  *   xctx.c            the engine: libarchive's writer and the loop
  */
@@ -41,7 +41,7 @@ struct owners;
  * on a case-insensitive file system (ZFS casesensitivity=insensitive,
  * ext4 or tmpfs casefold) "s/x" goes through a symbolic link "S".  Past
  * ASCII, folding and normalization are the file system's own, so there
- * every name is checked (sym_on_path).
+ * every name is checked (slink_on_path).
  */
 #define FNV_OFF		0xcbf29ce484222325ULL
 #define FNV_MUL		0x100000001b3ULL
@@ -130,9 +130,9 @@ struct xctx {
 	int		 flags;		/* flags=, with the security bits */
 	int		 oldcwd;	/* cwd before xctx_enter_dir, or -1 */
 	int		 fresh;		/* dir was empty at xctx_open */
-	uint64_t	*syms;		/* hashes of symlinks made so far */
-	size_t		 nsyms, symcap;
-	int		 symwide;	/* one has a name beyond ASCII */
+	uint64_t	*slinks;	/* hashes of symlinks made so far */
+	size_t		 nslinks, slinkcap;
+	int		 slinkwide;	/* one has a name beyond ASCII */
 	pthread_t	 cwd_thread;	/* whose cwd is dir */
 	/* The fast writer (fresh directories; libarchive does the rest). */
 	int		 fast;		/* on for this run */
@@ -242,9 +242,9 @@ la_int64_t owner_lookup_user(void *p, const char *name, la_int64_t id);
 la_int64_t owner_lookup_group(void *p, const char *name, la_int64_t id);
 
 /* archive_policy.c: the symbolic links this extraction made (names). */
-void	 sym_add(struct xctx *, const char *name);
+void	 slink_add(struct xctx *, const char *name);
 /* Is name (normalized), or a parent of it, one of them? */
-int	 sym_on_path(const struct xctx *, const char *name);
+int	 slink_on_path(const struct xctx *, const char *name);
 /* Why hard link target hl may not be linked to, or NULL (*eno: errno). */
 const char *hardlink_refusal(struct xctx *, const char *hl, int relative,
 	    int *eno);

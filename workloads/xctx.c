@@ -323,10 +323,10 @@ xctx_run(struct xctx *x)
 		islink = archive_entry_filetype(e) == AE_IFLNK;
 		check = !x->fresh;
 		if (x->fresh) {
-			check = sym_on_path(x, normalize_into(&x->nn,
+			check = slink_on_path(x, normalize_into(&x->nn,
 			    &x->nncap, name));
-			if (hl != NULL && sym_on_path(x, normalize_into(&x->tn,
-			    &x->tncap, hl)))
+			if (hl != NULL && slink_on_path(x,
+			    normalize_into(&x->tn, &x->tncap, hl)))
 				check = 1;
 		}
 		if (xctx_unsafe_for_tests)
@@ -341,7 +341,7 @@ xctx_run(struct xctx *x)
 			r = xw_entry(x, e, x->nn, hl != NULL ? x->tn : NULL,
 			    name);
 			if (r != 0 && islink)
-				sym_add(x, x->nn);
+				slink_add(x, x->nn);
 			if (r == -1)
 				break;
 			if (r == 1)
@@ -355,7 +355,7 @@ xctx_run(struct xctx *x)
 			continue;
 		}
 		if (x->fresh && islink)
-			sym_add(x, x->nn);
+			slink_add(x, x->nn);
 		archive_write_disk_set_options(x->disk, check ? base :
 		    base & ~ARCHIVE_EXTRACT_SECURE_SYMLINKS);
 		/* set_pathname frees name: the label is our copy of it. */
@@ -422,10 +422,10 @@ xctx_close(struct xctx *x)
 	free(x->tn);
 	x->nn = x->tn = NULL;
 	x->nncap = x->tncap = 0;
-	free(x->syms);
-	x->syms = NULL;
-	x->nsyms = x->symcap = 0;
-	x->symwide = 0;
+	free(x->slinks);
+	x->slinks = NULL;
+	x->nslinks = x->slinkcap = 0;
+	x->slinkwide = 0;
 	x->rd = x->disk = NULL;
 	x->dir = x->name = x->link = NULL;
 }
