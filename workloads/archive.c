@@ -62,18 +62,10 @@ archive_load(const char *file, int formats, struct archive_image *img,
 	wl_safe_text(file, MSG_ARCHIVE, sp);
 	img->path = xstrdup(file);
 	img->owners = owners = owners_new();
-	/* O_NONBLOCK: a FIFO must not block before the type check. */
-	if ((fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
-	    fstat(fd, &st) == -1) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		if (fd != -1)
-			close(fd);
-		archive_image_free(img);
-		return (-1);
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
-		close(fd);
+	/* The message names the file as made safe above: errno says why. */
+	if ((fd = open_bounded(file, 0, INT64_MAX, &st, NULL, 0)) == -1) {
+		snprintf(err, errlen, "%s: %s", path, errno == EINVAL ?
+		    "not a regular file" : strerror(errno));
 		archive_image_free(img);
 		return (-1);
 	}
