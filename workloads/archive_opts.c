@@ -32,6 +32,7 @@ static const struct {
 	{ "sparse",		ARCHIVE_EXTRACT_SPARSE },
 	{ "clear_nochange_fflags", ARCHIVE_EXTRACT_CLEAR_NOCHANGE_FFLAGS },
 	{ "safe_writes",	ARCHIVE_EXTRACT_SAFE_WRITES },
+	{ "suid",		EXTRACT_SUID },
 	{ "secure_symlinks",	ARCHIVE_EXTRACT_SECURE_SYMLINKS },
 	{ "secure_nodotdot",	ARCHIVE_EXTRACT_SECURE_NODOTDOT },
 	{ "secure_noabsolutepaths", ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS },
@@ -39,7 +40,8 @@ static const struct {
 
 const char extract_flag_names[] =
     "time perm owner acl xattr fflags mac_metadata unlink no_overwrite "
-    "no_overwrite_newer no_autodir sparse clear_nochange_fflags safe_writes";
+    "no_overwrite_newer no_autodir sparse clear_nochange_fflags safe_writes "
+    "suid";
 
 int
 extract_default_flags(void)

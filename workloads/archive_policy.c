@@ -67,6 +67,16 @@ entry_refusal(struct archive_entry *e)
 	return (NULL);
 }
 
+mode_t
+entry_perm(struct archive_entry *e, int flags)
+{
+	mode_t m = archive_entry_perm(e);
+
+	if ((flags & EXTRACT_SUID) == 0)
+		m &= ~(mode_t)(S_ISUID | S_ISGID);
+	return (m);
+}
+
 void
 normalize_name(const char *in, char *out, size_t outlen)
 {

@@ -31,6 +31,13 @@
 struct archive_entry;
 struct owners;
 
+/*
+ * flags=suid: restore set-user-ID and set-group-ID bits (never by
+ * default: as root, a root-owned copy of a shell with mode 4755 would be
+ * anyone's).  A bit of fsconc's, above libarchive's; never handed to it.
+ */
+#define EXTRACT_SUID	0x40000000
+
 /* Always on, whatever flags= says. */
 #define SECURE_FLAGS	(ARCHIVE_EXTRACT_SECURE_NODOTDOT | \
 			 ARCHIVE_EXTRACT_SECURE_SYMLINKS | \
@@ -245,6 +252,8 @@ la_int64_t owner_lookup_group(void *p, const char *name, la_int64_t id);
 void	 slink_add(struct xctx *, const char *name);
 /* Is name (normalized), or a parent of it, one of them? */
 int	 slink_on_path(const struct xctx *, const char *name);
+/* The permission bits an entry is extracted with under flags. */
+mode_t	 entry_perm(struct archive_entry *, int flags);
 /* Why hard link target hl may not be linked to, or NULL (*eno: errno). */
 const char *hardlink_refusal(struct xctx *, const char *hl, int relative,
 	    int *eno);

@@ -287,13 +287,14 @@ xctx_run(struct xctx *x)
 	const char *why, *name, *hl, *label;
 	char ent[32];
 	enum wl_status ds;
+	mode_t m;
 	int r, relative, base, check, islink, eno, fmt;
 
 	/* Only the thread that entered the directory may use relative names. */
 	relative = x->oldcwd != -1 &&
 	    pthread_equal(x->cwd_thread, pthread_self());
-	base = relative ? x->flags :
-	    x->flags & ~ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS;
+	base = (relative ? x->flags :
+	    x->flags & ~ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS) & ~EXTRACT_SUID;
 	x->start = time(NULL);
 	for (;;) {
 		ds = WL_OK;
@@ -318,6 +319,9 @@ xctx_run(struct xctx *x)
 			    0);
 			continue;
 		}
+		/* Set-ID bits only when asked for: for both writers. */
+		if ((m = entry_perm(e, x->flags)) != archive_entry_perm(e))
+			archive_entry_set_perm(e, m);
 		hl = archive_entry_hardlink(e);
 		/* entry_refusal made the type and the link fields agree. */
 		islink = archive_entry_filetype(e) == AE_IFLNK;

@@ -1450,6 +1450,105 @@ test_verify_fifo(void **state)
 	free(d);
 }
 
+/* Whether any of the names under dir has a set-user- or set-group-ID bit. */
+static int
+setid_bits(const char *dir, const char *const *names, char *which,
+    size_t len)
+{
+	struct stat st;
+	char *p;
+	int any = 0;
+
+	which[0] = '\0';
+	for (; *names != NULL; names++) {
+		p = xasprintf("%s/%s", dir, *names);
+		if (lstat(p, &st) == -1)
+			fail_msg("%s: %s", p, strerror(errno));
+		if (st.st_mode & (S_ISUID | S_ISGID)) {
+			any = 1;
+			snprintf(which + strlen(which), len - strlen(which),
+			    " %s %04o", *names, (unsigned)(st.st_mode & 07777));
+		}
+		free(p);
+	}
+	return (any);
+}
+
+/*
+ * Set-ID bits from an archive are restored only when asked for by name
+ * (flags=...,suid): as root, a copy of a root-owned binary with mode 4755
+ * would otherwise give any local user who reaches it a root shell.  Both
+ * writers: libarchive's (archive_extract_to from the main thread keeps
+ * the prefix method, no fast writer) and the fast one (the workload's
+ * workers, fresh directories).
+ */
+static void
+test_setid_not_restored(void **state)
+{
+	static const struct fent f[] = {
+		{ "sgiddir", AE_IFDIR, 02755, NULL, 0, 1000 },
+		{ "suid", AE_IFREG, 04755, NULL, 10, 2000 },
+		{ "sgid", AE_IFREG, 02755, NULL, 10, 3000 },
+		{ "both", AE_IFREG, 06711, NULL, 0, 4000 },
+		{ "sgiddir/suid", AE_IFREG, 04755, NULL, 10, 5000 },
+		{ "plain", AE_IFREG, 0755, NULL, 10, 6000 },
+		{ "hl", 0, 04755, "plain", 0, 7000 },
+	};
+	static const char *const names[] = { "sgiddir", "suid", "sgid",
+		"both", "sgiddir/suid", "plain", "hl", NULL };
+	const char *flagsets[] = { "default", "default,suid" };
+	char *a, *d, *dirs[1], err[512], which[256];
+	struct archive_image img;
+	struct tw t;
+	size_t fi;
+	void *st;
+	int flags, how, asked;
+
+	(void)state;
+	a = fast_archive("setid.tar", f, sizeof(f) / sizeof(f[0]), "none");
+	for (fi = 0; fi < 2; fi++) {
+		asked = fi == 1;
+		/* Only root may set a set-group-ID bit of any group. */
+		if (asked && geteuid() != 0)
+			break;
+		assert_int_equal(extract_parse_flags(flagsets[fi], &flags,
+		    err, sizeof(err)), 0);
+		d = fresh("setid-lib");
+		assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+		if (archive_extract_to(img.buf, img.len, d, flags, NULL, NULL,
+		    err, sizeof(err)) != WL_OK)
+			fail_msg("extract: %s", err);
+		archive_image_free(&img);
+		if (setid_bits(d, names, which, sizeof(which)) != asked)
+			fail_msg("libarchive, flags=%s:%s", flagsets[fi],
+			    which[0] != '\0' ? which : " none");
+		free(d);
+		st = wl_extract.init();
+		if (wl_extract.set_option(st, "archive", a, err,
+		    sizeof(err)) != 0 || wl_extract.set_option(st, "flags",
+		    flagsets[fi], err, sizeof(err)) != 0 ||
+		    wl_extract.prepare(st, err, sizeof(err)) != 0)
+			fail_msg("prepare: %s", err);
+		for (how = VIA_THREAD; how <= VIA_FORK; how++) {
+			dirs[0] = fresh("setid");
+			if (how == VIA_THREAD)
+				run_threads(st, 1, dirs, &t);
+			else
+				run_forked(st, dirs[0], &t);
+			if (t.run != WL_OK)
+				fail_msg("how %d: %d %s", how, t.run, t.w.msg);
+			if (setid_bits(dirs[0], names, which, sizeof(which)) !=
+			    asked)
+				fail_msg("how %d, flags=%s:%s", how,
+				    flagsets[fi], which[0] != '\0' ? which :
+				    " none");
+			free(dirs[0]);
+		}
+		wl_extract.fini(st);
+	}
+	free(a);
+}
+
 int
 main(void)
 {
@@ -1471,6 +1570,7 @@ main(void)
 		cmocka_unit_test(test_hostile_mtree),
 		cmocka_unit_test(test_hostile_unsafe),
 		cmocka_unit_test(test_fast_writer),
+		cmocka_unit_test(test_setid_not_restored),
 		cmocka_unit_test(test_safe_text),
 		cmocka_unit_test(test_verify_fifo),
 	};
