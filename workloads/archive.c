@@ -49,6 +49,7 @@ archive_load(const char *file, int formats, struct archive_image *img,
 	const char *fmt, *path = sp;
 	const void *blk;
 	size_t size, i;
+	uint64_t data;
 	int64_t off;
 	double t;
 	int fd, r;
@@ -142,10 +143,18 @@ archive_load(const char *file, int formats, struct archive_image *img,
 		    archive_entry_gname(e));
 		wl_safe_text(archive_entry_pathname(e) != NULL ?
 		    archive_entry_pathname(e) : "?", MSG_NAME, prev);
+		data = 0;
 		while ((r = archive_read_data_block(rd, &blk, &size, &off)) ==
 		    ARCHIVE_OK || r == ARCHIVE_WARN)
-			if (archive_entry_filetype(e) == AE_IFREG)
-				img->bytes += size;
+			data += size;
+		if (archive_entry_filetype(e) == AE_IFREG) {
+			img->bytes += data;
+			/* A sparse entry's holes count: a copy fills them. */
+			img->apparent += archive_entry_size_is_set(e) &&
+			    archive_entry_size(e) > 0 &&
+			    (uint64_t)archive_entry_size(e) > data ?
+			    (uint64_t)archive_entry_size(e) : data;
+		}
 		if (r != ARCHIVE_EOF) {
 			snprintf(err, errlen, "%s: %s: %s", path, prev,
 			    safe_cause(rd, cause));

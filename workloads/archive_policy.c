@@ -77,6 +77,27 @@ entry_perm(struct archive_entry *e, int flags)
 	return (m);
 }
 
+const char *
+entry_size_refusal(struct archive_entry *e, uint64_t *used, uint64_t room,
+    char *buf, size_t len)
+{
+	char sz[32], rm[32];
+	uint64_t n;
+
+	if (archive_entry_filetype(e) != AE_IFREG ||
+	    archive_entry_hardlink(e) != NULL ||
+	    !archive_entry_size_is_set(e) || archive_entry_size(e) <= 0)
+		return (NULL);
+	n = (uint64_t)archive_entry_size(e);
+	*used = n > UINT64_MAX - *used ? UINT64_MAX : *used + n;
+	if (*used <= room)
+		return (NULL);
+	snprintf(buf, len, "size %s, holes included, is more than the %s "
+	    "free on the disk", format_size(n, sz, sizeof(sz)),
+	    format_size(room, rm, sizeof(rm)));
+	return (buf);
+}
+
 void
 normalize_name(const char *in, char *out, size_t outlen)
 {

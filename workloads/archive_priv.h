@@ -140,6 +140,8 @@ struct xctx {
 	uint64_t	*slinks;	/* hashes of symlinks made so far */
 	size_t		 nslinks, slinkcap;
 	int		 slinkwide;	/* one has a name beyond ASCII */
+	uint64_t	 room;		/* free in dir at xctx_open, or max */
+	uint64_t	 apparent;	/* file sizes so far, holes included */
 	pthread_t	 cwd_thread;	/* whose cwd is dir */
 	/* The fast writer (fresh directories; libarchive does the rest). */
 	int		 fast;		/* on for this run */
@@ -254,6 +256,13 @@ void	 slink_add(struct xctx *, const char *name);
 int	 slink_on_path(const struct xctx *, const char *name);
 /* The permission bits an entry is extracted with under flags. */
 mode_t	 entry_perm(struct archive_entry *, int flags);
+/*
+ * Why a regular file entry does not fit: its size, holes included, added
+ * to *used, beyond room (the file system's free space when the
+ * extraction began); NULL when it fits.  The cause is written in buf.
+ */
+const char *entry_size_refusal(struct archive_entry *, uint64_t *used,
+	    uint64_t room, char *buf, size_t len);
 /* Why hard link target hl may not be linked to, or NULL (*eno: errno). */
 const char *hardlink_refusal(struct xctx *, const char *hl, int relative,
 	    int *eno);

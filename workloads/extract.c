@@ -80,7 +80,7 @@ extract_footprint(void *p)
 {
 	struct extract *x = p;
 
-	return (x->img.bytes + x->img.entries * 4096);
+	return (x->img.apparent + x->img.entries * 4096);
 }
 
 static void

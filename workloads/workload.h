@@ -149,6 +149,7 @@ struct archive_image {
 	char		 filters[64];	/* "gzip", "none" ... */
 	uint64_t	 entries;	/* headers, every type */
 	uint64_t	 bytes;		/* regular-file payload */
+	uint64_t	 apparent;	/* regular-file sizes, sparse holes in */
 	void		*owners;	/* its user/group names, resolved once */
 	int		 formats;	/* the formats it may be read as */
 };

@@ -156,6 +156,9 @@ xctx_open(struct xctx *x, const void *buf, size_t len, int imgfd,
 	x->dir = xstrdup(real);
 	x->dirlen = strlen(real);
 	x->fresh = dir_is_empty(real);
+	/* What the archive's files may claim: a dir: disk has no size. */
+	if (wl_fs_free(real, &x->room) != 0)
+		x->room = UINT64_MAX;
 	/* "/" would make "//name": keep one slash. */
 	if (x->dirlen == 1)
 		x->dirlen = 0;
@@ -285,7 +288,7 @@ xctx_run(struct xctx *x)
 {
 	struct archive_entry *e;
 	const char *why, *name, *hl, *label;
-	char ent[32];
+	char ent[32], szb[96];
 	enum wl_status ds;
 	mode_t m;
 	int r, relative, base, check, islink, eno, fmt;
@@ -318,6 +321,12 @@ xctx_run(struct xctx *x)
 			xctx_note(x, WL_FAILED, name != NULL ? name : "?", why,
 			    0);
 			continue;
+		}
+		/* As a full disk does, it ends the extraction. */
+		if ((why = entry_size_refusal(e, &x->apparent, x->room, szb,
+		    sizeof(szb))) != NULL) {
+			xctx_note(x, WL_FATAL, name, why, ENOSPC);
+			break;
 		}
 		/* Set-ID bits only when asked for: for both writers. */
 		if ((m = entry_perm(e, x->flags)) != archive_entry_perm(e))

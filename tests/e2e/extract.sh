@@ -273,3 +273,27 @@ else
 	not_ok "lrzip magic: refused, no external decompressor run" \
 	    "rc=$rc $(ls "$d") $(cat "$d/out")"
 fi
+
+# A sparse entry of 1 TiB: its size, holes included, is beyond the disk
+# (on a dir: disk, beyond its file system's free space), and -w tree
+# would copy its zeros densely: both refuse it, saying why.
+mkdir -p "$d/sparse"
+if truncate -s 1T "$d/sparse/big" 2>/dev/null && echo x >"$d/sparse/small" &&
+    tar --sparse -cf "$d/sparse.tar" -C "$d/sparse" small big 2>/dev/null; then
+	rm -f "$d/sparse/big"
+	run_bad "sparse 1 TiB entry" "$d/sparse.tar" \
+	    "big: size 1T, holes included, is more than the .* free"
+	rm -rf "$d/disk" "$d/res"
+	mkdir "$d/disk"
+	"$FSCONC" run -w tree -a "$d/sparse.tar" -j 1 -r 1 \
+	    --disk "dir:$d/disk" -o "$d/res" >"$d/out" 2>&1; rc=$?
+	if [ $rc -ne 0 ] && grep -q "trees and their copies need about 2.0T" "$d/out"; then
+		ok "-w tree: sparse 1 TiB entry refused before copying, exit $rc"
+	else
+		not_ok "-w tree: sparse 1 TiB entry refused before copying" \
+		    "rc=$rc $(cat "$d/out")"
+	fi
+else
+	skip "sparse 1 TiB entry" "no sparse file or GNU tar here"
+	skip "-w tree: sparse 1 TiB entry refused before copying" "no sparse file or GNU tar here"
+fi
