@@ -34,9 +34,24 @@ safe_cause(struct archive *rd, char *out)
 	return (out);
 }
 
+/* "max-image=16M" or, for the default, what it was made of. */
+static const char *
+limit_text(uint64_t max_image, uint64_t limit, char *buf, size_t len)
+{
+	char b[32];
+
+	format_size(limit, b, sizeof(b));
+	if (max_image != 0)
+		snprintf(buf, len, "max-image=%s", b);
+	else
+		snprintf(buf, len, "%s, max-image's default: the smaller of 4G "
+		    "and half the free memory", b);
+	return (buf);
+}
+
 int
-archive_load(const char *file, int formats, struct archive_image *img,
-    char *err, size_t errlen)
+archive_load(const char *file, int formats, uint64_t max_image,
+    struct archive_image *img, char *err, size_t errlen)
 {
 	struct owners *owners;
 	struct archive *rd;
@@ -45,14 +60,14 @@ archive_load(const char *file, int formats, struct archive_image *img,
 	struct stat st;
 	uint8_t digest[SHA256_DIGEST_SIZE];
 	char prev[MSG_NAME + 1] = "", eb[128], sp[MSG_ARCHIVE + 1];
-	char cause[MSG_CAUSE + 1];
+	char cause[MSG_CAUSE + 1], lt[128];
 	const char *fmt, *path = sp;
 	const void *blk;
 	size_t size, i;
-	uint64_t data;
+	uint64_t data, limit;
 	int64_t off;
 	double t;
-	int fd, r;
+	int fd, r, d;
 
 	memset(img, 0, sizeof(*img));
 	img->fd = -1;
@@ -63,10 +78,19 @@ archive_load(const char *file, int formats, struct archive_image *img,
 	wl_safe_text(file, MSG_ARCHIVE, sp);
 	img->path = xstrdup(file);
 	img->owners = owners = owners_new();
+	/* The image held in memory: the file, or what it decompresses to. */
+	limit = max_image != 0 ? max_image : image_limit_default();
+	if (limit > INT64_MAX)
+		limit = INT64_MAX;
 	/* The message names the file as made safe above: errno says why. */
-	if ((fd = open_bounded(file, 0, INT64_MAX, &st, NULL, 0)) == -1) {
-		snprintf(err, errlen, "%s: %s", path, errno == EINVAL ?
-		    "not a regular file" : strerror(errno));
+	if ((fd = open_bounded(file, 0, (off_t)limit, &st, NULL, 0)) == -1) {
+		if (errno == EFBIG)
+			snprintf(err, errlen, "%s: larger than the archive "
+			    "image may be (%s; -O max-image=SIZE)", path,
+			    limit_text(max_image, limit, lt, sizeof(lt)));
+		else
+			snprintf(err, errlen, "%s: %s", path, errno == EINVAL ?
+			    "not a regular file" : strerror(errno));
 		archive_image_free(img);
 		return (-1);
 	}
@@ -111,7 +135,13 @@ archive_load(const char *file, int formats, struct archive_image *img,
 		snprintf(img->filters, sizeof(img->filters), "none");
 	if (archive_filter_count(rd) > 1) {
 		t = now_monotonic();
-		if (image_decompress(img) == 0) {
+		if ((d = image_decompress(img, limit)) == 1) {
+			snprintf(err, errlen, "%s: decompresses to more than "
+			    "the archive image may be (%s; -O max-image=SIZE)",
+			    path, limit_text(max_image, limit, lt, sizeof(lt)));
+			goto fail;
+		}
+		if (d == 0) {
 			archive_read_free(rd);
 			imgsrc_free(src);
 			rd = image_reader(img, formats, &src, &r);

@@ -257,35 +257,36 @@ image_read(struct archive_image *img, int fd, const struct stat *st,
 	return (0);
 }
 
-/* Half the memory free now: a decompressed image must fit in it. */
-static uint64_t
-decompress_limit(void)
+uint64_t
+image_limit_default(void)
 {
 	long pages = sysconf(_SC_AVPHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	uint64_t half;
 
 	if (pages <= 0 || psz <= 0)
-		return (0);
-	return ((uint64_t)pages * (uint64_t)psz / 2);
+		return (IMAGE_MAX_DEFAULT);
+	half = (uint64_t)pages * (uint64_t)psz / 2;
+	return (half < IMAGE_MAX_DEFAULT ? half : IMAGE_MAX_DEFAULT);
 }
 
 /*
  * Undo the file's filters once, so that workers read a plain image: a new
- * memfd with the decompressed stream.  0 when done; -1 leaves img as it
- * was (damaged or too large: the workers decompress, and the walk that
- * follows reports any damage as before).
+ * memfd with the decompressed stream.  0 when done; 1 when it would be
+ * larger than limit; -1 otherwise (damaged: the workers decompress, and
+ * the walk that follows reports the damage as before).  Both leave img as
+ * it was.
  */
 int
-image_decompress(struct archive_image *img)
+image_decompress(struct archive_image *img, uint64_t limit)
 {
 	struct archive_image out;
 	struct imgsrc *s;
 	struct archive *rd;
 	struct archive_entry *e;
 	const void *blk;
-	uint64_t limit = decompress_limit();
 	size_t size, cap = 0;
 	int64_t off;
-	int r;
+	int r, big = 0;
 
 	memset(&out, 0, sizeof(out));
 	if (img->fd == -1 || (out.fd = image_fd_new()) == -1)
@@ -305,8 +306,11 @@ image_decompress(struct archive_image *img)
 		r = archive_read_data_block(rd, &blk, &size, &off);
 		if (r == ARCHIVE_EOF)
 			break;
+		if (r == ARCHIVE_OK && size > limit - out.len) {
+			big = 1;
+			r = ARCHIVE_FATAL;
+		}
 		if (r != ARCHIVE_OK || (uint64_t)off != out.len ||
-		    out.len + size > limit ||
 		    image_append(&out, &cap, blk, size) != 0)
 			r = ARCHIVE_FATAL;
 	}
@@ -314,7 +318,7 @@ image_decompress(struct archive_image *img)
 	imgsrc_free(s);
 	if (r != ARCHIVE_EOF || out.len == 0 || image_map(&out) != 0) {
 		image_drop(&out);
-		return (-1);
+		return (big ? 1 : -1);
 	}
 	image_drop(img);
 	img->fd = out.fd;

@@ -238,8 +238,14 @@ struct archive *image_reader(const struct archive_image *img, int formats,
 /* Read and hash the whole file fd into img; -1 with errno. */
 int	 image_read(struct archive_image *img, int fd, const struct stat *st,
 	    uint8_t *digest);
-/* Undo the image's filters once; -1 leaves it as it was. */
-int	 image_decompress(struct archive_image *img);
+/*
+ * Undo the image's filters once, into at most limit bytes: 0 done, 1 too
+ * large, -1 failed; the last two leave it as it was.
+ */
+int	 image_decompress(struct archive_image *img, uint64_t limit);
+/* max-image's default: the smaller of 4 GiB and half the free memory. */
+#define IMAGE_MAX_DEFAULT	(4ULL << 30)
+uint64_t image_limit_default(void);
 void	 image_drop(struct archive_image *img);
 
 /* archive_owner.c: names resolved once, in the controller. */

@@ -297,3 +297,41 @@ else
 	skip "sparse 1 TiB entry" "no sparse file or GNU tar here"
 	skip "-w tree: sparse 1 TiB entry refused before copying" "no sparse file or GNU tar here"
 fi
+
+# The archive's image in memory is bounded (-O max-image, default the
+# smaller of 4g and half the free memory): 64 MiB of zeros gzipped is
+# refused under max-image=16m, the message naming the limit; so is a
+# plain file larger than it; the default holds it.
+mkdir -p "$d/zsrc"
+head -c 67108864 /dev/zero >"$d/zsrc/zeros"
+tar -czf "$d/zeros.tgz" -C "$d/zsrc" zeros && rm -rf "$d/zsrc"
+img_run() {	# ARCHIVE [OPTION...]: run it once on a dir: disk
+	_a=$1; shift
+	rm -rf "$d/disk" "$d/res"
+	mkdir "$d/disk"
+	"$FSCONC" run -a "$_a" "$@" -j 1 -r 1 --disk "dir:$d/disk" \
+	    -o "$d/res" >"$d/out" 2>&1
+}
+img_run "$d/zeros.tgz" -O max-image=16m; rc=$?
+if [ $rc -ne 0 ] && grep -q "zeros.tgz: decompresses to more than the archive image may be (max-image=16M; -O max-image=SIZE)" "$d/out"; then
+	ok "gzip of 64 MiB under max-image=16m: refused, the limit named"
+else
+	not_ok "gzip of 64 MiB under max-image=16m: refused, the limit named" "rc=$rc $(cat "$d/out")"
+fi
+img_run "$d/good.tar" -O max-image=512k; rc=$?
+if [ $rc -ne 0 ] && grep -q "good.tar: larger than the archive image may be (max-image=512K; -O max-image=SIZE)" "$d/out"; then
+	ok "plain archive over max-image: refused, the limit named"
+else
+	not_ok "plain archive over max-image: refused, the limit named" "rc=$rc $(cat "$d/out")"
+fi
+img_run "$d/zeros.tgz"; rc=$?
+meta=$(cat "$d"/res/*/*/*/meta 2>/dev/null)
+if [ $rc -eq 0 ] && echo "$meta" | grep -qx 'archive_image=decompressed' &&
+    echo "$meta" | grep -qx 'archive_image_bytes=67112960'; then
+	ok "gzip of 64 MiB, default max-image: decompressed once"
+else
+	not_ok "gzip of 64 MiB, default max-image: decompressed once" "rc=$rc $(cat "$d/out") $meta"
+fi
+img_run "$d/zeros.tgz" -O max-image=0; rc=$?
+[ $rc -eq 2 ] && grep -q "max-image: want a size" "$d/out" &&
+    ok "max-image=0: usage error" || not_ok "max-image=0: usage error" "rc=$rc $(cat "$d/out")"

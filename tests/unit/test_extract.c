@@ -252,7 +252,7 @@ test_mkarchive_deterministic(void **state)
 	assert_memory_equal(ba, bb, la);
 	assert_true(la != lc || memcmp(ba, bc, la) != 0);
 	/* Exactly the entries and payload asked for. */
-	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 	assert_int_equal(img.entries, 600);
 	assert_int_equal(img.bytes, 2 << 20);
 	archive_image_free(&img);
@@ -353,7 +353,7 @@ test_extract_to_and_verify(void **state)
 	int flags = extract_default_flags();
 
 	(void)state;
-	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 	assert_int_equal(archive_extract_to(img.buf, img.len, d, flags,
 	    &entries, &bytes, err, sizeof(err)), WL_OK);
 	assert_int_equal(entries, 400);
@@ -400,7 +400,7 @@ test_extract_to_threads(void **state)
 	int i;
 
 	(void)state;
-	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
 	for (i = 0; i < 2; i++) {
 		t[i].img = &img;
@@ -438,7 +438,7 @@ test_extract_threads_umask(void **state)
 	int i;
 
 	(void)state;
-	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 	old = umask(022);
 	umask_main = pthread_self();
 	slow_umask = 1;
@@ -474,7 +474,7 @@ test_verify_detects_content(void **state)
 	char path[4096];
 
 	(void)state;
-	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 	assert_int_equal(archive_extract_to(img.buf, img.len, d, flags, NULL,
 	    NULL, err, sizeof(err)), WL_OK);
 	cmd = xasprintf("find %s -type f -size +1k | sort | head -1", d);
@@ -705,7 +705,7 @@ compare_with_bsdtar(const char *format, const char *compress, int flagsopt)
 	if (flagsopt)
 		assert_int_equal(extract_parse_flags("time", &flags, err,
 		    sizeof(err)), 0);
-	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 	if (archive_extract_to(img.buf, img.len, mine, flags, NULL, NULL, err,
 	    sizeof(err)) != WL_OK)
 		fail_msg("%s/%s: %s", format, compress, err);
@@ -756,7 +756,7 @@ expect_load_error(const char *path, const char *what)
 	struct archive_image img;
 	char err[512];
 
-	assert_int_equal(archive_load(path, 0, &img, err, sizeof(err)), -1);
+	assert_int_equal(archive_load(path, 0, 0, &img, err, sizeof(err)), -1);
 	if (strstr(err, path) == NULL || strstr(err, what) == NULL)
 		fail_msg("load %s: \"%s\" lacks \"%s\"", path, err, what);
 }
@@ -822,7 +822,7 @@ test_bad_archives(void **state)
 	{
 		struct archive_image img;
 
-		assert_int_equal(archive_load(p, 0, &img, err, sizeof(err)), -1);
+		assert_int_equal(archive_load(p, 0, 0, &img, err, sizeof(err)), -1);
 		assert_non_null(strstr(err, p));
 	}
 	free(p);
@@ -1258,7 +1258,7 @@ test_fast_writer(void **state)
 		    sizeof(f) / sizeof(f[0]), filters[fi]);
 		/* libarchive's own tree: the main thread keeps the prefix. */
 		lib = fresh("fast-lib");
-		assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+		assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 		assert_int_equal(img.decompressed, fi == 1);
 		assert_true(img.len >= img.file_len || fi == 1);
 		if (archive_extract_to(img.buf, img.len, lib,
@@ -1514,7 +1514,7 @@ test_setid_not_restored(void **state)
 		assert_int_equal(extract_parse_flags(flagsets[fi], &flags,
 		    err, sizeof(err)), 0);
 		d = fresh("setid-lib");
-		assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+		assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 		if (archive_extract_to(img.buf, img.len, d, flags, NULL, NULL,
 		    err, sizeof(err)) != WL_OK)
 			fail_msg("extract: %s", err);
