@@ -168,7 +168,7 @@ probe_batch(struct limits *l, const struct lim_probe *p, void *st, int n,
 			dirs[i] = paths[i];
 			/* A raw probe needs no directory and may have wrecked
 			 * the file system: it runs last, on its own. */
-			if (p->disk == 1 && mkdir(paths[i], 0755) != 0 &&
+			if (p->disk == 1 && mkdir(paths[i], 0700) != 0 &&
 			    errno != EEXIST) {
 				warn("limits: mkdir %s", paths[i]);
 				goto out;

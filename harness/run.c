@@ -532,7 +532,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 			/* As "mkdir $i; tar xfC archive $i" did. */
 			paths[i] = xasprintf("%s/%d", mounts[i], i);
 			dirs[i] = paths[i];
-			if (mkdir(paths[i], 0755) != 0 && errno != EEXIST) {
+			if (mkdir(paths[i], 0700) != 0 && errno != EEXIST) {
 				warn("run: mkdir %s", paths[i]);
 				rc = -1;
 			}

@@ -170,12 +170,21 @@ dir_create(struct md_ctx *ctx, struct md_disk *d)
 	d->mnt = path;
 	if (md_res_push(ctx, d, kind, path) == -1)
 		return (-1);
-	if (strcmp(kind, "tree") == 0 && md_mkdir(ctx, path, 0755) == -1) {
+	/*
+	 * 0700: an archive's files (set-ID ones included) sit here while a
+	 * batch runs, and no other user may reach them.
+	 */
+	if (strcmp(kind, "tree") == 0 && md_mkdir(ctx, path, 0700) == -1) {
 		/*
 		 * Made by someone else since resolve() (EEXIST), or not at
 		 * all: not ours, so the teardown must not empty it.
 		 */
 		md_res_pop(ctx, d);
+		return (-1);
+	}
+	/* An adopted directory is closed to others the same way. */
+	if (strcmp(kind, "adopt") == 0 && chmod(path, 0700) == -1) {
+		warn("dir:%s: chmod 0700", path);
 		return (-1);
 	}
 	return (0);

@@ -2,6 +2,8 @@
  * tmpfs[:SIZE] (Linux and FreeBSD): mount a fresh tmpfs; refresh is
  * umount and mount, which frees every page.
  */
+#include <sys/stat.h>
+
 #include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +41,14 @@ tmpfs_mount(struct md_ctx *ctx, struct md_disk *d)
 		warnx("tmpfs %s: mounted %s, not the %s asked for", d->mnt,
 		    format_size(got, sz, sizeof(sz)),
 		    format_size(d->spec.size, want, sizeof(want)));
+		rv = -1;
+	}
+	/*
+	 * A tmpfs root is 1777: closed to other users like every disk root
+	 * (the runtime directory above it is 0700 as well).
+	 */
+	if (rv == 0 && ctx->plan == NULL && chmod(d->mnt, 0700) == -1) {
+		warn("tmpfs %s: chmod 0700", d->mnt);
 		rv = -1;
 	}
 	return (rv);

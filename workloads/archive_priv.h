@@ -1,7 +1,16 @@
 /*
  * Inside workloads/: the extraction engine that extract.c drives in two
  * steps (open before the start gate, run after it) and archive_extract_to
- * runs in one.  Not part of the module's public header.
+ * runs in one.  Not part of the module's public header.  Its files:
+ *
+ *   archive.c         archive_load: the image read, checked, walked once
+ *   archive_opts.c    option words: flags=, formats=, built-in filters
+ *   archive_image.c   the image (memfd or memory) and its read callbacks
+ *   archive_owner.c   user and group names resolved once (owners_*)
+ *   archive_policy.c  what is refused (entry_refusal, hardlink_refusal),
+ *                     the symbolic links made so far (slink_*)
+ *   xwriter.c         the fast writer of fresh directories (xw_*)
+ *   xctx.c            the engine: libarchive's writer and the loop
  */
 #ifndef FSCONC_ARCHIVE_PRIV_H
 #define FSCONC_ARCHIVE_PRIV_H
@@ -11,13 +20,40 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "workload.h"
 
 #include <archive.h>
 
 struct archive_entry;
+struct owners;
+
+/*
+ * flags=suid: restore set-user-ID and set-group-ID bits (never by
+ * default: as root, a root-owned copy of a shell with mode 4755 would be
+ * anyone's).  A bit of fsconc's, above libarchive's; never handed to it.
+ */
+#define EXTRACT_SUID	0x40000000
+
+/* Always on, whatever flags= says. */
+#define SECURE_FLAGS	(ARCHIVE_EXTRACT_SECURE_NODOTDOT | \
+			 ARCHIVE_EXTRACT_SECURE_SYMLINKS | \
+			 ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS)
+
+/*
+ * FNV-1a, extended one byte at a time, of the name with ASCII case folded:
+ * on a case-insensitive file system (ZFS casesensitivity=insensitive,
+ * ext4 or tmpfs casefold) "s/x" goes through a symbolic link "S".  Past
+ * ASCII, folding and normalization are the file system's own, so there
+ * every name is checked (slink_on_path).
+ */
+#define FNV_OFF		0xcbf29ce484222325ULL
+#define FNV_MUL		0x100000001b3ULL
+#define FNV_NEXT(h, c)	(((h) ^ (uint64_t)((c) >= 'A' && (c) <= 'Z' ? \
+			    (c) - 'A' + 'a' : (c))) * FNV_MUL)
 
 /* archive_error_string, never NULL. */
 static inline const char *
@@ -101,9 +137,11 @@ struct xctx {
 	int		 flags;		/* flags=, with the security bits */
 	int		 oldcwd;	/* cwd before xctx_enter_dir, or -1 */
 	int		 fresh;		/* dir was empty at xctx_open */
-	uint64_t	*syms;		/* hashes of symlinks made so far */
-	size_t		 nsyms, symcap;
-	int		 symwide;	/* one has a name beyond ASCII */
+	uint64_t	*slinks;	/* hashes of symlinks made so far */
+	size_t		 nslinks, slinkcap;
+	int		 slinkwide;	/* one has a name beyond ASCII */
+	uint64_t	 room;		/* free in dir at xctx_open, or max */
+	uint64_t	 apparent;	/* file sizes so far, holes included */
 	pthread_t	 cwd_thread;	/* whose cwd is dir */
 	/* The fast writer (fresh directories; libarchive does the rest). */
 	int		 fast;		/* on for this run */
@@ -177,5 +215,85 @@ int	 open_parent(int dirfd, const char *path, const char **base);
 extern int xctx_unsafe_for_tests;
 /* Entry name as libarchive resolves it under the target: "." for the top. */
 void	 normalize_name(const char *in, char *out, size_t outlen);
+
+/* archive_opts.c: the formats in the mask (0: the default) on rd. */
+void	 ar_support_formats(struct archive *rd, int formats);
+/* The decompression filters built into libarchive, never a program. */
+void	 ar_support_filters(struct archive *rd);
+/* Which format not in the mask would read buf: its name, or NULL. */
+const char *ar_format_not_enabled(const void *buf, size_t len, int formats);
+
+/* archive_image.c: a window on the image's memfd fd, and its reader. */
+struct imgsrc *imgsrc_new(int fd, size_t len);
+void	 imgsrc_free(struct imgsrc *);
+/*
+ * A reader for the formats in the mask: through src when not NULL, else
+ * on buf; ARCHIVE_OK or the open's status in *r.
+ */
+struct archive *image_reader_new(const void *buf, size_t len,
+	    struct imgsrc *src, int formats, int *r);
+/* A reader on img: through its memfd (*src, to free) when it has one. */
+struct archive *image_reader(const struct archive_image *img, int formats,
+	    struct imgsrc **src, int *r);
+/* Read and hash the whole file fd into img; -1 with errno. */
+int	 image_read(struct archive_image *img, int fd, const struct stat *st,
+	    uint8_t *digest);
+/*
+ * Undo the image's filters once, into at most limit bytes: 0 done, 1 too
+ * large, -1 failed; the last two leave it as it was.
+ */
+int	 image_decompress(struct archive_image *img, uint64_t limit);
+/* max-image's default: the smaller of 4 GiB and half the free memory. */
+#define IMAGE_MAX_DEFAULT	(4ULL << 30)
+uint64_t image_limit_default(void);
+void	 image_drop(struct archive_image *img);
+
+/* archive_owner.c: names resolved once, in the controller. */
+struct owners *owners_new(void);
+void	 owners_note(struct owners *, const char *uname, const char *gname);
+void	 owners_free(struct owners *);
+/* archive_write_disk's lookup callbacks; p is a struct owners. */
+la_int64_t owner_lookup_user(void *p, const char *name, la_int64_t id);
+la_int64_t owner_lookup_group(void *p, const char *name, la_int64_t id);
+
+/* archive_policy.c: the symbolic links this extraction made (names). */
+void	 slink_add(struct xctx *, const char *name);
+/* Is name (normalized), or a parent of it, one of them? */
+int	 slink_on_path(const struct xctx *, const char *name);
+/* The permission bits an entry is extracted with under flags. */
+mode_t	 entry_perm(struct archive_entry *, int flags);
+/*
+ * Why a regular file entry does not fit: its size, holes included, added
+ * to *used, beyond room (the file system's free space when the
+ * extraction began); NULL when it fits.  The cause is written in buf.
+ */
+const char *entry_size_refusal(struct archive_entry *, uint64_t *used,
+	    uint64_t room, char *buf, size_t len);
+/* Why hard link target hl may not be linked to, or NULL (*eno: errno). */
+const char *hardlink_refusal(struct xctx *, const char *hl, int relative,
+	    int *eno);
+
+/* xctx.c, for the writer: dir + "/" + name into *buf, grown to fit. */
+const char *xctx_join(char **buf, size_t *cap, const char *dir,
+	    size_t dirlen, const char *name);
+/* libarchive's status as the workload's. */
+enum wl_status xctx_status(int r);
+/* Worst status wins, with the first message of the worst. */
+void	 xctx_note(struct xctx *, enum wl_status, const char *entry,
+	    const char *cause, int eno);
+
+/*
+ * xwriter.c: the fast writer.  xw_open decides whether it runs (x->fast);
+ * xw_entry: 1 done, -1 done and the extraction must stop, 0 for
+ * libarchive; around libarchive's writes, xw_before/after_fallback; at
+ * the end xw_finish (deferred directory fixups), then xw_close.
+ */
+void	 xw_open(struct xctx *, const void *owners);
+int	 xw_entry(struct xctx *, struct archive_entry *, const char *nn,
+	    const char *tn, const char *name);
+void	 xw_before_fallback(struct xctx *, const char *nn);
+void	 xw_after_fallback(struct xctx *, const char *nn);
+void	 xw_finish(struct xctx *);
+void	 xw_close(struct xctx *);
 
 #endif

@@ -23,6 +23,7 @@ struct extract {
 	char			*archive;	/* archive=, or the default */
 	int			 flags;		/* flags= */
 	int			 formats;	/* formats= */
+	uint64_t		 max_image;	/* max-image=, 0: default */
 	struct archive_image	 img;		/* prepare */
 	pid_t			 controller;	/* prepare's pid */
 };
@@ -54,8 +55,17 @@ extract_set_option(void *p, const char *key, const char *value, char *err,
 	if (strcmp(key, "formats") == 0)
 		return (extract_parse_formats(value, &x->formats, err,
 		    errlen));
+	if (strcmp(key, "max-image") == 0) {
+		if (parse_size(value, &x->max_image) != 0 ||
+		    x->max_image == 0) {
+			snprintf(err, errlen, "max-image: want a size such as "
+			    "512m or 8g, not '%s'", value);
+			return (-1);
+		}
+		return (0);
+	}
 	snprintf(err, errlen, "workload extract: unknown option '%s' "
-	    "(archive=FILE, flags=LIST, formats=LIST)", key);
+	    "(archive=FILE, flags=LIST, formats=LIST, max-image=SIZE)", key);
 	return (-1);
 }
 
@@ -71,7 +81,8 @@ extract_prepare(void *p, char *err, size_t errlen)
 			return (-1);
 		x->archive = xstrdup(path);
 	}
-	return (archive_load(x->archive, x->formats, &x->img, err, errlen));
+	return (archive_load(x->archive, x->formats, x->max_image, &x->img,
+	    err, errlen));
 }
 
 /* Payload plus a block per entry for its inode, last block or dirent. */
@@ -80,7 +91,7 @@ extract_footprint(void *p)
 {
 	struct extract *x = p;
 
-	return (x->img.bytes + x->img.entries * 4096);
+	return (x->img.apparent + x->img.entries * 4096);
 }
 
 static void
@@ -217,12 +228,18 @@ const struct workload wl_extract = {
 	    "mac_metadata\n"
 	    "                 unlink no_overwrite no_overwrite_newer no_autodir "
 	    "sparse\n"
-	    "                 clear_nochange_fflags safe_writes; security "
-	    "flags always on\n"
+	    "                 clear_nochange_fflags safe_writes suid "
+	    "(set-ID bits,\n"
+	    "                 never by default); security flags always on\n"
 	    "formats=default  archive formats read: default (tar cpio zip "
 	    "7zip iso9660 ar),\n"
 	    "                 or a list of those and xar cab lha rar rar5 "
-	    "warc mtree\n",
+	    "warc mtree\n"
+	    "max-image=SIZE   the most the archive's image, as read or "
+	    "decompressed, may\n"
+	    "                 hold in memory (default: the smaller of 4g and "
+	    "half the free\n"
+	    "                 memory); a larger archive is refused\n",
 	.needs_fs = 1,
 	.init = extract_init,
 	.set_option = extract_set_option,

@@ -396,7 +396,7 @@ check_entry(struct vstate *s, struct archive *rd, struct archive_entry *e,
 		}
 	} else {
 		/* Without perm, libarchive applies the umask (bsdtar -o). */
-		want = archive_entry_perm(e) & 07777;
+		want = entry_perm(e, s->flags) & 07777;
 		if ((s->flags & ARCHIVE_EXTRACT_PERM) == 0)
 			want &= ~umask_value & 0777;
 		if ((st.st_mode & 07777) != want)

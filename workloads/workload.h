@@ -149,6 +149,7 @@ struct archive_image {
 	char		 filters[64];	/* "gzip", "none" ... */
 	uint64_t	 entries;	/* headers, every type */
 	uint64_t	 bytes;		/* regular-file payload */
+	uint64_t	 apparent;	/* regular-file sizes, sparse holes in */
 	void		*owners;	/* its user/group names, resolved once */
 	int		 formats;	/* the formats it may be read as */
 };
@@ -160,10 +161,12 @@ struct archive_image {
  * failure; an archive of a format not in the mask is refused by name.
  * On Linux the image lives once in a memfd (shared by every worker, read
  * through pread, mapped for the rest), and a compressed file is
- * decompressed into it once, when it fits in half the free memory.
+ * decompressed into it once.  The image (the file, or what it
+ * decompresses to) is at most max_image bytes (0: the smaller of 4 GiB
+ * and half the free memory); a larger one is refused, naming the limit.
  */
-int	 archive_load(const char *path, int formats, struct archive_image *,
-	    char *err, size_t errlen);
+int	 archive_load(const char *path, int formats, uint64_t max_image,
+	    struct archive_image *, char *err, size_t errlen);
 void	 archive_image_free(struct archive_image *);
 
 /* What "tar xf" restores for this user (bsdtar's defaults), plus security. */

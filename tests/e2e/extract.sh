@@ -273,3 +273,65 @@ else
 	not_ok "lrzip magic: refused, no external decompressor run" \
 	    "rc=$rc $(ls "$d") $(cat "$d/out")"
 fi
+
+# A sparse entry of 1 TiB: its size, holes included, is beyond the disk
+# (on a dir: disk, beyond its file system's free space), and -w tree
+# would copy its zeros densely: both refuse it, saying why.
+mkdir -p "$d/sparse"
+if truncate -s 1T "$d/sparse/big" 2>/dev/null && echo x >"$d/sparse/small" &&
+    tar --sparse -cf "$d/sparse.tar" -C "$d/sparse" small big 2>/dev/null; then
+	rm -f "$d/sparse/big"
+	run_bad "sparse 1 TiB entry" "$d/sparse.tar" \
+	    "big: size 1T, holes included, is more than the .* free"
+	rm -rf "$d/disk" "$d/res"
+	mkdir "$d/disk"
+	"$FSCONC" run -w tree -a "$d/sparse.tar" -j 1 -r 1 \
+	    --disk "dir:$d/disk" -o "$d/res" >"$d/out" 2>&1; rc=$?
+	if [ $rc -ne 0 ] && grep -q "trees and their copies need about 2.0T" "$d/out"; then
+		ok "-w tree: sparse 1 TiB entry refused before copying, exit $rc"
+	else
+		not_ok "-w tree: sparse 1 TiB entry refused before copying" \
+		    "rc=$rc $(cat "$d/out")"
+	fi
+else
+	skip "sparse 1 TiB entry" "no sparse file or GNU tar here"
+	skip "-w tree: sparse 1 TiB entry refused before copying" "no sparse file or GNU tar here"
+fi
+
+# The archive's image in memory is bounded (-O max-image, default the
+# smaller of 4g and half the free memory): 64 MiB of zeros gzipped is
+# refused under max-image=16m, the message naming the limit; so is a
+# plain file larger than it; the default holds it.
+mkdir -p "$d/zsrc"
+head -c 67108864 /dev/zero >"$d/zsrc/zeros"
+tar -czf "$d/zeros.tgz" -C "$d/zsrc" zeros && rm -rf "$d/zsrc"
+img_run() {	# ARCHIVE [OPTION...]: run it once on a dir: disk
+	_a=$1; shift
+	rm -rf "$d/disk" "$d/res"
+	mkdir "$d/disk"
+	"$FSCONC" run -a "$_a" "$@" -j 1 -r 1 --disk "dir:$d/disk" \
+	    -o "$d/res" >"$d/out" 2>&1
+}
+img_run "$d/zeros.tgz" -O max-image=16m; rc=$?
+if [ $rc -ne 0 ] && grep -q "zeros.tgz: decompresses to more than the archive image may be (max-image=16M; -O max-image=SIZE)" "$d/out"; then
+	ok "gzip of 64 MiB under max-image=16m: refused, the limit named"
+else
+	not_ok "gzip of 64 MiB under max-image=16m: refused, the limit named" "rc=$rc $(cat "$d/out")"
+fi
+img_run "$d/good.tar" -O max-image=512k; rc=$?
+if [ $rc -ne 0 ] && grep -q "good.tar: larger than the archive image may be (max-image=512K; -O max-image=SIZE)" "$d/out"; then
+	ok "plain archive over max-image: refused, the limit named"
+else
+	not_ok "plain archive over max-image: refused, the limit named" "rc=$rc $(cat "$d/out")"
+fi
+img_run "$d/zeros.tgz"; rc=$?
+meta=$(cat "$d"/res/*/*/*/meta 2>/dev/null)
+if [ $rc -eq 0 ] && echo "$meta" | grep -qx 'archive_image=decompressed' &&
+    echo "$meta" | grep -qx 'archive_image_bytes=67112960'; then
+	ok "gzip of 64 MiB, default max-image: decompressed once"
+else
+	not_ok "gzip of 64 MiB, default max-image: decompressed once" "rc=$rc $(cat "$d/out") $meta"
+fi
+img_run "$d/zeros.tgz" -O max-image=0; rc=$?
+[ $rc -eq 2 ] && grep -q "max-image: want a size" "$d/out" &&
+    ok "max-image=0: usage error" || not_ok "max-image=0: usage error" "rc=$rc $(cat "$d/out")"

@@ -158,3 +158,79 @@ bounded "run --synthetic pu:999999999: usage error" 2 'more than 4096 PUs' \
     "$FSCONC" run --dry-run --synthetic pu:999999999
 bounded "topo --synthetic of 4096 PUs still works" 0 '' \
     "$FSCONC" topo --synthetic "pack:2 core:64 pu:32" -j 1
+
+# --- set-ID files from an archive (issue 22, item 1) -------------------
+# As root, a copy of a root-owned program with mode 4755: never restored
+# set-ID (unless flags=suid), and the disk's root never traversable by
+# others while it sits there, on every backend.  The run's "released"
+# marker is a FIFO: fsconc blocks opening it after releasing the worker,
+# so the worker's files stay until the test reads it.
+# setid_case NAME SPEC ROOT: ROOT is the disk's root (a glob for tmpfs
+# and block disks, which live under the runtime directory).
+setid_case() {
+	_n=$1 _spec=$2 _root=$3
+	_mk=$d/setid-$_n
+	mkfifo "$_mk.released"
+	FSCONC_TEST_MARKER=$_mk "$FSCONC" run -a "$pub/x.tar" -j 1 -r 3 \
+	    --disk "$_spec" -o "$d/setid-res-$_n" >"$d/setid-$_n.out" 2>&1 &
+	_pid=$!
+	if wait_until sh -c 'for r in $1; do test -e "$r/0/zz-last" &&
+	    exit 0; done; exit 1' _ "$_root"; then
+		_r=$(for r in $_root; do [ -e "$r/0/zz-last" ] && echo "$r"; done)
+		_m=$(stat -c %a "$_r/0/suid-id")
+		[ "$_m" = 755 ] &&
+		    ok "$_n: set-ID bit of an archive's file not restored" ||
+		    not_ok "$_n: set-ID bit of an archive's file not restored" "mode $_m"
+		# Through sh: setpriv itself finds the program with root's
+		# capabilities still in effect.
+		_o=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		    sh -c '"$1" -u' _ "$_r/0/suid-id" 2>&1) &&
+		    not_ok "$_n: user nobody cannot run the archive's file" "ran it: euid $_o" ||
+		    ok "$_n: user nobody cannot run the archive's file"
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+		    sh -c 'cd "$1"' _ "$_r" 2>/dev/null &&
+		    not_ok "$_n: user nobody cannot traverse the disk root" "$(ls -ld "$_r" "$_r/0")" ||
+		    ok "$_n: user nobody cannot traverse the disk root"
+	else
+		not_ok "$_n: the worker's files appeared" "$(cat "$d/setid-$_n.out")"
+	fi
+	# Opened read-write, a FIFO never blocks: the run goes on.
+	exec 3<>"$_mk.released"
+	rm -f "$_mk.released"
+	exec 3>&-
+	wait $_pid
+	_rc=$?
+	[ $_rc -eq 0 ] && ok "$_n: the run completes" ||
+	    not_ok "$_n: the run completes" "rc=$_rc $(cat "$d/setid-$_n.out")"
+}
+if ! is_root; then
+	for b in dir dir-adopted tmpfs loop; do
+		for t in "set-ID bit of an archive's file not restored" \
+		    "user nobody cannot run the archive's file" \
+		    "user nobody cannot traverse the disk root" "the run completes"; do
+			skip "$b: $t" "needs root"
+		done
+	done
+elif ! command -v setpriv >/dev/null 2>&1; then
+	skip "set-ID files from an archive" "setpriv not installed"
+else
+	# Under /tmp, whose path any user may traverse.
+	pub=$(mktemp -d /tmp/fsconc-pub.XXXXXX)
+	at_exit "rm -rf '$pub'"
+	chmod 755 "$pub"
+	mkdir "$pub/src"
+	cp /usr/bin/id "$pub/src/suid-id"
+	chmod 4755 "$pub/src/suid-id"
+	echo last >"$pub/src/zz-last"
+	tar -cf "$pub/x.tar" -C "$pub/src" suid-id zz-last
+	setid_case dir "dir:$pub/disk" "$pub/disk"
+	mkdir -m 755 "$pub/adopt"
+	setid_case dir-adopted "dir:$pub/adopt" "$pub/adopt"
+	setid_case tmpfs tmpfs:16m "$FSCONC_RUNDIR/*/mnt"
+	if command -v losetup >/dev/null 2>&1 &&
+	    command -v mkfs.ext4 >/dev/null 2>&1; then
+		setid_case loop loop:64m "$FSCONC_RUNDIR/*/mnt"
+	else
+		skip "loop: set-ID files from an archive" "losetup or mkfs.ext4 not installed"
+	fi
+fi

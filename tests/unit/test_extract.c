@@ -252,7 +252,7 @@ test_mkarchive_deterministic(void **state)
 	assert_memory_equal(ba, bb, la);
 	assert_true(la != lc || memcmp(ba, bc, la) != 0);
 	/* Exactly the entries and payload asked for. */
-	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 	assert_int_equal(img.entries, 600);
 	assert_int_equal(img.bytes, 2 << 20);
 	archive_image_free(&img);
@@ -353,7 +353,7 @@ test_extract_to_and_verify(void **state)
 	int flags = extract_default_flags();
 
 	(void)state;
-	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 	assert_int_equal(archive_extract_to(img.buf, img.len, d, flags,
 	    &entries, &bytes, err, sizeof(err)), WL_OK);
 	assert_int_equal(entries, 400);
@@ -400,7 +400,7 @@ test_extract_to_threads(void **state)
 	int i;
 
 	(void)state;
-	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
 	for (i = 0; i < 2; i++) {
 		t[i].img = &img;
@@ -438,7 +438,7 @@ test_extract_threads_umask(void **state)
 	int i;
 
 	(void)state;
-	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 	old = umask(022);
 	umask_main = pthread_self();
 	slow_umask = 1;
@@ -474,7 +474,7 @@ test_verify_detects_content(void **state)
 	char path[4096];
 
 	(void)state;
-	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 	assert_int_equal(archive_extract_to(img.buf, img.len, d, flags, NULL,
 	    NULL, err, sizeof(err)), WL_OK);
 	cmd = xasprintf("find %s -type f -size +1k | sort | head -1", d);
@@ -705,7 +705,7 @@ compare_with_bsdtar(const char *format, const char *compress, int flagsopt)
 	if (flagsopt)
 		assert_int_equal(extract_parse_flags("time", &flags, err,
 		    sizeof(err)), 0);
-	assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+	assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 	if (archive_extract_to(img.buf, img.len, mine, flags, NULL, NULL, err,
 	    sizeof(err)) != WL_OK)
 		fail_msg("%s/%s: %s", format, compress, err);
@@ -756,7 +756,7 @@ expect_load_error(const char *path, const char *what)
 	struct archive_image img;
 	char err[512];
 
-	assert_int_equal(archive_load(path, 0, &img, err, sizeof(err)), -1);
+	assert_int_equal(archive_load(path, 0, 0, &img, err, sizeof(err)), -1);
 	if (strstr(err, path) == NULL || strstr(err, what) == NULL)
 		fail_msg("load %s: \"%s\" lacks \"%s\"", path, err, what);
 }
@@ -822,7 +822,7 @@ test_bad_archives(void **state)
 	{
 		struct archive_image img;
 
-		assert_int_equal(archive_load(p, 0, &img, err, sizeof(err)), -1);
+		assert_int_equal(archive_load(p, 0, 0, &img, err, sizeof(err)), -1);
 		assert_non_null(strstr(err, p));
 	}
 	free(p);
@@ -1258,7 +1258,7 @@ test_fast_writer(void **state)
 		    sizeof(f) / sizeof(f[0]), filters[fi]);
 		/* libarchive's own tree: the main thread keeps the prefix. */
 		lib = fresh("fast-lib");
-		assert_int_equal(archive_load(a, 0, &img, err, sizeof(err)), 0);
+		assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
 		assert_int_equal(img.decompressed, fi == 1);
 		assert_true(img.len >= img.file_len || fi == 1);
 		if (archive_extract_to(img.buf, img.len, lib,
@@ -1450,6 +1450,105 @@ test_verify_fifo(void **state)
 	free(d);
 }
 
+/* Whether any of the names under dir has a set-user- or set-group-ID bit. */
+static int
+setid_bits(const char *dir, const char *const *names, char *which,
+    size_t len)
+{
+	struct stat st;
+	char *p;
+	int any = 0;
+
+	which[0] = '\0';
+	for (; *names != NULL; names++) {
+		p = xasprintf("%s/%s", dir, *names);
+		if (lstat(p, &st) == -1)
+			fail_msg("%s: %s", p, strerror(errno));
+		if (st.st_mode & (S_ISUID | S_ISGID)) {
+			any = 1;
+			snprintf(which + strlen(which), len - strlen(which),
+			    " %s %04o", *names, (unsigned)(st.st_mode & 07777));
+		}
+		free(p);
+	}
+	return (any);
+}
+
+/*
+ * Set-ID bits from an archive are restored only when asked for by name
+ * (flags=...,suid): as root, a copy of a root-owned binary with mode 4755
+ * would otherwise give any local user who reaches it a root shell.  Both
+ * writers: libarchive's (archive_extract_to from the main thread keeps
+ * the prefix method, no fast writer) and the fast one (the workload's
+ * workers, fresh directories).
+ */
+static void
+test_setid_not_restored(void **state)
+{
+	static const struct fent f[] = {
+		{ "sgiddir", AE_IFDIR, 02755, NULL, 0, 1000 },
+		{ "suid", AE_IFREG, 04755, NULL, 10, 2000 },
+		{ "sgid", AE_IFREG, 02755, NULL, 10, 3000 },
+		{ "both", AE_IFREG, 06711, NULL, 0, 4000 },
+		{ "sgiddir/suid", AE_IFREG, 04755, NULL, 10, 5000 },
+		{ "plain", AE_IFREG, 0755, NULL, 10, 6000 },
+		{ "hl", 0, 04755, "plain", 0, 7000 },
+	};
+	static const char *const names[] = { "sgiddir", "suid", "sgid",
+		"both", "sgiddir/suid", "plain", "hl", NULL };
+	const char *flagsets[] = { "default", "default,suid" };
+	char *a, *d, *dirs[1], err[512], which[256];
+	struct archive_image img;
+	struct tw t;
+	size_t fi;
+	void *st;
+	int flags, how, asked;
+
+	(void)state;
+	a = fast_archive("setid.tar", f, sizeof(f) / sizeof(f[0]), "none");
+	for (fi = 0; fi < 2; fi++) {
+		asked = fi == 1;
+		/* Only root may set a set-group-ID bit of any group. */
+		if (asked && geteuid() != 0)
+			break;
+		assert_int_equal(extract_parse_flags(flagsets[fi], &flags,
+		    err, sizeof(err)), 0);
+		d = fresh("setid-lib");
+		assert_int_equal(archive_load(a, 0, 0, &img, err, sizeof(err)), 0);
+		if (archive_extract_to(img.buf, img.len, d, flags, NULL, NULL,
+		    err, sizeof(err)) != WL_OK)
+			fail_msg("extract: %s", err);
+		archive_image_free(&img);
+		if (setid_bits(d, names, which, sizeof(which)) != asked)
+			fail_msg("libarchive, flags=%s:%s", flagsets[fi],
+			    which[0] != '\0' ? which : " none");
+		free(d);
+		st = wl_extract.init();
+		if (wl_extract.set_option(st, "archive", a, err,
+		    sizeof(err)) != 0 || wl_extract.set_option(st, "flags",
+		    flagsets[fi], err, sizeof(err)) != 0 ||
+		    wl_extract.prepare(st, err, sizeof(err)) != 0)
+			fail_msg("prepare: %s", err);
+		for (how = VIA_THREAD; how <= VIA_FORK; how++) {
+			dirs[0] = fresh("setid");
+			if (how == VIA_THREAD)
+				run_threads(st, 1, dirs, &t);
+			else
+				run_forked(st, dirs[0], &t);
+			if (t.run != WL_OK)
+				fail_msg("how %d: %d %s", how, t.run, t.w.msg);
+			if (setid_bits(dirs[0], names, which, sizeof(which)) !=
+			    asked)
+				fail_msg("how %d, flags=%s:%s", how,
+				    flagsets[fi], which[0] != '\0' ? which :
+				    " none");
+			free(dirs[0]);
+		}
+		wl_extract.fini(st);
+	}
+	free(a);
+}
+
 int
 main(void)
 {
@@ -1471,6 +1570,7 @@ main(void)
 		cmocka_unit_test(test_hostile_mtree),
 		cmocka_unit_test(test_hostile_unsafe),
 		cmocka_unit_test(test_fast_writer),
+		cmocka_unit_test(test_setid_not_restored),
 		cmocka_unit_test(test_safe_text),
 		cmocka_unit_test(test_verify_fifo),
 	};
