@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "camp_int.h"
 #include "campaign.h"
 #include "results.h"
 #include "util.h"
@@ -118,8 +119,8 @@ camp_set_base(struct camp *c, const char *name)
 	return (-1);
 }
 
-static const struct camp_level *
-boot_level(const struct camp_boot *b, int jobs)
+const struct camp_level *
+camp_boot_level(const struct camp_boot *b, int jobs)
 {
 	size_t i;
 
@@ -129,8 +130,8 @@ boot_level(const struct camp_boot *b, int jobs)
 	return (NULL);
 }
 
-static double
-level_mean(const struct camp_level *l)
+double
+camp_level_mean(const struct camp_level *l)
 {
 	double s = 0;
 	size_t i;
@@ -138,157 +139,6 @@ level_mean(const struct camp_level *l)
 	for (i = 0; i < l->n; i++)
 		s += l->t[i];
 	return (s / (double)l->n);
-}
-
-/* --- loading result sets ----------------------------------------------- */
-
-static int
-meta_uint(const struct rs_set *s, const char *key, int *v, char *err,
-    size_t errlen)
-{
-	const char *x = rs_meta_get(s, key);
-	char why[64];
-	uint64_t u;
-
-	if (x == NULL) {
-		set_err(err, errlen, "%s: meta has no %s", s->path, key);
-		return (-1);
-	}
-	if (parse_uint(x, 0, 1000000, &u) != 0) {
-		set_err(err, errlen, "%s: meta %s=%s: %s", s->path, key, x,
-		    parse_uint_error(why, sizeof(why), 0, 1000000));
-		return (-1);
-	}
-	*v = (int)u;
-	return (0);
-}
-
-/* Seconds of a set beyond its batches (end - start - real - setup). */
-static double
-set_overhead(const struct rs_set *s)
-{
-	const char *a = rs_meta_get(s, "start"), *b = rs_meta_get(s, "end");
-	time_t ta, tb;
-	double busy = 0;
-	size_t i;
-
-	if (a == NULL || b == NULL || rs_parse_time(a, &ta) != NULL ||
-	    rs_parse_time(b, &tb) != NULL)
-		return (NAN);
-	for (i = 0; i < s->nruns; i++)
-		busy += s->runs[i].real + (isfinite(s->runs[i].setup) ?
-		    s->runs[i].setup : 0);
-	return (fmax(0, difftime(tb, ta) - busy));
-}
-
-static int
-name_cmp(const void *a, const void *b)
-{
-	const struct camp_config *x = a, *y = b;
-
-	return (strcmp(x->name, y->name));
-}
-
-struct camp *
-camp_from_sets(const char *const *paths, size_t n, const char *baseline,
-    char *err, size_t errlen)
-{
-	struct camp *c = NULL;
-	struct camp_boot *b;
-	struct rs_set *s;
-	const char *id, *name, *x;
-	double *v, rep = 0, boot = 0, ov;
-	size_t i, j, k, nv, nrep = 0, nboot = 0, nb;
-	int *lv, bootno, round, nolv, bootsec_all = 1;
-	uint64_t u;
-
-	for (i = 0; i < n; i++) {
-		if ((s = rs_read(paths[i], RS_RUNS_ONLY, err, errlen)) == NULL)
-			goto fail;
-		id = rs_meta_get(s, CAMP_KEY_ID);
-		name = rs_meta_get(s, CAMP_KEY_CONFIG);
-		if (id == NULL || name == NULL || *name == '\0') {
-			set_err(err, errlen, "%s: meta has no %s", s->path,
-			    id == NULL ? CAMP_KEY_ID : CAMP_KEY_CONFIG);
-			rs_free(s);
-			goto fail;
-		}
-		if (c == NULL)
-			c = camp_new(id);
-		else if (strcmp(c->id, id) != 0) {
-			set_err(err, errlen, "%s: campaign %s, not %s", s->path,
-			    id, c->id);
-			rs_free(s);
-			goto fail;
-		}
-		if (meta_uint(s, CAMP_KEY_BOOT, &bootno, err, errlen) != 0 ||
-		    meta_uint(s, CAMP_KEY_ROUND, &round, err, errlen) != 0) {
-			rs_free(s);
-			goto fail;
-		}
-		if (!rs_complete(s)) {
-			c->nskipped++;
-			rs_free(s);
-			continue;
-		}
-		k = camp_config(c, name);
-		nb = c->cfg[k].nboots;
-		b = camp_boot(c, k, bootno, round);
-		if (c->cfg[k].nboots == nb) {
-			set_err(err, errlen, "%s: boot %d of %s is also %s",
-			    s->path, bootno, name, b->path);
-			rs_free(s);
-			goto fail;
-		}
-		b->path = xstrdup(s->path);
-		nolv = (int)rs_levels(s, &lv);
-		for (j = 0; j < (size_t)nolv; j++) {
-			nv = rs_values(s, lv[j], "real", &v);
-			for (k = 0; k < nv; k++)
-				camp_add(b, lv[j], v[k]);
-			free(v);
-		}
-		free(lv);
-		/* c1: the batches' cost per repetition, over every set. */
-		if (s->nruns > 0 && nolv > 0) {
-			for (j = 0; j < s->nruns; j++)
-				rep += s->runs[j].real +
-				    (isfinite(s->runs[j].setup) ?
-				    s->runs[j].setup : 0);
-			nrep += s->nruns;
-		}
-		x = rs_meta_get(s, CAMP_KEY_BOOT_SECONDS);
-		ov = set_overhead(s);
-		if (x != NULL && parse_uint(x, 0, 86400 * 7, &u) == 0 &&
-		    isfinite(ov)) {
-			boot += (double)u + ov;
-			nboot++;
-		} else
-			bootsec_all = 0;
-		rs_free(s);
-	}
-	if (c == NULL || c->ncfg == 0) {
-		set_err(err, errlen, "no complete set of a campaign (%zu "
-		    "skipped)", c != NULL ? c->nskipped : (size_t)0);
-		goto fail;
-	}
-	qsort(c->cfg, c->ncfg, sizeof(*c->cfg), name_cmp);
-	if (baseline != NULL && camp_set_base(c, baseline) != 0) {
-		set_err(err, errlen, "baseline %s: no such configuration in "
-		    "campaign %s", baseline, c->id);
-		goto fail;
-	}
-	if (nrep > 0) {
-		/* Levels per repetition: those of the first boot. */
-		nb = c->cfg[0].nboots > 0 ? c->cfg[0].boots[0].nlv : 0;
-		c->rep_cost = rep / (double)nrep * (double)(nb ? nb : 1);
-	}
-	if (nboot > 0 && bootsec_all)
-		c->boot_cost = boot / (double)nboot;
-	return (c);
-fail:
-	camp_free(c);
-	return (NULL);
 }
 
 /* --- estimators -------------------------------------------------------- */
@@ -316,9 +166,9 @@ camp_variance(const struct camp_config *g, int jobs, struct camp_var *vc)
 	vc->n1 = NAN;
 	bm = xcalloc(g->nboots + 1, sizeof(*bm));
 	for (i = 0; i < g->nboots; i++) {
-		if ((l = boot_level(&g->boots[i], jobs)) == NULL)
+		if ((l = camp_boot_level(&g->boots[i], jobs)) == NULL)
 			continue;
-		m = level_mean(l);
+		m = camp_level_mean(l);
 		for (j = 0; j < l->n; j++) {
 			d = l->t[j] - m;
 			ssw += d * d;
@@ -412,9 +262,9 @@ boot_means(const struct camp_config *g, int jobs, double *per)
 
 	for (i = 0; i < g->nboots; i++) {
 		per[i] = NAN;
-		if ((l = boot_level(&g->boots[i], jobs)) == NULL)
+		if ((l = camp_boot_level(&g->boots[i], jobs)) == NULL)
 			continue;
-		per[i] = level_mean(l);
+		per[i] = camp_level_mean(l);
 		ds_add(ds, per[i]);
 	}
 	return (ds);
@@ -468,12 +318,12 @@ fig_ec(const struct camp_config *g, int n, double conf, struct camp_fig *f)
 	y = xcalloc(g->nboots + 1, sizeof(double));
 	for (i = 0; i < g->nboots; i++) {
 		f->boot[i] = NAN;
-		l1 = boot_level(&g->boots[i], 1);
-		ln = boot_level(&g->boots[i], n);
+		l1 = camp_boot_level(&g->boots[i], 1);
+		ln = camp_boot_level(&g->boots[i], n);
 		if (l1 == NULL || ln == NULL)
 			continue;
-		x[k] = level_mean(l1);
-		y[k] = level_mean(ln);
+		x[k] = camp_level_mean(l1);
+		y[k] = camp_level_mean(ln);
 		if (y[k] > 0)
 			f->boot[i] = n * x[k] / y[k];
 		mx += x[k];
@@ -515,166 +365,6 @@ fig_ec(const struct camp_config *g, int n, double conf, struct camp_fig *f)
 out:
 	free(x);
 	free(y);
-}
-
-/* --- the hierarchical bootstrap ---------------------------------------- */
-
-/*
- * One resampling of a configuration, Kalibera and Jones's order: its k
- * boots drawn with replacement first, then in each drawn boot, level by
- * level (increasing jobs), as many batches as it has, with replacement;
- * an index is splitmix64() % count.  gm[lv] gets the mean over the drawn
- * boots of their resampled means (NaN: no drawn boot has the level).
- */
-static void
-resample(const struct camp_config *g, const int *levels, size_t nlevels,
-    uint64_t *st, size_t *pick, double *gm)
-{
-	const struct camp_level *l;
-	double s, sum;
-	size_t i, j, m, cnt;
-
-	for (i = 0; i < g->nboots; i++)
-		pick[i] = (size_t)(splitmix64(st) % g->nboots);
-	for (j = 0; j < nlevels; j++)
-		gm[j] = 0;
-	for (j = 0; j < nlevels; j++) {
-		sum = 0;
-		cnt = 0;
-		for (i = 0; i < g->nboots; i++) {
-			if ((l = boot_level(&g->boots[pick[i]], levels[j])) ==
-			    NULL)
-				continue;
-			s = 0;
-			for (m = 0; m < l->n; m++)
-				s += l->t[splitmix64(st) % l->n];
-			sum += s / (double)l->n;
-			cnt++;
-		}
-		gm[j] = cnt > 0 ? sum / (double)cnt : NAN;
-	}
-}
-
-/*
- * The percentile interval of v (n values, NaN ones dropped), as
- * libkalibera's confidence_slice: sorted, from index floor(n alpha/2) to
- * ceil(n (1 - alpha/2)) - 1.
- */
-static void
-percentile(double *v, size_t n, double conf, double *lo, double *hi)
-{
-	double alpha = 1 - conf / 100;
-	struct dataset ds;
-	size_t i, k = 0, a, b;
-
-	for (i = 0; i < n; i++)
-		if (!isnan(v[i]))
-			v[k++] = v[i];
-	*lo = *hi = NAN;
-	if (k == 0)
-		return;
-	/* ministat's sort (dataset.c), on v in place. */
-	memset(&ds, 0, sizeof(ds));
-	ds.points = v;
-	ds.n = ds.cap = k;
-	ds_sort(&ds);
-	a = (size_t)floor((double)k * alpha / 2 + 1e-9);
-	b = (size_t)ceil((double)k * (1 - alpha / 2) - 1e-9);
-	if (b == 0)
-		b = 1;
-	if (b > k)
-		b = k;
-	if (a >= b)
-		a = b - 1;
-	*lo = v[a];
-	*hi = v[b - 1];
-}
-
-static void
-bootstrap(struct camp_result *r)
-{
-	const struct camp *c = r->c;
-	size_t B = r->o.iter, nl = r->nlevels, g, i, j, l1, maxb = 0;
-	double *gm, *v, *w, *u;
-	struct camp_row *row, *brow;
-	uint64_t st = r->o.seed;
-	size_t *pick;
-
-	if (B == 0)
-		return;
-	for (g = 0; g < c->ncfg; g++)
-		if (c->cfg[g].nboots > maxb)
-			maxb = c->cfg[g].nboots;
-	/* gm[(g * nl + j) * B + i]: config g, level j, resample i. */
-	gm = xcalloc(c->ncfg * nl * B, sizeof(*gm));
-	pick = xcalloc(maxb + 1, sizeof(*pick));
-	u = xcalloc(nl + 1, sizeof(*u));
-	for (i = 0; i < B; i++)
-		for (g = 0; g < c->ncfg; g++) {
-			if (c->cfg[g].nboots == 0) {
-				for (j = 0; j < nl; j++)
-					gm[(g * nl + j) * B + i] = NAN;
-				continue;
-			}
-			resample(&c->cfg[g], r->levels, nl, &st, pick, u);
-			for (j = 0; j < nl; j++)
-				gm[(g * nl + j) * B + i] = u[j];
-		}
-	free(pick);
-	free(u);
-	v = xcalloc(B, sizeof(*v));
-	w = xcalloc(B, sizeof(*w));
-	for (l1 = 0; l1 < nl && r->levels[l1] != 1; l1++)
-		;
-#define GM(g, j, i)	gm[((g) * nl + (j)) * B + (i)]
-#define ECB(g, j, i)	(r->levels[j] * GM(g, l1, i) / GM(g, j, i))
-	for (g = 0; g < c->ncfg; g++)
-		for (j = 0; j < nl; j++) {
-			row = camp_row_at(r, g, j);
-			brow = camp_row_at(r, c->base, j);
-			/* One boot is no campaign: its batches alone would
-			 * pass for the spread between boots. */
-			if (row->time.nboot >= 2) {
-				memcpy(v, &GM(g, j, 0), B * sizeof(*v));
-				percentile(v, B, r->o.conf, &row->time.blo,
-				    &row->time.bhi);
-			}
-			if (row->ec.nboot >= 2) {
-				for (i = 0; i < B; i++)
-					v[i] = ECB(g, j, i);
-				percentile(v, B, r->o.conf, &row->ec.blo,
-				    &row->ec.bhi);
-			}
-			if (g == c->base)
-				continue;
-			if (row->time.nboot >= 2 && brow->time.nboot >= 2) {
-				for (i = 0; i < B; i++) {
-					v[i] = GM(g, j, i) - GM(c->base, j, i);
-					w[i] = GM(g, j, i) / GM(c->base, j, i);
-				}
-				percentile(v, B, r->o.conf, &row->dtime.bdlo,
-				    &row->dtime.bdhi);
-				percentile(w, B, r->o.conf, &row->dtime.brlo,
-				    &row->dtime.brhi);
-			}
-			if (row->ec.nboot >= 2 && brow->ec.nboot >= 2) {
-				for (i = 0; i < B; i++) {
-					v[i] = ECB(g, j, i) -
-					    ECB(c->base, j, i);
-					w[i] = ECB(g, j, i) /
-					    ECB(c->base, j, i);
-				}
-				percentile(v, B, r->o.conf, &row->dec.bdlo,
-				    &row->dec.bdhi);
-				percentile(w, B, r->o.conf, &row->dec.brlo,
-				    &row->dec.brhi);
-			}
-		}
-#undef GM
-#undef ECB
-	free(v);
-	free(w);
-	free(gm);
 }
 
 /* --- comparisons ------------------------------------------------------- */
@@ -924,7 +614,7 @@ camp_analyse(const struct camp *c, const struct camp_opts *o,
 	for (i = 0; i < c->ncfg * nl; i++)
 		ds_free(ds[i]);
 	free(ds);
-	bootstrap(r);
+	camp_bootstrap(r);
 	verdicts(r);
 	plans(r);
 	return (0);
@@ -945,328 +635,3 @@ camp_result_free(struct camp_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* --- output ------------------------------------------------------------ */
-
-static const char *
-camp_verdict_name(int v)
-{
-	switch (v) {
-	case CAMP_SAME:
-		return ("no difference proven");
-	case CAMP_BETTER:
-		return ("better");
-	case CAMP_WORSE:
-		return ("worse");
-	default:
-		return ("untested");
-	}
-}
-
-/* "[lo, hi]" or "-" when either bound is missing. */
-static const char *
-ival(char *buf, size_t len, double lo, double hi, const char *fmt)
-{
-	char a[32], b[32];
-
-	if (!isfinite(lo) || !isfinite(hi))
-		return ("-");
-	snprintf(a, sizeof(a), fmt, lo);
-	snprintf(b, sizeof(b), fmt, hi);
-	snprintf(buf, len, "[%s, %s]", a, b);
-	return (buf);
-}
-
-static void
-print_fig(FILE *fp, const char *what, const struct camp_fig *f)
-{
-	char a[80], b[80];
-
-	fprintf(fp, "  %-8s %10.5g %-26s %-26s %zu boots\n", what, f->est,
-	    ival(a, sizeof(a), f->lo, f->hi, "%.5g"),
-	    ival(b, sizeof(b), f->blo, f->bhi, "%.5g"), f->nboot);
-}
-
-static void
-print_per_boot(FILE *fp, const char *what, const struct camp_config *g,
-    const struct camp_fig *f)
-{
-	size_t i;
-
-	fprintf(fp, "    %s per boot:", what);
-	for (i = 0; i < g->nboots; i++)
-		if (isfinite(f->boot[i]))
-			fprintf(fp, " %d:%.5g", g->boots[i].boot, f->boot[i]);
-	fputc('\n', fp);
-}
-
-static void
-print_cmp(FILE *fp, const char *what, const struct camp_cmp *m, int pct)
-{
-	char a[80], b[80], c[80], d[80];
-
-	if (isnan(m->diff)) {
-		fprintf(fp, "  %-8s no interval (fewer than 2 boots a side)\n",
-		    what);
-		return;
-	}
-	/* Times in percent of the baseline's, EC as a difference. */
-	if (pct) {
-		fprintf(fp, "  %-8s %+9.3f%% %-24s", what, m->pct,
-		    ival(a, sizeof(a), 100 * m->dlo / m->base,
-		    100 * m->dhi / m->base, "%+.3f%%"));
-		ival(c, sizeof(c), 100 * m->bdlo / m->base,
-		    100 * m->bdhi / m->base, "%+.3f%%");
-	} else {
-		fprintf(fp, "  %-8s %+10.4g %-24s", what, m->diff,
-		    ival(a, sizeof(a), m->dlo, m->dhi, "%+.4g"));
-		ival(c, sizeof(c), m->bdlo, m->bdhi, "%+.4g");
-	}
-	fprintf(fp, " ratio %.4g %s (%s)  bootstrap %s ratio %s", m->ratio,
-	    ival(b, sizeof(b), m->rlo, m->rhi, "%.4g"),
-	    m->ratio_method == RATIO_FIELLER ? "Fieller" : "delta",
-	    isfinite(m->bdlo) && isfinite(m->bdhi) ? c : "-",
-	    ival(d, sizeof(d), m->brlo, m->brhi, "%.4g"));
-	if (m->tested)
-		fprintf(fp, "  p %.3g Holm %.3g: %s%s\n", m->p, m->p_adj,
-		    camp_verdict_name(m->verdict),
-		    m->regression ? ", REGRESSION" : "");
-	else
-		fprintf(fp, "  untested (fewer than %d boots a side)\n",
-		    STAT_MIN_N);
-}
-
-void
-camp_print(FILE *fp, const struct camp_result *r)
-{
-	const struct camp *c = r->c;
-	const struct camp_config *g;
-	const struct camp_row *row;
-	char what[32];
-	size_t i, j;
-
-	fprintf(fp, "campaign %s: %zu configurations, baseline %s; %g%% "
-	    "intervals over boots\n", c->id, c->ncfg, c->cfg[c->base].name,
-	    r->o.conf);
-	fprintf(fp, "  (t on boot means, df = boots - 1; EC: Fieller on paired "
-	    "boot means; bootstrap: %u resamples of boots, then batches, "
-	    "seed %llu)\n", r->o.iter, (unsigned long long)r->o.seed);
-	if (c->nskipped > 0)
-		fprintf(fp, "  %zu incomplete sets (interrupted boots) left "
-		    "out\n", c->nskipped);
-	for (i = 0; i < c->ncfg; i++) {
-		g = &c->cfg[i];
-		fprintf(fp, "\nconfiguration %s%s: %zu boots\n", g->name,
-		    i == c->base ? " (baseline)" : "", g->nboots);
-		fprintf(fp, "  %-8s %10s %-26s %s\n", "figure", "estimate",
-		    "t over boots", "bootstrap");
-		for (j = 0; j < r->nlevels; j++) {
-			row = camp_row_at(r, i, j);
-			if (!row->time.valid)
-				continue;
-			snprintf(what, sizeof(what), "T(%d)", row->jobs);
-			print_fig(fp, what, &row->time);
-			if (row->ec.valid) {
-				snprintf(what, sizeof(what), "EC(%d)",
-				    row->jobs);
-				print_fig(fp, what, &row->ec);
-			}
-		}
-		for (j = 0; j < r->nlevels; j++) {
-			row = camp_row_at(r, i, j);
-			if (!row->time.valid)
-				continue;
-			fprintf(fp, "    T(%d): %.3g batches per boot, S1^2 "
-			    "%.4g within, T2^2 %.4g between", row->jobs,
-			    row->time.vc.n1, row->time.vc.s1, row->time.vc.t2);
-			if (isfinite(row->time.vc.share))
-				fprintf(fp, ", between-boot share %.0f%%\n",
-				    100 * row->time.vc.share);
-			else
-				fprintf(fp, ", between-boot share -\n");
-			snprintf(what, sizeof(what), "T(%d)", row->jobs);
-			print_per_boot(fp, what, g, &row->time);
-			if (row->ec.valid) {
-				snprintf(what, sizeof(what), "EC(%d)",
-				    row->jobs);
-				print_per_boot(fp, what, g, &row->ec);
-			}
-		}
-		if (i == c->base)
-			continue;
-		fprintf(fp, "  against %s (candidate - baseline):\n",
-		    c->cfg[c->base].name);
-		for (j = 0; j < r->nlevels; j++) {
-			row = camp_row_at(r, i, j);
-			if (!row->time.valid)
-				continue;
-			snprintf(what, sizeof(what), "T(%d)", row->jobs);
-			print_cmp(fp, what, &row->dtime, 1);
-			if (row->ec.valid) {
-				snprintf(what, sizeof(what), "EC(%d)",
-				    row->jobs);
-				print_cmp(fp, what, &row->dec, 0);
-			}
-		}
-	}
-	fputc('\n', fp);
-	if (isfinite(c->rep_cost) && isfinite(c->boot_cost))
-		fprintf(fp, "cost: a boot %.4g s, a repetition (a batch at "
-		    "every level) %.4g s\n", c->boot_cost, c->rep_cost);
-	else
-		fprintf(fp, "cost of a boot or of a repetition unknown: "
-		    "batches per boot kept as measured\n");
-	if (r->plan.n2 > 0)
-		fprintf(fp, "plan: %d boots x %d batches per boot and "
-		    "configuration bring every time to within +/-%g%% "
-		    "(n1 = ceil(sqrt(c2 S1^2 / (c1 T2^2))))%s\n", r->plan.n2,
-		    r->plan.n1, r->o.target, r->plan.known ? "" :
-		    " [n1 as measured]");
-	else
-		fprintf(fp, "plan: +/-%g%% on every time needs more than %d "
-		    "boots (or there is no variance yet)\n", r->o.target,
-		    CAMP_MAX_BOOTS);
-	if (isfinite(r->plan.cost))
-		fprintf(fp, "  about %.0f s per configuration\n",
-		    r->plan.cost);
-	fprintf(fp, "verdict: %d regression%s in %zu tests (Holm)\n",
-	    r->nregressions, r->nregressions == 1 ? "" : "s", r->ntests);
-}
-
-static void
-json_fig(FILE *fp, const struct camp_config *g, const struct camp_fig *f,
-    int var)
-{
-	static const char *const vk[] = { "batches_per_boot", "s1_sq",
-	    "s2_sq", "t2_sq", "t2_sq_raw", "between_share" };
-	const double vv[] = { f->vc.n1, f->vc.s1, f->vc.s2, f->vc.t2,
-	    f->vc.t2_raw, f->vc.share };
-	size_t i;
-	int first = 1;
-
-	fprintf(fp, "{\"estimate\": ");
-	json_number(fp, f->est);
-	fprintf(fp, ", \"lo\": ");
-	json_number(fp, f->lo);
-	fprintf(fp, ", \"hi\": ");
-	json_number(fp, f->hi);
-	fprintf(fp, ", \"boot_lo\": ");
-	json_number(fp, f->blo);
-	fprintf(fp, ", \"boot_hi\": ");
-	json_number(fp, f->bhi);
-	fprintf(fp, ", \"boots\": %zu, \"per_boot\": {", f->nboot);
-	for (i = 0; i < g->nboots; i++) {
-		if (!isfinite(f->boot[i]))
-			continue;
-		fprintf(fp, "%s\"%d\": ", first ? "" : ", ", g->boots[i].boot);
-		json_number(fp, f->boot[i]);
-		first = 0;
-	}
-	fprintf(fp, "}");
-	for (i = 0; var && i < sizeof(vk) / sizeof(vk[0]); i++) {
-		fprintf(fp, ", \"%s\": ", vk[i]);
-		json_number(fp, vv[i]);
-	}
-	fprintf(fp, "}");
-}
-
-static void
-json_cmp(FILE *fp, const struct camp_cmp *m)
-{
-	static const char *const k[] = { "diff", "lo", "hi", "pct", "t", "df",
-	    "p", "p_holm", "ratio", "ratio_lo", "ratio_hi", "boot_lo",
-	    "boot_hi", "boot_ratio_lo", "boot_ratio_hi" };
-	const double v[] = { m->diff, m->dlo, m->dhi, m->pct, m->t, m->df,
-	    m->p, m->p_adj, m->ratio, m->rlo, m->rhi, m->bdlo, m->bdhi,
-	    m->brlo, m->brhi };
-	size_t i;
-
-	fprintf(fp, "{");
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		fprintf(fp, "%s\"%s\": ", i ? ", " : "", k[i]);
-		json_number(fp, v[i]);
-	}
-	fprintf(fp, ", \"ratio_method\": \"%s\", \"tested\": %s, "
-	    "\"verdict\": \"%s\", \"regression\": %s}",
-	    m->ratio_method == RATIO_FIELLER ? "fieller" : "delta",
-	    m->tested ? "true" : "false",
-	    m->tested ? camp_verdict_name(m->verdict) : "untested",
-	    m->regression ? "true" : "false");
-}
-
-static void
-json_plan(FILE *fp, const struct camp_plan *p)
-{
-	fprintf(fp, "{\"known\": %s, \"n1_exact\": ", p->known ? "true" :
-	    "false");
-	if (isinf(p->n1_exact))
-		fprintf(fp, "\"inf\"");
-	else
-		json_number(fp, p->n1_exact);
-	fprintf(fp, ", \"batches_per_boot\": %d, \"boots\": %d, \"cost\": ",
-	    p->n1, p->n2);
-	json_number(fp, p->cost);
-	fprintf(fp, "}");
-}
-
-void
-camp_json(FILE *fp, const struct camp_result *r)
-{
-	const struct camp *c = r->c;
-	const struct camp_config *g;
-	const struct camp_row *row;
-	size_t i, j;
-
-	fprintf(fp, "{\"campaign\": ");
-	json_string(fp, c->id);
-	fprintf(fp, ", \"baseline\": ");
-	json_string(fp, c->cfg[c->base].name);
-	fprintf(fp, ", \"conf\": ");
-	json_number(fp, r->o.conf);
-	fprintf(fp, ", \"bootstrap\": {\"resamples\": %u, \"seed\": %llu}",
-	    r->o.iter, (unsigned long long)r->o.seed);
-	fprintf(fp, ", \"skipped_sets\": %zu, \"boot_cost\": ", c->nskipped);
-	json_number(fp, c->boot_cost);
-	fprintf(fp, ", \"rep_cost\": ");
-	json_number(fp, c->rep_cost);
-	fprintf(fp, ", \"configurations\": [");
-	for (i = 0; i < c->ncfg; i++) {
-		g = &c->cfg[i];
-		fprintf(fp, "%s\n {\"name\": ", i ? "," : "");
-		json_string(fp, g->name);
-		fprintf(fp, ", \"baseline\": %s, \"boots\": %zu, \"levels\": [",
-		    i == c->base ? "true" : "false", g->nboots);
-		for (j = 0; j < r->nlevels; j++) {
-			row = camp_row_at(r, i, j);
-			fprintf(fp, "%s\n  {\"jobs\": %d, \"time\": ",
-			    j ? "," : "", row->jobs);
-			if (row->time.valid)
-				json_fig(fp, g, &row->time, 1);
-			else
-				fprintf(fp, "null");
-			fprintf(fp, ", \"ec\": ");
-			if (row->ec.valid)
-				json_fig(fp, g, &row->ec, 0);
-			else
-				fprintf(fp, "null");
-			if (i != c->base) {
-				fprintf(fp, ", \"time_vs_baseline\": ");
-				json_cmp(fp, &row->dtime);
-				fprintf(fp, ", \"ec_vs_baseline\": ");
-				if (row->ec.valid)
-					json_cmp(fp, &row->dec);
-				else
-					fprintf(fp, "null");
-			}
-			fprintf(fp, ", \"plan\": ");
-			json_plan(fp, &row->plan);
-			fprintf(fp, "}");
-		}
-		fprintf(fp, "]}");
-	}
-	fprintf(fp, "],\n \"plan\": ");
-	json_plan(fp, &r->plan);
-	fprintf(fp, ", \"target_pct\": ");
-	json_number(fp, r->o.target);
-	fprintf(fp, ", \"tests\": %zu, \"regressions\": %d}\n", r->ntests,
-	    r->nregressions);
-}
