@@ -1,7 +1,8 @@
 /*
- * Private to the boot-campaign files of analysis/: campaign.c (building,
- * estimators, comparisons, camp_analyse) -> camp_boot.c (the bootstrap);
- * camp_load.c and camp_out.c sit on campaign.c's public API.
+ * Private to the boot-campaign files of analysis/, a tree: camp_data.c
+ * (building the data, a boot's levels) is the base; camp_boot.c (the
+ * bootstrap) and camp_load.c (sets) sit on it; campaign.c (estimators,
+ * comparisons, camp_analyse) on those; camp_out.c on campaign.c.
  */
 #ifndef FSCONC_CAMP_INT_H
 #define FSCONC_CAMP_INT_H
