@@ -19,6 +19,7 @@
 
 #include "analysis.h"
 #include "history.h"
+#include "html.h"
 #include "plot.h"
 #include "results.h"
 #include "util.h"
@@ -456,8 +457,8 @@ hist_report_write(const char *dir, struct hist_series *hs,
 {
 	struct hreport r;
 	const struct hist_set *s, *t;
-	char *tmp, *final, *svg, stamp[64], real[PATH_MAX];
-	size_t first, n, g, i;
+	char *page, *final, *svg, stamp[64], real[PATH_MAX];
+	size_t first, n, g, len;
 	time_t now;
 	FILE *fp = NULL;
 	int rc = -1;
@@ -482,15 +483,16 @@ hist_report_write(const char *dir, struct hist_series *hs,
 		r.grp[r.ngrp - 1].ns++;
 		r.nser++;
 	}
-	tmp = xasprintf("%s/index.html.tmp", dir);
+	page = NULL;
 	final = xasprintf("%s/index.html", dir);
 	r.plotdir = xasprintf("%s/plots", dir);
 	if (mkdir_p(r.plotdir, 0755) != 0) {
 		warn("%s", r.plotdir);
 		goto out;
 	}
-	if ((fp = fopen(tmp, "w")) == NULL) {
-		warn("%s", tmp);
+	/* The page in memory, then into place durably (write_file_durable). */
+	if ((fp = open_memstream(&page, &len)) == NULL) {
+		warn("%s", final);
 		goto out;
 	}
 	html_head(fp, title != NULL ? title : "fsconc history");
@@ -524,27 +526,22 @@ hist_report_write(const char *dir, struct hist_series *hs,
 		html_nights(fp, &r, g);
 	}
 	fputs("</body>\n</html>\n", fp);
-	if (ferror(fp) || fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
-		warn("%s", tmp);
-		goto out;
-	}
-	i = fclose(fp);
+	g = (size_t)ferror(fp);
+	fclose(fp);
 	fp = NULL;
-	if (i != 0) {
-		warn("%s", tmp);
+	if (g != 0) {
+		warnx("%s: out of memory", final);
 		goto out;
 	}
-	if (rename(tmp, final) != 0) {
-		warn("rename %s to %s", tmp, final);
+	if (write_file_durable(final, page, len, 0644) != 0) {
+		warn("%s", final);
 		goto out;
 	}
 	rc = 0;
 out:
 	if (fp != NULL)
 		fclose(fp);
-	if (rc != 0)
-		unlink(tmp);
-	free(tmp);
+	free(page);
 	free(final);
 	hreport_free(&r);
 	return (rc);

@@ -1,5 +1,6 @@
 /*
- * gnuplot driver for analysis/report.c (internal to analysis/).
+ * gnuplot driver for the plots of report_plots.c and history_report.c
+ * (internal to analysis/).
  */
 #ifndef FSCONC_PLOT_H
 #define FSCONC_PLOT_H
@@ -21,9 +22,5 @@ char	*plot_run(const char *dir, const char *name, int height,
 void	 plot_quote(FILE *, const char *s);
 /* Whole file into memory, NUL-terminated; NULL with errno. */
 char	*plot_slurp(const char *path, size_t *lenp);
-
-/* HTML for report.c and history_report.c: escaped text; page head. */
-void	 html_puts(FILE *, const char *);
-void	 html_head(FILE *, const char *title);
 
 #endif

@@ -85,6 +85,23 @@ grep -q 'Machine limits' "$h3" && grep -q 'memcpy_bytes_per_s' "$h3" &&
     awk -v x="$share" 'BEGIN { exit !(x > 11 && x < 14.5) }' &&
     ok "--limits: ceilings and share ($share%)" || not_ok "--limits: ceilings and share" "share '$share'"
 
+# The file fsconc limits -o writes is the file report --limits reads
+# (analysis/limits.c): every figure written comes back as a ceiling; a
+# line the writer would not write is refused, naming the file and line.
+"$FSCONC" limits -j 1 --disk "dir:$s/limdisk" -o "$s/lim" >/dev/null 2>&1; rc=$?
+"$FSCONC" report -R "$s/root" --limits "$s/lim" -o "$s/out3b" h1/bw >/dev/null 2>&1; rc2=$?
+n=$(grep -c '^[a-z].*=' "$s/lim")
+m=$(sed -n '/Machine limits/,/<\/table>/p' "$s/out3b/index.html" | grep -c '<tr><td>')
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ "$n" -gt 8 ] && [ "$n" -eq "$m" ] &&
+    grep -q '^# fsconc limits' "$s/lim" && grep -q '<td>syscall.null.1</td>' "$s/out3b/index.html" &&
+    ok "limits -o read back by report --limits ($n ceilings)" ||
+    not_ok "limits -o read back by report --limits" "rc=$rc rc2=$rc2 n=$n m=$m"
+printf 'a.b=1\nno equals sign\n' >"$s/badlim"
+err=$("$FSCONC" report -R "$s/root" --limits "$s/badlim" -o "$s/out3c" h1/bw 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q "badlim:2: not a key=value line" &&
+    ok "--limits: a line the writer would not write is refused, named" ||
+    not_ok "--limits: a line the writer would not write is refused, named" "rc=$rc $err"
+
 # A metric's name comes from the set's files: the reader refuses one the
 # writer would not write (it would name the plot's files in the gnuplot
 # script), so it cannot run a command.

@@ -1,0 +1,170 @@
+/*
+ * The report's building blocks with known answers: HTML escaping
+ * (html.c), the ceilings file's round trip (limits.c), the confidence
+ * parser (report.c).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "html.h"
+#include "results.h"
+#include "util.h"
+
+static char *
+html_of(const char *s)
+{
+	char *buf;
+	size_t len;
+	FILE *fp;
+
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	html_puts(fp, s);
+	fclose(fp);
+	return (buf);
+}
+
+static void
+test_html_puts(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = html_of("<a href=\"x\">&amp;</a> it's");
+	assert_string_equal(s,
+	    "&lt;a href=&quot;x&quot;&gt;&amp;amp;&lt;/a&gt; it's");
+	free(s);
+	s = html_of("");
+	assert_string_equal(s, "");
+	free(s);
+}
+
+static void
+test_html_head(void **state)
+{
+	char *buf;
+	size_t len;
+	FILE *fp;
+
+	(void)state;
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	html_head(fp, "a<b");
+	fclose(fp);
+	assert_non_null(strstr(buf, "<title>a&lt;b</title>"));
+	assert_non_null(strstr(buf, "<h1>a&lt;b</h1>\n"));
+	assert_null(strstr(buf, "<script"));
+	assert_null(strstr(buf, "<link"));
+	free(buf);
+}
+
+static void
+test_parse_conf(void **state)
+{
+	double c = -1;
+
+	(void)state;
+	assert_int_equal(report_parse_conf("95", &c), 0);
+	assert_true(c == 95);
+	assert_int_equal(report_parse_conf("99.9", &c), 0);
+	assert_true(c == 99.9);
+	assert_int_equal(report_parse_conf("0", &c), -1);
+	assert_int_equal(report_parse_conf("100", &c), -1);
+	assert_int_equal(report_parse_conf("", &c), -1);
+	assert_int_equal(report_parse_conf("95%", &c), -1);
+	assert_int_equal(report_parse_conf("nan", &c), -1);
+	assert_true(c == 99.9);
+}
+
+/* What the writer writes, the reader gives back; a value cannot plant
+ * a key. */
+static void
+test_limits_round_trip(void **state)
+{
+	struct rs_kv in[] = {
+		{ "host", "h1" },
+		{ "disk", "dir:/x\nplanted=1" },
+		{ "syscall.null.1", "582.044" },
+		{ "readtest.bytes_per_s", "3.97e+09" },
+	};
+	char dir[] = "/tmp/fsconc-test-limits.XXXXXX", *path, *text, err[256];
+	struct rs_kv *kv;
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/lim", dir);
+	assert_int_equal(limits_write(path, in, 4, err, sizeof(err)), 0);
+	text = read_bounded(path, 0, 4096, NULL, err, sizeof(err));
+	assert_non_null(text);
+	assert_string_equal(text, "# fsconc limits: key.<workers>=value; "
+	    "bytes/s or ns/op (syscall.*)\nhost=h1\ndisk=dir:/x planted=1\n"
+	    "syscall.null.1=582.044\nreadtest.bytes_per_s=3.97e+09\n");
+	free(text);
+	assert_int_equal(limits_read(path, &kv, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(kv[1].key, "disk");
+	assert_string_equal(kv[1].value, "dir:/x planted=1");
+	assert_string_equal(kv[3].key, "readtest.bytes_per_s");
+	assert_string_equal(kv[3].value, "3.97e+09");
+	limits_free(kv, n);
+	unlink(path);
+	free(path);
+	rmdir(dir);
+}
+
+/* Comments and blank lines are skipped; anything else is refused with
+ * its line number; a missing file names itself. */
+static void
+test_limits_refused(void **state)
+{
+	char dir[] = "/tmp/fsconc-test-limits.XXXXXX", *path, err[256];
+	struct rs_kv *kv;
+	size_t n;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/lim", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("# c\n\na=1\nb c=2\n", fp);
+	fclose(fp);
+	assert_int_equal(limits_read(path, &kv, &n, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "lim:4: not a key=value line"));
+	assert_null(kv);
+	fp = fopen(path, "w");
+	fputs("# c\n\na=1\n", fp);
+	fclose(fp);
+	assert_int_equal(limits_read(path, &kv, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	limits_free(kv, n);
+	unlink(path);
+	assert_int_equal(limits_read(path, &kv, &n, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "No such file"));
+	free(path);
+	rmdir(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_html_puts),
+		cmocka_unit_test(test_html_head),
+		cmocka_unit_test(test_parse_conf),
+		cmocka_unit_test(test_limits_round_trip),
+		cmocka_unit_test(test_limits_refused),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
