@@ -20,6 +20,7 @@
 #include "analysis.h"
 #include "history.h"
 #include "html.h"
+#include "outdir.h"
 #include "plot.h"
 #include "results.h"
 #include "util.h"
@@ -40,7 +41,8 @@ struct hreport {
 	struct hist_series *hs;
 	const struct hist_cp_opts *cp;
 	char		*dir;		/* realpath of the output directory */
-	char		*plotdir;
+	const char	*plotdir;	/* DIR/plots, for messages */
+	int		 plotfd;	/* where the plots are made */
 	struct hseries	*ser;
 	size_t		 nser;
 	struct hgroup	*grp;
@@ -200,9 +202,8 @@ plot_group(const struct hreport *r, size_t g)
 	FILE *fp, *sc;
 
 	name = xasprintf("h%zu", g);
-	path = xasprintf("%s/%s.dat", r->plotdir, name);
-	if ((fp = fopen(path, "w")) == NULL) {
-		warn("%s", path);
+	path = xasprintf("%s.dat", name);
+	if ((fp = plot_file(r->plotfd, r->plotdir, path)) == NULL) {
 		free(path);
 		free(name);
 		return (NULL);
@@ -220,7 +221,7 @@ plot_group(const struct hreport *r, size_t g)
 		fputs("NaN NaN NaN NaN\n\n\n", fp);
 	}
 	if (fclose(fp) != 0) {
-		warn("%s", path);
+		warn("%s/%s", r->plotdir, path);
 		free(path);
 		free(name);
 		return (NULL);
@@ -284,7 +285,7 @@ plot_group(const struct hreport *r, size_t g)
 	}
 	fputs("\n", sc);
 	fclose(sc);
-	svg = plot_run(r->plotdir, name, PLOT_HEIGHT + 40, script);
+	svg = plot_run(r->plotfd, r->plotdir, name, PLOT_HEIGHT + 40, script);
 	free(script);
 	free(name);
 	return (svg);
@@ -448,7 +449,6 @@ hreport_free(struct hreport *r)
 	free(r->ser);
 	free(r->grp);
 	free(r->dir);
-	free(r->plotdir);
 }
 
 int
@@ -457,7 +457,8 @@ hist_report_write(const char *dir, struct hist_series *hs,
 {
 	struct hreport r;
 	const struct hist_set *s, *t;
-	char *page, *final, *svg, stamp[64], real[PATH_MAX];
+	struct outdir od = OUTDIR_INIT;
+	char *page, *svg, stamp[64], real[PATH_MAX];
 	size_t first, n, g, len;
 	time_t now;
 	FILE *fp = NULL;
@@ -484,15 +485,13 @@ hist_report_write(const char *dir, struct hist_series *hs,
 		r.nser++;
 	}
 	page = NULL;
-	final = xasprintf("%s/index.html", dir);
-	r.plotdir = xasprintf("%s/plots", dir);
-	if (mkdir_p(r.plotdir, 0755) != 0) {
-		warn("%s", r.plotdir);
+	if (outdir_open(&od, dir) != 0)
 		goto out;
-	}
-	/* The page in memory, then into place durably (write_file_durable). */
+	r.plotdir = od.plotpath;
+	r.plotfd = od.plotfd;
+	/* The page in memory, then into place with the plots (outdir.c). */
 	if ((fp = open_memstream(&page, &len)) == NULL) {
-		warn("%s", final);
+		warn("%s/index.html", dir);
 		goto out;
 	}
 	html_head(fp, title != NULL ? title : "fsconc history");
@@ -530,19 +529,17 @@ hist_report_write(const char *dir, struct hist_series *hs,
 	fclose(fp);
 	fp = NULL;
 	if (g != 0) {
-		warnx("%s: out of memory", final);
+		warnx("%s/index.html: out of memory", dir);
 		goto out;
 	}
-	if (write_file_durable(final, page, len, 0644) != 0) {
-		warn("%s", final);
+	if (outdir_commit(&od, page, len) != 0)
 		goto out;
-	}
 	rc = 0;
 out:
 	if (fp != NULL)
 		fclose(fp);
+	outdir_close(&od);
 	free(page);
-	free(final);
 	hreport_free(&r);
 	return (rc);
 }

@@ -1,6 +1,7 @@
 /*
  * gnuplot driver for the plots of report_plots.c and history_report.c
- * (internal to analysis/).
+ * (internal to analysis/).  Every file is made in a directory fsconc made
+ * (outdir.h), by descriptor, with O_EXCL and O_NOFOLLOW.
  */
 #ifndef FSCONC_PLOT_H
 #define FSCONC_PLOT_H
@@ -12,15 +13,21 @@
 #define PLOT_HEIGHT	380	/* without a key below the plot */
 
 /*
- * Run gnuplot on script (terminal and output are set here, height pixels
- * high) in dir, which holds its data files.  Returns the SVG from "<svg" on, malloc'd, or
- * NULL after a diagnostic.
+ * A new file name in the directory open as dirfd, for writing; shown
+ * (the directory as the user will see it) names it in the message.
+ * NULL after a message.
  */
-char	*plot_run(const char *dir, const char *name, int height,
+FILE	*plot_file(int dirfd, const char *shown, const char *name);
+/*
+ * Run gnuplot on script (terminal and output are set here, height pixels
+ * high) in the directory open as dirfd, which holds its data files:
+ * NAME.gp, NAME.svg (made empty first: gnuplot writes only into a file
+ * fsconc made) and NAME.log.  Returns the SVG from "<svg" on, malloc'd,
+ * or NULL after a diagnostic.
+ */
+char	*plot_run(int dirfd, const char *shown, const char *name, int height,
 	    const char *script);
 /* Write s as a gnuplot single-quoted string. */
 void	 plot_quote(FILE *, const char *s);
-/* Whole file into memory, NUL-terminated; NULL with errno. */
-char	*plot_slurp(const char *path, size_t *lenp);
 
 #endif

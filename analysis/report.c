@@ -18,6 +18,7 @@
 
 #include "analysis.h"
 #include "html.h"
+#include "outdir.h"
 #include "report_int.h"
 #include "profile.h"
 #include "results.h"
@@ -673,7 +674,8 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
     const struct report_opts *opts)
 {
 	struct report r;
-	char *page, *final, *title, stamp[64];
+	struct outdir od = OUTDIR_INIT;
+	char *page, *title, stamp[64];
 	time_t now;
 	size_t i, len;
 	FILE *fp;
@@ -699,21 +701,19 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	union_levels(&r);
 	union_metrics(&r);
 	rc = -1;
-	page = final = title = NULL;
+	page = title = NULL;
 	fp = NULL;
 	if (r.nlevels == 0) {
 		warnx("%s: no measurements to report", sets[0]->path);
 		goto out;
 	}
-	r.plotdir = xasprintf("%s/plots", dir);
-	if (mkdir_p(r.plotdir, 0755) != 0) {
-		warn("%s", r.plotdir);
+	if (outdir_open(&od, dir) != 0)
 		goto out;
-	}
-	final = xasprintf("%s/index.html", dir);
-	/* The page in memory, then into place durably (write_file_durable). */
+	r.plotdir = od.plotpath;
+	r.plotfd = od.plotfd;
+	/* The page in memory, then into place with the plots (outdir.c). */
 	if ((fp = open_memstream(&page, &len)) == NULL) {
-		warn("%s", final);
+		warn("%s/index.html", dir);
 		goto out;
 	}
 	if (opts->title != NULL)
@@ -747,25 +747,22 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	fclose(fp);
 	fp = NULL;
 	if (i != 0) {
-		warnx("%s: out of memory", final);
+		warnx("%s/index.html: out of memory", dir);
 		goto out;
 	}
-	if (write_file_durable(final, page, len, 0644) != 0) {
-		warn("%s", final);
+	if (outdir_commit(&od, page, len) != 0)
 		goto out;
-	}
 	rc = 0;
 out:
 	if (fp != NULL)
 		fclose(fp);
+	outdir_close(&od);
 	for (i = 0; i < nsets; i++)
 		rset_free(&r.sets[i]);
 	free(r.sets);
 	free(r.levels);
 	free(r.wmetrics);
-	free(r.plotdir);
 	free(page);
-	free(final);
 	free(title);
 	return (rc);
 }

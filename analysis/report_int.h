@@ -33,7 +33,8 @@ struct report {
 	size_t		 nlevels;
 	char		**wmetrics;	/* workload metrics, union, in order */
 	size_t		 nwmetrics;
-	char		*plotdir;	/* DIR/plots */
+	const char	*plotdir;	/* DIR/plots, for messages */
+	int		 plotfd;	/* where the plots are made (outdir.h) */
 	int		 key_below;	/* long labels: the key under the plot */
 	double		 xstep;		/* x offset between sets in a plot */
 };

@@ -72,9 +72,8 @@ plot_points(const struct report *r, const char *name, const char *metric,
 
 	*none = 0;
 	npoints = 0;
-	path = xasprintf("%s/%s.dat", r->plotdir, name);
-	if ((fp = fopen(path, "w")) == NULL) {
-		warn("%s", path);
+	path = xasprintf("%s.dat", name);
+	if ((fp = plot_file(r->plotfd, r->plotdir, path)) == NULL) {
 		free(path);
 		return (NULL);
 	}
@@ -106,7 +105,7 @@ plot_points(const struct report *r, const char *name, const char *metric,
 		fputs("NaN NaN NaN NaN\n\n\n", fp);
 	}
 	if (fclose(fp) != 0) {
-		warn("%s", path);
+		warn("%s/%s", r->plotdir, path);
 		free(path);
 		return (NULL);
 	}
@@ -121,7 +120,7 @@ plot_points(const struct report *r, const char *name, const char *metric,
 		return (NULL);
 	}
 	plot_common(sc, r, title, ylabel, key);
-	dat = path + strlen(r->plotdir) + 1;
+	dat = path;
 	fputs("plot ", sc);
 	for (i = 0; i < r->nsets; i++) {
 		/* name holds a workload metric's name, from the set's files. */
@@ -137,7 +136,7 @@ plot_points(const struct report *r, const char *name, const char *metric,
 	fputs("\n", sc);
 	fclose(sc);
 	free(path);
-	svg = plot_run(r->plotdir, name, plot_height(r, 0), script);
+	svg = plot_run(r->plotfd, r->plotdir, name, plot_height(r, 0), script);
 	free(script);
 	return (svg);
 }
@@ -150,18 +149,14 @@ static int
 usl_curves(const struct report *r, FILE *sc)
 {
 	const struct usl_fit *u;
-	char *path, *title;
+	char *title;
 	double lo, hi, x;
 	size_t i, nfit = 0;
 	FILE *fp;
 	int k;
 
-	path = xasprintf("%s/usl.dat", r->plotdir);
-	if ((fp = fopen(path, "w")) == NULL) {
-		warn("%s", path);
-		free(path);
+	if ((fp = plot_file(r->plotfd, r->plotdir, "usl.dat")) == NULL)
 		return (0);
-	}
 	lo = r->levels[0];
 	hi = r->levels[r->nlevels - 1];
 	for (i = 0; i < r->nsets; i++) {
@@ -181,8 +176,7 @@ usl_curves(const struct report *r, FILE *sc)
 		free(title);
 	}
 	if (fclose(fp) != 0)
-		warn("%s", path);
-	free(path);
+		warn("%s/usl.dat", r->plotdir);
 	return ((int)nfit);
 }
 
@@ -191,17 +185,13 @@ plot_ec(const struct report *r)
 {
 	struct ec_ci rc;
 	const struct rset *s;
-	char *path, *script, *svg, *lab;
+	char *script, *svg, *lab;
 	size_t len, i, j;
 	int ncpu, maxn, nfits;
 	FILE *fp, *sc;
 
-	path = xasprintf("%s/ec.dat", r->plotdir);
-	if ((fp = fopen(path, "w")) == NULL) {
-		warn("%s", path);
-		free(path);
+	if ((fp = plot_file(r->plotfd, r->plotdir, "ec.dat")) == NULL)
 		return (NULL);
-	}
 	maxn = r->levels[r->nlevels - 1];
 	for (i = 0; i < r->nsets; i++) {
 		s = &r->sets[i];
@@ -221,7 +211,6 @@ plot_ec(const struct report *r)
 	if (ncpu < maxn)
 		fprintf(fp, "%d %d\n", ncpu, ncpu);
 	fprintf(fp, "%d %d\n", maxn, maxn < ncpu ? maxn : ncpu);
-	free(path);
 	if (fclose(fp) != 0) {
 		warn("%s/ec.dat", r->plotdir);
 		return (NULL);
@@ -244,7 +233,8 @@ plot_ec(const struct report *r)
 	nfits = usl_curves(r, sc);
 	fputs("\n", sc);
 	fclose(sc);
-	svg = plot_run(r->plotdir, "ec", plot_height(r, 1 + nfits), script);
+	svg = plot_run(r->plotfd, r->plotdir, "ec", plot_height(r, 1 + nfits),
+	    script);
 	free(script);
 	return (svg);
 }
