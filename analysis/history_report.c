@@ -232,17 +232,19 @@ plot_group(const struct hreport *r, size_t g)
 		free(name);
 		return (NULL);
 	}
+	/*
+	 * Host and label head the figure in the page, not the plot: text
+	 * read from sets never enters a gnuplot script (plot.h).
+	 */
 	fputs("set title ", sc);
-	se = &r->ser[gr->s0];
-	mark = xasprintf("%s per night: %s, %s",
-	    strcmp(r->hs->metric, "ec") == 0 ? "EC(N)" : r->hs->metric,
-	    pset(r, se->first)->host, pset(r, se->first)->label);
-	plot_quote(sc, mark);
+	mark = xasprintf("%s per night", strcmp(r->hs->metric, "ec") == 0 ?
+	    "EC(N)" : r->hs->metric);
+	plot_text(sc, mark);
 	free(mark);
 	mark = xasprintf("%s, %g%% CI", strcmp(r->hs->metric, "ec") == 0 ?
 	    "EC(N)" : r->hs->metric, r->hs->conf);
 	fputs("\nset ylabel ", sc);
-	plot_quote(sc, mark);
+	plot_text(sc, mark);
 	free(mark);
 	fputs("\nset xdata time\nset timefmt '%s'\nset format x '%m-%d'\n"
 	    "set xlabel 'night (UTC)'\nset grid\n"
@@ -265,10 +267,11 @@ plot_group(const struct hreport *r, size_t g)
 			fprintf(sc, "set arrow from '%lld', graph 0 to "
 			    "'%lld', graph 1 nohead dt 2 lw 1.5 "
 			    "lc rgb '#bb0000'\n", x, x);
-			/* The text is quoted: keys come from meta. */
+			/* Keys come from meta: plot_text passes
+			 * [A-Za-z0-9_.-], what a meta key may be. */
 			mark = first_key(r, se, &se->ch[k]);
 			fputs("set label ", sc);
-			plot_quote(sc, mark);
+			plot_text(sc, mark);
 			fprintf(sc, " at '%lld', graph %.2f left offset "
 			    "0.3,0 tc rgb '#bb0000' font ',10'\n", x,
 			    0.96 - 0.06 * (double)((i + k) % 4));

@@ -122,7 +122,7 @@ plot_run(int dirfd, const char *shown, const char *name, int height,
 	fprintf(fp, "set terminal svg size %d,%d noenhanced "
 	    "font 'Helvetica,12' background rgb 'white'\nset output ",
 	    PLOT_WIDTH, height);
-	plot_quote(fp, svg);
+	plot_text(fp, svg);
 	fprintf(fp, "\n%s", script);
 	if (fclose(fp) != 0) {
 		warn("%s/%s", shown, gp);
@@ -189,17 +189,40 @@ out:
 }
 
 void
-plot_quote(FILE *fp, const char *s)
+plot_text(FILE *fp, const char *s)
 {
 	/*
-	 * gnuplot single-quoted strings: '' is a quote, nothing else; a
-	 * newline would end the command and start another from the rest.
+	 * Nothing that a gnuplot command line gives a meaning to inside a
+	 * single-quoted string or around it: no quote, backquote, '@'
+	 * (macros), '$', backslash or newline.
 	 */
+	static const char ok[] = " ,.:;+-=/()[]%*_#<>&!";
+
 	fputc('\'', fp);
-	for (; *s != '\0'; s++) {
-		if (*s == '\'')
+	for (; *s != '\0'; s++)
+		fputc((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || strchr(ok, *s) != NULL ?
+		    *s : '?', fp);
+	fputc('\'', fp);
+}
+
+void
+plot_data_string(FILE *fp, const char *s)
+{
+	/*
+	 * gnuplot's data files: a field in double quotes ends at the next
+	 * double quote, whatever precedes it, and a backslash escapes the
+	 * next character; a line ends the record.
+	 */
+	fputc('"', fp);
+	for (; *s != '\0'; s++)
+		if (*s == '"')
 			fputc('\'', fp);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, fp);
-	}
-	fputc('\'', fp);
+		else if (*s == '\\')
+			fputs("\\\\", fp);
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			fputc(' ', fp);
+		else
+			fputc(*s, fp);
+	fputs("\"\n", fp);
 }

@@ -27,7 +27,20 @@ FILE	*plot_file(int dirfd, const char *shown, const char *name);
  */
 char	*plot_run(int dirfd, const char *shown, const char *name, int height,
 	    const char *script);
-/* Write s as a gnuplot single-quoted string. */
-void	 plot_quote(FILE *, const char *s);
+/*
+ * Our own text (titles, metric names, file names) as a gnuplot
+ * single-quoted string: only letters, digits, blanks and ,.:;+-=/()[]%*_#
+ * <>&! pass, anything else is written as '?', so nothing reaches
+ * gnuplot's command language.  Text read from a set (labels) never goes
+ * into a script: it is a data file's header line (plot_data_string),
+ * read by "title columnheader(1)".
+ */
+void	 plot_text(FILE *, const char *s);
+/*
+ * s as a header line of a data block: one double-quoted field (a double
+ * quote becomes a single one, a backslash is doubled, control characters
+ * are blanks), then a newline.
+ */
+void	 plot_data_string(FILE *, const char *s);
 
 #endif

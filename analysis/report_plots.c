@@ -36,9 +36,9 @@ plot_common(FILE *sc, const struct report *r, const char *title,
 	size_t i;
 
 	fputs("set title ", sc);
-	plot_quote(sc, title);
+	plot_text(sc, title);
 	fputs("\nset ylabel ", sc);
-	plot_quote(sc, ylabel);
+	plot_text(sc, ylabel);
 	fputs("\nset xlabel 'concurrent jobs N'\nset grid\n", sc);
 	if (r->key_below)
 		fputs("set key below left Left reverse\n", sc);
@@ -79,7 +79,7 @@ plot_points(const struct report *r, const char *name, const char *metric,
 	}
 	for (i = 0; i < r->nsets; i++) {
 		s = &r->sets[i];
-		fprintf(fp, "# %s: %s per batch\n", s->label, metric);
+		fprintf(fp, "# set %zu: %s per batch\n", i + 1, metric);
 		for (j = 0; j < s->nlevels; j++) {
 			if ((ds = rset_ds(s, s->levels[j], metric)) == NULL)
 				continue;
@@ -88,8 +88,10 @@ plot_points(const struct report *r, const char *name, const char *metric,
 				    s->levels[j] + xoff(r, i), ds->points[k]);
 		}
 		/* The NaN row keeps an index that has no data. */
-		fprintf(fp, "NaN NaN\n\n\n# %s: mean, CI low, CI high\n",
-		    s->label);
+		/* The label is data: the block's header line. */
+		fprintf(fp, "NaN NaN\n\n\n# set %zu: label, then mean, CI "
+		    "low, CI high\n", i + 1);
+		plot_data_string(fp, s->label);
 		for (j = 0; j < s->nlevels; j++) {
 			ds = rset_ds(s, s->levels[j], metric);
 			if (ds == NULL || ds->n == 0)
@@ -125,13 +127,13 @@ plot_points(const struct report *r, const char *name, const char *metric,
 	for (i = 0; i < r->nsets; i++) {
 		/* name holds a workload metric's name, from the set's files. */
 		fputs(i ? ", \\\n  " : "", sc);
-		plot_quote(sc, dat);
+		plot_text(sc, dat);
 		fprintf(sc, " index %zu using 1:2 with points pt 7 ps 0.4 "
 		    "lc %zu notitle, \\\n  ", 2 * i, i + 1);
-		plot_quote(sc, dat);
+		plot_text(sc, dat);
 		fprintf(sc, " index %zu using 1:2:3:4 with yerrorlines lw 2 "
-		    "pt 5 ps 0.8 lc %zu title ", 2 * i + 1, i + 1);
-		plot_quote(sc, r->sets[i].label);
+		    "pt 5 ps 0.8 lc %zu title columnheader(1)", 2 * i + 1,
+		    i + 1);
 	}
 	fputs("\n", sc);
 	fclose(sc);
@@ -163,17 +165,17 @@ usl_curves(const struct report *r, FILE *sc)
 		u = &r->sets[i].usl;
 		if (u->status != USL_OK)
 			continue;
-		fprintf(fp, "# %s: N, USL EC(N)\n", r->sets[i].label);
+		fprintf(fp, "# set %zu: title, then N, USL EC(N)\n", i + 1);
+		title = xasprintf("%s: USL fit", r->sets[i].label);
+		plot_data_string(fp, title);
+		free(title);
 		for (k = 0; k <= 200; k++) {
 			x = lo + (hi - lo) * k / 200.0;
 			fprintf(fp, "%.6g %.6g\n", x, usl_ec(u, x));
 		}
 		fputs("\n\n", fp);
 		fprintf(sc, ", \\\n  'usl.dat' index %zu using 1:2 with lines "
-		    "dt 3 lw 2 lc %zu title ", nfit++, i + 1);
-		title = xasprintf("%s: USL fit", r->sets[i].label);
-		plot_quote(sc, title);
-		free(title);
+		    "dt 3 lw 2 lc %zu title columnheader(1)", nfit++, i + 1);
 	}
 	if (fclose(fp) != 0)
 		warn("%s/usl.dat", r->plotdir);
@@ -195,7 +197,9 @@ plot_ec(const struct report *r)
 	maxn = r->levels[r->nlevels - 1];
 	for (i = 0; i < r->nsets; i++) {
 		s = &r->sets[i];
-		fprintf(fp, "# %s: N EC CI-low CI-high\n", s->label);
+		fprintf(fp, "# set %zu: label, then N EC CI-low CI-high\n",
+		    i + 1);
+		plot_data_string(fp, s->label);
 		/* No upper bound (stat_ec): the bar runs to twice the top N. */
 		for (j = 0; j < s->nlevels; j++)
 			if (rset_ec(s, s->levels[j], r->opts->conf, &rc) == 0)
@@ -227,8 +231,8 @@ plot_ec(const struct report *r)
 	    r->nsets, ncpu);
 	for (i = 0; i < r->nsets; i++) {
 		fprintf(sc, ", \\\n  'ec.dat' index %zu using 1:2:3:4 with "
-		    "yerrorlines lw 2 pt 7 ps 0.8 lc %zu title ", i, i + 1);
-		plot_quote(sc, r->sets[i].label);
+		    "yerrorlines lw 2 pt 7 ps 0.8 lc %zu title "
+		    "columnheader(1)", i, i + 1);
 	}
 	nfits = usl_curves(r, sc);
 	fputs("\n", sc);

@@ -123,7 +123,7 @@ sed -i '/^label=/d' "$s/root/h4/$nl/20261129T000000Z/meta"
     not_ok "label with a newline: no command run" "rc=$rc $(ls "$s/out6/plots" | grep pwned)"
 
 # ... nor add a line to the plot data after its "# label" comment.
-bad=$(grep -hv '^#' "$s/out6/plots/"*.dat | grep -Ev '^$|^(NaN|[-+0-9.e]+)( (NaN|[-+0-9.e]+))+$')
+bad=$(grep -hv '^#' "$s/out6/plots/"*.dat | grep -Ev '^$|^"[^"]*"$|^(NaN|[-+0-9.e]+)( (NaN|[-+0-9.e]+))+$')
 [ $rc -eq 0 ] && [ -z "$bad" ] &&
     ok "label with a newline: plot data stays data" ||
     not_ok "label with a newline: plot data stays data" "$(echo "$bad" | head -2)"
@@ -135,6 +135,54 @@ SEED=16 LABEL='<i>lab&</i>' mkset "$s/root/h5/tag/20261129T000000Z"
     grep -Eq '^&lt;i&gt;lab&amp;&lt;/i&gt; {14}8 ' "$s/out7/index.html" &&
     ok "label with markup: escaped, EC table aligned" ||
     not_ok "label with markup: escaped, EC table aligned" "rc=$rc $(grep -n '<i>' "$s/out7/index.html" | head -3)"
+
+# Labels are data, never gnuplot's command language (issue 22, item 4):
+# two quotes in a row, double quotes, backquotes, system(), a newline
+# (a directory name) and a backslash.  For report, nightly's report and
+# report --history: the page is written, every plot drawn, nothing run,
+# and the legend shows the label.
+cd "$s" || exit 1
+mkdir -p "$s/lo"
+i=0
+for lab in "it''s" 'say "hi"' 'a`touch pwned-bq`b' \
+    'x'"'"'); system("touch pwned-sys"); print('"'"'y' \
+    "$(printf 'nl\nsystem("touch pwned-nl")\n#')" 'back\slash @at'; do
+	i=$((i + 1))
+	d="$s/lab/h$i/$lab"
+	SEED=$((30 + i)) mkset "$d/20261101T020000Z"
+	SEED=$((40 + i)) mkset "$d/20261102T020000Z"
+	case $lab in
+	*"
+"*)	sed -i '/^label=/d' "$d"/*/meta ;;
+	*)	# The label as meta holds it (mkset writes it unquoted).
+		for m in "$d"/*/meta; do
+			grep -v '^label=' "$m" >"$m.new"
+			printf 'label=%s\n' "$lab" >>"$m.new"
+			mv "$m.new" "$m"
+		done ;;
+	esac
+	shown=$(printf '%s' "$lab" | tr '\n"' " '" | sed 's/\\\\/\\/g')
+	err=$("$FSCONC" report -o "$s/lo/r$i" "$d/20261101T020000Z" 2>&1); rc=$?
+	"$FSCONC" nightly -R "$s/lab" --no-run "$d/20261102T020000Z" \
+	    -o "$s/lo/n$i" >/dev/null 2>"$s/lo/nerr$i"; rc2=$?
+	"$FSCONC" report --history -R "$s/lab" -H "h$i" -o "$s/lo/y$i" \
+	    >/dev/null 2>"$s/lo/yerr$i"; rc3=$?
+	pw=$(ls "$s" "$s/lo/r$i/plots" "$s/lo/n$i/plots" "$s/lo/y$i/plots" 2>/dev/null | grep pwned)
+	[ $rc -eq 0 ] && [ "$(grep -c '<svg' "$s/lo/r$i/index.html")" -eq 4 ] &&
+	    [ $rc2 -ne 1 ] && [ $rc2 -ne 2 ] &&
+	    [ "$(grep -c '<svg' "$s/lo/n$i/index.html")" -eq 4 ] &&
+	    [ $rc3 -eq 0 ] && [ "$(grep -c '<svg' "$s/lo/y$i/index.html")" -eq 1 ] &&
+	    [ -z "$pw" ] && [ ! -e /tmp/pwned ] &&
+	    ok "label $i as data: report, nightly, --history written, nothing run" ||
+	    not_ok "label $i as data: report, nightly, --history written, nothing run" \
+		"rc=$rc,$rc2,$rc3 $pw $err $(cat "$s/lo/nerr$i" "$s/lo/yerr$i")"
+	# The legend: the label, with " as ' and a newline as a blank.
+	esc=$(printf '%s' "$shown" | sed 's/&/\&amp;/g; s/</\&lt;/g')
+	sed -n '/<svg/,/<\/svg>/p' "$s/lo/r$i/index.html" | grep -qF "<text>$esc</text>" &&
+	    ok "label $i: the legend shows it" ||
+	    not_ok "label $i: the legend shows it" "want <text>$esc</text>"
+done
+cd "$TOP" || exit 1
 
 # Without gnuplot: a clear error, no page.
 err=$(PATH=/nonexistent "$FSCONC" report -R "$s/root" -o "$s/out4" h1/base 2>&1); rc=$?

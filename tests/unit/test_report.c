@@ -1,7 +1,8 @@
 /*
  * The report's building blocks with known answers: HTML escaping
- * (html.c), the ceilings file's round trip (limits.c), the confidence
- * parser (report.c).
+ * (html.c), text for gnuplot's scripts and data files (plot.c), the
+ * ceilings file's round trip (limits.c), the confidence parser
+ * (report.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 
 #include "analysis.h"
 #include "html.h"
+#include "plot.h"
 #include "results.h"
 #include "util.h"
 
@@ -65,6 +67,58 @@ test_html_head(void **state)
 	assert_null(strstr(buf, "<script"));
 	assert_null(strstr(buf, "<link"));
 	free(buf);
+}
+
+typedef void (*putfn)(FILE *, const char *);
+
+static char *
+out_of(putfn f, const char *s)
+{
+	char *buf;
+	size_t len;
+	FILE *fp;
+
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	f(fp, s);
+	fclose(fp);
+	return (buf);
+}
+
+/* Nothing but the safe set reaches a script; the rest is '?'. */
+static void
+test_plot_text(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = out_of(plot_text, "EC(N) = N mean(T1) / mean(TN), 95% CI");
+	assert_string_equal(s, "'EC(N) = N mean(T1) / mean(TN), 95% CI'");
+	free(s);
+	s = out_of(plot_text, "it''s `id` @m $x \\ \"q\"\nsystem(\"x\")");
+	assert_string_equal(s, "'it??s ?id? ?m ?x ? ?q??system(?x?)'");
+	free(s);
+	s = out_of(plot_text, "+1.5% kernel.config.HZ ...");
+	assert_string_equal(s, "'+1.5% kernel.config.HZ ...'");
+	free(s);
+}
+
+/* One double-quoted field on one line, whatever the label holds. */
+static void
+test_plot_data_string(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = out_of(plot_data_string, "it''s");
+	assert_string_equal(s, "\"it''s\"\n");
+	free(s);
+	s = out_of(plot_data_string, "say \"hi\" a\\b\nc\td");
+	assert_string_equal(s, "\"say 'hi' a\\\\b c d\"\n");
+	free(s);
+	s = out_of(plot_data_string, "");
+	assert_string_equal(s, "\"\"\n");
+	free(s);
 }
 
 static void
@@ -161,6 +215,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_html_puts),
 		cmocka_unit_test(test_html_head),
+		cmocka_unit_test(test_plot_text),
+		cmocka_unit_test(test_plot_data_string),
 		cmocka_unit_test(test_parse_conf),
 		cmocka_unit_test(test_limits_round_trip),
 		cmocka_unit_test(test_limits_refused),
