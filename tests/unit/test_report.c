@@ -21,8 +21,10 @@
 #include "results.h"
 #include "util.h"
 
+typedef void (*putfn)(FILE *, const char *);
+
 static char *
-html_of(const char *s)
+out_of(putfn f, const char *s)
 {
 	char *buf;
 	size_t len;
@@ -30,7 +32,7 @@ html_of(const char *s)
 
 	fp = open_memstream(&buf, &len);
 	assert_non_null(fp);
-	html_puts(fp, s);
+	f(fp, s);
 	fclose(fp);
 	return (buf);
 }
@@ -41,11 +43,11 @@ test_html_puts(void **state)
 	char *s;
 
 	(void)state;
-	s = html_of("<a href=\"x\">&amp;</a> it's");
+	s = out_of(html_puts, "<a href=\"x\">&amp;</a> it's");
 	assert_string_equal(s,
 	    "&lt;a href=&quot;x&quot;&gt;&amp;amp;&lt;/a&gt; it's");
 	free(s);
-	s = html_of("");
+	s = out_of(html_puts, "");
 	assert_string_equal(s, "");
 	free(s);
 }
@@ -67,22 +69,6 @@ test_html_head(void **state)
 	assert_null(strstr(buf, "<script"));
 	assert_null(strstr(buf, "<link"));
 	free(buf);
-}
-
-typedef void (*putfn)(FILE *, const char *);
-
-static char *
-out_of(putfn f, const char *s)
-{
-	char *buf;
-	size_t len;
-	FILE *fp;
-
-	fp = open_memstream(&buf, &len);
-	assert_non_null(fp);
-	f(fp, s);
-	fclose(fp);
-	return (buf);
 }
 
 /* Nothing but the safe set reaches a script; the rest is '?'. */
