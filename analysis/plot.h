@@ -11,6 +11,8 @@
 
 #define PLOT_WIDTH	580
 #define PLOT_HEIGHT	380	/* without a key below the plot */
+#define PLOT_INNER_WIDTH 490	/* the axes' width within PLOT_WIDTH */
+#define PLOT_TIC_GAP	6	/* pixels between two tick labels at least */
 
 /*
  * A new file name in the directory open as dirfd, for writing; shown

@@ -619,7 +619,7 @@ static void
 union_levels(struct report *r)
 {
 	size_t i, j, n;
-	double gap;
+	double gap, d;
 
 	n = 0;
 	for (i = 0; i < r->nsets; i++)
@@ -631,14 +631,23 @@ union_levels(struct report *r)
 			r->levels[n++] = r->sets[i].levels[j];
 	qsort(r->levels, n, sizeof(int), int_cmp);
 	r->nlevels = 0;
+	for (i = 0; i < n; i++)
+		if (r->nlevels == 0 ||
+		    r->levels[r->nlevels - 1] != r->levels[i])
+			r->levels[r->nlevels++] = r->levels[i];
+	/*
+	 * Levels spanning a factor of 8 or more (1..64 sweeps) on a log2
+	 * axis, so that 1, 2 and 4 do not sit on top of each other.
+	 */
+	r->logx = r->nlevels > 0 && r->levels[0] > 0 &&
+	    r->levels[r->nlevels - 1] >= 8 * r->levels[0];
+	/* The closest two levels, in the axis's units. */
 	gap = 1;
-	for (i = 0; i < n; i++) {
-		if (r->nlevels > 0 && r->levels[r->nlevels - 1] == r->levels[i])
-			continue;
-		if (r->nlevels > 0 &&
-		    r->levels[i] - r->levels[r->nlevels - 1] < gap)
-			gap = r->levels[i] - r->levels[r->nlevels - 1];
-		r->levels[r->nlevels++] = r->levels[i];
+	for (i = 1; i < r->nlevels; i++) {
+		d = r->logx ? log2((double)r->levels[i] / r->levels[i - 1]) :
+		    r->levels[i] - r->levels[i - 1];
+		if (d < gap)
+			gap = d;
 	}
 	/* Sets side by side within a level, never overlapping the next. */
 	r->xstep = r->nsets > 1 ? 0.3 * gap / (double)(r->nsets - 1) : 0;

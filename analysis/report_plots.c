@@ -1,7 +1,11 @@
 /*
  * fsconc report's plots: per plot a data file and a gnuplot script in
  * DIR/plots, run through plot.c, the SVG inlined in a <figure>.  Sets
- * sit side by side within a level (xoff), one colour each.
+ * sit side by side within a level (xpos), one colour each.  Levels that
+ * span a factor of 8 or more are on a log2 axis; tick labels that would
+ * touch are left out (a minor tick marks the level); the EC plot's y
+ * range is the measured curve's, not the ideal's, and the efficiency
+ * EC(N)/N beside it shows how far below the ideal each level is.
  */
 #include <err.h>
 #include <math.h>
@@ -29,12 +33,66 @@ xoff(const struct report *r, size_t i)
 	return (r->xstep * ((double)i - (double)(r->nsets - 1) / 2.0));
 }
 
-static void
-plot_common(FILE *sc, const struct report *r, const char *title,
-    const char *ylabel, const char *key)
+/* Where set i's mark for level n goes: beside n, in the axis's units. */
+static double
+xpos(const struct report *r, double n, size_t i)
 {
+	return (r->logx ? n * exp2(xoff(r, i)) : n + xoff(r, i));
+}
+
+/* The x range: the levels and a margin of four steps each side. */
+static double
+xlo(const struct report *r)
+{
+	return (r->logx ? r->levels[0] / exp2(4 * r->xstep) :
+	    r->levels[0] - 4 * r->xstep);
+}
+
+static double
+xhi(const struct report *r)
+{
+	return (r->logx ? r->levels[r->nlevels - 1] * exp2(4 * r->xstep) :
+	    r->levels[r->nlevels - 1] + 4 * r->xstep);
+}
+
+/*
+ * A tick at every level; its label only when it keeps clear of the last
+ * label drawn (widths from the digits at 12 px Helvetica, positions
+ * over the plot's inner width), else a minor tick.
+ */
+static void
+plot_xtics(FILE *sc, const struct report *r)
+{
+	double lo, span, px, w, last = -1e9, lastw = 0;
+	char num[16];
 	size_t i;
 
+	lo = r->logx ? log2(xlo(r)) : xlo(r);
+	span = (r->logx ? log2(xhi(r)) : xhi(r)) - lo;
+	fputs("set xtics (", sc);
+	for (i = 0; i < r->nlevels; i++) {
+		px = PLOT_INNER_WIDTH * ((r->logx ? log2(r->levels[i]) :
+		    r->levels[i]) - lo) / span;
+		w = 7.0 * snprintf(num, sizeof(num), "%d", r->levels[i]);
+		if (px - last >= (w + lastw) / 2 + PLOT_TIC_GAP) {
+			fprintf(sc, "%s\"%s\" %d", i ? ", " : "", num,
+			    r->levels[i]);
+			last = px;
+			lastw = w;
+		} else
+			fprintf(sc, "%s\"\" %d 1", i ? ", " : "",
+			    r->levels[i]);
+	}
+	fputs(")\n", sc);
+	if (r->logx)
+		fputs("set logscale x 2\n", sc);
+}
+
+/* Title, axes, key; the y range from 0 to ymax, or to the data's top. */
+static void
+plot_common(FILE *sc, const struct report *r, const char *title,
+    const char *ylabel, const char *key, double ymax)
+{
 	fputs("set title ", sc);
 	plot_text(sc, title);
 	fputs("\nset ylabel ", sc);
@@ -44,13 +102,13 @@ plot_common(FILE *sc, const struct report *r, const char *title,
 		fputs("set key below left Left reverse\n", sc);
 	else
 		fprintf(sc, "set key %s box opaque\n", key);
-	fputs("set xtics (", sc);
-	for (i = 0; i < r->nlevels; i++)
-		fprintf(sc, "%s%d", i ? ", " : "", r->levels[i]);
-	fprintf(sc, ")\nset xrange [%g:%g]\nset yrange [0:*]\n"
-	    "set offsets 0, 0, graph 0.08, 0\n",
-	    r->levels[0] - 4 * r->xstep,
-	    r->levels[r->nlevels - 1] + 4 * r->xstep);
+	plot_xtics(sc, r);
+	fprintf(sc, "set xrange [%g:%g]\n", xlo(r), xhi(r));
+	if (ymax > 0)
+		fprintf(sc, "set yrange [0:%g]\n", ymax);
+	else
+		fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n",
+		    sc);
 }
 
 /*
@@ -85,7 +143,7 @@ plot_points(const struct report *r, const char *name, const char *metric,
 				continue;
 			for (k = 0; k < ds->n; k++)
 				fprintf(fp, "%g %.9g\n",
-				    s->levels[j] + xoff(r, i), ds->points[k]);
+				    xpos(r, s->levels[j], i), ds->points[k]);
 		}
 		/* The NaN row keeps an index that has no data. */
 		/* The label is data: the block's header line. */
@@ -101,7 +159,7 @@ plot_points(const struct report *r, const char *name, const char *metric,
 			if (isnan(hw = ds_mean_hw(ds, r->opts->conf)))
 				hw = 0;
 			fprintf(fp, "%g %.9g %.9g %.9g\n",
-			    s->levels[j] + xoff(r, i), m, m - hw, m + hw);
+			    xpos(r, s->levels[j], i), m, m - hw, m + hw);
 			npoints++;
 		}
 		fputs("NaN NaN NaN NaN\n\n\n", fp);
@@ -121,7 +179,7 @@ plot_points(const struct report *r, const char *name, const char *metric,
 		free(path);
 		return (NULL);
 	}
-	plot_common(sc, r, title, ylabel, key);
+	plot_common(sc, r, title, ylabel, key, 0);
 	dat = path;
 	fputs("plot ", sc);
 	for (i = 0; i < r->nsets; i++) {
@@ -143,101 +201,139 @@ plot_points(const struct report *r, const char *name, const char *metric,
 	return (svg);
 }
 
+/* n points from lo to hi, evenly on the plot's x axis. */
+static double
+xsample(const struct report *r, double lo, double hi, int k, int n)
+{
+	return (r->logx ? lo * pow(hi / lo, (double)k / n) :
+	    lo + (hi - lo) * k / n);
+}
+
 /*
  * The fitted law of every set that has a fit, over the whole x range, as
- * dotted lines in the set's colour (data in usl.dat).  The number drawn.
+ * dashed lines in the set's colour, each with its legend entry (data in
+ * NAME.dat: EC, or EC/N for the efficiency).  The number drawn.
  */
 static int
-usl_curves(const struct report *r, FILE *sc)
+usl_curves(const struct report *r, FILE *sc, const char *name, int eff)
 {
 	const struct usl_fit *u;
-	char *title;
+	char *title, *dat;
 	double lo, hi, x;
 	size_t i, nfit = 0;
 	FILE *fp;
 	int k;
 
-	if ((fp = plot_file(r->plotfd, r->plotdir, "usl.dat")) == NULL)
+	dat = xasprintf("%s.dat", name);
+	if ((fp = plot_file(r->plotfd, r->plotdir, dat)) == NULL) {
+		free(dat);
 		return (0);
+	}
 	lo = r->levels[0];
 	hi = r->levels[r->nlevels - 1];
 	for (i = 0; i < r->nsets; i++) {
 		u = &r->sets[i].usl;
 		if (u->status != USL_OK)
 			continue;
-		fprintf(fp, "# set %zu: title, then N, USL EC(N)\n", i + 1);
+		fprintf(fp, "# set %zu: title, then N, USL %s\n", i + 1,
+		    eff ? "EC(N)/N" : "EC(N)");
 		title = xasprintf("%s: USL fit", r->sets[i].label);
 		plot_data_string(fp, title);
 		free(title);
 		for (k = 0; k <= 200; k++) {
-			x = lo + (hi - lo) * k / 200.0;
-			fprintf(fp, "%.6g %.6g\n", x, usl_ec(u, x));
+			x = xsample(r, lo, hi, k, 200);
+			fprintf(fp, "%.6g %.6g\n", x,
+			    usl_ec(u, x) / (eff ? x : 1));
 		}
 		fputs("\n\n", fp);
-		fprintf(sc, ", \\\n  'usl.dat' index %zu using 1:2 with lines "
-		    "dt 3 lw 2 lc %zu title columnheader(1)", nfit++, i + 1);
+		fprintf(sc, ", \\\n  '%s' index %zu using 1:2 with lines "
+		    "dt (7,4) lw 2.5 lc %zu title columnheader(1)", dat,
+		    nfit++, i + 1);
 	}
 	if (fclose(fp) != 0)
-		warn("%s/usl.dat", r->plotdir);
+		warn("%s/%s", r->plotdir, dat);
+	free(dat);
 	return ((int)nfit);
 }
 
+/*
+ * EC(N) (eff 0) or the efficiency EC(N)/N (eff 1) of every set with its
+ * interval, the ideal (EC = min(N, ncpu)) and the USL fits.  The y range
+ * is the measured curves' (to 1.15 x their top), so that an ideal far
+ * above them does not flatten them: it leaves the plot at the top.
+ */
 static char *
-plot_ec(const struct report *r)
+plot_ec(const struct report *r, int eff)
 {
+	const char *name = eff ? "eff" : "ec";
 	struct ec_ci rc;
 	const struct rset *s;
-	char *script, *svg, *lab;
+	char *script, *svg, *lab, *dat;
 	size_t len, i, j;
-	int ncpu, maxn, nfits;
+	double top, d, x, hi;
+	int ncpu, maxn, nfits, k, n;
 	FILE *fp, *sc;
 
-	if ((fp = plot_file(r->plotfd, r->plotdir, "ec.dat")) == NULL)
+	dat = xasprintf("%s.dat", name);
+	if ((fp = plot_file(r->plotfd, r->plotdir, dat)) == NULL) {
+		free(dat);
 		return (NULL);
+	}
 	maxn = r->levels[r->nlevels - 1];
+	top = 1;
 	for (i = 0; i < r->nsets; i++) {
 		s = &r->sets[i];
-		fprintf(fp, "# set %zu: label, then N EC CI-low CI-high\n",
-		    i + 1);
+		fprintf(fp, "# set %zu: label, then N %s CI-low CI-high\n",
+		    i + 1, eff ? "EC/N" : "EC");
 		plot_data_string(fp, s->label);
 		/* No upper bound (stat_ec): the bar runs to twice the top N. */
-		for (j = 0; j < s->nlevels; j++)
-			if (rset_ec(s, s->levels[j], r->opts->conf, &rc) == 0)
-				fprintf(fp, "%g %.6g %.6g %.6g\n",
-				    s->levels[j] + xoff(r, i), rc.ec,
-				    rc.lo, fmin(rc.hi, fmax(2.0 * maxn,
-				    rc.ec)));
+		for (j = 0; j < s->nlevels; j++) {
+			n = s->levels[j];
+			if (rset_ec(s, n, r->opts->conf, &rc) != 0)
+				continue;
+			d = eff ? n : 1;
+			hi = fmin(rc.hi, fmax(2.0 * maxn, rc.ec));
+			fprintf(fp, "%g %.6g %.6g %.6g\n", xpos(r, n, i),
+			    rc.ec / d, rc.lo / d, hi / d);
+			top = fmax(top, fmin(hi, 1.5 * rc.ec) / d);
+		}
 		fputs("NaN NaN NaN NaN\n\n\n", fp);
 	}
 	/* The ideal: EC = N up to the CPU count, flat after it. */
 	ncpu = r->sets[0].ncpu;
-	fprintf(fp, "# ideal\n1 1\n");
-	if (ncpu < maxn)
-		fprintf(fp, "%d %d\n", ncpu, ncpu);
-	fprintf(fp, "%d %d\n", maxn, maxn < ncpu ? maxn : ncpu);
+	fprintf(fp, "# ideal\n");
+	for (k = 0; k <= 100; k++) {
+		x = xsample(r, r->levels[0], maxn, k, 100);
+		fprintf(fp, "%.6g %.6g\n", x, fmin(x, ncpu) / (eff ? x : 1));
+	}
 	if (fclose(fp) != 0) {
-		warn("%s/ec.dat", r->plotdir);
+		warn("%s/%s", r->plotdir, dat);
+		free(dat);
 		return (NULL);
 	}
 	if ((sc = open_memstream(&script, &len)) == NULL) {
-		warn("ec: open_memstream");
+		warn("%s: open_memstream", name);
+		free(dat);
 		return (NULL);
 	}
-	lab = xasprintf("EC(N) = N mean(T1) / mean(TN), %g%% CI", r->opts->conf);
-	plot_common(sc, r, "Effective concurrency", lab, "top left");
+	lab = eff ? xasprintf("EC(N) / N, %g%% CI", r->opts->conf) :
+	    xasprintf("EC(N) = N mean(T1) / mean(TN), %g%% CI", r->opts->conf);
+	plot_common(sc, r, eff ? "Efficiency" : "Effective concurrency", lab,
+	    eff ? "bottom left" : "top left", 1.15 * top);
 	free(lab);
-	fprintf(sc, "plot 'ec.dat' index %zu using 1:2 with lines dt 2 lw 2 "
-	    "lc rgb '#888888' title 'ideal: EC = min(N, %d CPUs)'",
-	    r->nsets, ncpu);
+	fprintf(sc, "plot '%s' index %zu using 1:2 with lines dt 2 lw 2 "
+	    "lc rgb '#888888' title 'ideal: %smin(N, %d CPUs)%s'", dat,
+	    r->nsets, eff ? "" : "EC = ", ncpu, eff ? " / N" : "");
 	for (i = 0; i < r->nsets; i++) {
-		fprintf(sc, ", \\\n  'ec.dat' index %zu using 1:2:3:4 with "
+		fprintf(sc, ", \\\n  '%s' index %zu using 1:2:3:4 with "
 		    "yerrorlines lw 2 pt 7 ps 0.8 lc %zu title "
-		    "columnheader(1)", i, i + 1);
+		    "columnheader(1)", dat, i, i + 1);
 	}
-	nfits = usl_curves(r, sc);
+	nfits = usl_curves(r, sc, eff ? "usl-eff" : "usl", eff);
 	fputs("\n", sc);
 	fclose(sc);
-	svg = plot_run(r->plotfd, r->plotdir, "ec", plot_height(r, 1 + nfits),
+	free(dat);
+	svg = plot_run(r->plotfd, r->plotdir, name, plot_height(r, 1 + nfits),
 	    script);
 	free(script);
 	return (svg);
@@ -289,10 +385,15 @@ report_plots(FILE *fp, const struct report *r)
 
 	fputs("<h2>Plots</h2>\n<div class=\"plots\">\n", fp);
 	snprintf(cap, sizeof(cap), "Effective concurrency with %g%% "
-	    "confidence intervals (ratio of means); dashed: the ideal; "
-	    "dotted: the Universal Scalability Law fitted to each set.",
+	    "confidence intervals (ratio of means); grey: the ideal (it "
+	    "leaves the plot above the measured curves); dashed in each "
+	    "set's colour: the Universal Scalability Law fitted to it.",
 	    r->opts->conf);
-	rc |= html_figure(fp, plot_ec(r), 0, "EC", cap);
+	rc |= html_figure(fp, plot_ec(r, 0), 0, "EC", cap);
+	snprintf(cap, sizeof(cap), "Efficiency EC(N) / N with %g%% "
+	    "confidence intervals: 1 is perfect scaling; grey: the ideal, "
+	    "min(N, CPUs) / N; dashed: the USL fits.", r->opts->conf);
+	rc |= html_figure(fp, plot_ec(r, 1), 0, "Efficiency", cap);
 	for (i = 0; i < sizeof(pp) / sizeof(pp[0]); i++) {
 		snprintf(cap, sizeof(cap), "%s %g%% confidence.",
 		    pp[i].caption, r->opts->conf);

@@ -36,9 +36,10 @@ html=$out/index.html
 [ $rc -eq 0 ] && [ -s "$html" ] && [ -z "$err" ] &&
     ok "report of two sets" || not_ok "report of two sets" "rc=$rc $err"
 
-# Four plots, each an inline <svg> holding drawn paths with data.
+# Five plots (EC, efficiency, wall, sys per job, idle), each an inline
+# <svg> holding drawn paths with data.
 n=$(grep -c '<svg' "$html")
-[ "$n" -eq 4 ] && ok "four inline SVG plots" || not_ok "four inline SVG plots" "got $n"
+[ "$n" -eq 5 ] && ok "five inline SVG plots" || not_ok "five inline SVG plots" "got $n"
 bad=$(awk '/<svg/ { insvg = 1; paths = 0; n++ }
 	insvg && /<path[^>]* d=.M[ 0-9.,]+L/ { paths++ }
 	/<\/svg>/ { if (paths < 3) print "plot " n ": " paths " paths"; insvg = 0 }' "$html")
@@ -77,7 +78,7 @@ SEED=13 LABEL=bw METRIC=bytes_per_s mkset "$s/root/h1/bw/20261129T000000Z"
 printf 'memcpy_bytes_per_s=1.2e10\nextract.bytes_per_s=1e9\n' >"$s/limits"
 "$FSCONC" report -R "$s/root" --limits "$s/limits" -o "$s/out3" h1/bw >/dev/null 2>&1; rc=$?
 h3=$s/out3/index.html
-[ $rc -eq 0 ] && [ "$(grep -c '<svg' "$h3")" -eq 5 ] && grep -q 'bytes_per_s per level' "$h3" &&
+[ $rc -eq 0 ] && [ "$(grep -c '<svg' "$h3")" -eq 6 ] && grep -q 'bytes_per_s per level' "$h3" &&
     ok "workload metric plotted" || not_ok "workload metric plotted" "rc=$rc"
 share=$(grep -o '<td>bytes_per_s</td><td class="num">[^<]*</td><td class="num">[^<]*</td><td class="num">[^<]*%' "$h3" |
     sed 's/.*>//; s/%//')
@@ -168,9 +169,9 @@ for lab in "it''s" 'say "hi"' 'a`touch pwned-bq`b' \
 	"$FSCONC" report --history -R "$s/lab" -H "h$i" -o "$s/lo/y$i" \
 	    >/dev/null 2>"$s/lo/yerr$i"; rc3=$?
 	pw=$(ls "$s" "$s/lo/r$i/plots" "$s/lo/n$i/plots" "$s/lo/y$i/plots" 2>/dev/null | grep pwned)
-	[ $rc -eq 0 ] && [ "$(grep -c '<svg' "$s/lo/r$i/index.html")" -eq 4 ] &&
+	[ $rc -eq 0 ] && [ "$(grep -c '<svg' "$s/lo/r$i/index.html")" -eq 5 ] &&
 	    [ $rc2 -ne 1 ] && [ $rc2 -ne 2 ] &&
-	    [ "$(grep -c '<svg' "$s/lo/n$i/index.html")" -eq 4 ] &&
+	    [ "$(grep -c '<svg' "$s/lo/n$i/index.html")" -eq 5 ] &&
 	    [ $rc3 -eq 0 ] && [ "$(grep -c '<svg' "$s/lo/y$i/index.html")" -eq 1 ] &&
 	    [ -z "$pw" ] && [ ! -e /tmp/pwned ] &&
 	    ok "label $i as data: report, nightly, --history written, nothing run" ||

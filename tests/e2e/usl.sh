@@ -119,20 +119,20 @@ echo "$out" | grep -q '^  + nocpu: no fit: ncpu is not recorded in the set' &&
 err=$("$FSCONC" report -R "$R" -o "$d/rep" box/peak box/beyond old/mpsafevfs 2>&1); rc=$?
 h=$d/rep/index.html
 [ $rc -eq 0 ] && [ -z "$err" ] &&
-    grep -q "'usl.dat' index 0 using 1:2 with lines dt 3 lw 2 lc 1 title columnheader(1)" "$d/rep/plots/ec.gp" &&
-    grep -q "'usl.dat' index 1 using 1:2 with lines dt 3 lw 2 lc 2 title columnheader(1)" "$d/rep/plots/ec.gp" &&
+    grep -q "'usl.dat' index 0 using 1:2 with lines dt (7,4) lw 2.5 lc 1 title columnheader(1)" "$d/rep/plots/ec.gp" &&
+    grep -q "'usl.dat' index 1 using 1:2 with lines dt (7,4) lw 2.5 lc 2 title columnheader(1)" "$d/rep/plots/ec.gp" &&
     ! grep -q "'usl.dat' index 2" "$d/rep/plots/ec.gp" &&
     [ "$(grep '^"' "$d/rep/plots/usl.dat" | tr '\n' ,)" = '"peak: USL fit","beyond: USL fit",' ] &&
     [ "$(grep -c '^[0-9.e+-]* [0-9.e+-]*$' "$d/rep/plots/usl.dat")" -eq 402 ] &&
     ok "report: USL curves of the fitted sets in the EC plot" ||
     not_ok "report: USL curves of the fitted sets in the EC plot" "rc=$rc $err"
 # In the SVG: the EC plot's legend names the fits, and each fit is a
-# dotted path of many segments (gnuplot splits long ones).
+# dashed path of many segments (gnuplot splits long ones).
 ecsvg=$(awk '/<svg/ { n++ } n == 1' "$h" | sed '/<\/svg>/q')
 echo "$ecsvg" | grep -q '<text>peak: USL fit</text>' &&
     echo "$ecsvg" | grep -q '<text>beyond: USL fit</text>' &&
     [ "$(echo "$ecsvg" | tr -d '\n' | sed 's/<path/\n<path/g' |
-    grep "stroke-dasharray=' 2,4'" | awk -F' L' 'NF > 100' | wc -l)" -eq 2 ] &&
+    grep "stroke-dasharray='8.8,5.0'" | awk -F' L' 'NF > 100' | wc -l)" -eq 2 ] &&
     ok "report: the fits are drawn in the EC plot's SVG" ||
     not_ok "report: the fits are drawn in the EC plot's SVG" "$(echo "$ecsvg" | grep -c '<path')"
 sed -n '/<h2>Universal Scalability Law/,/<\/pre>/p' "$h" >"$d/usl.txt"
