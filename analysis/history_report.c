@@ -41,7 +41,7 @@ struct hreport {
 	struct hist_series *hs;
 	const struct hist_cp_opts *cp;
 	char		*dir;		/* realpath of the output directory */
-	const char	*plotdir;	/* DIR/plots, for messages */
+	const char	*plotdir;	/* DIR/plots: for messages */
 	int		 plotfd;	/* where the plots are made */
 	struct hseries	*ser;
 	size_t		 nser;

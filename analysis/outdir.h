@@ -13,7 +13,7 @@ struct outdir {
 	char	*path;		/* DIR, as given: for messages */
 	char	*plotpath;	/* DIR/plots: for messages */
 	int	 dirfd;		/* DIR */
-	int	 tmpfd;		/* DIR/.fsconc-XXXXXX, 0700, made by us */
+	int	 tmpfd;		/* DIR/.fsconc-XXXXXX, 0700, ours */
 	char	 tmpname[32];
 	int	 plotfd;	/* tmpfd's plots/, to become DIR/plots */
 };

@@ -173,7 +173,8 @@ plot_run(int dirfd, const char *shown, const char *name, int height,
 	}
 	/* Inline SVG needs no XML prologue or doctype: start at <svg. */
 	if ((start = strstr(text, "<svg")) == NULL) {
-		warnx("%s/%s: no <svg> element in gnuplot's output", shown, svg);
+		warnx("%s/%s: no <svg> element in gnuplot's output", shown,
+		    svg);
 		free(text);
 		text = NULL;
 		goto out;

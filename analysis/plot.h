@@ -12,7 +12,7 @@
 #define PLOT_WIDTH	580
 #define PLOT_HEIGHT	380	/* without a key below the plot */
 #define PLOT_INNER_WIDTH 490	/* the axes' width within PLOT_WIDTH */
-#define PLOT_TIC_GAP	6	/* pixels between two tick labels at least */
+#define PLOT_TIC_GAP	6	/* pixels at least between tick labels */
 
 /*
  * A new file name in the directory open as dirfd, for writing; shown
@@ -27,8 +27,8 @@ FILE	*plot_file(int dirfd, const char *shown, const char *name);
  * fsconc made) and NAME.log.  Returns the SVG from "<svg" on, malloc'd,
  * or NULL after a diagnostic.
  */
-char	*plot_run(int dirfd, const char *shown, const char *name, int height,
-	    const char *script);
+char	*plot_run(int dirfd, const char *shown, const char *name,
+	    int height, const char *script);
 /*
  * Our own text (titles, metric names, file names) as a gnuplot
  * single-quoted string: only letters, digits, blanks and ,.:;+-=/()[]%*_#

@@ -36,9 +36,9 @@ struct report {
 	const char	*plotdir;	/* DIR/plots, for messages */
 	int		 plotfd;	/* where the plots are made (outdir.h) */
 	int		 key_below;	/* long labels: the key under the plot */
-	int		 logx;	/* levels span 8x or more: a log2 x axis */
-	double		 xstep;		/* x offset between sets in a plot, in
-					   the axis's units (log2 when logx) */
+	int		 logx;		/* levels span 8x: log2 x */
+	double		 xstep;		/* x offset between sets, in the
+					   axis's units (log2 if logx) */
 };
 
 /* The set's values of metric at level jobs, or NULL if it has none. */
