@@ -10,6 +10,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +188,38 @@ out:
 	free(svg);
 	free(log);
 	return (text);
+}
+
+void
+plot_xtics(FILE *sc, const int *levels, size_t n, int logx, double lo,
+    double hi)
+{
+	double px, span, w, last = -1e9, lastw = 0;
+	char num[16];
+	size_t i;
+
+	if (logx) {
+		lo = log2(lo);
+		hi = log2(hi);
+	}
+	span = hi - lo;
+	fputs("set xtics (", sc);
+	for (i = 0; i < n; i++) {
+		px = PLOT_INNER_WIDTH * ((logx ? log2(levels[i]) : levels[i]) -
+		    lo) / span;
+		/* Digits of 12 px Helvetica are about 7 px wide. */
+		w = 7.0 * snprintf(num, sizeof(num), "%d", levels[i]);
+		if (px - last >= (w + lastw) / 2 + PLOT_TIC_GAP) {
+			fprintf(sc, "%s\"%s\" %d", i ? ", " : "", num,
+			    levels[i]);
+			last = px;
+			lastw = w;
+		} else
+			fprintf(sc, "%s\"\" %d 1", i ? ", " : "", levels[i]);
+	}
+	fputs(")\n", sc);
+	if (logx)
+		fputs("set logscale x 2\n", sc);
 }
 
 void

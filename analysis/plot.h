@@ -30,6 +30,14 @@ FILE	*plot_file(int dirfd, const char *shown, const char *name);
 char	*plot_run(int dirfd, const char *shown, const char *name,
 	    int height, const char *script);
 /*
+ * The x axis's ticks: one at every level (n of them, sorted) on an axis
+ * from lo to hi (log2 when logx), labelled when the label keeps clear of
+ * the last one drawn (about 7 px a digit over PLOT_INNER_WIDTH, and
+ * PLOT_TIC_GAP between), else a minor tick without a label.
+ */
+void	 plot_xtics(FILE *, const int *levels, size_t n, int logx, double lo,
+	    double hi);
+/*
  * Our own text (titles, metric names, file names) as a gnuplot
  * single-quoted string: only letters, digits, blanks and ,.:;+-=/()[]%*_#
  * <>&! pass, anything else is written as '?', so nothing reaches

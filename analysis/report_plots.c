@@ -55,39 +55,6 @@ xhi(const struct report *r)
 	    r->levels[r->nlevels - 1] + 4 * r->xstep);
 }
 
-/*
- * A tick at every level; its label only when it keeps clear of the last
- * label drawn (widths from the digits at 12 px Helvetica, positions
- * over the plot's inner width), else a minor tick.
- */
-static void
-plot_xtics(FILE *sc, const struct report *r)
-{
-	double lo, span, px, w, last = -1e9, lastw = 0;
-	char num[16];
-	size_t i;
-
-	lo = r->logx ? log2(xlo(r)) : xlo(r);
-	span = (r->logx ? log2(xhi(r)) : xhi(r)) - lo;
-	fputs("set xtics (", sc);
-	for (i = 0; i < r->nlevels; i++) {
-		px = PLOT_INNER_WIDTH * ((r->logx ? log2(r->levels[i]) :
-		    r->levels[i]) - lo) / span;
-		w = 7.0 * snprintf(num, sizeof(num), "%d", r->levels[i]);
-		if (px - last >= (w + lastw) / 2 + PLOT_TIC_GAP) {
-			fprintf(sc, "%s\"%s\" %d", i ? ", " : "", num,
-			    r->levels[i]);
-			last = px;
-			lastw = w;
-		} else
-			fprintf(sc, "%s\"\" %d 1", i ? ", " : "",
-			    r->levels[i]);
-	}
-	fputs(")\n", sc);
-	if (r->logx)
-		fputs("set logscale x 2\n", sc);
-}
-
 /* Title, axes, key; the y range from 0 to ymax, or to the data's top. */
 static void
 plot_common(FILE *sc, const struct report *r, const char *title,
@@ -102,7 +69,7 @@ plot_common(FILE *sc, const struct report *r, const char *title,
 		fputs("set key below left Left reverse\n", sc);
 	else
 		fprintf(sc, "set key %s box opaque\n", key);
-	plot_xtics(sc, r);
+	plot_xtics(sc, r->levels, r->nlevels, r->logx, xlo(r), xhi(r));
 	fprintf(sc, "set xrange [%g:%g]\n", xlo(r), xhi(r));
 	if (ymax > 0)
 		fprintf(sc, "set yrange [0:%g]\n", ymax);

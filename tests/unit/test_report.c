@@ -107,6 +107,58 @@ test_plot_data_string(void **state)
 	free(s);
 }
 
+/* The x ticks: every level labelled where there is room, else a minor
+ * tick; labels never closer than their widths. */
+static char *
+xtics_of(const int *lv, size_t n, int logx, double lo, double hi)
+{
+	char *buf;
+	size_t len;
+	FILE *fp;
+
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	plot_xtics(fp, lv, n, logx, lo, hi);
+	fclose(fp);
+	return (buf);
+}
+
+static void
+test_plot_xtics(void **state)
+{
+	static const int few[] = { 1, 2, 3 };
+	static const int sweep[] = { 1, 2, 4, 8, 16, 32, 64 };
+	int many[100];
+	char *s, *p;
+	size_t i, labels;
+
+	(void)state;
+	s = xtics_of(few, 3, 0, 0.8, 3.2);
+	assert_string_equal(s, "set xtics (\"1\" 1, \"2\" 2, \"3\" 3)\n");
+	free(s);
+	s = xtics_of(sweep, 7, 1, 0.87, 73.5);
+	assert_string_equal(s, "set xtics (\"1\" 1, \"2\" 2, \"4\" 4, \"8\" 8, "
+	    "\"16\" 16, \"32\" 32, \"64\" 64)\nset logscale x 2\n");
+	free(s);
+	/* 1..48 on a log axis: the crowded top left out. */
+	for (i = 0; i < 48; i++)
+		many[i] = (int)i + 1;
+	s = xtics_of(many, 48, 1, 0.87, 55);
+	assert_non_null(strstr(s, "(\"1\" 1, \"2\" 2, \"3\" 3, "));
+	assert_non_null(strstr(s, ", \"\" 47 1, "));
+	for (labels = 0, p = s; (p = strstr(p, "\" ")) != NULL; p++)
+		labels += p[-1] != '"';
+	assert_true(labels >= 8 && labels < 48);
+	free(s);
+	/* 1..100 on a linear axis: every few levels. */
+	for (i = 0; i < 100; i++)
+		many[i] = (int)i + 1;
+	s = xtics_of(many, 100, 0, 0, 101);
+	assert_non_null(strstr(s, "(\"1\" 1, \"\" 2 1, "));
+	assert_null(strstr(s, "logscale"));
+	free(s);
+}
+
 static void
 test_parse_conf(void **state)
 {
@@ -203,6 +255,7 @@ main(void)
 		cmocka_unit_test(test_html_head),
 		cmocka_unit_test(test_plot_text),
 		cmocka_unit_test(test_plot_data_string),
+		cmocka_unit_test(test_plot_xtics),
 		cmocka_unit_test(test_parse_conf),
 		cmocka_unit_test(test_limits_round_trip),
 		cmocka_unit_test(test_limits_refused),
