@@ -29,6 +29,7 @@ struct dataset *ds_new(const char *name);
 void	 ds_add(struct dataset *, double);
 void	 ds_free(struct dataset *);
 struct rs_set;
+struct rs_kv;
 /*
  * A result set's values of metric at jobs level N (rs_values: batches
  * that count, unknown values skipped), each times scale, named name.
@@ -360,8 +361,22 @@ struct report_opts {
 };
 int	 report_write(const char *dir, struct rs_set *const *sets,
 	    size_t nsets, const struct report_opts *);
-/* A confidence in percent, 0 < c < 100; -1 if not. */
+/* A confidence in percent, 0 < c < 100; -1 if not (report.c). */
 int	 report_parse_conf(const char *, double *);
+
+/*
+ * The ceilings file fsconc limits -o writes and report --limits reads
+ * (analysis/limits.c, the one definition of its format): kv as
+ * "key=value" lines, durably; read back, at most LIMITS_MAX_BYTES.
+ * 0 (limits_read: *kv and *n filled, limits_free frees them), or -1
+ * with "file: cause" (limits_read: "file:line: cause") in err.
+ */
+#define LIMITS_MAX_BYTES	(1 << 20)
+int	 limits_write(const char *path, const struct rs_kv *kv, size_t n,
+	    char *err, size_t errlen);
+int	 limits_read(const char *path, struct rs_kv **kv, size_t *n,
+	    char *err, size_t errlen);
+void	 limits_free(struct rs_kv *, size_t n);
 
 /* ---- Universal Scalability Law (analysis/usl.c; used by compare and
  * report).  Kept as one separate block at the end of this header. ---- */

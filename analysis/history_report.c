@@ -19,6 +19,8 @@
 
 #include "analysis.h"
 #include "history.h"
+#include "html.h"
+#include "outdir.h"
 #include "plot.h"
 #include "results.h"
 #include "util.h"
@@ -39,7 +41,8 @@ struct hreport {
 	struct hist_series *hs;
 	const struct hist_cp_opts *cp;
 	char		*dir;		/* realpath of the output directory */
-	char		*plotdir;
+	const char	*plotdir;	/* DIR/plots: for messages */
+	int		 plotfd;	/* where the plots are made */
 	struct hseries	*ser;
 	size_t		 nser;
 	struct hgroup	*grp;
@@ -199,9 +202,8 @@ plot_group(const struct hreport *r, size_t g)
 	FILE *fp, *sc;
 
 	name = xasprintf("h%zu", g);
-	path = xasprintf("%s/%s.dat", r->plotdir, name);
-	if ((fp = fopen(path, "w")) == NULL) {
-		warn("%s", path);
+	path = xasprintf("%s.dat", name);
+	if ((fp = plot_file(r->plotfd, r->plotdir, path)) == NULL) {
 		free(path);
 		free(name);
 		return (NULL);
@@ -219,7 +221,7 @@ plot_group(const struct hreport *r, size_t g)
 		fputs("NaN NaN NaN NaN\n\n\n", fp);
 	}
 	if (fclose(fp) != 0) {
-		warn("%s", path);
+		warn("%s/%s", r->plotdir, path);
 		free(path);
 		free(name);
 		return (NULL);
@@ -230,17 +232,19 @@ plot_group(const struct hreport *r, size_t g)
 		free(name);
 		return (NULL);
 	}
+	/*
+	 * Host and label head the figure in the page, not the plot: text
+	 * read from sets never enters a gnuplot script (plot.h).
+	 */
 	fputs("set title ", sc);
-	se = &r->ser[gr->s0];
-	mark = xasprintf("%s per night: %s, %s",
-	    strcmp(r->hs->metric, "ec") == 0 ? "EC(N)" : r->hs->metric,
-	    pset(r, se->first)->host, pset(r, se->first)->label);
-	plot_quote(sc, mark);
+	mark = xasprintf("%s per night", strcmp(r->hs->metric, "ec") == 0 ?
+	    "EC(N)" : r->hs->metric);
+	plot_text(sc, mark);
 	free(mark);
 	mark = xasprintf("%s, %g%% CI", strcmp(r->hs->metric, "ec") == 0 ?
 	    "EC(N)" : r->hs->metric, r->hs->conf);
 	fputs("\nset ylabel ", sc);
-	plot_quote(sc, mark);
+	plot_text(sc, mark);
 	free(mark);
 	fputs("\nset xdata time\nset timefmt '%s'\nset format x '%m-%d'\n"
 	    "set xlabel 'night (UTC)'\nset grid\n"
@@ -263,10 +267,11 @@ plot_group(const struct hreport *r, size_t g)
 			fprintf(sc, "set arrow from '%lld', graph 0 to "
 			    "'%lld', graph 1 nohead dt 2 lw 1.5 "
 			    "lc rgb '#bb0000'\n", x, x);
-			/* The text is quoted: keys come from meta. */
+			/* Keys come from meta: plot_text passes
+			 * [A-Za-z0-9_.-], what a meta key may be. */
 			mark = first_key(r, se, &se->ch[k]);
 			fputs("set label ", sc);
-			plot_quote(sc, mark);
+			plot_text(sc, mark);
 			fprintf(sc, " at '%lld', graph %.2f left offset "
 			    "0.3,0 tc rgb '#bb0000' font ',10'\n", x,
 			    0.96 - 0.06 * (double)((i + k) % 4));
@@ -283,7 +288,7 @@ plot_group(const struct hreport *r, size_t g)
 	}
 	fputs("\n", sc);
 	fclose(sc);
-	svg = plot_run(r->plotdir, name, PLOT_HEIGHT + 40, script);
+	svg = plot_run(r->plotfd, r->plotdir, name, PLOT_HEIGHT + 40, script);
 	free(script);
 	free(name);
 	return (svg);
@@ -447,7 +452,6 @@ hreport_free(struct hreport *r)
 	free(r->ser);
 	free(r->grp);
 	free(r->dir);
-	free(r->plotdir);
 }
 
 int
@@ -456,8 +460,9 @@ hist_report_write(const char *dir, struct hist_series *hs,
 {
 	struct hreport r;
 	const struct hist_set *s, *t;
-	char *tmp, *final, *svg, stamp[64], real[PATH_MAX];
-	size_t first, n, g, i;
+	struct outdir od = OUTDIR_INIT;
+	char *page, *svg, stamp[64], real[PATH_MAX];
+	size_t first, n, g, len;
 	time_t now;
 	FILE *fp = NULL;
 	int rc = -1;
@@ -482,15 +487,14 @@ hist_report_write(const char *dir, struct hist_series *hs,
 		r.grp[r.ngrp - 1].ns++;
 		r.nser++;
 	}
-	tmp = xasprintf("%s/index.html.tmp", dir);
-	final = xasprintf("%s/index.html", dir);
-	r.plotdir = xasprintf("%s/plots", dir);
-	if (mkdir_p(r.plotdir, 0755) != 0) {
-		warn("%s", r.plotdir);
+	page = NULL;
+	if (outdir_open(&od, dir) != 0)
 		goto out;
-	}
-	if ((fp = fopen(tmp, "w")) == NULL) {
-		warn("%s", tmp);
+	r.plotdir = od.plotpath;
+	r.plotfd = od.plotfd;
+	/* The page in memory, then into place with the plots (outdir.c). */
+	if ((fp = open_memstream(&page, &len)) == NULL) {
+		warn("%s/index.html", dir);
 		goto out;
 	}
 	html_head(fp, title != NULL ? title : "fsconc history");
@@ -524,28 +528,21 @@ hist_report_write(const char *dir, struct hist_series *hs,
 		html_nights(fp, &r, g);
 	}
 	fputs("</body>\n</html>\n", fp);
-	if (ferror(fp) || fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
-		warn("%s", tmp);
-		goto out;
-	}
-	i = fclose(fp);
+	g = (size_t)ferror(fp);
+	fclose(fp);
 	fp = NULL;
-	if (i != 0) {
-		warn("%s", tmp);
+	if (g != 0) {
+		warnx("%s/index.html: out of memory", dir);
 		goto out;
 	}
-	if (rename(tmp, final) != 0) {
-		warn("rename %s to %s", tmp, final);
+	if (outdir_commit(&od, page, len) != 0)
 		goto out;
-	}
 	rc = 0;
 out:
 	if (fp != NULL)
 		fclose(fp);
-	if (rc != 0)
-		unlink(tmp);
-	free(tmp);
-	free(final);
+	outdir_close(&od);
+	free(page);
 	hreport_free(&r);
 	return (rc);
 }

@@ -2,7 +2,8 @@
  * fsconc report: one self-contained HTML page (DIR/index.html) for one or
  * more result sets.  Plots are SVG made by gnuplot and inlined; the
  * gnuplot scripts and data stay in DIR/plots so a plot can be redone by
- * hand.  Below the plots: the EC table and the ministat blocks as text.
+ * hand (report_plots.c).  Below the plots: the EC table, the USL fits,
+ * flame graphs, the machine's limits and the ministat blocks as text.
  */
 #include <sys/stat.h>
 
@@ -16,7 +17,9 @@
 #include <unistd.h>
 
 #include "analysis.h"
-#include "plot.h"
+#include "html.h"
+#include "outdir.h"
+#include "report_int.h"
 #include "profile.h"
 #include "results.h"
 #include "util.h"
@@ -24,227 +27,7 @@
 static const char *const time_metrics[] = { "real", "user", "sys" };
 #define NTIME	(sizeof(time_metrics) / sizeof(time_metrics[0]))
 
-/* Per set: the fixed metrics, then the workload's own. */
-static const char *const base_metrics[] = { "real", "user", "sys", "idle",
-    "sysjob" };
-#define NBASE	(sizeof(base_metrics) / sizeof(base_metrics[0]))
-
-/* One set as the report sees it: a dataset per metric and level. */
-struct rset {
-	struct rs_set	*rs;
-	char		*label;		/* meta label, else the directory's */
-	int		 ncpu;		/* meta, else the highest level */
-	int		*levels;
-	size_t		 nlevels;
-	const char	**mnames;	/* base_metrics, then rs->metrics */
-	size_t		 nm;
-	struct dataset	***ds;		/* [nm][nlevels] */
-	struct usl_fit	 usl;		/* Universal Scalability Law */
-};
-
-/* The whole report: sets, options, the union of levels. */
-struct report {
-	const struct report_opts *opts;
-	struct rset	*sets;
-	struct rs_set *const *rs;	/* the sets as given */
-	size_t		 nsets;
-	int		*levels;	/* union over the sets, sorted */
-	size_t		 nlevels;
-	char		**wmetrics;	/* workload metrics, union, in order */
-	size_t		 nwmetrics;
-	char		*plotdir;	/* DIR/plots */
-	int		 key_below;	/* long labels: the key under the plot */
-	double		 xstep;		/* x offset between sets in a plot */
-};
-
-static struct dataset *
-load_ds(const struct rset *s, int jobs, const char *name, const char *metric,
-    double scale)
-{
-	struct dataset *ds;
-	char *dsname;
-
-	dsname = xasprintf("%s/jobs-%d.%s", s->label, jobs, name);
-	ds = ds_from_set(s->rs, jobs, metric, dsname, scale);
-	free(dsname);
-	if (ds->n > 0)
-		ds_sort(ds);
-	return (ds);
-}
-
-static char *
-set_label(const struct rs_set *rs)
-{
-	const char *l, *end, *beg;
-	char *lab, *p;
-
-	if ((l = rs_meta_get(rs, "label")) != NULL && *l != '\0')
-		return (xstrdup(l));
-	/* <root>/<host>/<label>/<timestamp>: the parent's name. */
-	end = rs->path + strlen(rs->path);
-	while (end > rs->path && end[-1] == '/')
-		end--;
-	while (end > rs->path && end[-1] != '/')
-		end--;
-	while (end > rs->path && end[-1] == '/')
-		end--;
-	beg = end;
-	while (beg > rs->path && beg[-1] != '/')
-		beg--;
-	lab = beg == end ? xstrdup(rs->path) :
-	    xasprintf("%.*s", (int)(end - beg), beg);
-	/* One line, as a meta label is: it heads lines of the plot data. */
-	for (p = lab; *p != '\0'; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	return (lab);
-}
-
-/* Efficiency and the ideal line need the CPU count the set ran with. */
-static int
-set_ncpu(const struct rs_set *rs, int maxlevel)
-{
-	const char *v;
-	int n;
-
-	if ((v = rs_meta_get(rs, "ncpu")) != NULL && (n = atoi(v)) > 0)
-		return (n);
-	return (maxlevel);
-}
-
-static void
-rset_load(struct rset *s, struct rs_set *rs)
-{
-	memset(s, 0, sizeof(*s));
-	s->rs = rs;
-	s->label = set_label(rs);
-	s->nlevels = rs_levels(rs, &s->levels);
-	s->ncpu = set_ncpu(rs, s->nlevels ? s->levels[s->nlevels - 1] : 1);
-}
-
-/* After unique_labels: the labels name the datasets. */
-static void
-rset_data(struct rset *s)
-{
-	const char *m;
-	size_t i, k;
-	int n;
-
-	s->nm = NBASE + s->rs->nmetrics;
-	s->mnames = xcalloc(s->nm, sizeof(*s->mnames));
-	s->ds = xcalloc(s->nm, sizeof(*s->ds));
-	for (k = 0; k < s->nm; k++) {
-		m = s->mnames[k] = k < NBASE ? base_metrics[k] :
-		    s->rs->metrics[k - NBASE];
-		s->ds[k] = xcalloc(s->nlevels, sizeof(**s->ds));
-		for (i = 0; i < s->nlevels; i++) {
-			n = s->levels[i];
-			if (strcmp(m, "idle") == 0)
-				s->ds[k][i] = load_ds(s, n, m, "idle", 100.0);
-			else if (strcmp(m, "sysjob") == 0)
-				s->ds[k][i] = load_ds(s, n, m, "sys", 1.0 / n);
-			else
-				s->ds[k][i] = load_ds(s, n, m, m, 1.0);
-		}
-	}
-}
-
-static void
-rset_free(struct rset *s)
-{
-	size_t i, k;
-
-	for (k = 0; k < s->nm; k++) {
-		for (i = 0; i < s->nlevels; i++)
-			ds_free(s->ds[k][i]);
-		free(s->ds[k]);
-	}
-	free(s->ds);
-	free(s->mnames);
-	free(s->levels);
-	free(s->label);
-}
-
-/* The set's values of metric at level jobs, or NULL if it has none. */
-static struct dataset *
-rset_ds(const struct rset *s, int jobs, const char *metric)
-{
-	size_t i, k;
-
-	for (k = 0; k < s->nm; k++)
-		if (strcmp(s->mnames[k], metric) == 0)
-			for (i = 0; i < s->nlevels; i++)
-				if (s->levels[i] == jobs)
-					return (s->ds[k][i]);
-	return (NULL);
-}
-
-/* EC(N) of a set (stat_ec's rule); -1 when not computable. */
-static int
-set_ec(const struct rset *s, int jobs, double conf, struct ec_ci *ec)
-{
-	struct dataset *t1, *tn;
-
-	t1 = rset_ds(s, 1, "real");
-	tn = rset_ds(s, jobs, "real");
-	if (t1 == NULL || tn == NULL)
-		return (-1);
-	return (stat_ec(t1, tn, jobs, conf, ec));
-}
-
 /* --- HTML ------------------------------------------------------------- */
-
-void
-html_puts(FILE *fp, const char *s)
-{
-	for (; *s != '\0'; s++)
-		switch (*s) {
-		case '<':
-			fputs("&lt;", fp);
-			break;
-		case '>':
-			fputs("&gt;", fp);
-			break;
-		case '&':
-			fputs("&amp;", fp);
-			break;
-		case '"':
-			fputs("&quot;", fp);
-			break;
-		default:
-			fputc(*s, fp);
-		}
-}
-
-void
-html_head(FILE *fp, const char *title)
-{
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-	    "<meta charset=\"utf-8\">\n<title>", fp);
-	html_puts(fp, title);
-	fputs("</title>\n<style>\n"
-	    "body{font-family:Helvetica,Arial,sans-serif;margin:24px auto;"
-	    "max-width:1200px;padding:0 16px;color:#222;background:#fff}\n"
-	    "h1{font-size:22px}h2{font-size:18px;margin-top:28px;"
-	    "border-bottom:1px solid #ccc}\n"
-	    "table{border-collapse:collapse;font-size:13px}\n"
-	    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;"
-	    "vertical-align:top}\nth{background:#f2f2f2}\n"
-	    "td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
-	    "td.path{font-size:11px;overflow-wrap:anywhere}\n"
-	    ".plots{display:grid;grid-template-columns:repeat(2,1fr);"
-	    "gap:12px}\n"
-	    "figure{margin:0;border:1px solid #ddd;padding:4px}\n"
-	    "figure svg{width:100%;height:auto;display:block}\n"
-	    "figcaption{font-size:12px;color:#555;padding:2px 4px}\n"
-	    "pre{font-size:12px;background:#fafafa;border:1px solid #ddd;"
-	    "padding:8px;overflow-x:auto}\n"
-	    ".slower{color:#b00;font-weight:bold}.faster{color:#070}\n"
-	    ".note{color:#555;font-size:13px}\n"
-	    "</style>\n</head>\n<body>\n<h1>", fp);
-	html_puts(fp, title);
-	fputs("</h1>\n", fp);
-}
 
 /* The sets, numbered, and the meta keys that differ between them. */
 static void
@@ -430,316 +213,6 @@ html_validity(FILE *fp, const struct report *r)
 	fputs("</ul>\n", fp);
 }
 
-/* --- plots ------------------------------------------------------------ */
-
-/* Taller when the key is below: a line per set (and the ideal line). */
-static int
-plot_height(const struct report *r, int extra)
-{
-	return (PLOT_HEIGHT + (r->key_below ?
-	    18 * ((int)r->nsets + extra) + 10 : 0));
-}
-
-static double
-xoff(const struct report *r, size_t i)
-{
-	return (r->xstep * ((double)i - (double)(r->nsets - 1) / 2.0));
-}
-
-static void
-plot_common(FILE *sc, const struct report *r, const char *title,
-    const char *ylabel, const char *key)
-{
-	size_t i;
-
-	fputs("set title ", sc);
-	plot_quote(sc, title);
-	fputs("\nset ylabel ", sc);
-	plot_quote(sc, ylabel);
-	fputs("\nset xlabel 'concurrent jobs N'\nset grid\n", sc);
-	if (r->key_below)
-		fputs("set key below left Left reverse\n", sc);
-	else
-		fprintf(sc, "set key %s box opaque\n", key);
-	fputs("set xtics (", sc);
-	for (i = 0; i < r->nlevels; i++)
-		fprintf(sc, "%s%d", i ? ", " : "", r->levels[i]);
-	fprintf(sc, ")\nset xrange [%g:%g]\nset yrange [0:*]\n"
-	    "set offsets 0, 0, graph 0.08, 0\n",
-	    r->levels[0] - 4 * r->xstep,
-	    r->levels[r->nlevels - 1] + 4 * r->xstep);
-}
-
-/*
- * Points and mean with its interval per level, one color per set: the
- * data file holds, per set, an index of points then an index of means.
- */
-static char *
-plot_points(const struct report *r, const char *name, const char *metric,
-    const char *title, const char *ylabel, const char *key, int *none)
-{
-	struct dataset *ds;
-	const struct rset *s;
-	char *path, *script, *svg;
-	const char *dat;
-	size_t len, i, j, k;
-	double m, hw;
-	FILE *fp, *sc;
-	int npoints;
-
-	*none = 0;
-	npoints = 0;
-	path = xasprintf("%s/%s.dat", r->plotdir, name);
-	if ((fp = fopen(path, "w")) == NULL) {
-		warn("%s", path);
-		free(path);
-		return (NULL);
-	}
-	for (i = 0; i < r->nsets; i++) {
-		s = &r->sets[i];
-		fprintf(fp, "# %s: %s per batch\n", s->label, metric);
-		for (j = 0; j < s->nlevels; j++) {
-			if ((ds = rset_ds(s, s->levels[j], metric)) == NULL)
-				continue;
-			for (k = 0; k < ds->n; k++)
-				fprintf(fp, "%g %.9g\n",
-				    s->levels[j] + xoff(r, i), ds->points[k]);
-		}
-		/* The NaN row keeps an index that has no data. */
-		fprintf(fp, "NaN NaN\n\n\n# %s: mean, CI low, CI high\n",
-		    s->label);
-		for (j = 0; j < s->nlevels; j++) {
-			ds = rset_ds(s, s->levels[j], metric);
-			if (ds == NULL || ds->n == 0)
-				continue;
-			m = ds_mean(ds);
-			/* One value: a point, no error bar. */
-			if (isnan(hw = ds_mean_hw(ds, r->opts->conf)))
-				hw = 0;
-			fprintf(fp, "%g %.9g %.9g %.9g\n",
-			    s->levels[j] + xoff(r, i), m, m - hw, m + hw);
-			npoints++;
-		}
-		fputs("NaN NaN NaN NaN\n\n\n", fp);
-	}
-	if (fclose(fp) != 0) {
-		warn("%s", path);
-		free(path);
-		return (NULL);
-	}
-	if (npoints == 0) {
-		*none = 1;
-		free(path);
-		return (NULL);
-	}
-	if ((sc = open_memstream(&script, &len)) == NULL) {
-		warn("%s: open_memstream", name);
-		free(path);
-		return (NULL);
-	}
-	plot_common(sc, r, title, ylabel, key);
-	dat = path + strlen(r->plotdir) + 1;
-	fputs("plot ", sc);
-	for (i = 0; i < r->nsets; i++) {
-		/* name holds a workload metric's name, from the set's files. */
-		fputs(i ? ", \\\n  " : "", sc);
-		plot_quote(sc, dat);
-		fprintf(sc, " index %zu using 1:2 with points pt 7 ps 0.4 "
-		    "lc %zu notitle, \\\n  ", 2 * i, i + 1);
-		plot_quote(sc, dat);
-		fprintf(sc, " index %zu using 1:2:3:4 with yerrorlines lw 2 "
-		    "pt 5 ps 0.8 lc %zu title ", 2 * i + 1, i + 1);
-		plot_quote(sc, r->sets[i].label);
-	}
-	fputs("\n", sc);
-	fclose(sc);
-	free(path);
-	svg = plot_run(r->plotdir, name, plot_height(r, 0), script);
-	free(script);
-	return (svg);
-}
-
-/*
- * The fitted law of every set that has a fit, over the whole x range, as
- * dotted lines in the set's colour (data in usl.dat).  The number drawn.
- */
-static int
-usl_curves(const struct report *r, FILE *sc)
-{
-	const struct usl_fit *u;
-	char *path, *title;
-	double lo, hi, x;
-	size_t i, nfit = 0;
-	FILE *fp;
-	int k;
-
-	path = xasprintf("%s/usl.dat", r->plotdir);
-	if ((fp = fopen(path, "w")) == NULL) {
-		warn("%s", path);
-		free(path);
-		return (0);
-	}
-	lo = r->levels[0];
-	hi = r->levels[r->nlevels - 1];
-	for (i = 0; i < r->nsets; i++) {
-		u = &r->sets[i].usl;
-		if (u->status != USL_OK)
-			continue;
-		fprintf(fp, "# %s: N, USL EC(N)\n", r->sets[i].label);
-		for (k = 0; k <= 200; k++) {
-			x = lo + (hi - lo) * k / 200.0;
-			fprintf(fp, "%.6g %.6g\n", x, usl_ec(u, x));
-		}
-		fputs("\n\n", fp);
-		fprintf(sc, ", \\\n  'usl.dat' index %zu using 1:2 with lines "
-		    "dt 3 lw 2 lc %zu title ", nfit++, i + 1);
-		title = xasprintf("%s: USL fit", r->sets[i].label);
-		plot_quote(sc, title);
-		free(title);
-	}
-	if (fclose(fp) != 0)
-		warn("%s", path);
-	free(path);
-	return ((int)nfit);
-}
-
-static char *
-plot_ec(const struct report *r)
-{
-	struct ec_ci rc;
-	const struct rset *s;
-	char *path, *script, *svg, *lab;
-	size_t len, i, j;
-	int ncpu, maxn, nfits;
-	FILE *fp, *sc;
-
-	path = xasprintf("%s/ec.dat", r->plotdir);
-	if ((fp = fopen(path, "w")) == NULL) {
-		warn("%s", path);
-		free(path);
-		return (NULL);
-	}
-	maxn = r->levels[r->nlevels - 1];
-	for (i = 0; i < r->nsets; i++) {
-		s = &r->sets[i];
-		fprintf(fp, "# %s: N EC CI-low CI-high\n", s->label);
-		/* No upper bound (stat_ec): the bar runs to twice the top N. */
-		for (j = 0; j < s->nlevels; j++)
-			if (set_ec(s, s->levels[j], r->opts->conf, &rc) == 0)
-				fprintf(fp, "%g %.6g %.6g %.6g\n",
-				    s->levels[j] + xoff(r, i), rc.ec,
-				    rc.lo, fmin(rc.hi, fmax(2.0 * maxn,
-				    rc.ec)));
-		fputs("NaN NaN NaN NaN\n\n\n", fp);
-	}
-	/* The ideal: EC = N up to the CPU count, flat after it. */
-	ncpu = r->sets[0].ncpu;
-	fprintf(fp, "# ideal\n1 1\n");
-	if (ncpu < maxn)
-		fprintf(fp, "%d %d\n", ncpu, ncpu);
-	fprintf(fp, "%d %d\n", maxn, maxn < ncpu ? maxn : ncpu);
-	free(path);
-	if (fclose(fp) != 0) {
-		warn("%s/ec.dat", r->plotdir);
-		return (NULL);
-	}
-	if ((sc = open_memstream(&script, &len)) == NULL) {
-		warn("ec: open_memstream");
-		return (NULL);
-	}
-	lab = xasprintf("EC(N) = N mean(T1) / mean(TN), %g%% CI", r->opts->conf);
-	plot_common(sc, r, "Effective concurrency", lab, "top left");
-	free(lab);
-	fprintf(sc, "plot 'ec.dat' index %zu using 1:2 with lines dt 2 lw 2 "
-	    "lc rgb '#888888' title 'ideal: EC = min(N, %d CPUs)'",
-	    r->nsets, ncpu);
-	for (i = 0; i < r->nsets; i++) {
-		fprintf(sc, ", \\\n  'ec.dat' index %zu using 1:2:3:4 with "
-		    "yerrorlines lw 2 pt 7 ps 0.8 lc %zu title ", i, i + 1);
-		plot_quote(sc, r->sets[i].label);
-	}
-	nfits = usl_curves(r, sc);
-	fputs("\n", sc);
-	fclose(sc);
-	svg = plot_run(r->plotdir, "ec", plot_height(r, 1 + nfits), script);
-	free(script);
-	return (svg);
-}
-
-static int
-html_figure(FILE *fp, char *svg, int none, const char *title,
-    const char *caption)
-{
-	if (svg == NULL && !none)
-		return (-1);
-	fputs("<figure>\n", fp);
-	if (svg != NULL)
-		fputs(svg, fp);
-	else {
-		fputs("<p class=\"note\">", fp);
-		html_puts(fp, title);
-		fputs(": no data in these sets.</p>\n", fp);
-	}
-	fputs("<figcaption>", fp);
-	html_puts(fp, caption);
-	fputs("</figcaption>\n</figure>\n", fp);
-	free(svg);
-	return (0);
-}
-
-static int
-html_plots(FILE *fp, const struct report *r)
-{
-	static const struct {
-		const char	*name, *metric, *title, *ylabel, *key;
-		const char	*caption;
-	} pp[] = {
-		{ "wall", "real", "Wall time per level", "seconds", "top left",
-		    "Wall time of a batch: every repetition (dots), mean and "
-		    "its confidence interval (line)." },
-		{ "sysjob", "sysjob", "System time per job", "seconds per job",
-		    "top left",
-		    "System time per job (sys / N): every repetition (dots), "
-		    "mean and its confidence interval (line)." },
-		{ "idle", "idle", "Idle share per level", "idle %", "top right",
-		    "Share of CPU time left idle during the batch: every "
-		    "repetition (dots), mean and its confidence interval "
-		    "(line)." },
-	};
-	char cap[256], *svg, *name, *title;
-	size_t i;
-	int rc = 0, none;
-
-	fputs("<h2>Plots</h2>\n<div class=\"plots\">\n", fp);
-	snprintf(cap, sizeof(cap), "Effective concurrency with %g%% "
-	    "confidence intervals (ratio of means); dashed: the ideal; "
-	    "dotted: the Universal Scalability Law fitted to each set.",
-	    r->opts->conf);
-	rc |= html_figure(fp, plot_ec(r), 0, "EC", cap);
-	for (i = 0; i < sizeof(pp) / sizeof(pp[0]); i++) {
-		snprintf(cap, sizeof(cap), "%s %g%% confidence.",
-		    pp[i].caption, r->opts->conf);
-		svg = plot_points(r, pp[i].name, pp[i].metric, pp[i].title,
-		    pp[i].ylabel, pp[i].key, &none);
-		rc |= html_figure(fp, svg, none, pp[i].title, cap);
-	}
-	/* The workload's own metrics (bytes/s, ops/s, ns/op ...). */
-	for (i = 0; i < r->nwmetrics; i++) {
-		name = xasprintf("metric-%s", r->wmetrics[i]);
-		title = xasprintf("%s per level", r->wmetrics[i]);
-		snprintf(cap, sizeof(cap), "Workload metric %s of a batch: "
-		    "every repetition (dots), mean and its %g%% confidence "
-		    "interval (line).", r->wmetrics[i], r->opts->conf);
-		svg = plot_points(r, name, r->wmetrics[i], title,
-		    r->wmetrics[i], "top left", &none);
-		rc |= html_figure(fp, svg, none, title, cap);
-		free(name);
-		free(title);
-	}
-	fputs("</div>\n", fp);
-	return (rc);
-}
-
 /* --- text ------------------------------------------------------------- */
 
 static void
@@ -759,7 +232,7 @@ html_ec_table(FILE *fp, const struct report *r)
 		s = &r->sets[i];
 		for (j = 0; j < s->nlevels; j++) {
 			n = s->levels[j];
-			if (n == 1 || set_ec(s, n, r->opts->conf, &rc) != 0)
+			if (n == 1 || rset_ec(s, n, r->opts->conf, &rc) != 0)
 				continue;
 			any = 1;
 			lim = n < s->ncpu ? n : s->ncpu;
@@ -883,33 +356,18 @@ html_limits(FILE *fp, const struct report *r)
 	const struct rs_set *rs;
 	struct dataset *ds;
 	const struct rset *s;
-	char line[1024], *eq, *nl;
+	char err[512];
 	struct rs_kv *kv;
 	double ceil, best, m;
 	size_t nkv, i, j, k, l;
-	FILE *lf;
 	int rows;
 
 	if (r->opts->limits == NULL)
 		return (0);
-	if ((lf = fopen(r->opts->limits, "r")) == NULL) {
-		warn("%s", r->opts->limits);
+	if (limits_read(r->opts->limits, &kv, &nkv, err, sizeof(err)) != 0) {
+		warnx("%s", err);
 		return (-1);
 	}
-	kv = NULL;
-	nkv = 0;
-	while (fgets(line, sizeof(line), lf) != NULL) {
-		if ((nl = strchr(line, '\n')) != NULL)
-			*nl = '\0';
-		if (line[0] == '#' || (eq = strchr(line, '=')) == NULL)
-			continue;
-		*eq = '\0';
-		kv = xrealloc(kv, (nkv + 1) * sizeof(*kv));
-		kv[nkv].key = xstrdup(line);
-		kv[nkv].value = xstrdup(eq + 1);
-		nkv++;
-	}
-	fclose(lf);
 	fputs("<h2>Machine limits</h2>\n<p class=\"note\">From ", fp);
 	html_puts(fp, r->opts->limits);
 	fputs(" (fsconc limits).</p>\n<table>\n<tr><th>ceiling</th>"
@@ -963,15 +421,24 @@ html_limits(FILE *fp, const struct report *r)
 	else
 		fputs("<p class=\"note\">No workload metric of these sets has "
 		    "a ceiling in this file.</p>\n", fp);
-	for (i = 0; i < nkv; i++) {
-		free(kv[i].key);
-		free(kv[i].value);
-	}
-	free(kv);
+	limits_free(kv, nkv);
 	return (0);
 }
 
 /* --- driver ----------------------------------------------------------- */
+
+int
+report_parse_conf(const char *arg, double *conf)
+{
+	char *end;
+	double c;
+
+	c = strtod(arg, &end);
+	if (*arg == '\0' || *end != '\0' || !(c > 0 && c < 100))
+		return (-1);
+	*conf = c;
+	return (0);
+}
 
 /* Sets of one label (nightly: baseline and candidate) need telling
  * apart in legends and tables: add the set directory's name. */
@@ -1014,7 +481,7 @@ static void
 union_levels(struct report *r)
 {
 	size_t i, j, n;
-	double gap;
+	double gap, d;
 
 	n = 0;
 	for (i = 0; i < r->nsets; i++)
@@ -1026,14 +493,23 @@ union_levels(struct report *r)
 			r->levels[n++] = r->sets[i].levels[j];
 	qsort(r->levels, n, sizeof(int), int_cmp);
 	r->nlevels = 0;
+	for (i = 0; i < n; i++)
+		if (r->nlevels == 0 ||
+		    r->levels[r->nlevels - 1] != r->levels[i])
+			r->levels[r->nlevels++] = r->levels[i];
+	/*
+	 * Levels spanning a factor of 8 or more (1..64 sweeps) on a log2
+	 * axis, so that 1, 2 and 4 do not sit on top of each other.
+	 */
+	r->logx = r->nlevels > 0 && r->levels[0] > 0 &&
+	    r->levels[r->nlevels - 1] >= 8 * r->levels[0];
+	/* The closest two levels, in the axis's units. */
 	gap = 1;
-	for (i = 0; i < n; i++) {
-		if (r->nlevels > 0 && r->levels[r->nlevels - 1] == r->levels[i])
-			continue;
-		if (r->nlevels > 0 &&
-		    r->levels[i] - r->levels[r->nlevels - 1] < gap)
-			gap = r->levels[i] - r->levels[r->nlevels - 1];
-		r->levels[r->nlevels++] = r->levels[i];
+	for (i = 1; i < r->nlevels; i++) {
+		d = r->logx ? log2((double)r->levels[i] / r->levels[i - 1]) :
+		    r->levels[i] - r->levels[i - 1];
+		if (d < gap)
+			gap = d;
 	}
 	/* Sets side by side within a level, never overlapping the next. */
 	r->xstep = r->nsets > 1 ? 0.3 * gap / (double)(r->nsets - 1) : 0;
@@ -1069,9 +545,10 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
     const struct report_opts *opts)
 {
 	struct report r;
-	char *tmp, *final, *title, stamp[64];
+	struct outdir od = OUTDIR_INIT;
+	char *page, *title, stamp[64];
 	time_t now;
-	size_t i;
+	size_t i, len;
 	FILE *fp;
 	int rc;
 
@@ -1095,21 +572,19 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	union_levels(&r);
 	union_metrics(&r);
 	rc = -1;
-	tmp = final = title = NULL;
+	page = title = NULL;
 	fp = NULL;
 	if (r.nlevels == 0) {
 		warnx("%s: no measurements to report", sets[0]->path);
 		goto out;
 	}
-	r.plotdir = xasprintf("%s/plots", dir);
-	if (mkdir_p(r.plotdir, 0755) != 0) {
-		warn("%s", r.plotdir);
+	if (outdir_open(&od, dir) != 0)
 		goto out;
-	}
-	tmp = xasprintf("%s/index.html.tmp", dir);
-	final = xasprintf("%s/index.html", dir);
-	if ((fp = fopen(tmp, "w")) == NULL) {
-		warn("%s", tmp);
+	r.plotdir = od.plotpath;
+	r.plotfd = od.plotfd;
+	/* The page in memory, then into place with the plots (outdir.c). */
+	if ((fp = open_memstream(&page, &len)) == NULL) {
+		warn("%s/index.html", dir);
 		goto out;
 	}
 	if (opts->title != NULL)
@@ -1127,7 +602,7 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	html_verdicts(fp, &r);
 	html_validity(fp, &r);
 	html_sets(fp, &r);
-	if (html_plots(fp, &r) != 0)
+	if (report_plots(fp, &r) != 0)
 		goto out;
 	html_ec_table(fp, &r);
 	if (html_usl(fp, &r) != 0)
@@ -1139,34 +614,26 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	if (html_ministat(fp, &r) != 0)
 		goto out;
 	fputs("</body>\n</html>\n", fp);
-	if (ferror(fp) || fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
-		warn("%s", tmp);
-		goto out;
-	}
-	if (fclose(fp) != 0) {
-		fp = NULL;
-		warn("%s", tmp);
-		goto out;
-	}
+	i = ferror(fp);
+	fclose(fp);
 	fp = NULL;
-	if (rename(tmp, final) != 0) {
-		warn("rename %s to %s", tmp, final);
+	if (i != 0) {
+		warnx("%s/index.html: out of memory", dir);
 		goto out;
 	}
+	if (outdir_commit(&od, page, len) != 0)
+		goto out;
 	rc = 0;
 out:
-	if (fp != NULL) {
+	if (fp != NULL)
 		fclose(fp);
-		unlink(tmp);
-	}
+	outdir_close(&od);
 	for (i = 0; i < nsets; i++)
 		rset_free(&r.sets[i]);
 	free(r.sets);
 	free(r.levels);
 	free(r.wmetrics);
-	free(r.plotdir);
-	free(tmp);
-	free(final);
+	free(page);
 	free(title);
 	return (rc);
 }

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "commands.h"
 #include "harness.h"
 #include "util.h"
@@ -371,54 +372,59 @@ row_best(const struct limits *l, const char *key)
 	return (best);
 }
 
-/* The -o file: "key.N=value" per measured figure (fsconc.1: fsconc limits). */
+/* One more pair for the -o file; kv takes key and value. */
+static void
+kv_add(struct rs_kv **kv, size_t *n, char *key, char *value)
+{
+	*kv = xrealloc(*kv, (*n + 1) * sizeof(**kv));
+	(*kv)[*n].key = key;
+	(*kv)[*n].value = value;
+	(*n)++;
+}
+
+/*
+ * The -o file: "key.N=value" per measured figure (fsconc.1: fsconc
+ * limits), in the format analysis/limits.c defines for report --limits.
+ */
 static int
 write_file(const struct limits *l, const char *host)
 {
-	char tmp[4096], when[32];
-	time_t now = time(NULL);
+	char when[32], err[512], *levels, *p;
+	struct rs_kv *kv = NULL;
 	double best;
-	size_t r;
-	FILE *fp;
-	int li;
+	size_t n = 0, r;
+	int li, rc;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", l->out);
-	if ((fp = fopen(tmp, "w")) == NULL) {
-		warn("limits: %s", tmp);
-		return (-1);
+	rs_utc_time(when, sizeof(when), time(NULL));
+	kv_add(&kv, &n, xstrdup("version"), xstrdup(FSCONC_VERSION));
+	kv_add(&kv, &n, xstrdup("host"), xstrdup(host));
+	kv_add(&kv, &n, xstrdup("date"), xstrdup(when));
+	kv_add(&kv, &n, xstrdup("ncpu"), xasprintf("%d", l->ncpu));
+	kv_add(&kv, &n, xstrdup("disk"), xstrdup(l->diskname));
+	levels = xstrdup("");
+	for (li = 0; li < l->nlevels; li++) {
+		p = xasprintf("%s%s%d", levels, li ? "," : "", l->levels[li]);
+		free(levels);
+		levels = p;
 	}
-	rs_utc_time(when, sizeof(when), now);
-	fprintf(fp, "# fsconc limits: key.<workers>=value; bytes/s or "
-	    "ns/op (syscall.*)\nversion=%s\nhost=%s\ndate=%s\nncpu=%d\n"
-	    "disk=%s\nlevels=", FSCONC_VERSION, host, when, l->ncpu,
-	    l->diskname);
-	for (li = 0; li < l->nlevels; li++)
-		fprintf(fp, "%s%d", li ? "," : "", l->levels[li]);
-	fprintf(fp, "\n");
+	kv_add(&kv, &n, xstrdup("levels"), levels);
 	for (r = 0; r < NROWS; r++)
 		for (li = 0; li < l->nlevels; li++)
 			if (!isnan(l->value[r][li]))
-				fprintf(fp, "%s.%d=%.6g\n", rows[r].key,
-				    l->levels[li], l->value[r][li]);
+				kv_add(&kv, &n, xasprintf("%s.%d", rows[r].key,
+				    l->levels[li]), xasprintf("%.6g",
+				    l->value[r][li]));
 	/* WORKLOAD.METRIC: the ceiling fsconc report holds that metric to. */
 	for (r = 0; r < sizeof(ceilings) / sizeof(ceilings[0]); r++) {
 		best = row_best(l, ceilings[r].row);
 		if (!isnan(best))
-			fprintf(fp, "%s=%.6g\n", ceilings[r].key, best);
+			kv_add(&kv, &n, xstrdup(ceilings[r].key),
+			    xasprintf("%.6g", best));
 	}
-	if (fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
-		warn("limits: %s", tmp);
-		fclose(fp);
-		unlink(tmp);
-		return (-1);
-	}
-	fclose(fp);
-	if (rename(tmp, l->out) != 0) {
-		warn("limits: rename %s to %s", tmp, l->out);
-		unlink(tmp);
-		return (-1);
-	}
-	return (0);
+	if ((rc = limits_write(l->out, kv, n, err, sizeof(err))) != 0)
+		warnx("limits: %s", err);
+	limits_free(kv, n);
+	return (rc);
 }
 
 int

@@ -27,19 +27,6 @@ usage(FILE *fp, int status)
 }
 
 int
-report_parse_conf(const char *arg, double *conf)
-{
-	char *end;
-	double c;
-
-	c = strtod(arg, &end);
-	if (*arg == '\0' || *end != '\0' || !(c > 0 && c < 100))
-		return (-1);
-	*conf = c;
-	return (0);
-}
-
-int
 cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {

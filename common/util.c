@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,45 +298,114 @@ fsync_dir(const char *path)
 	return (rc);
 }
 
-int
-write_file_durable(const char *path, const void *buf, size_t len,
-    mode_t mode)
+/*
+ * Fill the trailing XXXXXX of tmpl with a fresh name (mkstemp's rule):
+ * the clock, the pid and a counter through mix64, so that names differ
+ * between processes and within one.  Whoever uses the name makes it
+ * with O_EXCL (or mkdir) and tries another on EEXIST.
+ */
+static void
+temp_name(char *tmpl)
 {
-	char *tmp, *dir, *slash;
-	int fd, e;
+	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789";
+	static _Atomic uint64_t count;
+	struct timespec ts;
+	uint64_t v;
+	size_t i;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	v = mix64(((uint64_t)getpid() << 32) ^ ((uint64_t)ts.tv_sec << 30) ^
+	    (uint64_t)ts.tv_nsec ^ (++count * 0x9e3779b97f4a7c15ULL));
+	for (i = strlen(tmpl); i > 0 && tmpl[i - 1] == 'X'; i--) {
+		tmpl[i - 1] = set[v % (sizeof(set) - 1)];
+		v /= sizeof(set) - 1;
+	}
+}
+
+#define TEMP_TRIES	100
+
+int
+mkdtemp_at(int dirfd, char *tmpl, mode_t mode)
+{
+	char *orig = xstrdup(tmpl);
+	int i, rc = -1;
+
+	for (i = 0; i < TEMP_TRIES; i++) {
+		strcpy(tmpl, orig);
+		temp_name(tmpl);
+		if ((rc = mkdirat(dirfd, tmpl, mode)) == 0 || errno != EEXIST)
+			break;
+	}
+	free(orig);
+	return (rc);
+}
+
+int
+write_file_durable_at(int dirfd, const char *name, const void *buf,
+    size_t len, mode_t mode)
+{
+	char *tmp;
+	int fd, i, e;
 
 	/*
-	 * mkstemp's O_EXCL: a name planted beside path (a symlink where
-	 * "path.tmp" would be) is never followed.
+	 * O_EXCL and O_NOFOLLOW: a name planted beside name (a symlink
+	 * where the temporary file would be) is never followed; rename
+	 * replaces a link at name, never writes through it.
 	 */
-	tmp = xasprintf("%s.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) == -1) {
+	tmp = xasprintf("%s.XXXXXX", name);
+	for (i = 0; i < TEMP_TRIES; i++) {
+		snprintf(tmp + strlen(name), 8, ".XXXXXX");
+		temp_name(tmp);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd == -1) {
 		e = errno;
 		free(tmp);
 		errno = e;
 		return (-1);
 	}
-	if (fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 || fchmod(fd, mode) == -1 ||
-	    write_all(fd, buf, len) == -1 ||
+	if (fchmod(fd, mode) == -1 || write_all(fd, buf, len) == -1 ||
 	    fsync(fd) == -1 || close(fd) == -1 ||
-	    (fd = -1, rename(tmp, path) == -1)) {
+	    (fd = -1, renameat(dirfd, tmp, dirfd, name) == -1)) {
 		e = errno;
 		if (fd >= 0)
 			close(fd);
-		unlink(tmp);
+		unlinkat(dirfd, tmp, 0);
 		free(tmp);
 		errno = e;
 		return (-1);
 	}
 	free(tmp);
-	dir = xstrdup(path);
-	if ((slash = strrchr(dir, '/')) != NULL)
-		*(slash == dir ? slash + 1 : slash) = '\0';
+	return (fsync(dirfd));
+}
+
+int
+write_file_durable(const char *path, const void *buf, size_t len,
+    mode_t mode)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int dfd, rc, e;
+
+	if (slash == NULL)
+		dir = xstrdup(".");
 	else
-		strcpy(dir, ".");
-	e = fsync_dir(dir);
+		dir = xasprintf("%.*s", slash == path ? 1 : (int)(slash - path),
+		    path);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(dir);
-	return (e);
+	if (dfd == -1)
+		return (-1);
+	rc = write_file_durable_at(dfd, slash != NULL ? slash + 1 : path, buf,
+	    len, mode);
+	e = errno;
+	close(dfd);
+	errno = e;
+	return (rc);
 }
 
 int

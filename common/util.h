@@ -82,6 +82,20 @@ int	 write_file_durable(const char *path, const void *buf, size_t len,
  * when killed ("NAME.XXXXXX", or "NAME.tmp" of older versions).
  */
 int	 durable_tmp_name(const char *name);
+/*
+ * The same for name in the directory open as dirfd: the temporary file
+ * made with O_EXCL and O_NOFOLLOW (a link planted beside name is never
+ * followed), renamed over name (a link at name is replaced, not written
+ * through).  write_file_durable is this in path's directory.
+ */
+int	 write_file_durable_at(int dirfd, const char *name, const void *buf,
+	    size_t len, mode_t);
+/*
+ * mkdtemp in the directory open as dirfd: tmpl's trailing XXXXXX
+ * replaced by a name that did not exist, made with mode.  0, or -1 with
+ * errno.
+ */
+int	 mkdtemp_at(int dirfd, char *tmpl, mode_t mode);
 
 /*
  * The one error-buffer formatter of library code: fmt into err (len

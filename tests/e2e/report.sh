@@ -36,9 +36,10 @@ html=$out/index.html
 [ $rc -eq 0 ] && [ -s "$html" ] && [ -z "$err" ] &&
     ok "report of two sets" || not_ok "report of two sets" "rc=$rc $err"
 
-# Four plots, each an inline <svg> holding drawn paths with data.
+# Five plots (EC, efficiency, wall, sys per job, idle), each an inline
+# <svg> holding drawn paths with data.
 n=$(grep -c '<svg' "$html")
-[ "$n" -eq 4 ] && ok "four inline SVG plots" || not_ok "four inline SVG plots" "got $n"
+[ "$n" -eq 5 ] && ok "five inline SVG plots" || not_ok "five inline SVG plots" "got $n"
 bad=$(awk '/<svg/ { insvg = 1; paths = 0; n++ }
 	insvg && /<path[^>]* d=.M[ 0-9.,]+L/ { paths++ }
 	/<\/svg>/ { if (paths < 3) print "plot " n ": " paths " paths"; insvg = 0 }' "$html")
@@ -77,13 +78,30 @@ SEED=13 LABEL=bw METRIC=bytes_per_s mkset "$s/root/h1/bw/20261129T000000Z"
 printf 'memcpy_bytes_per_s=1.2e10\nextract.bytes_per_s=1e9\n' >"$s/limits"
 "$FSCONC" report -R "$s/root" --limits "$s/limits" -o "$s/out3" h1/bw >/dev/null 2>&1; rc=$?
 h3=$s/out3/index.html
-[ $rc -eq 0 ] && [ "$(grep -c '<svg' "$h3")" -eq 5 ] && grep -q 'bytes_per_s per level' "$h3" &&
+[ $rc -eq 0 ] && [ "$(grep -c '<svg' "$h3")" -eq 6 ] && grep -q 'bytes_per_s per level' "$h3" &&
     ok "workload metric plotted" || not_ok "workload metric plotted" "rc=$rc"
 share=$(grep -o '<td>bytes_per_s</td><td class="num">[^<]*</td><td class="num">[^<]*</td><td class="num">[^<]*%' "$h3" |
     sed 's/.*>//; s/%//')
 grep -q 'Machine limits' "$h3" && grep -q 'memcpy_bytes_per_s' "$h3" &&
     awk -v x="$share" 'BEGIN { exit !(x > 11 && x < 14.5) }' &&
     ok "--limits: ceilings and share ($share%)" || not_ok "--limits: ceilings and share" "share '$share'"
+
+# The file fsconc limits -o writes is the file report --limits reads
+# (analysis/limits.c): every figure written comes back as a ceiling; a
+# line the writer would not write is refused, naming the file and line.
+"$FSCONC" limits -j 1 --disk "dir:$s/limdisk" -o "$s/lim" >/dev/null 2>&1; rc=$?
+"$FSCONC" report -R "$s/root" --limits "$s/lim" -o "$s/out3b" h1/bw >/dev/null 2>&1; rc2=$?
+n=$(grep -c '^[a-z].*=' "$s/lim")
+m=$(sed -n '/Machine limits/,/<\/table>/p' "$s/out3b/index.html" | grep -c '<tr><td>')
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ "$n" -gt 8 ] && [ "$n" -eq "$m" ] &&
+    grep -q '^# fsconc limits' "$s/lim" && grep -q '<td>syscall.null.1</td>' "$s/out3b/index.html" &&
+    ok "limits -o read back by report --limits ($n ceilings)" ||
+    not_ok "limits -o read back by report --limits" "rc=$rc rc2=$rc2 n=$n m=$m"
+printf 'a.b=1\nno equals sign\n' >"$s/badlim"
+err=$("$FSCONC" report -R "$s/root" --limits "$s/badlim" -o "$s/out3c" h1/bw 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q "badlim:2: not a key=value line" &&
+    ok "--limits: a line the writer would not write is refused, named" ||
+    not_ok "--limits: a line the writer would not write is refused, named" "rc=$rc $err"
 
 # A metric's name comes from the set's files: the reader refuses one the
 # writer would not write (it would name the plot's files in the gnuplot
@@ -106,7 +124,7 @@ sed -i '/^label=/d' "$s/root/h4/$nl/20261129T000000Z/meta"
     not_ok "label with a newline: no command run" "rc=$rc $(ls "$s/out6/plots" | grep pwned)"
 
 # ... nor add a line to the plot data after its "# label" comment.
-bad=$(grep -hv '^#' "$s/out6/plots/"*.dat | grep -Ev '^$|^(NaN|[-+0-9.e]+)( (NaN|[-+0-9.e]+))+$')
+bad=$(grep -hv '^#' "$s/out6/plots/"*.dat | grep -Ev '^$|^"[^"]*"$|^(NaN|[-+0-9.e]+)( (NaN|[-+0-9.e]+))+$')
 [ $rc -eq 0 ] && [ -z "$bad" ] &&
     ok "label with a newline: plot data stays data" ||
     not_ok "label with a newline: plot data stays data" "$(echo "$bad" | head -2)"
@@ -118,6 +136,54 @@ SEED=16 LABEL='<i>lab&</i>' mkset "$s/root/h5/tag/20261129T000000Z"
     grep -Eq '^&lt;i&gt;lab&amp;&lt;/i&gt; {14}8 ' "$s/out7/index.html" &&
     ok "label with markup: escaped, EC table aligned" ||
     not_ok "label with markup: escaped, EC table aligned" "rc=$rc $(grep -n '<i>' "$s/out7/index.html" | head -3)"
+
+# Labels are data, never gnuplot's command language (issue 22, item 4):
+# two quotes in a row, double quotes, backquotes, system(), a newline
+# (a directory name) and a backslash.  For report, nightly's report and
+# report --history: the page is written, every plot drawn, nothing run,
+# and the legend shows the label.
+cd "$s" || exit 1
+mkdir -p "$s/lo"
+i=0
+for lab in "it''s" 'say "hi"' 'a`touch pwned-bq`b' \
+    'x'"'"'); system("touch pwned-sys"); print('"'"'y' \
+    "$(printf 'nl\nsystem("touch pwned-nl")\n#')" 'back\slash @at'; do
+	i=$((i + 1))
+	d="$s/lab/h$i/$lab"
+	SEED=$((30 + i)) mkset "$d/20261101T020000Z"
+	SEED=$((40 + i)) mkset "$d/20261102T020000Z"
+	case $lab in
+	*"
+"*)	sed -i '/^label=/d' "$d"/*/meta ;;
+	*)	# The label as meta holds it (mkset writes it unquoted).
+		for m in "$d"/*/meta; do
+			grep -v '^label=' "$m" >"$m.new"
+			printf 'label=%s\n' "$lab" >>"$m.new"
+			mv "$m.new" "$m"
+		done ;;
+	esac
+	shown=$(printf '%s' "$lab" | tr '\n"' " '" | sed 's/\\\\/\\/g')
+	err=$("$FSCONC" report -o "$s/lo/r$i" "$d/20261101T020000Z" 2>&1); rc=$?
+	"$FSCONC" nightly -R "$s/lab" --no-run "$d/20261102T020000Z" \
+	    -o "$s/lo/n$i" >/dev/null 2>"$s/lo/nerr$i"; rc2=$?
+	"$FSCONC" report --history -R "$s/lab" -H "h$i" -o "$s/lo/y$i" \
+	    >/dev/null 2>"$s/lo/yerr$i"; rc3=$?
+	pw=$(ls "$s" "$s/lo/r$i/plots" "$s/lo/n$i/plots" "$s/lo/y$i/plots" 2>/dev/null | grep pwned)
+	[ $rc -eq 0 ] && [ "$(grep -c '<svg' "$s/lo/r$i/index.html")" -eq 5 ] &&
+	    [ $rc2 -ne 1 ] && [ $rc2 -ne 2 ] &&
+	    [ "$(grep -c '<svg' "$s/lo/n$i/index.html")" -eq 5 ] &&
+	    [ $rc3 -eq 0 ] && [ "$(grep -c '<svg' "$s/lo/y$i/index.html")" -eq 1 ] &&
+	    [ -z "$pw" ] && [ ! -e /tmp/pwned ] &&
+	    ok "label $i as data: report, nightly, --history written, nothing run" ||
+	    not_ok "label $i as data: report, nightly, --history written, nothing run" \
+		"rc=$rc,$rc2,$rc3 $pw $err $(cat "$s/lo/nerr$i" "$s/lo/yerr$i")"
+	# The legend: the label, with " as ' and a newline as a blank.
+	esc=$(printf '%s' "$shown" | sed 's/&/\&amp;/g; s/</\&lt;/g')
+	sed -n '/<svg/,/<\/svg>/p' "$s/lo/r$i/index.html" | grep -qF "<text>$esc</text>" &&
+	    ok "label $i: the legend shows it" ||
+	    not_ok "label $i: the legend shows it" "want <text>$esc</text>"
+done
+cd "$TOP" || exit 1
 
 # Without gnuplot: a clear error, no page.
 err=$(PATH=/nonexistent "$FSCONC" report -R "$s/root" -o "$s/out4" h1/base 2>&1); rc=$?

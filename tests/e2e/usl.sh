@@ -119,19 +119,20 @@ echo "$out" | grep -q '^  + nocpu: no fit: ncpu is not recorded in the set' &&
 err=$("$FSCONC" report -R "$R" -o "$d/rep" box/peak box/beyond old/mpsafevfs 2>&1); rc=$?
 h=$d/rep/index.html
 [ $rc -eq 0 ] && [ -z "$err" ] &&
-    grep -q "'usl.dat' index 0 using 1:2 with lines dt 3 lw 2 lc 1 title 'peak: USL fit'" "$d/rep/plots/ec.gp" &&
-    grep -q "'usl.dat' index 1 using 1:2 with lines dt 3 lw 2 lc 2 title 'beyond: USL fit'" "$d/rep/plots/ec.gp" &&
-    ! grep -q "mpsafevfs: USL fit" "$d/rep/plots/ec.gp" &&
+    grep -q "'usl.dat' index 0 using 1:2 with lines dt (7,4) lw 2.5 lc 1 title columnheader(1)" "$d/rep/plots/ec.gp" &&
+    grep -q "'usl.dat' index 1 using 1:2 with lines dt (7,4) lw 2.5 lc 2 title columnheader(1)" "$d/rep/plots/ec.gp" &&
+    ! grep -q "'usl.dat' index 2" "$d/rep/plots/ec.gp" &&
+    [ "$(grep '^"' "$d/rep/plots/usl.dat" | tr '\n' ,)" = '"peak: USL fit","beyond: USL fit",' ] &&
     [ "$(grep -c '^[0-9.e+-]* [0-9.e+-]*$' "$d/rep/plots/usl.dat")" -eq 402 ] &&
     ok "report: USL curves of the fitted sets in the EC plot" ||
     not_ok "report: USL curves of the fitted sets in the EC plot" "rc=$rc $err"
 # In the SVG: the EC plot's legend names the fits, and each fit is a
-# dotted path of many segments (gnuplot splits long ones).
+# dashed path of many segments (gnuplot splits long ones).
 ecsvg=$(awk '/<svg/ { n++ } n == 1' "$h" | sed '/<\/svg>/q')
 echo "$ecsvg" | grep -q '<text>peak: USL fit</text>' &&
     echo "$ecsvg" | grep -q '<text>beyond: USL fit</text>' &&
     [ "$(echo "$ecsvg" | tr -d '\n' | sed 's/<path/\n<path/g' |
-    grep "stroke-dasharray=' 2,4'" | awk -F' L' 'NF > 100' | wc -l)" -eq 2 ] &&
+    grep "stroke-dasharray='8.8,5.0'" | awk -F' L' 'NF > 100' | wc -l)" -eq 2 ] &&
     ok "report: the fits are drawn in the EC plot's SVG" ||
     not_ok "report: the fits are drawn in the EC plot's SVG" "$(echo "$ecsvg" | grep -c '<path')"
 sed -n '/<h2>Universal Scalability Law/,/<\/pre>/p' "$h" >"$d/usl.txt"
@@ -141,10 +142,13 @@ grep -q '^  peak: levels 1,2,4,6,8,12,16 (up to ncpu 16)' "$d/usl.txt" &&
     ok "report: the USL section, fits and refusal" ||
     not_ok "report: the USL section, fits and refusal" "$(cat "$d/usl.txt")"
 
-# A label is the user's text: a quote stays inside the gnuplot title.
+# A label is the user's text: data for gnuplot (the fit's title is a
+# header line of usl.dat), never part of its script.
 gen "it's" 8 0.1 0.005 5 1 2 4 8
 err=$("$FSCONC" report -R "$R" -o "$d/rep2" "box/it's" 2>&1); rc=$?
-[ $rc -eq 0 ] && grep -q "title 'it''s: USL fit'" "$d/rep2/plots/ec.gp" &&
+[ $rc -eq 0 ] && grep -qx "\"it's: USL fit\"" "$d/rep2/plots/usl.dat" &&
+    ! grep -q "it's" "$d/rep2/plots/ec.gp" &&
+    grep -q "<text>it's: USL fit</text>" "$d/rep2/index.html" &&
     ok "report: a quote in the label stays in the fit's title" ||
     not_ok "report: a quote in the label stays in the fit's title" "rc=$rc $err"
 

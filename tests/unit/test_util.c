@@ -332,6 +332,52 @@ test_durable_tmp_name(void **state)
 	assert_false(durable_tmp_name("12.rec"));
 	assert_false(durable_tmp_name("x.rec.Ab-2Cd"));
 	assert_false(durable_tmp_name(".Ab12C"));
+/*
+ * write_file_durable_at: a link at name is replaced, never written
+ * through; no temporary file is left.  mkdtemp_at: fresh 0700
+ * directories, never the same name twice.
+ */
+static void
+test_durable_at(void **state)
+{
+	char tmpl[] = "/tmp/fsconc-wda.XXXXXX", victim[] =
+	    "/tmp/fsconc-victim.XXXXXX", t1[] = "d.XXXXXX", t2[] = "d.XXXXXX";
+	char got[16];
+	struct stat st;
+	ssize_t n;
+	int dfd, fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	assert_true((fd = mkstemp(victim)) >= 0);
+	assert_int_equal(write(fd, "keep", 4), 4);
+	close(fd);
+	assert_true((dfd = open(tmpl, O_RDONLY | O_DIRECTORY)) >= 0);
+	assert_int_equal(symlinkat(victim, dfd, "out"), 0);
+	assert_int_equal(write_file_durable_at(dfd, "out", "new", 3, 0644), 0);
+	assert_true((fd = open(victim, O_RDONLY)) >= 0);
+	n = read(fd, got, sizeof(got));
+	close(fd);
+	assert_int_equal(n, 4);
+	assert_memory_equal(got, "keep", 4);
+	assert_int_equal(fstatat(dfd, "out", &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_size, 3);
+	assert_int_equal(mkdtemp_at(dfd, t1, 0700), 0);
+	assert_int_equal(mkdtemp_at(dfd, t2, 0700), 0);
+	assert_string_not_equal(t1, t2);
+	assert_int_equal(strncmp(t1, "d.", 2), 0);
+	assert_string_not_equal(t1, "d.XXXXXX");
+	assert_int_equal(fstatat(dfd, t1, &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0700);
+	/* out, t1, t2 and nothing else: no temporary file left. */
+	assert_int_equal(unlinkat(dfd, "out", 0), 0);
+	assert_int_equal(unlinkat(dfd, t1, AT_REMOVEDIR), 0);
+	assert_int_equal(unlinkat(dfd, t2, AT_REMOVEDIR), 0);
+	close(dfd);
+	assert_int_equal(rmdir(tmpl), 0);
+	unlink(victim);
 }
 
 int
@@ -350,6 +396,7 @@ main(void)
 		cmocka_unit_test(test_open_bounded),
 		cmocka_unit_test(test_write_durable_planted),
 		cmocka_unit_test(test_durable_tmp_name),
+		cmocka_unit_test(test_durable_at),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

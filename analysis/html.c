@@ -1,0 +1,60 @@
+/*
+ * HTML text shared by fsconc report and report --history: escaping and
+ * the page head with its one inline style sheet, so both pages look
+ * alike and neither loads anything from elsewhere.
+ */
+#include <stdio.h>
+
+#include "html.h"
+
+void
+html_puts(FILE *fp, const char *s)
+{
+	for (; *s != '\0'; s++)
+		switch (*s) {
+		case '<':
+			fputs("&lt;", fp);
+			break;
+		case '>':
+			fputs("&gt;", fp);
+			break;
+		case '&':
+			fputs("&amp;", fp);
+			break;
+		case '"':
+			fputs("&quot;", fp);
+			break;
+		default:
+			fputc(*s, fp);
+		}
+}
+
+void
+html_head(FILE *fp, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+	    "<meta charset=\"utf-8\">\n<title>", fp);
+	html_puts(fp, title);
+	fputs("</title>\n<style>\n"
+	    "body{font-family:Helvetica,Arial,sans-serif;margin:24px auto;"
+	    "max-width:1200px;padding:0 16px;color:#222;background:#fff}\n"
+	    "h1{font-size:22px}h2{font-size:18px;margin-top:28px;"
+	    "border-bottom:1px solid #ccc}\n"
+	    "table{border-collapse:collapse;font-size:13px}\n"
+	    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;"
+	    "vertical-align:top}\nth{background:#f2f2f2}\n"
+	    "td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+	    "td.path{font-size:11px;overflow-wrap:anywhere}\n"
+	    ".plots{display:grid;grid-template-columns:repeat(2,1fr);"
+	    "gap:12px}\n"
+	    "figure{margin:0;border:1px solid #ddd;padding:4px}\n"
+	    "figure svg{width:100%;height:auto;display:block}\n"
+	    "figcaption{font-size:12px;color:#555;padding:2px 4px}\n"
+	    "pre{font-size:12px;background:#fafafa;border:1px solid #ddd;"
+	    "padding:8px;overflow-x:auto}\n"
+	    ".slower{color:#b00;font-weight:bold}.faster{color:#070}\n"
+	    ".note{color:#555;font-size:13px}\n"
+	    "</style>\n</head>\n<body>\n<h1>", fp);
+	html_puts(fp, title);
+	fputs("</h1>\n", fp);
+}

@@ -1,0 +1,15 @@
+/*
+ * HTML text for the pages analysis/ writes (report.c, history_report.c);
+ * internal to analysis/.
+ */
+#ifndef FSCONC_HTML_H
+#define FSCONC_HTML_H
+
+#include <stdio.h>
+
+/* s with <, >, & and " escaped: safe in text and in quoted attributes. */
+void	 html_puts(FILE *, const char *s);
+/* The page's head (one style sheet, no external asset) and its <h1>. */
+void	 html_head(FILE *, const char *title);
+
+#endif
