@@ -332,6 +332,8 @@ test_durable_tmp_name(void **state)
 	assert_false(durable_tmp_name("12.rec"));
 	assert_false(durable_tmp_name("x.rec.Ab-2Cd"));
 	assert_false(durable_tmp_name(".Ab12C"));
+}
+
 /*
  * write_file_durable_at: a link at name is replaced, never written
  * through; no temporary file is left.  mkdtemp_at: fresh 0700
