@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "campaign.h"
 #include "plot.h"
 #include "profile.h"
 #include "results.h"
@@ -1126,6 +1127,8 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	    "confidence throughout.</p>\n", FSCONC_VERSION, stamp, opts->conf);
 	html_verdicts(fp, &r);
 	html_validity(fp, &r);
+	if (report_campaign(fp, sets, nsets, opts->conf) != 0)
+		goto out;
 	html_sets(fp, &r);
 	if (html_plots(fp, &r) != 0)
 		goto out;
