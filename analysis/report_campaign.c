@@ -119,9 +119,10 @@ cmp_row(FILE *fp, const struct camp_config *g, const char *what, int jobs,
 	td_num(fp, "%.3g", m->p_adj);
 	v = m->verdict == CAMP_WORSE ? "worse" : m->verdict == CAMP_BETTER ?
 	    "better" : "no difference proven";
-	fprintf(fp, "<td class=\"%s\">%s%s</td></tr>\n",
-	    m->verdict == CAMP_WORSE ? "slower" : m->verdict == CAMP_BETTER ?
-	    "faster" : "", v, m->regression ? ", REGRESSION" : "");
+	fprintf(fp, "<td%s>%s%s</td></tr>\n", m->verdict == CAMP_WORSE ?
+	    " class=\"slower\"" : m->verdict == CAMP_BETTER ?
+	    " class=\"faster\"" : "", v, m->regression ? ", REGRESSION" :
+	    "");
 }
 
 static void
@@ -138,8 +139,9 @@ section(FILE *fp, const struct camp_result *r)
 	fprintf(fp, ": %zu configuration%s, baseline ", c->ncfg,
 	    c->ncfg == 1 ? "" : "s");
 	html_puts(fp, c->cfg[c->base].name);
-	fprintf(fp, "; every set of the campaign beside the sets named. "
-	    "%g%% intervals over boots, never over one boot's batches "
+	fprintf(fp, "; every set of the campaign in the label directories "
+	    "of the sets named. %g%% intervals over boots, never over one "
+	    "boot's batches "
 	    "(t on boot means, df = boots - 1; EC: Fieller on paired boot "
 	    "means; bootstrap: %u resamples of boots, then batches, seed "
 	    "%llu). The between-boot share is T2&sup2; / (T2&sup2; + "
@@ -148,6 +150,9 @@ section(FILE *fp, const struct camp_result *r)
 	if (c->nskipped > 0)
 		fprintf(fp, " %zu incomplete set%s (interrupted boots) left "
 		    "out.", c->nskipped, c->nskipped == 1 ? "" : "s");
+	fputs(" The other sections show the sets named, one boot each: "
+	    "their intervals are a single boot's, not the "
+	    "configuration's.", fp);
 	fputs("</p>\n<table>\n<tr><th>configuration</th><th>figure</th>"
 	    "<th>estimate</th>", fp);
 	fprintf(fp, "<th>%g%% CI, t over boots</th><th>bootstrap</th>"
@@ -212,9 +217,9 @@ section(FILE *fp, const struct camp_result *r)
 		    r->o.target, CAMP_MAX_BOOTS);
 	if (isfinite(r->plan.cost))
 		fprintf(fp, ", about %.0f s per configuration", r->plan.cost);
-	fprintf(fp, ".<br>\nverdict: <span class=\"%s\">%d regression%s"
-	    "</span> in %zu tests (Holm).</p>\n",
-	    r->nregressions > 0 ? "slower" : "", r->nregressions,
+	fprintf(fp, ".<br>\nverdict: <span%s>%d regression%s</span> in %zu "
+	    "tests (Holm).</p>\n", r->nregressions > 0 ?
+	    " class=\"slower\"" : "", r->nregressions,
 	    r->nregressions == 1 ? "" : "s", r->ntests);
 }
 

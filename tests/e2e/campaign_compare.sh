@@ -91,6 +91,23 @@ out=$("$FSCONC" compare -R "$R1" -B B box/A box/B 2>&1); rc=$?
 [ $rc -eq 2 ] && ok "campaign with -j (set by set only): exit 2" ||
     not_ok "campaign with -j (set by set only): exit 2" "rc=$rc"
 
+# Three configurations, the last the baseline: Holm over the 6 tests of
+# both against it; only B regresses.
+R4=$d/three
+camp "$R4" three 3 5 0.01 \
+    A:10:10:0.02,-0.01,0.03,-0.02 \
+    B:10:13:-0.02,0.01,0.02,-0.03 \
+    C:10:10:0.01,-0.02,-0.01,0.02 || not_ok "campaign three imported"
+out=$("$FSCONC" compare -R "$R4" -B C box 2>&1); rc=$?
+[ $rc -eq 3 ] && echo "$out" | grep -q '^x C: 4 boots' &&
+    echo "$out" | grep -q '^+ A: 4 boots' && echo "$out" | grep -q '^\* B: 4 boots' &&
+    echo "$out" | grep -q 'baseline C;' &&
+    [ "$(echo "$out" | grep -c 'REGRESSION$')" -eq 2 ] &&
+    echo "$out" | sed -n '/^configuration B:/,/^configuration C/p' | grep -q 'T(2) .*REGRESSION$' &&
+    echo "$out" | grep -q '^verdict: 2 regressions in 6 tests (Holm)$' &&
+    ok "three configurations, -B C, a host directory: B's regressions only, Holm over 6" ||
+    not_ok "three configurations, -B C, a host directory: B's regressions only, Holm over 6" "rc=$rc $out"
+
 # --json: camp_json's object.
 "$FSCONC" compare -R "$R1" --json box/A box/B >"$d/json" 2>"$d/err"; rc=$?
 if [ -x /usr/bin/python3 ]; then
@@ -171,11 +188,28 @@ if command -v gnuplot >/dev/null 2>&1; then
 	    grep -q 'plan:' "$h" &&
 	    ok "report: a Boot campaign section with figures over boots" ||
 	    not_ok "report: a Boot campaign section with figures over boots" "rc=$rc $err"
+	# A configuration's name is the set's text: escaped in the page.
+	R3=$d/esc
+	for b in 1 2 3 4; do
+		[ $((b % 2)) -eq 1 ] && l=A c='a<b>&"c' || l=B c=B
+		"$FSCONC" import -R "$R3" --host box -l "$l" \
+		    --date "2026-11-0${b}T03:00:00Z" -m campaign='<i>id' \
+		    -m campaign_config="$c" -m campaign_boot="$b" \
+		    -m campaign_round=$(( (b + 1) / 2 )) \
+		    1="$d/p1" 2="$d/p2" >/dev/null
+	done
+	"$FSCONC" report -R "$R3" -o "$d/rep3" box/A box/B >/dev/null 2>&1; rc=$?
+	h=$d/rep3/index.html
+	[ $rc -eq 0 ] && grep -q '<td>a&lt;b&gt;&amp;&quot;c (baseline)</td>' "$h" &&
+	    grep -q 'campaign &lt;i&gt;id:' "$h" && ! grep -q '<i>id' "$h" &&
+	    ok "report: campaign and configuration names escaped" ||
+	    not_ok "report: campaign and configuration names escaped" "rc=$rc"
 	"$FSCONC" report -R "$R1" -o "$d/rep2" box/plain >/dev/null 2>&1 &&
 	    ! grep -q 'Boot campaign' "$d/rep2/index.html" &&
 	    ok "report of a set of no campaign: no campaign section" ||
 	    not_ok "report of a set of no campaign: no campaign section"
 else
 	skip "report: a Boot campaign section" "no gnuplot"
+	skip "report: campaign and configuration names escaped" "no gnuplot"
 	skip "report of a set of no campaign" "no gnuplot"
 fi
