@@ -177,6 +177,49 @@ err=$("$FSCONC" compare -R "$R1" box/A box/plain 2>&1 >/dev/null); rc=$?
     ok "a campaign's set with a set of none: exit 2" ||
     not_ok "a campaign's set with a set of none: exit 2" "rc=$rc $err"
 
+# One configuration only: its boots are compared set by set, with a note.
+a2=$(ls -d "$R2"/box/A/* | sed -n 2p)
+out=$("$FSCONC" compare "$a1" "$a2" 2>"$d/err"); rc=$?
+grep -q 'one configuration (A) in these sets: its boots are compared set by set' "$d/err" &&
+    echo "$out" | grep -q '^Welch' &&
+    ok "two boots of one configuration: set by set, with a note" ||
+    not_ok "two boots of one configuration: set by set, with a note" "rc=$rc $out $(cat "$d/err")"
+
+# Different archives: the guard over the configurations' first boots.
+R5=$d/arch
+for b in 1 2 3 4 5 6; do
+	[ $((b % 2)) -eq 1 ] && l=A a=cafe || l=B a=beef
+	"$FSCONC" import -R "$R5" --host box -l "$l" \
+	    --date "2026-11-0${b}T03:00:00Z" -m archive_sha256=$a \
+	    -m campaign=arch -m campaign_config="$l" -m campaign_boot="$b" \
+	    -m campaign_round=$(( (b + 1) / 2 )) 1="$d/p1" 2="$d/p2" >/dev/null
+done
+err=$("$FSCONC" compare -R "$R5" box/A box/B 2>&1 >/dev/null); rc=$?
+out=$("$FSCONC" compare -f -R "$R5" box/A box/B 2>/dev/null); rc2=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q 'archive_sha256 differs' &&
+    [ $rc2 -eq 0 ] && echo "$out" | grep -q '^configuration B: 3 boots$' &&
+    ok "campaign: configurations with different archives refused, -f compares" ||
+    not_ok "campaign: configurations with different archives refused, -f compares" "rc=$rc rc2=$rc2 $err $out"
+
+# Campaign and configuration names with markup (escaped in the page),
+# two boots a side.
+R3=$d/esc
+for b in 1 2 3 4; do
+	[ $((b % 2)) -eq 1 ] && l=A c='a<b>&"c' || l=B c=B
+	"$FSCONC" import -R "$R3" --host box -l "$l" \
+	    --date "2026-11-0${b}T03:00:00Z" -m campaign='<i>id' \
+	    -m campaign_config="$c" -m campaign_boot="$b" \
+	    -m campaign_round=$(( (b + 1) / 2 )) \
+	    1="$d/p1" 2="$d/p2" >/dev/null
+done
+
+# Two boots a side: intervals, no test: no verdict, exit 1.
+out=$("$FSCONC" compare -R "$R3" box/A box/B 2>"$d/err"); rc=$?
+[ $rc -eq 1 ] && grep -q '0 tests: no configuration has 3 boots' "$d/err" &&
+    echo "$out" | grep -q 'untested (fewer than 3 boots a side)' &&
+    ok "campaign of 2 boots a side: no test, no verdict, exit 1" ||
+    not_ok "campaign of 2 boots a side: no test, no verdict, exit 1" "rc=$rc $out $(cat "$d/err")"
+
 # --- report: the "Boot campaign" section --------------------------------
 if command -v gnuplot >/dev/null 2>&1; then
 	err=$("$FSCONC" report -R "$R1" -o "$d/rep" box/A box/B 2>&1); rc=$?
@@ -188,16 +231,6 @@ if command -v gnuplot >/dev/null 2>&1; then
 	    grep -q 'plan:' "$h" &&
 	    ok "report: a Boot campaign section with figures over boots" ||
 	    not_ok "report: a Boot campaign section with figures over boots" "rc=$rc $err"
-	# A configuration's name is the set's text: escaped in the page.
-	R3=$d/esc
-	for b in 1 2 3 4; do
-		[ $((b % 2)) -eq 1 ] && l=A c='a<b>&"c' || l=B c=B
-		"$FSCONC" import -R "$R3" --host box -l "$l" \
-		    --date "2026-11-0${b}T03:00:00Z" -m campaign='<i>id' \
-		    -m campaign_config="$c" -m campaign_boot="$b" \
-		    -m campaign_round=$(( (b + 1) / 2 )) \
-		    1="$d/p1" 2="$d/p2" >/dev/null
-	done
 	"$FSCONC" report -R "$R3" -o "$d/rep3" box/A box/B >/dev/null 2>&1; rc=$?
 	h=$d/rep3/index.html
 	[ $rc -eq 0 ] && grep -q '<td>a&lt;b&gt;&amp;&quot;c (baseline)</td>' "$h" &&
