@@ -237,6 +237,11 @@ if command -v gnuplot >/dev/null 2>&1; then
 	    grep -q 'campaign &lt;i&gt;id:' "$h" && ! grep -q '<i>id' "$h" &&
 	    ok "report: campaign and configuration names escaped" ||
 	    not_ok "report: campaign and configuration names escaped" "rc=$rc"
+	err=$("$FSCONC" report -R "$R1" -o "$d/rep4" box/A "$R2/box/B" 2>&1); rc=$?
+	[ $rc -eq 0 ] && ! grep -q 'Boot campaign' "$d/rep4/index.html" &&
+	    echo "$err" | grep -q 'no boot campaign section: .* of campaign same, .* of campaign slow' &&
+	    ok "report of two campaigns' sets: no campaign section, a warning" ||
+	    not_ok "report of two campaigns' sets: no campaign section, a warning" "rc=$rc $err"
 	"$FSCONC" report -R "$R1" -o "$d/rep2" box/plain >/dev/null 2>&1 &&
 	    ! grep -q 'Boot campaign' "$d/rep2/index.html" &&
 	    ok "report of a set of no campaign: no campaign section" ||
@@ -244,5 +249,6 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
 	skip "report: a Boot campaign section" "no gnuplot"
 	skip "report: campaign and configuration names escaped" "no gnuplot"
+	skip "report of two campaigns' sets" "no gnuplot"
 	skip "report of a set of no campaign" "no gnuplot"
 fi
