@@ -137,6 +137,36 @@ parse_conf(const char *arg, double *conf)
 	return (-1);
 }
 
+/* Each regression of a campaign on a line of its own, naming it. */
+static void
+print_regressions(FILE *fp, const struct camp_result *r)
+{
+	const struct camp_row *row;
+	const struct camp_cmp *m;
+	size_t i, j;
+
+	for (i = 0; i < r->c->ncfg; i++)
+		for (j = 0; j < r->nlevels; j++) {
+			row = camp_row_at(r, i, j);
+			if (i == r->c->base || !row->time.valid)
+				continue;
+			m = &row->dtime;
+			if (m->regression)
+				fprintf(fp, "SLOWER: %s at jobs %d: real %+.3g%% "
+				    "[%+.3g%%, %+.3g%%] over boots (Holm p = "
+				    "%.3g)\n", r->c->cfg[i].name, row->jobs,
+				    m->pct, 100 * m->dlo / m->base,
+				    100 * m->dhi / m->base, m->p_adj);
+			m = &row->dec;
+			if (row->ec.valid && m->regression)
+				fprintf(fp, "EC DROP: %s: EC(%d) %.3g vs %.3g, "
+				    "%+.3g [%+.3g, %+.3g] over boots (Holm p = "
+				    "%.3g)\n", r->c->cfg[i].name, row->jobs,
+				    row->ec.est, m->base, m->diff, m->dlo,
+				    m->dhi, m->p_adj);
+		}
+}
+
 /*
  * The configurations of campaign c, judged over boots: the guard over
  * the first boot of each (baseline first), then camp_print or
@@ -238,6 +268,7 @@ compare_campaign(const struct compare_cli *cli, struct rs_set *const *sets,
 	else {
 		putchar('\n');
 		camp_print(stdout, &r);
+		print_regressions(stdout, &r);
 	}
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		warn("stdout");

@@ -64,6 +64,9 @@ out=$("$FSCONC" compare -R "$R1" box/A box/B 2>"$d/err"); rc=$?
     echo "$out" | grep -Eq '^  T\(2\) .*Holm .*: worse, REGRESSION$' &&
     echo "$out" | grep -Eq '^  EC\(2\) .*Holm .*: worse, REGRESSION$' &&
     echo "$out" | grep -q '^verdict: 2 regressions in 3 tests (Holm)$' &&
+    echo "$out" | grep -Eq '^SLOWER: B at jobs 2: real \+2[0-9.]+% \[\+[0-9.]+%, \+[0-9.]+%\] over boots \(Holm p = ' &&
+    echo "$out" | grep -Eq '^EC DROP: B: EC\(2\) 1\.5[0-9]* vs 2\.0[0-9]*, -0\.[0-9]+ \[' &&
+    ! echo "$out" | grep -q '^SLOWER: B at jobs 1' &&
     ok "campaign: B slower at jobs 2 over 4 boots each: exit 3, B named" ||
     not_ok "campaign: B slower at jobs 2 over 4 boots each: exit 3, B named" "rc=$rc $out $(cat "$d/err")"
 # The label directories' latest sets stood for every boot: 4 a side.
