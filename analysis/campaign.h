@@ -230,4 +230,28 @@ double	 camp_plan_cost(int n1, int n2, double c1, double c2);
 void	 camp_print(FILE *, const struct camp_result *);
 void	 camp_json(FILE *, const struct camp_result *);
 
+
+/* --- the campaign behind named sets (campaign_select.c) -------------- */
+
+struct rs_set;
+/*
+ * 1 when every set of sets carries the same campaign id: *paths
+ * (NULL-terminated, free with rs_find_free) holds each set and every set
+ * of that campaign beside it in its label directory, each once, *np
+ * their count, for camp_from_sets: a named boot stands for all the
+ * boots of its configuration.  0 when no set carries a campaign id; -1
+ * with a message in err when some do and others do not, or two ids.
+ */
+int	 camp_select(struct rs_set *const *sets, size_t n, char ***paths,
+	    size_t *np, char *err, size_t errlen);
+
+/*
+ * fsconc report's "Boot campaign" section (report_campaign.c) when sets
+ * are one campaign's: its figures over boots as HTML tables.  0; when
+ * there is no campaign nothing is written, and when the sets cannot be
+ * judged as one a warnx(3) says why (the rest of the page stands).
+ */
+int	 report_campaign(FILE *fp, struct rs_set *const *sets, size_t n,
+	    double conf);
+
 #endif

@@ -751,6 +751,21 @@ cmp_free(struct cmp *c)
 }
 
 int
+compare_guard(FILE *out, struct rs_set *const *sets, size_t nsets,
+    const struct compare_opts *o, struct compare_verdict *v)
+{
+	struct cmp c;
+
+	memset(v, 0, sizeof(*v));
+	memset(&c, 0, sizeof(c));
+	c.out = out;
+	c.sets = sets;
+	c.nsets = nsets < COMPARE_MAX_SETS ? nsets : COMPARE_MAX_SETS;
+	c.o = o;
+	return (guard(&c, v));
+}
+
+int
 compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
     const struct compare_opts *o, struct compare_verdict *v)
 {

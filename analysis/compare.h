@@ -44,5 +44,12 @@ struct compare_verdict {
  */
 int	 compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 	    const struct compare_opts *, struct compare_verdict *);
+/*
+ * Only the guard (the meta keys that differ, the archive check) over the
+ * first COMPARE_MAX_SETS sets: fsconc compare of a campaign's
+ * configurations.  0, or -1 after a warnx(3) message (refused).
+ */
+int	 compare_guard(FILE *out, struct rs_set *const *sets, size_t nsets,
+	    const struct compare_opts *, struct compare_verdict *);
 
 #endif

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "campaign.h"
 #include "html.h"
 #include "outdir.h"
 #include "report_int.h"
@@ -601,6 +602,8 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	    "confidence throughout.</p>\n", FSCONC_VERSION, stamp, opts->conf);
 	html_verdicts(fp, &r);
 	html_validity(fp, &r);
+	if (report_campaign(fp, sets, nsets, opts->conf) != 0)
+		goto out;
 	html_sets(fp, &r);
 	if (report_plots(fp, &r) != 0)
 		goto out;

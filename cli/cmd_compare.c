@@ -1,7 +1,9 @@
 /*
  * fsconc compare SET_A SET_B [SET...]: the first set is the baseline, as
  * ministat compares every data set with its first.  The work is done in
- * compare.c; this file is the command line.
+ * compare.c; this file is the command line.  Sets of one boot campaign
+ * are compared over boots instead (campaign.c): one boot's interval
+ * never stands for the configuration's.
  */
 #include <err.h>
 #include <errno.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "campaign.h"
 #include "commands.h"
 #include "compare.h"
 #include "results.h"
@@ -19,14 +22,16 @@
 
 struct compare_cli {
 	const char	*root;		/* -R */
-	const char	*baseline;	/* -B: label moved to the front */
+	const char	*baseline;	/* -B: label moved to the front (a
+					   campaign: the configuration) */
+	int		 no_campaign;	/* --no-campaign: set by set */
 	struct compare_opts o;		/* -c -f -j -m -w --json */
 	int		*jobs;
 	char		**metrics;
 	char		*metric_buf;
 };
 
-enum { OPT_JSON = 256, OPT_USL_ALL, OPT_MAX_CV };
+enum { OPT_JSON = 256, OPT_USL_ALL, OPT_MAX_CV, OPT_NO_CAMPAIGN };
 
 static const struct option longopts[] = {
 	{ "baseline",	required_argument,	NULL,	'B' },
@@ -37,6 +42,7 @@ static const struct option longopts[] = {
 	{ "json",	no_argument,		NULL,	OPT_JSON },
 	{ "max-cv",	required_argument,	NULL,	OPT_MAX_CV },
 	{ "metric",	required_argument,	NULL,	'm' },
+	{ "no-campaign", no_argument,		NULL,	OPT_NO_CAMPAIGN },
 	{ "results",	required_argument,	NULL,	'R' },
 	{ "root",	required_argument,	NULL,	'R' },
 	{ "usl-all",	no_argument,		NULL,	OPT_USL_ALL },
@@ -51,7 +57,7 @@ usage(FILE *fp)
 	    "usage: fsconc compare [-f] [-B label] [-c confidence] [-j list] "
 	    "[-m list]\n"
 	    "                      [-R root] [-w width] [--json] [--usl-all]\n"
-	    "                      [--max-cv PCT]\n"
+	    "                      [--max-cv PCT] [--no-campaign]\n"
 	    "                      SET_A SET_B [SET ...]\n");
 }
 
@@ -128,14 +134,167 @@ parse_conf(const char *arg, double *conf)
 	return (-1);
 }
 
+/* Each regression of a campaign on a line of its own, naming it. */
+static void
+print_regressions(FILE *fp, const struct camp_result *r)
+{
+	const struct camp_row *row;
+	const struct camp_cmp *m;
+	size_t i, j;
+
+	for (i = 0; i < r->c->ncfg; i++)
+		for (j = 0; j < r->nlevels; j++) {
+			row = camp_row_at(r, i, j);
+			if (i == r->c->base || !row->time.valid)
+				continue;
+			m = &row->dtime;
+			if (m->regression)
+				fprintf(fp, "SLOWER: %s at jobs %d: real %+.3g%% "
+				    "[%+.3g%%, %+.3g%%] over boots (Holm p = "
+				    "%.3g)\n", r->c->cfg[i].name, row->jobs,
+				    m->pct, 100 * m->dlo / m->base,
+				    100 * m->dhi / m->base, m->p_adj);
+			m = &row->dec;
+			if (row->ec.valid && m->regression)
+				fprintf(fp, "EC DROP: %s: EC(%d) %.3g vs %.3g, "
+				    "%+.3g [%+.3g, %+.3g] over boots (Holm p = "
+				    "%.3g)\n", r->c->cfg[i].name, row->jobs,
+				    row->ec.est, m->base, m->diff, m->dlo,
+				    m->dhi, m->p_adj);
+		}
+}
+
+/*
+ * The configurations of campaign c, judged over boots: the guard over
+ * the first boot of each (baseline first), then camp_print or
+ * camp_json.  Every interval is over boots: no set's own is printed.
+ * Returns the exit status.
+ */
+static int
+compare_campaign(const struct compare_cli *cli, struct rs_set *const *sets,
+    struct camp *c)
+{
+	struct camp_opts co;
+	struct camp_result r;
+	struct compare_verdict v;
+	struct compare_opts go;
+	struct rs_set *rep[COMPARE_MAX_SETS];
+	const char *base = NULL, *l;
+	char err[1024], *mem = NULL;
+	size_t i, k, nrep = 0, memlen;
+	FILE *gout;
+	int rc = EXIT_RUNTIME, refused;
+
+	/* Options of the set-by-set comparison would be silently lost. */
+	if (cli->o.jobs != NULL || cli->o.metrics != NULL ||
+	    cli->o.usl_all || cli->o.max_cv > 0) {
+		warnx("compare: -j, -m, --usl-all and --max-cv are not for "
+		    "campaign %s, judged over boots on real time at every "
+		    "level (--no-campaign compares set by set)", c->id);
+		return (EXIT_USAGE);
+	}
+	/* -B names a configuration (or a set's label); else the first set. */
+	if (cli->baseline != NULL) {
+		if (camp_set_base(c, cli->baseline) != 0) {
+			for (i = 0; sets[i] != NULL; i++)
+				if ((l = rs_meta_get(sets[i], "label")) !=
+				    NULL && strcmp(l, cli->baseline) == 0) {
+					base = rs_meta_get(sets[i],
+					    CAMP_KEY_CONFIG);
+					break;
+				}
+			if (base == NULL || camp_set_base(c, base) != 0) {
+				warnx("compare: -B %s: no configuration of "
+				    "campaign %s has that name", cli->baseline,
+				    c->id);
+				return (EXIT_USAGE);
+			}
+		}
+	} else if ((base = rs_meta_get(sets[0], CAMP_KEY_CONFIG)) == NULL ||
+	    camp_set_base(c, base) != 0) {
+		warnx("compare: %s: configuration %s has no complete set",
+		    sets[0]->path, base != NULL ? base : "(none)");
+		return (EXIT_RUNTIME);
+	}
+	/* The guard: the first boot of each configuration, baseline first. */
+	for (k = 0; k < c->ncfg && nrep < COMPARE_MAX_SETS; k++) {
+		i = k == 0 ? c->base : k <= c->base ? k - 1 : k;
+		if ((rep[nrep] = rs_read(c->cfg[i].boots[0].path,
+		    RS_RUNS_ONLY, err, sizeof(err))) == NULL) {
+			warnx("%s", err);
+			goto out;
+		}
+		nrep++;
+	}
+	if (!cli->o.json) {
+		printf("Campaign %s: %zu configurations judged over their "
+		    "boots (x is the baseline)\n", c->id, c->ncfg);
+		for (k = 0; k < nrep; k++) {
+			i = k == 0 ? c->base : k <= c->base ? k - 1 : k;
+			printf("%c %s: %zu boots, the first %s\n",
+			    "x+*%#@O"[k], c->cfg[i].name, c->cfg[i].nboots,
+			    c->cfg[i].boots[0].path);
+		}
+		if (c->ncfg > nrep)
+			printf("(the guard below compares the first %zu "
+			    "configurations)\n", nrep);
+		putchar('\n');
+	}
+	/* JSON: camp_json's object alone; the guard still refuses. */
+	go = cli->o;
+	go.json = 0;
+	gout = cli->o.json ? open_memstream(&mem, &memlen) : stdout;
+	if (gout == NULL) {
+		warn("open_memstream");
+		goto out;
+	}
+	refused = compare_guard(gout, rep, nrep, &go, &v) == -1;
+	if (gout != stdout)
+		fclose(gout);
+	free(mem);
+	if (refused)
+		goto out;
+	camp_opts_default(&co);
+	co.conf = cli->o.conf;
+	if (camp_analyse(c, &co, &r, err, sizeof(err)) != 0) {
+		warnx("compare: campaign %s: %s", c->id, err);
+		goto out;
+	}
+	if (cli->o.json)
+		camp_json(stdout, &r);
+	else {
+		putchar('\n');
+		camp_print(stdout, &r);
+		print_regressions(stdout, &r);
+	}
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		warn("stdout");
+		camp_result_free(&r);
+		goto out;
+	}
+	rc = r.nregressions > 0 ? EXIT_REGRESSION : EXIT_OK;
+	if (r.ntests == 0) {
+		warnx("compare: campaign %s: 0 tests: no configuration has %d "
+		    "boots or more beside the baseline's; no verdict", c->id,
+		    STAT_MIN_N);
+		rc = EXIT_RUNTIME;
+	}
+	camp_result_free(&r);
+out:
+	for (k = 0; k < nrep; k++)
+		rs_free(rep[k]);
+	return (rc);
+}
+
 int
 cmd_compare(int argc, char **argv)
 {
 	struct compare_cli cli;
 	struct compare_verdict v;
-	struct rs_set *sets[COMPARE_MAX_SETS + 1], *tmp;
-	char err[1024], **paths, msg[64];
-	size_t nsets = 0, i, n;
+	struct rs_set **sets = NULL, *tmp;
+	struct camp *camp = NULL;
+	char err[1024], **paths, **cpaths = NULL, msg[64];
+	size_t nsets = 0, i, n, ncp;
 	uint64_t w;
 	int ch, rc = EXIT_RUNTIME;
 
@@ -191,6 +350,9 @@ cmd_compare(int argc, char **argv)
 		case OPT_JSON:
 			cli.o.json = 1;
 			break;
+		case OPT_NO_CAMPAIGN:
+			cli.no_campaign = 1;
+			break;
 		case OPT_USL_ALL:
 			cli.o.usl_all = 1;
 			break;
@@ -217,13 +379,9 @@ cmd_compare(int argc, char **argv)
 			warnx("%s", err);
 			goto out;
 		}
+		sets = xrealloc(sets, (nsets + n + 1) * sizeof(*sets));
 		for (i = 0; i < n; i++) {
-			if (nsets == COMPARE_MAX_SETS) {
-				warnx("compare: more than %d sets (ministat's "
-				    "limit)", COMPARE_MAX_SETS);
-				rs_find_free(paths);
-				goto out;
-			}
+			sets[nsets + 1] = NULL;
 			if ((sets[nsets] = rs_open(cli.root, paths[i], err,
 			    sizeof(err))) == NULL) {
 				warnx("%s", err);
@@ -234,9 +392,44 @@ cmd_compare(int argc, char **argv)
 		}
 		rs_find_free(paths);
 	}
+	/*
+	 * A campaign's sets: every boot of their configurations, judged
+	 * over boots; one configuration alone has nothing to be compared
+	 * with, its boots are compared set by set.
+	 */
+	if (!cli.no_campaign) {
+		switch (camp_select(sets, nsets, &cpaths, &ncp, err,
+		    sizeof(err))) {
+		case -1:
+			warnx("compare: %s: a campaign is compared with "
+			    "itself over its boots (--no-campaign compares "
+			    "set by set)", err);
+			rc = EXIT_USAGE;
+			goto out;
+		case 1:
+			if ((camp = camp_from_sets((const char *const *)cpaths,
+			    ncp, NULL, err, sizeof(err))) == NULL) {
+				warnx("compare: %s", err);
+				goto out;
+			}
+			if (camp->ncfg >= 2) {
+				rc = compare_campaign(&cli, sets, camp);
+				goto out;
+			}
+			warnx("note: campaign %s: one configuration (%s) in "
+			    "these sets: its boots are compared set by set",
+			    camp->id, camp->cfg[0].name);
+			break;
+		}
+	}
 	if (nsets < 2) {
 		warnx("compare: %s is a single set; give at least two",
 		    sets[0]->path);
+		goto out;
+	}
+	if (nsets > COMPARE_MAX_SETS) {
+		warnx("compare: %zu sets: more than %d (ministat's limit)",
+		    nsets, COMPARE_MAX_SETS);
 		goto out;
 	}
 	if (cli.baseline != NULL) {
@@ -274,6 +467,9 @@ usage:
 out:
 	for (i = 0; i < nsets; i++)
 		rs_free(sets[i]);
+	free(sets);
+	rs_find_free(cpaths);
+	camp_free(camp);
 	free(cli.jobs);
 	free(cli.metrics);
 	free(cli.metric_buf);
