@@ -494,7 +494,13 @@ check_entry(struct vstate *s, struct archive *rd, struct archive_entry *e,
 			bad(s, name, "mode %04o, archive has %04o",
 			    (unsigned)(st.st_mode & 07777), (unsigned)want);
 	}
-	if ((s->flags & ARCHIVE_EXTRACT_TIME) && archive_entry_mtime_is_set(e) &&
+	/*
+	 * The target itself ("./", ISO 9660's root): bsdtar restores its
+	 * mode and owner, never its times, and so does the extraction here
+	 * (libarchive's writer and the fast one alike).
+	 */
+	if (k != TOP && (s->flags & ARCHIVE_EXTRACT_TIME) &&
+	    archive_entry_mtime_is_set(e) &&
 	    (st.st_mtim.tv_sec != archive_entry_mtime(e) ||
 	    st.st_mtim.tv_nsec != archive_entry_mtime_nsec(e)))
 		bad(s, name, "mtime %jd.%09ld, archive has %jd.%09ld",

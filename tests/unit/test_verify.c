@@ -1,7 +1,8 @@
 /*
  * workloads/verify.c through archive_verify_tree: the walk of the disk
  * names what the archive lacks at any depth (a stack of its own, not
- * recursion; past PATH_MAX).
+ * recursion; past PATH_MAX); what bsdtar restores its own way: the top
+ * directory "./" (no times).
  * Archives are written in memory with libarchive.
  */
 #include <stdarg.h>
@@ -41,22 +42,35 @@ img_open(struct img *m)
 	    &m->len), ARCHIVE_OK);
 }
 
-/* A directory (data NULL) or a file. */
+/*
+ * A directory (data NULL) or a file; acl: a POSIX.1e access ACL in
+ * libarchive's text form, or NULL.
+ */
 static void
-img_add(struct img *m, const char *name, const char *data, time_t mtime)
+img_add_acl(struct img *m, const char *name, const char *data, time_t mtime,
+    const char *acl)
 {
 	struct archive_entry *e = archive_entry_new();
 	size_t n = data != NULL ? strlen(data) : 0;
 
 	archive_entry_set_pathname(e, name);
 	archive_entry_set_filetype(e, data != NULL ? AE_IFREG : AE_IFDIR);
-	archive_entry_set_perm(e, data != NULL ? 0644 : 0755);
+	archive_entry_set_perm(e, data != NULL ? 0644 : 0750);
 	archive_entry_set_size(e, (la_int64_t)n);
 	archive_entry_set_mtime(e, mtime, 0);
+	if (acl != NULL)
+		assert_int_equal(archive_entry_acl_from_text(e, acl,
+		    ARCHIVE_ENTRY_ACL_TYPE_ACCESS), ARCHIVE_OK);
 	assert_int_equal(archive_write_header(m->w, e), ARCHIVE_OK);
 	if (n > 0)
 		assert_int_equal(archive_write_data(m->w, data, n), (ssize_t)n);
 	archive_entry_free(e);
+}
+
+static void
+img_add(struct img *m, const char *name, const char *data, time_t mtime)
+{
+	img_add_acl(m, name, data, mtime, NULL);
 }
 
 static void
@@ -224,12 +238,42 @@ test_verify_deep(void **state)
 	free(name);
 }
 
+/*
+ * "./" first, as tar cf x.tar -C dir . writes it: the target's mode is
+ * restored and compared, its mtime is neither (bsdtar's way).
+ */
+static void
+test_verify_top(void **state)
+{
+	struct img m;
+	struct stat st;
+	char err[512], *d;
+	uint64_t nbad;
+
+	(void)state;
+	img_open(&m);
+	img_add(&m, "./", NULL, 1136073600);
+	img_add(&m, "./f", "top\n", 1136073600);
+	img_close(&m);
+	d = extracted(&m);
+	if (verify(&m, d, &nbad, err, sizeof(err)) != 0)
+		fail_msg("verify: %s", err);
+	assert_int_equal(stat(d, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0750);
+	assert_int_equal(chmod(d, 0700), 0);
+	assert_int_equal(verify(&m, d, &nbad, err, sizeof(err)), -1);
+	assert_string_equal(err, ".: mode 0700, archive has 0750");
+	gone(d);
+	free(m.buf);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verify_extras),
 		cmocka_unit_test(test_verify_deep),
+		cmocka_unit_test(test_verify_top),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
