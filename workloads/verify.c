@@ -429,6 +429,40 @@ check_content(struct vstate *s, struct archive *rd, const char *name)
 	close(fd);
 }
 
+/*
+ * Whether mode, not the want of e's mode, is what restoring e's ACL made
+ * of it.  A POSIX.1e access ACL shows its mask in the group bits (acl(5)):
+ * bsdtar stores the group entry's bits in the mode, and restores the mode
+ * and then the ACL, so the group bits must be the archive's mask (or, on
+ * a file system that keeps no ACL, the mode's, already compared).  An
+ * NFSv4 ACL (FreeBSD) sets every permission bit: only the set-ID and
+ * sticky bits are the mode's.
+ */
+static int
+acl_explains(const struct vstate *s, struct archive_entry *e, mode_t mode,
+    mode_t want)
+{
+	const char *qname;
+	int type, perm, tag, qual;
+
+	if ((s->flags & ARCHIVE_EXTRACT_ACL) == 0)
+		return (0);
+	if (archive_entry_acl_reset(e, ARCHIVE_ENTRY_ACL_TYPE_NFS4) > 0)
+		return ((mode & 07000) == (want & 07000));
+	if (archive_entry_acl_reset(e, ARCHIVE_ENTRY_ACL_TYPE_ACCESS) == 0 ||
+	    (mode & 07707) != (want & 07707))
+		return (0);
+	while (archive_entry_acl_next(e, ARCHIVE_ENTRY_ACL_TYPE_ACCESS, &type,
+	    &perm, &tag, &qual, &qname) == ARCHIVE_OK)
+		if (tag == ARCHIVE_ENTRY_ACL_MASK)
+			return ((mode & 070) == (mode_t)(
+			    (perm & ARCHIVE_ENTRY_ACL_READ ? 040 : 0) |
+			    (perm & ARCHIVE_ENTRY_ACL_WRITE ? 020 : 0) |
+			    (perm & ARCHIVE_ENTRY_ACL_EXECUTE ? 010 : 0)));
+	/* No mask entry: the writer computed one (acl_calc_mask). */
+	return (1);
+}
+
 /* Entry e, named name (normalized), the winner of node k. */
 static void
 check_entry(struct vstate *s, struct archive *rd, struct archive_entry *e,
@@ -490,7 +524,8 @@ check_entry(struct vstate *s, struct archive *rd, struct archive_entry *e,
 		want = archive_entry_perm(e) & 07777;
 		if ((s->flags & ARCHIVE_EXTRACT_PERM) == 0)
 			want &= ~umask_value & 0777;
-		if ((st.st_mode & 07777) != want)
+		if ((st.st_mode & 07777) != want &&
+		    !acl_explains(s, e, st.st_mode & 07777, want))
 			bad(s, name, "mode %04o, archive has %04o",
 			    (unsigned)(st.st_mode & 07777), (unsigned)want);
 	}

@@ -1,6 +1,7 @@
 # --verify on what bsdtar restores its own way: an archive of a whole
 # directory ("./" first: tar cf x.tar -C dir ., and ISO 9660 images,
-# whose root is ".") passes, the top's mtime not being restored.  Both
+# whose root is ".") passes, the top's mtime not being restored; a file
+# with a POSIX ACL passes, its group bits being the ACL's mask.  Both
 # modes, on a dir: disk and (as root) on tmpfs.
 . "$FSCONC_TOP/tests/lib.sh"
 d=$(scratch) || exit 1
@@ -76,3 +77,35 @@ elif [ -s "$d/x.iso" ]; then
 else
 	not_ok "ISO 9660 by $iso: made"
 fi
+
+# A file with a POSIX ACL: the mode has the group entry's bits (r--), the
+# file on disk the mask's (rwx), as bsdtar restores it.
+if ! is_root; then
+	skip "--verify of a file with an ACL" "ACLs are restored as root only"
+	exit 0
+elif ! command -v setfacl >/dev/null 2>&1; then
+	skip "--verify of a file with an ACL" "setfacl missing (Debian: acl)"
+	exit 0
+fi
+mkdir "$d/asrc"
+echo acl >"$d/asrc/f"
+chmod 644 "$d/asrc/f"
+touch "$d/asrc/probe"
+if ! setfacl -m u:nobody:rwx "$d/asrc/probe" 2>/dev/null; then
+	skip "--verify of a file with an ACL" \
+	    "no POSIX ACL support on $d's file system"
+	exit 0
+fi
+rm -f "$d/asrc/probe"
+setfacl -m u:nobody:rwx "$d/asrc/f" || not_ok "setfacl"
+bsdtar --acls -cf "$d/acl.tar" -C "$d/asrc" f ||
+    not_ok "bsdtar --acls"
+if bsdtar -tvf "$d/acl.tar" | grep -q '^-rw-r--r--+ '; then
+	ok "the archive holds mode 0644 and an ACL"
+else
+	not_ok "the archive holds mode 0644 and an ACL" \
+	    "$(bsdtar -tvf "$d/acl.tar")"
+fi
+verify "a file with an ACL (mask rwx)" "$d/acl.tar"
+verify "a file with an ACL, ACLs not restored" "$d/acl.tar" \
+    -O flags=time,perm,owner

@@ -2,7 +2,8 @@
  * workloads/verify.c through archive_verify_tree: the walk of the disk
  * names what the archive lacks at any depth (a stack of its own, not
  * recursion; past PATH_MAX); what bsdtar restores its own way: the top
- * directory "./" (no times).
+ * directory "./" (no times) and files with an ACL (the mask in the group
+ * bits).
  * Archives are written in memory with libarchive.
  */
 #include <stdarg.h>
@@ -267,6 +268,43 @@ test_verify_top(void **state)
 	free(m.buf);
 }
 
+/*
+ * A file with a POSIX.1e ACL: mode 0644 in the archive, 0674 on disk (the
+ * mask in the group bits) passes; a group bit off the mask does not.
+ */
+static void
+test_verify_acl(void **state)
+{
+	struct img m;
+	struct stat st;
+	char err[512], *d, *f;
+	uint64_t nbad;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();		/* ACLs are restored as root only */
+	img_open(&m);
+	img_add_acl(&m, "f", "acl\n", 1136073600,
+	    "user::rw-,user:65534:rwx,group::r--,mask::rwx,other::r--");
+	img_close(&m);
+	d = extracted(&m);
+	f = xasprintf("%s/f", d);
+	assert_int_equal(stat(f, &st), 0);
+	if ((st.st_mode & 07777) == 0644) {
+		gone(d);	/* the file system keeps no ACL */
+		skip();
+	}
+	assert_int_equal(st.st_mode & 07777, 0674);
+	if (verify(&m, d, &nbad, err, sizeof(err)) != 0)
+		fail_msg("verify: %s", err);
+	assert_int_equal(chmod(f, 0654), 0);	/* mask r-x */
+	assert_int_equal(verify(&m, d, &nbad, err, sizeof(err)), -1);
+	assert_string_equal(err, "f: mode 0654, archive has 0644");
+	free(f);
+	gone(d);
+	free(m.buf);
+}
+
 int
 main(void)
 {
@@ -274,6 +312,7 @@ main(void)
 		cmocka_unit_test(test_verify_extras),
 		cmocka_unit_test(test_verify_deep),
 		cmocka_unit_test(test_verify_top),
+		cmocka_unit_test(test_verify_acl),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
