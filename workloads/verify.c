@@ -149,8 +149,8 @@ at_parent(struct vstate *s, const char *name, const char **base)
 
 /*
  * FNV-1a of a component, seeded with its parent and the run's seed, then
- * mixed: a lookup is one probe, whatever the number of siblings, and an
- * archive cannot be made of names that all land in one chain.
+ * mixed: a lookup is one probe, whatever the number of siblings, and
+ * names made to share a chain for one seed do not for the next.
  */
 static uint64_t
 node_hash(const struct vstate *s, size_t parent, const char *c, size_t len)
@@ -202,7 +202,7 @@ node_rehash(struct vstate *s)
 	}
 }
 
-/* A tree of one node, TOP, and a seed nobody can guess ahead. */
+/* A tree of one node, TOP, and a hash seed that differs every call. */
 static void
 node_top(struct vstate *s)
 {
