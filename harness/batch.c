@@ -48,6 +48,7 @@ struct slot {
 	long		 nvcsw, nivcsw;
 	int		 setup_failed;
 	int		 ready;		/* reached the start gate */
+	int		 killed;	/* the controller sent it SIGKILL */
 };
 
 struct batch {
@@ -306,14 +307,21 @@ rs_of(enum wl_status s)
 	}
 }
 
+/*
+ * SIGKILL to workers from..n-1, each marked as killed by us: one whose
+ * setup failed says so and exits on its own, and the signal may still
+ * reach it on the way out (reap tells the two apart).
+ */
 static void
-kill_all(const pid_t *pids, int n)
+kill_all(struct batch *b, const pid_t *pids, int from, int n)
 {
 	int i;
 
-	for (i = 0; i < n; i++)
-		if (pids[i] > 0)
+	for (i = from; i < n; i++)
+		if (pids[i] > 0) {
+			slot_of(b, i)->killed = 1;
 			kill(pids[i], SIGKILL);
+		}
 }
 
 /* Reap every worker; fill what only the parent can see. */
@@ -331,11 +339,11 @@ reap(struct batch *b, pid_t *pids, int n, double t0,
 			continue;
 		/* A stop request ends --verify as it ends the run. */
 		if (harness_interrupted)
-			kill_all(pids + i, n - i);
+			kill_all(b, pids, i, n);
 		while ((p = wait4(pids[i], &status, 0, &ru)) == -1 &&
 		    errno == EINTR)
 			if (harness_interrupted)
-				kill_all(pids + i, n - i);
+				kill_all(b, pids, i, n);
 		s = slot_of(b, i);
 		if (p == -1) {
 			warn("batch: wait4 worker %d (pid %ld)", i,
@@ -348,6 +356,13 @@ reap(struct batch *b, pid_t *pids, int n, double t0,
 			snprintf(rw[i].reason, sizeof(rw[i].reason),
 			    "worker %d: not released: another worker failed "
 			    "before the start gate", i);
+		} else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+		    s->killed && s->setup_failed) {
+			/*
+			 * It had failed and said so ('E'), and our SIGKILL
+			 * caught it before its exit: its own failure is the
+			 * reason (finish takes it from the slot), not ours.
+			 */
 		} else if (WIFSIGNALED(status)) {
 			rw[i].status = RS_KILLED;
 			snprintf(rw[i].reason, sizeof(rw[i].reason),
@@ -485,7 +500,7 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 			snprintf(run->reason, sizeof(run->reason),
 			    "fork worker %d: %s", i, strerror(errno));
 			pids[i] = 0;
-			kill_all(pids, i);
+			kill_all(b, pids, 0, i);
 			closefd(&b->ready[1]);
 			closefd(&b->gate[1]);
 			closefd(&b->done[1]);
@@ -514,7 +529,7 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 	ready = collect(b->ready[0], sp->jobs, &errors, 1);
 	if (ready < sp->jobs || errors > 0 || harness_interrupted) {
 		/* Nobody is released into a batch that cannot count. */
-		kill_all(pids, sp->jobs);
+		kill_all(b, pids, 0, sp->jobs);
 		reap(b, pids, sp->jobs, 0, rw);
 		harness_signals_workers(NULL, 0);
 		run->status = RS_FAILED;
@@ -532,7 +547,7 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 	if (sp->at_done != NULL)
 		sp->at_done(sp->hook);
 	if (harness_interrupted) {
-		kill_all(pids, sp->jobs);
+		kill_all(b, pids, 0, sp->jobs);
 		run->status = RS_KILLED;
 		snprintf(run->reason, sizeof(run->reason), "interrupted");
 	}

@@ -8,6 +8,9 @@
  * Everything is reached one component at a time from a directory
  * descriptor, never following a symbolic link: no chdir(2), no limit on
  * the length of a path, and only regular files are ever opened to read.
+ * No pass recurses, and the names are a tree of components: any depth the
+ * writer accepts costs memory in proportion to the archive's names, never
+ * to the square of a depth, and no stack (a worker thread's is small).
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -19,10 +22,12 @@
 #include <pthread.h>
 #include <pwd.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "archive_priv.h"
@@ -30,15 +35,40 @@
 #include "wl_common.h"
 #include "workload.h"
 
-struct vname {
-	char		*name;		/* normalized */
-	uint64_t	 idx;		/* entry index; UINT64_MAX: implied dir */
+#define NONE	SIZE_MAX	/* no node */
+#define TOP	0		/* the node of ".", the target itself */
+
+/*
+ * One name the archive puts on disk: its last component and its parent
+ * node, so that a name costs its own component, never its whole path (an
+ * entry "a/" x 60,000 + "f" holds 60,000 names of up to 120 KB each).
+ */
+struct vnode {
+	size_t		 parent;	/* NONE for TOP */
+	size_t		 off, len;	/* the component: pool[off..off+len) */
+	uint64_t	 idx;		/* winning entry (1..); 0: implied dir */
 	int		 data_by_link;	/* a later hard link carries the data */
 };
 
+/* One directory of the disk walk (pass 3): its names, read on the way in. */
+struct wlevel {
+	size_t		 node;		/* its node; NONE: not in the archive */
+	char		*names;		/* NUL-terminated, one after another */
+	size_t		 len;		/* bytes of names */
+	size_t		 next;		/* offset of the next name to visit */
+	size_t		 cur;		/* offset of the name being visited */
+	dev_t		 dev;		/* to check the way back up */
+	ino_t		 ino;
+};
+
 struct vstate {
-	struct vname	*v;
+	struct vnode	*v;		/* v[TOP] is "." */
 	size_t		 n, cap;
+	char		*pool;		/* every component, once */
+	size_t		 poollen, poolcap;
+	size_t		*hash;		/* open hash of v by (parent, name) */
+	size_t		 hashcap;	/* a power of two; 0: empty */
+	uint64_t	 seed;		/* of the hash, new every call */
 	int		 dirfd;
 	int		 formats;
 	int		 flags;
@@ -49,6 +79,8 @@ struct vstate {
 	size_t		 errlen;
 	char		*buf;		/* file contents */
 	size_t		 bufcap;
+	char		*path;		/* a name of the walk, for a message */
+	size_t		 pathcap;
 	char		 uname[64], gname[64];	/* the last lookups */
 	uid_t		 uid;
 	gid_t		 gid;
@@ -115,57 +147,131 @@ at_parent(struct vstate *s, const char *name, const char **base)
 	return (fd);
 }
 
-static void
-add(struct vstate *s, const char *name, uint64_t idx)
+/*
+ * FNV-1a of a component, seeded with its parent and the run's seed, then
+ * mixed: a lookup is one probe, whatever the number of siblings, and
+ * names made to share a chain for one seed do not for the next.
+ */
+static uint64_t
+node_hash(const struct vstate *s, size_t parent, const char *c, size_t len)
 {
+	uint64_t h = 0xcbf29ce484222325ULL ^ s->seed ^ mix64(parent);
+
+	while (len-- > 0)
+		h = (h ^ (unsigned char)*c++) * 0x100000001b3ULL;
+	return (mix64(h));
+}
+
+/* The hash slot of (parent, c): the node's, or the empty one to fill. */
+static size_t
+node_slot(const struct vstate *s, size_t parent, const char *c, size_t len)
+{
+	size_t i, k, mask = s->hashcap - 1;
+
+	for (i = node_hash(s, parent, c, len) & mask; (k = s->hash[i]) != NONE;
+	    i = (i + 1) & mask)
+		if (s->v[k].parent == parent && s->v[k].len == len &&
+		    memcmp(s->pool + s->v[k].off, c, len) == 0)
+			break;
+	return (i);
+}
+
+/* The child c[0..len) of node parent, or NONE. */
+static size_t
+node_child(const struct vstate *s, size_t parent, const char *c, size_t len)
+{
+	if (s->hashcap == 0)
+		return (NONE);
+	return (s->hash[node_slot(s, parent, c, len)]);
+}
+
+static void
+node_rehash(struct vstate *s)
+{
+	const struct vnode *v;
+	size_t k;
+
+	free(s->hash);
+	s->hashcap = s->hashcap ? 2 * s->hashcap : 1024;
+	s->hash = xmalloc(s->hashcap * sizeof(*s->hash));
+	for (k = 0; k < s->hashcap; k++)
+		s->hash[k] = NONE;
+	for (k = TOP + 1; k < s->n; k++) {
+		v = &s->v[k];
+		s->hash[node_slot(s, v->parent, s->pool + v->off, v->len)] = k;
+	}
+}
+
+/* A tree of one node, TOP, and a hash seed that differs every call. */
+static void
+node_top(struct vstate *s)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	s->seed = mix64((uint64_t)ts.tv_sec << 32 ^ (uint64_t)ts.tv_nsec ^
+	    (uint64_t)(uintptr_t)s ^ (uint64_t)getpid() << 48);
+	s->cap = 1024;
+	s->v = xmalloc(s->cap * sizeof(*s->v));
+	memset(&s->v[TOP], 0, sizeof(s->v[TOP]));
+	s->v[TOP].parent = NONE;
+	s->n = 1;
+}
+
+/* The child c[0..len) of parent, made (an implied directory) if new. */
+static size_t
+node_add(struct vstate *s, size_t parent, const char *c, size_t len)
+{
+	struct vnode *v;
+	size_t i, k;
+
+	if (2 * (s->n + 1) > s->hashcap)
+		node_rehash(s);
+	i = node_slot(s, parent, c, len);
+	if ((k = s->hash[i]) != NONE)
+		return (k);
 	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 1024;
+		s->cap *= 2;
 		s->v = xrealloc(s->v, s->cap * sizeof(*s->v));
 	}
-	s->v[s->n].name = xstrdup(name);
-	s->v[s->n].idx = idx;
-	s->v[s->n].data_by_link = 0;
-	s->n++;
-}
-
-/* By name, then the winning (latest) entry first. */
-static int
-vcmp(const void *a, const void *b)
-{
-	const struct vname *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	if (c != 0)
-		return (c);
-	if (x->idx == y->idx)
-		return (0);
-	/* Implied directories (UINT64_MAX) lose to any entry. */
-	if (x->idx == UINT64_MAX)
-		return (1);
-	if (y->idx == UINT64_MAX)
-		return (-1);
-	return (x->idx > y->idx ? -1 : 1);
-}
-
-static struct vname *
-lookup(struct vstate *s, const char *name)
-{
-	struct vname key = { (char *)(uintptr_t)name, 0, 0 };
-	size_t lo = 0, hi = s->n, mid;
-	int c;
-
-	/* First element with this name: the winner after the sort. */
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		c = strcmp(s->v[mid].name, key.name);
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (s->poollen + len > s->poolcap) {
+		s->poolcap = 2 * (s->poollen + len) + 4096;
+		s->pool = xrealloc(s->pool, s->poolcap);
 	}
-	if (lo < s->n && strcmp(s->v[lo].name, name) == 0)
-		return (&s->v[lo]);
-	return (NULL);
+	memcpy(s->pool + s->poollen, c, len);
+	k = s->n++;
+	v = &s->v[k];
+	v->parent = parent;
+	v->off = s->poollen;
+	v->len = len;
+	v->idx = 0;
+	v->data_by_link = 0;
+	s->poollen += len;
+	s->hash[i] = k;
+	return (k);
+}
+
+/*
+ * The node of a normalized name ("." or components joined by single
+ * slashes), or NONE; made, with every parent, when add is set.
+ */
+static size_t
+node_of(struct vstate *s, const char *name, int add)
+{
+	const char *p = name, *q;
+	size_t k = TOP, len;
+
+	if (strcmp(name, ".") == 0)
+		return (TOP);
+	while (k != NONE) {
+		q = strchr(p, '/');
+		len = q != NULL ? (size_t)(q - p) : strlen(p);
+		k = add ? node_add(s, k, p, len) : node_child(s, k, p, len);
+		if (q == NULL)
+			break;
+		p = q + 1;
+	}
+	return (k);
 }
 
 static struct archive *
@@ -185,15 +291,15 @@ normalized(const char *name)
 	return (n);
 }
 
-/* Pass 1: every name the archive puts on disk, and its parents. */
+/* Pass 1: every name the archive puts on disk, its parents, its winner. */
 static int
 collect(struct vstate *s, const void *buf, size_t len)
 {
 	struct archive *rd;
 	struct archive_entry *e;
-	char *n, *p;
 	uint64_t idx = 0;
-	size_t i, j;
+	size_t k;
+	char *n;
 	int r;
 
 	if ((rd = open_image(s, buf, len)) == NULL)
@@ -207,27 +313,13 @@ collect(struct vstate *s, const void *buf, size_t len)
 		if (entry_refusal(e) != NULL)
 			continue;
 		n = normalized(archive_entry_pathname(e));
-		add(s, n, idx);
-		while ((p = strrchr(n, '/')) != NULL) {
-			*p = '\0';
-			add(s, n, UINT64_MAX);
-		}
-		if (strcmp(n, ".") != 0)
-			add(s, ".", UINT64_MAX);
+		/* Later entries replace earlier ones, as in tar.  (node_of
+		 * may move s->v: not in the same expression.) */
+		k = node_of(s, n, 1);
+		s->v[k].idx = idx;
 		free(n);
 	}
 	archive_read_free(rd);
-	if (s->n > 0)
-		qsort(s->v, s->n, sizeof(*s->v), vcmp);
-	/* Keep only the winner of every name. */
-	for (i = j = 0; i < s->n; i++) {
-		if (j > 0 && strcmp(s->v[j - 1].name, s->v[i].name) == 0) {
-			free(s->v[i].name);
-			continue;
-		}
-		s->v[j++] = s->v[i];
-	}
-	s->n = j;
 	return (0);
 }
 
@@ -237,7 +329,7 @@ mark_data_by_link(struct vstate *s, const void *buf, size_t len)
 {
 	struct archive *rd;
 	struct archive_entry *e;
-	struct vname *v;
+	size_t k;
 	char *n;
 
 	if ((rd = open_image(s, buf, len)) == NULL)
@@ -247,8 +339,8 @@ mark_data_by_link(struct vstate *s, const void *buf, size_t len)
 		    archive_entry_size(e) <= 0 || entry_refusal(e) != NULL)
 			continue;
 		n = normalized(archive_entry_hardlink(e));
-		if ((v = lookup(s, n)) != NULL)
-			v->data_by_link = 1;
+		if ((k = node_of(s, n, 0)) != NONE)
+			s->v[k].data_by_link = 1;
 		free(n);
 	}
 	archive_read_free(rd);
@@ -337,16 +429,50 @@ check_content(struct vstate *s, struct archive *rd, const char *name)
 	close(fd);
 }
 
+/*
+ * Whether mode, not the want of e's mode, is what restoring e's ACL made
+ * of it.  A POSIX.1e access ACL shows its mask in the group bits (acl(5)):
+ * bsdtar stores the group entry's bits in the mode, and restores the mode
+ * and then the ACL, so the group bits must be the archive's mask (or, on
+ * a file system that keeps no ACL, the mode's, already compared).  An
+ * NFSv4 ACL (FreeBSD) sets every permission bit: only the set-ID and
+ * sticky bits are the mode's.
+ */
+static int
+acl_explains(const struct vstate *s, struct archive_entry *e, mode_t mode,
+    mode_t want)
+{
+	const char *qname;
+	int type, perm, tag, qual;
+
+	if ((s->flags & ARCHIVE_EXTRACT_ACL) == 0)
+		return (0);
+	if (archive_entry_acl_reset(e, ARCHIVE_ENTRY_ACL_TYPE_NFS4) > 0)
+		return ((mode & 07000) == (want & 07000));
+	if (archive_entry_acl_reset(e, ARCHIVE_ENTRY_ACL_TYPE_ACCESS) == 0 ||
+	    (mode & 07707) != (want & 07707))
+		return (0);
+	while (archive_entry_acl_next(e, ARCHIVE_ENTRY_ACL_TYPE_ACCESS, &type,
+	    &perm, &tag, &qual, &qname) == ARCHIVE_OK)
+		if (tag == ARCHIVE_ENTRY_ACL_MASK)
+			return ((mode & 070) == (mode_t)(
+			    (perm & ARCHIVE_ENTRY_ACL_READ ? 040 : 0) |
+			    (perm & ARCHIVE_ENTRY_ACL_WRITE ? 020 : 0) |
+			    (perm & ARCHIVE_ENTRY_ACL_EXECUTE ? 010 : 0)));
+	/* No mask entry: the writer computed one (acl_calc_mask). */
+	return (1);
+}
+
+/* Entry e, named name (normalized), the winner of node k. */
 static void
 check_entry(struct vstate *s, struct archive *rd, struct archive_entry *e,
-    const char *name)
+    const char *name, size_t k)
 {
 	struct stat st, lst;
 	mode_t type = archive_entry_filetype(e), want;
 	const char *hl = archive_entry_hardlink(e), *sl, *base;
 	char ln[PATH_MAX], *tn;
 	ssize_t n;
-	struct vname *v;
 	int pfd;
 
 	if ((pfd = at_parent(s, name, &base)) == -1 ||
@@ -372,8 +498,7 @@ check_entry(struct vstate *s, struct archive *rd, struct archive_entry *e,
 		    (unsigned)(st.st_mode & S_IFMT), (unsigned)type);
 		return;
 	}
-	v = lookup(s, name);
-	if (type == AE_IFREG && (v == NULL || !v->data_by_link)) {
+	if (type == AE_IFREG && !s->v[k].data_by_link) {
 		if (archive_entry_size_is_set(e) &&
 		    st.st_size != archive_entry_size(e))
 			bad(s, name, "size %jd, archive has %jd",
@@ -399,11 +524,18 @@ check_entry(struct vstate *s, struct archive *rd, struct archive_entry *e,
 		want = entry_perm(e, s->flags) & 07777;
 		if ((s->flags & ARCHIVE_EXTRACT_PERM) == 0)
 			want &= ~umask_value & 0777;
-		if ((st.st_mode & 07777) != want)
+		if ((st.st_mode & 07777) != want &&
+		    !acl_explains(s, e, st.st_mode & 07777, want))
 			bad(s, name, "mode %04o, archive has %04o",
 			    (unsigned)(st.st_mode & 07777), (unsigned)want);
 	}
-	if ((s->flags & ARCHIVE_EXTRACT_TIME) && archive_entry_mtime_is_set(e) &&
+	/*
+	 * The target itself ("./", ISO 9660's root): bsdtar restores its
+	 * mode and owner, never its times, and so does the extraction here
+	 * (libarchive's writer and the fast one alike).
+	 */
+	if (k != TOP && (s->flags & ARCHIVE_EXTRACT_TIME) &&
+	    archive_entry_mtime_is_set(e) &&
 	    (st.st_mtim.tv_sec != archive_entry_mtime(e) ||
 	    st.st_mtim.tv_nsec != archive_entry_mtime_nsec(e)))
 		bad(s, name, "mtime %jd.%09ld, archive has %jd.%09ld",
@@ -423,9 +555,9 @@ compare(struct vstate *s, const void *buf, size_t len)
 {
 	struct archive *rd;
 	struct archive_entry *e;
-	struct vname *v;
-	char *n;
 	uint64_t idx = 0;
+	size_t k;
+	char *n;
 	int r;
 
 	if ((rd = open_image(s, buf, len)) == NULL)
@@ -439,8 +571,8 @@ compare(struct vstate *s, const void *buf, size_t len)
 		if (entry_refusal(e) != NULL)
 			continue;
 		n = normalized(archive_entry_pathname(e));
-		if ((v = lookup(s, n)) != NULL && v->idx == idx)
-			check_entry(s, rd, e, n);
+		if ((k = node_of(s, n, 0)) != NONE && s->v[k].idx == idx)
+			check_entry(s, rd, e, n, k);
 		free(n);
 	}
 	archive_read_free(rd);
@@ -448,85 +580,164 @@ compare(struct vstate *s, const void *buf, size_t len)
 }
 
 /*
- * Pass 3: what is on disk but not in the archive.  fd is the directory
- * named rel (len bytes of *rel); it is consumed.  The walk holds two
- * descriptors at any depth: a directory's names are read first, and the
- * way back up is "..", which stays inside a tree that nobody changes.
+ * The name of w[depth - 1]'s name at off for a message: the names being
+ * visited at every level above it, joined.  Built only for the first
+ * mismatch, the one that is reported.
  */
-static int
-extras_dir(struct vstate *s, int fd, char **rel, size_t *cap, size_t len)
+static const char *
+walk_name(struct vstate *s, const struct wlevel *w, size_t depth, size_t off)
 {
-	struct dirent *d;
-	struct stat st;
-	char **names = NULL;
-	size_t n = 0, ncap = 0, i, l;
-	int dup_fd, child, up;
-	DIR *dp;
+	const char *c;
+	size_t i, l, at = 0;
 
-	if ((dup_fd = dup(fd)) == -1 || (dp = fdopendir(dup_fd)) == NULL) {
-		if (dup_fd != -1)
-			close(dup_fd);
-		bad(s, len > 0 ? *rel : ".", "opendir: %s", strerror(errno));
-		close(fd);
-		return (-1);
-	}
-	while ((d = readdir(dp)) != NULL) {
-		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
-			continue;
-		if (n == ncap) {
-			ncap = ncap ? 2 * ncap : 16;
-			names = xrealloc(names, ncap * sizeof(*names));
+	if (s->nbad > 0)
+		return ("");
+	for (i = 0; i < depth; i++) {
+		c = w[i].names + (i + 1 < depth ? w[i].cur : off);
+		l = strlen(c);
+		if (at + l + 2 > s->pathcap) {
+			s->pathcap = 2 * (at + l + 2);
+			s->path = xrealloc(s->path, s->pathcap);
 		}
-		names[n++] = xstrdup(d->d_name);
+		if (at > 0)
+			s->path[at++] = '/';
+		memcpy(s->path + at, c, l + 1);
+		at += l;
 	}
-	closedir(dp);
-	for (i = 0; i < n; i++) {
-		l = strlen(names[i]);
-		if (len + l + 2 > *cap) {
-			*cap = 2 * (len + l + 2);
-			*rel = xrealloc(*rel, *cap);
-		}
-		if (len > 0)
-			(*rel)[len] = '/';
-		memcpy(*rel + len + (len > 0), names[i], l + 1);
-		if (lookup(s, *rel) == NULL)
-			bad(s, *rel, "not in the archive");
-		if (fd == -1 || fstatat(fd, names[i], &st,
-		    AT_SYMLINK_NOFOLLOW) == -1 || !S_ISDIR(st.st_mode))
-			continue;
-		if ((child = openat(fd, names[i], O_RDONLY | O_DIRECTORY |
-		    O_NOFOLLOW | O_CLOEXEC)) == -1) {
-			bad(s, *rel, "open: %s", strerror(errno));
-			continue;
-		}
-		close(fd);
-		/* The child comes back as its "..": this directory. */
-		fd = extras_dir(s, child, rel, cap, len + l + (len > 0));
-	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	(*rel)[len] = '\0';
-	if (fd == -1)
-		return (-1);
-	up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	close(fd);
-	return (up);
+	return (s->path);
 }
 
+/*
+ * Enter the directory open as fd (kept open by the caller), the node k:
+ * its names are read at once, so that only one descriptor is open at
+ * any depth.  -1 with errno.
+ */
+static int
+walk_push(struct wlevel **w, size_t *depth, size_t *cap, int fd, size_t k)
+{
+	struct wlevel *l;
+	struct dirent *d;
+	struct stat st;
+	size_t dl, ncap = 0;
+	DIR *dp;
+	int dfd;
+
+	if (fstat(fd, &st) == -1 || (dfd = dup(fd)) == -1)
+		return (-1);
+	if ((dp = fdopendir(dfd)) == NULL) {
+		close(dfd);
+		return (-1);
+	}
+	if (*depth == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*w = xrealloc(*w, *cap * sizeof(**w));
+	}
+	l = &(*w)[*depth];
+	memset(l, 0, sizeof(*l));
+	l->node = k;
+	l->dev = st.st_dev;
+	l->ino = st.st_ino;
+	for (;;) {
+		errno = 0;
+		if ((d = readdir(dp)) == NULL)
+			break;
+		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
+			continue;
+		dl = strlen(d->d_name) + 1;
+		if (l->len + dl > ncap) {
+			ncap = 2 * (l->len + dl);
+			l->names = xrealloc(l->names, ncap);
+		}
+		memcpy(l->names + l->len, d->d_name, dl);
+		l->len += dl;
+	}
+	if (errno != 0) {
+		dfd = errno;
+		free(l->names);
+		closedir(dp);
+		errno = dfd;
+		return (-1);
+	}
+	closedir(dp);
+	(*depth)++;
+	return (0);
+}
+
+/*
+ * Pass 3: what is on disk but not in the archive, by a walk with a stack
+ * of its own.  It holds one descriptor at any depth; the way back up is
+ * "..", checked against what was seen on the way down.
+ */
 static void
 extras(struct vstate *s)
 {
-	size_t cap = 256;
-	char *rel = xmalloc(cap);
-	int fd;
+	struct wlevel *w = NULL, *l;
+	struct stat st;
+	size_t depth = 0, cap = 0, k, off;
+	const char *name;
+	int fd, sub;
 
-	rel[0] = '\0';
-	if ((fd = dup(s->dirfd)) == -1)
+	if ((fd = dup(s->dirfd)) == -1) {
 		bad(s, ".", "dup: %s", strerror(errno));
-	else if ((fd = extras_dir(s, fd, &rel, &cap, 0)) != -1)
+		return;
+	}
+	if (walk_push(&w, &depth, &cap, fd, TOP) == -1) {
+		bad(s, ".", "opendir: %s", strerror(errno));
 		close(fd);
-	free(rel);
+		return;
+	}
+	while (depth > 0) {
+		l = &w[depth - 1];
+		if (l->next < l->len) {
+			off = l->next;
+			name = l->names + off;
+			l->next += strlen(name) + 1;
+			k = l->node == NONE ? NONE :
+			    node_child(s, l->node, name, strlen(name));
+			if (k == NONE)
+				bad(s, walk_name(s, w, depth, off),
+				    "not in the archive");
+			if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
+			    !S_ISDIR(st.st_mode))
+				continue;
+			l->cur = off;
+			if ((sub = openat(fd, name, O_RDONLY | O_DIRECTORY |
+			    O_NOFOLLOW | O_CLOEXEC)) == -1) {
+				bad(s, walk_name(s, w, depth, off), "open: %s",
+				    strerror(errno));
+				continue;
+			}
+			if (walk_push(&w, &depth, &cap, sub, k) == -1) {
+				bad(s, walk_name(s, w, depth, off),
+				    "opendir: %s", strerror(errno));
+				close(sub);
+				continue;
+			}
+			close(fd);
+			fd = sub;
+			continue;
+		}
+		/* Every name seen: back to the parent, through its "..". */
+		free(l->names);
+		if (--depth == 0)
+			break;
+		sub = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (sub == -1 || fstat(sub, &st) == -1 ||
+		    st.st_dev != w[depth - 1].dev ||
+		    st.st_ino != w[depth - 1].ino) {
+			bad(s, walk_name(s, w, depth, w[depth - 1].cur),
+			    "moved during the walk");
+			if (sub != -1)
+				close(sub);
+			while (depth > 0)
+				free(w[--depth].names);
+			break;
+		}
+		close(fd);
+		fd = sub;
+	}
+	close(fd);
+	free(w);
 }
 
 int
@@ -534,7 +745,6 @@ archive_verify_tree(const void *buf, size_t len, int formats, const char *dir,
     int flags, uint64_t *nbad, char *err, size_t errlen)
 {
 	struct vstate s;
-	size_t i;
 	char real[PATH_MAX];
 	int rc = 0;
 
@@ -554,6 +764,7 @@ archive_verify_tree(const void *buf, size_t len, int formats, const char *dir,
 			*nbad = 1;
 		return (-1);
 	}
+	node_top(&s);
 	if (collect(&s, buf, len) == -1 || (mark_data_by_link(&s, buf, len),
 	    compare(&s, buf, len)) == -1) {
 		snprintf(err, errlen, "archive cannot be read again");
@@ -564,9 +775,10 @@ archive_verify_tree(const void *buf, size_t len, int formats, const char *dir,
 		close(s.pfd);
 	free(s.pname);
 	close(s.dirfd);
-	for (i = 0; i < s.n; i++)
-		free(s.v[i].name);
 	free(s.v);
+	free(s.pool);
+	free(s.hash);
+	free(s.path);
 	free(s.buf);
 	if (nbad != NULL)
 		*nbad = s.nbad;
