@@ -239,14 +239,12 @@ if is_root; then
 	"$FSCONC" run -w syscall -O op=stat -O duration=2 -j 1 -r 1 \
 	    --disk tmpfs:16m -R "$S/busy" >"$S/busy.out" 2>&1 &
 	pid=$!
-	n=0
-	while [ -z "$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")" ] &&
-	    [ $n -lt 50 ]; do
-		sleep 0.1; n=$((n + 1))
-	done
+	mounted() { findmnt -rn -o TARGET | grep -qF "$FSCONC_RUNDIR"; }
+	wait_until mounted
 	m=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR" | head -n 1)
-	# Holds the mount (its working directory) past umount's retries.
-	[ -n "$m" ] && (cd "$m" && exec sleep 6) &
+	# Holds the mount (its working directory) until the run has ended,
+	# past umount's retries however slow the machine.
+	[ -n "$m" ] && (cd "$m" && exec sleep 600) &
 	holder=$!
 	wait $pid; rc=$?
 	kill $holder 2>/dev/null
@@ -272,16 +270,20 @@ fi
 "$FSCONC" run -w calib -O iterations=3000000000 -j 2 -r 1 -R "$S/orphan" \
     >/dev/null 2>&1 &
 pid=$!
-n=0
-# Wait until the workers exist (they carry the controller's command line).
-while [ "$(ps -eo args | grep -c "[f]sconc run -w calib -O iterations=3000000000.*$S/orphan")" -lt 3 ] &&
-    [ $n -lt 50 ]; do
-	sleep 0.1; n=$((n + 1))
-done
+# The workers carry the controller's command line: 3 processes once they
+# exist, none once they have died with it (polled, bounded: a loaded
+# machine is slow to deliver the parent-death signal, not broken).
+orphans() {
+	ps -eo args | grep -c "[f]sconc run -w calib -O iterations=3000000000.*$S/orphan"
+}
+orphans_at_least() { [ "$(orphans)" -ge "$1" ]; }
+no_orphans() { [ "$(orphans)" -eq 0 ]; }
+wait_until orphans_at_least 3
+started=$?
 kill -KILL $pid
 wait $pid 2>/dev/null
-sleep 0.5
-left=$(ps -eo args | grep -c "[f]sconc run -w calib -O iterations=3000000000.*$S/orphan")
-[ $n -lt 50 ] && [ "$left" -eq 0 ] &&
+wait_until no_orphans
+left=$(orphans)
+[ $started -eq 0 ] && [ "$left" -eq 0 ] &&
     ok "controller killed: its workers die with it" ||
-    not_ok "controller killed: its workers die with it" "waited $n, left $left"
+    not_ok "controller killed: its workers die with it" "started $started, left $left"
