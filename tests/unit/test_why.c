@@ -5,7 +5,8 @@
  * share of the lost time each explains and the top entries' sum, time
  * blocked and time waiting for a CPU apart, the scopes, two sets
  * against each other; and the refusals (no profile, no jobs 1, nothing
- * to compare, no level in common, an unreadable folded file).
+ * to compare, no level in common, no profile.hz, an empty profile or
+ * one with nothing in scope, an unreadable folded file).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -385,6 +386,43 @@ test_nothing_lost(void **state)
 	free(dir);
 }
 
+/* All blocked at jobs 2: no time on CPU, so no kernel share (not
+ * "nan%"): 400 / (1000 x 2) = 0.2 s blocked per job. */
+static void
+test_all_blocked(void **state)
+{
+	struct why_opts o = { PROF_SCOPE_JOBS, 10, 4 };
+	struct fake_set f;
+	struct why w;
+	char err[256], *buf, *dir = mktemp_dir();
+	size_t len;
+	FILE *fp;
+
+	(void)state;
+	fake_init(&f, dir, "1000");
+	add_run(&f, 1, 0.1, 0, RS_OK);
+	add_run(&f, 2, 0.3, 0, RS_OK);
+	add_run(&f, 1, 0.1, 1, RS_OK);
+	add_run(&f, 2, 0.3, 1, RS_OK);
+	put(dir, "profile/jobs-1.folded", "worker;main;work_[k] 100\n");
+	put(dir, "profile/jobs-2.folded", "worker;main;wait_[off] 400\n");
+	assert_int_equal(why_compute(&f.s, NULL, &o, &w, err, sizeof(err)),
+	    0);
+	near(w.levels[0].off, 0.2);
+	near(w.levels[0].cpu, 0);
+	assert_true(isnan(w.levels[0].kernel));
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	why_print(fp, &w, &o);
+	fclose(fp);
+	assert_non_null(strstr(buf, "on CPU 100.00 -> 0.00 ms (kernel -), "
+	    "blocked 0.00 -> 200.00 ms"));
+	free(buf);
+	why_free(&w);
+	rm_rf(dir);
+	free(dir);
+}
+
 static void
 test_print_and_json(void **state)
 {
@@ -435,9 +473,10 @@ test_print_and_json(void **state)
 
 /* What why refuses, each with its message. */
 static void
-refused(struct rs_set *a, struct rs_set *b, const char *want)
+refused_in(enum prof_scope scope, struct rs_set *a, struct rs_set *b,
+    const char *want)
 {
-	struct why_opts o = { PROF_SCOPE_JOBS, 10, 4 };
+	struct why_opts o = { scope, 10, 4 };
 	struct why w;
 	char err[512];
 
@@ -447,6 +486,12 @@ refused(struct rs_set *a, struct rs_set *b, const char *want)
 		fail_msg("err \"%s\", want \"%s\"", err, want);
 	assert_null(w.levels);
 	assert_int_equal(w.nlevels, 0);
+}
+
+static void
+refused(struct rs_set *a, struct rs_set *b, const char *want)
+{
+	refused_in(PROF_SCOPE_JOBS, a, b, want);
 }
 
 static void
@@ -494,8 +539,28 @@ test_refusals(void **state)
 	f.s.nmeta = 2;
 	add_run(&f, 4, 0.3, 1, RS_OK);
 	put(dir, "profile/jobs-4.folded", jobs4);
-	refused(&f.s, NULL, "no profiled batch at jobs 1");
+	refused(&f.s, NULL, "meta profile.hz missing or not 1 to 100000");
+	f.meta[2].value = "0";
 	f.s.nmeta = 3;
+	refused(&f.s, NULL, "meta profile.hz missing or not 1 to 100000");
+	f.meta[2].value = "1000";
+
+	/* Empty profiles: nothing sampled at a level, or nothing in the
+	 * scope (only other processes and idle); nothing to attribute. */
+	put(dir, "profile/jobs-1.folded", "");
+	refused(&f.s, NULL, "/profile/jobs-1.folded: no sample of the "
+	    "workers or kernel threads (--scope)");
+	put(dir, "profile/jobs-1.folded", "other:cc1;cc1_main 10\n"
+	    "idle;default_idle_[k] 10\n");
+	refused(&f.s, NULL, "/profile/jobs-1.folded: no sample of the "
+	    "workers or kernel threads (--scope)");
+	put(dir, "profile/jobs-1.folded", jobs1);
+	put(dir, "profile/jobs-4.folded", "kthread:kworker;flush_[k] 40\n");
+	refused_in(PROF_SCOPE_WORKERS, &f.s, NULL, "/profile/jobs-4.folded: "
+	    "no sample of the workers (--scope)");
+	put(dir, "profile/jobs-4.folded", "idle;default_idle_[k] 40\n");
+	refused_in(PROF_SCOPE_ALL, &f.s, NULL, "/profile/jobs-4.folded: "
+	    "no sample but idle ones (--scope)");
 
 	/* The folded file missing, then not a folded stack. */
 	p = xasprintf("%s/profile/jobs-4.folded", dir);
@@ -520,6 +585,7 @@ main(void)
 		cmocka_unit_test(test_scopes),
 		cmocka_unit_test(test_two_sets),
 		cmocka_unit_test(test_nothing_lost),
+		cmocka_unit_test(test_all_blocked),
 		cmocka_unit_test(test_print_and_json),
 		cmocka_unit_test(test_refusals),
 	};
