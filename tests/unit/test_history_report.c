@@ -254,13 +254,14 @@ test_page(void **state)
 }
 
 /* Without a change (N = 4 alone): "No change point." and an empty last
- * change. */
+ * change.  The output directory does not exist yet: hist_report_write
+ * makes it, and the links are relative to it all the same. */
 static void
 test_no_change(void **state)
 {
 	struct hist_series *hs = hist_series_new("ec", 95);
 	struct hist_cp_opts cp;
-	char *root, *out, *page, *p;
+	char *root, *out, *page, *p, *set;
 	size_t s;
 	int i;
 
@@ -268,9 +269,11 @@ test_no_change(void **state)
 	if (system("command -v gnuplot >/dev/null 2>&1") != 0)
 		skip();
 	root = mktemp_dir();
+	set = xasprintf("%s/sets/n1", root);
+	assert_int_equal(mkdir_p(set, 0755), 0);
 	for (i = 0; i < NIGHTS; i++) {
 		s = hist_add_set(hs, "h2", "flat", START + (time_t)i * 86400,
-		    "/nonexistent/set");
+		    i == 0 ? set : "/nonexistent/set");
 		hist_add_point(hs, s, 4, v4[i], v4[i], v4[i], 5);
 	}
 	hist_series_sort(hs);
@@ -285,7 +288,9 @@ test_no_change(void **state)
 	has(page, "<p class=\"note\">No change point.</p>\n");
 	/* A set that is not there is linked as recorded. */
 	has(page, "<a href=\"/nonexistent/set\">set</a>");
+	has(page, "<a href=\"../sets/n1\">n1</a>");
 	free(page);
+	free(set);
 	hist_series_free(hs);
 	rm_rf(root);
 	free(root);
