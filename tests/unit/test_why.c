@@ -514,8 +514,8 @@ test_refusals(void **state)
 	put(dir, "profile/jobs-4.folded", jobs4);
 	refused(&f.s, NULL, "no profiled batch at jobs 1 to compare with");
 	rm_rf(dir);
-
 	free(dir);
+
 	/* Only jobs 1 profiled. */
 	dir = mktemp_dir();
 	fake_init(&f, dir, "1000");
@@ -535,7 +535,8 @@ test_refusals(void **state)
 	g.s.nruns = 1;
 	refused(&f.s, &g.s, "no profile (made without fsconc run --profile)");
 
-	/* Profiled, but no profile.hz in meta: a sample's time unknown. */
+	/* Profiled, but no profile.hz in meta (the third key), or 0: a
+	 * sample's time unknown. */
 	f.s.nmeta = 2;
 	add_run(&f, 4, 0.3, 1, RS_OK);
 	put(dir, "profile/jobs-4.folded", jobs4);
