@@ -470,7 +470,6 @@ hist_report_write(const char *dir, struct hist_series *hs,
 	memset(&r, 0, sizeof(r));
 	r.hs = hs;
 	r.cp = cp;
-	r.dir = realpath(dir, real) != NULL ? xstrdup(real) : NULL;
 	r.ser = xcalloc(hs->npoints + 1, sizeof(*r.ser));
 	r.grp = xcalloc(hs->npoints + 1, sizeof(*r.grp));
 	for (first = 0; first < hs->npoints; first += n) {
@@ -490,6 +489,8 @@ hist_report_write(const char *dir, struct hist_series *hs,
 	page = NULL;
 	if (outdir_open(&od, dir) != 0)
 		goto out;
+	/* Now that it exists (outdir_open makes it): links are relative. */
+	r.dir = realpath(dir, real) != NULL ? xstrdup(real) : NULL;
 	r.plotdir = od.plotpath;
 	r.plotfd = od.plotfd;
 	/* The page in memory, then into place with the plots (outdir.c). */

@@ -84,9 +84,15 @@ level_load(const struct rs_set *s, int jobs, const struct why_opts *o,
 	memset(l, 0, sizeof(*l));
 	strmap_init(&l->syms);
 	strmap_init(&l->paths);
-	if (isnan(hz) || nb == 0) {
+	if (nb == 0) {
 		set_err(err, errlen, "%s: no profiled batch at jobs %d (fsconc "
 		    "run --profile)", s->path, jobs);
+		return (-1);
+	}
+	/* Without the rate a sample's time is unknown. */
+	if (isnan(hz)) {
+		set_err(err, errlen, "%s: meta profile.hz missing or not 1 to "
+		    "100000", s->path);
 		return (-1);
 	}
 	path = prof_path(s, jobs, "folded");
@@ -94,7 +100,6 @@ level_load(const struct rs_set *s, int jobs, const struct why_opts *o,
 		free(path);
 		return (-1);
 	}
-	free(path);
 	l->scale = 1.0 / (hz * jobs * nb);
 	for (i = 0; i < f.n; i++) {
 		if (!prof_in_scope(f.v[i].stack, o->scope))
@@ -128,6 +133,18 @@ level_load(const struct rs_set *s, int jobs, const struct why_opts *o,
 		count_add_(&l->path_n, &l->path_cap, idx, c);
 	}
 	prof_folded_free(&f);
+	/* Nothing of the batch's work was sampled: nothing to attribute,
+	 * and every symbol would seem to have shrunk to nothing. */
+	if (l->samples + l->off + l->preempted == 0) {
+		set_err(err, errlen, "%s: no sample %s (--scope)", path,
+		    o->scope == PROF_SCOPE_WORKERS ? "of the workers" :
+		    o->scope == PROF_SCOPE_JOBS ? "of the workers or kernel "
+		    "threads" : "but idle ones");
+		free(path);
+		level_free(l);
+		return (-1);
+	}
+	free(path);
 	return (0);
 }
 
@@ -380,7 +397,7 @@ void
 why_print(FILE *fp, const struct why *w, const struct why_opts *o)
 {
 	const struct why_level *l;
-	char a[32], b[32];
+	char a[32], b[32], k[16];
 	size_t i, j;
 
 	/* Paths and meta values as read: through put_clean, never raw. */
@@ -417,11 +434,16 @@ why_print(FILE *fp, const struct why *w, const struct why_opts *o)
 			snprintf(a, sizeof(a), "ms(A)");
 			snprintf(b, sizeof(b), "ms(B)");
 		}
-		fprintf(fp, "  per job: on CPU %.2f -> %.2f ms (kernel "
-		    "%.0f%%), blocked %.2f -> %.2f ms, waiting for a CPU "
-		    "%.2f -> %.2f ms\n", 1e3 * l->cpu_base, 1e3 * l->cpu,
-		    100 * l->kernel, 1e3 * l->off_base, 1e3 * l->off,
-		    1e3 * l->wait_base, 1e3 * l->wait);
+		/* No time on CPU: no kernel share. */
+		if (isnan(l->kernel))
+			snprintf(k, sizeof(k), "-");
+		else
+			snprintf(k, sizeof(k), "%.0f%%", 100 * l->kernel);
+		fprintf(fp, "  per job: on CPU %.2f -> %.2f ms (kernel %s), "
+		    "blocked %.2f -> %.2f ms, waiting for a CPU %.2f -> "
+		    "%.2f ms\n", 1e3 * l->cpu_base, 1e3 * l->cpu, k,
+		    1e3 * l->off_base, 1e3 * l->off, 1e3 * l->wait_base,
+		    1e3 * l->wait);
 		if (isnan(l->explained))
 			fprintf(fp, "  no time lost: nothing to explain\n");
 		else {
