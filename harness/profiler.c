@@ -160,10 +160,12 @@ static const struct tracing_fs {
 };
 #define NTRACING_FS	(sizeof(tracing_fs) / sizeof(tracing_fs[0]))
 
+#ifdef __linux__
 /* This process's record and mount, set up once (used at exit). */
 static char mnt_rec[PATH_MAX];
 static const struct tracing_fs *mnt_fs;
 static pid_t mnt_owner;
+#endif
 
 static int
 tracing_visible(void)
@@ -210,6 +212,7 @@ fs_umount(const char *path)
 #endif
 }
 
+#ifdef __linux__
 /* At exit: unmount what this process mounted (never a child of it). */
 static void
 tracing_unmount(void)
@@ -224,6 +227,7 @@ tracing_unmount(void)
 		    mnt_fs->path);
 	mnt_fs = NULL;
 }
+#endif
 
 /* Unmount what one dead process's record names.  0, or -1 (kept). */
 static int
