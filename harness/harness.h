@@ -6,12 +6,14 @@
  *
  * The files form a tree: each uses only those listed above it (and the
  * other modules: md-setup, workloads, results, analysis, common).
+ *   os_times.c    the CPU time counters' text into numbers, the idle
+ *                 share (os_cpu_times_parse, os_idle_share ...)
  *   os_linux.c, os_freebsd.c  OS specifics (os_*)
+ *   signals.c     the one owner of SIGINT, SIGTERM, SIGHUP (harness_
+ *                 signals_*): workers killed, sysctls and disks back
  *   disturb.c     what ran beside a batch: steal, foreign (disturb_*),
  *                 the counters' arithmetic, --wait-quiet
  *   bind.c        topology + binding plans (topo_open, bind_plan_*)
- *   signals.c     the one owner of SIGINT, SIGTERM, SIGHUP (harness_
- *                 signals_*): workers killed, sysctls and disks back
  *   batch.c       one batch of N workers (harness_run_batch)
  *   profiler.c    run --profile: perf (dtrace) around a batch's timed
  *                 part, through batch_spec's hooks (profiler.h)
@@ -25,8 +27,12 @@
  *   idle.c        --idle-guard: the qos hold, the spinners (idle_*)
  *   run_profile.c the profiled batches of an experiment, the set's
  *                 profile/ directory, the overhead (profiler.h)
+ *   run_precision.c  --precision's added rounds, what they reached
+ *   run_meta.c    --dry-run's plan, meta's keys before the first batch
+ *   run_summary.c the table and flags printed at the end
  *   run.c         one plain experiment (run_experiment,
- *                 run_open/step/close)
+ *                 run_open/step/close): the life cycle; run_int.h is
+ *                 what the run*.c files share
  *   vary.c        the --vary experiment: cells side by side, each one
  *                 run.c's (vary_experiment)
  */
@@ -506,7 +512,7 @@ void	 harness_signals_child(void);
 /* Test hook: create FSCONC_TEST_MARKER.what, if set.  Async-signal-safe. */
 void	 harness_test_mark(const char *what);
 
-/* --- OS specifics (harness/os_linux.c, harness/os_freebsd.c) -------------- */
+/* --- OS specifics (harness/os_times.c, os_linux.c, os_freebsd.c) -------- */
 
 /* Cumulative CPU time counters, system-wide, in ticks of 1/hz s. */
 struct os_cpu_times {
@@ -521,6 +527,21 @@ int	 os_cpu_times(struct os_cpu_times *);
 /* Idle share 0..1 between two samples; -1 when unknown. */
 double	 os_idle_share(const struct os_cpu_times *a,
 	    const struct os_cpu_times *b);
+/*
+ * The "cpu" line of /proc/stat's text (user nice system idle iowait irq
+ * softirq steal ...; guest time is inside user) into c, and the number
+ * of "cpuN" lines into c->ncpu; hz is the unit (USER_HZ).  0, or -1
+ * when the text has no "cpu " line of at least four numbers.
+ */
+int	 os_cpu_times_parse(const char *text, uint64_t hz,
+	    struct os_cpu_times *c);
+/*
+ * FreeBSD's kern.cp_time (user, nice, sys, intr, idle: ticks of the
+ * statistics clock, stathz) into c.  No steal: FreeBSD does not count it.
+ */
+#define OS_CP_STATES	5
+void	 os_cpu_times_cp_time(const long cp[OS_CP_STATES], int ncpu,
+	    uint64_t hz, struct os_cpu_times *c);
 /* key=value lines for meta: os, kernel version, ident, options, cpu. */
 void	 os_describe(FILE *);
 /* Default --label: kernel ident (FreeBSD) or release (Linux), sanitized. */
@@ -541,21 +562,6 @@ int	 os_cpu_now(void);
 
 /* --- disturbance (harness/disturb.c) -------------------------------------- */
 
-/*
- * The "cpu" line of /proc/stat's text (user nice system idle iowait irq
- * softirq steal ...; guest time is inside user) into c, and the number
- * of "cpuN" lines into c->ncpu; hz is the unit (USER_HZ).  0, or -1
- * when the text has no "cpu " line of at least four numbers.
- */
-int	 os_cpu_times_parse(const char *text, uint64_t hz,
-	    struct os_cpu_times *c);
-/*
- * FreeBSD's kern.cp_time (user, nice, sys, intr, idle: ticks of the
- * statistics clock, stathz) into c.  No steal: FreeBSD does not count it.
- */
-#define OS_CP_STATES	5
-void	 os_cpu_times_cp_time(const long cp[OS_CP_STATES], int ncpu,
-	    uint64_t hz, struct os_cpu_times *c);
 /*
  * What ran beside a batch between the samples a and b, in seconds: the
  * steal, and foreign = busy (every state but idle, iowait and steal)
