@@ -582,7 +582,7 @@ validity(struct cmp *c, struct compare_verdict *v)
 	else
 		fprintf(c->out, "Validity (real time CV above %g%%, an EC "
 		    "interval above min(N, ncpu), a missed precision "
-		    "target):\n", cv);
+		    "target, disturbed batches counted):\n", cv);
 	c->first = 1;
 	for (i = 0; i < c->nsets; i++) {
 		n = gate_set(c->sets[i], c->o->conf, cv, &g);

@@ -509,6 +509,8 @@ cmd_nightly(int argc, char **argv)
 	nt.threshold = 2.0;
 	nt.max_cv = GATE_MAX_CV;
 	run_config_init(&nt.cfg);
+	/* Unattended: a quiet machine first (--wait-quiet=off: not). */
+	nt.cfg.wait_quiet = RUN_WAIT_QUIET;
 	cand = NULL;
 	if ((rc = parse_options(&nt, argc, argv)) != 0) {
 		run_config_free(&nt.cfg);

@@ -71,6 +71,8 @@ enum idle_guard { IDLE_GUARD_NONE, IDLE_GUARD_QOS, IDLE_GUARD_SPIN };
 #define RUN_DISTURB_LIMIT	0.10
 #define RUN_DISTURB_RERUNS	3	/* --disturb-reruns default */
 #define RUN_WAIT_QUIET		60	/* --wait-quiet default bound, s */
+/* --disturb-wait default: s of waiting for quiet over a run, in all. */
+#define RUN_DISTURB_WAIT	60
 enum bind_distrib { DISTRIB_COMPACT, DISTRIB_SCATTER };
 
 /* -O key=value, handed to the workload's set_option in order. */
@@ -139,6 +141,7 @@ struct run_config {
 					   < 0: off */
 	int		 disturb_reruns; /* --disturb-reruns */
 	double		 wait_quiet;	/* --wait-quiet bound, s; 0: no */
+	double		 disturb_wait;	/* --disturb-wait, s in all; 0: no */
 	enum idle_guard	 idle_guard;	/* --idle-guard (default none) */
 	int		 qos_sysctls;	/* --qos-sysctls (FreeBSD) */
 	/* --precision (harness/run.c, run_precision_more) */
@@ -192,6 +195,7 @@ enum {
 	RUN_OPT_PRECISION,
 	RUN_OPT_BUDGET,
 	RUN_OPT_MAX_REPS,
+	RUN_OPT_DISTURB_WAIT,
 	RUN_OPT_END = 320,
 };
 

@@ -28,6 +28,7 @@ const struct option run_longopts[] = {
 	{ "distrib",	required_argument, NULL, RUN_OPT_DISTRIB },
 	{ "disturb-limit", required_argument, NULL, RUN_OPT_DISTURB_LIMIT },
 	{ "disturb-reruns", required_argument, NULL, RUN_OPT_DISTURB_RERUNS },
+	{ "disturb-wait", required_argument, NULL, RUN_OPT_DISTURB_WAIT },
 	{ "dry-run",	no_argument,	   NULL, RUN_OPT_DRY_RUN },
 	{ "fs",		required_argument, NULL, RUN_OPT_FS },
 	{ "help",	no_argument,	   NULL, RUN_OPT_HELP },
@@ -72,8 +73,9 @@ run_usage_options(FILE *fp)
 	    "    [--verify] [--precision pct [--budget time] [--max-reps n]]\n"
 	    "    [--profile[=required|optional]] [--profile-freq hz]\n"
 	    "    [--profile-reps n] [--disturb-limit pct|off]\n"
-	    "    [--disturb-reruns n] [--idle-guard none|qos|spin]\n"
-	    "    [--qos-sysctls] [--wait-quiet[=duration]]\n");
+	    "    [--disturb-reruns n] [--disturb-wait duration|off]\n"
+	    "    [--idle-guard none|qos|spin] [--qos-sysctls]\n"
+	    "    [--wait-quiet[=duration|off]]\n");
 }
 
 static const char *const order_names[] = {
@@ -191,6 +193,7 @@ run_config_init(struct run_config *c)
 	c->os = os_this();
 	c->disturb_limit = RUN_DISTURB_LIMIT;
 	c->disturb_reruns = RUN_DISTURB_RERUNS;
+	c->disturb_wait = RUN_DISTURB_WAIT;
 	c->summary = 1;
 }
 
@@ -545,14 +548,26 @@ run_option(struct run_config *c, int ch, const char *arg)
 		}
 		c->disturb_reruns = (int)u;
 		break;
-	case RUN_OPT_WAIT_QUIET:
-		c->wait_quiet = RUN_WAIT_QUIET;
-		if (arg != NULL && parse_duration(arg, 86400, &u) != 0) {
-			warnx("run: --wait-quiet=%s: want a duration from 1s "
-			    "to 24h (90s, 10m, 1h)", arg);
+	case RUN_OPT_DISTURB_WAIT:
+		if (strcmp(arg, "off") == 0)
+			c->disturb_wait = 0;
+		else if (parse_duration(arg, 86400, &u) == 0)
+			c->disturb_wait = (double)u;
+		else {
+			warnx("run: --disturb-wait %s: want a duration from 1s "
+			    "to 24h (90s, 10m, 1h), or off", arg);
 			return (-1);
 		}
-		if (arg != NULL)
+		break;
+	case RUN_OPT_WAIT_QUIET:
+		c->wait_quiet = RUN_WAIT_QUIET;
+		if (arg != NULL && strcmp(arg, "off") == 0)
+			c->wait_quiet = 0;
+		else if (arg != NULL && parse_duration(arg, 86400, &u) != 0) {
+			warnx("run: --wait-quiet=%s: want a duration from 1s "
+			    "to 24h (90s, 10m, 1h), or off", arg);
+			return (-1);
+		} else if (arg != NULL)
 			c->wait_quiet = (double)u;
 		break;
 	case RUN_OPT_IDLE_GUARD:

@@ -98,6 +98,20 @@ make_plans(struct run *r)
 	return (0);
 }
 
+/*
+ * disturb_wait_quiet, but under the FSCONC_TEST_FOREIGN hook (which
+ * decides what is disturbed) the machine is quiet at once.
+ */
+static int
+quiet(struct run *r, double limit, double bound, double *waited,
+    double *share)
+{
+	if (r->inject < 0)
+		return (disturb_wait_quiet(limit, bound, waited, share));
+	*waited = *share = 0;
+	return (0);
+}
+
 /* --wait-quiet: a quiet machine, or the bound, before the first batch. */
 static void
 wait_quiet(struct run *r)
@@ -109,8 +123,7 @@ wait_quiet(struct run *r)
 	if (c->progress)
 		fprintf(stderr, "fsconc run: waiting up to %gs for a quiet "
 		    "machine", c->wait_quiet);
-	switch (disturb_wait_quiet(limit, c->wait_quiet, &r->waited,
-	    &r->quiet_share)) {
+	switch (quiet(r, limit, c->wait_quiet, &r->waited, &r->quiet_share)) {
 	case 0:
 		r->quiet = "quiet";
 		break;
@@ -225,10 +238,11 @@ progress(struct run *r, size_t done, double started)
  * after (deterministic, unlike a busy loop beside the run).
  */
 static int
-disturbed(struct run *r, struct rs_run *run)
+disturbed(struct run *r, struct rs_run *run, double *sharep)
 {
 	double share;
 
+	*sharep = NAN;
 	if (run->status > RS_WARN)
 		return (0);
 	if (r->inject >= 0 && !isnan(run->foreign)) {
@@ -242,17 +256,51 @@ disturbed(struct run *r, struct rs_run *run)
 	    r->cpu.ncpu, r->cpu.hz);
 	if (isnan(share))
 		return (0);
+	*sharep = share;
 	if (isnan(r->worst) || share > r->worst)
 		r->worst = share;
 	return (r->cfg->disturb_limit >= 0 && share > r->cfg->disturb_limit);
 }
 
 /*
+ * The re-runs of a batch ran out and it is still disturbed: wait for a
+ * quiet machine (a window at --disturb-limit, 10% when off) before the
+ * try that counts, out of --disturb-wait's time for the whole run.  A
+ * wait that ends unquiet spends it all: the machine is busy, and later
+ * batches do not wait for it again.
+ */
+static void
+disturb_wait(struct run *r)
+{
+	const struct run_config *c = r->cfg;
+	double limit = c->disturb_limit >= 0 ? c->disturb_limit :
+	    RUN_DISTURB_LIMIT, waited, share;
+	int q;
+
+	if (c->progress)
+		fprintf(stderr, "\r\033[Kfsconc run: the re-runs ran out: "
+		    "waiting up to %.0fs for a quiet machine", r->wait_left);
+	q = quiet(r, limit, r->wait_left, &waited, &share);
+	if (c->progress)
+		fprintf(stderr, "\r\033[K");
+	r->disturb_waited += waited;
+	r->wait_left = q == 0 && waited < r->wait_left ? r->wait_left -
+	    waited : 0;
+	if (q != 0)
+		warnx("run: --disturb-wait: the machine was not quiet within "
+		    "%.0fs (%.1f%% busy, limit %g%%): no more waiting; what "
+		    "is counted disturbed flags the set", waited, 100 * share,
+		    100 * limit);
+}
+
+/*
  * One try of a batch: disks, directories, workers; rows appended and
  * committed.  *again: it was disturbed and is run again (try < the
- * --disturb-reruns bound): its row is kept, marked disturbed, its
- * workers' are not.  The last try counts, disturbed or not (the summary
- * and meta say how many were).
+ * --disturb-reruns bound, or once more after waiting for a quiet
+ * machine when they ran out and --disturb-wait has time left): its row
+ * is kept, marked disturbed, its workers' are not.  The last try
+ * counts, disturbed or not: the summary and meta say how many were, and
+ * any flags the set (analysis/validity.c).
  */
 static int
 batch_try(struct run *r, size_t step, int try, int *again)
@@ -264,9 +312,9 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	struct batch_spec bs;
 	struct idle_hold guard;
 	struct rs_run run;
-	double setup = 0;
+	double setup = 0, share;
 	char **paths = NULL;
-	int rc = 0, ran;
+	int rc = 0, ran, wait = 0;
 
 	memset(&run, 0, sizeof(run));
 	if (r->have_spec) {
@@ -339,19 +387,27 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	/* The batch in flight when interrupted is not a measurement. */
 	if (!harness_interrupted) {
 		/* perf's own CPU time is no disturbance of a profiled one. */
-		if (!run.profiled && disturbed(r, &run)) {
-			*again = run.disturbed = try < c->disturb_reruns;
+		if (!run.profiled && disturbed(r, &run, &share)) {
+			wait = try == c->disturb_reruns && r->wait_left > 0;
+			*again = run.disturbed = try < c->disturb_reruns ||
+			    wait;
 			if (c->progress)
 				fprintf(stderr, "\r\033[K");
 			warnx("run: jobs %d rep %d: disturbed: steal %.3f s + "
 			    "foreign %.3f s in %.3f s on %d CPUs, above %g%%: "
 			    "%s", n, run.rep, run.steal, run.foreign, run.real,
-			    r->cpu.ncpu, 100 * c->disturb_limit, *again ?
-			    "run again" : "the last try, counted");
+			    r->cpu.ncpu, 100 * c->disturb_limit, wait ? "the "
+			    "re-runs ran out: wait for a quiet machine, then "
+			    "once more" : *again ? "run again" : "the last "
+			    "try, counted (the set is flagged disturbed)");
 			if (*again)
 				r->nrerun++;
-			else
+			else {
 				r->nkept++;
+				if (isnan(r->kept_worst) ||
+				    share > r->kept_worst)
+					r->kept_worst = share;
+			}
 		}
 		rs_add_run(r->rs, &run);
 		for (i = 0; i < n && !*again; i++)
@@ -379,6 +435,8 @@ batch_try(struct run *r, size_t step, int try, int *again)
 		}
 	}
 	free(rw);
+	if (wait && !harness_interrupted)
+		disturb_wait(r);
 out:
 	if (paths != NULL)
 		for (i = 0; i < n; i++)
@@ -521,7 +579,8 @@ run_open(struct run_config *c, struct run **rp)
 		warnx("run: no CPU time counters: steal and foreign unknown");
 	r->inject = (p = getenv("FSCONC_TEST_FOREIGN")) != NULL ?
 	    strtol(p, NULL, 10) : -1;
-	r->worst = NAN;
+	r->worst = r->kept_worst = NAN;
+	r->wait_left = c->disturb_wait;
 	if (idle_guard_open(c, r->ncpu) != 0) {
 		rc = EXIT_RUNTIME;
 		goto fail;
@@ -620,6 +679,16 @@ run_close(struct run *r, char *set_path, size_t len)
 	rs_meta(r->rs, "batches.failed", "%d", r->nbad);
 	rs_meta(r->rs, "disturbed_reruns", "%d", r->nrerun);
 	rs_meta(r->rs, "disturbed_kept", "%d", r->nkept);
+	if (r->nkept > 0 && !isnan(r->kept_worst))
+		rs_meta(r->rs, "disturbed_worst", "%.1f", 100 *
+		    r->kept_worst);
+	if (r->disturb_waited > 0)
+		rs_meta(r->rs, "disturb_wait_seconds", "%.1f",
+		    r->disturb_waited);
+	/* Counted disturbed: the figures are not valid (as a missed
+	 * precision target), whatever they say. */
+	if (r->nkept > 0 && rc == EXIT_OK)
+		rc = EXIT_INVALID;
 	if (r->nbad > 0)
 		rc = EXIT_RUNTIME;
 	if (rs_commit(r->rs) != 0)

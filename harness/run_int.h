@@ -42,6 +42,9 @@ struct run {
 	int		 nkept;		/* still disturbed at the last try:
 					   counted, and said so */
 	double		 worst;		/* largest disturbance share seen */
+	double		 kept_worst;	/* and of the nkept counted; NaN */
+	double		 wait_left;	/* --disturb-wait's time left, s */
+	double		 disturb_waited; /* time it waited, s */
 	long		 inject;	/* FSCONC_TEST_FOREIGN tries left */
 	const char	*quiet;		/* --wait-quiet's outcome, or NULL */
 	int		 guard_open;	/* idle_guard_open done */

@@ -163,6 +163,10 @@ run_write_meta(struct run *r)
 	else
 		rs_meta(r->rs, "disturb_threshold", "off");
 	rs_meta(r->rs, "disturb_max_reruns", "%d", c->disturb_reruns);
+	if (c->disturb_wait > 0)
+		rs_meta(r->rs, "disturb_wait", "%.0f", c->disturb_wait);
+	else
+		rs_meta(r->rs, "disturb_wait", "off");
 	idle_guard_describe(c, r->ncpu, mf);
 	fflush(mf);
 	if (r->quiet != NULL) {

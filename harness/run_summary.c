@@ -14,6 +14,7 @@ run_summary(struct run *r, FILE *fp)
 	const struct run_config *c = r->cfg;
 	struct dataset *t1 = NULL, *tn;
 	struct ec_ci ec;
+	struct gate dg;
 	double m, hw;
 	size_t i;
 	int n;
@@ -69,6 +70,11 @@ run_summary(struct run *r, FILE *fp)
 			gate_text(ci, sizeof(ci), NULL, &g[k]);
 			fprintf(fp, "flag: %s\n", ci);
 		}
+	}
+	if (gate_disturbed(r->nkept, 100 * r->kept_worst, c->disturb_limit >=
+	    0 ? 100 * c->disturb_limit : NAN, &dg)) {
+		gate_text(ci, sizeof(ci), NULL, &dg);
+		fprintf(fp, "flag: %s\n", ci);
 	}
 	/* The gate releases everyone at once; this says how at once. */
 	if (!isnan(r->skew))
