@@ -526,6 +526,40 @@ test_gate_disturbed(void **state)
 	gsl_rng_free(rng);
 }
 
+/* The EC table's mean T1 and mean TN: one number of decimals a column. */
+static void
+test_ec_table_decimals(void **state)
+{
+	static const int lv[] = { 1, 2 };
+	static const double mua[] = { 1.5, 1 }, mub[] = { 1.25, 0.875 };
+	static const double sd[] = { 0, 0 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct rs_set *a = mkset("a", rng, lv, mua, sd, 2);
+	struct rs_set *b = mkset("b", rng, lv, mub, sd, 2);
+	struct rs_set *sets[2] = { a, b };
+	struct compare_opts o;
+	struct compare_verdict v;
+	char *buf;
+	size_t len;
+	FILE *fp;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.conf = 95;
+	o.width = 74;
+	assert_non_null(fp = open_memstream(&buf, &len));
+	assert_int_equal(compare_sets(fp, sets, 2, &o, &v), 0);
+	fclose(fp);
+	/* %.6g printed 1.5 above 1.25, and 1 above 0.875. */
+	assert_non_null(strstr(buf, "x    2  a"));
+	assert_non_null(strstr(buf, "      1.50       1.000 "));
+	assert_non_null(strstr(buf, "      1.25       0.875 "));
+	free(buf);
+	rs_free(a);
+	rs_free(b);
+	gsl_rng_free(rng);
+}
+
 int
 main(void)
 {
@@ -540,6 +574,7 @@ main(void)
 		cmocka_unit_test(test_constant_sets),
 		cmocka_unit_test(test_gates),
 		cmocka_unit_test(test_gate_disturbed),
+		cmocka_unit_test(test_ec_table_decimals),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));
