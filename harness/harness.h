@@ -71,6 +71,7 @@ enum idle_guard { IDLE_GUARD_NONE, IDLE_GUARD_QOS, IDLE_GUARD_SPIN };
 #define RUN_DISTURB_LIMIT	0.10
 #define RUN_DISTURB_RERUNS	3	/* --disturb-reruns default */
 #define RUN_WAIT_QUIET		60	/* --wait-quiet default bound, s */
+#define RUN_MAX_WARMUP		100	/* --warmup's bound */
 /* --disturb-wait default: s of waiting for quiet over a run, in all. */
 #define RUN_DISTURB_WAIT	60
 enum bind_distrib { DISTRIB_COMPACT, DISTRIB_SCATTER };
@@ -162,6 +163,7 @@ struct run_config {
 					   _OPTIONAL (harness/profiler.h) */
 	unsigned	 profile_hz;	/* --profile-freq (default 1000) */
 	int		 profile_reps;	/* --profile-reps (default 2) */
+	int		 warmup;	/* --warmup: batches per level first */
 };
 
 /* Long-only option codes; a command extending run's options uses codes
@@ -196,6 +198,7 @@ enum {
 	RUN_OPT_BUDGET,
 	RUN_OPT_MAX_REPS,
 	RUN_OPT_DISTURB_WAIT,
+	RUN_OPT_WARMUP,
 	RUN_OPT_END = 320,
 };
 
@@ -314,6 +317,8 @@ struct run_step {
 	int	 level;		/* index into cfg->levels */
 	int	 rep;
 	int	 profiled;	/* run --profile: sampled, never averaged */
+	int	 warmup;	/* --warmup: before the timed ones, never
+				   averaged */
 };
 /* nlevels * reps steps in the given order; malloc'd. */
 struct run_step *run_order_steps(enum run_order, size_t nlevels, int reps,

@@ -55,6 +55,7 @@ const struct option run_longopts[] = {
 	{ "vary",	required_argument, NULL, RUN_OPT_VARY },
 	{ "verify",	no_argument,	   NULL, RUN_OPT_VERIFY },
 	{ "wait-quiet",	optional_argument, NULL, RUN_OPT_WAIT_QUIET },
+	{ "warmup",	required_argument, NULL, RUN_OPT_WARMUP },
 	{ "workload",	required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -75,7 +76,7 @@ run_usage_options(FILE *fp)
 	    "    [--profile-reps n] [--disturb-limit pct|off]\n"
 	    "    [--disturb-reruns n] [--disturb-wait duration|off]\n"
 	    "    [--idle-guard none|qos|spin] [--qos-sysctls]\n"
-	    "    [--wait-quiet[=duration|off]]\n");
+	    "    [--wait-quiet[=duration|off]] [--warmup n]\n");
 }
 
 static const char *const order_names[] = {
@@ -340,14 +341,14 @@ run_order_steps_profiled(enum run_order order, size_t nlevels, int reps,
 		for (i = 0; i < nlevels; i++)
 			for (j = 0; j < (size_t)reps; j++)
 				s[k++] = (struct run_step){ (int)i, (int)j + 1,
-				    prof[j] };
+				    prof[j], 0 };
 		free(prof);
 		return (s);
 	}
 	for (j = 0; j < (size_t)reps; j++)
 		for (i = 0; i < nlevels; i++)
 			s[k++] = (struct run_step){ (int)i, (int)j + 1,
-			    prof[j] };
+			    prof[j], 0 };
 	free(prof);
 	if (order != RUN_ORDER_RANDOM)
 		return (s);
@@ -559,6 +560,15 @@ run_option(struct run_config *c, int ch, const char *arg)
 			return (-1);
 		}
 		break;
+	case RUN_OPT_WARMUP:
+		if (parse_uint(arg, 0, RUN_MAX_WARMUP, &u) == -1) {
+			warnx("run: --warmup %s: %s", arg,
+			    parse_uint_error(msg, sizeof(msg), 0,
+			    RUN_MAX_WARMUP));
+			return (-1);
+		}
+		c->warmup = (int)u;
+		break;
 	case RUN_OPT_WAIT_QUIET:
 		c->wait_quiet = RUN_WAIT_QUIET;
 		if (arg != NULL && strcmp(arg, "off") == 0)
@@ -677,6 +687,12 @@ run_config_finish(struct run_config *c, int argc, char **argv)
 	}
 	if (precision_finish(c) != 0)
 		return (-1);
+	/* Warm-up batches are repetitions too: no more than may be timed. */
+	if (c->max_reps > 0 && c->warmup > c->max_reps) {
+		warnx("run: --warmup %d: above --max-reps %d", c->warmup,
+		    c->max_reps);
+		return (-1);
+	}
 	if (topo_open(&t, c->synthetic, err, sizeof(err)) != 0) {
 		warnx("run: %s", err);
 		return (-1);

@@ -218,10 +218,11 @@ progress(struct run *r, size_t done, double started)
 		fflush(stderr);
 		return;
 	}
-	fprintf(stderr, "\r\033[Kfsconc run: jobs %d, rep %d/%zu%s, batch "
-	    "%zu/%zu", c->levels[r->steps[done].level], r->steps[done].rep,
-	    r->nsteps / c->nlevels, r->steps[done].profiled ? " (profiled)" :
-	    "", done + 1, r->nsteps);
+	fprintf(stderr, "\r\033[Kfsconc run: jobs %d, %s %d/%zu%s, batch "
+	    "%zu/%zu", c->levels[r->steps[done].level], r->steps[done].warmup ?
+	    "warm-up" : "rep", r->steps[done].rep, r->steps[done].warmup ?
+	    (size_t)c->warmup : (r->nsteps - r->nwarmup) / c->nlevels,
+	    r->steps[done].profiled ? " (profiled)" : "", done + 1, r->nsteps);
 	if (done > 0) {
 		eta = el / (double)done * (double)(r->nsteps - done);
 		fprintf(stderr, ", ETA %dm%02ds", (int)(eta / 60),
@@ -354,6 +355,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	bs.devices = devices;
 	bs.verify = c->verify;
 	run.profiled = r->steps[step].profiled;
+	run.warmup = r->steps[step].warmup;
 	if (run.profiled && run_profile_begin(r->prof, &bs) != 0 &&
 	    c->profile == PROF_REQUIRED) {
 		rc = -1;
@@ -379,6 +381,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	}
 	run.setup = setup;
 	run.profiled = r->steps[step].profiled;
+	run.warmup = r->steps[step].warmup;
 	/* A profile that failed stops the run unless it was optional. */
 	if (run.profiled && run_profile_end(r->prof, (size_t)li, n, &run,
 	    !harness_interrupted && run.status <= RS_WARN) != 0 &&
@@ -386,8 +389,12 @@ batch_try(struct run *r, size_t step, int try, int *again)
 		rc = -1;
 	/* The batch in flight when interrupted is not a measurement. */
 	if (!harness_interrupted) {
-		/* perf's own CPU time is no disturbance of a profiled one. */
-		if (!run.profiled && disturbed(r, &run, &share)) {
+		/*
+		 * perf's own CPU time is no disturbance of a profiled one;
+		 * a warm-up counts for nothing, so nothing is run again.
+		 */
+		if (!run.profiled && !run.warmup &&
+		    disturbed(r, &run, &share)) {
 			wait = try == c->disturb_reruns && r->wait_left > 0;
 			*again = run.disturbed = try < c->disturb_reruns ||
 			    wait;
@@ -410,7 +417,8 @@ batch_try(struct run *r, size_t step, int try, int *again)
 			}
 		}
 		rs_add_run(r->rs, &run);
-		for (i = 0; i < n && !*again; i++)
+		/* workers.tsv: the workers of batches that count. */
+		for (i = 0; i < n && !*again && !run.warmup; i++)
 			rs_add_worker(r->rs, &rw[i]);
 		if (rs_commit_due(r->rs, RUN_COMMIT_SECONDS) == -1)
 			rc = -1;
@@ -419,7 +427,8 @@ batch_try(struct run *r, size_t step, int try, int *again)
 		if (run.disturbed) {
 			/* kept in runs.tsv, never averaged in */
 		} else if (run.status <= RS_WARN) {
-			if (!run.profiled) {	/* never averaged */
+			/* never averaged */
+			if (!run.profiled && !run.warmup) {
 				ds_add(r->real[li], run.real);
 				if (!isnan(run.idle)) {
 					r->idle[li] += run.idle;
@@ -495,6 +504,30 @@ teardown(struct run *r)
 		hwloc_topology_destroy(r->topo);
 }
 
+/*
+ * --warmup: c->warmup batches of every level before the timed ones, in
+ * level order, numbered 1.. like the repetitions they precede (runs.tsv
+ * warmup 1 tells them apart; never averaged).
+ */
+static void
+add_warmup(struct run *r)
+{
+	const struct run_config *c = r->cfg;
+	size_t nw = c->nlevels * (size_t)c->warmup, i, k = 0;
+	struct run_step *s;
+	int j;
+
+	s = xcalloc(nw + r->nsteps, sizeof(*s));
+	for (j = 1; j <= c->warmup; j++)
+		for (i = 0; i < c->nlevels; i++)
+			s[k++] = (struct run_step){ (int)i, j, 0, 1 };
+	memcpy(s + nw, r->steps, r->nsteps * sizeof(*s));
+	free(r->steps);
+	r->steps = s;
+	r->nsteps += nw;
+	r->nwarmup = nw;
+}
+
 /* What a plan and a run both need: topology, order, workload, disks. */
 static int
 run_setup(struct run *r)
@@ -525,6 +558,8 @@ run_setup(struct run *r)
 	r->steps = run_order_steps_profiled(c->order, c->nlevels, c->reps,
 	    reps, c->seed);
 	r->nsteps = c->nlevels * (size_t)(c->reps + reps);
+	if (c->warmup > 0)
+		add_warmup(r);
 	/* --precision's added rounds are numbered after the profiled ones. */
 	r->rounds = c->reps + reps;
 	r->rng = c->seed;

@@ -32,6 +32,7 @@ struct run {
 	struct bind_plan **plans;	/* [nlevels] */
 	struct run_step	*steps;		/* nlevels * reps, in run order */
 	size_t		 nsteps;
+	size_t		 nwarmup;	/* of them --warmup's, first */
 	struct rs_writer *rs;
 	struct dataset	**real;		/* [nlevels]: T of ok/warn batches */
 	double		*idle;		/* [nlevels]: sum of their idle shares */

@@ -44,7 +44,11 @@ run_dry_run(struct run *r)
 	printf("repetitions: %d, order %s", c->reps, run_order_name(c->order));
 	if (c->order == RUN_ORDER_RANDOM)
 		printf(" (seed %lu)", c->seed);
-	printf(", %zu batches\n", r->nsteps);
+	printf(", %zu batches", r->nsteps);
+	if (c->warmup > 0)
+		printf(" (%d warm-up %s of every level first, not counted)",
+		    c->warmup, c->warmup == 1 ? "batch" : "batches");
+	printf("\n");
 	if (c->precision > 0)
 		printf("precision: target +/-%g%% at 95%%: after these, "
 		    "rounds of every level are added until it is reached, "
@@ -93,8 +97,9 @@ run_dry_run(struct run *r)
 		    c->wl->name);
 	printf("batches:\n");
 	for (i = 0; i < r->nsteps; i++)
-		printf("  %zu: jobs %d, rep %d%s\n", i + 1,
-		    c->levels[r->steps[i].level], r->steps[i].rep,
+		printf("  %zu: jobs %d, %s %d%s\n", i + 1,
+		    c->levels[r->steps[i].level], r->steps[i].warmup ?
+		    "warm-up" : "rep", r->steps[i].rep,
 		    r->steps[i].profiled ? ", profiled" : "");
 	printf("binding:\n");
 	for (i = 0; i < c->nlevels; i++)
@@ -145,6 +150,8 @@ run_write_meta(struct run *r)
 		    i ? "," : "", c->levels[i]);
 	rs_meta(r->rs, "levels", "%s", buf);
 	rs_meta(r->rs, "reps", "%d", c->reps);
+	if (c->warmup > 0)
+		rs_meta(r->rs, "warmup", "%d", c->warmup);
 	if (c->precision > 0)
 		rs_meta(r->rs, "precision_target", "%g", c->precision);
 	rs_meta(r->rs, "verify", "%s", c->verify ? "yes" : "no");

@@ -174,7 +174,7 @@ add_round(struct run *r)
 	    sizeof(*r->steps));
 	for (i = 0; i < c->nlevels; i++)
 		r->steps[r->nsteps++] = (struct run_step){ (int)order[i],
-		    r->rounds, 0 };
+		    r->rounds, 0, 0 };
 	free(order);
 }
 

@@ -92,7 +92,7 @@ rs_valid_metric_name(const char *s)
 	static const char *const fixed[] = { "jobs", "rep", "real", "user",
 	    "sys", "nvcsw", "nivcsw", "idle", "setup", "status", "reason",
 	    "worker", "cpuset", "entries", "bytes", "start_skew", "cpu_start",
-	    "cpu_end", "steal", "foreign", "disturbed" };
+	    "cpu_end", "steal", "foreign", "disturbed", "warmup" };
 	size_t i;
 	const char *p;
 

@@ -30,7 +30,7 @@
  * header holds the first k groups whole, k >= 0.
  */
 static const char *const run_added[] = { "start_skew", NULL, "steal",
-    "foreign", "disturbed", NULL, "profiled", NULL, NULL };
+    "foreign", "disturbed", NULL, "profiled", NULL, "warmup", NULL, NULL };
 static const char *const worker_added[] = { "cpu_start", "cpu_end", NULL,
     NULL };
 
@@ -393,7 +393,7 @@ mismatch:
 /* Column names for messages; *col is the failing column. */
 static const char *const run_cols[] = { "jobs", "rep", "real", "user",
     "sys", "nvcsw", "nivcsw", "idle", "setup", "status", "start_skew",
-    "steal", "foreign", "disturbed", "profiled" };
+    "steal", "foreign", "disturbed", "profiled", "warmup" };
 static const char *const worker_cols[] = { "jobs", "rep", "worker",
     "cpuset", "real", "user", "sys", "entries", "bytes", "status",
     "cpu_start", "cpu_end" };
@@ -449,6 +449,9 @@ parse_run(struct rs_set *s, char **f, size_t fixed, struct rs_run *r,
 	if (fixed > RUN_FIXED + 4)
 		FIELD(RUN_FIXED + 4, parse_index(f[RUN_FIXED + 4], 0, 1,
 		    &r->profiled));
+	if (fixed > RUN_FIXED + 5)
+		FIELD(RUN_FIXED + 5, parse_index(f[RUN_FIXED + 5], 0, 1,
+		    &r->warmup));
 	for (i = 0; i < s->nmetrics; i++)
 		FIELD(fixed + i, parse_metric(f[fixed + i], &r->metric[i]));
 	for (; i < RS_MAX_METRICS; i++)
@@ -494,7 +497,8 @@ parse_worker(struct rs_set *s, char **f, size_t fixed, struct rs_worker *k,
 struct rowkey {
 	int	 jobs, rep, worker;
 	size_t	 line;
-	int	 disturbed;	/* runs.tsv: re-run, so it may come again */
+	int	 disturbed;	/* runs.tsv: re-run or warm-up, so it may
+				   come again */
 };
 
 static int
@@ -609,7 +613,8 @@ read_table(struct rs_set *s, const char *file, int workers, char *err,
 				goto bad;
 			keys[nrows] = (struct rowkey){ s->runs[s->nruns].jobs,
 			    s->runs[s->nruns].rep, 0, l.lineno,
-			    s->runs[s->nruns].disturbed };
+			    s->runs[s->nruns].disturbed ||
+			    s->runs[s->nruns].warmup };
 			s->nruns++;
 		}
 		nrows++;
@@ -1073,7 +1078,7 @@ rs_values(const struct rs_set *s, int jobs, const char *metric,
 	for (i = 0; i < s->nruns; i++) {
 		r = &s->runs[i];
 		if (r->jobs != jobs || r->profiled || r->disturbed ||
-		    (r->status != RS_OK && r->status != RS_WARN))
+		    r->warmup || (r->status != RS_OK && r->status != RS_WARN))
 			continue;
 		switch (which) {
 		case 0: x = r->real; break;

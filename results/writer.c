@@ -223,7 +223,8 @@ rs_create_at(const char *root, const char *host, const char *label,
 		return (NULL);
 	}
 	fprintf(w->runs.fp, "# jobs\trep\treal\tuser\tsys\tnvcsw\tnivcsw\tidle"
-	    "\tsetup\tstatus\tstart_skew\tsteal\tforeign\tdisturbed\tprofiled");
+	    "\tsetup\tstatus\tstart_skew\tsteal\tforeign\tdisturbed\tprofiled"
+	    "\twarmup");
 	for (i = 0; i < nmetrics; i++)
 		fprintf(w->runs.fp, "\t%s", metrics[i]);
 	fprintf(w->runs.fp, "\treason\n");
@@ -340,6 +341,7 @@ rs_add_run(struct rs_writer *w, const struct rs_run *r)
 	put_sec(w->runs.fp, r->foreign);
 	fprintf(w->runs.fp, "\t%d", r->disturbed ? 1 : 0);
 	fprintf(w->runs.fp, "\t%d", r->profiled ? 1 : 0);
+	fprintf(w->runs.fp, "\t%d", r->warmup ? 1 : 0);
 	for (i = 0; i < w->nmetrics; i++) {
 		fputc('\t', w->runs.fp);
 		put_num(w->runs.fp, r->metric[i]);
@@ -350,7 +352,7 @@ rs_add_run(struct rs_writer *w, const struct rs_run *r)
 
 	/* Only batches that count go where ministat reads them. */
 	if ((r->status != RS_OK && r->status != RS_WARN) || r->disturbed ||
-	    r->profiled)
+	    r->profiled || r->warmup)
 		return;
 	pend_add(w, r->jobs, "real", r->real, 1);
 	pend_add(w, r->jobs, "user", r->user, 1);

@@ -285,6 +285,8 @@ test_disturb_options(void **state)
 		"run --wait-quiet=Off", "run --disturb-wait 0",
 		"run --disturb-wait", "run --disturb-wait 25h",
 		"run --disturb-wait -1s", "run --disturb-wait 5x",
+		"run --warmup -1", "run --warmup x", "run --warmup 101",
+		"run --warmup", "run --precision 5 --max-reps 10 --warmup 11",
 		"run --idle-guard halt", "run --idle-guard", NULL,
 	};
 	struct run_config c;
@@ -312,6 +314,15 @@ test_disturb_options(void **state)
 	assert_true(c.disturb_wait == 90);
 	assert_int_equal(c.idle_guard, IDLE_GUARD_QOS);
 	assert_int_equal(c.qos_sysctls, 1);
+	run_config_free(&c);
+	/* --warmup: 0 by default, 0..100, at most --max-reps. */
+	assert_int_equal(c.warmup, 0);
+	assert_int_equal(parse(&c, "run --warmup 2"), READY);
+	assert_int_equal(c.warmup, 2);
+	run_config_free(&c);
+	assert_int_equal(parse(&c, "run --precision 5 --max-reps 10 "
+	    "--warmup 10"), READY);
+	assert_int_equal(c.warmup, 10);
 	run_config_free(&c);
 	/* off: no wait (nightly's --wait-quiet is on by default). */
 	assert_int_equal(parse(&c, "run --wait-quiet --wait-quiet=off "
