@@ -132,6 +132,12 @@ out=$("$FSCONC" nightly -R "$S/n" --baseline "$clean" --no-run "$busyset" \
     ok "nightly: a disturbed candidate is invalid, exit 4" ||
     not_ok "nightly: a disturbed candidate is invalid, exit 4" "rc=$rc $out"
 
+# The first night (no baseline): no verdict, but the flag stands.
+out=$("$FSCONC" nightly -R "$S/n" --no-run "$busyset" --no-report 2>&1); rc=$?
+[ $rc -eq 4 ] && echo "$out" | grep -q '^verdict: no baseline yet' &&
+    echo "$out" | grep -q '^flag: candidate: disturbed: 3 batches' &&
+    ok "nightly, no baseline yet: a disturbed set still exits 4" ||
+    not_ok "nightly, no baseline yet: a disturbed set still exits 4" "rc=$rc $out"
 out=$("$FSCONC" report -o "$S/rep" "$clean" "$busyset" 2>&1); rc=$?
 [ $rc -eq 0 ] && grep -q 'disturbed: 3 batches counted' "$S/rep/index.html" &&
     ok "report: the disturbed set flagged" ||
