@@ -313,15 +313,20 @@ void	 verdict_print(FILE *, const struct verdict_test *, size_t n,
  * verdict.  GATE_SUPERLINEAR: EC(N)'s interval lies wholly above
  * min(N, ncpu); GATE_NOISY: the real times of a level have a CV above
  * max_cv percent; GATE_PRECISION: meta precision_met=no (run
- * --precision missed its target).
+ * --precision missed its target); GATE_DISTURBED: batches counted
+ * while something else took the machine (meta disturbed_kept > 0).
  */
 #define GATE_MAX_CV	20.0	/* percent: --max-cv's default */
-enum gate_kind { GATE_SUPERLINEAR, GATE_NOISY, GATE_PRECISION };
+enum gate_kind { GATE_SUPERLINEAR, GATE_NOISY, GATE_PRECISION,
+	GATE_DISTURBED };
 struct gate {
 	enum gate_kind	 kind;
 	int		 jobs;		/* 0: the whole set */
-	double		 value;		/* EC, or the CV in percent */
-	double		 limit;		/* min(N, ncpu), max_cv, the target */
+	int		 count;		/* disturbed: batches counted */
+	double		 value;		/* EC, the CV or the worst share in
+					   percent; NaN: unknown */
+	double		 limit;		/* min(N, ncpu), max_cv, the target,
+					   the disturbance limit (percent) */
 	double		 lo, hi;	/* superlinear: EC's interval */
 };
 /*
@@ -330,7 +335,13 @@ struct gate {
  */
 size_t	 gate_level(struct dataset *t1, struct dataset *tn, int jobs,
 	    int ncpu, double conf, double max_cv, struct gate *g);
-/* Every level of a set and its precision meta; *gp malloc'd. */
+/*
+ * A set that counted kept > 0 disturbed batches (the re-runs and the
+ * wait for quiet ran out), worst and limit in percent (NaN: unknown):
+ * 1 with the flag in g, else 0.  gate_set and run's summary both ask.
+ */
+int	 gate_disturbed(int kept, double worst, double limit, struct gate *g);
+/* Every level of a set, its precision and disturbance meta; *gp malloc'd. */
 size_t	 gate_set(const struct rs_set *, double conf, double max_cv,
 	    struct gate **gp);
 const char *gate_name(enum gate_kind);

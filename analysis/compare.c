@@ -430,6 +430,8 @@ ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 	size_t i, j, lw = 5;
 	int any_point = 0;
 	char ci[64], eff[16], d[80];
+	double *col;
+	int dec1, decn;
 
 	fputc('\n', c->out);
 	if (n == 0) {
@@ -451,6 +453,15 @@ ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 	fprintf(c->out, "     N  %-*s %11s %11s %7s  %-18s %6s  %s\n",
 	    (int)lw, "set", "mean T1", "mean TN", "EC(N)", "CI", "eff",
 	    "dEC and CI");
+	/* Each column's decimals alike in every row (util.h). */
+	col = xcalloc(n, sizeof(*col));
+	for (i = 0; i < n; i++)
+		col[i] = rows[i].t1;
+	dec1 = col_decimals(col, n, 6);
+	for (i = 0; i < n; i++)
+		col[i] = rows[i].tn;
+	decn = col_decimals(col, n, 6);
+	free(col);
 	for (i = 0; i < n; i++) {
 		const struct ecrow *r = &rows[i];
 
@@ -465,9 +476,10 @@ ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
 			    r->dlo, r->dhi);
 		else
 			snprintf(d, sizeof(d), "%s", r->set == 0 ? "" : "-");
-		fprintf(c->out, "%c %4d  %-*.*s %11.6g %11.6g %7.2f  %-18s "
+		fprintf(c->out, "%c %4d  %-*.*s %11.*f %11.*f %7.2f  %-18s "
 		    "%6s%s%s\n", syms[r->set], r->jobs, (int)lw, (int)lw,
-		    c->lab[r->set], r->t1, r->tn, r->e.ec, ci, eff,
+		    c->lab[r->set], dec1, r->t1, decn, r->tn,
+		    r->e.ec, ci, eff,
 		    *d != '\0' ? "  " : "", d);
 	}
 	/* Open intervals: why, and what to do. */
@@ -594,7 +606,7 @@ validity(struct cmp *c, struct compare_verdict *v)
 	else
 		fprintf(c->out, "Validity (real time CV above %g%%, an EC "
 		    "interval above min(N, ncpu), a missed precision "
-		    "target):\n", cv);
+		    "target, disturbed batches counted):\n", cv);
 	c->first = 1;
 	for (i = 0; i < c->nsets; i++) {
 		n = gate_set(c->sets[i], c->o->conf, cv, &g);

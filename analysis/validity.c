@@ -3,7 +3,8 @@
  * numbers say.  An EC interval wholly above min(N, ncpu) (more speed-up
  * than CPUs: T1 or TN measured something else), a level whose real
  * times spread too much (CV above a threshold), a set that missed its
- * precision target (meta written by run --precision).  run's summary,
+ * precision target (meta written by run --precision), a set that
+ * counted disturbed batches (meta disturbed_kept).  run's summary,
  * compare, report and nightly show them; nightly will not say "no
  * regression" over them.
  */
@@ -68,6 +69,19 @@ meta_pct(const struct rs_set *s, const char *key)
 	return (x);
 }
 
+int
+gate_disturbed(int kept, double worst, double limit, struct gate *g)
+{
+	if (kept <= 0)
+		return (0);
+	memset(g, 0, sizeof(*g));
+	g->kind = GATE_DISTURBED;
+	g->count = kept;
+	g->value = worst;
+	g->limit = limit;
+	return (1);
+}
+
 size_t
 gate_set(const struct rs_set *s, double conf, double max_cv,
     struct gate **gp)
@@ -81,7 +95,7 @@ gate_set(const struct rs_set *s, double conf, double max_cv,
 	v = rs_meta_get(s, "ncpu");
 	ncpu = v != NULL ? atoi(v) : 0;
 	nl = rs_levels(s, &lv);
-	g = xcalloc(2 * nl + 1, sizeof(*g));
+	g = xcalloc(2 * nl + 2, sizeof(*g));
 	t1 = ds_from_set(s, 1, "real", "T1", 1.0);
 	for (i = 0; i < nl; i++) {
 		tn = ds_from_set(s, lv[i], "real", "TN", 1.0);
@@ -97,6 +111,10 @@ gate_set(const struct rs_set *s, double conf, double max_cv,
 		g[n].limit = meta_pct(s, "precision_target");
 		n++;
 	}
+	v = rs_meta_get(s, "disturbed_kept");
+	n += (size_t)gate_disturbed(v != NULL ? atoi(v) : 0,
+	    meta_pct(s, "disturbed_worst"), meta_pct(s, "disturb_threshold"),
+	    &g[n]);
 	*gp = g;
 	return (n);
 }
@@ -111,6 +129,8 @@ gate_name(enum gate_kind k)
 		return ("noisy");
 	case GATE_PRECISION:
 		return ("precision not reached");
+	case GATE_DISTURBED:
+		return ("disturbed");
 	}
 	return ("?");
 }
@@ -120,6 +140,7 @@ gate_text(char *buf, size_t len, const struct rs_set *s,
     const struct gate *g)
 {
 	const char *stop;
+	char worst[32], lim[32];
 
 	switch (g->kind) {
 	case GATE_SUPERLINEAR:
@@ -143,6 +164,19 @@ gate_text(char *buf, size_t len, const struct rs_set *s,
 		    "more repetitions or a larger --budget", g->limit,
 		    stop != NULL ? " (stopped by " : "",
 		    stop != NULL ? stop : "", stop != NULL ? ")" : "");
+		break;
+	case GATE_DISTURBED:
+		snprintf(worst, sizeof(worst), isnan(g->value) ? "unknown" :
+		    "%.1f%%", g->value);
+		snprintf(lim, sizeof(lim), isnan(g->limit) ? "its limit" :
+		    "%g%%", g->limit);
+		snprintf(buf, len, "disturbed: %d %s counted while steal + "
+		    "foreign CPU time took more than %s of the machine "
+		    "(worst %s), after the re-runs and the wait for a quiet "
+		    "machine ran out: the figures are not the file system's "
+		    "alone; quiet the machine (--wait-quiet, --disturb-wait) "
+		    "and run again", g->count, g->count == 1 ? "batch" :
+		    "batches", lim, worst);
 		break;
 	}
 }

@@ -102,6 +102,8 @@ print_text(FILE *fp, struct hist_series *hs,
 	const struct hist_point *p;
 	const struct hist_set *s;
 	size_t first, n, nc, i, k;
+	double *col;
+	int dec;
 
 	fprintf(fp, "# %s per night, %g%% intervals; change points: "
 	    "E-divisive means, p <= %g (%d permutations)\n", hs->metric,
@@ -120,6 +122,15 @@ print_text(FILE *fp, struct hist_series *hs,
 		put_clean(fp, s->label);
 		fprintf(fp, " N=%d: %zu nights, %zu change point%s\n",
 		    hs->points[first].jobs, n, nc, nc == 1 ? "" : "s");
+		/* One number of decimals for the whole column (util.h). */
+		col = xcalloc(3 * n, sizeof(*col));
+		for (i = 0; i < n; i++) {
+			col[3 * i] = hs->points[first + i].value;
+			col[3 * i + 1] = hs->points[first + i].lo;
+			col[3 * i + 2] = hs->points[first + i].hi;
+		}
+		dec = col_decimals(col, 3 * n, 4);
+		free(col);
 		for (i = k = 0; i < n; i++) {
 			if (k < nc && ch[k].after == first + i)
 				print_change(fp, hs, first, n, &ch[k++]);
@@ -127,8 +138,8 @@ print_text(FILE *fp, struct hist_series *hs,
 			s = &hs->sets[p->set];
 			fprintf(fp, "  ");
 			print_stamp(fp, s->stamp);
-			fprintf(fp, "  %.4g [%.4g, %.4g]  ", p->value,
-			    p->lo, p->hi);
+			fprintf(fp, "  %.*f [%.*f, %.*f]  ", dec, p->value,
+			    dec, p->lo, dec, p->hi);
 			put_clean(fp, s->path);
 			fputc('\n', fp);
 		}

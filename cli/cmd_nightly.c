@@ -516,7 +516,7 @@ cmd_nightly(int argc, char **argv)
 	struct rs_set *cand;
 	struct nightly nt;
 	char setpath[PATH_MAX], errbuf[512];
-	const char *met;
+	const char *met, *kept;
 	int rc;
 
 	memset(&nt, 0, sizeof(nt));
@@ -527,6 +527,8 @@ cmd_nightly(int argc, char **argv)
 	nt.threshold = 2.0;
 	nt.max_cv = GATE_MAX_CV;
 	run_config_init(&nt.cfg);
+	/* Unattended: a quiet machine first (--wait-quiet=off: not). */
+	nt.cfg.wait_quiet = RUN_WAIT_QUIET;
 	cand = NULL;
 	if ((rc = parse_options(&nt, argc, argv)) != 0) {
 		run_config_free(&nt.cfg);
@@ -577,13 +579,15 @@ cmd_nightly(int argc, char **argv)
 		printf("verdict: no baseline yet (no earlier complete set in "
 		    "the label directory of %s)\n", cand->path);
 		/*
-		 * No verdict to withhold: the flags are shown, and only a
-		 * missed precision target (run's own exit 4) stands.
+		 * No verdict to withhold: the flags are shown, and only
+		 * what makes run itself exit 4 stands: a missed precision
+		 * target, disturbed batches counted.
 		 */
 		(void)show_validity(&nt, cand, "candidate");
 		met = rs_meta_get(cand, "precision_met");
-		rc = met != NULL && strcmp(met, "no") == 0 ? EXIT_INVALID :
-		    EXIT_OK;
+		kept = rs_meta_get(cand, "disturbed_kept");
+		rc = (met != NULL && strcmp(met, "no") == 0) ||
+		    (kept != NULL && atoi(kept) > 0) ? EXIT_INVALID : EXIT_OK;
 		goto out;
 	}
 	if (nt.base == NULL) {

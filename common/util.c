@@ -618,3 +618,29 @@ shuffle(void *base, size_t n, size_t size, uint64_t *state)
 		}
 	}
 }
+
+int
+col_decimals(const double *v, size_t n, int sig)
+{
+	char buf[64], *p, *e;
+	size_t i;
+	int d, max = 0;
+
+	if (sig < 1)
+		sig = 1;
+	for (i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		/* What %g shows of it: its digits, trailing zeros dropped. */
+		snprintf(buf, sizeof(buf), "%.*g", sig, v[i]);
+		e = strchr(buf, 'e');
+		p = strchr(buf, '.');
+		d = p == NULL ? 0 : e != NULL ? (int)(e - p - 1) :
+		    (int)strlen(p + 1);
+		if (e != NULL)
+			d -= atoi(e + 1);
+		if (d > max)
+			max = d;
+	}
+	return (max > 9 ? 9 : max);
+}

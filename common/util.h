@@ -56,6 +56,13 @@ int	 parse_duration(const char *, uint64_t max, uint64_t *seconds);
 /* Renders bytes as "512M", "2G", "1.5K" into buf. */
 const char *format_size(uint64_t, char *, size_t);
 
+/*
+ * The decimals ("%.*f") for every number of a table's column alike, so
+ * that a column never changes its number of decimals from row to row:
+ * the most that "%.{sig}g" shows of any finite v[i] (trailing zeros
+ * dropped), 0..9.  3.15 beside 3.219 at sig 4: 3 (3.150, 3.219).
+ */
+int	 col_decimals(const double *v, size_t n, int sig);
 double	 now_monotonic(void);		/* seconds, CLOCK_MONOTONIC */
 double	 timeval_seconds(const struct timeval *);
 

@@ -66,18 +66,6 @@ struct batch {
 	double		 when0, when1;	/* and when c0, c1 were read */
 };
 
-double
-os_idle_share(const struct os_cpu_times *a, const struct os_cpu_times *b)
-{
-	/*
-	 * The counters are unsigned and some go backwards (Linux's iowait,
-	 * proc(5)): such a sample is unknown, not huge.
-	 */
-	if (b->total <= a->total || b->idle < a->idle)
-		return (-1);
-	return ((double)(b->idle - a->idle) / (double)(b->total - a->total));
-}
-
 /* CPU time of the idle guard's spinners so far, s (theirs, not foreign). */
 static double
 spin_time(const struct batch_spec *sp)

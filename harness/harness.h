@@ -6,12 +6,14 @@
  *
  * The files form a tree: each uses only those listed above it (and the
  * other modules: md-setup, workloads, results, analysis, common).
+ *   os_times.c    the CPU time counters' text into numbers, the idle
+ *                 share (os_cpu_times_parse, os_idle_share ...)
  *   os_linux.c, os_freebsd.c  OS specifics (os_*)
+ *   signals.c     the one owner of SIGINT, SIGTERM, SIGHUP (harness_
+ *                 signals_*): workers killed, sysctls and disks back
  *   disturb.c     what ran beside a batch: steal, foreign (disturb_*),
  *                 the counters' arithmetic, --wait-quiet
  *   bind.c        topology + binding plans (topo_open, bind_plan_*)
- *   signals.c     the one owner of SIGINT, SIGTERM, SIGHUP (harness_
- *                 signals_*): workers killed, sysctls and disks back
  *   records.c     what a run changes outside itself, recorded before
  *                 (rec_*): RUNDIR/SUB/PID.rec, dead processes' found
  *   batch.c       one batch of N workers (harness_run_batch)
@@ -27,8 +29,12 @@
  *   idle.c        --idle-guard: the qos hold, the spinners (idle_*)
  *   run_profile.c the profiled batches of an experiment, the set's
  *                 profile/ directory, the overhead (profiler.h)
+ *   run_precision.c  --precision's added rounds, what they reached
+ *   run_meta.c    --dry-run's plan, meta's keys before the first batch
+ *   run_summary.c the table and flags printed at the end
  *   run.c         one plain experiment (run_experiment,
- *                 run_open/step/close)
+ *                 run_open/step/close): the life cycle; run_int.h is
+ *                 what the run*.c files share
  *   vary.c        the --vary experiment: cells side by side, each one
  *                 run.c's (vary_experiment)
  */
@@ -67,6 +73,9 @@ enum idle_guard { IDLE_GUARD_NONE, IDLE_GUARD_QOS, IDLE_GUARD_SPIN };
 #define RUN_DISTURB_LIMIT	0.10
 #define RUN_DISTURB_RERUNS	3	/* --disturb-reruns default */
 #define RUN_WAIT_QUIET		60	/* --wait-quiet default bound, s */
+#define RUN_MAX_WARMUP		100	/* --warmup's bound */
+/* --disturb-wait default: s of waiting for quiet over a run, in all. */
+#define RUN_DISTURB_WAIT	60
 enum bind_distrib { DISTRIB_COMPACT, DISTRIB_SCATTER };
 
 /* -O key=value, handed to the workload's set_option in order. */
@@ -135,6 +144,7 @@ struct run_config {
 					   < 0: off */
 	int		 disturb_reruns; /* --disturb-reruns */
 	double		 wait_quiet;	/* --wait-quiet bound, s; 0: no */
+	double		 disturb_wait;	/* --disturb-wait, s in all; 0: no */
 	enum idle_guard	 idle_guard;	/* --idle-guard (default none) */
 	int		 qos_sysctls;	/* --qos-sysctls (FreeBSD) */
 	/* --precision (harness/run.c, run_precision_more) */
@@ -155,6 +165,7 @@ struct run_config {
 					   _OPTIONAL (harness/profiler.h) */
 	unsigned	 profile_hz;	/* --profile-freq (default 1000) */
 	int		 profile_reps;	/* --profile-reps (default 2) */
+	int		 warmup;	/* --warmup: batches per level first */
 };
 
 /* Long-only option codes; a command extending run's options uses codes
@@ -188,6 +199,8 @@ enum {
 	RUN_OPT_PRECISION,
 	RUN_OPT_BUDGET,
 	RUN_OPT_MAX_REPS,
+	RUN_OPT_DISTURB_WAIT,
+	RUN_OPT_WARMUP,
 	RUN_OPT_END = 320,
 };
 
@@ -323,6 +336,8 @@ struct run_step {
 	int	 level;		/* index into cfg->levels */
 	int	 rep;
 	int	 profiled;	/* run --profile: sampled, never averaged */
+	int	 warmup;	/* --warmup: before the timed ones, never
+				   averaged */
 };
 /* nlevels * reps steps in the given order; malloc'd. */
 struct run_step *run_order_steps(enum run_order, size_t nlevels, int reps,
@@ -525,7 +540,7 @@ void	 harness_signals_child(void);
 /* Test hook: create FSCONC_TEST_MARKER.what, if set.  Async-signal-safe. */
 void	 harness_test_mark(const char *what);
 
-/* --- OS specifics (harness/os_linux.c, harness/os_freebsd.c) -------------- */
+/* --- OS specifics (harness/os_times.c, os_linux.c, os_freebsd.c) -------- */
 
 /* Cumulative CPU time counters, system-wide, in ticks of 1/hz s. */
 struct os_cpu_times {
@@ -540,6 +555,21 @@ int	 os_cpu_times(struct os_cpu_times *);
 /* Idle share 0..1 between two samples; -1 when unknown. */
 double	 os_idle_share(const struct os_cpu_times *a,
 	    const struct os_cpu_times *b);
+/*
+ * The "cpu" line of /proc/stat's text (user nice system idle iowait irq
+ * softirq steal ...; guest time is inside user) into c, and the number
+ * of "cpuN" lines into c->ncpu; hz is the unit (USER_HZ).  0, or -1
+ * when the text has no "cpu " line of at least four numbers.
+ */
+int	 os_cpu_times_parse(const char *text, uint64_t hz,
+	    struct os_cpu_times *c);
+/*
+ * FreeBSD's kern.cp_time (user, nice, sys, intr, idle: ticks of the
+ * statistics clock, stathz) into c.  No steal: FreeBSD does not count it.
+ */
+#define OS_CP_STATES	5
+void	 os_cpu_times_cp_time(const long cp[OS_CP_STATES], int ncpu,
+	    uint64_t hz, struct os_cpu_times *c);
 /* key=value lines for meta: os, kernel version, ident, options, cpu. */
 void	 os_describe(FILE *);
 /* Default --label: kernel ident (FreeBSD) or release (Linux), sanitized. */
@@ -560,21 +590,6 @@ int	 os_cpu_now(void);
 
 /* --- disturbance (harness/disturb.c) -------------------------------------- */
 
-/*
- * The "cpu" line of /proc/stat's text (user nice system idle iowait irq
- * softirq steal ...; guest time is inside user) into c, and the number
- * of "cpuN" lines into c->ncpu; hz is the unit (USER_HZ).  0, or -1
- * when the text has no "cpu " line of at least four numbers.
- */
-int	 os_cpu_times_parse(const char *text, uint64_t hz,
-	    struct os_cpu_times *c);
-/*
- * FreeBSD's kern.cp_time (user, nice, sys, intr, idle: ticks of the
- * statistics clock, stathz) into c.  No steal: FreeBSD does not count it.
- */
-#define OS_CP_STATES	5
-void	 os_cpu_times_cp_time(const long cp[OS_CP_STATES], int ncpu,
-	    uint64_t hz, struct os_cpu_times *c);
 /*
  * What ran beside a batch between the samples a and b, in seconds: the
  * steal, and foreign = busy (every state but idle, iowait and steal)

@@ -28,6 +28,7 @@ const struct option run_longopts[] = {
 	{ "distrib",	required_argument, NULL, RUN_OPT_DISTRIB },
 	{ "disturb-limit", required_argument, NULL, RUN_OPT_DISTURB_LIMIT },
 	{ "disturb-reruns", required_argument, NULL, RUN_OPT_DISTURB_RERUNS },
+	{ "disturb-wait", required_argument, NULL, RUN_OPT_DISTURB_WAIT },
 	{ "dry-run",	no_argument,	   NULL, RUN_OPT_DRY_RUN },
 	{ "fs",		required_argument, NULL, RUN_OPT_FS },
 	{ "help",	no_argument,	   NULL, RUN_OPT_HELP },
@@ -54,6 +55,7 @@ const struct option run_longopts[] = {
 	{ "vary",	required_argument, NULL, RUN_OPT_VARY },
 	{ "verify",	no_argument,	   NULL, RUN_OPT_VERIFY },
 	{ "wait-quiet",	optional_argument, NULL, RUN_OPT_WAIT_QUIET },
+	{ "warmup",	required_argument, NULL, RUN_OPT_WARMUP },
 	{ "workload",	required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -72,8 +74,9 @@ run_usage_options(FILE *fp)
 	    "    [--verify] [--precision pct [--budget time] [--max-reps n]]\n"
 	    "    [--profile[=required|optional]] [--profile-freq hz]\n"
 	    "    [--profile-reps n] [--disturb-limit pct|off]\n"
-	    "    [--disturb-reruns n] [--idle-guard none|qos|spin]\n"
-	    "    [--qos-sysctls] [--wait-quiet[=duration]]\n");
+	    "    [--disturb-reruns n] [--disturb-wait duration|off]\n"
+	    "    [--idle-guard none|qos|spin] [--qos-sysctls]\n"
+	    "    [--wait-quiet[=duration|off]] [--warmup n]\n");
 }
 
 static const char *const order_names[] = {
@@ -191,6 +194,7 @@ run_config_init(struct run_config *c)
 	c->os = os_this();
 	c->disturb_limit = RUN_DISTURB_LIMIT;
 	c->disturb_reruns = RUN_DISTURB_RERUNS;
+	c->disturb_wait = RUN_DISTURB_WAIT;
 	c->summary = 1;
 }
 
@@ -337,14 +341,14 @@ run_order_steps_profiled(enum run_order order, size_t nlevels, int reps,
 		for (i = 0; i < nlevels; i++)
 			for (j = 0; j < (size_t)reps; j++)
 				s[k++] = (struct run_step){ (int)i, (int)j + 1,
-				    prof[j] };
+				    prof[j], 0 };
 		free(prof);
 		return (s);
 	}
 	for (j = 0; j < (size_t)reps; j++)
 		for (i = 0; i < nlevels; i++)
 			s[k++] = (struct run_step){ (int)i, (int)j + 1,
-			    prof[j] };
+			    prof[j], 0 };
 	free(prof);
 	if (order != RUN_ORDER_RANDOM)
 		return (s);
@@ -541,14 +545,35 @@ run_option(struct run_config *c, int ch, const char *arg)
 		}
 		c->disturb_reruns = (int)u;
 		break;
-	case RUN_OPT_WAIT_QUIET:
-		c->wait_quiet = RUN_WAIT_QUIET;
-		if (arg != NULL && parse_duration(arg, 86400, &u) != 0) {
-			warnx("run: --wait-quiet=%s: want a duration from 1s "
-			    "to 24h (90s, 10m, 1h)", arg);
+	case RUN_OPT_DISTURB_WAIT:
+		if (strcmp(arg, "off") == 0)
+			c->disturb_wait = 0;
+		else if (parse_duration(arg, 86400, &u) == 0)
+			c->disturb_wait = (double)u;
+		else {
+			warnx("run: --disturb-wait %s: want a duration from 1s "
+			    "to 24h (90s, 10m, 1h), or off", arg);
 			return (-1);
 		}
-		if (arg != NULL)
+		break;
+	case RUN_OPT_WARMUP:
+		if (parse_uint(arg, 0, RUN_MAX_WARMUP, &u) == -1) {
+			warnx("run: --warmup %s: %s", arg,
+			    parse_uint_error(msg, sizeof(msg), 0,
+			    RUN_MAX_WARMUP));
+			return (-1);
+		}
+		c->warmup = (int)u;
+		break;
+	case RUN_OPT_WAIT_QUIET:
+		c->wait_quiet = RUN_WAIT_QUIET;
+		if (arg != NULL && strcmp(arg, "off") == 0)
+			c->wait_quiet = 0;
+		else if (arg != NULL && parse_duration(arg, 86400, &u) != 0) {
+			warnx("run: --wait-quiet=%s: want a duration from 1s "
+			    "to 24h (90s, 10m, 1h), or off", arg);
+			return (-1);
+		} else if (arg != NULL)
 			c->wait_quiet = (double)u;
 		break;
 	case RUN_OPT_IDLE_GUARD:
@@ -658,6 +683,12 @@ run_config_finish(struct run_config *c, int argc, char **argv)
 	}
 	if (precision_finish(c) != 0)
 		return (-1);
+	/* Warm-up batches are repetitions too: no more than may be timed. */
+	if (c->max_reps > 0 && c->warmup > c->max_reps) {
+		warnx("run: --warmup %d: above --max-reps %d", c->warmup,
+		    c->max_reps);
+		return (-1);
+	}
 	if (topo_open(&t, c->synthetic, err, sizeof(err)) != 0) {
 		warnx("run: %s", err);
 		return (-1);

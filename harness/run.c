@@ -15,68 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "harness.h"
-#include "profiler.h"
+#include "run_int.h"
 #include "util.h"
 #include "vary.h"
-
-/* Group commit (rs_commit_due): what a crash or SIGKILL can lose. */
-#define RUN_COMMIT_SECONDS	1.0
-
-/* Everything one experiment holds; fields named after what owns them. */
-struct run {
-	struct run_config *cfg;
-	hwloc_topology_t topo;
-	int		 ncpu;		/* PUs of topo */
-	void		*wl_state;	/* -w after -a/-O and prepare */
-	struct md_spec	 spec;		/* --disk --fs --newfs-opts ... */
-	int		 have_spec;
-	const char	*size_rule;	/* run_size_disk's: meta disk_size_rule */
-	struct md_disk	**disks;	/* created so far, reused */
-	int		 ndisks;
-	int		 described;	/* md_describe written to meta */
-	struct bind_plan **plans;	/* [nlevels] */
-	struct run_step	*steps;		/* nlevels * reps, in run order */
-	size_t		 nsteps;
-	struct rs_writer *rs;
-	struct dataset	**real;		/* [nlevels]: T of ok/warn batches */
-	double		*idle;		/* [nlevels]: sum of their idle shares */
-	int		*nidle;		/* [nlevels]: how many were known */
-	int		 nbad;		/* batches failed or killed */
-	struct os_cpu_times cpu;	/* the counters' unit and CPUs */
-	int		 nrerun;	/* disturbed batches re-run */
-	int		 nkept;		/* still disturbed at the last try:
-					   counted, and said so */
-	double		 worst;		/* largest disturbance share seen */
-	long		 inject;	/* FSCONC_TEST_FOREIGN tries left */
-	const char	*quiet;		/* --wait-quiet's outcome, or NULL */
-	int		 guard_open;	/* idle_guard_open done */
-	double		 waited, quiet_share;
-	double		 skew;		/* largest start_skew; NaN: none */
-	int		 rc;		/* exit status so far */
-	int		 aborted;	/* a disk or directory could not be made */
-	double		 started;	/* for the ETA */
-	struct run_profile *prof;	/* --profile; NULL: off */
-	/* --precision */
-	int		 rounds;	/* repetitions of every level planned */
-	uint64_t	 rng;		/* random order of the added rounds */
-	struct dataset	**base_real;	/* [nlevels]: the baseline's T */
-	struct prec_level *prec;	/* [nlevels]: this set's own */
-	struct prec_level *prec_rule;	/* [nlevels]: what the rule saw */
-	const char	*prec_of;	/* NULL: prec_rule is this set's own;
-					   else what change it is */
-	int		 prec_nobase;	/* nightly's first night */
-	int		 prec_known;	/* the rule has looked */
-	int		 prec_met;
-	const char	*prec_stop;	/* "target", "budget", "max-reps" */
-};
-
-static int
-max_level(const struct run_config *c)
-{
-	return (c->levels[c->nlevels - 1]);
-}
 
 /* -a and -O into the workload; EXIT_USAGE on a bad value. */
 static int
@@ -157,97 +98,18 @@ make_plans(struct run *r)
 	return (0);
 }
 
-static void
-print_levels(FILE *fp, const struct run_config *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->nlevels; i++)
-		fprintf(fp, "%s%d", i ? "," : "", c->levels[i]);
-}
-
+/*
+ * disturb_wait_quiet, but under the FSCONC_TEST_FOREIGN hook (which
+ * decides what is disturbed) the machine is quiet at once.
+ */
 static int
-dry_run(struct run *r)
+quiet(struct run *r, double limit, double bound, double *waited,
+    double *share)
 {
-	const struct run_config *c = r->cfg;
-	char buf[256], host[256], label[256];
-	size_t i;
-	int ndisks;
-
-	printf("dry run: nothing is created, mounted or written\n");
-	printf("command: %s\n", c->cmdline);
-	printf("os: %s%s\n", c->os == MD_OS_FREEBSD ? "freebsd" : "linux",
-	    c->os != os_this() ? " (plan for another system)" : "");
-	printf("topology: %s%s\n", topo_summary(r->topo, buf, sizeof(buf)),
-	    c->synthetic != NULL ? " (synthetic)" : "");
-	printf("workload: %s, mode %s%s\n", c->wl->name, run_mode_name(c->mode),
-	    c->verify ? ", verify" : "");
-	if (c->archive != NULL)
-		printf("archive: %s\n", c->archive);
-	for (i = 0; i < c->nwopts; i++)
-		printf("option: %s=%s\n", c->wopts[i].key, c->wopts[i].value);
-	printf("levels: ");
-	print_levels(stdout, c);
-	printf(" (ncpu %d)\n", r->ncpu);
-	printf("repetitions: %d, order %s", c->reps, run_order_name(c->order));
-	if (c->order == RUN_ORDER_RANDOM)
-		printf(" (seed %lu)", c->seed);
-	printf(", %zu batches\n", r->nsteps);
-	if (c->precision > 0)
-		printf("precision: target +/-%g%% at 95%%: after these, "
-		    "rounds of every level are added until it is reached, "
-		    "for at most %d repetitions and %llu s\n", c->precision,
-		    c->max_reps, (unsigned long long)c->budget);
-	for (i = 0; i < c->nlevels; i++)
-		if (c->levels[i] > r->ncpu)
-			printf("warning: -j %d: oversubscribed, %d workers on "
-			    "%d PUs\n", c->levels[i], c->levels[i], r->ncpu);
-	printf("results: %s/%s/%s/<UTC time>\n", c->results != NULL ?
-	    c->results : rs_default_root(), rs_host_name(host, sizeof(host)),
-	    c->label != NULL ? c->label : os_default_label(label,
-	    sizeof(label)));
-	if (c->profile != PROF_OFF) {
-		printf("profile: %d profiled %s per level (not counted), %u "
-		    "Hz, into <set>/profile:\n", c->profile_reps,
-		    c->profile_reps == 1 ? "batch" : "batches", c->profile_hz);
-		fflush(stdout);
-		profiler_plan(stdout, c->os, c->profile_hz, "<set>/profile");
-	}
-	printf("idle guard: %s", idle_guard_name(c->idle_guard));
-	if (c->idle_guard == IDLE_GUARD_QOS && c->os == MD_OS_FREEBSD &&
-	    c->qos_sysctls) {
-		printf(", C-state limits set for the run, put back after:\n");
-		idle_qos_plan(stdout, r->ncpu);
-	} else
-		printf("\n");
-	if (r->have_spec) {
-		ndisks = c->layout == RUN_LAYOUT_SHARED ? 1 : max_level(c);
-		printf("disk: %s, layout %s, %d %s, refreshed before every "
-		    "batch\n", md_spec_string(&r->spec, buf, sizeof(buf)),
-		    run_layout_name(c->layout), ndisks,
-		    ndisks == 1 ? "disk" : "disks");
-		if (r->spec.size_default)
-			printf("disk size: not given: %lluM or more, sized "
-			    "for %d %s per disk once the workload is loaded\n",
-			    (unsigned long long)(MD_DEFAULT_SIZE >> 20),
-			    c->layout == RUN_LAYOUT_SHARED ? max_level(c) : 1,
-			    c->layout == RUN_LAYOUT_SHARED &&
-			    max_level(c) > 1 ? "workers" : "worker");
-		printf("disk commands:\n");
-		fflush(stdout);
-		md_plan(&r->spec, c->os, ndisks, stdout);
-	} else
-		printf("disk: none (workload %s does no file system work)\n",
-		    c->wl->name);
-	printf("batches:\n");
-	for (i = 0; i < r->nsteps; i++)
-		printf("  %zu: jobs %d, rep %d%s\n", i + 1,
-		    c->levels[r->steps[i].level], r->steps[i].rep,
-		    r->steps[i].profiled ? ", profiled" : "");
-	printf("binding:\n");
-	for (i = 0; i < c->nlevels; i++)
-		bind_plan_print(r->topo, r->plans[i], stdout);
-	return (EXIT_OK);
+	if (r->inject < 0)
+		return (disturb_wait_quiet(limit, bound, waited, share));
+	*waited = *share = 0;
+	return (0);
 }
 
 /* --wait-quiet: a quiet machine, or the bound, before the first batch. */
@@ -261,8 +123,7 @@ wait_quiet(struct run *r)
 	if (c->progress)
 		fprintf(stderr, "fsconc run: waiting up to %gs for a quiet "
 		    "machine", c->wait_quiet);
-	switch (disturb_wait_quiet(limit, c->wait_quiet, &r->waited,
-	    &r->quiet_share)) {
+	switch (quiet(r, limit, c->wait_quiet, &r->waited, &r->quiet_share)) {
 	case 0:
 		r->quiet = "quiet";
 		break;
@@ -281,87 +142,6 @@ wait_quiet(struct run *r)
 	}
 	if (c->progress)
 		fprintf(stderr, "\r\033[K");
-}
-
-static void
-write_meta(struct run *r)
-{
-	const struct run_config *c = r->cfg;
-	char buf[256];
-	FILE *mf;
-	size_t i;
-	int over = 0;
-
-	rs_meta(r->rs, "harness.version", "%s", FSCONC_VERSION);
-	rs_meta(r->rs, "command", "%s", c->cmdline);
-	rs_utc_time(buf, sizeof(buf), time(NULL));
-	rs_meta(r->rs, "start", "%s", buf);
-	mf = rs_meta_file(r->rs);
-	os_describe(mf);
-	fflush(mf);
-	rs_meta(r->rs, "topology", "%s", topo_summary(r->topo, buf,
-	    sizeof(buf)));
-	rs_meta(r->rs, "ncpu", "%d", r->ncpu);
-	hwloc_bitmap_list_snprintf(buf, sizeof(buf),
-	    hwloc_topology_get_topology_cpuset(r->topo));
-	rs_meta(r->rs, "cpuset", "%s", buf);
-	rs_meta(r->rs, "workload", "%s", c->wl->name);
-	for (i = 0; i < c->nwopts; i++)
-		rs_meta(r->rs, "workload.option", "%s=%s", c->wopts[i].key,
-		    c->wopts[i].value);
-	if (c->wl->describe != NULL) {
-		c->wl->describe(r->wl_state, mf);
-		fflush(mf);
-	}
-	rs_meta(r->rs, "mode", "%s", run_mode_name(c->mode));
-	rs_meta(r->rs, "bind", "%s", bind_level_name(c->bind));
-	rs_meta(r->rs, "distrib", "%s", bind_distrib_name(c->distrib));
-	rs_meta(r->rs, "layout", "%s", run_layout_name(c->layout));
-	rs_meta(r->rs, "order", "%s", run_order_name(c->order));
-	if (c->order == RUN_ORDER_RANDOM)
-		rs_meta(r->rs, "seed", "%lu", c->seed);
-	buf[0] = '\0';
-	for (i = 0; i < c->nlevels; i++)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%d",
-		    i ? "," : "", c->levels[i]);
-	rs_meta(r->rs, "levels", "%s", buf);
-	rs_meta(r->rs, "reps", "%d", c->reps);
-	if (c->precision > 0)
-		rs_meta(r->rs, "precision_target", "%g", c->precision);
-	rs_meta(r->rs, "verify", "%s", c->verify ? "yes" : "no");
-	buf[0] = '\0';
-	for (i = 0; i < c->nlevels; i++)
-		if (c->levels[i] > r->ncpu) {
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
-			    "%s%d", over++ ? "," : "", c->levels[i]);
-			warnx("run: -j %d: oversubscribed, %d workers on %d "
-			    "CPUs", c->levels[i], c->levels[i], r->ncpu);
-		}
-	rs_meta(r->rs, "oversubscribed", "%s", over ? buf : "no");
-	if (c->disturb_limit >= 0)
-		rs_meta(r->rs, "disturb_threshold", "%g", 100 *
-		    c->disturb_limit);
-	else
-		rs_meta(r->rs, "disturb_threshold", "off");
-	rs_meta(r->rs, "disturb_max_reruns", "%d", c->disturb_reruns);
-	idle_guard_describe(c, r->ncpu, mf);
-	fflush(mf);
-	if (r->quiet != NULL) {
-		rs_meta(r->rs, "wait_quiet", "%s", r->quiet);
-		rs_meta(r->rs, "wait_quiet_seconds", "%.1f", r->waited);
-	}
-	if (r->have_spec) {
-		rs_meta(r->rs, "disk", "%s", md_spec_string(&r->spec, buf,
-		    sizeof(buf)));
-		rs_meta(r->rs, "fs", "%s", r->spec.fs != NULL ? r->spec.fs :
-		    "");
-		rs_meta(r->rs, "newfs_opts", "%s", r->spec.newfs_opts != NULL ?
-		    r->spec.newfs_opts : "");
-		rs_meta(r->rs, "mount_opts", "%s", r->spec.mount_opts != NULL ?
-		    r->spec.mount_opts : "");
-		rs_meta(r->rs, "disk_size_rule", "%s", r->size_rule);
-	} else
-		rs_meta(r->rs, "disk", "none");
 }
 
 /*
@@ -417,20 +197,6 @@ destroy_disks(struct run *r)
 	return (rc);
 }
 
-/* "1: 3.1%, 2: 2.0%/EC 3.3%": the precision per level. */
-static void
-prec_print(FILE *fp, const struct prec_level *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		fprintf(fp, "%sjobs %d %.2g%%", i ? ", " : "", p[i].jobs,
-		    p[i].real);
-		if (!isnan(p[i].ec))
-			fprintf(fp, " EC %.2g%%", p[i].ec);
-	}
-}
-
 static void
 progress(struct run *r, size_t done, double started)
 {
@@ -445,17 +211,18 @@ progress(struct run *r, size_t done, double started)
 		    c->max_reps, (int)el / 60, (int)el % 60,
 		    (int)c->budget / 60, (int)c->budget % 60);
 		if (r->prec_known)
-			prec_print(stderr, r->prec_rule, c->nlevels);
+			run_prec_print(stderr, r->prec_rule, c->nlevels);
 		else
 			fprintf(stderr, " (from round %d)", c->reps);
 		fprintf(stderr, ", target %g%%", c->precision);
 		fflush(stderr);
 		return;
 	}
-	fprintf(stderr, "\r\033[Kfsconc run: jobs %d, rep %d/%zu%s, batch "
-	    "%zu/%zu", c->levels[r->steps[done].level], r->steps[done].rep,
-	    r->nsteps / c->nlevels, r->steps[done].profiled ? " (profiled)" :
-	    "", done + 1, r->nsteps);
+	fprintf(stderr, "\r\033[Kfsconc run: jobs %d, %s %d/%zu%s, batch "
+	    "%zu/%zu", c->levels[r->steps[done].level], r->steps[done].warmup ?
+	    "warm-up" : "rep", r->steps[done].rep, r->steps[done].warmup ?
+	    (size_t)c->warmup : (r->nsteps - r->nwarmup) / c->nlevels,
+	    r->steps[done].profiled ? " (profiled)" : "", done + 1, r->nsteps);
 	if (done > 0) {
 		eta = el / (double)done * (double)(r->nsteps - done);
 		fprintf(stderr, ", ETA %dm%02ds", (int)(eta / 60),
@@ -472,10 +239,11 @@ progress(struct run *r, size_t done, double started)
  * after (deterministic, unlike a busy loop beside the run).
  */
 static int
-disturbed(struct run *r, struct rs_run *run)
+disturbed(struct run *r, struct rs_run *run, double *sharep)
 {
 	double share;
 
+	*sharep = NAN;
 	if (run->status > RS_WARN)
 		return (0);
 	if (r->inject >= 0 && !isnan(run->foreign)) {
@@ -489,17 +257,51 @@ disturbed(struct run *r, struct rs_run *run)
 	    r->cpu.ncpu, r->cpu.hz);
 	if (isnan(share))
 		return (0);
+	*sharep = share;
 	if (isnan(r->worst) || share > r->worst)
 		r->worst = share;
 	return (r->cfg->disturb_limit >= 0 && share > r->cfg->disturb_limit);
 }
 
 /*
+ * The re-runs of a batch ran out and it is still disturbed: wait for a
+ * quiet machine (a window at --disturb-limit, 10% when off) before the
+ * try that counts, out of --disturb-wait's time for the whole run.  A
+ * wait that ends unquiet spends it all: the machine is busy, and later
+ * batches do not wait for it again.
+ */
+static void
+disturb_wait(struct run *r)
+{
+	const struct run_config *c = r->cfg;
+	double limit = c->disturb_limit >= 0 ? c->disturb_limit :
+	    RUN_DISTURB_LIMIT, waited, share;
+	int q;
+
+	if (c->progress)
+		fprintf(stderr, "\r\033[Kfsconc run: the re-runs ran out: "
+		    "waiting up to %.0fs for a quiet machine", r->wait_left);
+	q = quiet(r, limit, r->wait_left, &waited, &share);
+	if (c->progress)
+		fprintf(stderr, "\r\033[K");
+	r->disturb_waited += waited;
+	r->wait_left = q == 0 && waited < r->wait_left ? r->wait_left -
+	    waited : 0;
+	if (q != 0)
+		warnx("run: --disturb-wait: the machine was not quiet within "
+		    "%.0fs (%.1f%% busy, limit %g%%): no more waiting; what "
+		    "is counted disturbed flags the set", waited, 100 * share,
+		    100 * limit);
+}
+
+/*
  * One try of a batch: disks, directories, workers; rows appended and
  * committed.  *again: it was disturbed and is run again (try < the
- * --disturb-reruns bound): its row is kept, marked disturbed, its
- * workers' are not.  The last try counts, disturbed or not (the summary
- * and meta say how many were).
+ * --disturb-reruns bound, or once more after waiting for a quiet
+ * machine when they ran out and --disturb-wait has time left): its row
+ * is kept, marked disturbed, its workers' are not.  The last try
+ * counts, disturbed or not: the summary and meta say how many were, and
+ * any flags the set (analysis/validity.c).
  */
 static int
 batch_try(struct run *r, size_t step, int try, int *again)
@@ -511,9 +313,9 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	struct batch_spec bs;
 	struct idle_hold guard;
 	struct rs_run run;
-	double setup = 0;
+	double setup = 0, share;
 	char **paths = NULL;
-	int rc = 0, ran;
+	int rc = 0, ran, wait = 0;
 
 	memset(&run, 0, sizeof(run));
 	if (r->have_spec) {
@@ -553,6 +355,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	bs.devices = devices;
 	bs.verify = c->verify;
 	run.profiled = r->steps[step].profiled;
+	run.warmup = r->steps[step].warmup;
 	if (run.profiled && run_profile_begin(r->prof, &bs) != 0 &&
 	    c->profile == PROF_REQUIRED) {
 		rc = -1;
@@ -578,6 +381,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	}
 	run.setup = setup;
 	run.profiled = r->steps[step].profiled;
+	run.warmup = r->steps[step].warmup;
 	/* A profile that failed stops the run unless it was optional. */
 	if (run.profiled && run_profile_end(r->prof, (size_t)li, n, &run,
 	    !harness_interrupted && run.status <= RS_WARN) != 0 &&
@@ -585,23 +389,36 @@ batch_try(struct run *r, size_t step, int try, int *again)
 		rc = -1;
 	/* The batch in flight when interrupted is not a measurement. */
 	if (!harness_interrupted) {
-		/* perf's own CPU time is no disturbance of a profiled one. */
-		if (!run.profiled && disturbed(r, &run)) {
-			*again = run.disturbed = try < c->disturb_reruns;
+		/*
+		 * perf's own CPU time is no disturbance of a profiled one;
+		 * a warm-up counts for nothing, so nothing is run again.
+		 */
+		if (!run.profiled && !run.warmup &&
+		    disturbed(r, &run, &share)) {
+			wait = try == c->disturb_reruns && r->wait_left > 0;
+			*again = run.disturbed = try < c->disturb_reruns ||
+			    wait;
 			if (c->progress)
 				fprintf(stderr, "\r\033[K");
 			warnx("run: jobs %d rep %d: disturbed: steal %.3f s + "
 			    "foreign %.3f s in %.3f s on %d CPUs, above %g%%: "
 			    "%s", n, run.rep, run.steal, run.foreign, run.real,
-			    r->cpu.ncpu, 100 * c->disturb_limit, *again ?
-			    "run again" : "the last try, counted");
+			    r->cpu.ncpu, 100 * c->disturb_limit, wait ? "the "
+			    "re-runs ran out: wait for a quiet machine, then "
+			    "once more" : *again ? "run again" : "the last "
+			    "try, counted (the set is flagged disturbed)");
 			if (*again)
 				r->nrerun++;
-			else
+			else {
 				r->nkept++;
+				if (isnan(r->kept_worst) ||
+				    share > r->kept_worst)
+					r->kept_worst = share;
+			}
 		}
 		rs_add_run(r->rs, &run);
-		for (i = 0; i < n && !*again; i++)
+		/* workers.tsv: the workers of batches that count. */
+		for (i = 0; i < n && !*again && !run.warmup; i++)
 			rs_add_worker(r->rs, &rw[i]);
 		if (rs_commit_due(r->rs, RUN_COMMIT_SECONDS) == -1)
 			rc = -1;
@@ -610,7 +427,8 @@ batch_try(struct run *r, size_t step, int try, int *again)
 		if (run.disturbed) {
 			/* kept in runs.tsv, never averaged in */
 		} else if (run.status <= RS_WARN) {
-			if (!run.profiled) {	/* never averaged */
+			/* never averaged */
+			if (!run.profiled && !run.warmup) {
 				ds_add(r->real[li], run.real);
 				if (!isnan(run.idle)) {
 					r->idle[li] += run.idle;
@@ -626,6 +444,8 @@ batch_try(struct run *r, size_t step, int try, int *again)
 		}
 	}
 	free(rw);
+	if (wait && !harness_interrupted)
+		disturb_wait(r);
 out:
 	if (paths != NULL)
 		for (i = 0; i < n; i++)
@@ -650,140 +470,6 @@ one_batch(struct run *r, size_t step)
 		if (!again || harness_interrupted)
 			return (0);
 	}
-}
-
-static void
-prec_summary(struct run *r, FILE *fp)
-{
-	const struct run_config *c = r->cfg;
-	double el = now_monotonic() - r->started;
-	size_t i;
-	int alone = 0;
-
-	fprintf(fp, "precision: target +/-%g%% %s after %d rounds in %.0f s"
-	    " (", c->precision, r->prec_met ? "reached" : "NOT reached",
-	    r->rounds, el);
-	if (r->prec_met)
-		fprintf(fp, "95%% half-widths: ");
-	else if (r->prec_stop == NULL)
-		fprintf(fp, "interrupted: ");
-	else if (strcmp(r->prec_stop, "budget") == 0)
-		fprintf(fp, "--budget %dm%02ds spent: ", (int)c->budget / 60,
-		    (int)c->budget % 60);
-	else
-		fprintf(fp, "--max-reps %d reached: ", c->max_reps);
-	prec_print(fp, r->prec_rule, c->nlevels);
-	fprintf(fp, ")\n");
-	if (r->prec_of != NULL) {
-		fprintf(fp, "precision: the target is on %s; this set alone: ",
-		    r->prec_of);
-		prec_print(fp, r->prec, c->nlevels);
-		fprintf(fp, "\n");
-	}
-	for (i = 0; i < c->nlevels; i++)
-		alone |= r->prec_rule[i].alone;
-	if (alone)
-		fprintf(fp, "precision: the baseline is known to worse than "
-		    "+/-%.2g%% (or there is none) at some levels, so the change "
-		    "cannot be: there this set alone was held to +/-%.2g%% "
-		    "(shown x 1.41)\n",
-		    c->precision / M_SQRT2, c->precision / M_SQRT2);
-	if (!r->prec_met)
-		fprintf(fp, "precision: the set is complete but marked "
-		    "precision_met=no (exit status 4)\n");
-}
-
-static void
-summary(struct run *r, FILE *fp)
-{
-	const struct run_config *c = r->cfg;
-	struct dataset *t1 = NULL, *tn;
-	struct ec_ci ec;
-	double m, hw;
-	size_t i;
-	int n;
-	char ci[512];
-
-	fprintf(fp, "result set: %s\n", rs_path(r->rs));
-	for (i = 0; i < c->nlevels; i++)
-		if (c->levels[i] == 1 && r->real[i]->n > 0)
-			t1 = r->real[i];
-	/* Idle CPUs while N workers run are the mark of lock contention. */
-	fprintf(fp, "%6s %4s %12s %10s %6s %8s %19s %6s\n", "jobs", "n",
-	    "mean T (s)", "+/- 95%", "idle", "EC(N)", "EC 95% CI", "eff");
-	for (i = 0; i < c->nlevels; i++) {
-		tn = r->real[i];
-		n = c->levels[i];
-		if (tn->n == 0) {
-			fprintf(fp, "%6d %4d %12s\n", n, 0, "-");
-			continue;
-		}
-		m = ds_mean(tn);
-		fprintf(fp, "%6d %4zu %12.6f", n, tn->n, m);
-		if (!isnan(hw = ds_mean_hw(tn, 95)))
-			fprintf(fp, " %10.6f", hw);
-		else
-			fprintf(fp, " %10s", "-");
-		if (r->nidle[i] > 0)
-			fprintf(fp, " %5.1f%%", 100 * r->idle[i] / r->nidle[i]);
-		else
-			fprintf(fp, " %6s", "-");
-		if (t1 == NULL || stat_ec(t1, tn, n, 95, &ec) != 0) {
-			fprintf(fp, " %8s\n", "-");
-			continue;
-		}
-		fprintf(fp, " %8.3f", ec.ec);
-		fprintf(fp, " %19s", ec.method == EC_POINT ? "" :
-		    stat_ec_interval(ci, sizeof(ci), &ec, 3));
-		fprintf(fp, " %6.3f\n", ec.ec / (n < r->ncpu ? n : r->ncpu));
-		/* An open interval says why (stat_ec). */
-		if (stat_ec_why(&ec) != NULL)
-			fprintf(fp, "%6s EC(%d) interval open: %s\n", "", n,
-			    stat_ec_why(&ec));
-	}
-	if (t1 == NULL)
-		fprintf(fp, "no completed jobs 1 batches: EC(N) needs T1\n");
-	/* Validity gates (analysis/validity.c), at the default CV limit. */
-	for (i = 0; i < c->nlevels; i++) {
-		struct gate g[2];
-		size_t k, ng;
-
-		ng = gate_level(t1, r->real[i], c->levels[i], r->ncpu, 95,
-		    GATE_MAX_CV, g);
-		for (k = 0; k < ng; k++) {
-			gate_text(ci, sizeof(ci), NULL, &g[k]);
-			fprintf(fp, "flag: %s\n", ci);
-		}
-	}
-	/* The gate releases everyone at once; this says how at once. */
-	if (!isnan(r->skew))
-		fprintf(fp, "start skew: at most %.6f s from the first worker "
-		    "started to the last (runs.tsv start_skew)\n", r->skew);
-	for (i = 0; i < c->nlevels; i++)
-		if (c->levels[i] > r->ncpu)
-			fprintf(fp, "oversubscribed: -j %d on %d CPUs, workers "
-			    "share CPUs\n", c->levels[i], r->ncpu);
-	if (r->nbad > 0)
-		fprintf(fp, "%d %s failed or killed, not counted (runs.tsv "
-		    "says why)\n", r->nbad, r->nbad == 1 ? "batch" : "batches");
-	if (r->prof != NULL)
-		run_profile_summary(r->prof, r->real, NULL, fp);
-	if (r->nrerun > 0 || r->nkept > 0)
-		fprintf(fp, "disturbed: %d %s re-run (runs.tsv disturbed=1, "
-		    "not counted), %d still disturbed at the last try and "
-		    "counted: steal + foreign CPU time above %g%% of the "
-		    "machine (at most %.1f%%)\n", r->nrerun, r->nrerun == 1 ?
-		    "try" : "tries", r->nkept, 100 * c->disturb_limit,
-		    100 * r->worst);
-	else if (!isnan(r->worst) && c->disturb_limit >= 0)
-		fprintf(fp, "disturbance: at most %.1f%% of the machine "
-		    "(steal + foreign; limit %g%%)\n", 100 * r->worst,
-		    100 * c->disturb_limit);
-	else if (!isnan(r->worst))
-		fprintf(fp, "disturbance: at most %.1f%% of the machine "
-		    "(steal + foreign; no limit)\n", 100 * r->worst);
-	if (c->precision > 0 && r->prec_known)
-		prec_summary(r, fp);
 }
 
 static void
@@ -818,6 +504,30 @@ teardown(struct run *r)
 		hwloc_topology_destroy(r->topo);
 }
 
+/*
+ * --warmup: c->warmup batches of every level before the timed ones, in
+ * level order, numbered 1.. like the repetitions they precede (runs.tsv
+ * warmup 1 tells them apart; never averaged).
+ */
+static void
+add_warmup(struct run *r)
+{
+	const struct run_config *c = r->cfg;
+	size_t nw = c->nlevels * (size_t)c->warmup, i, k = 0;
+	struct run_step *s;
+	int j;
+
+	s = xcalloc(nw + r->nsteps, sizeof(*s));
+	for (j = 1; j <= c->warmup; j++)
+		for (i = 0; i < c->nlevels; i++)
+			s[k++] = (struct run_step){ (int)i, j, 0, 1 };
+	memcpy(s + nw, r->steps, r->nsteps * sizeof(*s));
+	free(r->steps);
+	r->steps = s;
+	r->nsteps += nw;
+	r->nwarmup = nw;
+}
+
 /* What a plan and a run both need: topology, order, workload, disks. */
 static int
 run_setup(struct run *r)
@@ -848,6 +558,8 @@ run_setup(struct run *r)
 	r->steps = run_order_steps_profiled(c->order, c->nlevels, c->reps,
 	    reps, c->seed);
 	r->nsteps = c->nlevels * (size_t)(c->reps + reps);
+	if (c->warmup > 0)
+		add_warmup(r);
 	/* --precision's added rounds are numbered after the profiled ones. */
 	r->rounds = c->reps + reps;
 	r->rng = c->seed;
@@ -865,30 +577,6 @@ run_free(struct run *r)
 		idle_guard_close(r->cfg);
 	teardown(r);
 	free(r);
-}
-
-/* --precision's state; nightly's baseline, now that the set exists. */
-static void
-prec_open(struct run *r)
-{
-	const struct run_config *c = r->cfg;
-	struct rs_set *base;
-	size_t i;
-
-	r->prec = xcalloc(c->nlevels, sizeof(*r->prec));
-	r->prec_rule = xcalloc(c->nlevels, sizeof(*r->prec_rule));
-	if (c->prec_baseline == NULL)
-		return;
-	/*
-	 * No baseline yet (the first night): an empty one, so that this
-	 * set is held to target/sqrt(2) and is a good baseline tomorrow.
-	 */
-	base = c->prec_baseline(rs_path(r->rs), c->prec_arg);
-	r->prec_nobase = base == NULL;
-	r->base_real = xcalloc(c->nlevels, sizeof(*r->base_real));
-	for (i = 0; i < c->nlevels; i++)
-		r->base_real[i] = base == NULL ? ds_new("real") :
-		    ds_from_set(base, c->levels[i], "real", "real", 1.0);
 }
 
 int
@@ -926,7 +614,8 @@ run_open(struct run_config *c, struct run **rp)
 		warnx("run: no CPU time counters: steal and foreign unknown");
 	r->inject = (p = getenv("FSCONC_TEST_FOREIGN")) != NULL ?
 	    strtol(p, NULL, 10) : -1;
-	r->worst = NAN;
+	r->worst = r->kept_worst = NAN;
+	r->wait_left = c->disturb_wait;
 	if (idle_guard_open(c, r->ncpu) != 0) {
 		rc = EXIT_RUNTIME;
 		goto fail;
@@ -951,7 +640,7 @@ run_open(struct run_config *c, struct run **rp)
 		snprintf(name, sizeof(name), "jobs-%d.real", c->levels[i]);
 		r->real[i] = ds_new(name);
 	}
-	write_meta(r);
+	run_write_meta(r);
 	if ((r->prof = run_profile_new(c, rs_path(r->rs))) != NULL &&
 	    run_profile_open(r->prof, r->rs) != 0) {
 		rs_meta(r->rs, "aborted", "yes");
@@ -960,7 +649,7 @@ run_open(struct run_config *c, struct run **rp)
 		goto fail;
 	}
 	if (c->precision > 0)
-		prec_open(r);
+		run_prec_open(r);
 	r->started = now_monotonic();
 	*rp = r;
 	return (EXIT_OK);
@@ -993,127 +682,6 @@ run_step(struct run *r, size_t i)
 	return (0);
 }
 
-static void
-prec_meta(struct run *r)
-{
-	const struct run_config *c = r->cfg;
-	char key[64];
-	size_t i;
-
-	/* What this set reached, whatever stopped it. */
-	prec_set(r->real, c->levels, c->nlevels, 95, r->prec);
-	rs_meta(r->rs, "precision_met", "%s", r->prec_met ? "yes" : "no");
-	if (r->prec_stop != NULL)
-		rs_meta(r->rs, "precision_stop", "%s", r->prec_stop);
-	for (i = 0; i < c->nlevels; i++) {
-		snprintf(key, sizeof(key), "precision_real.%d", c->levels[i]);
-		rs_meta(r->rs, key, "%.4g", r->prec[i].real);
-		if (isnan(r->prec[i].ec))
-			continue;
-		snprintf(key, sizeof(key), "precision_ec.%d", c->levels[i]);
-		rs_meta(r->rs, key, "%.4g", r->prec[i].ec);
-	}
-}
-
-/* The rule's figures for runs[0..n-1], in each one's prec_rule. */
-static void
-prec_evaluate(struct run **runs, size_t n)
-{
-	const struct run_config *c = runs[0]->cfg;
-	const size_t sz = c->nlevels * sizeof(struct prec_level);
-	struct prec_level *pair, *rule = runs[0]->prec_rule;
-	size_t k, j;
-
-	for (k = 0; k < n; k++)
-		prec_set(runs[k]->real, c->levels, c->nlevels, 95,
-		    runs[k]->prec);
-	if (n == 1 && runs[0]->base_real == NULL) {
-		memcpy(rule, runs[0]->prec, sz);
-		return;
-	}
-	if (n == 1) {
-		prec_pair(runs[0]->base_real, runs[0]->real, c->levels,
-		    c->nlevels, 95, c->precision, 1, rule);
-		runs[0]->prec_of = runs[0]->prec_nobase ? "the change "
-		    "against the next set (there is no baseline yet)" :
-		    "the change against the baseline";
-		return;
-	}
-	/* Cells: the worst change over every pair, the same for all. */
-	pair = xcalloc(c->nlevels, sizeof(*pair));
-	for (k = 0; k < n; k++)
-		for (j = k + 1; j < n; j++) {
-			prec_pair(runs[k]->real, runs[j]->real, c->levels,
-			    c->nlevels, 95, c->precision, 0, pair);
-			if (k == 0 && j == 1)
-				memcpy(rule, pair, sz);
-			else
-				prec_merge(rule, pair, c->nlevels);
-		}
-	free(pair);
-	for (k = 0; k < n; k++) {
-		if (k > 0)
-			memcpy(runs[k]->prec_rule, rule, sz);
-		runs[k]->prec_of = "the change between the cells";
-	}
-}
-
-/* One more repetition of every level, in the configured order. */
-static void
-add_round(struct run *r)
-{
-	const struct run_config *c = r->cfg;
-	size_t i, *order;
-
-	order = xcalloc(c->nlevels, sizeof(*order));
-	for (i = 0; i < c->nlevels; i++)
-		order[i] = i;
-	if (c->order == RUN_ORDER_RANDOM)
-		shuffle(order, c->nlevels, sizeof(*order), &r->rng);
-	r->rounds++;
-	r->steps = xrealloc(r->steps, (r->nsteps + c->nlevels) *
-	    sizeof(*r->steps));
-	for (i = 0; i < c->nlevels; i++)
-		r->steps[r->nsteps++] = (struct run_step){ (int)order[i],
-		    r->rounds, 0 };
-	free(order);
-}
-
-int
-run_precision_more(struct run **runs, size_t n, int show)
-{
-	const struct run_config *c = runs[0]->cfg;
-	struct run *r = runs[0];
-	double el, per;
-	const char *stop = NULL;
-	size_t k;
-
-	prec_evaluate(runs, n);
-	el = now_monotonic() - r->started;
-	per = el / r->rounds;
-	if (prec_met(r->prec_rule, c->nlevels, c->precision))
-		stop = "target";
-	else if (el + per > (double)c->budget)
-		stop = "budget";
-	else if (r->rounds >= c->max_reps)
-		stop = "max-reps";
-	for (k = 0; k < n; k++) {
-		runs[k]->prec_known = 1;
-		runs[k]->prec_met = stop != NULL && strcmp(stop, "target") == 0;
-		runs[k]->prec_stop = stop;
-		if (stop == NULL)
-			add_round(runs[k]);
-	}
-	if (show) {
-		fprintf(stderr, "\r\033[Kfsconc run: round %d: +/-", r->rounds);
-		prec_print(stderr, r->prec_rule, c->nlevels);
-		fprintf(stderr, ", target %g%%, %.0f s of %llu s", c->precision,
-		    el, (unsigned long long)c->budget);
-		fflush(stderr);
-	}
-	return (stop == NULL);
-}
-
 int
 run_close(struct run *r, char *set_path, size_t len)
 {
@@ -1138,7 +706,7 @@ run_close(struct run *r, char *set_path, size_t len)
 	if (r->prof != NULL)
 		run_profile_summary(r->prof, r->real, r->rs, NULL);
 	if (c->precision > 0)
-		prec_meta(r);
+		run_prec_meta(r);
 	if (c->precision > 0 && !r->prec_met && rc == EXIT_OK)
 		rc = EXIT_INVALID;
 	rs_utc_time(now, sizeof(now), time(NULL));
@@ -1146,12 +714,22 @@ run_close(struct run *r, char *set_path, size_t len)
 	rs_meta(r->rs, "batches.failed", "%d", r->nbad);
 	rs_meta(r->rs, "disturbed_reruns", "%d", r->nrerun);
 	rs_meta(r->rs, "disturbed_kept", "%d", r->nkept);
+	if (r->nkept > 0 && !isnan(r->kept_worst))
+		rs_meta(r->rs, "disturbed_worst", "%.1f", 100 *
+		    r->kept_worst);
+	if (r->disturb_waited > 0)
+		rs_meta(r->rs, "disturb_wait_seconds", "%.1f",
+		    r->disturb_waited);
+	/* Counted disturbed: the figures are not valid (as a missed
+	 * precision target), whatever they say. */
+	if (r->nkept > 0 && rc == EXIT_OK)
+		rc = EXIT_INVALID;
 	if (r->nbad > 0)
 		rc = EXIT_RUNTIME;
 	if (rs_commit(r->rs) != 0)
 		rc = EXIT_RUNTIME;
 	if (c->summary)
-		summary(r, stdout);
+		run_summary(r, stdout);
 	if (rs_close(r->rs) != 0)
 		rc = EXIT_RUNTIME;
 	r->rs = NULL;
@@ -1180,7 +758,7 @@ run_experiment(struct run_config *c, char *set_path, size_t len)
 		r = xcalloc(1, sizeof(*r));
 		r->cfg = c;
 		if ((rc = run_setup(r)) == EXIT_OK)
-			rc = dry_run(r);
+			rc = run_dry_run(r);
 		run_free(r);
 		return (rc);
 	}

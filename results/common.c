@@ -109,6 +109,7 @@ const struct rs_column rs_run_columns[] = {
 	RUN(foreign,	RC_SECONDS,	2, 0),
 	RUN(disturbed,	RC_FLAG,	2, RCF_UNCOUNTED),
 	RUN(profiled,	RC_FLAG,	3, RCF_UNCOUNTED),
+	RUN(warmup,	RC_FLAG,	4, RCF_UNCOUNTED),
 };
 const size_t rs_nrun_columns = sizeof(rs_run_columns) /
     sizeof(rs_run_columns[0]);

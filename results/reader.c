@@ -492,7 +492,8 @@ parse_row(struct rs_set *s, char **f, const struct rs_column *cols,
 struct rowkey {
 	int	 jobs, rep, worker;
 	size_t	 line;
-	int	 disturbed;	/* runs.tsv: re-run, so it may come again */
+	int	 disturbed;	/* runs.tsv: re-run or warm-up, so it may
+				   come again */
 };
 
 static int
@@ -618,7 +619,8 @@ read_table(struct rs_set *s, int dirfd, const char *file, int workers,
 				goto bad;
 			keys[nrows] = (struct rowkey){ s->runs[s->nruns].jobs,
 			    s->runs[s->nruns].rep, 0, l.lineno,
-			    s->runs[s->nruns].disturbed };
+			    s->runs[s->nruns].disturbed ||
+			    s->runs[s->nruns].warmup };
 			s->nruns++;
 		}
 		nrows++;

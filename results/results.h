@@ -78,6 +78,8 @@ struct rs_run {
 	int		 disturbed;	/* 1: disturbed, never averaged in */
 	int		 profiled;	/* 1: run --profile sampled it; never
 					   averaged (0 in older sets) */
+	int		 warmup;	/* 1: a --warmup batch; never averaged
+					   (0 in older sets) */
 	double		 metric[RS_MAX_METRICS];	/* workload metrics */
 	char		 reason[256];	/* why not ok, or "" */
 };

@@ -56,6 +56,17 @@ echo "$chg" | grep -Eq 'change at 2026-10-1[234]T03:00:00Z: .* -(9|10|11)\.[0-9]
     ok "the change: its night, size, interval, sets and kernel key" ||
     not_ok "the change: its night, size, interval, sets and kernel key" "$chg"
 
+# A night's figure and interval: one number of decimals down a series
+# (never 3.15 beside 3.219).
+dec=$(echo "$out" | sed -n '/^alpha base N=8/,/^$/p' |
+    sed -n 's/^  [0-9][^ ]*  \([^ ]*\) \[\([^,]*\), \([^]]*\)\].*/\1 \2 \3/p' |
+    awk '{ for (i = 1; i <= NF; i++) {
+	d = index($i, ".") ? length($i) - index($i, ".") : 0; c[d]++ } }
+	END { for (d in c) print d }')
+[ "$(echo "$dec" | wc -l)" -eq 1 ] && [ -n "$dec" ] &&
+    ok "history: one number of decimals down a series" ||
+    not_ok "history: one number of decimals down a series" "$dec $(echo "$out" | sed -n '/^alpha base N=8/,/^$/p')"
+
 if command -v python3 >/dev/null 2>&1; then
 	"$FSCONC" history -R "$root" -H alpha -j 8 --json >"$s/h.json"
 	python3 - "$s/h.json" >"$s/json.out" 2>&1 <<'EOF'

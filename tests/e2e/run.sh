@@ -287,3 +287,37 @@ left=$(orphans)
 [ $started -eq 0 ] && [ "$left" -eq 0 ] &&
     ok "controller killed: its workers die with it" ||
     not_ok "controller killed: its workers die with it" "started $started, left $left"
+
+# --- --warmup: batches of every level first, recorded, never averaged ------
+out=$("$FSCONC" run $CAL -j 1,2 -r 3 --warmup 1 -R "$S/w" 2>"$S/w.err"); rc=$?
+set=$(set_of "$S/w")
+# The warmup column found by the header; rows whose value is 1.
+warm=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "warmup") c = i; next }
+    c && $c == 1 { print $1 "/" $2 }' "$set/runs.tsv" | tr '\n' ' ')
+if [ $rc -eq 0 ] && [ "$(rows "$set/runs.tsv")" -eq 8 ] &&
+    [ "$warm" = "1/1 2/1 " ] &&
+    [ "$(head -n 2 "$set/runs.tsv" | tail -n 1 | cut -f1,2)" = "1	1" ] &&
+    [ "$(wc -l <"$set/jobs-1.real")" -eq 3 ] &&
+    [ "$(wc -l <"$set/jobs-2.real")" -eq 3 ] &&
+    [ "$(rows "$set/workers.tsv")" -eq 9 ] &&
+    grep -qx 'warmup=1' "$set/meta" &&
+    echo "$out" | grep -Eq '^ +1 +3 ' && echo "$out" | grep -Eq '^ +2 +3 ' &&
+    "$FSCONC" compare "$set" "$set" >/dev/null 2>&1; then
+	ok "--warmup 1: a warm-up batch per level first, in runs.tsv, never averaged"
+else
+	not_ok "--warmup 1: a warm-up batch per level first, in runs.tsv, never averaged" \
+	    "rc=$rc warm=$warm $out $(cat "$S/w.err" "$set/runs.tsv")"
+fi
+out=$("$FSCONC" run $CAL -j 1 -r 1 --warmup 2 --dry-run 2>&1)
+echo "$out" | grep -q '^  1: jobs 1, warm-up 1$' &&
+    echo "$out" | grep -q '^  2: jobs 1, warm-up 2$' &&
+    echo "$out" | grep -q '^  3: jobs 1, rep 1$' &&
+    ok "--warmup 2 --dry-run: the warm-ups listed first" ||
+    not_ok "--warmup 2 --dry-run: the warm-ups listed first" "$out"
+for bad in "--warmup -1" "--warmup x" "--warmup 101" "--warmup ''" \
+    "--precision 5% --max-reps 3 --warmup 4"; do
+	eval "\"\$FSCONC\" run $CAL -j 1 --dry-run $bad" >"$S/bad.out" 2>&1; rc=$?
+	[ $rc -eq 2 ] && grep -q 'warmup' "$S/bad.out" &&
+	    ok "$bad: usage error" ||
+	    not_ok "$bad: usage error" "rc=$rc $(cat "$S/bad.out")"
+done

@@ -459,6 +459,107 @@ test_gates(void **state)
 	gsl_rng_free(rng);
 }
 
+/*
+ * A set that counted disturbed batches (meta disturbed_kept) is flagged
+ * with the count and the worst share, in gate_set and so in compare.
+ */
+static void
+test_gate_disturbed(void **state)
+{
+	static const int lv[] = { 1, 2 };
+	static const double mu[] = { 1, 1.1 }, sd[] = { 0.01, 0.01 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct rs_set *a, *b, *sets[2];
+	struct compare_opts o;
+	struct compare_verdict v;
+	struct gate *g, one;
+	char text[512], *buf;
+	size_t n, len;
+	FILE *fp;
+
+	(void)state;
+	gsl_rng_set(rng, 7);
+	a = mkset("a", rng, lv, mu, sd, 2);
+	b = mkset("b", rng, lv, mu, sd, 2);
+	/* Re-run, none counted: no flag. */
+	add_meta(a, "disturbed_reruns", "3");
+	add_meta(a, "disturbed_kept", "0");
+	n = gate_set(a, 95, GATE_MAX_CV, &g);
+	assert_int_equal(n, 0);
+	free(g);
+	add_meta(b, "disturb_threshold", "10");
+	add_meta(b, "disturbed_kept", "20");
+	add_meta(b, "disturbed_worst", "45.2");
+	n = gate_set(b, 95, GATE_MAX_CV, &g);
+	assert_int_equal(n, 1);
+	assert_int_equal(g[0].kind, GATE_DISTURBED);
+	assert_int_equal(g[0].count, 20);
+	assert_true(g[0].value == 45.2 && g[0].limit == 10);
+	assert_string_equal(gate_name(g[0].kind), "disturbed");
+	gate_text(text, sizeof(text), b, &g[0]);
+	assert_non_null(strstr(text, "disturbed: 20 batches counted while "
+	    "steal + foreign CPU time took more than 10% of the machine "
+	    "(worst 45.2%)"));
+	free(g);
+	/* What run's summary asks: the same flag from its counters. */
+	assert_int_equal(gate_disturbed(0, 50, 10, &one), 0);
+	assert_int_equal(gate_disturbed(1, NAN, NAN, &one), 1);
+	gate_text(text, sizeof(text), NULL, &one);
+	assert_non_null(strstr(text, "disturbed: 1 batch counted while "
+	    "steal + foreign CPU time took more than its limit of the "
+	    "machine (worst unknown)"));
+	/* compare shows it under Validity and in the verdict's note. */
+	sets[0] = a;
+	sets[1] = b;
+	memset(&o, 0, sizeof(o));
+	o.conf = 95;
+	o.width = 74;
+	assert_non_null(fp = open_memstream(&buf, &len));
+	assert_int_equal(compare_sets(fp, sets, 2, &o, &v), 0);
+	fclose(fp);
+	assert_int_equal(v.nflags, 1);
+	assert_non_null(strstr(buf, "+ disturbed: 20 batches counted"));
+	assert_non_null(strstr(buf, "Validity: 1 flag above"));
+	free(buf);
+	rs_free(a);
+	rs_free(b);
+	gsl_rng_free(rng);
+}
+
+/* The EC table's mean T1 and mean TN: one number of decimals a column. */
+static void
+test_ec_table_decimals(void **state)
+{
+	static const int lv[] = { 1, 2 };
+	static const double mua[] = { 1.5, 1 }, mub[] = { 1.25, 0.875 };
+	static const double sd[] = { 0, 0 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct rs_set *a = mkset("a", rng, lv, mua, sd, 2);
+	struct rs_set *b = mkset("b", rng, lv, mub, sd, 2);
+	struct rs_set *sets[2] = { a, b };
+	struct compare_opts o;
+	struct compare_verdict v;
+	char *buf;
+	size_t len;
+	FILE *fp;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.conf = 95;
+	o.width = 74;
+	assert_non_null(fp = open_memstream(&buf, &len));
+	assert_int_equal(compare_sets(fp, sets, 2, &o, &v), 0);
+	fclose(fp);
+	/* %.6g printed 1.5 above 1.25, and 1 above 0.875. */
+	assert_non_null(strstr(buf, "x    2  a"));
+	assert_non_null(strstr(buf, "      1.50       1.000 "));
+	assert_non_null(strstr(buf, "      1.25       0.875 "));
+	free(buf);
+	rs_free(a);
+	rs_free(b);
+	gsl_rng_free(rng);
+}
+
 int
 main(void)
 {
@@ -472,6 +573,8 @@ main(void)
 		cmocka_unit_test(test_skipped_level),
 		cmocka_unit_test(test_constant_sets),
 		cmocka_unit_test(test_gates),
+		cmocka_unit_test(test_gate_disturbed),
+		cmocka_unit_test(test_ec_table_decimals),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));

@@ -267,7 +267,8 @@ test_bad_options(void **state)
 	run_config_free(&c);
 }
 
-/* --disturb-limit, --disturb-reruns, --wait-quiet, --idle-guard. */
+/* --disturb-limit, --disturb-reruns, --disturb-wait, --wait-quiet,
+ * --idle-guard. */
 static void
 test_disturb_options(void **state)
 {
@@ -281,6 +282,11 @@ test_disturb_options(void **state)
 		"run --disturb-reruns 101", "run --wait-quiet=0",
 		"run --wait-quiet=10x", "run --wait-quiet=25h",
 		"run --wait-quiet=", "run --wait-quiet=-1s",
+		"run --wait-quiet=Off", "run --disturb-wait 0",
+		"run --disturb-wait", "run --disturb-wait 25h",
+		"run --disturb-wait -1s", "run --disturb-wait 5x",
+		"run --warmup -1", "run --warmup x", "run --warmup 101",
+		"run --warmup", "run --precision 5 --max-reps 10 --warmup 11",
 		"run --idle-guard halt", "run --idle-guard", NULL,
 	};
 	struct run_config c;
@@ -291,6 +297,7 @@ test_disturb_options(void **state)
 	assert_true(c.disturb_limit == RUN_DISTURB_LIMIT);
 	assert_int_equal(c.disturb_reruns, RUN_DISTURB_RERUNS);
 	assert_true(c.wait_quiet == 0);
+	assert_true(c.disturb_wait == RUN_DISTURB_WAIT);
 	assert_int_equal(c.idle_guard, IDLE_GUARD_NONE);
 	run_config_free(&c);
 	assert_int_equal(parse(&c, "run --disturb-limit 2.5% "
@@ -301,11 +308,27 @@ test_disturb_options(void **state)
 	assert_int_equal(c.idle_guard, IDLE_GUARD_SPIN);
 	run_config_free(&c);
 	assert_int_equal(parse(&c, "run --disturb-limit off --wait-quiet=2m "
-	    "--idle-guard qos --qos-sysctls"), READY);
+	    "--idle-guard qos --qos-sysctls --disturb-wait 90s"), READY);
 	assert_true(c.disturb_limit < 0);
 	assert_true(c.wait_quiet == 120);
+	assert_true(c.disturb_wait == 90);
 	assert_int_equal(c.idle_guard, IDLE_GUARD_QOS);
 	assert_int_equal(c.qos_sysctls, 1);
+	run_config_free(&c);
+	/* --warmup: 0 by default, 0..100, at most --max-reps. */
+	assert_int_equal(c.warmup, 0);
+	assert_int_equal(parse(&c, "run --warmup 2"), READY);
+	assert_int_equal(c.warmup, 2);
+	run_config_free(&c);
+	assert_int_equal(parse(&c, "run --precision 5 --max-reps 10 "
+	    "--warmup 10"), READY);
+	assert_int_equal(c.warmup, 10);
+	run_config_free(&c);
+	/* off: no wait (nightly's --wait-quiet is on by default). */
+	assert_int_equal(parse(&c, "run --wait-quiet --wait-quiet=off "
+	    "--disturb-wait off"), READY);
+	assert_true(c.wait_quiet == 0);
+	assert_true(c.disturb_wait == 0);
 	run_config_free(&c);
 	for (i = 0; bad[i] != NULL; i++) {
 		assert_int_equal(parse(&c, bad[i]), EXIT_USAGE);

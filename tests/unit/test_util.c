@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -77,6 +79,35 @@ test_parse_duration(void **state)
 }
 
 /* What --wait-quiet and --budget refuse, and why (errno). */
+/* One number of decimals for a column: the most %.4g shows of any. */
+static void
+test_col_decimals(void **state)
+{
+	static const double night[] = { 3.15, 3.095, 3.207, 3.219 };
+	static const double mixed[] = { 0.05, 12.5, -3 };
+	static const double whole[] = { 14.64, 320.94, 83.35 };
+	static const double tiny[] = { 1.5e-7, 2 };
+	static const double none[] = { NAN, INFINITY, 0 };
+	char a[32], b[32];
+
+	(void)state;
+	/* fsconc history's 3.15 beside 3.219: both 3 decimals now. */
+	assert_int_equal(col_decimals(night, 4, 4), 3);
+	snprintf(a, sizeof(a), "%.*f", col_decimals(night, 4, 4), night[0]);
+	snprintf(b, sizeof(b), "%.*f", col_decimals(night, 4, 4), night[3]);
+	assert_string_equal(a, "3.150");
+	assert_string_equal(b, "3.219");
+	assert_int_equal(col_decimals(mixed, 3, 4), 2);
+	/* No zeros the data do not have: 14.64, not 14.6400. */
+	assert_int_equal(col_decimals(whole, 3, 6), 2);
+	assert_int_equal(col_decimals(whole, 3, 4), 2);
+	assert_int_equal(col_decimals(tiny, 2, 4), 8);
+	assert_int_equal(col_decimals(tiny, 2, 6), 8);
+	assert_int_equal(col_decimals(tiny + 1, 1, 6), 0);
+	assert_int_equal(col_decimals(none, 3, 4), 0);
+	assert_int_equal(col_decimals(NULL, 0, 6), 0);
+}
+
 static void
 test_parse_duration_refusals(void **state)
 {
@@ -392,6 +423,7 @@ main(void)
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_parse_duration_refusals),
+		cmocka_unit_test(test_col_decimals),
 		cmocka_unit_test(test_mkdir_p),
 		cmocka_unit_test(test_splitmix64),
 		cmocka_unit_test(test_fsync_dir),

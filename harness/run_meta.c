@@ -1,0 +1,195 @@
+/*
+ * What a run says before its first batch: --dry-run's plan (nothing is
+ * created, mounted or written) and meta's keys.
+ */
+#include <err.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "run_int.h"
+
+static void
+print_levels(FILE *fp, const struct run_config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nlevels; i++)
+		fprintf(fp, "%s%d", i ? "," : "", c->levels[i]);
+}
+
+int
+run_dry_run(struct run *r)
+{
+	const struct run_config *c = r->cfg;
+	char buf[256], host[256], label[256];
+	size_t i;
+	int ndisks;
+
+	printf("dry run: nothing is created, mounted or written\n");
+	printf("command: %s\n", c->cmdline);
+	printf("os: %s%s\n", c->os == MD_OS_FREEBSD ? "freebsd" : "linux",
+	    c->os != os_this() ? " (plan for another system)" : "");
+	printf("topology: %s%s\n", topo_summary(r->topo, buf, sizeof(buf)),
+	    c->synthetic != NULL ? " (synthetic)" : "");
+	printf("workload: %s, mode %s%s\n", c->wl->name, run_mode_name(c->mode),
+	    c->verify ? ", verify" : "");
+	if (c->archive != NULL)
+		printf("archive: %s\n", c->archive);
+	for (i = 0; i < c->nwopts; i++)
+		printf("option: %s=%s\n", c->wopts[i].key, c->wopts[i].value);
+	printf("levels: ");
+	print_levels(stdout, c);
+	printf(" (ncpu %d)\n", r->ncpu);
+	printf("repetitions: %d, order %s", c->reps, run_order_name(c->order));
+	if (c->order == RUN_ORDER_RANDOM)
+		printf(" (seed %lu)", c->seed);
+	printf(", %zu batches", r->nsteps);
+	if (c->warmup > 0)
+		printf(" (%d warm-up %s of every level first, not counted)",
+		    c->warmup, c->warmup == 1 ? "batch" : "batches");
+	printf("\n");
+	if (c->precision > 0)
+		printf("precision: target +/-%g%% at 95%%: after these, "
+		    "rounds of every level are added until it is reached, "
+		    "for at most %d repetitions and %llu s\n", c->precision,
+		    c->max_reps, (unsigned long long)c->budget);
+	for (i = 0; i < c->nlevels; i++)
+		if (c->levels[i] > r->ncpu)
+			printf("warning: -j %d: oversubscribed, %d workers on "
+			    "%d PUs\n", c->levels[i], c->levels[i], r->ncpu);
+	printf("results: %s/%s/%s/<UTC time>\n", c->results != NULL ?
+	    c->results : rs_default_root(), rs_host_name(host, sizeof(host)),
+	    c->label != NULL ? c->label : os_default_label(label,
+	    sizeof(label)));
+	if (c->profile != PROF_OFF) {
+		printf("profile: %d profiled %s per level (not counted), %u "
+		    "Hz, into <set>/profile:\n", c->profile_reps,
+		    c->profile_reps == 1 ? "batch" : "batches", c->profile_hz);
+		fflush(stdout);
+		profiler_plan(stdout, c->os, c->profile_hz, "<set>/profile");
+	}
+	printf("idle guard: %s", idle_guard_name(c->idle_guard));
+	if (c->idle_guard == IDLE_GUARD_QOS && c->os == MD_OS_FREEBSD &&
+	    c->qos_sysctls) {
+		printf(", C-state limits set for the run, put back after:\n");
+		idle_qos_plan(stdout, r->ncpu);
+	} else
+		printf("\n");
+	if (r->have_spec) {
+		ndisks = c->layout == RUN_LAYOUT_SHARED ? 1 : max_level(c);
+		printf("disk: %s, layout %s, %d %s, refreshed before every "
+		    "batch\n", md_spec_string(&r->spec, buf, sizeof(buf)),
+		    run_layout_name(c->layout), ndisks,
+		    ndisks == 1 ? "disk" : "disks");
+		if (r->spec.size_default)
+			printf("disk size: not given: %lluM or more, sized "
+			    "for %d %s per disk once the workload is loaded\n",
+			    (unsigned long long)(MD_DEFAULT_SIZE >> 20),
+			    c->layout == RUN_LAYOUT_SHARED ? max_level(c) : 1,
+			    c->layout == RUN_LAYOUT_SHARED &&
+			    max_level(c) > 1 ? "workers" : "worker");
+		printf("disk commands:\n");
+		fflush(stdout);
+		md_plan(&r->spec, c->os, ndisks, stdout);
+	} else
+		printf("disk: none (workload %s does no file system work)\n",
+		    c->wl->name);
+	printf("batches:\n");
+	for (i = 0; i < r->nsteps; i++)
+		printf("  %zu: jobs %d, %s %d%s\n", i + 1,
+		    c->levels[r->steps[i].level], r->steps[i].warmup ?
+		    "warm-up" : "rep", r->steps[i].rep,
+		    r->steps[i].profiled ? ", profiled" : "");
+	printf("binding:\n");
+	for (i = 0; i < c->nlevels; i++)
+		bind_plan_print(r->topo, r->plans[i], stdout);
+	return (EXIT_OK);
+}
+
+void
+run_write_meta(struct run *r)
+{
+	const struct run_config *c = r->cfg;
+	char buf[256];
+	FILE *mf;
+	size_t i;
+	int over = 0;
+
+	rs_meta(r->rs, "harness.version", "%s", FSCONC_VERSION);
+	rs_meta(r->rs, "command", "%s", c->cmdline);
+	rs_utc_time(buf, sizeof(buf), time(NULL));
+	rs_meta(r->rs, "start", "%s", buf);
+	mf = rs_meta_file(r->rs);
+	os_describe(mf);
+	fflush(mf);
+	rs_meta(r->rs, "topology", "%s", topo_summary(r->topo, buf,
+	    sizeof(buf)));
+	rs_meta(r->rs, "ncpu", "%d", r->ncpu);
+	hwloc_bitmap_list_snprintf(buf, sizeof(buf),
+	    hwloc_topology_get_topology_cpuset(r->topo));
+	rs_meta(r->rs, "cpuset", "%s", buf);
+	rs_meta(r->rs, "workload", "%s", c->wl->name);
+	for (i = 0; i < c->nwopts; i++)
+		rs_meta(r->rs, "workload.option", "%s=%s", c->wopts[i].key,
+		    c->wopts[i].value);
+	if (c->wl->describe != NULL) {
+		c->wl->describe(r->wl_state, mf);
+		fflush(mf);
+	}
+	rs_meta(r->rs, "mode", "%s", run_mode_name(c->mode));
+	rs_meta(r->rs, "bind", "%s", bind_level_name(c->bind));
+	rs_meta(r->rs, "distrib", "%s", bind_distrib_name(c->distrib));
+	rs_meta(r->rs, "layout", "%s", run_layout_name(c->layout));
+	rs_meta(r->rs, "order", "%s", run_order_name(c->order));
+	if (c->order == RUN_ORDER_RANDOM)
+		rs_meta(r->rs, "seed", "%lu", c->seed);
+	buf[0] = '\0';
+	for (i = 0; i < c->nlevels; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%d",
+		    i ? "," : "", c->levels[i]);
+	rs_meta(r->rs, "levels", "%s", buf);
+	rs_meta(r->rs, "reps", "%d", c->reps);
+	if (c->warmup > 0)
+		rs_meta(r->rs, "warmup", "%d", c->warmup);
+	if (c->precision > 0)
+		rs_meta(r->rs, "precision_target", "%g", c->precision);
+	rs_meta(r->rs, "verify", "%s", c->verify ? "yes" : "no");
+	buf[0] = '\0';
+	for (i = 0; i < c->nlevels; i++)
+		if (c->levels[i] > r->ncpu) {
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			    "%s%d", over++ ? "," : "", c->levels[i]);
+			warnx("run: -j %d: oversubscribed, %d workers on %d "
+			    "CPUs", c->levels[i], c->levels[i], r->ncpu);
+		}
+	rs_meta(r->rs, "oversubscribed", "%s", over ? buf : "no");
+	if (c->disturb_limit >= 0)
+		rs_meta(r->rs, "disturb_threshold", "%g", 100 *
+		    c->disturb_limit);
+	else
+		rs_meta(r->rs, "disturb_threshold", "off");
+	rs_meta(r->rs, "disturb_max_reruns", "%d", c->disturb_reruns);
+	if (c->disturb_wait > 0)
+		rs_meta(r->rs, "disturb_wait", "%.0f", c->disturb_wait);
+	else
+		rs_meta(r->rs, "disturb_wait", "off");
+	idle_guard_describe(c, r->ncpu, mf);
+	fflush(mf);
+	if (r->quiet != NULL) {
+		rs_meta(r->rs, "wait_quiet", "%s", r->quiet);
+		rs_meta(r->rs, "wait_quiet_seconds", "%.1f", r->waited);
+	}
+	if (r->have_spec) {
+		rs_meta(r->rs, "disk", "%s", md_spec_string(&r->spec, buf,
+		    sizeof(buf)));
+		rs_meta(r->rs, "fs", "%s", r->spec.fs != NULL ? r->spec.fs :
+		    "");
+		rs_meta(r->rs, "newfs_opts", "%s", r->spec.newfs_opts != NULL ?
+		    r->spec.newfs_opts : "");
+		rs_meta(r->rs, "mount_opts", "%s", r->spec.mount_opts != NULL ?
+		    r->spec.mount_opts : "");
+		rs_meta(r->rs, "disk_size_rule", "%s", r->size_rule);
+	} else
+		rs_meta(r->rs, "disk", "none");
+}
