@@ -137,7 +137,7 @@ rs_meta_volatile(const char *key)
 	    "disk_mountpoint", "disk_newfs_command", "vary.cell",
 	    "vary.run", "precision_met", "precision_stop",
 	    "disturbed_reruns", "disturbed_kept", "wait_quiet",
-	    "wait_quiet_seconds" };
+	    "wait_quiet_seconds", "campaign_boot", "campaign_round" };
 	/*
 	 * import's source files say where data came from, not how; the
 	 * precision reached is an outcome, as the times are.
