@@ -1,0 +1,150 @@
+/* fsconc campaign on Linux: the boot's identity, its command line. */
+#ifdef __linux__
+#include <sys/utsname.h>
+#include <sys/vfs.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness_campaign.h"
+#include "util.h"
+
+#define TMPFS_MAGIC_	0x01021994
+#define RAMFS_MAGIC_	0x858458f6
+
+/* A small file of the kernel's (or a test's) as text, trailing blanks cut. */
+static char *
+read_text(const char *path, char *err, size_t errlen)
+{
+	char *s;
+	size_t n;
+
+	if ((s = read_bounded(path, 0, 1 << 16, &n, err, errlen)) == NULL)
+		return (NULL);
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+	return (s);
+}
+
+int
+campaign_os_boot_id(char *buf, size_t len, char *err, size_t errlen)
+{
+	const char *p = getenv("FSCONC_TEST_BOOT_ID");
+	char *s;
+
+	if ((s = read_text(p != NULL ? p : "/proc/sys/kernel/random/boot_id",
+	    err, errlen)) == NULL)
+		return (-1);
+	snprintf(buf, len, "%s", s);
+	free(s);
+	if (buf[0] == '\0' || strpbrk(buf, " \t") != NULL) {
+		set_err(err, errlen, "boot id '%s': empty or blank", buf);
+		return (-1);
+	}
+	return (0);
+}
+
+int
+campaign_os_volatile_fs(const char *path, char *err, size_t errlen)
+{
+	struct statfs sf;
+
+	if (statfs(path, &sf) != 0) {
+		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	return ((unsigned long)sf.f_type == TMPFS_MAGIC_ ||
+	    (unsigned long)sf.f_type == RAMFS_MAGIC_);
+}
+
+char *
+campaign_os_self(char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+	ssize_t n;
+
+	if ((n = readlink("/proc/self/exe", buf, sizeof(buf) - 1)) == -1) {
+		set_err(err, errlen, "/proc/self/exe: %s", strerror(errno));
+		return (NULL);
+	}
+	buf[n] = '\0';
+	return (xstrdup(buf));
+}
+
+char *
+campaign_os_cmdline(char *err, size_t errlen)
+{
+	const char *p = getenv("FSCONC_TEST_CMDLINE");
+
+	return (read_text(p != NULL ? p : "/proc/cmdline", err, errlen));
+}
+
+/* word is one of cmdline's blank-separated words. */
+static int
+has_word(const char *cmdline, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = cmdline; (p = strstr(p, word)) != NULL; p++)
+		if ((p == cmdline || p[-1] == ' ') && (p[n] == '\0' ||
+		    p[n] == ' ' || p[n] == '\n'))
+			return (1);
+	return (0);
+}
+
+int
+campaign_os_verify(const struct campaign_file *f,
+    const struct campaign_config *c, const char *id, int bootno, int words,
+    char *why, size_t len)
+{
+	struct utsname u;
+	char *cmd, w[256];
+	size_t i;
+	int rv = 0;
+
+	(void)f;
+	if ((cmd = campaign_os_cmdline(why, len)) == NULL)
+		return (-1);
+	if (words) {
+		snprintf(w, sizeof(w), "fsconc.campaign=%s", id);
+		if (!has_word(cmd, w)) {
+			set_err(why, len, "the kernel command line lacks %s "
+			    "(the one-shot boot did not happen)", w);
+			rv = 1;
+			goto out;
+		}
+		snprintf(w, sizeof(w), "fsconc.boot=%d", bootno);
+		if (!has_word(cmd, w)) {
+			set_err(why, len, "the kernel command line lacks %s "
+			    "(an earlier boot's command line)", w);
+			rv = 1;
+			goto out;
+		}
+	}
+	for (i = 0; i < c->nbootopts; i++)
+		if (!has_word(cmd, c->bootopts[i])) {
+			set_err(why, len, "the kernel command line lacks %s",
+			    c->bootopts[i]);
+			rv = 1;
+			goto out;
+		}
+	if (c->release != NULL) {
+		if (uname(&u) != 0) {
+			set_err(why, len, "uname: %s", strerror(errno));
+			rv = -1;
+		} else if (strcmp(u.release, c->release) != 0) {
+			set_err(why, len, "uname -r says %s, not %s",
+			    u.release, c->release);
+			rv = 1;
+		}
+	}
+out:
+	free(cmd);
+	return (rv);
+}
+#endif
