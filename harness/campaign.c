@@ -742,7 +742,8 @@ run_slot(struct campaign *c, size_t k, int bootno)
 {
 	const struct campaign_config *cfg = &c->f.configs[c->slots[k].config];
 	struct run_config rc;
-	char e[512], set[PATH_MAX], num[32];
+	char e[512], set[PATH_MAX], num[32], *key, *mk;
+	size_t i;
 	int status;
 
 	if (campaign_run_config(&c->f, cfg->name, c->root, &rc, e,
@@ -756,6 +757,13 @@ run_slot(struct campaign *c, size_t k, int bootno)
 	run_config_add_meta(&rc, "campaign_boot", num);
 	snprintf(num, sizeof(num), "%d", c->slots[k].round);
 	run_config_add_meta(&rc, "campaign_round", num);
+	for (i = 0; i < cfg->settings.naxes; i++) {
+		key = vary_meta_key(&cfg->settings.axes[i]);
+		mk = xasprintf("campaign_setting.%s", key);
+		run_config_add_meta(&rc, mk, cfg->settings.axes[i].values[0]);
+		free(mk);
+		free(key);
+	}
 	rc.progress = 0;
 	if (cfg->settings.naxes > 0 && vary_apply_sysctls(&cfg->settings, 0,
 	    e, sizeof(e)) != 0) {

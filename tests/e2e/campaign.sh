@@ -262,6 +262,27 @@ else
 	not_ok "kexec campaign: loaded and kexec'd; stop unloads it and removes the hook" "rc=$rc1/$rc2 $(cat "$s/exec.log" "$s/stop.out")"
 fi
 
+# A runtime setting (a harmless sysfs knob): made for the run, in its
+# meta, put back after.
+knob=/sys/kernel/mm/transparent_hugepage/defrag
+if [ -w "$knob" ]; then
+	R="$s/res6"
+	korig=$(cat "$knob")
+	printf '%s\nboots 1\nmethod command\ncommand %s\nconfig A\n\tsysfs:kernel/mm/transparent_hugepage/defrag=never\n' \
+	    "$head" "$s/boot.sh" >"$s/s.campaign"
+	"$FSCONC" campaign start -R "$R" "$s/s.campaign" >/dev/null 2>&1
+	resume_all "$R" 3
+	if [ "$(cat "$knob")" = "$korig" ] &&
+	    grep -q '^campaign_setting.sysfs.kernel.mm.transparent_hugepage.defrag=never$' "$R"/*/A/*/meta &&
+	    grep -q '^finish ' "$R"/campaign/*/journal; then
+		ok "a sysfs setting: made for the run, in meta, put back"
+	else
+		not_ok "a sysfs setting: made for the run, in meta, put back" "$(cat "$knob") $(tail -5 "$s/resume.out")"
+	fi
+else
+	skip "a sysfs setting: made for the run, in meta, put back" "$knob not writable"
+fi
+
 # --- bad input: exit 2, nothing recorded, nothing booted ------------------
 : >"$s/exec.log"
 : >"$s/boots.log"

@@ -55,7 +55,7 @@ test_linux(void **state)
 	assert_int_equal(parse("# a comment\n\n" LINUX_HEAD "boots 3\n"
 	    "seed 7\nretries 1\nboot-timeout 5m\nbaseline B\n" LINUX_A
 	    "\tinitrd /boot/initrd.img\n\tsysctl:vm.dirty_ratio=10\n"
-	    "\tsysctl:kernel.sched_autogroup_enabled=0\n"
+	    "\tsysfs:/sys/kernel/mm/transparent_hugepage/enabled=never\n"
 	    LINUX_B "\trelease 6.1.0-13-amd64\n", &f, err), 0);
 	assert_int_equal(f.nconfigs, 2);
 	assert_string_equal(f.configs[0].name, "A");
@@ -205,6 +205,10 @@ test_refusals(void **state)
 	refused(LINUX_HEAD LINUX_A "\tsysctl:vm.x=1,2\n", L, "one value");
 	refused(LINUX_HEAD LINUX_A "\tsysctl:vm.x\n", L, "KEY=VALUE");
 	refused(LINUX_HEAD LINUX_A "\tsysctl:../x=1\n", L, "bad sysctl name");
+	refused(LINUX_HEAD LINUX_A "\tsysfs:/etc/passwd=1\n", L,
+	    "want a file under /sys");
+	refused(LINUX_HEAD LINUX_A "\tdebugfs:/sys/../x=1\n", L,
+	    "want a file under /sys/kernel/debug");
 }
 
 static void
