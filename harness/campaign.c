@@ -321,7 +321,7 @@ find(const char *root, const char *id, int latest, char **rootp,
     char **idp)
 {
 	struct stat st;
-	char *dir, *hook;
+	char *dir;
 
 	if ((*rootp = abs_root(root, 0)) == NULL) {
 		say("no campaign under %s", root != NULL ? root :
@@ -345,13 +345,6 @@ find(const char *root, const char *id, int latest, char **rootp,
 	if (lstat(dir, &st) != 0) {
 		say("%s: no such campaign (%s)", *idp, strerror(errno));
 		free(dir);
-		/* A hook left behind by a campaign deleted since. */
-		if ((hook = campaign_hook_id(os_this())) != NULL &&
-		    strcmp(hook, *idp) == 0)
-			say("the resume hook %s names it: remove it with "
-			    "\"fsconc campaign stop --id %s -R %s\"",
-			    campaign_hook_path(os_this()), *idp, *rootp);
-		free(hook);
 		free(*idp);
 		goto bad;
 	}

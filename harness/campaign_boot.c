@@ -128,7 +128,7 @@ campaign_cmdline(const struct campaign_file *f,
     const struct campaign_config *c, const char *base, const char *id,
     int bootno)
 {
-	char *out, *copy, *w, *save;
+	char *out, *copy, *w, *save, *init = NULL;
 	size_t i, len = 64 + strlen(id) + (base != NULL ? strlen(base) : 0);
 
 	for (i = 0; i < c->nbootopts; i++)
@@ -138,6 +138,11 @@ campaign_cmdline(const struct campaign_file *f,
 		copy = xstrdup(base);
 		for (w = strtok_r(copy, " \t\n", &save); w != NULL;
 		    w = strtok_r(NULL, " \t\n", &save)) {
+			/* After "--": init's arguments, not the kernel's. */
+			if (strcmp(w, "--") == 0) {
+				init = xstrdup(base + (w - copy));
+				break;
+			}
 			/* The last boot's words are not this one's. */
 			if (strncmp(w, "fsconc.", 7) == 0 || set_by_config(f, w))
 				continue;
@@ -151,7 +156,9 @@ campaign_cmdline(const struct campaign_file *f,
 		strcat(out, " ");
 	}
 	snprintf(out + strlen(out), len - strlen(out),
-	    "fsconc.campaign=%s fsconc.boot=%d", id, bootno);
+	    "fsconc.campaign=%s fsconc.boot=%d%s%s", id, bootno,
+	    init != NULL ? " " : "", init != NULL ? init : "");
+	free(init);
 	return (out);
 }
 

@@ -4,6 +4,7 @@
 #include <sys/vfs.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,15 +17,42 @@
 #define TMPFS_MAGIC_	0x01021994
 #define RAMFS_MAGIC_	0x858458f6
 
-/* A small file of the kernel's (or a test's) as text, trailing blanks cut. */
+/*
+ * A small file of the kernel's (or a test's) as text, trailing blanks
+ * cut.  Read to EOF: /proc files say they are 0 bytes long.
+ */
 static char *
 read_text(const char *path, char *err, size_t errlen)
 {
-	char *s;
-	size_t n;
+	char *s = xmalloc(4096);
+	size_t n = 0;
+	ssize_t r;
+	int fd;
 
-	if ((s = read_bounded(path, 0, 1 << 16, &n, err, errlen)) == NULL)
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1) {
+		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		free(s);
 		return (NULL);
+	}
+	while (n < 4095 && (r = read(fd, s + n, 4095 - n)) != 0) {
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r == -1) {
+			set_err(err, errlen, "%s: %s", path, strerror(errno));
+			close(fd);
+			free(s);
+			return (NULL);
+		}
+		n += (size_t)r;
+	}
+	close(fd);
+	s[n] = '\0';
+	if (strlen(s) != n) {
+		set_err(err, errlen, "%s: a NUL byte", path);
+		free(s);
+		return (NULL);
+	}
 	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' '))
 		s[--n] = '\0';
 	return (s);

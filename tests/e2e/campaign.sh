@@ -52,19 +52,19 @@ lplan() {	# lplan METHOD EXTRA-LINES CONFIG-LINES
 	    "$head" "$1" "$2" "$3" "$3" >"$s/l.campaign"
 	"$FSCONC" campaign start --dry-run --os linux "$s/l.campaign" 2>&1
 }
-printf 'BOOT_IMAGE=/vmlinuz root=/dev/vda maxcpus=4 fsconc.boot=9 quiet\n' >"$s/cl"
+printf 'BOOT_IMAGE=/vmlinuz root=/dev/vda maxcpus=4 fsconc.boot=9 quiet -- single\n' >"$s/cl"
 out=$(FSCONC_TEST_CMDLINE="$s/cl" lplan kexec "" "	kernel $s/vmlinuz
 	initrd $s/initrd"; echo "rc=$?")
-echo "$out" | grep -q "^kexec -l $s/vmlinuz --initrd=$s/initrd '--command-line=BOOT_IMAGE=/vmlinuz root=/dev/vda quiet maxcpus=1 fsconc.campaign=ID fsconc.boot=[12]'$" &&
-    echo "$out" | grep -q "^kexec -l $s/vmlinuz --initrd=$s/initrd '--command-line=BOOT_IMAGE=/vmlinuz root=/dev/vda quiet fsconc.campaign=ID fsconc.boot=[12]'$" &&
+echo "$out" | grep -q "^kexec -l $s/vmlinuz --initrd=$s/initrd '--command-line=BOOT_IMAGE=/vmlinuz root=/dev/vda quiet maxcpus=1 fsconc.campaign=ID fsconc.boot=[12] -- single'$" &&
+    echo "$out" | grep -q "^kexec -l $s/vmlinuz --initrd=$s/initrd '--command-line=BOOT_IMAGE=/vmlinuz root=/dev/vda quiet fsconc.campaign=ID fsconc.boot=[12] -- single'$" &&
     echo "$out" | grep -q '^systemctl kexec$' && echo "$out" | grep -q '^kexec -u$' &&
     echo "$out" | grep -q '^cat > /etc/systemd/system/fsconc-campaign.service <<' &&
     echo "$out" | grep -q '^ExecStart=.* campaign resume -R .* --id ID$' &&
     echo "$out" | grep -q '^systemctl enable fsconc-campaign.service$' &&
     echo "$out" | grep -q '^systemctl disable fsconc-campaign.service$' &&
     echo "$out" | grep -q '^rc=0$' &&
-    ok "--dry-run --os linux, kexec: the running command line less the configurations' words, the unit" ||
-    not_ok "--dry-run --os linux, kexec: the running command line less the configurations' words, the unit" "$out"
+    ok "--dry-run --os linux, kexec: the running command line less the configurations' words, init's after --, the unit" ||
+    not_ok "--dry-run --os linux, kexec: the running command line less the configurations' words, init's after --, the unit" "$out"
 out=$(lplan grub-reboot "" "	entry gnulinux-6.1"; echo "rc=$?")
 echo "$out" | grep -q '^grub-reboot gnulinux-6.1$' && echo "$out" | grep -q '^systemctl reboot$' &&
     echo "$out" | grep -q '^grub-editenv - unset next_entry$' && echo "$out" | grep -q '^rc=0$' &&
