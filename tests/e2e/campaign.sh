@@ -262,6 +262,24 @@ else
 	not_ok "kexec campaign: loaded and kexec'd; stop unloads it and removes the hook" "rc=$rc1/$rc2 $(cat "$s/exec.log" "$s/stop.out")"
 fi
 
+# The boot-loop guard: never more boots than planned plus retries, even
+# when the journal says more were made (here: planted schedules).
+R="$s/res7"
+camp "$s/g.campaign" 0
+"$FSCONC" campaign start -R "$R" "$s/g.campaign" >/dev/null 2>&1
+id=$(cat "$R/campaign/active")
+j="$R/campaign/$id/journal"
+for b in 2 3 4; do echo "schedule 1 $b boot-planted-$b 1" >>"$j"; done
+echo "boot-guard" >"$s/bootid"
+: >"$s/boots.log"
+"$FSCONC" campaign resume -R "$R" --id "$id" >"$s/guard.out" 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q '^guard 4 boots, at most 4$' "$j" && grep -q '^finish ' "$j" &&
+    [ ! -s "$s/boots.log" ] && [ ! -e "$hook" ] && [ ! -e "$R/campaign/active" ]; then
+	ok "boot-loop guard: no boot beyond planned plus retries"
+else
+	not_ok "boot-loop guard: no boot beyond planned plus retries" "rc=$rc $(cat "$j" "$s/guard.out")"
+fi
+
 # A runtime setting (a harmless sysfs knob): made for the run, in its
 # meta, put back after.
 knob=/sys/kernel/mm/transparent_hugepage/defrag
