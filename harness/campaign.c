@@ -356,20 +356,53 @@ bad:
 	return (EXIT_USAGE);
 }
 
-int
-campaign_open(const char *root, const char *id, struct campaign *c)
+/* find and load: EXIT_OK with c loaded, or the status (c closed). */
+static int
+open_campaign(const char *root, const char *id, int latest,
+    struct campaign *c)
 {
 	char *r, *i;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	if ((rc = find(root, id, 1, &r, &i)) != EXIT_OK)
+	if ((rc = find(root, id, latest, &r, &i)) != EXIT_OK)
 		return (rc);
 	rc = load(c, r, i) == 0 ? EXIT_OK : EXIT_RUNTIME;
 	free(r);
 	free(i);
 	if (rc != EXIT_OK)
 		campaign_close(c);
+	return (rc);
+}
+
+int
+campaign_open(const char *root, const char *id, struct campaign *c)
+{
+	return (open_campaign(root, id, 1, c));
+}
+
+/*
+ * The hook of campaign id, which is gone: removed, so that the machine
+ * stops resuming it.  EXIT_OK when there was none or it went.
+ */
+static int
+remove_stale_hook(const struct campaign_ctx *ctx, const char *id)
+{
+	char e[512], *hook;
+	int rc = EXIT_OK;
+
+	if (id == NULL || (hook = campaign_hook_id(ctx->os)) == NULL)
+		return (EXIT_OK);
+	if (strcmp(hook, id) == 0) {
+		if (campaign_hook_remove(ctx, e, sizeof(e)) != 0) {
+			say("resume hook %s: %s", campaign_hook_path(ctx->os),
+			    e);
+			rc = EXIT_RUNTIME;
+		} else
+			say("removed its resume hook %s",
+			    campaign_hook_path(ctx->os));
+	}
+	free(hook);
 	return (rc);
 }
 
@@ -840,29 +873,14 @@ campaign_resume(const char *root, const char *id)
 {
 	struct campaign_ctx ctx = { NULL, os_this() };
 	struct campaign c;
-	char e[512], *r, *i, *hook, *lock;
+	char *lock;
 	int rc, ok, fd;
 
-	if ((rc = find(root, id, 0, &r, &i)) != EXIT_OK) {
+	if ((rc = open_campaign(root, id, 0, &c)) != EXIT_OK) {
 		/* A hook left by a deleted campaign stops here, for good. */
-		if (id != NULL && (hook = campaign_hook_id(ctx.os)) != NULL &&
-		    strcmp(hook, id) == 0) {
-			if (campaign_hook_remove(&ctx, e, sizeof(e)) != 0)
-				say("resume hook: %s", e);
-			else
-				say("removed its resume hook %s",
-				    campaign_hook_path(ctx.os));
-		}
-		if (id != NULL)
-			free(hook);
+		if (rc == EXIT_USAGE)
+			(void)remove_stale_hook(&ctx, id);
 		return (rc);
-	}
-	rc = load(&c, r, i);
-	free(r);
-	free(i);
-	if (rc != 0) {
-		campaign_close(&c);
-		return (EXIT_RUNTIME);
 	}
 	if (c.state != CAMPAIGN_OPEN) {
 		say("%s is over (%s): nothing to resume", c.id,
@@ -919,27 +937,17 @@ campaign_stop(const char *root, const char *id)
 	char e[512], *r, *i, *hook;
 	int rc;
 
-	hook = campaign_hook_id(ctx.os);
-	if ((rc = find(root, id, 0, &r, &i)) != EXIT_OK) {
+	if ((rc = open_campaign(root, id, 0, &c)) != EXIT_OK) {
 		/* Only the hook of a deleted campaign is left: remove it. */
-		if (id != NULL && hook != NULL && strcmp(hook, id) == 0) {
-			rc = campaign_hook_remove(&ctx, e, sizeof(e)) == 0 ?
-			    EXIT_OK : EXIT_RUNTIME;
-			say(rc == EXIT_OK ? "removed the resume hook %s" :
-			    "resume hook %s: %s", campaign_hook_path(ctx.os),
-			    e);
+		if (rc == EXIT_USAGE && id != NULL && (hook =
+		    campaign_hook_id(ctx.os)) != NULL) {
+			if (strcmp(hook, id) == 0)
+				rc = remove_stale_hook(&ctx, id);
+			free(hook);
 		}
-		free(hook);
 		return (rc);
 	}
-	rc = load(&c, r, i);
-	free(r);
-	free(i);
-	if (rc != 0) {
-		free(hook);
-		campaign_close(&c);
-		return (EXIT_RUNTIME);
-	}
+	hook = campaign_hook_id(ctx.os);
 	rc = EXIT_OK;
 	if (c.state == CAMPAIGN_OPEN) {
 		if (record(&c, "stop %lld", (long long)time(NULL)) != 0) {

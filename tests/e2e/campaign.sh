@@ -365,6 +365,11 @@ err=$("$FSCONC" campaign resume -R "$s/res" --id 20260101T000000Z-gone 2>&1); rc
 [ $rc -eq 2 ] && echo "$err" | grep -q 'no such campaign' && [ ! -e "$hook" ] && [ ! -s "$s/boots.log" ] &&
     ok "resume with a hook left by a deleted campaign: exit 2, hook removed" ||
     not_ok "resume with a hook left by a deleted campaign: exit 2, hook removed" "rc=$rc $err"
+printf '# fsconc-campaign-id: 20260101T000000Z-gone\n[Unit]\n' >"$hook"
+err=$("$FSCONC" campaign stop -R "$s/res" --id 20260101T000000Z-gone 2>&1); rc=$?
+[ $rc -eq 0 ] && echo "$err" | grep -q 'removed its resume hook' && [ ! -e "$hook" ] &&
+    ok "stop of a deleted campaign's hook: removed" ||
+    not_ok "stop of a deleted campaign's hook: removed" "rc=$rc $err"
 if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
 	t=$(mktemp -d /dev/shm/fsconc-camp.XXXXXX)
 	at_exit "rm -rf '$t'"
