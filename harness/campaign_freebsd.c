@@ -68,6 +68,15 @@ campaign_os_cmdline(char *err, size_t errlen)
 	return (NULL);
 }
 
+int
+campaign_image_release(const char *path, char *buf, size_t len)
+{
+	(void)path;
+	(void)buf;
+	(void)len;
+	return (-1);		/* kern.bootfile and kern.ident say it */
+}
+
 /* kenv(1)'s answer for name, or NULL when unset. */
 static char *
 kenv_get(const char *name)

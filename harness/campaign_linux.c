@@ -111,6 +111,41 @@ campaign_os_cmdline(char *err, size_t errlen)
 	return (read_text(p != NULL ? p : "/proc/cmdline", err, errlen));
 }
 
+int
+campaign_image_release(const char *path, char *buf, size_t len)
+{
+	unsigned char h[0x210];
+	char v[256];
+	size_t off, n;
+	int fd;
+
+	/*
+	 * The x86 boot protocol: "HdrS" at 0x202, and at 0x20e the offset
+	 * (less 0x200) of the version string, which begins with the release
+	 * (Documentation/arch/x86/boot.rst, kernel_version).
+	 */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
+		return (-1);
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    memcmp(h + 0x202, "HdrS", 4) != 0) {
+		close(fd);
+		return (-1);
+	}
+	off = (size_t)(h[0x20e] | h[0x20f] << 8) + 0x200;
+	if (pread(fd, v, sizeof(v) - 1, (off_t)off) <= 0) {
+		close(fd);
+		return (-1);
+	}
+	close(fd);
+	v[sizeof(v) - 1] = '\0';
+	n = strcspn(v, " ");
+	if (n == 0 || n >= len || v[n] != ' ')
+		return (-1);
+	memcpy(buf, v, n);
+	buf[n] = '\0';
+	return (0);
+}
+
 /* word is one of cmdline's blank-separated words. */
 static int
 has_word(const char *cmdline, const char *word)
@@ -131,7 +166,7 @@ campaign_os_verify(const struct campaign_file *f,
     char *why, size_t len)
 {
 	struct utsname u;
-	char *cmd, w[256];
+	char *cmd, w[256], rel[256];
 	size_t i;
 	int rv = 0;
 
@@ -161,13 +196,20 @@ campaign_os_verify(const struct campaign_file *f,
 			rv = 1;
 			goto out;
 		}
-	if (c->release != NULL) {
+	/* The release asked for, or the image's own where it is readable. */
+	if (c->release != NULL)
+		snprintf(rel, sizeof(rel), "%s", c->release);
+	else if (c->kernel == NULL || campaign_image_release(c->kernel, rel,
+	    sizeof(rel)) != 0)
+		rel[0] = '\0';
+	if (rel[0] != '\0') {
 		if (uname(&u) != 0) {
 			set_err(why, len, "uname: %s", strerror(errno));
 			rv = -1;
-		} else if (strcmp(u.release, c->release) != 0) {
-			set_err(why, len, "uname -r says %s, not %s",
-			    u.release, c->release);
+		} else if (strcmp(u.release, rel) != 0) {
+			set_err(why, len, "uname -r says %s, not %s%s",
+			    u.release, rel, c->release != NULL ? "" :
+			    " (the image's release)");
 			rv = 1;
 		}
 	}

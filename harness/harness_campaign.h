@@ -134,6 +134,13 @@ int	 campaign_os_verify(const struct campaign_file *,
 	    const struct campaign_config *c, const char *id, int bootno,
 	    int words, char *why, size_t len);
 
+/*
+ * Linux: the release an x86 kernel image says it is (its boot header's
+ * version string, first word), as uname -r will once it runs.  0, or
+ * -1 when the file is no such image or unreadable.
+ */
+int	 campaign_image_release(const char *path, char *buf, size_t len);
+
 /* --- boot methods and the resume hook (campaign_boot.c) ------------------ */
 
 /*

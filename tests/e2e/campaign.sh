@@ -280,6 +280,28 @@ else
 	not_ok "boot-loop guard: no boot beyond planned plus retries" "rc=$rc $(cat "$j" "$s/guard.out")"
 fi
 
+# A kexec boot whose kernel is not the image's: its boot header names a
+# release that uname -r does not say.
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import sys
+b = bytearray(0x400); b[0x202:0x206] = b"HdrS"; b[0x20e:0x210] = (0x100).to_bytes(2, "little")
+b[0x300:0x320] = b"0.0.1-not-this (x) #1 SMP"; open(sys.argv[1], "wb").write(b)' "$s/bzimage"
+	R="$s/res8"
+	printf '%s\nboots 1\nretries 0\nmethod kexec\nconfig A\n\tkernel %s\n' "$head" "$s/bzimage" >"$s/x.campaign"
+	"$FSCONC" campaign start -R "$R" "$s/x.campaign" >/dev/null 2>&1
+	id=$(cat "$R/campaign/active")
+	echo "root=/dev/vda fsconc.campaign=$id fsconc.boot=1" >"$s/cmdline"
+	echo "boot-kexec" >"$s/bootid"
+	"$FSCONC" campaign resume -R "$R" --id "$id" >"$s/x.out" 2>&1
+	j="$R/campaign/$id/journal"
+	grep -q "^wrong 1 1 uname -r says $(uname -r), not 0.0.1-not-this (the image's release)$" "$j" &&
+	    grep -q '^failed A ' "$j" && grep -q '^finish ' "$j" &&
+	    ok "kexec: a kernel that is not the image's release is a wrong boot" ||
+	    not_ok "kexec: a kernel that is not the image's release is a wrong boot" "$(cat "$j" "$s/x.out")"
+else
+	skip "kexec: a kernel that is not the image's release is a wrong boot" "no python3"
+fi
+
 # A runtime setting (a harmless sysfs knob): made for the run, in its
 # meta, put back after.
 knob=/sys/kernel/mm/transparent_hugepage/defrag

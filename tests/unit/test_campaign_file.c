@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "harness_campaign.h"
@@ -267,6 +268,40 @@ test_plan_order(void **state)
 	assert_memory_not_equal(o, o2, sizeof(o));
 }
 
+#ifdef __linux__
+/* The release an x86 image's boot header names, as uname -r says it. */
+static void
+test_image_release(void **state)
+{
+	char path[] = "/tmp/fsconc-image-XXXXXX", rel[64];
+	unsigned char img[0x400];
+	FILE *fp;
+	int fd;
+
+	(void)state;
+	memset(img, 0, sizeof(img));
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x20e] = 0x00;		/* the string at 0x100 + 0x200 */
+	img[0x20f] = 0x01;
+	memcpy(img + 0x300, "6.1.0-99-test (builder@host) #1 SMP", 35);
+	assert_true((fd = mkstemp(path)) != -1);
+	assert_non_null(fp = fdopen(fd, "w"));
+	assert_int_equal(fwrite(img, 1, sizeof(img), fp), sizeof(img));
+	fclose(fp);
+	assert_int_equal(campaign_image_release(path, rel, sizeof(rel)), 0);
+	assert_string_equal(rel, "6.1.0-99-test");
+	/* Too small a buffer, no header: no release. */
+	assert_int_equal(campaign_image_release(path, rel, 5), -1);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs("kernel image\n", fp);
+	fclose(fp);
+	assert_int_equal(campaign_image_release(path, rel, sizeof(rel)), -1);
+	unlink(path);
+	assert_int_equal(campaign_image_release("/nonexistent", rel,
+	    sizeof(rel)), -1);
+}
+#endif
+
 int
 main(void)
 {
@@ -277,6 +312,9 @@ main(void)
 		cmocka_unit_test(test_nul),
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_plan_order),
+#ifdef __linux__
+		cmocka_unit_test(test_image_release),
+#endif
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
