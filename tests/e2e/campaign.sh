@@ -192,6 +192,16 @@ out=$("$FSCONC" campaign report -R "$R" 2>&1); rc=$?
 out=$("$FSCONC" campaign report --json -R "$R" --id "$id" 2>&1); rc=$?
 [ $rc -eq 0 ] && echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["state"]=="finished" and len(d["slots"])==4 and all(s["status"]=="done" for s in d["slots"]) and d["baseline"]=="B"' 2>/dev/null &&
     ok "report --json" || not_ok "report --json" "$out"
+# db sync keeps the campaign's keys.
+if command -v sqlite3 >/dev/null 2>&1; then
+	"$FSCONC" db sync -R "$R" --db "$s/c.db" >/dev/null 2>&1
+	n=$(sqlite3 "$s/c.db" "SELECT count(*) FROM set_meta WHERE key = 'campaign' AND value = '$id'" 2>&1)
+	nb=$(sqlite3 "$s/c.db" "SELECT count(DISTINCT value) FROM set_meta WHERE key = 'campaign_boot'" 2>&1)
+	[ "$n" = 4 ] && [ "$nb" = 4 ] && ok "db sync keeps campaign, campaign_boot ..." ||
+	    not_ok "db sync keeps campaign, campaign_boot ..." "n=$n nb=$nb"
+else
+	skip "db sync keeps campaign, campaign_boot ..." "no sqlite3"
+fi
 err=$("$FSCONC" campaign resume -R "$R" --id "$id" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q 'is over (finished)' && ok "resume after the end: exit 2" ||
     not_ok "resume after the end: exit 2" "rc=$rc $err"
