@@ -8,7 +8,8 @@
 # The guest's resume is the hook's.  Planted: A's first boot comes up
 # without maxcpus=1 (must be caught and retried), and a guest is killed
 # mid-run (its boot must be redone).  Skipped where no guest can be had.
-# A guest boot takes 15-50 s here; 8 boots.
+# A guest boot takes 15-50 s here; 9 boots (6 planned, the wrong one,
+# the killed one and its redo): 6-8 minutes on a loaded 2-CPU host.
 # suite-timeout: 900
 # suite-background: yes
 . "$FSCONC_TOP/tests/lib.sh"
@@ -122,7 +123,7 @@ grep -q '^interrupted ' "$j" && [ "$(grep -c '^interrupted ' "$j")" -eq 1 ] &&
     ok "the guest killed mid-run: interrupted, its boot redone" ||
     not_ok "the guest killed mid-run: interrupted, its boot redone" "$(cat "$j")"
 # Each set: its configuration, verified: A's saw one CPU, B's two.  EC(2)
-# per boot (2 mean(T1) / mean(T2) of the set): every A below every B.
+# per boot: 2 mean(T1) / mean(T2) of the set.
 ec() {	# ec SET
 	awk -v f="$1/jobs-2.real" 'FNR == NR { s1 += $1; n1++; next }
 	    { s2 += $1; n2++ } END { if (n1 && n2) printf "%.3f", 2 * (s1 / n1) / (s2 / n2) }' \
@@ -137,14 +138,16 @@ for set in $(sed -n 's/^done [0-9]* [0-9]* 0 //p' "$j" 2>/dev/null); do
 	case $c/$cpus in A/1) eca="$eca $e" ;; B/2) ecb="$ecb $e" ;; *) bad=$((bad + 1)) ;; esac
 	echo "# boot $b config $c ncpu $cpus EC(2) $e"
 done
+# The boot-level interval over boots is the statistics library's
+# (campaign report); here the means of the per-boot figures must order.
 sep=$(echo "$eca|$ecb" | awk -F'|' '{ na = split($1, a, " "); nb = split($2, b, " ")
     if (na != 3 || nb != 3) { print "no"; exit }
-    maxa = a[1]; for (i = 2; i <= na; i++) if (a[i] > maxa) maxa = a[i]
-    minb = b[1]; for (i = 2; i <= nb; i++) if (b[i] < minb) minb = b[i]
-    print (maxa < minb) ? "yes" : "no" }')
+    for (i = 1; i <= na; i++) sa += a[i]
+    for (i = 1; i <= nb; i++) sb += b[i]
+    print (sa / na < sb / nb) ? "yes" : "no" }')
 [ "$bad" -eq 0 ] && [ "$sep" = yes ] &&
-    ok "3 sets of A on 1 CPU, 3 of B on 2; EC(2) per boot A:$eca B:$ecb" ||
-    not_ok "3 sets of A on 1 CPU, 3 of B on 2; EC(2) per boot A:$eca B:$ecb" "bad=$bad"
+    ok "3 sets of A on 1 CPU, 3 of B on 2, mean EC(2) of A below B's; per boot A:$eca B:$ecb" ||
+    not_ok "3 sets of A on 1 CPU, 3 of B on 2, mean EC(2) of A below B's; per boot A:$eca B:$ecb" "bad=$bad"
 pgrep -f "path=$w," >/dev/null &&
     not_ok "no qemu left behind" "$(pgrep -af "path=$w,")" ||
     ok "no qemu left behind"
