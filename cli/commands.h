@@ -32,6 +32,7 @@ int	cmd_history(int, char **);	/* cli/cmd_history.c */
 /* fsconc report --history: cli/cmd_history.c parses it. */
 int	cmd_report_history(int, char **);
 int	cmd_why(int, char **);		/* cli/cmd_why.c */
+int	cmd_campaign(int, char **);	/* cli/cmd_campaign.c */
 
 extern const struct fsconc_command fsconc_commands[];
 

@@ -40,6 +40,8 @@ const struct fsconc_command fsconc_commands[] = {
 	    "a metric over the nights, its change points and their causes" },
 	{ "why", cmd_why, "why [options] SET [SET]",
 	    "which kernel code grows in cost per job, from run --profile" },
+	{ "campaign", cmd_campaign, "campaign start|resume|status|stop|report",
+	    "boot-time option sets compared across reboots" },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -166,6 +166,9 @@ struct run_config {
 	unsigned	 profile_hz;	/* --profile-freq (default 1000) */
 	int		 profile_reps;	/* --profile-reps (default 2) */
 	int		 warmup;	/* --warmup: batches per level first */
+	struct run_kv	*meta;		/* extra meta keys, in order, for
+					   drivers (campaign resume) */
+	size_t		 nmeta;
 };
 
 /* Long-only option codes; a command extending run's options uses codes
@@ -215,6 +218,9 @@ void	 run_usage_options(FILE *);
 
 void	 run_config_init(struct run_config *);
 void	 run_config_free(struct run_config *);
+/* One more key=value for the set's meta (written after run's own). */
+void	 run_config_add_meta(struct run_config *, const char *key,
+	    const char *value);
 /*
  * One option of run's (ch as getopt_long returned it, arg its optarg).
  * 0, or -1 after printing "fsconc: <cmd>: ..." for a bad value.

@@ -208,6 +208,11 @@ run_config_free(struct run_config *c)
 		free(c->wopts[i].value);
 	}
 	free(c->wopts);
+	for (i = 0; i < c->nmeta; i++) {
+		free(c->meta[i].key);
+		free(c->meta[i].value);
+	}
+	free(c->meta);
 	free(c->archive);
 	free(c->jobs_spec);
 	free(c->levels);
@@ -221,6 +226,16 @@ run_config_free(struct run_config *c)
 	vary_free(&c->vary);
 	free(c->cmdline);
 	memset(c, 0, sizeof(*c));
+}
+
+void
+run_config_add_meta(struct run_config *c, const char *key,
+    const char *value)
+{
+	c->meta = xrealloc(c->meta, (c->nmeta + 1) * sizeof(*c->meta));
+	c->meta[c->nmeta].key = xstrdup(key);
+	c->meta[c->nmeta].value = xstrdup(value);
+	c->nmeta++;
 }
 
 static void

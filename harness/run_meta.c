@@ -176,6 +176,8 @@ run_write_meta(struct run *r)
 		rs_meta(r->rs, "disturb_wait", "off");
 	idle_guard_describe(c, r->ncpu, mf);
 	fflush(mf);
+	for (i = 0; i < c->nmeta; i++)	/* a driver's (campaign resume) */
+		rs_meta(r->rs, c->meta[i].key, "%s", c->meta[i].value);
 	if (r->quiet != NULL) {
 		rs_meta(r->rs, "wait_quiet", "%s", r->quiet);
 		rs_meta(r->rs, "wait_quiet_seconds", "%.1f", r->waited);

@@ -117,20 +117,46 @@ make_run_dir(const char *root, const char *label)
 	return (NULL);
 }
 
+/*
+ * An axis as a meta key: "sysctl.vm.dirty_ratio", "fs" ..., a sysfs:
+ * or debugfs: file as "sysfs.kernel.mm.transparent_hugepage.enabled"
+ * (the path under its root, '/' as '.': a key's alphabet).  malloc'd.
+ */
+char *
+vary_meta_key(const struct vary_axis *a)
+{
+	const char *p;
+	char *k, *q;
+
+	if (a->key != VARY_SYSCTL)
+		return (xstrdup(a->name));
+	if (!VARY_IS_KNOB(a->name))
+		return (xasprintf("sysctl.%s", a->name));
+	p = strchr(a->name, ':') + 1;
+	p += strncmp(a->name, "debugfs:", 8) == 0 ?
+	    strlen("/sys/kernel/debug/") : strlen("/sys/");
+	k = xasprintf("%.*s.%s", (int)strcspn(a->name, ":"), a->name, p);
+	for (q = k; *q != '\0'; q++)
+		if (!meta_key_valid((char []){ *q, '\0' }))
+			*q = '.';
+	return (k);
+}
+
 /* What the cell set and fixed, for compare's list of differing keys. */
 static void
 describe_cell(const struct vary *v, size_t cell, const char *set,
     const char *rundir)
 {
-	char *meta, *text, *t;
+	char *meta, *text, *t, *key;
 	size_t i;
 	int fd;
 
 	text = xasprintf("vary.run=%s\nvary.cell=%zu\n", rundir, cell + 1);
 	for (i = 0; i < v->naxes; i++) {
-		t = xasprintf("%svary.%s%s=%s\n", text,
-		    v->axes[i].key == VARY_SYSCTL ? "sysctl." : "",
-		    v->axes[i].name, vary_value(v, cell, i));
+		key = vary_meta_key(&v->axes[i]);
+		t = xasprintf("%svary.%s=%s\n", text, key,
+		    vary_value(v, cell, i));
+		free(key);
 		free(text);
 		text = t;
 	}

@@ -19,11 +19,30 @@
  */
 int	 vary_parse(struct vary *, const char *spec, char *err, size_t errlen);
 void	 vary_free(struct vary *);
+/*
+ * sysfs:PATH and debugfs:PATH (the first len bytes of spec): the name
+ * a --vary axis and the record keep, "sysfs:/sys/..." or
+ * "debugfs:/sys/kernel/debug/..." (a relative PATH is under that
+ * root).  Only lexically checked here: no "..", no "//", under the
+ * root; vary_os_save resolves it.  malloc'd, or NULL with err.
+ */
+#define VARY_NAME_MAX		128
+char	*vary_knob_name(const char *spec, size_t len, char *err,
+	    size_t errlen);
+/* A sysfs: or debugfs: name (a file written, not a sysctl). */
+#define VARY_IS_KNOB(name) (strncmp((name), "sysfs:", 6) == 0 || \
+	strncmp((name), "debugfs:", 8) == 0)
 /* Cells of the cross product; the last axis varies fastest. */
 size_t	 vary_ncells(const struct vary *);
 const char *vary_value(const struct vary *, size_t cell, size_t axis);
 /* base + "+KEY=VALUE" per axis, made safe for a directory name. */
 char	*vary_label(const struct vary *, const char *base, size_t cell);
+/*
+ * An axis as a meta key: "sysctl.vm.dirty_ratio", "fs" ..., a sysfs:
+ * or debugfs: file as "sysfs.kernel.mm.transparent_hugepage.enabled".
+ * malloc'd.
+ */
+char	*vary_meta_key(const struct vary_axis *);
 /* The run_option code that sets a key's value (not VARY_SYSCTL). */
 int	 vary_key_option(enum vary_key);
 
@@ -72,7 +91,7 @@ int	 vary_sysctl_get(const char *name, char *buf, size_t len, char *err,
 
 /* One saved sysctl: everything a signal handler needs to put it back. */
 struct vary_saved {
-	char		 name[128];
+	char		 name[VARY_NAME_MAX];
 	char		 path[256];	/* Linux: the /proc/sys file */
 	unsigned char	 old[VARY_SYSCTL_MAX];	/* value before the change */
 	size_t		 oldlen;
@@ -82,6 +101,8 @@ struct vary_saved {
 
 /* Linux: the /proc/sys directory (unit tests point it elsewhere). */
 extern const char *vary_sysctl_root;
+/* Linux: where /sys is (unit tests point it elsewhere). */
+extern const char *vary_sysfs_root;
 
 int	 vary_os_save(struct vary_saved *, const char *name, char *err,
 	    size_t errlen);

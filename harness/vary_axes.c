@@ -30,6 +30,40 @@ static const struct {
 
 #define MAX_CELLS	256
 
+char *
+vary_knob_name(const char *spec, size_t len, char *err, size_t errlen)
+{
+	int debugfs = strncmp(spec, "debugfs:", 8) == 0;
+	const char *root = debugfs ? "/sys/kernel/debug" : "/sys";
+	size_t skip = debugfs ? 8 : 6, rl = strlen(root);
+	char *path, *name;
+
+	/* "sysfs:kernel/mm/..." is under /sys, as "sysfs:/sys/kernel/...". */
+	path = spec[skip] == '/' ? xasprintf("%.*s", (int)(len - skip),
+	    spec + skip) : xasprintf("%s/%.*s", root, (int)(len - skip),
+	    spec + skip);
+	/* Lexically first; vary_os_save resolves it (no symlink out). */
+	if (strncmp(path, root, rl) != 0 || path[rl] != '/' ||
+	    path[rl + 1] == '\0' || strstr(path, "/..") != NULL ||
+	    strstr(path, "/./") != NULL || strstr(path, "//") != NULL ||
+	    path[strlen(path) - 1] == '/' ||
+	    path[strcspn(path, " \t\n\r,|=")] != '\0') {
+		snprintf(err, errlen, "--vary %.*s: want a file under %s",
+		    (int)len, spec, root);
+		free(path);
+		return (NULL);
+	}
+	name = xasprintf("%s:%s", debugfs ? "debugfs" : "sysfs", path);
+	free(path);
+	if (strlen(name) >= VARY_NAME_MAX) {
+		snprintf(err, errlen, "--vary %.*s: path too long", (int)len,
+		    spec);
+		free(name);
+		return (NULL);
+	}
+	return (name);
+}
+
 int
 vary_parse(struct vary *v, const char *spec, char *err, size_t errlen)
 {
@@ -52,6 +86,13 @@ vary_parse(struct vary *v, const char *spec, char *err, size_t errlen)
 			free(ax.name);
 			return (-1);
 		}
+	} else if (strncmp(spec, "sysfs:", 6) == 0 ||
+	    strncmp(spec, "debugfs:", 8) == 0) {
+		/* The saved name holds the whole path under /sys. */
+		ax.key = VARY_SYSCTL;
+		if ((ax.name = vary_knob_name(spec, (size_t)(eq - spec), err,
+		    errlen)) == NULL)
+			return (-1);
 	} else {
 		for (k = 0; k < NKEYS; k++)
 			if (strlen(vary_keys[k].name) == (size_t)(eq - spec) &&
@@ -59,7 +100,8 @@ vary_parse(struct vary *v, const char *spec, char *err, size_t errlen)
 				break;
 		if (k == NKEYS) {
 			snprintf(err, errlen, "--vary %.*s: unknown key (want "
-			    "sysctl:NAME, fs, mount-opts, newfs-opts, disk, "
+			    "sysctl:NAME, sysfs:PATH, debugfs:PATH, fs, "
+			    "mount-opts, newfs-opts, disk, "
 			    "mode, bind, layout or idle-guard)", (int)(eq - spec),
 			    spec);
 			return (-1);

@@ -13,6 +13,7 @@
 #include "vary.h"
 
 const char *vary_sysctl_root = "";	/* Linux only */
+const char *vary_sysfs_root = "";	/* Linux only */
 
 /* The OID's type (CTLTYPE_*), as sysctl(8) learns it: {0, 4, mib...}. */
 static int
@@ -40,6 +41,11 @@ vary_os_save(struct vary_saved *s, const char *name, char *err,
 {
 	u_int type;
 
+	if (VARY_IS_KNOB(name)) {
+		snprintf(err, errlen, "%s: sysfs and debugfs are Linux's",
+		    name);
+		return (-1);
+	}
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->oldlen = sizeof(s->old);

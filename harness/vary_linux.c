@@ -1,8 +1,15 @@
-/* --vary sysctl:NAME on Linux: the files under /proc/sys. */
+/*
+ * --vary sysctl:NAME on Linux: the files under /proc/sys; sysfs:PATH
+ * and debugfs:PATH: files under /sys, resolved, never outside it.
+ */
 #ifdef __linux__
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -10,6 +17,75 @@
 #include "vary.h"
 
 const char *vary_sysctl_root = "/proc/sys";
+const char *vary_sysfs_root = "/sys";
+
+/*
+ * A sysfs: or debugfs: name's file: its path under vary_sysfs_root,
+ * every symlink resolved, still under the root the key names (/sys,
+ * or /sys/kernel/debug), a regular file.
+ */
+static int
+knob_path(const char *name, char *path, size_t len, char *err,
+    size_t errlen)
+{
+	int debugfs = strncmp(name, "debugfs:", 8) == 0;
+	const char *p = strchr(name, ':') + 1;
+	char want[PATH_MAX], root[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+	size_t n;
+
+	/* p is "/sys/..." (vary_knob_name): /sys is vary_sysfs_root. */
+	if (strncmp(p, "/sys/", 5) != 0) {
+		snprintf(err, errlen, "%s: not under /sys", name);
+		return (-1);
+	}
+	snprintf(want, sizeof(want), "%s%s", vary_sysfs_root, p + 4);
+	snprintf(root, sizeof(root), "%s%s", vary_sysfs_root, debugfs ?
+	    "/kernel/debug" : "");
+	if (realpath(root, real) == NULL) {
+		snprintf(err, errlen, "%s: %s: %s", name, root,
+		    strerror(errno));
+		return (-1);
+	}
+	snprintf(root, sizeof(root), "%s", real);
+	if (realpath(want, real) == NULL) {
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
+		return (-1);
+	}
+	n = strlen(root);
+	if (strncmp(real, root, n) != 0 || real[n] != '/') {
+		snprintf(err, errlen, "%s: resolves to %s, outside %s: "
+		    "refused", name, real, debugfs ? "/sys/kernel/debug" :
+		    "/sys");
+		return (-1);
+	}
+	if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a file", name);
+		return (-1);
+	}
+	if (strlen(real) >= len) {
+		snprintf(err, errlen, "%s: path too long", name);
+		return (-1);
+	}
+	snprintf(path, len, "%s", real);
+	return (0);
+}
+
+/*
+ * A sysfs choice reads "always [madvise] never" and takes "madvise":
+ * what is put back is the word in brackets.
+ */
+static void
+knob_choice(unsigned char *v, size_t *len)
+{
+	unsigned char *a, *b;
+
+	if ((a = memchr(v, '[', *len)) == NULL ||
+	    (b = memchr(a, ']', *len - (size_t)(a - v))) == NULL || b == a + 1)
+		return;
+	*len = (size_t)(b - a - 1);
+	memmove(v, a + 1, *len);
+}
 
 /* "vm.dirty_ratio", "vm/dirty_ratio" or "/proc/sys/vm/dirty_ratio". */
 static int
@@ -64,13 +140,17 @@ vary_os_save(struct vary_saved *s, const char *name, char *err,
 {
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	if (sysctl_path(name, s->path, sizeof(s->path), err, errlen) != 0)
+	if ((VARY_IS_KNOB(name) ? knob_path(name, s->path, sizeof(s->path),
+	    err, errlen) : sysctl_path(name, s->path, sizeof(s->path), err,
+	    errlen)) != 0)
 		return (-1);
 	if (read_file(s->path, s->old, sizeof(s->old), &s->oldlen) != 0) {
 		snprintf(err, errlen, "sysctl %s: %s: %s", name, s->path,
 		    strerror(errno));
 		return (-1);
 	}
+	if (VARY_IS_KNOB(name))
+		knob_choice(s->old, &s->oldlen);
 	/* Writable by us?  Fail now, before anything has changed. */
 	if (access(s->path, W_OK) != 0) {
 		snprintf(err, errlen, "sysctl %s: %s: %s", name, s->path,
@@ -123,8 +203,9 @@ vary_os_get(const char *name, char *buf, size_t len, char *err,
 	char path[256];
 	size_t n;
 
-	if (len == 0 || sysctl_path(name, path, sizeof(path), err,
-	    errlen) != 0)
+	if (len == 0 || (VARY_IS_KNOB(name) ? knob_path(name, path,
+	    sizeof(path), err, errlen) : sysctl_path(name, path, sizeof(path),
+	    err, errlen)) != 0)
 		return (-1);
 	if (read_file(path, (unsigned char *)buf, len - 1, &n) != 0) {
 		snprintf(err, errlen, "sysctl %s: %s: %s", name, path,

@@ -14,7 +14,7 @@ err=$("$FSCONC" frobnicate 2>&1 >/dev/null); rc=$?
 out=$("$FSCONC" help); rc=$?
 [ $rc -eq 0 ] && echo "$out" | grep -q 'mkarchive' && ok "help lists commands" || not_ok "help lists commands"
 
-for c in run stat compare report nightly import limits md topo mkarchive history why; do
+for c in run stat compare report nightly import limits md topo mkarchive history why campaign; do
 	a=$("$FSCONC" help $c 2>&1); rc1=$?
 	b=$("$FSCONC" $c --help 2>&1); rc2=$?
 	if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ "$a" = "$b" ] &&

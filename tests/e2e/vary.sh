@@ -19,6 +19,13 @@ out=$("$FSCONC" run --dry-run -w syscall -j 1 -r 1 --label dr --vary mode=proces
     echo "$out" | grep -q 'cell 2 of 4: dr+mode=process+mount-opts=defaults' &&
     ok "--dry-run: four cells, labelled" || not_ok "--dry-run: four cells, labelled" "rc=$rc $out"
 
+# sysfs: and debugfs: files: never outside /sys, refused before anything runs.
+for k in sysfs:/etc/passwd sysfs:/sys/../etc/passwd sysfs:/sys/kernel//x debugfs:/sys/kernel/mm/x; do
+	err=$("$FSCONC" run --dry-run -w syscall -j 1 -r 1 --vary "$k=1,2" 2>&1); rc=$?
+	[ $rc -eq 2 ] && echo "$err" | grep -q 'want a file under /sys' &&
+	    ok "--vary $k: refused, exit 2" || not_ok "--vary $k: refused, exit 2" "rc=$rc $err"
+done
+
 sysctl=/proc/sys/vm/dirty_expire_centisecs
 if ! is_root; then
 	for t in "cells run and put the sysctl back" "cells interleaved" \
@@ -140,6 +147,44 @@ else
 fi
 restore
 "$FSCONC" md cleanup >/dev/null 2>&1
+
+# A harmless sysfs knob (THP defrag, a bracketed choice): set per cell,
+# put back as the choice it was; after SIGKILL, by fsconc cleanup.
+knob=/sys/kernel/mm/transparent_hugepage/defrag
+if [ -w "$knob" ]; then
+	korig=$(cat "$knob")
+	at_exit "grep -q '\\[' '$knob' || echo '$(echo "$korig" | sed 's/.*\[\(.*\)\].*/\1/')' >'$knob'"
+	"$FSCONC" run -w syscall -O count=2000 -j 1,2 -r 2 --disk tmpfs -R "$s/res" \
+	    --label thp --vary sysfs:kernel/mm/transparent_hugepage/defrag=never,defer \
+	    >"$s/out" 2>&1; rc=$?
+	now=$(cat "$knob")
+	rd=$(sed -n 's/^run directory: \([^ ]*\) .*/\1/p' "$s/out")
+	if [ $rc -eq 0 ] && [ "$now" = "$korig" ] &&
+	    grep -q '^vary.sysfs.kernel.mm.transparent_hugepage.defrag=defer$' "$rd"/*/*defrag=defer*/*/meta; then
+		ok "sysfs knob: set per cell, put back ($korig)"
+	else
+		not_ok "sysfs knob: set per cell, put back" "rc=$rc now=$now orig=$korig $(tail -3 "$s/out")"
+	fi
+	FSCONC_TEST_MARKER=$s/thp "$FSCONC" run -w syscall -O op=stat -O duration=30 -j 1 -r 50 \
+	    --disk tmpfs:64m -R "$s/res" --label thp2 \
+	    --vary sysfs:/sys/kernel/mm/transparent_hugepage/defrag=never >"$s/out" 2>&1 &
+	pid=$!
+	wait_until test -e "$s/thp.released"
+	during=$(cat "$knob")
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	"$FSCONC" cleanup >"$s/clean" 2>&1
+	now=$(cat "$knob")
+	if [ "$during" = "always defer defer+madvise madvise [never]" ] ||
+	    echo "$during" | grep -q '\[never\]' && [ "$now" = "$korig" ]; then
+		ok "sysfs knob: SIGKILLed while changed, put back by cleanup"
+	else
+		not_ok "sysfs knob: SIGKILLed while changed, put back by cleanup" "during=$during now=$now $(cat "$s/clean")"
+	fi
+else
+	skip "sysfs knob: set per cell, put back" "$knob not writable"
+	skip "sysfs knob: SIGKILLed while changed, put back by cleanup" "$knob not writable"
+fi
 
 left=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
 [ -z "$left" ] && ok "nothing left mounted" || not_ok "nothing left mounted" "$left"

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "md.h"
 #include "util.h"
 #include "vary.h"
 
@@ -254,6 +255,132 @@ test_sysctl_restore(void **state)
 }
 #endif
 
+#ifdef __linux__
+/*
+ * sysfs: and debugfs: files: under /sys only, resolved (no symlink
+ * leads out), a choice put back as its bracketed word, a SIGKILLed
+ * change put back by cleanup.  A private /sys.
+ */
+static void
+test_sysfs(void **state)
+{
+	char root[] = "/tmp/fsconc-sysfs-XXXXXX", err[256], buf[64];
+	char *d, *knob, *run, *rec;
+	struct vary_saved sv;
+	struct vary v;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	/* Names: lexically under the root. */
+	assert_null(vary_knob_name("sysfs:/etc/passwd", 17, err,
+	    sizeof(err)));
+	assert_non_null(strstr(err, "want a file under /sys"));
+	assert_null(vary_knob_name("sysfs:/sys/../etc/passwd", 24, err,
+	    sizeof(err)));
+	assert_null(vary_knob_name("sysfs:/sys", 10, err, sizeof(err)));
+	assert_null(vary_knob_name("sysfs:/sysx/a", 13, err, sizeof(err)));
+	assert_null(vary_knob_name("debugfs:/sys/kernel/x", 21, err,
+	    sizeof(err)));
+	d = vary_knob_name("sysfs:kernel/mm/x", 17, err, sizeof(err));
+	assert_string_equal(d, "sysfs:/sys/kernel/mm/x");
+	free(d);
+	d = vary_knob_name("debugfs:sched/features", 22, err, sizeof(err));
+	assert_string_equal(d, "debugfs:/sys/kernel/debug/sched/features");
+	free(d);
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(vary_parse(&v, "sysfs:/proc/sys/vm/x=1", err,
+	    sizeof(err)), -1);
+	assert_int_equal(vary_parse(&v, "sysfs:kernel/knob=never,always",
+	    err, sizeof(err)), 0);
+	assert_string_equal(v.axes[0].name, "sysfs:/sys/kernel/knob");
+	assert_int_equal(v.axes[0].key, VARY_SYSCTL);
+
+	assert_non_null(mkdtemp(root));
+	d = xasprintf("%s/kernel", root);
+	assert_int_equal(mkdir(d, 0755), 0);
+	knob = xasprintf("%s/kernel/knob", root);
+	put(knob, "always [madvise] never\n");
+	vary_sysfs_root = root;
+	/* The records' runtime directory (md_rundir keeps its first). */
+	run = xasprintf("%s/run", root);
+	setenv("FSCONC_RUNDIR", run, 1);
+	free(run);
+	assert_non_null(md_rundir());
+	run = xstrdup(md_rundir());
+	assert_int_equal(mkdir_p(run, 0700), 0);
+	/* A symlink leading out of /sys: refused once resolved. */
+	rec = xasprintf("%s/kernel/evil", root);
+	assert_int_equal(symlink("/etc/hostname", rec), 0);
+	assert_int_equal(vary_os_save(&sv, "sysfs:/sys/kernel/evil", err,
+	    sizeof(err)), -1);
+	assert_non_null(strstr(err, "outside /sys: refused"));
+	unlink(rec);
+	free(rec);
+	/* One inside is followed. */
+	rec = xasprintf("%s/kernel/alias", root);
+	assert_int_equal(symlink("knob", rec), 0);
+	assert_int_equal(vary_os_save(&sv, "sysfs:/sys/kernel/alias", err,
+	    sizeof(err)), 0);
+	assert_memory_equal(sv.old, "madvise", 7);
+	assert_int_equal(sv.oldlen, 7);
+	unlink(rec);
+	free(rec);
+	/* A directory is no knob. */
+	assert_int_equal(vary_os_save(&sv, "sysfs:/sys/kernel", err,
+	    sizeof(err)), -1);
+	/* debugfs: only under /sys/kernel/debug (here: not there). */
+	assert_int_equal(vary_os_save(&sv, "debugfs:/sys/kernel/debug/knob",
+	    err, sizeof(err)), -1);
+
+	/* Set per cell, put back as the bracketed word. */
+	assert_int_equal(vary_apply_sysctls(&v, 0, err, sizeof(err)), 0);
+	assert_string_equal(slurp(knob), "never");
+	assert_int_equal(vary_sysctl_get("sysfs:/sys/kernel/knob", buf,
+	    sizeof(buf), err, sizeof(err)), 0);
+	assert_string_equal(buf, "never");
+	assert_int_equal(vary_apply_sysctls(&v, 1, err, sizeof(err)), 0);
+	assert_string_equal(slurp(knob), "always");
+	assert_int_equal(vary_sysctl_restore(), 0);
+	assert_string_equal(slurp(knob), "madvise");
+
+	/* SIGKILLed while changed: the record lets cleanup put it back. */
+	assert_true((pid = fork()) >= 0);
+	if (pid == 0) {
+		if (vary_apply_sysctls(&v, 1, err, sizeof(err)) == 0)
+			kill(getpid(), SIGKILL);
+		_exit(2);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	assert_string_equal(slurp(knob), "always");
+	assert_int_equal(vary_sysctl_cleanup(0), 0);
+	assert_string_equal(slurp(knob), "madvise");
+	vary_free(&v);
+
+	vary_sysfs_root = "/sys";
+	rec = xasprintf("%s/sysctl", run);
+	rmdir(rec);
+	free(rec);
+	rec = xasprintf("%s/state", run);
+	rmdir(rec);
+	free(rec);
+	rmdir(run);
+	/* The earlier test's root, made again for md_rundir's path. */
+	if ((rec = strrchr(run, '/')) != NULL && strcmp(rec, "/run") == 0) {
+		*rec = '\0';
+		rmdir(run);
+	}
+	free(run);
+	unlink(knob);
+	free(knob);
+	rmdir(d);
+	free(d);
+	rmdir(root);
+}
+
+#endif
+
 /* --order random: a fixed sequence for a seed, on every OS. */
 static void
 test_step_order(void **state)
@@ -283,6 +410,7 @@ main(void)
 		cmocka_unit_test(test_step_order),
 #ifdef __linux__
 		cmocka_unit_test(test_sysctl_restore),
+		cmocka_unit_test(test_sysfs),
 #endif
 	};
 

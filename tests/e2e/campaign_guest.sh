@@ -1,0 +1,154 @@
+# A boot campaign with real reboots of a real Linux kernel: an emulated
+# 2-vCPU guest (scripts/manycpu), configuration A booted with maxcpus=1,
+# B with both CPUs, 3 boots each in shuffled rounds, through the command
+# method.  The "hypervisor" is this script: the campaign's command (run
+# in the guest) writes the command line asked for to the shared work
+# directory, where the campaign's state also lives; the guest then
+# powers off, and the loop below boots it again with that command line.
+# The guest's resume is the hook's.  Planted: A's first boot comes up
+# without maxcpus=1 (must be caught and retried), and a guest is killed
+# mid-run (its boot must be redone).  Skipped where no guest can be had.
+# A guest boot takes 15-50 s here; 9 boots (6 planned, the wrong one,
+# the killed one and its redo): 6-8 minutes on a loaded 2-CPU host.
+# suite-timeout: 900
+# suite-background: yes
+. "$FSCONC_TOP/tests/lib.sh"
+
+if ! is_root; then
+	skip "campaign in a guest" "needs root (scripts/manycpu)"
+	exit 0
+fi
+why=$(sh "$TOP/scripts/manycpu" --check 2>&1 >/dev/null); rc=$?
+if [ $rc -eq 77 ]; then
+	skip "campaign in a guest" "$(echo "$why" | sed -n 's/^manycpu: cannot run a guest here: //p' | tail -n 1)"
+	exit 0
+fi
+# The guest runs it from the shared work directory: an absolute path.
+FSCONC=$(cd "$(dirname "$FSCONC")" && pwd -P)/$(basename "$FSCONC")
+TOP=$(cd "$TOP" && pwd -P)
+w=$(scratch)
+cd "$w" || exit 1
+start=$(date +%s)
+cat >"$w/request.sh" <<EOF
+#!/bin/sh
+# In the guest: ask the host for the next boot, with its command line.
+echo "\$FSCONC_CAMPAIGN_BOOT \$FSCONC_CAMPAIGN_CONFIG \$FSCONC_CAMPAIGN_CMDLINE" >>"$w/requests.log"
+echo "\$FSCONC_CAMPAIGN_CMDLINE" >"$w/request.new" && mv "$w/request.new" "$w/request"
+EOF
+cat >"$w/exec.sh" <<EOF
+#!/bin/sh
+# No systemd here: systemctl is logged; the campaign's command runs.
+echo "\$*" >>"$w/exec.log"
+case \$1 in /*) exec "\$@";; esac
+EOF
+chmod +x "$w/request.sh" "$w/exec.sh"
+mkdir "$w/hook"
+cat >"$w/g.campaign" <<EOF
+run -j 1,2 -r 10 --disk tmpfs:256m --disturb-limit off
+boots 3
+seed 5
+retries 2
+baseline A
+boot-timeout 15m
+method command
+command $w/request.sh
+config A
+	cmdline maxcpus=1
+config B
+EOF
+export FSCONC_TEST_EXEC="$w/exec.sh" FSCONC_TEST_HOOK_DIR="$w/hook"
+R="$w/res"
+"$FSCONC" campaign start -R "$R" "$w/g.campaign" >"$w/start.out" 2>&1
+id=$(cat "$R/campaign/active" 2>/dev/null)
+j="$R/campaign/$id/journal"
+# One boot, the hook's resume in it, with CMDLINE.
+guest() {
+	sh "$TOP/scripts/manycpu" --smp 2 --mem 1024 --timeout 400 --append "$1" -- \
+	    env FSCONC_TEST_EXEC="$w/exec.sh" FSCONC_TEST_HOOK_DIR="$w/hook" \
+	    FSCONC_TEST_FOREIGN=0 "$FSCONC" campaign resume -R "$R" --id "$id" \
+	    >>"$w/guest.out" 2>&1
+}
+last_is_run() { tail -n 1 "$j" | grep -q '^run '; }
+n=0 planted=0 killed=0
+while [ -n "$id" ] && [ -e "$R/campaign/active" ] && [ $n -lt 12 ] &&
+    [ $(($(date +%s) - start)) -lt 780 ]; do
+	if [ ! -s "$w/request" ]; then
+		echo "no boot asked for" >>"$w/guest.out"
+		break
+	fi
+	cl=$(cat "$w/request")
+	rm -f "$w/request"
+	n=$((n + 1))
+	echo "--- guest boot $n: $cl" >>"$w/guest.out"
+	if [ $planted -eq 0 ] && echo "$cl" | grep -q 'maxcpus=1'; then
+		# The one-shot "fell back": booted without the word.
+		planted=1
+		guest "$(echo "$cl" | sed 's/maxcpus=1 //')"
+	elif [ $killed -eq 0 ] && [ $n -ge 3 ] && ! echo "$cl" | grep -q 'maxcpus=1'; then
+		# Power lost mid-run: the guest is killed once its run started.
+		killed=1
+		# manycpu itself in the background: its TERM stops qemu.
+		sh "$TOP/scripts/manycpu" --smp 2 --mem 1024 --timeout 400 --append "$cl" -- \
+		    env FSCONC_TEST_EXEC="$w/exec.sh" FSCONC_TEST_HOOK_DIR="$w/hook" \
+		    FSCONC_TEST_FOREIGN=0 "$FSCONC" campaign resume -R "$R" --id "$id" \
+		    >>"$w/guest.out" 2>&1 &
+		gpid=$!
+		i=0
+		until last_is_run || [ $i -ge 3000 ]; do sleep 0.1; i=$((i + 1)); done
+		sleep 1
+		kill -TERM $gpid
+		wait $gpid
+		# Its qemu, should manycpu have left it (by pid, never by name).
+		for p in $(pgrep -f "path=$w,"); do kill -KILL "$p"; done
+		# The machine comes back with the command line it had.
+		echo "$cl" >"$w/request"
+	else
+		guest "$cl"
+	fi
+done
+took=$(($(date +%s) - start))
+ndone=$(grep -c '^done [0-9]* [0-9]* 0 ' "$j" 2>/dev/null)
+if [ -n "$id" ] && grep -q '^finish ' "$j" && [ "$ndone" -eq 6 ] && [ ! -e "$R/campaign/active" ] &&
+    [ ! -e "$w/hook/fsconc-campaign.service" ]; then
+	ok "6 boots ran their configuration's run, the campaign finished ($n guest boots, ${took}s)"
+else
+	not_ok "6 boots ran their configuration's run, the campaign finished ($n guest boots, ${took}s)" \
+	    "done=$ndone $(cat "$w/start.out" "$j" 2>&1; tail -n 30 "$w/guest.out")"
+fi
+grep -q '^wrong [0-9]* [0-9]* the kernel command line lacks maxcpus=1$' "$j" &&
+    [ "$(grep -c '^wrong ' "$j")" -eq 1 ] &&
+    ok "the planted wrong boot: detected, recorded, retried" ||
+    not_ok "the planted wrong boot: detected, recorded, retried" "$(cat "$j")"
+grep -q '^interrupted ' "$j" && [ "$(grep -c '^interrupted ' "$j")" -eq 1 ] &&
+    ok "the guest killed mid-run: interrupted, its boot redone" ||
+    not_ok "the guest killed mid-run: interrupted, its boot redone" "$(cat "$j")"
+# Each set: its configuration, verified: A's saw one CPU, B's two.  EC(2)
+# per boot: 2 mean(T1) / mean(T2) of the set.
+ec() {	# ec SET
+	awk -v f="$1/jobs-2.real" 'FNR == NR { s1 += $1; n1++; next }
+	    { s2 += $1; n2++ } END { if (n1 && n2) printf "%.3f", 2 * (s1 / n1) / (s2 / n2) }' \
+	    "$1/jobs-1.real" "$1/jobs-2.real"
+}
+bad=0 eca= ecb=
+for set in $(sed -n 's/^done [0-9]* [0-9]* 0 //p' "$j" 2>/dev/null); do
+	c=$(sed -n 's/^campaign_config=//p' "$set/meta")
+	cpus=$(sed -n 's/^ncpu=//p' "$set/meta")
+	b=$(sed -n 's/^campaign_boot=//p' "$set/meta")
+	e=$(ec "$set")
+	case $c/$cpus in A/1) eca="$eca $e" ;; B/2) ecb="$ecb $e" ;; *) bad=$((bad + 1)) ;; esac
+	echo "# boot $b config $c ncpu $cpus EC(2) $e"
+done
+# The boot-level interval over boots is the statistics library's
+# (campaign report); here the means of the per-boot figures must order.
+sep=$(echo "$eca|$ecb" | awk -F'|' '{ na = split($1, a, " "); nb = split($2, b, " ")
+    if (na != 3 || nb != 3) { print "no"; exit }
+    for (i = 1; i <= na; i++) sa += a[i]
+    for (i = 1; i <= nb; i++) sb += b[i]
+    print (sa / na < sb / nb) ? "yes" : "no" }')
+[ "$bad" -eq 0 ] && [ "$sep" = yes ] &&
+    ok "3 sets of A on 1 CPU, 3 of B on 2, mean EC(2) of A below B's; per boot A:$eca B:$ecb" ||
+    not_ok "3 sets of A on 1 CPU, 3 of B on 2, mean EC(2) of A below B's; per boot A:$eca B:$ecb" "bad=$bad"
+pgrep -f "path=$w," >/dev/null &&
+    not_ok "no qemu left behind" "$(pgrep -af "path=$w,")" ||
+    ok "no qemu left behind"
+echo "1..$_t"

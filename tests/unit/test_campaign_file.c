@@ -1,0 +1,321 @@
+/* harness/campaign_file.c: the campaign file, parsed strictly. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "harness_campaign.h"
+#include "util.h"
+
+#define LINUX_HEAD	"run -w memcpy -j 1,2 -r 3\n"
+#define LINUX_A		"config A\n\tkernel /boot/vmlinuz\n\tcmdline maxcpus=1\n"
+#define LINUX_B		"config B\n\tkernel /boot/vmlinuz\n"
+
+static int
+parse_os(const char *text, enum md_os os, struct campaign_file *f, char *err)
+{
+	return (campaign_file_parse(text, strlen(text), "t.campaign", os, 0, f,
+	    err, 512));
+}
+
+static int
+parse(const char *text, struct campaign_file *f, char *err)
+{
+	return (parse_os(text, MD_OS_LINUX, f, err));
+}
+
+/* text is refused, with a message holding want. */
+static void
+refused(const char *text, enum md_os os, const char *want)
+{
+	struct campaign_file f;
+	char err[512] = "";
+
+	if (parse_os(text, os, &f, err) == 0) {
+		campaign_file_free(&f);
+		fail_msg("accepted: %s", text);
+	}
+	if (strstr(err, want) == NULL)
+		fail_msg("'%s' lacks '%s'", err, want);
+}
+
+static void
+test_linux(void **state)
+{
+	struct campaign_file f;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(parse("# a comment\n\n" LINUX_HEAD "boots 3\n"
+	    "seed 7\nretries 1\nboot-timeout 5m\nbaseline B\n" LINUX_A
+	    "\tinitrd /boot/initrd.img\n\tsysctl:vm.dirty_ratio=10\n"
+	    "\tsysfs:/sys/kernel/mm/transparent_hugepage/enabled=never\n"
+	    LINUX_B "\trelease 6.1.0-13-amd64\n", &f, err), 0);
+	assert_int_equal(f.nconfigs, 2);
+	assert_string_equal(f.configs[0].name, "A");
+	assert_string_equal(f.configs[0].kernel, "/boot/vmlinuz");
+	assert_string_equal(f.configs[0].initrd, "/boot/initrd.img");
+	assert_int_equal(f.configs[0].nbootopts, 1);
+	assert_string_equal(f.configs[0].bootopts[0], "maxcpus=1");
+	assert_int_equal(f.configs[0].settings.naxes, 2);
+	assert_string_equal(f.configs[1].release, "6.1.0-13-amd64");
+	assert_int_equal(f.boots, 3);
+	assert_int_equal(f.seed, 7);
+	assert_int_equal(f.seed_given, 1);
+	assert_int_equal(f.retries, 1);
+	assert_int_equal(f.boot_timeout, 300);
+	assert_int_equal(f.baseline, 1);
+	assert_int_equal(f.method, CAMPAIGN_KEXEC);
+	assert_int_equal(f.nrun, 7);
+	assert_string_equal(f.run_argv[0], "run");
+	assert_string_equal(f.run_argv[6], "3");
+	assert_null(f.run_argv[7]);
+	campaign_file_free(&f);
+
+	/* Defaults. */
+	assert_int_equal(parse(LINUX_HEAD LINUX_A, &f, err), 0);
+	assert_int_equal(f.boots, CAMPAIGN_BOOTS_DEFAULT);
+	assert_int_equal(f.retries, CAMPAIGN_RETRIES_DEFAULT);
+	assert_int_equal(f.boot_timeout, CAMPAIGN_TIMEOUT_DEFAULT);
+	assert_int_equal(f.baseline, 0);
+	assert_int_equal(f.seed_given, 0);
+	campaign_file_free(&f);
+
+	/* command: an argv, no kernel needed. */
+	assert_int_equal(parse(LINUX_HEAD "method command\ncommand "
+	    "/usr/local/bin/boot-guest --fast\nconfig A\n\tcmdline "
+	    "maxcpus=1\n", &f, err), 0);
+	assert_int_equal(f.method, CAMPAIGN_COMMAND);
+	assert_int_equal(f.ncommand, 2);
+	assert_string_equal(f.command[1], "--fast");
+	campaign_file_free(&f);
+
+	/* grub-reboot boots an entry. */
+	assert_int_equal(parse(LINUX_HEAD "method grub-reboot\nconfig A\n"
+	    "\tentry 1>2\n", &f, err), -1);
+	assert_int_equal(parse(LINUX_HEAD "method grub-reboot\nconfig A\n"
+	    "\tentry gnulinux-6.1.0-advanced\n", &f, err), 0);
+	campaign_file_free(&f);
+}
+
+static void
+test_freebsd(void **state)
+{
+	struct campaign_file f;
+	char err[512], *text;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(parse_os("run -j 1,2\nconfig mpsafe\n\tkernel GENERIC"
+	    "\n\ttunable debug.mpsafevfs=1 kern.hz=100\n", MD_OS_FREEBSD, &f,
+	    err), 0);
+	assert_int_equal(f.method, CAMPAIGN_NEXTBOOT);
+	assert_int_equal(f.configs[0].nbootopts, 2);
+	assert_string_equal(f.configs[0].bootopts[1], "kern.hz=100");
+	campaign_file_free(&f);
+
+	/* The shipped example parses (without checking /boot). */
+	text = read_bounded("dist/campaign/2005.campaign", 0,
+	    CAMPAIGN_FILE_MAX, &len, err, sizeof(err));
+	assert_non_null(text);
+	assert_int_equal(campaign_file_parse(text, len, "2005.campaign",
+	    MD_OS_FREEBSD, 0, &f, err, sizeof(err)), 0);
+	assert_int_equal(f.nconfigs, 4);
+	assert_int_equal(f.boots, 5);
+	assert_string_equal(f.configs[f.baseline].name, "mpsafe");
+	assert_string_equal(f.configs[3].kernel, "GENERIC-4BSD");
+	campaign_file_free(&f);
+	free(text);
+}
+
+static void
+test_refusals(void **state)
+{
+	const enum md_os L = MD_OS_LINUX, F = MD_OS_FREEBSD;
+
+	(void)state;
+	refused(LINUX_HEAD "colour blue\n" LINUX_A, L,
+	    "line 2: unknown key 'colour'");
+	refused(LINUX_HEAD LINUX_A "\tcolour blue\n", L, "unknown key");
+	refused(LINUX_HEAD LINUX_A "boots 3\n", L, "campaign-wide");
+	refused(LINUX_HEAD "kernel /boot/x\n" LINUX_A, L,
+	    "belongs in a configuration");
+	refused(LINUX_HEAD LINUX_A LINUX_A, L, "config A: the name is taken "
+	    "(line 2)");
+	refused(LINUX_HEAD "config A\n\tcmdline quiet\n", L, "no kernel");
+	refused("run -j 1\nconfig A\n\ttunable x=1\n", F, "no kernel");
+	refused(LINUX_HEAD "method grub-reboot\n" LINUX_A, L, "no entry");
+	/* Shell metacharacters, quotes, control bytes in boot words. */
+	refused(LINUX_HEAD LINUX_A "\tcmdline a;reboot\n", L, "holds ';'");
+	refused(LINUX_HEAD LINUX_A "\tcmdline $(id)\n", L, "holds '$'");
+	refused(LINUX_HEAD LINUX_A "\tcmdline a`b`\n", L, "holds '`'");
+	refused(LINUX_HEAD LINUX_A "\tcmdline 'x'\n", L, "holds '''");
+	refused(LINUX_HEAD LINUX_A "\tcmdline a|b\n", L, "holds '|'");
+	refused(LINUX_HEAD LINUX_A "\tcmdline a\rb\n", L, "control byte 0x0d");
+	refused("run -j 1\nconfig A\n\tkernel GENERIC\n\ttunable "
+	    "debug.x=1>/etc/passwd\n", F, "holds '>'");
+	refused("run -j 1\nconfig A\n\tkernel GENERIC\n\ttunable x\n", F,
+	    "want VAR=VALUE");
+	refused("run -j 1\nconfig A\n\tkernel ../etc\n", F,
+	    "a directory name under /boot");
+	refused(LINUX_HEAD LINUX_A "\tcmdline fsconc.boot=3\n", L,
+	    "campaign's own");
+	refused(LINUX_HEAD LINUX_A "\ttunable x=1\n", L, "command-line words");
+	refused("run -j 1\nconfig A\n\tkernel GENERIC\n\tcmdline x\n", F,
+	    "loader tunables");
+	/* Boots: 1 to 1,000. */
+	refused(LINUX_HEAD "boots 0\n" LINUX_A, L, "want 1 to 1000 boots");
+	refused(LINUX_HEAD "boots 1001\n" LINUX_A, L, "want 1 to 1000 boots");
+	refused(LINUX_HEAD "boots 99999999999999999999\n" LINUX_A, L,
+	    "boots");
+	refused(LINUX_HEAD "boots 3\nboots 3\n" LINUX_A, L, "given twice");
+	refused(LINUX_HEAD "baseline C\n" LINUX_A LINUX_B, L,
+	    "line 2: baseline C: not a configuration");
+	refused(LINUX_HEAD "retries 101\n" LINUX_A, L, "retries");
+	refused(LINUX_HEAD "boot-timeout 0s\n" LINUX_A, L, "boot-timeout");
+	refused(LINUX_HEAD, L, "no configuration");
+	refused("config A\n\tkernel /boot/vmlinuz\n", L, "no run options");
+	/* Run options go through run's own parser. */
+	refused("run -j 0\n" LINUX_A, L, "run options");
+	refused("run --no-such-option\n" LINUX_A, L, "run options");
+	refused("run -j 1 --vary fs=ext4,xfs\n" LINUX_A, L, "campaign's own");
+	refused("run -j 1 -R /tmp\n" LINUX_A, L, "campaign's own");
+	refused("run -j 1 --label x\n" LINUX_A, L, "campaign's own");
+	refused("run -j 1 --mount-opts 'a b'\n" LINUX_A, L, "quote");
+	refused("run -j 1 stray\n" LINUX_A, L, "unexpected argument");
+	/* Methods belong to an OS. */
+	refused(LINUX_HEAD "method nextboot\n" LINUX_A, L, "not a Linux");
+	refused("run -j 1\nmethod kexec\nconfig A\n\tkernel GENERIC\n", F,
+	    "not a FreeBSD");
+	refused(LINUX_HEAD "method command\n" LINUX_A, L, "no command");
+	refused(LINUX_HEAD "method command\ncommand boot-guest\n" LINUX_A, L,
+	    "absolute path");
+	refused(LINUX_HEAD "method command\ncommand /bin/sh -c x;y\n" LINUX_A,
+	    L, "holds ';'");
+	refused(LINUX_HEAD "command /bin/true\n" LINUX_A, L, "only with method");
+	refused(LINUX_HEAD "config A\n\tkernel vmlinuz\n", L, "absolute path");
+	refused(LINUX_HEAD "config a/b\n\tkernel /boot/x\n", L, "config 'a/b'");
+	/* Runtime settings: --vary's keys, one value. */
+	refused(LINUX_HEAD LINUX_A "\tsysctl:vm.x=1,2\n", L, "one value");
+	refused(LINUX_HEAD LINUX_A "\tsysctl:vm.x\n", L, "KEY=VALUE");
+	refused(LINUX_HEAD LINUX_A "\tsysctl:../x=1\n", L, "bad sysctl name");
+	refused(LINUX_HEAD LINUX_A "\tsysfs:/etc/passwd=1\n", L,
+	    "want a file under /sys");
+	refused(LINUX_HEAD LINUX_A "\tdebugfs:/sys/../x=1\n", L,
+	    "want a file under /sys/kernel/debug");
+}
+
+static void
+test_nul(void **state)
+{
+	static const char text[] = LINUX_HEAD LINUX_A "\tcmdline a\0b\n";
+	struct campaign_file f;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(campaign_file_parse(text, sizeof(text) - 1, "t",
+	    MD_OS_LINUX, 0, &f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "t: line 5: a NUL byte"));
+}
+
+static void
+test_host(void **state)
+{
+	struct campaign_file f;
+	char err[512];
+	const char *text = LINUX_HEAD "config A\n\tkernel /nonexistent/vmlinuz"
+	    "\n";
+
+	(void)state;
+	/* A missing kernel: only the machine that boots can tell. */
+	assert_int_equal(campaign_file_parse(text, strlen(text), "t",
+	    MD_OS_LINUX, 0, &f, err, sizeof(err)), 0);
+	campaign_file_free(&f);
+	assert_int_equal(campaign_file_parse(text, strlen(text), "t",
+	    MD_OS_LINUX, 1, &f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "kernel /nonexistent/vmlinuz"));
+}
+
+static void
+test_plan_order(void **state)
+{
+	size_t o[4 * 6], o2[4 * 6], r, i, seen;
+	int differ = 0;
+
+	(void)state;
+	campaign_plan_order(4, 6, 42, o);
+	campaign_plan_order(4, 6, 42, o2);
+	assert_memory_equal(o, o2, sizeof(o));
+	/* Every round boots every configuration once. */
+	for (r = 0; r < 6; r++) {
+		seen = 0;
+		for (i = 0; i < 4; i++)
+			seen |= (size_t)1 << o[r * 4 + i];
+		assert_int_equal(seen, 15);
+		if (r > 0 && memcmp(o + r * 4, o, 4 * sizeof(*o)) != 0)
+			differ = 1;
+	}
+	/* Shuffled per round, not once. */
+	assert_true(differ);
+	campaign_plan_order(4, 6, 43, o2);
+	assert_memory_not_equal(o, o2, sizeof(o));
+}
+
+#ifdef __linux__
+/* The release an x86 image's boot header names, as uname -r says it. */
+static void
+test_image_release(void **state)
+{
+	char path[] = "/tmp/fsconc-image-XXXXXX", rel[64];
+	unsigned char img[0x400];
+	FILE *fp;
+	int fd;
+
+	(void)state;
+	memset(img, 0, sizeof(img));
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x20e] = 0x00;		/* the string at 0x100 + 0x200 */
+	img[0x20f] = 0x01;
+	memcpy(img + 0x300, "6.1.0-99-test (builder@host) #1 SMP", 35);
+	assert_true((fd = mkstemp(path)) != -1);
+	assert_non_null(fp = fdopen(fd, "w"));
+	assert_int_equal(fwrite(img, 1, sizeof(img), fp), sizeof(img));
+	fclose(fp);
+	assert_int_equal(campaign_image_release(path, rel, sizeof(rel)), 0);
+	assert_string_equal(rel, "6.1.0-99-test");
+	/* Too small a buffer, no header: no release. */
+	assert_int_equal(campaign_image_release(path, rel, 5), -1);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs("kernel image\n", fp);
+	fclose(fp);
+	assert_int_equal(campaign_image_release(path, rel, sizeof(rel)), -1);
+	unlink(path);
+	assert_int_equal(campaign_image_release("/nonexistent", rel,
+	    sizeof(rel)), -1);
+}
+#endif
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_linux),
+		cmocka_unit_test(test_freebsd),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_nul),
+		cmocka_unit_test(test_host),
+		cmocka_unit_test(test_plan_order),
+#ifdef __linux__
+		cmocka_unit_test(test_image_release),
+#endif
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
