@@ -394,8 +394,12 @@ struct report_opts {
 };
 int	 report_write(const char *dir, struct rs_set *const *sets,
 	    size_t nsets, const struct report_opts *);
-/* A confidence in percent, 0 < c < 100; -1 if not (report.c). */
-int	 report_parse_conf(const char *, double *);
+/*
+ * -c of report, history and nightly (analysis/verdict.c): a confidence
+ * in percent, 0 < c < 100, into conf and NULL; else why arg is none,
+ * for a message "-c ARG: why".
+ */
+const char *conf_arg(const char *arg, double *conf);
 
 /*
  * The ceilings file fsconc limits -o writes and report --limits reads

@@ -63,6 +63,19 @@ holm_adjust(const double *p, double *adj, size_t n)
 }
 
 const char *
+conf_arg(const char *arg, double *conf)
+{
+	char *end;
+	double c;
+
+	c = strtod(arg, &end);
+	if (*arg == '\0' || *end != '\0' || !(c > 0 && c < 100))
+		return ("confidence must be a percentage between 0 and 100");
+	*conf = c;
+	return (NULL);
+}
+
+const char *
 verdict_name(enum verdict v)
 {
 	switch (v) {

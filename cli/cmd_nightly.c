@@ -154,6 +154,7 @@ parse_options(struct nightly *nt, int argc, char **argv)
 {
 	struct option *lo;
 	char *os, *end, msg[128];
+	const char *why;
 	uint64_t k;
 	int ch, rc;
 
@@ -164,9 +165,8 @@ parse_options(struct nightly *nt, int argc, char **argv)
 	while (rc == 0 && (ch = getopt_long(argc, argv, os, lo, NULL)) != -1)
 		switch (ch) {
 		case 'c':
-			if (report_parse_conf(optarg, &nt->conf) != 0) {
-				warnx("nightly: -c %s: confidence must be a "
-				    "percentage between 0 and 100", optarg);
+			if ((why = conf_arg(optarg, &nt->conf)) != NULL) {
+				warnx("nightly: -c %s: %s", optarg, why);
 				rc = EXIT_USAGE;
 			}
 			break;

@@ -491,6 +491,27 @@ test_family(void **state)
 		rs_free(sets[i]);
 }
 
+/* -c of report, history and nightly. */
+static void
+test_conf_arg(void **state)
+{
+	double c = -1;
+
+	(void)state;
+	assert_null(conf_arg("95", &c));
+	assert_true(c == 95);
+	assert_null(conf_arg("99.9", &c));
+	assert_true(c == 99.9);
+	assert_non_null(conf_arg("0", &c));
+	assert_non_null(conf_arg("100", &c));
+	assert_non_null(conf_arg("", &c));
+	assert_non_null(conf_arg("95%", &c));
+	assert_non_null(conf_arg("nan", &c));
+	assert_string_equal(conf_arg("-1", &c), "confidence must be a "
+	    "percentage between 0 and 100");
+	assert_true(c == 99.9);
+}
+
 int
 main(void)
 {
@@ -504,6 +525,7 @@ main(void)
 		cmocka_unit_test(test_constant),
 		cmocka_unit_test(test_ec_verdict),
 		cmocka_unit_test(test_family),
+		cmocka_unit_test(test_conf_arg),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
