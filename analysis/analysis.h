@@ -246,6 +246,7 @@ enum verdict {
 
 /* One test of a family: baseline a against candidate b. */
 struct verdict_test {
+	size_t		 set;		/* the candidate's index in sets */
 	int		 jobs;
 	const char	*metric;
 	struct dataset	*a, *b;		/* baseline, candidate */
@@ -286,6 +287,17 @@ struct verdict_test {
  */
 int	 verdict_run(struct verdict_test *, size_t n, double conf,
 	    double threshold);
+/*
+ * The family of tests of sets[1..nsets-1] against the baseline sets[0]:
+ * at each of the levels, for each candidate, each metric (times, lower
+ * is better) then, when ec is set, EC(N) at N > 1 from the real times.
+ * A test the baseline has no value for is left out.  *testsp is freed
+ * by verdict_family_free; returns the number of tests.
+ */
+size_t	 verdict_family(struct rs_set *const *sets, size_t nsets,
+	    const int *levels, size_t nlevels, const char *const *metrics,
+	    size_t nmetrics, int ec, struct verdict_test **testsp);
+void	 verdict_family_free(struct verdict_test *, size_t n);
 #define VERDICT_MIN_NIGHTS	3
 /*
  * One night's value for a test of that kind: the mean of metric at jobs
@@ -303,6 +315,16 @@ int	 verdict_night(const struct rs_set *, int jobs, const char *metric,
  */
 int	 verdict_between(const double *value, const double *se2, size_t k,
 	    double *tau2);
+/*
+ * The night-to-night spread of every test (tau2, tau_nights): the
+ * maxnights latest complete sets before the set at cand in its label
+ * directory, each one night (verdict_night), and the variance between
+ * them (verdict_between); a test with fewer than VERDICT_MIN_NIGHTS
+ * such nights keeps none.  Returns the number of nights read; err holds
+ * why the walk stopped early ("" when it did not).
+ */
+size_t	 verdict_spread(const char *cand, size_t maxnights,
+	    struct verdict_test *, size_t n, char *err, size_t errlen);
 const char *verdict_name(enum verdict);
 /* One line per test: metric, level, verdict, change and its interval. */
 void	 verdict_print(FILE *, const struct verdict_test *, size_t n,
@@ -372,8 +394,12 @@ struct report_opts {
 };
 int	 report_write(const char *dir, struct rs_set *const *sets,
 	    size_t nsets, const struct report_opts *);
-/* A confidence in percent, 0 < c < 100; -1 if not (report.c). */
-int	 report_parse_conf(const char *, double *);
+/*
+ * -c of report, history and nightly (analysis/verdict.c): a confidence
+ * in percent, 0 < c < 100, into conf and NULL; else why arg is none,
+ * for a message "-c ARG: why".
+ */
+const char *conf_arg(const char *arg, double *conf);
 
 /*
  * The ceilings file fsconc limits -o writes and report --limits reads

@@ -19,14 +19,6 @@
 static const char syms[] = "x+*%#@O";
 static const char *const default_metrics[] = { "real", "user", "sys" };
 
-/* One line of the Holm family: real of set i vs the baseline at jobs. */
-struct test {
-	size_t		 set;
-	int		 jobs;
-	struct ttest	 t;
-	int		 reject;	/* after Holm */
-};
-
 struct cmp {
 	FILE			*out;
 	struct rs_set *const	*sets;
@@ -641,100 +633,80 @@ validity(struct cmp *c, struct compare_verdict *v)
 
 /* --- verdict ----------------------------------------------------------- */
 
-static int
-test_cmp(const void *a, const void *b)
-{
-	double x = ((const struct test *)a)->t.p;
-	double y = ((const struct test *)b)->t.p;
+static const char *const verdict_metric[] = { "real" };
 
+/* Tested ones first, by p-value; the family's order between equals. */
+static int
+order_cmp(const void *a, const void *b)
+{
+	const struct verdict_test *x = *(const struct verdict_test *const *)a;
+	const struct verdict_test *y = *(const struct verdict_test *const *)b;
+	int xu = x->verdict == VERDICT_UNTESTED;
+	int yu = y->verdict == VERDICT_UNTESTED;
+
+	if (xu != yu)
+		return (xu - yu);
+	if (x->t.p != y->t.p)
+		return (x->t.p < y->t.p ? -1 : 1);
 	return ((x > y) - (x < y));
 }
 
 /*
  * Real time of every set against the baseline at every common level,
- * Welch's t, Holm's step-down correction over the family so that the
- * exit status keeps a family-wise false alarm rate of 1 - conf.
+ * judged by verdict.c's engine: Welch's t, Holm's step-down correction
+ * over the family so that the exit status keeps a family-wise false
+ * alarm rate of 1 - conf.  Reported by p-value, smallest first.
  */
-static size_t
-verdict_tests(struct cmp *c, struct test **testsp)
-{
-	struct test *tests = NULL;
-	struct dataset *a, *b;
-	double alpha = 1 - c->o->conf / 100, *p;
-	size_t n = 0, i, j;
-
-	for (j = 0; j < c->nlevels; j++) {
-		a = load(c, 0, c->levels[j], "real");
-		for (i = 1; i < c->nsets; i++) {
-			b = load(c, i, c->levels[j], "real");
-			tests = xrealloc(tests, (n + 1) * sizeof(*tests));
-			memset(&tests[n], 0, sizeof(tests[n]));
-			tests[n].set = i;
-			tests[n].jobs = c->levels[j];
-			/* A level skipped above is no test either. */
-			if (a->n >= STAT_MIN_N && b->n >= STAT_MIN_N &&
-			    stat_welch(a, b, c->o->conf, &tests[n].t) == 0 &&
-			    isfinite(tests[n].t.p))
-				n++;
-			ds_free(b);
-		}
-		ds_free(a);
-	}
-	if (n > 1)
-		qsort(tests, n, sizeof(*tests), test_cmp);
-	p = xmalloc(n * sizeof(*p));
-	for (i = 0; i < n; i++)
-		p[i] = tests[i].t.p;
-	holm_adjust(p, p, n);
-	for (i = 0; i < n; i++)
-		tests[i].reject = p[i] <= alpha;
-	free(p);
-	*testsp = tests;
-	return (n);
-}
-
 static void
 verdict(struct cmp *c, struct compare_verdict *v)
 {
-	struct test *tests;
-	size_t n, i;
+	struct verdict_test *tests, **by_p;
+	const struct verdict_test *t;
+	size_t nfam, n, i;
 
-	n = verdict_tests(c, &tests);
+	nfam = verdict_family(c->sets, c->nsets, c->levels, c->nlevels,
+	    verdict_metric, 1, 0, &tests);
+	(void)verdict_run(tests, nfam, c->o->conf, 0);
+	by_p = xcalloc(nfam + 1, sizeof(*by_p));
+	for (i = n = 0; i < nfam; i++) {
+		by_p[i] = &tests[i];
+		n += tests[i].verdict != VERDICT_UNTESTED;
+		v->nslower += tests[i].verdict == VERDICT_SLOWER;
+		v->nfaster += tests[i].verdict == VERDICT_FASTER;
+	}
+	if (nfam > 1)
+		qsort(by_p, nfam, sizeof(*by_p), order_cmp);
 	v->ntests = (int)n;
-	for (i = 0; i < n; i++)
-		if (tests[i].reject && tests[i].t.diff > 0)
-			v->nslower++;
-		else if (tests[i].reject && tests[i].t.diff < 0)
-			v->nfaster++;
 	if (c->o->json) {
 		fprintf(c->out, ",\"verdict\":{\"test\":\"welch\","
 		    "\"correction\":\"holm\",\"ntests\":%zu,\"slower\":[", n);
 		c->first = 1;
 		for (i = 0; i < n; i++) {
-			if (!tests[i].reject || tests[i].t.diff <= 0)
+			t = by_p[i];
+			if (t->verdict != VERDICT_SLOWER)
 				continue;
 			json_sep(c);
 			fprintf(c->out, "{\"set\":%zu,\"jobs\":%d,\"pct\":",
-			    tests[i].set, tests[i].jobs);
-			json_number(c->out, tests[i].t.pct);
+			    t->set, t->jobs);
+			json_number(c->out, t->t.pct);
 			fputs(",\"p\":", c->out);
-			json_number(c->out, tests[i].t.p);
+			json_number(c->out, t->t.p);
 			fputc('}', c->out);
 		}
 		fprintf(c->out, "],\"faster\":%d,\"regression\":%s}",
 		    v->nfaster, v->nslower ? "true" : "false");
-		free(tests);
-		return;
+		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		if (!tests[i].reject)
+		t = by_p[i];
+		if (t->verdict != VERDICT_SLOWER &&
+		    t->verdict != VERDICT_FASTER)
 			continue;
 		fprintf(c->out, "%s: %c %s at jobs %d: real %+.3g%% +/- "
 		    "%.3g%% (Welch p = %.3g)\n",
-		    tests[i].t.diff > 0 ? "SLOWER" : "faster",
-		    syms[tests[i].set], c->lab[tests[i].set],
-		    tests[i].jobs, tests[i].t.pct, tests[i].t.pct_hw,
-		    tests[i].t.p);
+		    t->verdict == VERDICT_SLOWER ? "SLOWER" : "faster",
+		    syms[t->set], c->lab[t->set], t->jobs, t->t.pct,
+		    t->t.pct_hw, t->t.p);
 	}
 	/* No test is no evidence: not "no slowdown". */
 	fprintf(c->out, "Verdict: %s (real time vs x, Welch's t, Holm's "
@@ -747,7 +719,9 @@ verdict(struct cmp *c, struct compare_verdict *v)
 		    v->nflags == 1 ? "" : "s", v->nslower ? "the slowdown "
 		    "stands, the figures may not" : "no slowdown found is "
 		    "not no slowdown here");
-	free(tests);
+out:
+	free(by_p);
+	verdict_family_free(tests, nfam);
 }
 
 static void

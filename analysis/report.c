@@ -428,19 +428,6 @@ html_limits(FILE *fp, const struct report *r)
 
 /* --- driver ----------------------------------------------------------- */
 
-int
-report_parse_conf(const char *arg, double *conf)
-{
-	char *end;
-	double c;
-
-	c = strtod(arg, &end);
-	if (*arg == '\0' || *end != '\0' || !(c > 0 && c < 100))
-		return (-1);
-	*conf = c;
-	return (0);
-}
-
 /* Sets of one label (nightly: baseline and candidate) need telling
  * apart in legends and tables: add the set directory's name. */
 static void

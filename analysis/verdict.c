@@ -1,8 +1,10 @@
 /*
- * Verdicts for nightly runs: Welch's t per metric and level and dEC per
- * level N > 1, Holm's step-down correction over the whole family, then
- * faster / slower / no difference proven, and whether a change for the
- * worse is a regression worth exit 3.
+ * The one verdict engine, for fsconc compare and nightly: the family of
+ * tests between result sets (verdict_family: Welch's t per metric and
+ * level, dEC per level N > 1), the night-to-night spread (verdict_spread),
+ * Holm's step-down correction over the whole family, then faster /
+ * slower / no difference proven, and whether a change for the worse is a
+ * regression worth exit 3 (verdict_run).
  */
 #include <math.h>
 #include <stdio.h>
@@ -61,6 +63,19 @@ holm_adjust(const double *p, double *adj, size_t n)
 }
 
 const char *
+conf_arg(const char *arg, double *conf)
+{
+	char *end;
+	double c;
+
+	c = strtod(arg, &end);
+	if (*arg == '\0' || *end != '\0' || !(c > 0 && c < 100))
+		return ("confidence must be a percentage between 0 and 100");
+	*conf = c;
+	return (NULL);
+}
+
+const char *
 verdict_name(enum verdict v)
 {
 	switch (v) {
@@ -110,6 +125,76 @@ ec_test(struct verdict_test *vt, double conf)
 	vt->t.p = et.p;
 	vt->t.significant = et.p < 1 - conf / 100;
 	return (isfinite(et.p) ? 0 : -1);
+}
+
+/*
+ * The test of cand against base at jobs: metric, or EC(jobs) from the
+ * real times when metric is NULL.  0, or -1 when the baseline has no
+ * value there (no test at all).
+ */
+static int
+family_test(struct verdict_test *vt, const struct rs_set *base,
+    const struct rs_set *cand, int jobs, const char *metric)
+{
+	const char *col = metric != NULL ? metric : "real";
+
+	memset(vt, 0, sizeof(*vt));
+	vt->jobs = jobs;
+	vt->metric = metric != NULL ? metric : "EC";
+	vt->a = ds_from_set(base, jobs, col, vt->metric, 1.0);
+	if (vt->a->n == 0) {
+		ds_free(vt->a);
+		vt->a = NULL;
+		return (-1);
+	}
+	vt->b = ds_from_set(cand, jobs, col, vt->metric, 1.0);
+	if (metric == NULL) {
+		vt->a1 = ds_from_set(base, 1, "real", "T1", 1.0);
+		vt->b1 = ds_from_set(cand, 1, "real", "T1", 1.0);
+	}
+	return (0);
+}
+
+size_t
+verdict_family(struct rs_set *const *sets, size_t nsets, const int *levels,
+    size_t nlevels, const char *const *metrics, size_t nmetrics, int ec,
+    struct verdict_test **testsp)
+{
+	struct verdict_test *tests;
+	size_t n, i, j, k;
+
+	tests = xcalloc(nlevels * (nsets > 1 ? nsets - 1 : 0) *
+	    (nmetrics + 1) + 1, sizeof(*tests));
+	n = 0;
+	for (i = 0; i < nlevels; i++)
+		for (j = 1; j < nsets; j++)
+			for (k = 0; k <= nmetrics; k++) {
+				/* k == nmetrics: EC(N), N > 1. */
+				if (k == nmetrics && (!ec || levels[i] == 1))
+					continue;
+				if (family_test(&tests[n], sets[0], sets[j],
+				    levels[i], k < nmetrics ? metrics[k] :
+				    NULL) == 0)
+					tests[n++].set = j;
+			}
+	*testsp = tests;
+	return (n);
+}
+
+void
+verdict_family_free(struct verdict_test *tests, size_t n)
+{
+	size_t i;
+
+	if (tests == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		ds_free(tests[i].a);
+		ds_free(tests[i].b);
+		ds_free(tests[i].a1);
+		ds_free(tests[i].b1);
+	}
+	free(tests);
 }
 
 int
@@ -167,6 +252,51 @@ verdict_between(const double *value, const double *se2, size_t k,
 	if (!(*tau2 > 0))
 		*tau2 = 0;
 	return (0);
+}
+
+size_t
+verdict_spread(const char *cand, size_t maxnights, struct verdict_test *vt,
+    size_t n, char *err, size_t errlen)
+{
+	struct rs_set **night;
+	double *value, *se2;
+	char *path, *prev;
+	size_t i, k, m, nnights, skipped;
+
+	set_err(err, errlen, "%s", "");
+	if (maxnights == 0)
+		return (0);
+	night = xcalloc(maxnights, sizeof(*night));
+	nnights = 0;
+	path = xstrdup(cand);
+	while (nnights < maxnights &&
+	    (prev = rs_find_before(path, &skipped)) != NULL) {
+		free(path);
+		path = prev;
+		/* An unreadable night ends the walk; those read still count. */
+		if ((night[nnights] = rs_read(path, RS_RUNS_ONLY, err,
+		    errlen)) == NULL)
+			break;
+		nnights++;
+	}
+	free(path);
+	value = xcalloc(nnights + 1, sizeof(*value));
+	se2 = xcalloc(nnights + 1, sizeof(*se2));
+	for (i = 0; i < n; i++) {
+		for (k = m = 0; k < nnights; k++)
+			if (verdict_night(night[k], vt[i].jobs, vt[i].a1 !=
+			    NULL ? "real" : vt[i].metric, vt[i].a1 != NULL,
+			    &value[m], &se2[m]) == 0)
+				m++;
+		if (verdict_between(value, se2, m, &vt[i].tau2) == 0)
+			vt[i].tau_nights = m;
+	}
+	for (k = 0; k < nnights; k++)
+		rs_free(night[k]);
+	free(night);
+	free(value);
+	free(se2);
+	return (nnights);
 }
 
 /* Whether vt's test is widened by the spread between nights. */

@@ -298,9 +298,8 @@ history_main(int argc, char **argv, int report)
 			}
 			break;
 		case 'c':
-			if (report_parse_conf(optarg, &q.conf) != 0) {
-				warnx("-c %s: confidence must be a percentage "
-				    "between 0 and 100", optarg);
+			if ((why = conf_arg(optarg, &q.conf)) != NULL) {
+				warnx("-c %s: %s", optarg, why);
 				usage(stderr, EXIT_USAGE);
 			}
 			break;

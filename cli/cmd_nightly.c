@@ -154,6 +154,7 @@ parse_options(struct nightly *nt, int argc, char **argv)
 {
 	struct option *lo;
 	char *os, *end, msg[128];
+	const char *why;
 	uint64_t k;
 	int ch, rc;
 
@@ -164,9 +165,8 @@ parse_options(struct nightly *nt, int argc, char **argv)
 	while (rc == 0 && (ch = getopt_long(argc, argv, os, lo, NULL)) != -1)
 		switch (ch) {
 		case 'c':
-			if (report_parse_conf(optarg, &nt->conf) != 0) {
-				warnx("nightly: -c %s: confidence must be a "
-				    "percentage between 0 and 100", optarg);
+			if ((why = conf_arg(optarg, &nt->conf)) != NULL) {
+				warnx("nightly: -c %s: %s", optarg, why);
 				rc = EXIT_USAGE;
 			}
 			break;
@@ -323,59 +323,6 @@ show_validity(const struct nightly *nt, struct rs_set *set,
 }
 
 /*
- * The night-to-night spread of every test: the K latest complete sets
- * before the candidate in its label directory (the baseline among them
- * when it is the latest), each one night (verdict_night), and the
- * variance between them beyond their own errors (verdict_between).  A
- * test with fewer than VERDICT_MIN_NIGHTS such nights keeps none.
- * Returns the number of nights read.
- */
-static size_t
-spread(struct nightly *nt, const struct rs_set *cand, struct verdict_test *vt,
-    size_t n)
-{
-	struct rs_set **night;
-	double *value, *se2;
-	char *path, *prev, err[512];
-	size_t i, k, m, nnights, skipped;
-
-	if (nt->spread_nights == 0)
-		return (0);
-	night = xcalloc(nt->spread_nights, sizeof(*night));
-	nnights = 0;
-	path = xstrdup(cand->path);
-	while (nnights < nt->spread_nights &&
-	    (prev = rs_find_before(path, &skipped)) != NULL) {
-		free(path);
-		path = prev;
-		if ((night[nnights] = rs_read(path, RS_RUNS_ONLY, err,
-		    sizeof(err))) == NULL) {
-			warnx("nightly: %s", err);
-			break;
-		}
-		nnights++;
-	}
-	free(path);
-	value = xcalloc(nnights + 1, sizeof(*value));
-	se2 = xcalloc(nnights + 1, sizeof(*se2));
-	for (i = 0; i < n; i++) {
-		for (k = m = 0; k < nnights; k++)
-			if (verdict_night(night[k], vt[i].jobs, vt[i].a1 !=
-			    NULL ? "real" : vt[i].metric, vt[i].a1 != NULL,
-			    &value[m], &se2[m]) == 0)
-				m++;
-		if (verdict_between(value, se2, m, &vt[i].tau2) == 0)
-			vt[i].tau_nights = m;
-	}
-	for (k = 0; k < nnights; k++)
-		rs_free(night[k]);
-	free(night);
-	free(value);
-	free(se2);
-	return (nnights);
-}
-
-/*
  * Compare cand with base and write the report: the exit status.  Every
  * (level, metric) both sets have is one test of the family, and so is
  * EC(N) at every level N > 1.
@@ -386,38 +333,16 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 	struct verdict_test *vt;
 	struct report_opts ro;
 	struct rs_set *pair[2];
-	size_t nl, i, k, n, ntested, nbase, ncand, nnights;
+	size_t nl, i, n, ntested, nbase, ncand, nnights;
 	int *levels, nreg, rc;
-	char *dir, *title;
+	char *dir, *title, err[512];
 
 	check_same(base, cand);
+	pair[0] = base;
+	pair[1] = cand;
 	nl = rs_levels(cand, &levels);
-	vt = xcalloc(nl * (NMETRICS + 1) + 1, sizeof(*vt));
-	n = 0;
-	for (i = 0; i < nl; i++)
-		for (k = 0; k <= NMETRICS; k++) {
-			/* k == NMETRICS: EC(N), from real times. */
-			if (k == NMETRICS && levels[i] == 1)
-				continue;
-			vt[n].jobs = levels[i];
-			vt[n].metric = k < NMETRICS ? nightly_metrics[k] : "EC";
-			vt[n].a = ds_from_set(base, levels[i], k < NMETRICS ?
-			    nightly_metrics[k] : "real", vt[n].metric, 1.0);
-			vt[n].b = ds_from_set(cand, levels[i], k < NMETRICS ?
-			    nightly_metrics[k] : "real", vt[n].metric, 1.0);
-			if (vt[n].a->n == 0) {	/* level not in baseline */
-				ds_free(vt[n].a);
-				ds_free(vt[n].b);
-				continue;
-			}
-			if (k == NMETRICS) {
-				vt[n].a1 = ds_from_set(base, 1, "real", "T1",
-				    1.0);
-				vt[n].b1 = ds_from_set(cand, 1, "real", "T1",
-				    1.0);
-			}
-			n++;
-		}
+	n = verdict_family(pair, 2, levels, nl, nightly_metrics, NMETRICS, 1,
+	    &vt);
 	free(levels);
 	rc = EXIT_OK;
 	if (n == 0) {
@@ -427,7 +352,10 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	nnights = spread(nt, cand, vt, n);
+	nnights = verdict_spread(cand->path, nt->spread_nights, vt, n, err,
+	    sizeof(err));
+	if (err[0] != '\0')
+		warnx("nightly: %s", err);
 	nreg = verdict_run(vt, n, nt->conf, nt->threshold);
 	/* Which baseline: the verdict means nothing without it. */
 	fputs("baseline:  ", stdout);
@@ -481,8 +409,6 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 		ro.nverdicts = n;
 		ro.threshold = nt->threshold;
 		ro.max_cv = nt->max_cv;
-		pair[0] = base;
-		pair[1] = cand;
 		dir = nt->outdir != NULL ? xstrdup(nt->outdir) :
 		    xasprintf("%s/report", cand->path);
 		if (mkdir_p(dir, 0755) != 0) {
@@ -500,13 +426,7 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 	if (nreg > 0)
 		rc = EXIT_REGRESSION;
 out:
-	for (i = 0; i < n; i++) {
-		ds_free(vt[i].a);
-		ds_free(vt[i].b);
-		ds_free(vt[i].a1);
-		ds_free(vt[i].b1);
-	}
-	free(vt);
+	verdict_family_free(vt, n);
 	return (rc);
 }
 

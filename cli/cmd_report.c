@@ -43,7 +43,7 @@ cmd_report(int argc, char **argv)
 	};
 	struct report_opts ro;
 	struct rs_set **sets;
-	const char *dir, *root;
+	const char *dir, *root, *why;
 	char errbuf[512], **paths;
 	size_t n, np, k;
 	int ch, i, rc;
@@ -61,9 +61,8 @@ cmd_report(int argc, char **argv)
 	    NULL)) != -1)
 		switch (ch) {
 		case 'c':
-			if (report_parse_conf(optarg, &ro.conf) != 0) {
-				warnx("-c %s: confidence must be a percentage "
-				    "between 0 and 100", optarg);
+			if ((why = conf_arg(optarg, &ro.conf)) != NULL) {
+				warnx("-c %s: %s", optarg, why);
 				usage(stderr, EXIT_USAGE);
 			}
 			break;

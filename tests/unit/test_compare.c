@@ -560,6 +560,68 @@ test_ec_table_decimals(void **state)
 	gsl_rng_free(rng);
 }
 
+/*
+ * The verdict of three sets: one family (verdict.c) over both
+ * candidates and both levels, Holm over its 4 tests, each significant
+ * change on a line of its own, the smallest p first, the counts as the
+ * lines say.
+ */
+static void
+test_verdict_lines(void **state)
+{
+	static const int lv[] = { 1, 4 };
+	static const double mu[] = { 10, 14 }, sd[] = { 0.1, 0.14 };
+	static const double slow[] = { 10, 15.4 }, fast[] = { 8, 14 };
+	struct rs_set *sets[3];
+	struct compare_verdict v;
+	struct compare_opts o;
+	struct dataset *x, *y;
+	struct ttest ts, tf;
+	char *buf = NULL, *ps, *pf;
+	size_t len = 0;
+	gsl_rng *rng;
+	FILE *fp;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 77);
+	sets[0] = mkset("a", rng, lv, mu, sd, 2);
+	sets[1] = mkset("b", rng, lv, slow, sd, 2);
+	sets[2] = mkset("c", rng, lv, fast, sd, 2);
+	memset(&o, 0, sizeof(o));
+	o.conf = 95;
+	o.width = 74;
+	assert_non_null(fp = open_memstream(&buf, &len));
+	assert_int_equal(compare_sets(fp, sets, 3, &o, &v), 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(v.ntests, 4);
+	assert_int_equal(v.nslower, 1);
+	assert_int_equal(v.nfaster, 1);
+	assert_non_null(ps = strstr(buf, "SLOWER: + b at jobs 4: real +9.6"));
+	assert_non_null(pf = strstr(buf, "faster: * c at jobs 1: real -20"));
+	assert_non_null(strstr(buf, "Verdict: significant slowdown (real "
+	    "time vs x, Welch's t, Holm's correction over 4 tests, 95.0% "
+	    "confidence)\n"));
+	/* Smallest p first. */
+	x = ds_of(sets[0], 4);
+	y = ds_of(sets[1], 4);
+	assert_int_equal(stat_welch(x, y, 95, &ts), 0);
+	ds_free(x);
+	ds_free(y);
+	x = ds_of(sets[0], 1);
+	y = ds_of(sets[2], 1);
+	assert_int_equal(stat_welch(x, y, 95, &tf), 0);
+	ds_free(x);
+	ds_free(y);
+	assert_true(ts.p != tf.p);
+	assert_true((ps < pf) == (ts.p < tf.p));
+	free(buf);
+	rs_free(sets[0]);
+	rs_free(sets[1]);
+	rs_free(sets[2]);
+	gsl_rng_free(rng);
+}
+
 int
 main(void)
 {
@@ -575,6 +637,7 @@ main(void)
 		cmocka_unit_test(test_gates),
 		cmocka_unit_test(test_gate_disturbed),
 		cmocka_unit_test(test_ec_table_decimals),
+		cmocka_unit_test(test_verdict_lines),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));

@@ -159,24 +159,6 @@ test_plot_xtics(void **state)
 	free(s);
 }
 
-static void
-test_parse_conf(void **state)
-{
-	double c = -1;
-
-	(void)state;
-	assert_int_equal(report_parse_conf("95", &c), 0);
-	assert_true(c == 95);
-	assert_int_equal(report_parse_conf("99.9", &c), 0);
-	assert_true(c == 99.9);
-	assert_int_equal(report_parse_conf("0", &c), -1);
-	assert_int_equal(report_parse_conf("100", &c), -1);
-	assert_int_equal(report_parse_conf("", &c), -1);
-	assert_int_equal(report_parse_conf("95%", &c), -1);
-	assert_int_equal(report_parse_conf("nan", &c), -1);
-	assert_true(c == 99.9);
-}
-
 /* What the writer writes, the reader gives back; a value cannot plant
  * a key. */
 static void
@@ -256,7 +238,6 @@ main(void)
 		cmocka_unit_test(test_plot_text),
 		cmocka_unit_test(test_plot_data_string),
 		cmocka_unit_test(test_plot_xtics),
-		cmocka_unit_test(test_parse_conf),
 		cmocka_unit_test(test_limits_round_trip),
 		cmocka_unit_test(test_limits_refused),
 	};

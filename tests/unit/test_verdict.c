@@ -14,6 +14,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "analysis.h"
+#include "results.h"
 #include "util.h"
 
 static void
@@ -405,6 +406,112 @@ test_between_nights(void **state)
 	ds_free(b);
 }
 
+/* A set in memory: 5 ok batches at each level, real = mu * jobs + rep. */
+static struct rs_set *
+mkset(const int *lv, size_t nlv, double mu)
+{
+	struct rs_set *s = xcalloc(1, sizeof(*s));
+	struct rs_run *r;
+	size_t i, j;
+
+	s->path = xstrdup("mem/set");
+	s->metrics = xcalloc(1, sizeof(char *));
+	s->runs = xcalloc(nlv * 5, sizeof(*s->runs));
+	for (i = 0; i < nlv; i++)
+		for (j = 0; j < 5; j++) {
+			r = &s->runs[s->nruns++];
+			r->jobs = lv[i];
+			r->rep = (int)j + 1;
+			r->real = mu * lv[i] + 0.01 * (double)j;
+			r->user = r->sys = 0.5 + 0.01 * (double)j;
+			r->status = RS_OK;
+		}
+	return (s);
+}
+
+/*
+ * The family, as nightly builds it (every metric, then EC at N > 1) and
+ * as compare does (real alone, every candidate): its order, its sets,
+ * and a level the baseline lacks left out.
+ */
+static void
+test_family(void **state)
+{
+	static const char *const metrics[] = { "real", "user", "sys" };
+	static const int lv[] = { 1, 2, 4 }, lv_base[] = { 1, 2 };
+	static const int want_jobs[] = { 1, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4 };
+	static const char *const want_metric[] = { "real", "user", "sys",
+	    "real", "user", "sys", "EC", "real", "user", "sys", "EC" };
+	struct rs_set *sets[3];
+	struct verdict_test *vt;
+	size_t n, i;
+
+	(void)state;
+	sets[0] = mkset(lv, 3, 1.0);
+	sets[1] = mkset(lv, 3, 1.0);
+	sets[2] = mkset(lv, 3, 2.0);
+	n = verdict_family(sets, 2, lv, 3, metrics, 3, 1, &vt);
+	assert_int_equal(n, 3 + 4 + 4);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(vt[i].set, 1);
+		assert_int_equal(vt[i].jobs, want_jobs[i]);
+		assert_string_equal(vt[i].metric, want_metric[i]);
+		assert_true((vt[i].a1 != NULL) == (want_metric[i][0] == 'E'));
+		assert_int_equal(vt[i].a->n, 5);
+	}
+	/* The same sets: nothing proven. */
+	assert_int_equal(verdict_run(vt, n, 99, 2.0), 0);
+	for (i = 0; i < n; i++)
+		assert_int_equal(vt[i].verdict, VERDICT_SAME);
+	verdict_family_free(vt, n);
+
+	/* Two candidates, real alone, no EC: level-major. */
+	n = verdict_family(sets, 3, lv, 3, metrics, 1, 0, &vt);
+	assert_int_equal(n, 6);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(vt[i].set, 1 + i % 2);
+		assert_int_equal(vt[i].jobs, lv[i / 2]);
+		assert_null(vt[i].a1);
+	}
+	assert_int_equal(verdict_run(vt, n, 95, 0), 3);
+	for (i = 0; i < n; i++)
+		assert_int_equal(vt[i].verdict, i % 2 ? VERDICT_SLOWER :
+		    VERDICT_SAME);
+	verdict_family_free(vt, n);
+
+	/* Jobs 4 is not in the baseline: no test of it at all. */
+	rs_free(sets[0]);
+	sets[0] = mkset(lv_base, 2, 1.0);
+	n = verdict_family(sets, 2, lv, 3, metrics, 3, 1, &vt);
+	assert_int_equal(n, 3 + 4);
+	assert_int_equal(vt[n - 1].jobs, 2);
+	verdict_family_free(vt, n);
+	verdict_family_free(NULL, 0);
+	for (i = 0; i < 3; i++)
+		rs_free(sets[i]);
+}
+
+/* -c of report, history and nightly. */
+static void
+test_conf_arg(void **state)
+{
+	double c = -1;
+
+	(void)state;
+	assert_null(conf_arg("95", &c));
+	assert_true(c == 95);
+	assert_null(conf_arg("99.9", &c));
+	assert_true(c == 99.9);
+	assert_non_null(conf_arg("0", &c));
+	assert_non_null(conf_arg("100", &c));
+	assert_non_null(conf_arg("", &c));
+	assert_non_null(conf_arg("95%", &c));
+	assert_non_null(conf_arg("nan", &c));
+	assert_string_equal(conf_arg("-1", &c), "confidence must be a "
+	    "percentage between 0 and 100");
+	assert_true(c == 99.9);
+}
+
 int
 main(void)
 {
@@ -417,6 +524,8 @@ main(void)
 		cmocka_unit_test(test_untested),
 		cmocka_unit_test(test_constant),
 		cmocka_unit_test(test_ec_verdict),
+		cmocka_unit_test(test_family),
+		cmocka_unit_test(test_conf_arg),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
