@@ -2,18 +2,23 @@
  * fsconc campaign start|resume|status|stop|report: boot-time option
  * sets compared across reboots (harness/campaign*.c).
  */
+#include <sys/stat.h>
+
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
+#include "campaign.h"
 #include "commands.h"
 #include "harness.h"
 #include "harness_campaign.h"
 #include "util.h"
 
-enum { OPT_DRY_RUN = 256, OPT_OS, OPT_ID, OPT_JSON, OPT_HELP };
+enum { OPT_DRY_RUN = 256, OPT_OS, OPT_ID, OPT_JSON, OPT_SEED, OPT_HELP };
 
 static const struct option longopts[] = {
 	{ "dry-run",	no_argument,	   NULL, OPT_DRY_RUN },
@@ -22,6 +27,7 @@ static const struct option longopts[] = {
 	{ "json",	no_argument,	   NULL, OPT_JSON },
 	{ "os",		required_argument, NULL, OPT_OS },
 	{ "results",	required_argument, NULL, 'R' },
+	{ "seed",	required_argument, NULL, OPT_SEED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -34,7 +40,8 @@ usage(FILE *fp)
 	    "       fsconc campaign resume [-R root] [--id id]\n"
 	    "       fsconc campaign status [-R root] [--id id] [--json]\n"
 	    "       fsconc campaign stop [-R root] [--id id]\n"
-	    "       fsconc campaign report [-R root] [--id id] [--json]\n");
+	    "       fsconc campaign report [-R root] [--id id] [--json] "
+	    "[-c confidence] [--seed n]\n");
 }
 
 /* "done", "pending", "failed" ... of slot k. */
@@ -89,8 +96,9 @@ print_text(const struct campaign *c, int sets)
 	}
 }
 
+/* The status object; open: its closing brace left to the caller. */
 static void
-print_json(const struct campaign *c)
+print_json(const struct campaign *c, int open)
 {
 	size_t k, i;
 
@@ -126,30 +134,132 @@ print_json(const struct campaign *c)
 		}
 		printf("}");
 	}
-	printf("]}\n");
+	printf("]%s", open ? "" : "}\n");
+}
+
+/*
+ * The boot-level statistics of the campaign's finished boots (analysis/
+ * campaign.h), the baseline the campaign file's.  NULL when there is
+ * nothing to judge yet, or on an error (exit status in *rc, the reason
+ * in why).
+ */
+static struct camp *
+load_stats(const struct campaign *c, int *rc, char *why, size_t len)
+{
+	struct camp *cp;
+	struct stat st;
+	const char **paths;
+	const char *base = c->f.configs[c->f.baseline].name;
+	char err[1024];
+	size_t k, n = 0;
+
+	paths = xcalloc(c->nslots + 1, sizeof(*paths));
+	for (k = 0; k < c->nslots; k++) {
+		if (!c->slots[k].done || c->slots[k].set == NULL ||
+		    strcmp(c->slots[k].set, "-") == 0)
+			continue;
+		/* A set deleted since: left out, said so. */
+		if (lstat(c->slots[k].set, &st) != 0) {
+			warnx("campaign %s: boot %d's set %s: %s: left out",
+			    c->id, c->slots[k].bootno, c->slots[k].set,
+			    strerror(errno));
+			continue;
+		}
+		paths[n++] = c->slots[k].set;
+	}
+	*rc = EXIT_OK;
+	cp = NULL;
+	if (n == 0)
+		snprintf(why, len, "no boot has a set yet");
+	else if ((cp = camp_from_sets(paths, n, NULL, err, sizeof(err))) ==
+	    NULL) {
+		snprintf(why, len, "%s", err);
+		*rc = EXIT_RUNTIME;
+	} else if (camp_set_base(cp, base) != 0) {
+		/* Its boots all failed, or none has finished yet. */
+		snprintf(why, len, "the baseline %s has no complete set%s",
+		    base, c->failed[c->f.baseline] != NULL ? " (failed)" : "");
+		if (c->failed[c->f.baseline] != NULL ||
+		    c->state != CAMPAIGN_OPEN)
+			*rc = EXIT_RUNTIME;
+		camp_free(cp);
+		cp = NULL;
+	}
+	free(paths);
+	return (cp);
 }
 
 static int
-show(const char *root, const char *id, int json, int report)
+show(const char *root, const char *id, int json, int report,
+    const struct camp_opts *co)
 {
 	struct campaign c;
-	int rc;
+	struct camp_result r;
+	struct camp *cp = NULL;
+	char why[1024], err[1024];
+	size_t i;
+	int rc, have = 0;
 
 	if ((rc = campaign_open(root, id, &c)) != EXIT_OK)
 		return (rc);
-	/*
-	 * campaign report: the boot-level statistics (analysis/campaign.c,
-	 * camp_*: per-boot means, variance within and between boots,
-	 * intervals over boots against the baseline) are called here on
-	 * the sets of c.slots[k].set, grouped by c.slots[k].config; until
-	 * that library is merged, the report is the per-boot sets table.
-	 */
-	if (json)
-		print_json(&c);
-	else
-		print_text(&c, report);
+	if (!report) {
+		if (json)
+			print_json(&c, 0);
+		else
+			print_text(&c, 0);
+		campaign_close(&c);
+		return (EXIT_OK);
+	}
+	/* report: the per-boot sets, then their statistics over boots. */
+	if ((cp = load_stats(&c, &rc, why, sizeof(why))) != NULL) {
+		if (camp_analyse(cp, co, &r, err, sizeof(err)) != 0) {
+			snprintf(why, sizeof(why), "%s", err);
+			rc = EXIT_RUNTIME;
+		} else
+			have = 1;
+	}
+	if (json) {
+		print_json(&c, 1);
+		printf(",\"statistics\":");
+		if (have)
+			camp_json(stdout, &r);
+		else {
+			printf("null,\"statistics_note\":");
+			json_string(stdout, why);
+		}
+		printf("}\n");
+	} else {
+		print_text(&c, 1);
+		putchar('\n');
+		if (have) {
+			camp_print(stdout, &r);
+			compare_print_regressions(stdout, &r);
+		} else
+			printf("no statistics over boots: %s\n", why);
+		for (i = 0; i < c.f.nconfigs; i++)
+			if (c.failed[i] != NULL)
+				printf("FAILED: configuration %s (%s); only "
+				    "its complete boots, if any, are judged "
+				    "above\n", c.f.configs[i].name,
+				    c.failed[i]);
+	}
+	if (have) {
+		if (r.nregressions > 0)
+			rc = EXIT_REGRESSION;
+		else if (r.ntests == 0)
+			warnx("campaign %s: 0 tests: no configuration has %d "
+			    "boots or more beside the baseline's; no verdict",
+			    c.id, STAT_MIN_N);
+		camp_result_free(&r);
+	} else if (rc != EXIT_OK)
+		warnx("campaign %s: %s", c.id, why);
+	camp_free(cp);
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		warn("stdout");
+		rc = EXIT_RUNTIME;
+	}
 	campaign_close(&c);
-	return (EXIT_OK);
+	return (rc);
 }
 
 int
@@ -157,7 +267,11 @@ cmd_campaign(int argc, char **argv)
 {
 	const char *root = NULL, *id = NULL, *sub;
 	enum md_os os = os_this();
-	int ch, dry = 0, json = 0, os_given = 0;
+	struct camp_opts co;
+	char *end;
+	int ch, dry = 0, json = 0, os_given = 0, statopt = 0;
+
+	camp_opts_default(&co);
 
 	if (argc < 2) {
 		usage(stderr);
@@ -171,7 +285,7 @@ cmd_campaign(int argc, char **argv)
 	argc--;
 	argv++;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "R:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "R:c:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'R':
 			if (*optarg == '\0') {
@@ -180,6 +294,24 @@ cmd_campaign(int argc, char **argv)
 				return (EXIT_USAGE);
 			}
 			root = optarg;
+			break;
+		case 'c':
+			co.conf = strtod(optarg, &end);
+			if (*end != '\0' || end == optarg ||
+			    !ministat_conf_ok(co.conf)) {
+				warnx("campaign: -c %s: confidence must be one "
+				    "of 80 90 95 98 99 99.5", optarg);
+				return (EXIT_USAGE);
+			}
+			statopt = 1;
+			break;
+		case OPT_SEED:
+			if (parse_uint(optarg, 0, UINT64_MAX, &co.seed) != 0) {
+				warnx("campaign: --seed %s: want a whole "
+				    "number", optarg);
+				return (EXIT_USAGE);
+			}
+			statopt = 1;
 			break;
 		case OPT_DRY_RUN:
 			dry = 1;
@@ -219,6 +351,11 @@ cmd_campaign(int argc, char **argv)
 		usage(stderr);
 		return (EXIT_USAGE);
 	}
+	if (statopt && strcmp(sub, "report") != 0) {
+		warnx("campaign %s: -c and --seed are report's", sub);
+		usage(stderr);
+		return (EXIT_USAGE);
+	}
 	if (json && strcmp(sub, "status") != 0 && strcmp(sub, "report") != 0) {
 		warnx("campaign %s: --json is status's and report's", sub);
 		usage(stderr);
@@ -249,9 +386,9 @@ cmd_campaign(int argc, char **argv)
 	if (strcmp(sub, "stop") == 0)
 		return (campaign_stop(root, id));
 	if (strcmp(sub, "status") == 0)
-		return (show(root, id, json, 0));
+		return (show(root, id, json, 0, &co));
 	if (strcmp(sub, "report") == 0)
-		return (show(root, id, json, 1));
+		return (show(root, id, json, 1, &co));
 	warnx("campaign %s: unknown subcommand (want start, resume, status, "
 	    "stop or report)", sub);
 	usage(stderr);

@@ -135,8 +135,8 @@ parse_conf(const char *arg, double *conf)
 }
 
 /* Each regression of a campaign on a line of its own, naming it. */
-static void
-print_regressions(FILE *fp, const struct camp_result *r)
+void
+compare_print_regressions(FILE *fp, const struct camp_result *r)
 {
 	const struct camp_row *row;
 	const struct camp_cmp *m;
@@ -265,7 +265,7 @@ compare_campaign(const struct compare_cli *cli, struct rs_set *const *sets,
 	else {
 		putchar('\n');
 		camp_print(stdout, &r);
-		print_regressions(stdout, &r);
+		compare_print_regressions(stdout, &r);
 	}
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		warn("stdout");

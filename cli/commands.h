@@ -9,6 +9,8 @@
 #ifndef FSCONC_COMMANDS_H
 #define FSCONC_COMMANDS_H
 
+#include <stdio.h>
+
 struct fsconc_command {
 	const char	*name;
 	int		(*main)(int, char **);
@@ -33,6 +35,10 @@ int	cmd_history(int, char **);	/* cli/cmd_history.c */
 int	cmd_report_history(int, char **);
 int	cmd_why(int, char **);		/* cli/cmd_why.c */
 int	cmd_campaign(int, char **);	/* cli/cmd_campaign.c */
+
+struct camp_result;
+/* A campaign's regressions, a line each (cmd_compare.c; campaign report). */
+void	compare_print_regressions(FILE *, const struct camp_result *);
 
 extern const struct fsconc_command fsconc_commands[];
 

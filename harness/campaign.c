@@ -762,9 +762,13 @@ out:
 
 /* --- resume: what the hook runs at every boot -------------------------- */
 
-/* The planned run of slot k, on the boot that was verified. */
+/*
+ * The planned run of slot k, on the boot that was verified; up: seconds
+ * from the order to reboot to this resume's start (-1: unknown), the
+ * cost of a boot for the repetition plan (campaign_boot_seconds).
+ */
 static int
-run_slot(struct campaign *c, size_t k, int bootno)
+run_slot(struct campaign *c, size_t k, int bootno, long long up)
 {
 	const struct campaign_config *cfg = &c->f.configs[c->slots[k].config];
 	struct run_config rc;
@@ -783,6 +787,10 @@ run_slot(struct campaign *c, size_t k, int bootno)
 	run_config_add_meta(&rc, "campaign_boot", num);
 	snprintf(num, sizeof(num), "%d", c->slots[k].round);
 	run_config_add_meta(&rc, "campaign_round", num);
+	if (up >= 0) {
+		snprintf(num, sizeof(num), "%lld", up);
+		run_config_add_meta(&rc, "campaign_boot_seconds", num);
+	}
 	for (i = 0; i < cfg->settings.naxes; i++) {
 		key = vary_meta_key(&cfg->settings.axes[i]);
 		mk = xasprintf("campaign_setting.%s", key);
@@ -873,6 +881,7 @@ campaign_resume(const char *root, const char *id)
 {
 	struct campaign_ctx ctx = { NULL, os_this() };
 	struct campaign c;
+	time_t t0 = time(NULL);
 	char *lock;
 	int rc, ok, fd;
 
@@ -905,7 +914,8 @@ campaign_resume(const char *root, const char *id)
 		if ((rc = check_boot(&c, &ctx, &ok)) != EXIT_OK)
 			goto out;
 		if (c.failed[c.slots[c.last_slot].config] == NULL && ok &&
-		    run_slot(&c, c.last_slot, c.last_bootno) != 0) {
+		    run_slot(&c, c.last_slot, c.last_bootno, (long long)t0 >=
+		    c.last_when ? (long long)t0 - c.last_when : -1) != 0) {
 			rc = EXIT_RUNTIME;
 			goto out;
 		}

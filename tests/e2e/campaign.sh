@@ -189,9 +189,11 @@ out=$("$FSCONC" campaign report -R "$R" 2>&1); rc=$?
 [ $rc -eq 0 ] && [ "$(echo "$out" | grep -c ' done  *[^ ]*/[AB]/')" -eq 4 ] &&
     echo "$out" | grep -q "campaign $id: finished, 4 of 4" &&
     ok "report: the per-boot sets" || not_ok "report: the per-boot sets" "$out"
-out=$("$FSCONC" campaign report --json -R "$R" --id "$id" 2>&1); rc=$?
-[ $rc -eq 0 ] && echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["state"]=="finished" and len(d["slots"])==4 and all(s["status"]=="done" for s in d["slots"]) and d["baseline"]=="B"' 2>/dev/null &&
-    ok "report --json" || not_ok "report --json" "$out"
+# 2 boots a side: figures over boots, but nothing tested (said so).
+out=$("$FSCONC" campaign report --json -R "$R" --id "$id" 2>"$s/err"); rc=$?
+[ $rc -eq 0 ] && echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["state"]=="finished" and len(d["slots"])==4 and all(s["status"]=="done" for s in d["slots"]) and d["baseline"]=="B" and d["statistics"]["tests"] == 0' 2>/dev/null &&
+    grep -q '0 tests: no configuration has 3 boots or more' "$s/err" &&
+    ok "report --json" || not_ok "report --json" "$out $(cat "$s/err")"
 # db sync keeps the campaign's keys.
 if command -v sqlite3 >/dev/null 2>&1; then
 	"$FSCONC" db sync -R "$R" --db "$s/c.db" >/dev/null 2>&1
@@ -205,6 +207,101 @@ fi
 err=$("$FSCONC" campaign resume -R "$R" --id "$id" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q 'is over (finished)' && ok "resume after the end: exit 2" ||
     not_ok "resume after the end: exit 2" "rc=$rc $err"
+
+# campaign report: the statistics over boots (3 boots a side, so that
+# they are tested), in one JSON object with the sets; the exit status
+# is 3 exactly when the library finds a regression.
+R="$s/res9"
+camp "$s/r.campaign" 2 3
+"$FSCONC" campaign start -R "$R" "$s/r.campaign" >/dev/null 2>&1
+resume_all "$R" 8
+id=$(ls "$R/campaign")
+nbs=$(grep -l '^campaign_boot_seconds=[0-9][0-9]*$' "$R"/*/[AB]/*/meta 2>/dev/null | wc -l)
+[ "$nbs" -eq 6 ] && ok "resume writes campaign_boot_seconds in every set" ||
+    not_ok "resume writes campaign_boot_seconds in every set" "$nbs of 6 $(tail -5 "$s/resume.out")"
+out=$("$FSCONC" campaign report -R "$R" 2>&1); rc=$?
+if { [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && [ "$(echo "$out" | grep -c ' done  *[^ ]*/[AB]/')" -eq 6 ] &&
+    echo "$out" | grep -q "^campaign $id: 2 configurations, baseline B; 95% intervals over boots$" &&
+    echo "$out" | grep -q '^configuration A: 3 boots$' && echo "$out" | grep -q '^configuration B (baseline): 3 boots$' &&
+    echo "$out" | grep -q 'between-boot share' && echo "$out" | grep -q '^cost: a boot .* s, a repetition' &&
+    echo "$out" | grep -q '^plan: ' && echo "$out" | grep -q '^verdict: [0-9]* regressions* in 3 tests (Holm)$'; then
+	ok "report: the per-boot sets, then the statistics over boots (exit $rc)"
+else
+	not_ok "report: the per-boot sets, then the statistics over boots" "rc=$rc $out"
+fi
+out=$("$FSCONC" campaign report --json -c 90 --seed 7 -R "$R" --id "$id" 2>&1); rc=$?
+if echo "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin); rc = int(sys.argv[1]); st = d["statistics"]
+assert d["state"] == "finished" and len(d["slots"]) == 6 and d["baseline"] == "B"
+assert st["campaign"] == d["campaign"] and st["baseline"] == "B" and st["conf"] == 90
+assert st["bootstrap"]["seed"] == 7 and st["bootstrap"]["resamples"] > 0
+assert st["boot_cost"] >= 0 and st["rep_cost"] > 0 and st["tests"] == 3
+cf = {c["name"]: c for c in st["configurations"]}
+assert cf["A"]["boots"] == 3 and cf["B"]["boots"] == 3 and cf["B"]["baseline"]
+for c in "AB":
+    lv = {l["jobs"]: l for l in cf[c]["levels"]}
+    assert len(lv[2]["ec"]["per_boot"]) == 3 and len(lv[1]["time"]["per_boot"]) == 3
+    assert "between_share" in lv[1]["time"] and "boots" in lv[1]["plan"]
+m = {l["jobs"]: l for l in cf["A"]["levels"]}[2]["ec_vs_baseline"]
+assert m["tested"] and m["lo"] <= m["diff"] <= m["hi"]
+assert "boots" in st["plan"] and "batches_per_boot" in st["plan"]
+assert rc == (3 if st["regressions"] > 0 else 0)
+' "$rc" 2>"$s/py.err"; then
+	ok "report --json: sets and statistics in one object, -c and --seed, exit $rc as the verdict"
+else
+	not_ok "report --json: sets and statistics in one object, -c and --seed, exit as the verdict" "rc=$rc $(cat "$s/py.err") $out"
+fi
+# The same campaign, its sets replaced by generated ones with known boot
+# effects (imported with the campaign keys, as campaign_compare.sh does):
+# B's T(2) 30% slower than the baseline A's.  Exit 3, B named.
+R2="$s/res10"
+mkdir -p "$R2/campaign"
+cp -R "$R/campaign/$id" "$R2/campaign/"
+sed -i 's/^baseline B$/baseline A/' "$R2/campaign/$id/campaign"
+j2="$R2/campaign/$id/journal"
+while IFS= read -r line; do
+	set -- $line
+	if [ "$1" = done ]; then
+		cfg=$(awk -v k="$2" '$1 == k { print $3 }' "$R2/campaign/$id/plan")
+		rnd=$(awk -v k="$2" '$1 == k { print $2 }' "$R2/campaign/$id/plan")
+		for jj in 1 2; do
+			t=10
+			[ "$cfg" = B ] && [ "$jj" -eq 2 ] && t=13
+			awk -v seed=$(($3 * 10 + jj)) -v t=$t 'BEGIN { srand(seed); e = 0.02 * (rand() - 0.5)
+			    for (i = 0; i < 5; i++) printf "%.6f\n", t * (1 + e) * (1 + 0.01 * (rand() - 0.5)) }' \
+			    >"$s/b$jj.txt"
+		done
+		p=$("$FSCONC" import -R "$R2" --host box -l "$cfg" --date "2026-11-0$3T03:00:00Z" \
+		    -m campaign="$id" -m campaign_config="$cfg" -m campaign_boot="$3" \
+		    -m campaign_round="$rnd" 1="$s/b1.txt" 2="$s/b2.txt")
+		echo "done $2 $3 0 $p"
+	else
+		echo "$line"
+	fi
+done <"$R/campaign/$id/journal" >"$j2"
+out=$("$FSCONC" campaign report -R "$R2" --id "$id" 2>&1); rc=$?
+[ $rc -eq 3 ] && echo "$out" | grep -q '^configuration A (baseline): 3 boots$' &&
+    echo "$out" | grep -Eq '^SLOWER: B at jobs 2: real \+(2[0-9]|3[0-9])\.' &&
+    echo "$out" | grep -q '^EC DROP: B: EC(2)' && ! echo "$out" | grep -q '^SLOWER: B at jobs 1' &&
+    ok "report: B planted 30% slower at jobs 2: exit 3, B named" ||
+    not_ok "report: B planted 30% slower at jobs 2: exit 3, B named" "rc=$rc $out"
+out=$("$FSCONC" campaign report --json -R "$R2" --id "$id" 2>&1); rc=$?
+[ $rc -eq 3 ] && echo "$out" | python3 -c '
+import json, sys
+st = json.load(sys.stdin)["statistics"]
+b = [c for c in st["configurations"] if c["name"] == "B"][0]
+m = [l for l in b["levels"] if l["jobs"] == 2][0]
+assert st["regressions"] == 2 and m["time_vs_baseline"]["regression"] and m["ec_vs_baseline"]["regression"]
+assert m["ec_vs_baseline"]["hi"] < 0' 2>/dev/null &&
+    ok "report --json: the planted slowdown, exit 3" || not_ok "report --json: the planted slowdown, exit 3" "rc=$rc $out"
+# With the baseline's sets gone there is nothing to compare with.
+rm -rf "$R2"/box/A
+out=$("$FSCONC" campaign report -R "$R2" --id "$id" 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q 'left out' &&
+    echo "$out" | grep -q 'the baseline A has no complete set' &&
+    ok "report: the baseline's sets gone: exit 1, said why" ||
+    not_ok "report: the baseline's sets gone: exit 1, said why" "rc=$rc $out"
 
 # A configuration that never boots right is marked failed; the rest go on.
 R="$s/res3"
@@ -226,6 +323,19 @@ if grep -q '^failed A 2 wrong or interrupted boots (retries 1)' "$j" && [ "$na" 
 else
 	not_ok "retries spent: config marked failed, the others finish" "A=$na B=$nb $(cat "$j") $out"
 fi
+
+out=$("$FSCONC" campaign report -R "$R" 2>&1); rc=$?
+js=$("$FSCONC" campaign report --json -R "$R" 2>/dev/null)
+[ $rc -eq 0 ] && echo "$out" | grep -q '^FAILED: configuration A (2 wrong or interrupted boots' &&
+    echo "$out" | grep -q '^configuration B (baseline): 2 boots$' &&
+    ! echo "$out" | grep -q '^configuration A' &&
+    echo "$js" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+a = [c for c in d["configs"] if c["name"] == "A"][0]
+assert a["failed"].startswith("2 wrong") and [c["name"] for c in d["statistics"]["configurations"]] == ["B"]' 2>/dev/null &&
+    ok "report: the failed configuration listed as failed, the rest judged" ||
+    not_ok "report: the failed configuration listed as failed, the rest judged" "rc=$rc $out $js"
 
 # A run cut off (power lost): marked interrupted, that boot redone.
 R="$s/res4"
