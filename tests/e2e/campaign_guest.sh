@@ -14,9 +14,9 @@
 # minutes on a loaded 2-CPU host (623 and 645 s with two other guests
 # beside it).  B's EC(2) needs two host CPUs free for its two vCPUs: on a
 # host loaded beyond its CPUs, B measured no concurrency (EC(2) 0.9-1.3
-# per boot) and the interval held 0.
+# per boot) and the interval held 0; so it runs last, alone (tests/run).
 # suite-timeout: 900
-# suite-background: yes
+# suite-exclusive: yes
 . "$FSCONC_TOP/tests/lib.sh"
 
 if ! is_root; then
