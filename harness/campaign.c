@@ -36,427 +36,13 @@
 
 #include "db.h"
 #include "harness.h"
+#include "campaign_int.h"
 #include "harness_campaign.h"
 #include "results.h"
 #include "util.h"
 #include "vary.h"
 
-#define JOURNAL_MAX	(64 << 20)
-
-static const char *const state_names[] = {
-	[CAMPAIGN_OPEN] = "running",
-	[CAMPAIGN_FINISHED] = "finished",
-	[CAMPAIGN_STOPPED] = "stopped",
-};
-
-const char *
-campaign_state_name(enum campaign_state s)
-{
-	return (state_names[s]);
-}
-
-static void
-say(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fprintf(stderr, "fsconc: campaign: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-}
-
-/* root as an absolute path ("./results" when NULL); made when make. */
-static char *
-abs_root(const char *root, int make)
-{
-	char buf[PATH_MAX];
-
-	if (root == NULL)
-		root = "./results";
-	if (make && mkdir_p(root, 0755) != 0) {
-		say("%s: %s", root, strerror(errno));
-		return (NULL);
-	}
-	if (realpath(root, buf) == NULL) {
-		say("-R %s: %s", root, strerror(errno));
-		return (NULL);
-	}
-	return (xstrdup(buf));
-}
-
-static char *
-active_path(const char *root)
-{
-	return (xasprintf("%s/campaign/active", root));
-}
-
-/* The id ROOT/campaign/active names, or NULL. */
-static char *
-active_id(const char *root)
-{
-	char e[256], *p, *s;
-	size_t n;
-
-	p = active_path(root);
-	s = read_bounded(p, OPEN_NOFOLLOW, 256, &n, e, sizeof(e));
-	free(p);
-	if (s != NULL)
-		s[strcspn(s, "\n")] = '\0';
-	return (s);
-}
-
-/* --- loading: the plan and the journal replayed ------------------------ */
-
-static int
-config_index(const struct campaign_file *f, const char *name, size_t *i)
-{
-	for (*i = 0; *i < f->nconfigs; (*i)++)
-		if (strcmp(f->configs[*i].name, name) == 0)
-			return (0);
-	return (-1);
-}
-
-static int
-load_plan(struct campaign *c, const char *text)
-{
-	const char *p = text;
-	char name[256];
-	unsigned long long seed;
-	size_t k, cfg;
-	int round, n;
-
-	if (sscanf(p, "seed %llu\n%n", &seed, &n) != 1)
-		return (-1);
-	c->f.seed = seed;
-	p += n;
-	c->slots = xcalloc(c->f.nconfigs * (size_t)c->f.boots,
-	    sizeof(*c->slots));
-	for (k = 0; *p != '\0'; k++) {
-		if (k == c->f.nconfigs * (size_t)c->f.boots ||
-		    sscanf(p, "%*u %d %255s\n%n", &round, name, &n) != 2 ||
-		    config_index(&c->f, name, &cfg) != 0)
-			return (-1);
-		c->slots[k].round = round;
-		c->slots[k].config = cfg;
-		p += n;
-	}
-	c->nslots = k;
-	return (k == c->f.nconfigs * (size_t)c->f.boots ? 0 : -1);
-}
-
-/* One journal line into the state. */
-static int
-replay(struct campaign *c, char *line)
-{
-	char word[16], bootid[64], *rest;
-	unsigned long k;
-	long long when;
-	size_t cfg;
-	int bootno = 0, rc, n = 0;
-
-	if (sscanf(line, "%15s %n", word, &n) != 1)
-		return (-1);
-	rest = line + n;
-	if (strcmp(word, "start") == 0)
-		;
-	else if (strcmp(word, "finish") == 0)
-		c->state = CAMPAIGN_FINISHED;
-	else if (strcmp(word, "stop") == 0)
-		c->state = CAMPAIGN_STOPPED;
-	else if (strcmp(word, "guard") == 0)
-		;
-	else if (strcmp(word, "failed") == 0) {
-		if (sscanf(rest, "%63s %n", bootid, &n) != 1 ||
-		    config_index(&c->f, bootid, &cfg) != 0)
-			return (-1);
-		free(c->failed[cfg]);
-		c->failed[cfg] = xstrdup(rest + n);
-	} else {
-		if (sscanf(rest, "%lu %d %n", &k, &bootno, &n) != 2 || k < 1 ||
-		    k > c->nslots)
-			return (-1);
-		k--;
-		rest += n;
-		if (strcmp(word, "schedule") == 0) {
-			if (sscanf(rest, "%63s %lld", bootid, &when) != 2)
-				return (-1);
-			c->nboots++;
-			c->slots[k].attempts++;
-			snprintf(c->last_bootid, sizeof(c->last_bootid), "%s",
-			    bootid);
-			c->last_when = when;
-		} else if (strcmp(word, "wrong") == 0 ||
-		    strcmp(word, "interrupted") == 0)
-			c->bad[c->slots[k].config]++;
-		else if (strcmp(word, "done") == 0) {
-			if (sscanf(rest, "%d %n", &rc, &n) != 1)
-				return (-1);
-			c->slots[k].done = 1;
-			c->slots[k].rc = rc;
-			c->slots[k].bootno = bootno;
-			free(c->slots[k].set);
-			c->slots[k].set = xstrdup(rest + n);
-		} else if (strcmp(word, "boot") != 0 && strcmp(word,
-		    "run") != 0)
-			return (-1);
-		c->last_slot = k;
-		c->last_bootno = bootno;
-	}
-	snprintf(c->last, sizeof(c->last), "%s", word);
-	return (0);
-}
-
-static int
-load(struct campaign *c, const char *root, const char *id)
-{
-	char e[512], *p, *text, *line, *next;
-	size_t len, i;
-	int ln = 0;
-
-	memset(c, 0, sizeof(*c));
-	c->root = xstrdup(root);
-	c->id = xstrdup(id);
-	c->dir = xasprintf("%s/campaign/%s", root, id);
-	p = xasprintf("%s/campaign", c->dir);
-	/* Its kernels were checked at the start; now they may be gone. */
-	i = campaign_file_load(p, os_this(), 0, &c->f, e, sizeof(e));
-	free(p);
-	if (i != 0) {
-		say("%s", e);
-		return (-1);
-	}
-	c->bad = xcalloc(c->f.nconfigs, sizeof(*c->bad));
-	c->failed = xcalloc(c->f.nconfigs, sizeof(*c->failed));
-	p = xasprintf("%s/plan", c->dir);
-	text = read_bounded(p, OPEN_NOFOLLOW, JOURNAL_MAX, &len, e, sizeof(e));
-	if (text == NULL || load_plan(c, text) != 0) {
-		say("%s: %s", p, text == NULL ? e : "not a campaign plan");
-		free(text);
-		free(p);
-		return (-1);
-	}
-	free(text);
-	free(p);
-	p = xasprintf("%s/journal", c->dir);
-	if ((c->journal = read_bounded(p, OPEN_NOFOLLOW, JOURNAL_MAX,
-	    &c->jlen, e, sizeof(e))) == NULL) {
-		say("%s", e);
-		free(p);
-		return (-1);
-	}
-	text = xstrdup(c->journal);
-	for (line = text; *line != '\0'; line = next) {
-		ln++;
-		if ((next = strchr(line, '\n')) == NULL) {
-			say("%s: line %d: no end of line", p, ln);
-			goto bad;
-		}
-		*next++ = '\0';
-		if (replay(c, line) != 0) {
-			say("%s: line %d: bad event '%s'", p, ln, line);
-			goto bad;
-		}
-	}
-	free(text);
-	free(p);
-	return (0);
-bad:
-	free(text);
-	free(p);
-	return (-1);
-}
-
-void
-campaign_close(struct campaign *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->nslots; i++)
-		free(c->slots[i].set);
-	for (i = 0; c->failed != NULL && i < c->f.nconfigs; i++)
-		free(c->failed[i]);
-	free(c->failed);
-	free(c->bad);
-	free(c->slots);
-	campaign_file_free(&c->f);
-	free(c->journal);
-	free(c->root);
-	free(c->id);
-	free(c->dir);
-	memset(c, 0, sizeof(*c));
-}
-
-/* The newest campaign under root (ids start with their UTC time). */
-static char *
-newest_id(const char *root)
-{
-	struct dirent *de;
-	char *dir, *best = NULL;
-	DIR *dp;
-
-	dir = xasprintf("%s/campaign", root);
-	if ((dp = opendir(dir)) != NULL) {
-		while ((de = readdir(dp)) != NULL)
-			if (de->d_name[0] != '.' && strcmp(de->d_name,
-			    "active") != 0 && (best == NULL ||
-			    strcmp(de->d_name, best) > 0)) {
-				free(best);
-				best = xstrdup(de->d_name);
-			}
-		closedir(dp);
-	}
-	free(dir);
-	return (best);
-}
-
-/*
- * Which campaign: id, or the one active under root, or (latest) the
- * newest one there.
- */
-static int
-find(const char *root, const char *id, int latest, char **rootp,
-    char **idp)
-{
-	struct stat st;
-	char *dir;
-
-	if ((*rootp = abs_root(root, 0)) == NULL) {
-		say("no campaign under %s", root != NULL ? root :
-		    "./results");
-		return (EXIT_USAGE);
-	}
-	if (id == NULL && (*idp = active_id(*rootp)) == NULL &&
-	    (!latest || (*idp = newest_id(*rootp)) == NULL)) {
-		say("no campaign in progress under %s", *rootp);
-		goto bad;
-	}
-	if (id != NULL) {
-		if (strchr(id, '/') != NULL || id[0] == '.' || id[0] ==
-		    '\0') {
-			say("--id %s: not a campaign id", id);
-			goto bad;
-		}
-		*idp = xstrdup(id);
-	}
-	dir = xasprintf("%s/campaign/%s/journal", *rootp, *idp);
-	if (lstat(dir, &st) != 0) {
-		say("%s: no such campaign (%s)", *idp, strerror(errno));
-		free(dir);
-		free(*idp);
-		goto bad;
-	}
-	free(dir);
-	return (EXIT_OK);
-bad:
-	free(*rootp);
-	*rootp = *idp = NULL;
-	return (EXIT_USAGE);
-}
-
-/* find and load: EXIT_OK with c loaded, or the status (c closed). */
-static int
-open_campaign(const char *root, const char *id, int latest,
-    struct campaign *c)
-{
-	char *r, *i;
-	int rc;
-
-	memset(c, 0, sizeof(*c));
-	if ((rc = find(root, id, latest, &r, &i)) != EXIT_OK)
-		return (rc);
-	rc = load(c, r, i) == 0 ? EXIT_OK : EXIT_RUNTIME;
-	free(r);
-	free(i);
-	if (rc != EXIT_OK)
-		campaign_close(c);
-	return (rc);
-}
-
-int
-campaign_open(const char *root, const char *id, struct campaign *c)
-{
-	return (open_campaign(root, id, 1, c));
-}
-
-/*
- * The hook of campaign id, which is gone: removed, so that the machine
- * stops resuming it.  EXIT_OK when there was none or it went.
- */
-static int
-remove_stale_hook(const struct campaign_ctx *ctx, const char *id)
-{
-	char e[512], *hook;
-	int rc = EXIT_OK;
-
-	if (id == NULL || (hook = campaign_hook_id(ctx->os)) == NULL)
-		return (EXIT_OK);
-	if (strcmp(hook, id) == 0) {
-		if (campaign_hook_remove(ctx, e, sizeof(e)) != 0) {
-			say("resume hook %s: %s", campaign_hook_path(ctx->os),
-			    e);
-			rc = EXIT_RUNTIME;
-		} else
-			say("removed its resume hook %s",
-			    campaign_hook_path(ctx->os));
-	}
-	free(hook);
-	return (rc);
-}
-
-/* --- writing: an event on disk before what it records ------------------ */
-
-static int
-record(struct campaign *c, const char *fmt, ...)
-{
-	char *line, *path, *text;
-	va_list ap;
-	size_t n;
-	int rv;
-
-	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) == -1)
-		line = NULL;
-	va_end(ap);
-	if (line == NULL)
-		return (-1);
-	/* One line: a reason never plants another event. */
-	for (n = 0; line[n] != '\0'; n++)
-		if ((unsigned char)line[n] < ' ' || line[n] == 0x7f)
-			line[n] = ' ';
-	text = xasprintf("%.*s%s\n", (int)c->jlen, c->journal != NULL ?
-	    c->journal : "", line);
-	path = xasprintf("%s/journal", c->dir);
-	if ((rv = write_file_durable(path, text, strlen(text), 0644)) != 0) {
-		say("%s: %s", path, strerror(errno));
-		free(text);
-	} else {
-		free(c->journal);
-		c->journal = text;
-		c->jlen = strlen(text);
-		rv = replay(c, line);
-	}
-	free(path);
-	free(line);
-	return (rv);
-}
-
-/* A wrong or interrupted boot of slot k's configuration: retry or fail. */
-static int
-bad_boot(struct campaign *c, size_t k)
-{
-	size_t cfg = c->slots[k].config;
-
-	if (c->bad[cfg] <= c->f.retries)
-		return (0);
-	say("config %s: %d wrong or interrupted boots, more than the %d "
-	    "retries: marked failed", c->f.configs[cfg].name, c->bad[cfg],
-	    c->f.retries);
-	return (record(c, "failed %s %d wrong or interrupted boots (retries "
-	    "%d)", c->f.configs[cfg].name, c->bad[cfg], c->f.retries));
-}
+/* --- the hook and the next boot ---------------------------------------- */
 
 static void
 remove_hook(struct campaign *c, const struct campaign_ctx *ctx)
@@ -464,10 +50,10 @@ remove_hook(struct campaign *c, const struct campaign_ctx *ctx)
 	char e[512], *p;
 
 	if (campaign_hook_remove(ctx, e, sizeof(e)) != 0)
-		say("resume hook: %s", e);
-	p = active_path(c->root);
+		cj_say("resume hook: %s", e);
+	p = cj_active_path(c->root);
 	if (unlink(p) != 0 && errno != ENOENT)
-		say("%s: %s", p, strerror(errno));
+		cj_say("%s: %s", p, strerror(errno));
 	free(p);
 }
 
@@ -486,43 +72,68 @@ schedule_next(struct campaign *c, const struct campaign_ctx *ctx)
 		if (!c->slots[k].done && c->failed[c->slots[k].config] == NULL)
 			break;
 	if (k == c->nslots) {
-		if (record(c, "finish %lld", (long long)time(NULL)) != 0)
+		if (cj_record(c, "finish %lld", (long long)time(NULL)) != 0)
 			return (EXIT_RUNTIME);
 		remove_hook(c, ctx);
-		say("%s: finished after %d boots; \"fsconc campaign report "
+		cj_say("%s: finished after %d boots; \"fsconc campaign report "
 		    "--id %s -R %s\"", c->id, c->nboots, c->id, c->root);
 		return (EXIT_OK);
 	}
 	/* The boot-loop guard (as Krun's): planned boots plus retries. */
 	limit = c->nslots + (size_t)c->f.retries * c->f.nconfigs;
 	if ((size_t)c->nboots >= limit) {
-		say("%s: boot-loop guard: %d boots, the most the plan and its "
+		cj_say("%s: boot-loop guard: %d boots, the most the plan and its "
 		    "retries allow: stopped", c->id, c->nboots);
-		if (record(c, "guard %d boots, at most %zu", c->nboots,
-		    limit) != 0 || record(c, "finish %lld",
+		if (cj_record(c, "guard %d boots, at most %zu", c->nboots,
+		    limit) != 0 || cj_record(c, "finish %lld",
 		    (long long)time(NULL)) != 0)
 			return (EXIT_RUNTIME);
 		remove_hook(c, ctx);
 		return (EXIT_RUNTIME);
 	}
 	if (campaign_os_boot_id(bootid, sizeof(bootid), e, sizeof(e)) != 0) {
-		say("%s", e);
+		cj_say("%s", e);
 		return (EXIT_RUNTIME);
 	}
 	cfg = c->slots[k].config;
-	if (record(c, "schedule %zu %d %s %lld", k + 1, c->nboots + 1, bootid,
+	if (cj_record(c, "schedule %zu %d %s %lld", k + 1, c->nboots + 1, bootid,
 	    (long long)time(NULL)) != 0)
 		return (EXIT_RUNTIME);
-	say("%s: boot %d (round %d): config %s, by %s", c->id, c->nboots,
+	cj_say("%s: boot %d (round %d): config %s, by %s", c->id, c->nboots,
 	    c->slots[k].round, c->f.configs[cfg].name,
 	    campaign_method_name(c->f.method));
 	if (ops->boot(ctx, &c->f, &c->f.configs[cfg], c->id, c->nboots, e,
 	    sizeof(e)) != 0) {
 		/* The next boot, whatever it is, will say it was wrong. */
-		say("boot %d: %s", c->nboots, e);
+		cj_say("boot %d: %s", c->nboots, e);
 		return (EXIT_RUNTIME);
 	}
 	return (EXIT_OK);
+}
+
+/*
+ * The hook of campaign id, which is gone: removed, so that the machine
+ * stops resuming it.  EXIT_OK when there was none or it went.
+ */
+static int
+remove_stale_hook(const struct campaign_ctx *ctx, const char *id)
+{
+	char e[512], *hook;
+	int rc = EXIT_OK;
+
+	if (id == NULL || (hook = campaign_hook_id(ctx->os)) == NULL)
+		return (EXIT_OK);
+	if (strcmp(hook, id) == 0) {
+		if (campaign_hook_remove(ctx, e, sizeof(e)) != 0) {
+			cj_say("resume hook %s: %s", campaign_hook_path(ctx->os),
+			    e);
+			rc = EXIT_RUNTIME;
+		} else
+			cj_say("removed its resume hook %s",
+			    campaign_hook_path(ctx->os));
+	}
+	free(hook);
+	return (rc);
 }
 
 /* --- start ------------------------------------------------------------- */
@@ -588,7 +199,7 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 	    "(ID is the start time and the file's name)\n", r, id, r);
 	printf("# the resume hook, root-owned:\n");
 	if (campaign_hook_install(&ctx, bin, r, id, e, sizeof(e)) != 0) {
-		say("%s", e);
+		cj_say("%s", e);
 		free(r);
 		return (EXIT_USAGE);
 	}
@@ -598,7 +209,7 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 		    k / f->nconfigs + 1, f->configs[cfg].name);
 		if (ops->boot(&ctx, f, &f->configs[cfg], id, (int)k + 1, e,
 		    sizeof(e)) != 0) {
-			say("%s", e);
+			cj_say("%s", e);
 			free(r);
 			return (EXIT_USAGE);
 		}
@@ -615,7 +226,7 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 	printf("# after the last boot's run, and on fsconc campaign stop:\n");
 	if (campaign_hook_remove(&ctx, e, sizeof(e)) != 0 ||
 	    ops->cancel(&ctx, e, sizeof(e)) != 0) {
-		say("%s", e);
+		cj_say("%s", e);
 		free(r);
 		return (EXIT_USAGE);
 	}
@@ -637,13 +248,13 @@ campaign_start(const char *file, const char *root, int dry_run,
 	memset(&c, 0, sizeof(c));
 	if ((text = read_bounded(file, 0, CAMPAIGN_FILE_MAX, &len, e,
 	    sizeof(e))) == NULL) {
-		say("%s", e);
+		cj_say("%s", e);
 		return (EXIT_USAGE);
 	}
 	/* Only the machine that boots can check its kernels. */
 	if (campaign_file_parse(text, len, file, os, os == os_this(), &f, e,
 	    sizeof(e)) != 0) {
-		say("%s", e);
+		cj_say("%s", e);
 		free(text);
 		return (EXIT_USAGE);
 	}
@@ -652,7 +263,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 	order = xcalloc(f.nconfigs * (size_t)f.boots, sizeof(*order));
 	campaign_plan_order(f.nconfigs, f.boots, f.seed, order);
 	if ((bin = campaign_os_self(e, sizeof(e))) == NULL) {
-		say("%s", e);
+		cj_say("%s", e);
 		goto out;
 	}
 	if (dry_run) {
@@ -673,25 +284,25 @@ campaign_start(const char *file, const char *root, int dry_run,
 		goto out;
 	}
 	if (geteuid() != 0 && getenv("FSCONC_TEST_HOOK_DIR") == NULL) {
-		say("start: installing the resume hook and rebooting need root");
+		cj_say("start: installing the resume hook and rebooting need root");
 		goto out;
 	}
-	if ((r = abs_root(root, 1)) == NULL)
+	if ((r = cj_abs_root(root, 1)) == NULL)
 		goto out;
 	/* A tmpfs would not survive the reboot: nothing would resume. */
 	if ((v = campaign_os_volatile_fs(r, e, sizeof(e))) != 0) {
-		say("-R %s: %s", r, v < 0 ? e : "a memory file system (tmpfs) "
+		cj_say("-R %s: %s", r, v < 0 ? e : "a memory file system (tmpfs) "
 		    "does not survive a reboot: want a result root on disk");
 		goto out;
 	}
-	if ((id = active_id(r)) != NULL) {
-		say("campaign %s is in progress under %s: \"fsconc campaign "
+	if ((id = cj_active_id(r)) != NULL) {
+		cj_say("campaign %s is in progress under %s: \"fsconc campaign "
 		    "stop\" it first", id, r);
 		free(id);
 		goto out;
 	}
 	if ((id = campaign_hook_id(os)) != NULL) {
-		say("a campaign's resume hook is installed (%s, campaign %s): "
+		cj_say("a campaign's resume hook is installed (%s, campaign %s): "
 		    "\"fsconc campaign stop\" it first",
 		    campaign_hook_path(os), id);
 		free(id);
@@ -702,7 +313,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 	name = id_name(file);
 	if (mkdir_p(p, 0755) != 0 || (c.dir = rs_mkdir_stamped(p, time(NULL),
 	    name)) == NULL) {
-		say("%s: %s", p, strerror(errno));
+		cj_say("%s: %s", p, strerror(errno));
 		free(p);
 		free(name);
 		goto out;
@@ -723,32 +334,32 @@ campaign_start(const char *file, const char *root, int dry_run,
 		free(name);
 	}
 	if (i != 0) {
-		say("%s: %s", c.dir, strerror(errno));
+		cj_say("%s: %s", c.dir, strerror(errno));
 		goto out;
 	}
-	if (record(&c, "start %lld", (long long)time(NULL)) != 0)
+	if (cj_record(&c, "start %lld", (long long)time(NULL)) != 0)
 		goto out;
 	id = xstrdup(c.id);
 	campaign_close(&c);
 	/* From here on as resume sees it: the copy, the plan, the journal. */
-	i = (size_t)load(&c, r, id);
+	i = (size_t)cj_load(&c, r, id);
 	free(id);
 	if (i != 0)
 		goto out;
-	p = active_path(r);
+	p = cj_active_path(r);
 	i = (size_t)write_file_durable(p, c.id, strlen(c.id), 0644);
 	if (i != 0)
-		say("%s: %s", p, strerror(errno));
+		cj_say("%s: %s", p, strerror(errno));
 	free(p);
 	if (i != 0)
 		goto out;
 	if (campaign_hook_install(&ctx, bin, r, c.id, e, sizeof(e)) != 0) {
-		say("resume hook: %s", e);
+		cj_say("resume hook: %s", e);
 		remove_hook(&c, &ctx);
-		(void)record(&c, "stop %lld", (long long)time(NULL));
+		(void)cj_record(&c, "stop %lld", (long long)time(NULL));
 		goto out;
 	}
-	say("%s: %zu boots planned under %s", c.id, c.nslots, c.dir);
+	cj_say("%s: %zu boots planned under %s", c.id, c.nslots, c.dir);
 	rc = schedule_next(&c, &ctx);
 out:
 	free(order);
@@ -778,7 +389,7 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 
 	if (campaign_run_config(&c->f, cfg->name, c->root, &rc, e,
 	    sizeof(e)) != 0) {
-		say("%s: run options: %s", c->id, e);
+		cj_say("%s: run options: %s", c->id, e);
 		return (-1);
 	}
 	run_config_add_meta(&rc, "campaign", c->id);
@@ -803,25 +414,25 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 	    e, sizeof(e)) != 0) {
 		(void)vary_sysctl_restore();
 		run_config_free(&rc);
-		say("boot %d: config %s: %s", bootno, cfg->name, e);
-		if (record(c, "wrong %zu %d runtime settings: %s", k + 1,
+		cj_say("boot %d: config %s: %s", bootno, cfg->name, e);
+		if (cj_record(c, "wrong %zu %d runtime settings: %s", k + 1,
 		    bootno, e) != 0)
 			return (-1);
-		return (bad_boot(c, k));
+		return (cj_bad_boot(c, k));
 	}
-	if (record(c, "run %zu %d", k + 1, bootno) != 0) {
+	if (cj_record(c, "run %zu %d", k + 1, bootno) != 0) {
 		(void)vary_sysctl_restore();
 		run_config_free(&rc);
 		return (-1);
 	}
-	say("%s: boot %d (round %d): config %s verified: running", c->id,
+	cj_say("%s: boot %d (round %d): config %s verified: running", c->id,
 	    bootno, c->slots[k].round, cfg->name);
 	status = run_experiment(&rc, set, sizeof(set));
 	if (vary_sysctl_restore() != 0)
-		say("config %s: some runtime settings were not put back "
+		cj_say("config %s: some runtime settings were not put back "
 		    "(\"fsconc cleanup\" retries)", cfg->name);
 	run_config_free(&rc);
-	if (record(c, "done %zu %d %d %s", k + 1, bootno, status, set[0] !=
+	if (cj_record(c, "done %zu %d %d %s", k + 1, bootno, status, set[0] !=
 	    '\0' ? set : "-") != 0)
 		return (-1);
 	(void)db_autosync(NULL, c->root);
@@ -842,11 +453,11 @@ check_boot(struct campaign *c, const struct campaign_ctx *ctx, int *ok)
 	(void)ctx;
 	*ok = 0;
 	if (campaign_os_boot_id(bootid, sizeof(bootid), e, sizeof(e)) != 0) {
-		say("%s", e);
+		cj_say("%s", e);
 		return (EXIT_RUNTIME);
 	}
 	if (strcmp(bootid, c->last_bootid) == 0) {
-		say("%s: boot %d (config %s) has not happened: the machine has "
+		cj_say("%s: boot %d (config %s) has not happened: the machine has "
 		    "not rebooted since it was scheduled", c->id,
 		    c->last_bootno, cfg->name);
 		return (EXIT_USAGE);
@@ -863,14 +474,14 @@ check_boot(struct campaign *c, const struct campaign_ctx *ctx, int *ok)
 		set_err(why, sizeof(why), "cannot be verified: %.480s", e);
 	}
 	if (v != 0) {
-		say("%s: boot %d came up wrong for config %s: %s", c->id,
+		cj_say("%s: boot %d came up wrong for config %s: %s", c->id,
 		    c->last_bootno, cfg->name, why);
-		if (record(c, "wrong %zu %d %s", k + 1, c->last_bootno,
-		    why) != 0 || bad_boot(c, k) != 0)
+		if (cj_record(c, "wrong %zu %d %s", k + 1, c->last_bootno,
+		    why) != 0 || cj_bad_boot(c, k) != 0)
 			return (EXIT_RUNTIME);
 		return (EXIT_OK);
 	}
-	if (record(c, "boot %zu %d", k + 1, c->last_bootno) != 0)
+	if (cj_record(c, "boot %zu %d", k + 1, c->last_bootno) != 0)
 		return (EXIT_RUNTIME);
 	*ok = 1;
 	return (EXIT_OK);
@@ -885,14 +496,14 @@ campaign_resume(const char *root, const char *id)
 	char *lock;
 	int rc, ok, fd;
 
-	if ((rc = open_campaign(root, id, 0, &c)) != EXIT_OK) {
+	if ((rc = cj_open(root, id, 0, &c)) != EXIT_OK) {
 		/* A hook left by a deleted campaign stops here, for good. */
 		if (rc == EXIT_USAGE)
 			(void)remove_stale_hook(&ctx, id);
 		return (rc);
 	}
 	if (c.state != CAMPAIGN_OPEN) {
-		say("%s is over (%s): nothing to resume", c.id,
+		cj_say("%s is over (%s): nothing to resume", c.id,
 		    campaign_state_name(c.state));
 		campaign_close(&c);
 		return (EXIT_USAGE);
@@ -901,7 +512,7 @@ campaign_resume(const char *root, const char *id)
 	lock = xasprintf("%s/lock", c.dir);
 	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd == -1 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		say("%s: %s", lock, fd == -1 ? strerror(errno) : "another "
+		cj_say("%s: %s", lock, fd == -1 ? strerror(errno) : "another "
 		    "campaign resume holds it");
 		free(lock);
 		if (fd != -1)
@@ -921,10 +532,10 @@ campaign_resume(const char *root, const char *id)
 		}
 	} else if (strcmp(c.last, "run") == 0 || strcmp(c.last, "boot") == 0) {
 		/* Power lost, a panic, a kill: that boot is done again. */
-		say("%s: boot %d's run was cut off: redone", c.id,
+		cj_say("%s: boot %d's run was cut off: redone", c.id,
 		    c.last_bootno);
-		if (record(&c, "interrupted %zu %d", c.last_slot + 1,
-		    c.last_bootno) != 0 || bad_boot(&c, c.last_slot) != 0) {
+		if (cj_record(&c, "interrupted %zu %d", c.last_slot + 1,
+		    c.last_bootno) != 0 || cj_bad_boot(&c, c.last_slot) != 0) {
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
@@ -947,7 +558,7 @@ campaign_stop(const char *root, const char *id)
 	char e[512], *r, *i, *hook;
 	int rc;
 
-	if ((rc = open_campaign(root, id, 0, &c)) != EXIT_OK) {
+	if ((rc = cj_open(root, id, 0, &c)) != EXIT_OK) {
 		/* Only the hook of a deleted campaign is left: remove it. */
 		if (rc == EXIT_USAGE && id != NULL && (hook =
 		    campaign_hook_id(ctx.os)) != NULL) {
@@ -960,26 +571,26 @@ campaign_stop(const char *root, const char *id)
 	hook = campaign_hook_id(ctx.os);
 	rc = EXIT_OK;
 	if (c.state == CAMPAIGN_OPEN) {
-		if (record(&c, "stop %lld", (long long)time(NULL)) != 0) {
+		if (cj_record(&c, "stop %lld", (long long)time(NULL)) != 0) {
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
 		/* A one-shot not yet taken: the default boots again. */
 		ops = campaign_boot_ops(c.f.method);
 		if (ops->cancel(&ctx, e, sizeof(e)) != 0) {
-			say("%s: %s", campaign_method_name(c.f.method), e);
+			cj_say("%s: %s", campaign_method_name(c.f.method), e);
 			rc = EXIT_RUNTIME;
 		}
-		say("%s: stopped after %d boots", c.id, c.nboots);
+		cj_say("%s: stopped after %d boots", c.id, c.nboots);
 	} else
-		say("%s is already over (%s)", c.id,
+		cj_say("%s is already over (%s)", c.id,
 		    campaign_state_name(c.state));
 	/* Its hook (not another campaign's) and the active mark. */
 	if (hook != NULL && (strcmp(hook, c.id) == 0 || hook[0] == '\0'))
 		remove_hook(&c, &ctx);
 	else {
-		r = active_path(c.root);
-		if ((i = active_id(c.root)) != NULL && strcmp(i, c.id) == 0)
+		r = cj_active_path(c.root);
+		if ((i = cj_active_id(c.root)) != NULL && strcmp(i, c.id) == 0)
 			(void)unlink(r);
 		free(i);
 		free(r);

@@ -10,7 +10,8 @@
  * analysis/'s (camp_*), not this file's.
  *
  * The files form a tree, bottom up: campaign_file.c, campaign_linux.c /
- * campaign_freebsd.c, campaign_boot.c, campaign.c.
+ * campaign_freebsd.c, campaign_boot.c, campaign_journal.c (the plan and
+ * the journal on disk), campaign.c.
  */
 #ifndef FSCONC_HARNESS_CAMPAIGN_H
 #define FSCONC_HARNESS_CAMPAIGN_H
