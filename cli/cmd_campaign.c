@@ -265,10 +265,9 @@ show(const char *root, const char *id, int json, int report,
 int
 cmd_campaign(int argc, char **argv)
 {
-	const char *root = NULL, *id = NULL, *sub;
+	const char *root = NULL, *id = NULL, *sub, *why;
 	enum md_os os = os_this();
 	struct camp_opts co;
-	char *end;
 	int ch, dry = 0, json = 0, os_given = 0, statopt = 0;
 
 	camp_opts_default(&co);
@@ -296,13 +295,8 @@ cmd_campaign(int argc, char **argv)
 			root = optarg;
 			break;
 		case 'c':
-			co.conf = strtod(optarg, &end);
-			if (*end != '\0' || end == optarg ||
-			    !ministat_conf_ok(co.conf)) {
-				warnx("campaign: -c %s: confidence must be one "
-				    "of 80 90 95 98 99 99.5", optarg);
+			if (compare_parse_conf(optarg, &co.conf) != 0)
 				return (EXIT_USAGE);
-			}
 			statopt = 1;
 			break;
 		case OPT_SEED:
@@ -323,13 +317,8 @@ cmd_campaign(int argc, char **argv)
 			json = 1;
 			break;
 		case OPT_OS:
-			if (strcmp(optarg, "linux") == 0)
-				os = MD_OS_LINUX;
-			else if (strcmp(optarg, "freebsd") == 0)
-				os = MD_OS_FREEBSD;
-			else {
-				warnx("campaign: --os %s: want linux or "
-				    "freebsd", optarg);
+			if ((why = md_os_parse(optarg, &os)) != NULL) {
+				warnx("campaign: --os %s: %s", optarg, why);
 				usage(stderr);
 				return (EXIT_USAGE);
 			}

@@ -119,8 +119,8 @@ parse_metrics(struct compare_cli *cli, const char *arg)
 }
 
 /* The levels of ministat's table (its blocks are ministat's). */
-static int
-parse_conf(const char *arg, double *conf)
+int
+compare_parse_conf(const char *arg, double *conf)
 {
 	char *end;
 	double c;
@@ -311,7 +311,7 @@ cmd_compare(int argc, char **argv)
 			cli.baseline = optarg;
 			break;
 		case 'c':
-			if (parse_conf(optarg, &cli.o.conf) == -1)
+			if (compare_parse_conf(optarg, &cli.o.conf) == -1)
 				goto usage;
 			break;
 		case 'f':
