@@ -10,17 +10,6 @@
 #include "prof_int.h"
 #include "util.h"
 
-static uint64_t
-str_hash(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return (h);
-}
-
 void
 strmap_init(struct strmap *m)
 {
@@ -48,7 +37,7 @@ strmap_grow(struct strmap *m)
 	for (i = 0; i < cap; i++)
 		slots[i] = SIZE_MAX;
 	for (i = 0; i < m->n; i++) {
-		j = str_hash(m->keys[i], strlen(m->keys[i])) & (cap - 1);
+		j = fnv1a(FNV1A_BASIS, m->keys[i], strlen(m->keys[i])) & (cap - 1);
 		while (slots[j] != SIZE_MAX)
 			j = (j + 1) & (cap - 1);
 		slots[j] = i;
@@ -66,7 +55,7 @@ strmap_find(const struct strmap *m, const char *s, size_t len)
 
 	if (m->cap == 0)
 		return (SIZE_MAX);
-	j = str_hash(s, len) & (m->cap - 1);
+	j = fnv1a(FNV1A_BASIS, s, len) & (m->cap - 1);
 	while (m->slots[j] != SIZE_MAX) {
 		const char *k = m->keys[m->slots[j]];
 
@@ -85,7 +74,7 @@ strmap_get(struct strmap *m, const char *s, size_t len, int *added)
 
 	if (m->n * 2 >= m->cap)
 		strmap_grow(m);
-	j = str_hash(s, len) & (m->cap - 1);
+	j = fnv1a(FNV1A_BASIS, s, len) & (m->cap - 1);
 	while (m->slots[j] != SIZE_MAX) {
 		const char *k = m->keys[m->slots[j]];
 

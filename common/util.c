@@ -583,6 +583,16 @@ meta_put(FILE *fp, const char *key, const char *fmt, ...)
 }
 
 uint64_t
+fnv1a(uint64_t h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	while (len-- > 0)
+		h = (h ^ *b++) * FNV1A_PRIME;
+	return (h);
+}
+
+uint64_t
 mix64(uint64_t z)
 {
 	z += 0x9e3779b97f4a7c15ULL;

@@ -163,6 +163,14 @@ int	 meta_vput(FILE *, const char *key, const char *fmt, va_list);
  * next splitmix64 value when *state == x); splitmix64 also advances it.
  */
 uint64_t mix64(uint64_t);
+/*
+ * FNV-1a, the one string hash of the hash tables: len bytes of p hashed
+ * on from h (FNV1A_BASIS to start); FNV1A_PRIME for callers that fold
+ * bytes as they go.
+ */
+#define FNV1A_BASIS	0xcbf29ce484222325ULL
+#define FNV1A_PRIME	0x100000001b3ULL
+uint64_t fnv1a(uint64_t h, const void *p, size_t len);
 uint64_t splitmix64(uint64_t *state);
 /* Fisher-Yates shuffle of n elements of size bytes, drawing on *state. */
 void	 shuffle(void *base, size_t n, size_t size, uint64_t *state);

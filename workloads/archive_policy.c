@@ -142,7 +142,7 @@ slink_has(const struct xctx *x, uint64_t h)
 void
 slink_add(struct xctx *x, const char *name)
 {
-	uint64_t h = FNV_OFF, *old;
+	uint64_t h = FNV1A_BASIS, *old;
 	size_t i, oldcap;
 
 	for (; *name != '\0'; name++) {
@@ -181,7 +181,7 @@ slink_add(struct xctx *x, const char *name)
 int
 slink_on_path(const struct xctx *x, const char *name)
 {
-	uint64_t h = FNV_OFF;
+	uint64_t h = FNV1A_BASIS;
 
 	if (x->nslinks == 0)
 		return (0);

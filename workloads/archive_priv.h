@@ -50,10 +50,8 @@ struct owners;
  * ASCII, folding and normalization are the file system's own, so there
  * every name is checked (slink_on_path).
  */
-#define FNV_OFF		0xcbf29ce484222325ULL
-#define FNV_MUL		0x100000001b3ULL
 #define FNV_NEXT(h, c)	(((h) ^ (uint64_t)((c) >= 'A' && (c) <= 'Z' ? \
-			    (c) - 'A' + 'a' : (c))) * FNV_MUL)
+			    (c) - 'A' + 'a' : (c))) * FNV1A_PRIME)
 
 /* archive_error_string, never NULL. */
 static inline const char *

@@ -155,11 +155,7 @@ at_parent(struct vstate *s, const char *name, const char **base)
 static uint64_t
 node_hash(const struct vstate *s, size_t parent, const char *c, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ULL ^ s->seed ^ mix64(parent);
-
-	while (len-- > 0)
-		h = (h ^ (unsigned char)*c++) * 0x100000001b3ULL;
-	return (mix64(h));
+	return (mix64(fnv1a(FNV1A_BASIS ^ s->seed ^ mix64(parent), c, len)));
 }
 
 /* The hash slot of (parent, c): the node's, or the empty one to fill. */

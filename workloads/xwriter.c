@@ -48,16 +48,6 @@ xw_dirflags(void)
 	    (xctx_unsafe_for_tests ? 0 : O_NOFOLLOW));
 }
 
-static uint64_t
-path_hash(const char *p, size_t n)
-{
-	uint64_t h = FNV_OFF;
-
-	while (n-- > 0)
-		h = (h ^ (unsigned char)*p++) * FNV_MUL;
-	return (h);
-}
-
 /* The fixup of directory p[0..n), or -1. */
 static long
 fix_find(const struct xctx *x, const char *p, size_t n)
@@ -67,7 +57,7 @@ fix_find(const struct xctx *x, const char *p, size_t n)
 
 	if (x->fixhcap == 0)
 		return (-1);
-	for (i = path_hash(p, n) & (x->fixhcap - 1); (k = x->fixh[i]) != -1;
+	for (i = fnv1a(FNV1A_BASIS, p, n) & (x->fixhcap - 1); (k = x->fixh[i]) != -1;
 	    i = (i + 1) & (x->fixhcap - 1))
 		if (strncmp(x->fix[k].path, p, n) == 0 &&
 		    x->fix[k].path[n] == '\0')
@@ -81,7 +71,7 @@ fix_hash_in(struct xctx *x, long k)
 	const char *p = x->fix[k].path;
 	size_t i;
 
-	for (i = path_hash(p, strlen(p)) & (x->fixhcap - 1); x->fixh[i] != -1;
+	for (i = fnv1a(FNV1A_BASIS, p, strlen(p)) & (x->fixhcap - 1); x->fixh[i] != -1;
 	    i = (i + 1) & (x->fixhcap - 1))
 		;
 	x->fixh[i] = k;

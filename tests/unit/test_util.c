@@ -413,6 +413,19 @@ test_durable_at(void **state)
 	unlink(victim);
 }
 
+/* FNV-1a's published 64-bit test vectors (Fowler, Noll, Vo). */
+static void
+test_fnv1a(void **state)
+{
+	(void)state;
+	assert_true(fnv1a(FNV1A_BASIS, "", 0) == 0xcbf29ce484222325ULL);
+	assert_true(fnv1a(FNV1A_BASIS, "a", 1) == 0xaf63dc4c8601ec8cULL);
+	assert_true(fnv1a(FNV1A_BASIS, "foobar", 6) == 0x85944171f73967e8ULL);
+	/* Hashing on from a prefix's hash is hashing the whole. */
+	assert_true(fnv1a(fnv1a(FNV1A_BASIS, "foo", 3), "bar", 3) ==
+	    0x85944171f73967e8ULL);
+}
+
 int
 main(void)
 {
@@ -431,6 +444,7 @@ main(void)
 		cmocka_unit_test(test_write_durable_planted),
 		cmocka_unit_test(test_durable_tmp_name),
 		cmocka_unit_test(test_durable_at),
+		cmocka_unit_test(test_fnv1a),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
