@@ -492,7 +492,7 @@ read_bounded_at(int dirfd, const char *name, const char *path, int flags,
 {
 	struct stat st;
 	char *buf;
-	size_t len = 0;
+	size_t len = 0, cap, want;
 	ssize_t n;
 	int fd, e;
 
@@ -501,9 +501,20 @@ read_bounded_at(int dirfd, const char *name, const char *path, int flags,
 		return (NULL);
 	if (stp != NULL)
 		*stp = st;
-	buf = xmalloc((size_t)st.st_size + 1);
-	while (len < (size_t)st.st_size) {
-		n = read(fd, buf + len, (size_t)st.st_size - len);
+	/*
+	 * A kernel's pseudo file (/proc, /sys) says 0 bytes: read it to
+	 * EOF, in a buffer that grows, up to one byte past max to tell
+	 * that it is larger.
+	 */
+	want = st.st_size > 0 ? (size_t)st.st_size : (size_t)max + 1;
+	cap = want < 4096 || st.st_size > 0 ? want : 4096;
+	buf = xmalloc(cap + 1);
+	while (len < want) {
+		if (len == cap) {
+			cap = cap * 2 < want ? cap * 2 : want;
+			buf = xrealloc(buf, cap + 1);
+		}
+		n = read(fd, buf + len, cap - len);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1) {
@@ -519,6 +530,13 @@ read_bounded_at(int dirfd, const char *name, const char *path, int flags,
 		len += (size_t)n;
 	}
 	close(fd);
+	if (len > (size_t)max) {
+		set_err(err, errlen, "%s: larger than %jd bytes", path,
+		    (intmax_t)max);
+		free(buf);
+		errno = EFBIG;
+		return (NULL);
+	}
 	buf[len] = '\0';
 	if (lenp != NULL)
 		*lenp = len;

@@ -120,7 +120,8 @@ void	 set_err(char *err, size_t len, const char *fmt, ...)
  * errno and "path: cause" in err (EINVAL: not a regular file; EFBIG:
  * larger than max bytes).  read_bounded: the whole file, NUL-terminated,
  * its length in *lenp; NULL likewise.  A file that grows after fstat is
- * read as it was then.
+ * read as it was then; one that says 0 bytes (a kernel's pseudo file,
+ * /proc/cmdline) is read to EOF, at most max bytes.
  */
 #define OPEN_NOFOLLOW	0x1
 int	 open_bounded(const char *path, int flags, off_t max, struct stat *st,

@@ -19,35 +19,17 @@
 
 /*
  * A small file of the kernel's (or a test's) as text, trailing blanks
- * cut.  Read to EOF: /proc files say they are 0 bytes long.
+ * cut (read_bounded reads /proc's files, which say 0 bytes, to EOF).
  */
 static char *
 read_text(const char *path, char *err, size_t errlen)
 {
-	char *s = xmalloc(4096);
-	size_t n = 0;
-	ssize_t r;
-	int fd;
+	size_t n;
+	char *s;
 
-	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-	    O_CLOEXEC)) == -1) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
-		free(s);
+	if ((s = read_bounded(path, OPEN_NOFOLLOW, 4096, &n, err,
+	    errlen)) == NULL)
 		return (NULL);
-	}
-	while (n < 4095 && (r = read(fd, s + n, 4095 - n)) != 0) {
-		if (r == -1 && errno == EINTR)
-			continue;
-		if (r == -1) {
-			set_err(err, errlen, "%s: %s", path, strerror(errno));
-			close(fd);
-			free(s);
-			return (NULL);
-		}
-		n += (size_t)r;
-	}
-	close(fd);
-	s[n] = '\0';
 	if (strlen(s) != n) {
 		set_err(err, errlen, "%s: a NUL byte", path);
 		free(s);

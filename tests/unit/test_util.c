@@ -426,6 +426,29 @@ test_fnv1a(void **state)
 	    0x85944171f73967e8ULL);
 }
 
+/* A kernel's pseudo file says 0 bytes: read to EOF, bounded all the same. */
+static void
+test_read_bounded_pseudo(void **state)
+{
+	char err[256], *s;
+	struct stat st;
+	size_t len;
+
+	(void)state;
+	if (stat("/proc/self/stat", &st) != 0 || st.st_size != 0)
+		skip();
+	s = read_bounded("/proc/self/stat", 0, 1 << 16, &len, err,
+	    sizeof(err));
+	assert_non_null(s);
+	assert_true(len > 10);
+	assert_int_equal(strlen(s), len);
+	free(s);
+	assert_null(read_bounded("/proc/self/stat", 0, 3, &len, err,
+	    sizeof(err)));
+	assert_int_equal(errno, EFBIG);
+	assert_non_null(strstr(err, "larger than 3 bytes"));
+}
+
 int
 main(void)
 {
@@ -445,6 +468,7 @@ main(void)
 		cmocka_unit_test(test_durable_tmp_name),
 		cmocka_unit_test(test_durable_at),
 		cmocka_unit_test(test_fnv1a),
+		cmocka_unit_test(test_read_bounded_pseudo),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
