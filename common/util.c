@@ -2,6 +2,7 @@
 #include <sys/time.h>
 
 #include <ctype.h>
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -237,6 +238,22 @@ json_number(FILE *fp, double v)
 		fprintf(fp, "%.10g", v);
 	else
 		fputs("null", fp);
+}
+
+int
+dir_is_empty(const char *path)
+{
+	struct dirent *de;
+	int empty = 1;
+	DIR *dp;
+
+	if ((dp = opendir(path)) == NULL)
+		return (0);
+	while (empty && (de = readdir(dp)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			empty = 0;
+	closedir(dp);
+	return (empty);
 }
 
 int

@@ -73,6 +73,9 @@ void	 json_number(FILE *, double);
 
 /* mkdir -p with mode; 0 or -1 with errno. */
 int	 mkdir_p(const char *, mode_t);
+/* 1 when the directory holds nothing but . and ..; 0 otherwise or if
+   it cannot be read. */
+int	 dir_is_empty(const char *);
 /* Write a whole buffer, retrying short writes; 0 or -1 with errno. */
 int	 write_all(int, const void *, size_t);
 /* fsync a directory, so that the entries made in it survive a crash. */

@@ -44,22 +44,6 @@ dir_check(const struct md_spec *sp, char *err, size_t len)
 	return (0);
 }
 
-static int
-is_empty(const char *path)
-{
-	struct dirent *de;
-	int empty = 1;
-	DIR *dp;
-
-	if ((dp = opendir(path)) == NULL)
-		return (0);
-	while (empty && (de = readdir(dp)) != NULL)
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
-			empty = 0;
-	closedir(dp);
-	return (empty);
-}
-
 /* Another fsconc disk (of a live process: dead ones are gone by now). */
 static const char *
 claimed(const char *path, char *id, size_t len)
@@ -118,7 +102,7 @@ resolve(const char *path, char **out, const char **kind)
 			warnx("dir:%s: in use by fsconc disk %s", path, id);
 			return (-1);
 		}
-		if (!is_empty(real)) {
+		if (!dir_is_empty(real)) {
 			warnx("dir:%s: not empty and not created by fsconc: "
 			    "refusing to empty it", path);
 			return (-1);

@@ -63,22 +63,6 @@ disk_status(struct xctx *x, int r)
 	return (xctx_status(r));
 }
 
-static int
-dir_is_empty(const char *dir)
-{
-	struct dirent *d;
-	DIR *dp;
-	int empty = 1;
-
-	if ((dp = opendir(dir)) == NULL)
-		return (0);
-	while (empty && (d = readdir(dp)) != NULL)
-		if (strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0)
-			empty = 0;
-	closedir(dp);
-	return (empty);
-}
-
 int
 xctx_open(struct xctx *x, const void *buf, size_t len, int imgfd,
     int formats, const char *dir, int flags, const void *owners,
