@@ -68,7 +68,7 @@ id=$(cat "$R/campaign/active" 2>/dev/null)
 j="$R/campaign/$id/journal"
 # One boot, the hook's resume in it, with CMDLINE.
 guest() {
-	sh "$TOP/scripts/manycpu" --smp 2 --mem 1024 --timeout 400 --append "$1" -- \
+	sh "$TOP/scripts/manycpu" --share "$TOP" --smp 2 --mem 1024 --timeout 400 --append "$1" -- \
 	    env FSCONC_TEST_EXEC="$w/exec.sh" FSCONC_TEST_HOOK_DIR="$w/hook" \
 	    FSCONC_TEST_FOREIGN=0 "$FSCONC" campaign resume -R "$R" --id "$id" \
 	    >>"$w/guest.out" 2>&1
@@ -93,7 +93,7 @@ while [ -n "$id" ] && [ -e "$R/campaign/active" ] && [ $n -lt 12 ] &&
 		# Power lost mid-run: the guest is killed once its run started.
 		killed=1
 		# manycpu itself in the background: its TERM stops qemu.
-		sh "$TOP/scripts/manycpu" --smp 2 --mem 1024 --timeout 400 --append "$cl" -- \
+		sh "$TOP/scripts/manycpu" --share "$TOP" --smp 2 --mem 1024 --timeout 400 --append "$cl" -- \
 		    env FSCONC_TEST_EXEC="$w/exec.sh" FSCONC_TEST_HOOK_DIR="$w/hook" \
 		    FSCONC_TEST_FOREIGN=0 "$FSCONC" campaign resume -R "$R" --id "$id" \
 		    >>"$w/guest.out" 2>&1 &
