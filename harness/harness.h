@@ -27,6 +27,8 @@
  *                 they change, put back; cleanup puts back what dead
  *                 runs left
  *   idle.c        --idle-guard: the qos hold, the spinners (idle_*)
+ *   memguard.c    --memory-guard: memory touched before a batch
+ *                 (memory_guard_*)
  *   run_profile.c the profiled batches of an experiment, the set's
  *                 profile/ directory, the overhead (profiler.h)
  *   run_precision.c  --precision's added rounds, what they reached
@@ -68,6 +70,8 @@ enum run_layout { RUN_LAYOUT_SHARED, RUN_LAYOUT_PER_WORKER };
 enum bind_level { BIND_NONE, BIND_PU, BIND_CORE, BIND_PACKAGE, BIND_NUMA };
 /* --idle-guard: what keeps idle CPUs from deep sleep while timing. */
 enum idle_guard { IDLE_GUARD_NONE, IDLE_GUARD_QOS, IDLE_GUARD_SPIN };
+/* --memory-guard: auto is touch where the host takes free memory back. */
+enum memory_guard { MEMORY_GUARD_AUTO, MEMORY_GUARD_NONE, MEMORY_GUARD_TOUCH };
 
 /* --disturb-limit default: a share of the machine's CPU time (fsconc.1). */
 #define RUN_DISTURB_LIMIT	0.10
@@ -95,6 +99,7 @@ enum vary_key {
 	VARY_BIND,
 	VARY_LAYOUT,
 	VARY_IDLE_GUARD,
+	VARY_MEMORY_GUARD,
 };
 
 struct vary_axis {
@@ -147,6 +152,7 @@ struct run_config {
 	double		 disturb_wait;	/* --disturb-wait, s in all; 0: no */
 	enum idle_guard	 idle_guard;	/* --idle-guard (default none) */
 	int		 qos_sysctls;	/* --qos-sysctls (FreeBSD) */
+	enum memory_guard memory_guard;	/* --memory-guard (default auto) */
 	/* --precision (harness/run.c, run_precision_more) */
 	double		 precision;	/* target, percent; 0: none */
 	uint64_t	 budget;	/* --budget, seconds; 0: not given */
@@ -204,6 +210,7 @@ enum {
 	RUN_OPT_MAX_REPS,
 	RUN_OPT_DISTURB_WAIT,
 	RUN_OPT_WARMUP,
+	RUN_OPT_MEMORY_GUARD,
 	RUN_OPT_END = 320,
 };
 
@@ -370,6 +377,7 @@ const char *run_size_disk(struct md_spec *, enum run_layout, int max_level,
 
 const char *run_order_name(enum run_order);
 const char *idle_guard_name(enum idle_guard);
+const char *memory_guard_name(enum memory_guard);
 const char *run_mode_name(enum run_mode);
 const char *run_layout_name(enum run_layout);
 const char *bind_level_name(enum bind_level);
@@ -511,6 +519,28 @@ void	 idle_guard_describe(const struct run_config *, int ncpu, FILE *meta);
 int	 idle_guard_begin(const struct run_config *, hwloc_topology_t,
 	    const struct bind_plan *, struct idle_hold *);
 void	 idle_guard_end(struct idle_hold *);
+/* --- memory guard (harness/memguard.c) ----------------------------------- */
+
+/*
+ * What --memory-guard does here: auto is touch where the host takes
+ * the guest's free memory back (os_free_page_reporting), else none.
+ */
+enum memory_guard memory_guard_resolve(enum memory_guard);
+/*
+ * Bytes to touch before a batch of n workers that each write about
+ * footprint bytes: as the default disk size, n * footprint * 5/4, and
+ * 16 MiB more, at most half of free memory (free_bytes); 0 when the
+ * workload writes no files (footprint 0).
+ */
+uint64_t memory_guard_bytes(uint64_t footprint, int n, uint64_t free_bytes);
+/*
+ * Write one byte of each page of len fresh private anonymous bytes, then
+ * unmap them: memory the host has backed, on the free lists the batch's
+ * page cache is taken from next.  0, or -1 with err naming the size and
+ * the cause.
+ */
+int	 memory_guard_touch(uint64_t len, char *err, size_t errlen);
+
 /* FreeBSD's C-state limit sysctls: i = -1 the global one, else CPU i's. */
 const char *idle_qos_sysctl(int i, char *buf, size_t len);
 /* The commands --qos-sysctls runs on FreeBSD, for --dry-run. */
@@ -578,6 +608,11 @@ void	 os_cpu_times_cp_time(const long cp[OS_CP_STATES], int ncpu,
 	    uint64_t hz, struct os_cpu_times *c);
 /* key=value lines for meta: os, kernel version, ident, options, cpu. */
 void	 os_describe(FILE *);
+/*
+ * 1 when the host takes back memory the guest leaves free (a virtio
+ * balloon with free page reporting), else 0.
+ */
+int	 os_free_page_reporting(void);
 /* Default --label: kernel ident (FreeBSD) or release (Linux), sanitized. */
 const char *os_default_label(char *, size_t);
 /* Make the calling worker die with its parent (PR_SET_PDEATHSIG, or a

@@ -37,6 +37,7 @@ const struct option run_longopts[] = {
 	{ "label",	required_argument, NULL, RUN_OPT_LABEL },
 	{ "layout",	required_argument, NULL, RUN_OPT_LAYOUT },
 	{ "max-reps",	required_argument, NULL, RUN_OPT_MAX_REPS },
+	{ "memory-guard", required_argument, NULL, RUN_OPT_MEMORY_GUARD },
 	{ "mode",	required_argument, NULL, RUN_OPT_MODE },
 	{ "mount-opts",	required_argument, NULL, RUN_OPT_MOUNT_OPTS },
 	{ "newfs-opts",	required_argument, NULL, RUN_OPT_NEWFS_OPTS },
@@ -76,6 +77,7 @@ run_usage_options(FILE *fp)
 	    "    [--profile-reps n] [--disturb-limit pct|off]\n"
 	    "    [--disturb-reruns n] [--disturb-wait duration|off]\n"
 	    "    [--idle-guard none|qos|spin] [--qos-sysctls]\n"
+	    "    [--memory-guard auto|none|touch]\n"
 	    "    [--wait-quiet[=duration|off]] [--warmup n]\n");
 }
 
@@ -99,6 +101,17 @@ const char *
 idle_guard_name(enum idle_guard g)
 {
 	return (guard_names[g]);
+}
+
+static const char *const memory_guard_names[] = {
+	[MEMORY_GUARD_AUTO] = "auto", [MEMORY_GUARD_NONE] = "none",
+	[MEMORY_GUARD_TOUCH] = "touch",
+};
+
+const char *
+memory_guard_name(enum memory_guard g)
+{
+	return (memory_guard_names[g]);
 }
 
 const char *
@@ -598,6 +611,14 @@ run_option(struct run_config *c, int ch, const char *arg)
 			return (-1);
 		}
 		c->idle_guard = (enum idle_guard)k;
+		break;
+	case RUN_OPT_MEMORY_GUARD:
+		if ((k = LOOKUP(memory_guard_names, arg)) < 0) {
+			warnx("run: --memory-guard %s: want auto, none or "
+			    "touch", arg);
+			return (-1);
+		}
+		c->memory_guard = (enum memory_guard)k;
 		break;
 	case RUN_OPT_QOS_SYSCTLS:
 		c->qos_sysctls = 1;

@@ -205,6 +205,13 @@ describe_sysctls(FILE *fp)
 	}
 }
 
+/* FreeBSD's virtio_balloon(4) reports no free pages to the host. */
+int
+os_free_page_reporting(void)
+{
+	return (0);
+}
+
 void
 os_describe(FILE *fp)
 {

@@ -1,6 +1,7 @@
 /* Linux specifics of the controller: /proc, /sys, the kernel config. */
 #ifdef __linux__
 #include <ctype.h>
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -215,6 +216,39 @@ describe_sysctls(FILE *fp)
 	}
 }
 
+/*
+ * A virtio balloon that negotiated free page reporting (feature bit 5,
+ * VIRTIO_BALLOON_F_REPORTING): memory the guest leaves free for seconds
+ * goes back to the host, and its next first write faults on the host
+ * (fsconc.1, --memory-guard).
+ */
+int
+os_free_page_reporting(void)
+{
+	char path[300], buf[256];
+	struct dirent *de;
+	DIR *d;
+	int on = 0;
+
+	if ((d = opendir("/sys/bus/virtio/devices")) == NULL)
+		return (0);
+	while (!on && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/virtio/devices/%s/"
+		    "device", de->d_name);
+		if (read_line(path, buf, sizeof(buf)) == NULL ||
+		    strtol(buf, NULL, 0) != 5)	/* VIRTIO_ID_BALLOON */
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/virtio/devices/%s/"
+		    "features", de->d_name);
+		on = read_line(path, buf, sizeof(buf)) != NULL &&
+		    strlen(buf) > 5 && buf[5] == '1';
+	}
+	closedir(d);
+	return (on);
+}
+
 void
 os_describe(FILE *fp)
 {
@@ -243,6 +277,8 @@ os_describe(FILE *fp)
 	if (read_line("/sys/kernel/mm/transparent_hugepage/enabled", buf,
 	    sizeof(buf)) != NULL)
 		meta_put(fp, "kernel.thp", "%s", buf);
+	meta_put(fp, "mem.free_page_reporting", "%s",
+	    os_free_page_reporting() ? "yes" : "no");
 	describe_sysctls(fp);
 	describe_config(fp, uname(&u) == 0 ? u.release : "");
 	if ((ci = fopen("/proc/cpuinfo", "r")) != NULL) {

@@ -181,6 +181,27 @@ fresh_disks(struct run *r, int n, double *setup)
 	return (0);
 }
 
+/*
+ * --memory-guard touch, just before a batch of n workers: the memory it
+ * will write, backed by the host again.  A failure is said once; the
+ * batches go on unguarded, as meta's memory_guard_failed says.
+ */
+static void
+guard_memory(struct run *r, int n)
+{
+	long pages = sysconf(_SC_AVPHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	uint64_t free_bytes = pages > 0 && psize > 0 ?
+	    (uint64_t)pages * (uint64_t)psize : 0;
+	char err[256];
+
+	if (r->mem_guard != MEMORY_GUARD_TOUCH ||
+	    memory_guard_touch(memory_guard_bytes(r->mem_footprint, n,
+	    free_bytes), err, sizeof(err)) == 0)
+		return;
+	if (r->mem_warned++ == 0)
+		warnx("run: %s: batches go on unguarded", err);
+}
+
 /* 0, or -1 when a disk is left behind (md_destroy said which). */
 static int
 destroy_disks(struct run *r)
@@ -342,6 +363,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 		if (rc != 0)
 			goto out;
 	}
+	guard_memory(r, n);
 	memset(&bs, 0, sizeof(bs));
 	bs.wl = c->wl;
 	bs.wl_state = r->wl_state;
@@ -567,6 +589,10 @@ run_setup(struct run *r)
 		return (rc);
 	if (parse_spec(r) != 0 || make_plans(r) != 0)
 		return (EXIT_USAGE);
+	/* A plan for another system: its balloon is not this one's. */
+	r->mem_guard = c->os == os_this() || c->memory_guard !=
+	    MEMORY_GUARD_AUTO ? memory_guard_resolve(c->memory_guard) :
+	    MEMORY_GUARD_NONE;
 	return (EXIT_OK);
 }
 
@@ -601,10 +627,13 @@ run_open(struct run_config *c, struct run **rp)
 		goto fail;
 	}
 	/* The footprint needs the loaded workload; md_check the result. */
+	if (r->have_spec && c->wl->footprint != NULL)
+		r->mem_footprint = c->wl->footprint(r->wl_state);
 	if (r->have_spec)
 		r->size_rule = run_size_disk(&r->spec, c->layout,
-		    max_level(c), c->wl->footprint != NULL ?
-		    c->wl->footprint(r->wl_state) : 0);
+		    max_level(c), r->mem_footprint);
+	if (r->mem_footprint == 0)	/* nothing written to guard */
+		r->mem_guard = MEMORY_GUARD_NONE;
 	/* A disk this process cannot make must not leave an empty set. */
 	if (r->have_spec && md_check(&r->spec) != 0) {
 		rc = EXIT_RUNTIME;
@@ -720,6 +749,8 @@ run_close(struct run *r, char *set_path, size_t len)
 	if (r->disturb_waited > 0)
 		rs_meta(r->rs, "disturb_wait_seconds", "%.1f",
 		    r->disturb_waited);
+	if (r->mem_warned > 0)
+		rs_meta(r->rs, "memory_guard_failed", "%d", r->mem_warned);
 	/* Counted disturbed: the figures are not valid (as a missed
 	 * precision target), whatever they say. */
 	if (r->nkept > 0 && rc == EXIT_OK)

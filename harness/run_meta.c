@@ -76,6 +76,14 @@ run_dry_run(struct run *r)
 		idle_qos_plan(stdout, r->ncpu);
 	} else
 		printf("\n");
+	printf("memory guard: %s", memory_guard_name(r->mem_guard));
+	if (r->mem_guard == MEMORY_GUARD_TOUCH)
+		printf(": before each batch, as much fresh memory as it "
+		    "writes (N x the workload's footprint x 5/4 + 16M, at "
+		    "most half of free memory) written and freed%s",
+		    c->memory_guard == MEMORY_GUARD_AUTO ? " (auto: this "
+		    "host takes free memory back)" : "");
+	printf("\n");
 	if (r->have_spec) {
 		ndisks = c->layout == RUN_LAYOUT_SHARED ? 1 : max_level(c);
 		printf("disk: %s, layout %s, %d %s, refreshed before every "
@@ -175,6 +183,7 @@ run_write_meta(struct run *r)
 	else
 		rs_meta(r->rs, "disturb_wait", "off");
 	idle_guard_describe(c, r->ncpu, mf);
+	rs_meta(r->rs, "memory_guard", "%s", memory_guard_name(r->mem_guard));
 	fflush(mf);
 	for (i = 0; i < c->nmeta; i++)	/* a driver's (campaign resume) */
 		rs_meta(r->rs, c->meta[i].key, "%s", c->meta[i].value);

@@ -25,6 +25,7 @@ static const struct {
 	{ "bind",	VARY_BIND,		RUN_OPT_BIND },
 	{ "layout",	VARY_LAYOUT,		RUN_OPT_LAYOUT },
 	{ "idle-guard",	VARY_IDLE_GUARD,	RUN_OPT_IDLE_GUARD },
+	{ "memory-guard", VARY_MEMORY_GUARD,	RUN_OPT_MEMORY_GUARD },
 };
 #define NKEYS	(sizeof(vary_keys) / sizeof(vary_keys[0]))
 

@@ -113,6 +113,22 @@ set=$(set_of "$S/o")
     ok "-o (deprecated) and --results: the result root" ||
     not_ok "-o (deprecated) and --results: the result root" "$(ls -R "$S/l")"
 
+# --- --memory-guard ---------------------------------------------------------
+"$FSCONC" run $CAL --memory-guard sometimes --dry-run >"$S/mg.out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q -- '--memory-guard sometimes: want auto, none or touch' "$S/mg.out" &&
+    ok "--memory-guard sometimes: usage error, exit 2" ||
+    not_ok "--memory-guard sometimes: usage error, exit 2" "rc=$rc $(cat "$S/mg.out")"
+out=$("$FSCONC" run --dry-run --disk tmpfs --memory-guard touch -r 1 2>&1)
+out2=$("$FSCONC" run --dry-run --disk md:malloc:512m --fs ufs --os freebsd -r 1 2>&1)
+echo "$out" | grep -q '^memory guard: touch: before each batch' &&
+    echo "$out2" | grep -qx 'memory guard: none' &&
+    ok "--memory-guard in the plan; auto is none in a plan for FreeBSD" ||
+    not_ok "--memory-guard in the plan; auto is none in a plan for FreeBSD" "$out $out2"
+"$FSCONC" run $CAL -j 1 -r 1 --memory-guard touch -R "$S/mgc" >/dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -qx 'memory_guard=none' "$(set_of "$S/mgc")/meta" &&
+    ok "--memory-guard touch, a workload that writes no files: none" ||
+    not_ok "--memory-guard touch, a workload that writes no files: none" "rc=$rc"
+
 # --- dry run -----------------------------------------------------------------
 out=$("$FSCONC" run --dry-run -w calib -j 1,4 -r 2 -R "$S/dry" 2>&1); rc=$?
 [ $rc -eq 0 ] && [ ! -e "$S/dry" ] && echo "$out" | grep -q '^levels: 1,4' &&

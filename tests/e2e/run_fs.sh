@@ -34,7 +34,8 @@ out=$("$FSCONC" run -a "$S/bad.tar" -j 1 -r 1 --disk "dir:$S/dirdisk2" -R "$S/ba
     not_ok "unreadable archive: named, exit 1, no set" "rc=$rc $out"
 
 if ! is_root; then
-	for t in "tmpfs, shared and per-worker" "thread mode, --verify" \
+	for t in "tmpfs, shared and per-worker" "--memory-guard touch" \
+	    "--vary memory-guard=none,touch" "thread mode, --verify" \
 	    "pthread_create fails mid-batch" \
 	    "loop+ext4" "^C: set readable, nothing mounted" \
 	    "second signal: disks torn down"; do
@@ -52,6 +53,36 @@ set=$(set_of "$S/t"); set2=$(set_of "$S/tp")
     awk -F'\t' '!/^#/ && !($9 > 0) { bad = 1 } END { exit bad }' "$set/runs.tsv" &&
     ok "tmpfs, shared and per-worker" ||
     not_ok "tmpfs, shared and per-worker" "rc=$rc/$rc2 $out $out2"
+
+# --memory-guard touch: before each batch the controller writes and frees
+# about 2 x footprint x 5/4 + 16 MiB (its peak RSS shows it; none does
+# not).  Peak RSS (KiB) of the run and its reaped descendants:
+cat >"$S/peak.py" <<'PY'
+import resource, subprocess, sys
+with open(sys.argv[1], "w") as out:
+    rc = subprocess.call(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT)
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+PY
+for g in none touch; do
+	set -- $(python3 "$S/peak.py" "$S/g$g.out" "$FSCONC" run -a "$S/a.tar" \
+	    -j 2 -r 1 --disk tmpfs:128m --memory-guard $g -R "$S/g$g")
+	eval "rc_$g=\$1 peak_$g=\$2"
+done
+setn=$(set_of "$S/gnone"); sett=$(set_of "$S/gtouch")
+[ "$rc_none" = 0 ] && [ "$rc_touch" = 0 ] &&
+    grep -qx 'memory_guard=none' "$setn/meta" &&
+    grep -qx 'memory_guard=touch' "$sett/meta" &&
+    ! grep -q '^memory_guard_failed=' "$sett/meta" &&
+    [ $((peak_touch - peak_none)) -ge 16384 ] &&
+    ok "--memory-guard touch: recorded, the batch's memory written first (peak RSS $peak_none -> $peak_touch KiB)" ||
+    not_ok "--memory-guard touch: recorded, the batch's memory written first" \
+    "rc=$rc_none/$rc_touch peak $peak_none/$peak_touch $(cat "$S/gnone.out" "$S/gtouch.out")"
+out=$("$FSCONC" run -a "$S/a.tar" -j 1 -r 1 --disk tmpfs:128m \
+    --vary memory-guard=none,touch -R "$S/gv" 2>&1); rc=$?
+cells() { find "$S/gv" -name meta -exec grep -lx "memory_guard=$1" {} + | wc -l; }
+[ $rc -eq 0 ] && [ "$(cells touch)" -eq 1 ] && [ "$(cells none)" -eq 1 ] &&
+    ok "--vary memory-guard=none,touch: a cell each" ||
+    not_ok "--vary memory-guard=none,touch: a cell each" "rc=$rc $out $(ls -R "$S/gv")"
 
 out=$("$FSCONC" run -a "$S/a.tar" -j 2 -r 1 --disk tmpfs:128m --mode thread --verify \
     -R "$S/th" 2>&1); rc=$?

@@ -167,6 +167,10 @@ test_describe(void **state)
 	assert_non_null(strstr(buf, "kernel.release="));
 	assert_non_null(strstr(buf, "kernel.ident="));
 	assert_non_null(strstr(buf, "cpu.online="));
+	if (os_this() == MD_OS_LINUX)
+		assert_non_null(strstr(buf, os_free_page_reporting() ?
+		    "mem.free_page_reporting=yes\n" :
+		    "mem.free_page_reporting=no\n"));
 	/* key=value lines only. */
 	for (char *l = buf; *l != '\0'; l = strchr(l, '\n') + 1) {
 		assert_non_null(strchr(l, '\n'));

@@ -316,7 +316,13 @@ test_disturb_options(void **state)
 	assert_int_equal(c.qos_sysctls, 1);
 	run_config_free(&c);
 	/* --warmup: 0 by default, 0..100, at most --max-reps. */
+	assert_int_equal(parse(&c, "run"), READY);
 	assert_int_equal(c.warmup, 0);
+	assert_int_equal(c.memory_guard, MEMORY_GUARD_AUTO);
+	run_config_free(&c);
+	assert_int_equal(parse(&c, "run --memory-guard touch"), READY);
+	assert_int_equal(c.memory_guard, MEMORY_GUARD_TOUCH);
+	run_config_free(&c);
 	assert_int_equal(parse(&c, "run --warmup 2"), READY);
 	assert_int_equal(c.warmup, 2);
 	run_config_free(&c);
