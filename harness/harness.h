@@ -529,10 +529,13 @@ enum memory_guard memory_guard_resolve(enum memory_guard);
 /*
  * Bytes to touch before a batch of n workers that each write about
  * footprint bytes: as the default disk size, n * footprint * 5/4, and
- * 16 MiB more, at most half of free memory (free_bytes); 0 when the
- * workload writes no files (footprint 0).
+ * 16 MiB more, at most what the batch's disks hold (disk_bytes; 0: no
+ * size, as dir:) and half of free memory (free_bytes); 0 when the
+ * workload writes no files (footprint 0).  An archive's declared sizes
+ * (holes included) cannot make it touch more.
  */
-uint64_t memory_guard_bytes(uint64_t footprint, int n, uint64_t free_bytes);
+uint64_t memory_guard_bytes(uint64_t footprint, int n, uint64_t disk_bytes,
+	    uint64_t free_bytes);
 /*
  * Write one byte of each page of len fresh private anonymous bytes, then
  * unmap them: memory the host has backed, on the free lists the batch's

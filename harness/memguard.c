@@ -29,9 +29,13 @@ memory_guard_resolve(enum memory_guard g)
 }
 
 uint64_t
-memory_guard_bytes(uint64_t footprint, int n, uint64_t free_bytes)
+memory_guard_bytes(uint64_t footprint, int n, uint64_t disk_bytes,
+    uint64_t free_bytes)
 {
 	uint64_t want, cap = free_bytes / 2;
+
+	if (disk_bytes > 0 && disk_bytes < cap)
+		cap = disk_bytes;
 
 	if (footprint == 0 || n <= 0)
 		return (0);

@@ -194,9 +194,13 @@ guard_memory(struct run *r, int n)
 	    (uint64_t)pages * (uint64_t)psize : 0;
 	char err[256];
 
+	int ndisk = r->cfg->layout == RUN_LAYOUT_SHARED ? 1 : n;
+	uint64_t disk_bytes = r->spec.size <= UINT64_MAX / (uint64_t)ndisk ?
+	    r->spec.size * (uint64_t)ndisk : UINT64_MAX;
+
 	if (r->mem_guard != MEMORY_GUARD_TOUCH ||
 	    memory_guard_touch(memory_guard_bytes(r->mem_footprint, n,
-	    free_bytes), err, sizeof(err)) == 0)
+	    disk_bytes, free_bytes), err, sizeof(err)) == 0)
 		return;
 	if (r->mem_warned++ == 0)
 		warnx("run: %s: batches go on unguarded", err);

@@ -80,7 +80,8 @@ run_dry_run(struct run *r)
 	if (r->mem_guard == MEMORY_GUARD_TOUCH)
 		printf(": before each batch, as much fresh memory as it "
 		    "writes (N x the workload's footprint x 5/4 + 16M, at "
-		    "most half of free memory) written and freed%s",
+		    "most what its disks hold and half of free memory) "
+		    "written and freed%s",
 		    c->memory_guard == MEMORY_GUARD_AUTO ? " (auto: this "
 		    "host takes free memory back)" : "");
 	printf("\n");
