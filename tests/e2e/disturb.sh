@@ -113,14 +113,17 @@ set=$(set_of "$S/o")
     not_ok "--disturb-limit off: nothing marked" "rc=$rc $out"
 
 # --- the flag in compare and nightly: never "no regression" ----------------
-# Same work, same times: only the flag tells the sets apart.
+# Same work: the flag tells the sets apart, whatever the times say.
 "$FSCONC" run $CAL -j 1 -r 3 --label clean -R "$S/n" >/dev/null 2>&1
 clean=$(set_of "$S/n")
 FSCONC_TEST_FOREIGN=100 "$FSCONC" run $CAL -j 1 -r 3 --label busy \
     --disturb-reruns 0 --disturb-wait off -R "$S/n" >/dev/null 2>&1
 busyset=$(ls -d "$S"/n/*/busy/*/ | head -n 1)
 out=$("$FSCONC" compare "$clean" "$busyset" 2>&1); rc=$?
-[ $rc -eq 0 ] && echo "$out" | grep -q '^+ disturbed: 3 batches counted' &&
+# compare's exit is its verdict on the times (3 when a loaded machine
+# made them differ), never the flag's 4.
+{ [ $rc -eq 0 ] || [ $rc -eq 3 ]; } &&
+    echo "$out" | grep -q '^+ disturbed: 3 batches counted' &&
     echo "$out" | grep -q '^Validity: [0-9]* flags\{0,1\} above' &&
     ok "compare: the disturbed set flagged (flags keep compare's exit)" ||
     not_ok "compare: the disturbed set flagged (flags keep compare's exit)" "rc=$rc $out"
