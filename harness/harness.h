@@ -528,13 +528,12 @@ void	 idle_guard_end(struct idle_hold *);
 enum memory_guard memory_guard_resolve(enum memory_guard);
 /*
  * Bytes to touch before a batch of n workers that each write about
- * footprint bytes: as the default disk size, n * footprint * 5/4, and
- * 16 MiB more, at most what the batch's disks hold (disk_bytes; 0: no
- * size, as dir:) and half of free memory (free_bytes); 0 when the
- * workload writes no files (footprint 0).  An archive's declared sizes
- * (holes included) cannot make it touch more.
+ * written bytes (the workload's written, else its footprint): n *
+ * written * 5/4, as the default disk size, at most what the batch's
+ * disks hold (disk_bytes; 0: no size, as dir:) and half of free memory
+ * (free_bytes); 0 when the workload writes no files.
  */
-uint64_t memory_guard_bytes(uint64_t footprint, int n, uint64_t disk_bytes,
+uint64_t memory_guard_bytes(uint64_t written, int n, uint64_t disk_bytes,
 	    uint64_t free_bytes);
 /*
  * Write one byte of each page of len fresh private anonymous bytes, then

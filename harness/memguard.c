@@ -17,8 +17,6 @@
 
 #include "harness.h"
 
-#define GUARD_SLACK	(16ULL << 20)	/* metadata, the workers' own */
-
 enum memory_guard
 memory_guard_resolve(enum memory_guard g)
 {
@@ -29,7 +27,7 @@ memory_guard_resolve(enum memory_guard g)
 }
 
 uint64_t
-memory_guard_bytes(uint64_t footprint, int n, uint64_t disk_bytes,
+memory_guard_bytes(uint64_t written, int n, uint64_t disk_bytes,
     uint64_t free_bytes)
 {
 	uint64_t want, cap = free_bytes / 2;
@@ -37,12 +35,12 @@ memory_guard_bytes(uint64_t footprint, int n, uint64_t disk_bytes,
 	if (disk_bytes > 0 && disk_bytes < cap)
 		cap = disk_bytes;
 
-	if (footprint == 0 || n <= 0)
+	if (written == 0 || n <= 0)
 		return (0);
-	if (footprint > cap / (uint64_t)n)
+	if (written > cap / (uint64_t)n)
 		return (cap);
-	want = footprint * (uint64_t)n;
-	want += want / 4 + GUARD_SLACK;
+	want = written * (uint64_t)n;
+	want += want / 4;
 	return (want < cap ? want : cap);
 }
 

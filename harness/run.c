@@ -199,7 +199,7 @@ guard_memory(struct run *r, int n)
 	    r->spec.size * (uint64_t)ndisk : UINT64_MAX;
 
 	if (r->mem_guard != MEMORY_GUARD_TOUCH ||
-	    memory_guard_touch(memory_guard_bytes(r->mem_footprint, n,
+	    memory_guard_touch(memory_guard_bytes(r->mem_written, n,
 	    disk_bytes, free_bytes), err, sizeof(err)) == 0)
 		return;
 	if (r->mem_warned++ == 0)
@@ -631,12 +631,15 @@ run_open(struct run_config *c, struct run **rp)
 		goto fail;
 	}
 	/* The footprint needs the loaded workload; md_check the result. */
-	if (r->have_spec && c->wl->footprint != NULL)
-		r->mem_footprint = c->wl->footprint(r->wl_state);
 	if (r->have_spec)
 		r->size_rule = run_size_disk(&r->spec, c->layout,
-		    max_level(c), r->mem_footprint);
-	if (r->mem_footprint == 0)	/* nothing written to guard */
+		    max_level(c), c->wl->footprint != NULL ?
+		    c->wl->footprint(r->wl_state) : 0);
+	if (r->have_spec)
+		r->mem_written = c->wl->written != NULL ?
+		    c->wl->written(r->wl_state) : c->wl->footprint != NULL ?
+		    c->wl->footprint(r->wl_state) : 0;
+	if (r->mem_written == 0)	/* nothing written to guard */
 		r->mem_guard = MEMORY_GUARD_NONE;
 	/* A disk this process cannot make must not leave an empty set. */
 	if (r->have_spec && md_check(&r->spec) != 0) {

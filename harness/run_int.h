@@ -50,7 +50,7 @@ struct run {
 	const char	*quiet;		/* --wait-quiet's outcome, or NULL */
 	int		 guard_open;	/* idle_guard_open done */
 	enum memory_guard mem_guard;	/* --memory-guard, resolved */
-	uint64_t	 mem_footprint;	/* bytes a worker writes; 0: unknown */
+	uint64_t	 mem_written;	/* bytes a worker writes; 0: unknown */
 	int		 mem_warned;	/* a failed touch said, once */
 	double		 waited, quiet_share;
 	double		 skew;		/* largest start_skew; NaN: none */

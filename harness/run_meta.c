@@ -79,7 +79,7 @@ run_dry_run(struct run *r)
 	printf("memory guard: %s", memory_guard_name(r->mem_guard));
 	if (r->mem_guard == MEMORY_GUARD_TOUCH)
 		printf(": before each batch, as much fresh memory as it "
-		    "writes (N x the workload's footprint x 5/4 + 16M, at "
+		    "writes (N x what a worker writes x 5/4, at "
 		    "most what its disks hold and half of free memory) "
 		    "written and freed%s",
 		    c->memory_guard == MEMORY_GUARD_AUTO ? " (auto: this "

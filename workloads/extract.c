@@ -94,6 +94,15 @@ extract_footprint(void *p)
 	return (x->img.apparent + x->img.entries * 4096);
 }
 
+/* The payload as stored (a sparse entry's holes are never written). */
+static uint64_t
+extract_written(void *p)
+{
+	struct extract *x = p;
+
+	return (x->img.bytes + x->img.entries * 4096);
+}
+
 static void
 extract_describe(void *p, FILE *fp)
 {
@@ -246,6 +255,7 @@ const struct workload wl_extract = {
 	.prepare = extract_prepare,
 	.describe = extract_describe,
 	.footprint = extract_footprint,
+	.written = extract_written,
 	.worker_setup = extract_worker_setup,
 	.worker_run = extract_worker_run,
 	.worker_verify = extract_worker_verify,

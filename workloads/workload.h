@@ -100,6 +100,11 @@ struct workload {
 	 * for the workers sharing it (fsconc.1, MEMORY DISKS).
 	 */
 	uint64_t (*footprint)(void *);
+	/*
+	 * Optional (NULL: footprint).  After prepare: the bytes one worker
+	 * writes, holes not counted: what --memory-guard touches for it.
+	 */
+	uint64_t (*written)(void *);
 	/* Optional.  After the fresh fs is mounted, before workers start. */
 	int	 (*batch_setup)(void *, const struct wl_batch *, char *err,
 		    size_t errlen);

@@ -20,9 +20,9 @@ test_bytes(void **state)
 	/* Nothing written, nothing touched. */
 	assert_true(memory_guard_bytes(0, 4, 0, 8 * GIB) == 0);
 	assert_true(memory_guard_bytes(100 * MIB, 0, 0, 8 * GIB) == 0);
-	/* n x footprint x 5/4 + 16 MiB, as the disk sizing. */
-	assert_true(memory_guard_bytes(100 * MIB, 1, 0, 8 * GIB) == 141 * MIB);
-	assert_true(memory_guard_bytes(100 * MIB, 2, 0, 8 * GIB) == 266 * MIB);
+	/* n x written x 5/4, as the disk sizing. */
+	assert_true(memory_guard_bytes(100 * MIB, 1, 0, 8 * GIB) == 125 * MIB);
+	assert_true(memory_guard_bytes(100 * MIB, 2, 0, 8 * GIB) == 250 * MIB);
 	/* At most half of free memory, also where n x footprint would wrap. */
 	assert_true(memory_guard_bytes(3 * GIB, 2, 0, 8 * GIB) == 4 * GIB);
 	assert_true(memory_guard_bytes(UINT64_MAX / 2, 4, 0, 8 * GIB) ==
@@ -32,7 +32,7 @@ test_bytes(void **state)
 	assert_true(memory_guard_bytes(1ULL << 40, 1, 16 * MIB, 8 * GIB) ==
 	    16 * MIB);
 	assert_true(memory_guard_bytes(100 * MIB, 2, 2 * GIB, 8 * GIB) ==
-	    266 * MIB);
+	    250 * MIB);
 }
 
 static void
