@@ -34,7 +34,6 @@ memory_guard_bytes(uint64_t written, int n, uint64_t disk_bytes,
 
 	if (disk_bytes > 0 && disk_bytes < cap)
 		cap = disk_bytes;
-
 	if (written == 0 || n <= 0)
 		return (0);
 	if (written > cap / (uint64_t)n)

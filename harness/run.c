@@ -192,11 +192,10 @@ guard_memory(struct run *r, int n)
 	long pages = sysconf(_SC_AVPHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
 	uint64_t free_bytes = pages > 0 && psize > 0 ?
 	    (uint64_t)pages * (uint64_t)psize : 0;
-	char err[256];
-
 	int ndisk = r->cfg->layout == RUN_LAYOUT_SHARED ? 1 : n;
 	uint64_t disk_bytes = r->spec.size <= UINT64_MAX / (uint64_t)ndisk ?
 	    r->spec.size * (uint64_t)ndisk : UINT64_MAX;
+	char err[256];
 
 	if (r->mem_guard != MEMORY_GUARD_TOUCH ||
 	    memory_guard_touch(memory_guard_bytes(r->mem_written, n,
@@ -597,6 +596,9 @@ run_setup(struct run *r)
 	r->mem_guard = c->os == os_this() || c->memory_guard !=
 	    MEMORY_GUARD_AUTO ? memory_guard_resolve(c->memory_guard) :
 	    MEMORY_GUARD_NONE;
+	if (!r->have_spec || (c->wl->written == NULL &&
+	    c->wl->footprint == NULL))	/* nothing it writes is known */
+		r->mem_guard = MEMORY_GUARD_NONE;
 	return (EXIT_OK);
 }
 
