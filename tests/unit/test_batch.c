@@ -20,6 +20,7 @@
 
 #include "harness.h"
 #include "util.h"
+#include "scratch.h"
 
 static void *
 calib(const char *key, const char *value)
@@ -397,7 +398,7 @@ test_verify_interrupted(void **state)
 static void
 test_experiment_set(void **state)
 {
-	char tmpl[] = "/tmp/fsconc-test-XXXXXX", path[4096], err[256], *cmd;
+	char tmpl[] = "/tmp/fsconc-test-XXXXXX", path[4096], err[256];
 	char *argv[] = { "run", "-w", "calib", "-O", "iterations=100000",
 	    "-j", "1,3", "-r", "2", "--label", "unit", "-o", NULL, NULL };
 	struct run_config c;
@@ -440,9 +441,7 @@ test_experiment_set(void **state)
 	assert_non_null(rs_meta_get(set, "end"));
 	rs_free(set);
 	run_config_free(&c);
-	cmd = xasprintf("rm -rf '%s'", tmpl);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	rm_rf(tmpl);
 }
 
 int

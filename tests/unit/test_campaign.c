@@ -21,6 +21,7 @@
 #include "campaign.h"
 #include "results.h"
 #include "util.h"
+#include "scratch.h"
 
 /* cmocka's assert_float_equal compares floats; these are doubles. */
 #define assert_near(a, b, eps)	assert_true(fabs((double)(a) - \
@@ -567,7 +568,7 @@ write_set(const char *root, const char *label, const char *cfg, int boot,
 static void
 test_from_sets(void **state)
 {
-	char tmpl[] = "/tmp/fsconc-camp-XXXXXX", err[512], *cmd;
+	char tmpl[] = "/tmp/fsconc-camp-XXXXXX", err[512];
 	const char *p[6];
 	char *own[6];
 	struct camp *c;
@@ -620,9 +621,7 @@ test_from_sets(void **state)
 	assert_non_null(strstr(err, "campaign_config"));
 	for (i = 0; i < 6; i++)
 		free(own[i]);
-	cmd = xasprintf("rm -rf '%s'", tmpl);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	rm_rf(tmpl);
 }
 
 int

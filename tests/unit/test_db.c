@@ -21,6 +21,7 @@
 #include "db_int.h"
 #include "results.h"
 #include "util.h"
+#include "scratch.h"
 
 static void
 redact(const char *url, const char *want)
@@ -136,7 +137,7 @@ test_sqlite_sync(void **state)
 	struct rs_writer *w;
 	struct rs_run r;
 	struct db *db;
-	char root[] = "/tmp/fsconc-test-db.XXXXXX", err[1200], *url, *cmd;
+	char root[] = "/tmp/fsconc-test-db.XXXXXX", err[1200], *url;
 
 	(void)state;
 	assert_non_null(mkdtemp(root));
@@ -161,9 +162,7 @@ test_sqlite_sync(void **state)
 	assert_int_equal(st.unchanged, 1);
 	db_close(db);
 	free(url);
-	cmd = xasprintf("rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	rm_rf(root);
 }
 
 int

@@ -20,6 +20,7 @@
 #include "results.h"
 #include "util.h"
 #include "nights.h"
+#include "scratch.h"
 
 /*
  * Under $TMPDIR, else in memory where there is /dev/shm: the writer
@@ -37,15 +38,6 @@ mktemp_root(void)
 
 	assert_non_null(mkdtemp(t));
 	return (t);
-}
-
-static void
-rm_rf(const char *p)
-{
-	char *cmd = xasprintf("rm -rf '%s'", p);
-
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
 }
 
 /* One series of values (host h, label l, N = 8), a night apart. */

@@ -25,6 +25,7 @@
 #include "analysis.h"
 #include "history.h"
 #include "util.h"
+#include "scratch.h"
 
 #define NIGHTS	10
 #define START	1790823600	/* 2026-10-01T03:00:00Z */
@@ -45,28 +46,6 @@ static const double v4[NIGHTS] = {
 
 static const char label[] = "<b>&\"dirops\"";
 static const char label_html[] = "&lt;b&gt;&amp;&quot;dirops&quot;";
-
-static char *
-mktemp_dir(void)
-{
-	const char *d = getenv("TMPDIR");
-	char *t;
-
-	if (d == NULL || *d == '\0')
-		d = "/tmp";
-	t = xasprintf("%s/fsconc-hrep-XXXXXX", d);
-	assert_non_null(mkdtemp(t));
-	return (t);
-}
-
-static void
-rm_rf(const char *p)
-{
-	char *cmd = xasprintf("rm -rf '%s'", p);
-
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-}
 
 static char *
 slurp(const char *path)
@@ -147,7 +126,7 @@ test_page(void **state)
 	(void)state;
 	if (system("command -v gnuplot >/dev/null 2>&1") != 0)
 		skip();
-	root = mktemp_dir();
+	root = scratch_dir("hrep");
 	hs = series(root);
 	hist_cp_defaults(&cp);
 	out = xasprintf("%s/out", root);
@@ -268,7 +247,7 @@ test_no_change(void **state)
 	(void)state;
 	if (system("command -v gnuplot >/dev/null 2>&1") != 0)
 		skip();
-	root = mktemp_dir();
+	root = scratch_dir("hrep");
 	set = xasprintf("%s/sets/n1", root);
 	assert_int_equal(mkdir_p(set, 0755), 0);
 	for (i = 0; i < NIGHTS; i++) {
@@ -308,7 +287,7 @@ test_refuses_link(void **state)
 	size_t s;
 
 	(void)state;
-	root = mktemp_dir();
+	root = scratch_dir("hrep");
 	s = hist_add_set(hs, "h", "l", START, "");
 	hist_add_point(hs, s, 4, 3, 3, 3, 5);
 	hist_series_sort(hs);

@@ -19,6 +19,7 @@
 #include "results.h"
 #include "results_impl.h"
 #include "util.h"
+#include "scratch.h"
 
 static char *
 mktemp_root(void)
@@ -27,15 +28,6 @@ mktemp_root(void)
 
 	assert_non_null(mkdtemp(tmpl));
 	return (xstrdup(tmpl));
-}
-
-static void
-rm_rf(const char *p)
-{
-	char *cmd = xasprintf("rm -rf '%s'", p);
-
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
 }
 
 static char *

@@ -25,6 +25,7 @@
 #include "profiler.h"
 #include "results.h"
 #include "util.h"
+#include "scratch.h"
 
 /*
  * perf record: answers "enable" and "disable" on its control channel
@@ -180,16 +181,13 @@ static int
 teardown(void **state)
 {
 	struct fixture *f = *state;
-	char *cmd;
 
 	if (f == NULL)
 		return (0);
 	run_profile_free(f->p);
 	if (f->rs != NULL)
 		rs_close(f->rs);
-	cmd = xasprintf("rm -rf '%s'", f->root);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	rm_rf(f->root);
 	free(f->root);
 	free(f->set);
 	free(f);

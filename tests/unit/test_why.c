@@ -25,6 +25,7 @@
 #include "profile.h"
 #include "results.h"
 #include "util.h"
+#include "scratch.h"
 
 #define near(a, b) do {							\
 	double a_ = (a), b_ = (b);					\
@@ -64,28 +65,6 @@ struct fake_set {
 	struct rs_kv	 meta[4];
 	struct rs_run	 runs[16];
 };
-
-static char *
-mktemp_dir(void)
-{
-	const char *d = getenv("TMPDIR");
-	char *t;
-
-	if (d == NULL || *d == '\0')
-		d = "/tmp";
-	t = xasprintf("%s/fsconc-why-XXXXXX", d);
-	assert_non_null(mkdtemp(t));
-	return (t);
-}
-
-static void
-rm_rf(const char *p)
-{
-	char *cmd = xasprintf("rm -rf '%s'", p);
-
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-}
 
 static void
 put(const char *dir, const char *name, const char *text)
@@ -176,7 +155,7 @@ test_one_set(void **state)
 	const struct why_entry *e;
 	struct fake_set f;
 	struct why w;
-	char err[256], *dir = mktemp_dir();
+	char err[256], *dir = scratch_dir("why");
 
 	(void)state;
 	known_set(&f, dir);
@@ -261,7 +240,7 @@ test_scopes(void **state)
 	const struct why_level *l;
 	struct fake_set f;
 	struct why w;
-	char err[256], *dir = mktemp_dir();
+	char err[256], *dir = scratch_dir("why");
 
 	(void)state;
 	known_set(&f, dir);
@@ -306,7 +285,7 @@ test_two_sets(void **state)
 	const struct why_level *l;
 	struct fake_set a, b;
 	struct why w;
-	char err[256], *da = mktemp_dir(), *db = mktemp_dir();
+	char err[256], *da = scratch_dir("why"), *db = scratch_dir("why");
 
 	(void)state;
 	known_set(&a, da);
@@ -355,7 +334,7 @@ test_nothing_lost(void **state)
 	struct why_opts o = { PROF_SCOPE_JOBS, 10, 4 };
 	struct fake_set f;
 	struct why w;
-	char err[256], *buf, *dir = mktemp_dir();
+	char err[256], *buf, *dir = scratch_dir("why");
 	size_t len;
 	FILE *fp;
 
@@ -394,7 +373,7 @@ test_all_blocked(void **state)
 	struct why_opts o = { PROF_SCOPE_JOBS, 10, 4 };
 	struct fake_set f;
 	struct why w;
-	char err[256], *buf, *dir = mktemp_dir();
+	char err[256], *buf, *dir = scratch_dir("why");
 	size_t len;
 	FILE *fp;
 
@@ -429,7 +408,7 @@ test_print_and_json(void **state)
 	struct why_opts o = { PROF_SCOPE_JOBS, 10, 2 };
 	struct fake_set f;
 	struct why w;
-	char err[256], *buf, *dir = mktemp_dir();
+	char err[256], *buf, *dir = scratch_dir("why");
 	size_t len;
 	FILE *fp;
 
@@ -498,7 +477,7 @@ static void
 test_refusals(void **state)
 {
 	struct fake_set f, g;
-	char *dir = mktemp_dir(), *d2 = mktemp_dir(), *p;
+	char *dir = scratch_dir("why"), *d2 = scratch_dir("why"), *p;
 
 	(void)state;
 	/* No profiled batch at all. */
@@ -517,7 +496,7 @@ test_refusals(void **state)
 	free(dir);
 
 	/* Only jobs 1 profiled. */
-	dir = mktemp_dir();
+	dir = scratch_dir("why");
 	fake_init(&f, dir, "1000");
 	add_run(&f, 1, 0.1, 0, RS_OK);
 	add_run(&f, 4, 0.2, 0, RS_OK);
