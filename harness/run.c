@@ -616,6 +616,7 @@ run_open(struct run_config *c, struct run **rp)
 {
 	char err[512], host[256], label[256], name[32];
 	const char *metrics[RS_MAX_METRICS], *p;
+	uint64_t footprint;
 	struct run *r;
 	size_t i;
 	int rc;
@@ -633,14 +634,14 @@ run_open(struct run_config *c, struct run **rp)
 		goto fail;
 	}
 	/* The footprint needs the loaded workload; md_check the result. */
-	if (r->have_spec)
-		r->size_rule = run_size_disk(&r->spec, c->layout,
-		    max_level(c), c->wl->footprint != NULL ?
-		    c->wl->footprint(r->wl_state) : 0);
-	if (r->have_spec)
-		r->mem_written = c->wl->written != NULL ?
-		    c->wl->written(r->wl_state) : c->wl->footprint != NULL ?
+	if (r->have_spec) {
+		footprint = c->wl->footprint != NULL ?
 		    c->wl->footprint(r->wl_state) : 0;
+		r->size_rule = run_size_disk(&r->spec, c->layout,
+		    max_level(c), footprint);
+		r->mem_written = c->wl->written != NULL ?
+		    c->wl->written(r->wl_state) : footprint;
+	}
 	if (r->mem_written == 0)	/* nothing written to guard */
 		r->mem_guard = MEMORY_GUARD_NONE;
 	/* A disk this process cannot make must not leave an empty set. */
