@@ -87,12 +87,10 @@ lock_stat_parse(FILE *fp, struct lock_stats *s, char *err, size_t errlen)
 	int version = 0, i, n;
 
 	memset(s, 0, sizeof(*s));
-	while ((len = getline(&line, &cap, fp)) >= 0) {
+	while ((len = prof_getline(&line, &cap, fp)) != -1) {
 		lineno++;
-		if (len > PROF_MAX_LINE || lineno > LOCK_MAX_ROWS)
+		if (len < 0 || lineno > LOCK_MAX_ROWS)
 			goto bad;
-		while (len > 0 && isspace((unsigned char)line[len - 1]))
-			line[--len] = '\0';
 		if (lineno == 1) {
 			if (strcmp(line, "lock_stat version 0.4") == 0)
 				version = 4;
@@ -155,12 +153,10 @@ lock_prof_parse(FILE *fp, struct lock_stats *s, char *err, size_t errlen)
 	int i, header = 0;
 
 	memset(s, 0, sizeof(*s));
-	while ((len = getline(&line, &cap, fp)) >= 0) {
+	while ((len = prof_getline(&line, &cap, fp)) != -1) {
 		lineno++;
-		if (len > PROF_MAX_LINE || lineno > LOCK_MAX_ROWS)
+		if (len < 0 || lineno > LOCK_MAX_ROWS)
 			goto bad;
-		while (len > 0 && isspace((unsigned char)line[len - 1]))
-			line[--len] = '\0';
 		p = line + strspn(line, " ");
 		if (*p == '\0' || strncmp(p, "debug.lock.prof.stats:", 22) ==
 		    0)

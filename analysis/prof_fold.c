@@ -392,12 +392,10 @@ prof_fold_dtrace(FILE *in, const pid_t *workers, size_t nworkers,
 	long pid = -1;
 	int in_key = 0, rc = -1;
 
-	while ((len = getline(&line, &cap, in)) >= 0) {
+	while ((len = prof_getline(&line, &cap, in)) != -1) {
 		lineno++;
-		if (len > PROF_MAX_LINE)
+		if (len < 0)
 			goto bad;
-		while (len > 0 && isspace((unsigned char)line[len - 1]))
-			line[--len] = '\0';
 		p = line + strspn(line, " \t");
 		if (*p == '\0' || strcmp(p, "@@ready") == 0)
 			continue;	/* BEGIN's line */

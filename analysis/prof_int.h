@@ -5,6 +5,8 @@
 #ifndef FSCONC_PROF_INT_H
 #define FSCONC_PROF_INT_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -32,6 +34,11 @@ void	 count_add_(double **v, size_t *cap, size_t idx, double x);
  * NULL with errno and "path: cause" in err.
  */
 FILE	*prof_fopen(const char *path, char *err, size_t errlen);
+/*
+ * The next line of fp into *line (getline's buffer), trailing blanks
+ * cut: its length; -1 at the end; -2 when longer than PROF_MAX_LINE.
+ */
+ssize_t	 prof_getline(char **line, size_t *cap, FILE *fp);
 /* 1 if the frame (len bytes) is a kernel one ("..._[k]"). */
 int	 prof_is_kernel(const char *frame, size_t len);
 /* 1 if it is where a worker was blocked ("..._[off]", "[off-cpu]"). */

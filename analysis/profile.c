@@ -4,6 +4,7 @@
  * sample and per-symbol tables.  Folding perf/dtrace output is
  * prof_fold.c, lock statistics lockstat.c, the string map strmap.c.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -92,6 +93,20 @@ prof_fopen(const char *path, char *err, size_t errlen)
 		errno = e;
 	}
 	return (fp);
+}
+
+ssize_t
+prof_getline(char **line, size_t *cap, FILE *fp)
+{
+	ssize_t len;
+
+	if ((len = getline(line, cap, fp)) < 0)
+		return (-1);
+	if (len > PROF_MAX_LINE)
+		return (-2);
+	while (len > 0 && isspace((unsigned char)(*line)[len - 1]))
+		(*line)[--len] = '\0';
+	return (len);
 }
 
 int

@@ -542,6 +542,27 @@ test_lock_stat(void **state)
 		assert_non_null(strstr(err, "line 2"));
 		fclose(fp);
 	}
+	/* A line over PROF_MAX_LINE: refused in each reader (prof_getline). */
+	{
+		size_t n = PROF_MAX_LINE + 64, h;
+		char *t = malloc(n + 64);
+
+		assert_non_null(t);
+		h = (size_t)sprintf(t, "lock_stat version 0.4\n");
+		memset(t + h, 'x', n);
+		t[h + n] = '\n';
+		fp = fmemopen(t, h + n + 1, "r");
+		assert_int_equal(lock_stat_parse(fp, &s, err, sizeof(err)),
+		    -1);
+		assert_non_null(strstr(err, "line 2"));
+		fclose(fp);
+		fp = fmemopen(t + h, n + 1, "r");
+		assert_int_equal(lock_prof_parse(fp, &s, err, sizeof(err)),
+		    -1);
+		assert_non_null(strstr(err, "line 1"));
+		fclose(fp);
+		free(t);
+	}
 }
 
 static void
