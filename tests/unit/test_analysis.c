@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "unit_main.h"
 
 #define assert_close(a, b, rel) do {					\
 	double a_ = (a), b_ = (b);					\
@@ -748,7 +749,7 @@ test_precision(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary),
@@ -770,5 +771,6 @@ main(void)
 		cmocka_unit_test(test_ministat_other_conf),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

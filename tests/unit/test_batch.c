@@ -21,6 +21,7 @@
 #include "harness.h"
 #include "util.h"
 #include "scratch.h"
+#include "unit_main.h"
 
 static void *
 calib(const char *key, const char *value)
@@ -445,7 +446,7 @@ test_experiment_set(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_batch_process),
@@ -460,5 +461,6 @@ main(void)
 		cmocka_unit_test(test_worker_sighup),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "unit_main.h"
 
 static hwloc_topology_t
 synth(const char *desc)
@@ -254,7 +255,7 @@ test_names(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_packages_scatter),
@@ -268,5 +269,6 @@ main(void)
 		cmocka_unit_test(test_names),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

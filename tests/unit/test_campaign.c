@@ -22,6 +22,7 @@
 #include "results.h"
 #include "util.h"
 #include "scratch.h"
+#include "unit_main.h"
 
 /* cmocka's assert_float_equal compares floats; these are doubles. */
 #define assert_near(a, b, eps)	assert_true(fabs((double)(a) - \
@@ -625,7 +626,7 @@ test_from_sets(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kj_worked_example),
@@ -640,5 +641,6 @@ main(void)
 		cmocka_unit_test(test_from_sets),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

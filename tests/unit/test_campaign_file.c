@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "harness_campaign.h"
 #include "util.h"
+#include "unit_main.h"
 
 #define LINUX_HEAD	"run -w memcpy -j 1,2 -r 3\n"
 #define LINUX_A		"config A\n\tkernel /boot/vmlinuz\n\tcmdline maxcpus=1\n"
@@ -303,7 +304,7 @@ test_image_release(void **state)
 #endif
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_linux),
@@ -317,5 +318,6 @@ main(void)
 #endif
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

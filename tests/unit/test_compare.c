@@ -21,6 +21,7 @@
 #include "compare.h"
 #include "results.h"
 #include "util.h"
+#include "unit_main.h"
 
 #define REPS	10
 
@@ -623,7 +624,7 @@ test_verdict_lines(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ec_2005),
@@ -640,5 +641,6 @@ main(void)
 		cmocka_unit_test(test_verdict_lines),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, setup, teardown));
 }

@@ -22,6 +22,7 @@
 #include "results.h"
 #include "util.h"
 #include "scratch.h"
+#include "unit_main.h"
 
 static void
 redact(const char *url, const char *want)
@@ -166,7 +167,7 @@ test_sqlite_sync(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_redact),
@@ -177,5 +178,6 @@ main(void)
 		cmocka_unit_test(test_sqlite_sync),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -10,6 +10,7 @@
 
 #include "wl_common.h"
 #include "wl_run.h"
+#include "unit_main.h"
 
 static void
 test_bad_options(void **state)
@@ -185,7 +186,7 @@ test_raw_loop(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_options),
@@ -194,5 +195,6 @@ main(void)
 		cmocka_unit_test_teardown(test_raw_loop, loop_teardown),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -35,6 +35,7 @@
 #include "util.h"
 #include "wl_common.h"
 #include "workload.h"
+#include "unit_main.h"
 
 static char top[64];		/* private scratch directory */
 
@@ -1550,7 +1551,7 @@ test_setid_not_restored(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mkarchive_deterministic),
@@ -1575,5 +1576,6 @@ main(void)
 		cmocka_unit_test(test_verify_fifo),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, setup_top, teardown_top));
 }

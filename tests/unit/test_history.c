@@ -21,6 +21,7 @@
 #include "util.h"
 #include "nights.h"
 #include "scratch.h"
+#include "unit_main.h"
 
 /*
  * Under $TMPDIR, else in memory where there is /dev/shm: the writer
@@ -307,7 +308,7 @@ test_known_answers(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_shift),
@@ -318,5 +319,6 @@ main(void)
 		cmocka_unit_test(test_known_answers),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -26,6 +26,7 @@
 #include "history.h"
 #include "util.h"
 #include "scratch.h"
+#include "unit_main.h"
 
 #define NIGHTS	10
 #define START	1790823600	/* 2026-10-01T03:00:00Z */
@@ -308,7 +309,7 @@ test_refuses_link(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_page),
@@ -316,5 +317,6 @@ main(void)
 		cmocka_unit_test(test_refuses_link),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -13,6 +13,7 @@
 #include "md.h"
 #include "md_int.h"
 #include "util.h"
+#include "unit_main.h"
 
 static int
 parse(const char *spec, const char *fs, struct md_spec *sp, char *err)
@@ -452,7 +453,7 @@ test_os_parse(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_backends),
@@ -469,5 +470,6 @@ main(void)
 		cmocka_unit_test(test_os_parse),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

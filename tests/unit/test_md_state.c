@@ -25,6 +25,7 @@
 #include "md.h"
 #include "md_int.h"
 #include "util.h"
+#include "unit_main.h"
 
 static char top[] = "/tmp/fsconc-test-mdstate-XXXXXX";
 static char *run;
@@ -335,7 +336,7 @@ test_dir_deeper_than_path_max(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_refresh_destroy),
@@ -345,5 +346,6 @@ main(void)
 		cmocka_unit_test(test_dir_deeper_than_path_max),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, setup, teardown));
 }

@@ -7,6 +7,7 @@
 
 #include "wl_common.h"
 #include "wl_run.h"
+#include "unit_main.h"
 
 static void
 test_bad_options(void **state)
@@ -81,12 +82,13 @@ test_bandwidth(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_bandwidth),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

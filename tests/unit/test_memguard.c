@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "unit_main.h"
 
 #define MIB	(1ULL << 20)
 #define GIB	(1ULL << 30)
@@ -65,7 +66,7 @@ test_resolve(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bytes),
@@ -73,5 +74,6 @@ main(void)
 		cmocka_unit_test(test_resolve),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "unit_main.h"
 
 static void
 test_cpu_times(void **state)
@@ -203,7 +204,7 @@ test_die_with_parent(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_times),
@@ -216,5 +217,6 @@ main(void)
 		cmocka_unit_test(test_die_with_parent),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

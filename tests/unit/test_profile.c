@@ -18,6 +18,7 @@
 #include "profile.h"
 #include "profiler.h"
 #include "util.h"
+#include "unit_main.h"
 
 /* Worker 100 runs, is switched out blocked in down_write (2 ms), runs,
  * is preempted (1 ms); 300 is a kernel thread, 0 is idle, 200 another
@@ -626,7 +627,7 @@ test_refusals(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fold_perf),
@@ -644,5 +645,6 @@ main(void)
 		cmocka_unit_test(test_refusals),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -10,6 +10,7 @@
 
 #include "wl_common.h"
 #include "wl_run.h"
+#include "unit_main.h"
 
 static void
 test_bad_options(void **state)
@@ -221,7 +222,7 @@ test_content(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_worst_message),
@@ -234,5 +235,6 @@ main(void)
 		cmocka_unit_test(test_checksum_catches_corruption),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

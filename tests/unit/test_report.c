@@ -20,6 +20,7 @@
 #include "plot.h"
 #include "results.h"
 #include "util.h"
+#include "unit_main.h"
 
 typedef void (*putfn)(FILE *, const char *);
 
@@ -230,7 +231,7 @@ test_limits_refused(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_html_puts),
@@ -242,5 +243,6 @@ main(void)
 		cmocka_unit_test(test_limits_refused),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

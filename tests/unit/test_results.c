@@ -20,6 +20,7 @@
 #include "results_impl.h"
 #include "util.h"
 #include "scratch.h"
+#include "unit_main.h"
 
 static char *
 mktemp_root(void)
@@ -1165,7 +1166,7 @@ test_column_table(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
@@ -1189,5 +1190,6 @@ main(void)
 		cmocka_unit_test(test_set_owner),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -12,6 +12,7 @@
 
 #include "harness.h"
 #include "util.h"
+#include "unit_main.h"
 
 static char *
 levels_str(const char *spec, int ncpu)
@@ -531,7 +532,7 @@ test_disk_size(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_jobs_lists),
@@ -549,5 +550,6 @@ main(void)
 		cmocka_unit_test(test_disk_size),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

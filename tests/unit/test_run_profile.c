@@ -26,6 +26,7 @@
 #include "results.h"
 #include "util.h"
 #include "scratch.h"
+#include "unit_main.h"
 
 /*
  * perf record: answers "enable" and "disable" on its control channel
@@ -359,7 +360,7 @@ test_file_link(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_files, setup, teardown),
@@ -371,5 +372,6 @@ main(void)
 		    teardown),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -7,6 +7,7 @@
 
 #include "wl_common.h"
 #include "wl_run.h"
+#include "unit_main.h"
 
 static void
 test_bad_options(void **state)
@@ -107,7 +108,7 @@ test_count(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_options),
@@ -117,5 +118,6 @@ main(void)
 		cmocka_unit_test(test_count),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

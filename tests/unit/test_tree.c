@@ -11,6 +11,7 @@
 #include "tree.h"
 #include "wl_common.h"
 #include "wl_run.h"
+#include "unit_main.h"
 
 static void
 test_bad_options(void **state)
@@ -256,7 +257,7 @@ test_compare_detects(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_options),
@@ -267,5 +268,6 @@ main(void)
 		cmocka_unit_test(test_archive),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -17,6 +17,7 @@
 
 #include "analysis.h"
 #include "usl_synth.h"
+#include "unit_main.h"
 
 struct spec {
 	double	 sigma, kappa, t1, noise;
@@ -290,7 +291,7 @@ test_nogain(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_peak),
@@ -305,5 +306,6 @@ main(void)
 		cmocka_unit_test(test_nogain),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

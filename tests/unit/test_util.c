@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "unit_main.h"
 
 static void
 test_parse_size(void **state)
@@ -450,7 +451,7 @@ test_read_bounded_pseudo(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_size),
@@ -471,5 +472,6 @@ main(void)
 		cmocka_unit_test(test_read_bounded_pseudo),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

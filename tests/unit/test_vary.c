@@ -17,6 +17,7 @@
 #include "md.h"
 #include "util.h"
 #include "vary.h"
+#include "unit_main.h"
 
 static void
 test_parse(void **state)
@@ -402,7 +403,7 @@ test_step_order(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
@@ -414,5 +415,6 @@ main(void)
 #endif
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

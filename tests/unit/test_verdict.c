@@ -16,6 +16,7 @@
 #include "analysis.h"
 #include "results.h"
 #include "util.h"
+#include "unit_main.h"
 
 static void
 check_holm(const double *p, const double *want, size_t n)
@@ -513,7 +514,7 @@ test_conf_arg(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_holm_by_hand),
@@ -528,5 +529,6 @@ main(void)
 		cmocka_unit_test(test_conf_arg),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

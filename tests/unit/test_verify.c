@@ -26,6 +26,7 @@
 
 #include "util.h"
 #include "workload.h"
+#include "unit_main.h"
 
 struct img {
 	char	*buf;
@@ -322,7 +323,7 @@ test_verify_acl(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verify_extras),
@@ -331,5 +332,6 @@ main(void)
 		cmocka_unit_test(test_verify_acl),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -26,6 +26,7 @@
 #include "results.h"
 #include "util.h"
 #include "scratch.h"
+#include "unit_main.h"
 
 #define near(a, b) do {							\
 	double a_ = (a), b_ = (b);					\
@@ -558,7 +559,7 @@ test_refusals(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_set),
@@ -570,5 +571,6 @@ main(void)
 		cmocka_unit_test(test_refusals),
 	};
 
+	UNIT_ARGS(argc, argv, tests);
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }
