@@ -28,3 +28,6 @@ esac
 check "a pattern matching no case exits 2" test $? -eq 2
 "$t" a b >/dev/null 2>&1
 check "two arguments exit 2" test $? -eq 2
+missing=$(grep -L 'UNIT_ARGS(argc, argv, tests)' "$TOP"/tests/unit/test_*.c)
+check "every unit binary takes a case's name${missing:+: $missing}" \
+    test -z "$missing"
