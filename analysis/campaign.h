@@ -1,5 +1,5 @@
 /*
- * Boot campaigns judged at the level of the boot (issue 24, item 5).
+ * Boot campaigns judged at the level of the boot.
  * Batches are nested in boots: every figure's interval is taken over
  * boots, never over the batches of one boot.  The estimators are Kalibera
  * and Jones's, "Rigorous benchmarking in reasonable time" (ISMM 2013,

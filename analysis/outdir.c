@@ -1,5 +1,5 @@
 /*
- * A report's output directory, safe where others can write (issue 22):
+ * A report's output directory, safe where others can write:
  * DIR is opened once, without following a link, and must be ours; the
  * plots are written into a directory made fresh inside it (mode 0700
  * until done), each file created with O_EXCL and O_NOFOLLOW through a

@@ -4,7 +4,8 @@
  * modules below them return errors.  Each takes argc/argv with argv[0] the
  * subcommand name, parses its own options with getopt_long, prints its
  * usage on --help (exit 0) or bad usage (stderr, exit 2), and returns the
- * exit status (DESIGN.md: 0 ok, 1 runtime failure, 2 usage, 3 regression).
+ * exit status (common/util.h: 0 ok, 1 runtime failure, 2 usage, 3
+ * regression, 4 a set not valid for a verdict).
  */
 #ifndef FSCONC_COMMANDS_H
 #define FSCONC_COMMANDS_H

@@ -1,8 +1,9 @@
 /*
  * Result-set writer.  Rows of runs.tsv, workers.tsv and the jobs-N files
  * are buffered in memory until rs_commit appends and fsyncs them, runs.tsv
- * last: a killed run loses at most the repetition in flight, and a row in
- * runs.tsv means the rest of its repetition is on disk too.
+ * last, at most once a second (rs_commit_due): a killed run loses what
+ * it measured since the last commit, and a row in runs.tsv means the rest
+ * of its repetition is on disk too.
  */
 #include <err.h>
 #include <errno.h>

@@ -4,7 +4,8 @@
  * (dir=private).  The smallest case of directory lock contention: with
  * a shared directory every create and unlink takes the same directory
  * inode's lock for writing, and `fsconc why` ranks that lock's path
- * first (issue 13's known answer); with private directories it does not.
+ * first (the known answer tests/e2e/profile.sh checks); with private
+ * directories it does not.
  */
 #include <sys/stat.h>
 

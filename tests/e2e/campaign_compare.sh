@@ -1,4 +1,4 @@
-# fsconc compare and report of a boot campaign's sets (issue 24, item 5):
+# fsconc compare and report of a boot campaign's sets:
 # judged over boots, never by one boot's interval; Holm over the
 # configurations against the baseline; exit 3 for a regression; mixed
 # campaigns refused; --no-campaign compares set by set.  The campaigns

@@ -129,7 +129,7 @@ out=$("$FSCONC" compare -R "$R" box/same1 box/same2 2>&1); rc=$?
     ok "identical sets: exit 0, no difference" ||
     not_ok "identical sets: exit 0, no difference" "rc=$rc $out"
 
-# --- constant data (issue 11): four 0.1 against three 0.1 ---------------
+# --- constant data (no p = 0 from rounding): four 0.1 against three 0.1 ---------------
 # Means that differ in the last bits are the same mean: no SLOWER, exit 0
 # (it said SLOWER with p = 0 and exited 3).  The same sets feed nightly.sh.
 printf '0.1 real 0.1 user 0.1 sys\n0.1 real 0.1 user 0.1 sys\n0.1 real 0.1 user 0.1 sys\n0.1 real 0.1 user 0.1 sys\n' >"$d/k4"

@@ -170,7 +170,7 @@ out=$("$FSCONC" db sync -R "$s/root" --db "$s/junk.db" 2>&1); rc=$?
 "$FSCONC" db frob >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "db: unknown subcommand: exit 2" || not_ok "db: unknown subcommand: exit 2" "rc=$rc"
 
-# A hostile root (issue 22): below the root nothing is followed, so a
+# A hostile root: below the root nothing is followed, so a
 # link to a set elsewhere is no set of the root and a loop of links costs
 # nothing; another user's set is refused, by path and owner.
 h=$s/hostile

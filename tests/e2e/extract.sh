@@ -87,7 +87,7 @@ else
 	    "$(cat "$d/out"; ls -l "$d/cache"; echo "$meta" | grep archive)"
 fi
 
-# Every header form of issue 10 (hostile.py), in both modes, on a
+# Every hostile header form of hostile.py, in both modes, on a
 # directory and on tmpfs: nothing outside changes (not a byte, not a
 # mode), and the forms that once reached outside fail the run.
 out=$d/outside

@@ -159,7 +159,7 @@ bounded "run --synthetic pu:999999999: usage error" 2 'more than 4096 PUs' \
 bounded "topo --synthetic of 4096 PUs still works" 0 '' \
     "$FSCONC" topo --synthetic "pack:2 core:64 pu:32" -j 1
 
-# --- set-ID files from an archive (issue 22, item 1) -------------------
+# --- set-ID files from an archive ---------------------------------------
 # As root, a copy of a root-owned program with mode 4755: never restored
 # set-ID (unless flags=suid), and the disk's root never traversable by
 # others while it sits there, on every backend.  The run's "released"

@@ -162,7 +162,7 @@ out=$("$FSCONC" nightly -R "$r" --no-run h1/inc2 --no-report 2>&1); rc=$?
     ok "only an interrupted set before: no baseline yet" ||
     not_ok "only an interrupted set before: no baseline yet" "rc=$rc $out"
 
-# Constant data (issue 11): four 0.1 against three 0.1, every metric, at
+# Constant data (no p = 0 from rounding): four 0.1 against three 0.1, every metric, at
 # --threshold 0: no regression (it said SLOWER with p = 0 and exited 3).
 printf '0.1 real 0.1 user 0.1 sys\n0.1 real 0.1 user 0.1 sys\n0.1 real 0.1 user 0.1 sys\n0.1 real 0.1 user 0.1 sys\n' >"$s/k4"
 head -n 3 "$s/k4" >"$s/k3"

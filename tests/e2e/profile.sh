@@ -1,4 +1,4 @@
-# run --profile with perf, and the known answer of issue 13: two workers
+# run --profile with perf, and dirops' known answer: two workers
 # creating and unlinking files in one shared directory on tmpfs put the
 # directory inode's lock (rwsem: down_write's slow path) first in
 # fsconc why; each in its own directory, it is not there.  30,000 files

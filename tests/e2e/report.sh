@@ -137,7 +137,7 @@ SEED=16 LABEL='<i>lab&</i>' mkset "$s/root/h5/tag/20261129T000000Z"
     ok "label with markup: escaped, EC table aligned" ||
     not_ok "label with markup: escaped, EC table aligned" "rc=$rc $(grep -n '<i>' "$s/out7/index.html" | head -3)"
 
-# Labels are data, never gnuplot's command language (issue 22, item 4):
+# Labels are data, never gnuplot's command language:
 # two quotes in a row, double quotes, backquotes, system(), a newline
 # (a directory name) and a backslash.  For report, nightly's report and
 # report --history: the page is written, every plot drawn, nothing run,

@@ -1,6 +1,6 @@
 # report, report --history and nightly's report write as root into
 # directories others may write: a link planted at any of their output
-# names is never followed (issue 22, item 2), a directory another user
+# names is never followed, a directory another user
 # owns is refused, and gnuplot writes only into a directory fsconc made.
 . "$FSCONC_TOP/tests/lib.sh"
 

@@ -1,4 +1,4 @@
-# fsconc report's plots read at a glance (issue 25, item 5): a sweep of
+# fsconc report's plots read at a glance: a sweep of
 # 1 to 64 jobs on a log2 axis with every level labelled and no label on
 # another, a dense sweep with crowded labels left out, the USL fit drawn
 # with its own legend entry, the EC plot's range the measured curve's

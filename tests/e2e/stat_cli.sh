@@ -131,7 +131,7 @@ printf '1e308\n-1e308\n0\n' >huge
 "$FSCONC" stat --welch --mann-whitney --ratio -w 5 huge iguana >/dev/null 2>&1; rc=$?
 [ $rc -eq 0 ] && ok "overflowing data: no abort" || not_ok "overflowing data: no abort" "rc=$rc"
 
-# Constant samples (issue 11): four 0.1 against three 0.1 are the same
+# Constant samples (no p = 0 from rounding): four 0.1 against three 0.1 are the same
 # mean, whatever the last bits say: no difference for Student's t nor for
 # Welch's, p = 1.  (Debian's ministat says so only because its variance
 # of three 0.1 comes out -nan.)

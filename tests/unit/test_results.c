@@ -971,7 +971,7 @@ link_in(const char *from, const char *what, const char *to,
 }
 
 /*
- * Issue 22: below a named directory no symbolic link is followed.  A set
+ * Below a named directory no symbolic link is followed.  A set
  * elsewhere linked in as a set (newer by name), as a label or as a host
  * is none of the root's sets; a set named by a link is still read.
  */
@@ -1042,7 +1042,7 @@ plant_link(const char *dir, const char *name, const char *target)
 }
 
 /*
- * Issue 22: a set is read only when it and its files are the reader's or
+ * A set is read only when it and its files are the reader's or
  * root's.  Another user's set, a file of another user in one's own set,
  * and a root-only file that looks like meta linked into a set are never
  * read nor printed.
