@@ -1,8 +1,8 @@
 /*
  * The ceilings file: fsconc limits -o writes it, report --limits reads
- * it; this file is the one definition of its format (fsconc.1, fsconc
- * limits).  A '#' comment line, then one "key=value" line per fact or
- * figure in meta's syntax (meta_put: keys [A-Za-z0-9_.-], values on one
+ * it; this file is the one definition of its format (fsconc-limits.1).
+ * A '#' comment line, then one "key=value" line per fact or figure in
+ * meta's syntax (meta_put: keys [A-Za-z0-9_.-], values on one
  * line), so no value can plant a key.  The reader takes what the writer
  * writes, and blank lines and comments, and names the line it refuses.
  */

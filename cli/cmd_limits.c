@@ -383,8 +383,8 @@ kv_add(struct rs_kv **kv, size_t *n, char *key, char *value)
 }
 
 /*
- * The -o file: "key.N=value" per measured figure (fsconc.1: fsconc
- * limits), in the format analysis/limits.c defines for report --limits.
+ * The -o file: "key.N=value" per measured figure (fsconc-limits.1), in
+ * the format analysis/limits.c defines for report --limits.
  */
 static int
 write_file(const struct limits *l, const char *host)

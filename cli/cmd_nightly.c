@@ -24,7 +24,7 @@
 
 /*
  * The precision target and budget a nightly run gets when neither -r nor
- * --precision is given (fsconc.1 says how they were chosen).
+ * --precision is given (fsconc-nightly.1 says how they were chosen).
  */
 #define NIGHTLY_PRECISION	2	/* percent */
 #define NIGHTLY_BUDGET		600	/* seconds */

@@ -1,5 +1,5 @@
 /*
- * The campaign file (fsconc.1, "fsconc campaign"): plain text, one key
+ * The campaign file (fsconc-campaign.5): plain text, one key
  * and its words a line, parsed strictly.  Campaign-wide keys come
  * first; "config NAME" opens a configuration, whose keys follow it.
  * Nothing here is ever handed to a shell, and words that would mean

@@ -73,7 +73,7 @@ enum idle_guard { IDLE_GUARD_NONE, IDLE_GUARD_QOS, IDLE_GUARD_SPIN };
 /* --memory-guard: auto is touch where the host takes free memory back. */
 enum memory_guard { MEMORY_GUARD_AUTO, MEMORY_GUARD_NONE, MEMORY_GUARD_TOUCH };
 
-/* --disturb-limit default: a share of the machine's CPU time (fsconc.1). */
+/* --disturb-limit default: a share of the machine's CPU time (fsconc-run.1). */
 #define RUN_DISTURB_LIMIT	0.10
 #define RUN_DISTURB_RERUNS	3	/* --disturb-reruns default */
 #define RUN_WAIT_QUIET		60	/* --wait-quiet default bound, s */

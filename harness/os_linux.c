@@ -220,7 +220,7 @@ describe_sysctls(FILE *fp)
  * A virtio balloon that negotiated free page reporting (feature bit 5,
  * VIRTIO_BALLOON_F_REPORTING): memory the guest leaves free for seconds
  * goes back to the host, and its next first write faults on the host
- * (fsconc.1, --memory-guard).
+ * (fsconc-run.1, --memory-guard).
  */
 int
 os_free_page_reporting(void)

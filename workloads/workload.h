@@ -97,7 +97,7 @@ struct workload {
 	 * Optional (NULL or 0: unknown).  After prepare: the bytes one
 	 * worker leaves on the disk in a batch, metadata included, a
 	 * generous estimate.  A disk given no size is made large enough
-	 * for the workers sharing it (fsconc.1, MEMORY DISKS).
+	 * for the workers sharing it (fsconc-disks.7).
 	 */
 	uint64_t (*footprint)(void *);
 	/*

@@ -24,7 +24,7 @@ grep -q '^# Enable with: systemctl enable --now fsconc-nightly.timer' "$tmr" &&
 if ! command -v systemd-analyze >/dev/null 2>&1; then
 	skip "systemd-analyze verify" "systemd-analyze not installed"
 else
-	# Documentation=man:fsconc(1) is checked against the page installed.
+	# Documentation=man:... is checked against the pages installed.
 	out=$(MANPATH=$p/share/man systemd-analyze verify "$svc" "$tmr" 2>&1); rc=$?
 	[ $rc -eq 0 ] && [ -z "$out" ] && ok "systemd-analyze verify" ||
 	    not_ok "systemd-analyze verify" "rc=$rc $out"

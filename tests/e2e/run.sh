@@ -214,7 +214,7 @@ else
 	skip "SIGINT: nothing left mounted" "needs root for a tmpfs disk"
 fi
 
-# --- a disk given no size scales with N (fsconc.1, MEMORY DISKS) ------------
+# --- a disk given no size scales with N (fsconc-disks.7) --------------
 if is_root; then
 	# 160 MiB of zeros, 160 KiB gzipped: footprint 160 MiB + 4 KiB, and
 	# at -j 12 on one disk 12 x that x 1.25 = 2401 MiB (whole MiB up).
