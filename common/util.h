@@ -66,6 +66,13 @@ int	 col_decimals(const double *v, size_t n, int sig);
 double	 now_monotonic(void);		/* seconds, CLOCK_MONOTONIC */
 double	 timeval_seconds(const struct timeval *);
 
+/*
+ * A test hook's value (FSCONC_TEST_*): getenv(name) in the tests' build
+ * (-DFSCONC_TEST_HOOKS, common/test_hooks.c), always NULL in the binary
+ * make builds and installs.  Every test-only variable is read through it.
+ */
+const char *test_hook_env(const char *name);
+
 /* s as a JSON string, quoted and escaped; NULL writes "". */
 void	 json_string(FILE *, const char *);
 /* v as a JSON number (%.10g), null when it is not finite. */
