@@ -545,6 +545,12 @@ campaign_file_parse(const char *text, size_t len, const char *name,
 				fail(&p, "config: want one name");
 				goto out;
 			}
+			if (strlen(w[1]) > CAMPAIGN_NAME_MAX) {
+				fail(&p, "config %.32s...: a name of %zu "
+				    "bytes, at most %d", w[1], strlen(w[1]),
+				    CAMPAIGN_NAME_MAX);
+				goto out;
+			}
 			if ((why = campaign_word_error(w[1], bad,
 			    sizeof(bad))) != NULL || (why =
 			    rs_name_error(w[1])) != NULL) {

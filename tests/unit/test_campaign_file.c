@@ -302,6 +302,31 @@ test_image_release(void **state)
 }
 #endif
 
+/* A name is a set's label and a word of the plan: at most 255 bytes. */
+static void
+test_name_bound(void **state)
+{
+	struct campaign_file f;
+	char name[CAMPAIGN_NAME_MAX + 2], *text, err[512];
+
+	(void)state;
+	memset(name, 'n', sizeof(name) - 1);
+	name[CAMPAIGN_NAME_MAX] = '\0';
+	text = xasprintf(LINUX_HEAD "config %s\n\tkernel /boot/vmlinuz\n",
+	    name);
+	assert_int_equal(parse(text, &f, err), 0);
+	assert_int_equal(strlen(f.configs[0].name), 255);
+	campaign_file_free(&f);
+	free(text);
+	name[CAMPAIGN_NAME_MAX] = 'n';
+	name[CAMPAIGN_NAME_MAX + 1] = '\0';
+	text = xasprintf(LINUX_HEAD "config %s\n\tkernel /boot/vmlinuz\n",
+	    name);
+	refused(text, MD_OS_LINUX, "line 2: config nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"
+	    "...: a name of 256 bytes, at most 255");
+	free(text);
+}
+
 int
 main(void)
 {
@@ -312,6 +337,7 @@ main(void)
 		cmocka_unit_test(test_nul),
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_plan_order),
+		cmocka_unit_test(test_name_bound),
 #ifdef __linux__
 		cmocka_unit_test(test_image_release),
 #endif

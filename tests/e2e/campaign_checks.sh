@@ -1,0 +1,54 @@
+# fsconc campaign: what the parser holds a campaign file to before
+# anything is written (a configuration's name bound, boots the method
+# cannot verify), and status's output sanitised.  Reboots simulated as in
+# campaign.sh: every command through a logging program, the boot id and
+# command line from files.
+. "$FSCONC_TOP/tests/lib.sh"
+
+s=$(scratch)
+cat >"$s/exec.sh" <<'EOF'
+#!/bin/sh
+echo "$*" >>"$(dirname "$0")/exec.log"
+case $1 in /*) exec "$@";; esac
+EOF
+cat >"$s/boot.sh" <<'EOF'
+#!/bin/sh
+echo "$FSCONC_CAMPAIGN_BOOT $FSCONC_CAMPAIGN_CONFIG" >>"$(dirname "$0")/boots.log"
+EOF
+chmod +x "$s/exec.sh" "$s/boot.sh"
+mkdir "$s/hook"
+echo boot-0 >"$s/bootid"
+echo "root=/dev/vda" >"$s/cmdline"
+export FSCONC_TEST_BOOT_ID="$s/bootid" FSCONC_TEST_CMDLINE="$s/cmdline" \
+    FSCONC_TEST_EXEC="$s/exec.sh" FSCONC_TEST_HOOK_DIR="$s/hook"
+head="run -w calib -O iterations=200000 -j 1 -r 1"
+
+# --- a configuration's name: at most 255 bytes ---------------------------
+n255=$(printf '%255s' '' | tr ' ' n)
+n256=${n255}n
+cfile() {	# cfile FILE NAME
+	printf '%s\nboots 1\nmethod command\ncommand %s\nconfig %s\nconfig B\n' \
+	    "$head" "$s/boot.sh" "$2" >"$1"
+}
+cfile "$s/n256.campaign" "$n256"
+out=$("$FSCONC" campaign start --dry-run --os linux "$s/n256.campaign" 2>&1); rc=$?
+case $out in *"line 5: config nnnn"*"a name of 256 bytes, at most 255"*) m=1 ;; *) m=0 ;; esac
+[ $rc -eq 2 ] && [ $m -eq 1 ] &&
+    ok "a 256-byte name: --dry-run refuses it, exit 2, file and line named" ||
+    not_ok "a 256-byte name: --dry-run refuses it, exit 2, file and line named" "rc=$rc $out"
+out=$("$FSCONC" campaign start -R "$s/r256" "$s/n256.campaign" 2>&1); rc=$?
+[ $rc -eq 2 ] && [ ! -e "$s/r256" ] && [ ! -e "$s/hook/fsconc-campaign.service" ] &&
+    ok "a 256-byte name: start refuses it, nothing written" ||
+    not_ok "a 256-byte name: start refuses it, nothing written" "rc=$rc $out $(find "$s/r256" 2>&1)"
+# 255 bytes: started, and status reads the campaign back.
+cfile "$s/n255.campaign" "$n255"
+out=$("$FSCONC" campaign start -R "$s/r255" "$s/n255.campaign" 2>&1); rc=$?
+id=$(cat "$s/r255/campaign/active" 2>/dev/null)
+st=$("$FSCONC" campaign status -R "$s/r255" --id "$id" 2>&1); src=$?
+[ $rc -eq 0 ] && [ -n "$id" ] && [ $src -eq 0 ] &&
+    echo "$st" | grep -q "config $n255 " &&
+    ok "a 255-byte name: started, status reads it back" ||
+    not_ok "a 255-byte name: started, status reads it back" "rc=$rc src=$src $out $st"
+[ -n "$id" ] && "$FSCONC" campaign stop -R "$s/r255" --id "$id" >/dev/null 2>&1
+
+echo "1..$_t"
