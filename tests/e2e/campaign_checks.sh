@@ -51,4 +51,30 @@ st=$("$FSCONC" campaign status -R "$s/r255" --id "$id" 2>&1); src=$?
     not_ok "a 255-byte name: started, status reads it back" "rc=$rc src=$src $out $st"
 [ -n "$id" ] && "$FSCONC" campaign stop -R "$s/r255" --id "$id" >/dev/null 2>&1
 
+# --- boots the method cannot verify ---------------------------------------
+# grub-reboot and systemd-boot boot an entry and add no word of ours to
+# the command line: a configuration without the entry's cmdline words or
+# its release could not be told from the default kernel.
+for m in grub-reboot systemd-boot; do
+	printf '%s\nmethod %s\nconfig A\n\tentry a\n\trelease 6.1.0-a\nconfig B\n\tentry b\n' \
+	    "$head" "$m" >"$s/$m.campaign"
+	out=$("$FSCONC" campaign start --dry-run --os linux "$s/$m.campaign" 2>&1); rc=$?
+	case $out in
+	*"$m.campaign: line 6: config B: method $m cannot verify its boots without cmdline WORD (its entry's) or release RELEASE"*) m1=1 ;;
+	*) m1=0 ;;
+	esac
+	out2=$("$FSCONC" campaign start -R "$s/r-$m" "$s/$m.campaign" 2>&1); rc2=$?
+	[ $rc -eq 2 ] && [ $m1 -eq 1 ] && [ $rc2 -eq 2 ] && [ ! -e "$s/r-$m" ] &&
+	    ! grep -q "^$m\|^bootctl" "$s/exec.log" 2>/dev/null &&
+	    ok "$m: a configuration with neither cmdline nor release refused (exit 2, line named, nothing written)" ||
+	    not_ok "$m: a configuration with neither cmdline nor release refused (exit 2, line named, nothing written)" \
+		"rc=$rc rc2=$rc2 $out $out2"
+	# Its words, or its release: planned.
+	printf '\tcmdline mitigations=off\n' >>"$s/$m.campaign"
+	out=$("$FSCONC" campaign start --dry-run --os linux "$s/$m.campaign" 2>&1); rc=$?
+	[ $rc -eq 0 ] && echo "$out" | grep -q '^systemctl reboot$' &&
+	    ok "$m: with the entry's cmdline words, planned" ||
+	    not_ok "$m: with the entry's cmdline words, planned" "rc=$rc $out"
+done
+
 echo "1..$_t"
