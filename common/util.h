@@ -73,8 +73,29 @@ double	 timeval_seconds(const struct timeval *);
  */
 const char *test_hook_env(const char *name);
 
-/* s as a JSON string, quoted and escaped; NULL writes "". */
+/*
+ * s as a JSON string, quoted and escaped, always valid UTF-8: control
+ * characters (C0, DEL, C1) as \uXXXX, each byte of no valid UTF-8
+ * sequence as \ufffd; NULL writes "".
+ */
 void	 json_string(FILE *, const char *);
+/*
+ * The length of the valid UTF-8 sequence at s (RFC 3629: no overlong
+ * form, surrogate or code point past U+10FFFF) of a printable character
+ * (no C1 control), 2 to 4; 0 when s starts none (ASCII included).
+ */
+size_t	 utf8_len(const char *s);
+/*
+ * Untrusted text made safe for a terminal or a TSV field, as bsdtar
+ * escapes names: printable ASCII and utf8_len's characters as they are,
+ * \a \b \f \n \r \t \v and \\ by letter, every other byte (ESC, DEL, a
+ * byte of no UTF-8 character) as \ooo.  text_escape_char: the escape of
+ * the character at s (not at its NUL) into out, its length (1 to 4,
+ * unterminated), and in *used the bytes of s it stands for.  put_safe:
+ * all of s (NULL: nothing).
+ */
+size_t	 text_escape_char(const char *s, char out[4], size_t *used);
+void	 put_safe(FILE *, const char *);
 /* v as a JSON number (%.10g), null when it is not finite. */
 void	 json_number(FILE *, double);
 

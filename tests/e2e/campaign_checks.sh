@@ -51,6 +51,53 @@ st=$("$FSCONC" campaign status -R "$s/r255" --id "$id" 2>&1); src=$?
     not_ok "a 255-byte name: started, status reads it back" "rc=$rc src=$src $out $st"
 [ -n "$id" ] && "$FSCONC" campaign stop -R "$s/r255" --id "$id" >/dev/null 2>&1
 
+# --- status and report: journal text never raw ----------------------------
+# Reasons and set paths come from the journal (and from messages of the
+# machine): terminal escapes and bytes of no UTF-8 planted in both.  The
+# text shows them escaped, JSON stays valid UTF-8; a journal refused for
+# them is as good, so long as nothing raw is printed.
+printf '%s\nboots 1\nmethod command\ncommand %s\nconfig A\nconfig B\n' \
+    "$head" "$s/boot.sh" >"$s/esc.campaign"
+"$FSCONC" campaign start -R "$s/resc" "$s/esc.campaign" >/dev/null 2>&1
+eid=$(cat "$s/resc/campaign/active" 2>/dev/null)
+slot=$(sed -n 's/^schedule \([0-9]*\) .*/\1/p' "$s/resc/campaign/$eid/journal" 2>/dev/null | head -n 1)
+printf 'done %s 1 0 /tmp/set\033[2J\377\376x\nfailed B \033]0;owned\007 reason \377\300\257\n' \
+    "${slot:-1}" >>"$s/resc/campaign/$eid/journal"
+raw() {	# raw FILE: holds ESC, BEL or a byte of no UTF-8
+	LC_ALL=C grep -q "$(printf '[\033\007\377\376]')" "$1"
+}
+"$FSCONC" campaign status -R "$s/resc" --id "$eid" >"$s/st.out" 2>&1; rc=$?
+if [ -z "$eid" ]; then
+	not_ok "status: journal reasons escaped" "no campaign started"
+elif raw "$s/st.out"; then
+	not_ok "status: journal reasons escaped" "$(od -c "$s/st.out" | head -20)"
+elif [ $rc -eq 0 ] && ! grep -qF 'FAILED: \033]0;owned\a reason \377\300\257' "$s/st.out"; then
+	not_ok "status: journal reasons escaped" "$(cat "$s/st.out")"
+else
+	ok "status: journal reasons escaped, no terminal escape printed (rc=$rc)"
+fi
+"$FSCONC" campaign status --json -R "$s/resc" --id "$eid" >"$s/st.json" 2>"$s/st.err"; rc=$?
+if [ ! -x /usr/bin/python3 ]; then
+	skip "status --json: valid UTF-8" "/usr/bin/python3 not installed"
+elif [ $rc -ne 0 ] && ! raw "$s/st.err" && [ ! -s "$s/st.json" ]; then
+	ok "status --json: journal refused, nothing raw printed"
+elif out=$(/usr/bin/python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
+s = [x.get("set") for x in d["slots"] if x.get("set")]
+f = [c["failed"] for c in d["configs"] if c["failed"]]
+assert s == ["/tmp/set\x1b[2J\ufffd\ufffdx"], s
+assert f == ["\x1b]0;owned\x07 reason \ufffd\ufffd\ufffd"], f
+' "$s/st.json" 2>&1) && [ $rc -eq 0 ]; then
+	ok "status --json: valid UTF-8, control bytes escaped, other bytes U+FFFD"
+else
+	not_ok "status --json: valid UTF-8, control bytes escaped, other bytes U+FFFD" "rc=$rc $out"
+fi
+"$FSCONC" campaign report -R "$s/resc" --id "$eid" >"$s/rep.out" 2>/dev/null
+raw "$s/rep.out" && not_ok "report: set paths and reasons escaped" "$(od -c "$s/rep.out" | head -20)" ||
+    ok "report: set paths and reasons escaped"
+[ -n "$eid" ] && "$FSCONC" campaign stop -R "$s/resc" --id "$eid" >/dev/null 2>&1
+
 # --- boots the method cannot verify ---------------------------------------
 # grub-reboot and systemd-boot boot an entry and add no word of ours to
 # the command line: a configuration without the entry's cmdline words or
