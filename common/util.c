@@ -216,6 +216,18 @@ timeval_seconds(const struct timeval *tv)
 	return ((double)tv->tv_sec + (double)tv->tv_usec * 1e-6);
 }
 
+uint64_t
+add_sat(uint64_t a, uint64_t b)
+{
+	return (b > UINT64_MAX - a ? UINT64_MAX : a + b);
+}
+
+uint64_t
+mul_sat(uint64_t a, uint64_t b)
+{
+	return (a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b);
+}
+
 size_t
 utf8_len(const char *s)
 {

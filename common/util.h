@@ -53,6 +53,10 @@ const char *parse_uint_error(char *, size_t, uint64_t min, uint64_t max);
  * seconds.  0, or -1 with errno EINVAL (not a duration) or ERANGE.
  */
 int	 parse_duration(const char *, uint64_t max, uint64_t *seconds);
+/* a + b and a * b, or UINT64_MAX where they would wrap: sizes from
+ * untrusted input (an archive's sparse entries) added up and scaled. */
+uint64_t add_sat(uint64_t a, uint64_t b);
+uint64_t mul_sat(uint64_t a, uint64_t b);
 /* Renders bytes as "512M", "2G", "1.5K" into buf. */
 const char *format_size(uint64_t, char *, size_t);
 

@@ -216,6 +216,25 @@ test_json_string(void **state)
 	free(buf);
 }
 
+/* Saturating sums and products: four 4 EiB sizes are not 0. */
+static void
+test_saturate(void **state)
+{
+	uint64_t e4 = UINT64_C(4) << 60, sum = 0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		sum = add_sat(sum, e4);
+	assert_true(sum == UINT64_MAX);
+	assert_true(add_sat(e4, 3 * e4 - 1) == 4 * e4 - 1);
+	assert_true(add_sat(UINT64_MAX, 0) == UINT64_MAX);
+	assert_true(mul_sat(e4, 4) == UINT64_MAX);
+	assert_true(mul_sat(e4, 3) == 3 * e4);
+	assert_true(mul_sat(0, UINT64_MAX) == 0);
+	assert_true(mul_sat(UINT64_MAX, 1) == UINT64_MAX);
+}
+
 /* put_safe: what a terminal is shown of untrusted text. */
 static void
 test_put_safe(void **state)
@@ -492,6 +511,7 @@ main(void)
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_put_safe),
+		cmocka_unit_test(test_saturate),
 		cmocka_unit_test(test_parse_duration_refusals),
 		cmocka_unit_test(test_col_decimals),
 		cmocka_unit_test(test_mkdir_p),
