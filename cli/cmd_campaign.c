@@ -77,8 +77,11 @@ print_text(const struct campaign *c, int sets)
 	for (i = 0; i < c->f.nconfigs; i++) {
 		printf("  config %-16s %d bad boots", c->f.configs[i].name,
 		    c->bad[i]);
-		if (c->failed[i] != NULL)
-			printf(", FAILED: %s", c->failed[i]);
+		/* Journal text, raw bytes of the machine's messages. */
+		if (c->failed[i] != NULL) {
+			printf(", FAILED: ");
+			put_safe(stdout, c->failed[i]);
+		}
 		printf("\n");
 	}
 	printf("%5s %5s %-16s %5s %8s  %-24s %s\n", "slot", "round", "config",
@@ -90,9 +93,11 @@ print_text(const struct campaign *c, int sets)
 			printf("%5d", c->slots[k].bootno);
 		else
 			printf("%5s", "-");
-		printf(" %8d  %-24s %s\n", c->slots[k].attempts,
-		    slot_status(c, k), sets && c->slots[k].set != NULL ?
-		    c->slots[k].set : "");
+		printf(" %8d  %-24s ", c->slots[k].attempts,
+		    slot_status(c, k));
+		if (sets)
+			put_safe(stdout, c->slots[k].set);
+		printf("\n");
 	}
 }
 
@@ -237,11 +242,13 @@ show(const char *root, const char *id, int json, int report,
 		} else
 			printf("no statistics over boots: %s\n", why);
 		for (i = 0; i < c.f.nconfigs; i++)
-			if (c.failed[i] != NULL)
-				printf("FAILED: configuration %s (%s); only "
-				    "its complete boots, if any, are judged "
-				    "above\n", c.f.configs[i].name,
-				    c.failed[i]);
+			if (c.failed[i] != NULL) {
+				printf("FAILED: configuration %s (",
+				    c.f.configs[i].name);
+				put_safe(stdout, c.failed[i]);
+				printf("); only its complete boots, if any, "
+				    "are judged above\n");
+			}
 	}
 	if (have) {
 		if (r.nregressions > 0)

@@ -216,17 +216,109 @@ timeval_seconds(const struct timeval *tv)
 	return ((double)tv->tv_sec + (double)tv->tv_usec * 1e-6);
 }
 
+uint64_t
+add_sat(uint64_t a, uint64_t b)
+{
+	return (b > UINT64_MAX - a ? UINT64_MAX : a + b);
+}
+
+uint64_t
+mul_sat(uint64_t a, uint64_t b)
+{
+	return (a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b);
+}
+
+size_t
+utf8_len(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t c;
+	size_t n, i;
+
+	if (p[0] < 0xc2 || p[0] > 0xf4)
+		return (0);
+	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
+	c = p[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return (0);
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	/* Overlong, surrogates, past U+10FFFF, C1 controls (8-bit CSI). */
+	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff || c < 0xa0)
+		return (0);
+	return (n);
+}
+
+size_t
+text_escape_char(const char *s, char out[4], size_t *used)
+{
+	static const char esc[] = "\a\b\f\n\r\t\v\\", let[] = "abfnrtv\\";
+	const unsigned char *p = (const unsigned char *)s;
+	const char *e;
+	size_t n;
+
+	*used = 1;
+	if (*p >= 0x20 && *p < 0x7f && *p != '\\') {
+		out[0] = (char)*p;
+		return (1);
+	}
+	if (*p >= 0x80 && (n = utf8_len(s)) > 0) {
+		memcpy(out, p, n);
+		*used = n;
+		return (n);
+	}
+	if ((e = strchr(esc, *p)) != NULL) {
+		out[0] = '\\';
+		out[1] = let[e - esc];
+		return (2);
+	}
+	out[0] = '\\';
+	out[1] = (char)('0' + (*p >> 6));
+	out[2] = (char)('0' + (*p >> 3 & 7));
+	out[3] = (char)('0' + (*p & 7));
+	return (4);
+}
+
+void
+put_safe(FILE *fp, const char *s)
+{
+	char out[4];
+	size_t n, used;
+
+	for (; s != NULL && *s != '\0'; s += used) {
+		n = text_escape_char(s, out, &used);
+		fwrite(out, 1, n, fp);
+	}
+}
+
 void
 json_string(FILE *fp, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
 	putc('"', fp);
-	for (; s != NULL && *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\u%04x", (unsigned char)*s);
-		else
-			putc(*s, fp);
+	while (p != NULL && *p != '\0') {
+		if (*p == '"' || *p == '\\') {
+			fprintf(fp, "\\%c", *p++);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(fp, "\\u%04x", *p++);
+		} else if (*p < 0x80) {
+			putc(*p++, fp);
+		} else if ((n = utf8_len((const char *)p)) > 0) {
+			fwrite(p, 1, n, fp);
+			p += n;
+		} else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0) {
+			/* A C1 control, valid UTF-8: escaped as C0 are. */
+			fprintf(fp, "\\u%04x", p[1]);
+			p += 2;
+		} else {
+			/* No UTF-8: the replacement character, byte by byte. */
+			fputs("\\ufffd", fp);
+			p++;
+		}
 	}
 	putc('"', fp);
 }

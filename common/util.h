@@ -53,6 +53,10 @@ const char *parse_uint_error(char *, size_t, uint64_t min, uint64_t max);
  * seconds.  0, or -1 with errno EINVAL (not a duration) or ERANGE.
  */
 int	 parse_duration(const char *, uint64_t max, uint64_t *seconds);
+/* a + b and a * b, or UINT64_MAX where they would wrap: sizes from
+ * untrusted input (an archive's sparse entries) added up and scaled. */
+uint64_t add_sat(uint64_t a, uint64_t b);
+uint64_t mul_sat(uint64_t a, uint64_t b);
 /* Renders bytes as "512M", "2G", "1.5K" into buf. */
 const char *format_size(uint64_t, char *, size_t);
 
@@ -66,8 +70,36 @@ int	 col_decimals(const double *v, size_t n, int sig);
 double	 now_monotonic(void);		/* seconds, CLOCK_MONOTONIC */
 double	 timeval_seconds(const struct timeval *);
 
-/* s as a JSON string, quoted and escaped; NULL writes "". */
+/*
+ * A test hook's value (FSCONC_TEST_*): getenv(name) in the tests' build
+ * (-DFSCONC_TEST_HOOKS, common/test_hooks.c), always NULL in the binary
+ * make builds and installs.  Every test-only variable is read through it.
+ */
+const char *test_hook_env(const char *name);
+
+/*
+ * s as a JSON string, quoted and escaped, always valid UTF-8: control
+ * characters (C0, DEL, C1) as \uXXXX, each byte of no valid UTF-8
+ * sequence as \ufffd; NULL writes "".
+ */
 void	 json_string(FILE *, const char *);
+/*
+ * The length of the valid UTF-8 sequence at s (RFC 3629: no overlong
+ * form, surrogate or code point past U+10FFFF) of a printable character
+ * (no C1 control), 2 to 4; 0 when s starts none (ASCII included).
+ */
+size_t	 utf8_len(const char *s);
+/*
+ * Untrusted text made safe for a terminal or a TSV field, as bsdtar
+ * escapes names: printable ASCII and utf8_len's characters as they are,
+ * \a \b \f \n \r \t \v and \\ by letter, every other byte (ESC, DEL, a
+ * byte of no UTF-8 character) as \ooo.  text_escape_char: the escape of
+ * the character at s (not at its NUL) into out, its length (1 to 4,
+ * unterminated), and in *used the bytes of s it stands for.  put_safe:
+ * all of s (NULL: nothing).
+ */
+size_t	 text_escape_char(const char *s, char out[4], size_t *used);
+void	 put_safe(FILE *, const char *);
 /* v as a JSON number (%.10g), null when it is not finite. */
 void	 json_number(FILE *, double);
 

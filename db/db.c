@@ -4,6 +4,7 @@
  * redacted messages (db_seterr), transactions with bounded retries
  * (db_transact), the test hook.  It calls no other file of db/.
  */
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -269,16 +270,22 @@ db_transact(struct db *db, int txn, int (*fn)(struct db *, void *),
 void
 db_test_stop(const char *point)
 {
-	const char *path = getenv("FSCONC_TEST_DB_STOP");
+	const char *path = test_hook_env("FSCONC_TEST_DB_STOP");
 	int fd;
 
 	if (path == NULL || *path == '\0')
 		return;
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0644)) != -1) {
-		(void)write_all(fd, point, strlen(point));
-		close(fd);
+	/*
+	 * A new file only: a link or a file planted at path is left alone,
+	 * and with no file made to wait on, no stop either.
+	 */
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0644)) == -1) {
+		warnx("%s: %s: not stopping", path, strerror(errno));
+		return;
 	}
+	(void)write_all(fd, point, strlen(point));
+	close(fd);
 	for (;;)
 		pause();
 }

@@ -110,7 +110,8 @@ int	 db_transact(struct db *, int txn, int (*fn)(struct db *, void *),
 /* schema.c: create or migrate, or refuse a newer schema. */
 int	 db_schema(struct db *);
 
-/* The test hook: at FSCONC_TEST_DB_STOP's point, make the file, wait. */
+/* The test hook: at FSCONC_TEST_DB_STOP's point, make the file (a new
+ * one, never through a link), wait to be killed. */
 void	 db_test_stop(const char *point);
 
 #endif

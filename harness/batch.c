@@ -550,7 +550,7 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 static int
 create_worker(pthread_t *tid, int i, void *arg)
 {
-	const char *s = getenv("FSCONC_TEST_THREAD_FAIL");
+	const char *s = test_hook_env("FSCONC_TEST_THREAD_FAIL");
 
 	if (s != NULL && *s != '\0' && atoi(s) == i)
 		return (EAGAIN);

@@ -283,7 +283,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 		rc = plan(&f, file, r, bin, order, os);
 		goto out;
 	}
-	if (geteuid() != 0 && getenv("FSCONC_TEST_HOOK_DIR") == NULL) {
+	if (geteuid() != 0 && test_hook_env("FSCONC_TEST_HOOK_DIR") == NULL) {
 		cj_say("start: installing the resume hook and rebooting need root");
 		goto out;
 	}

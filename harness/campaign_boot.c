@@ -41,7 +41,7 @@ int
 campaign_exec(const struct campaign_ctx *ctx, char *const *argv,
     char *const *env, char *err, size_t errlen)
 {
-	const char *shim = getenv("FSCONC_TEST_EXEC");
+	const char *shim = test_hook_env("FSCONC_TEST_EXEC");
 	size_t i, n;
 	char **av;
 	pid_t pid;
@@ -365,7 +365,7 @@ const char *
 campaign_hook_path(enum md_os os)
 {
 	static char buf[1024];
-	const char *dir = getenv("FSCONC_TEST_HOOK_DIR");
+	const char *dir = test_hook_env("FSCONC_TEST_HOOK_DIR");
 
 	if (dir == NULL || *dir == '\0')
 		dir = os == MD_OS_FREEBSD ? "/usr/local/etc/rc.d" :

@@ -349,6 +349,16 @@ config_check(struct parse *p, struct campaign_config *c, int check_host)
 	if (!needs_entry && c->entry != NULL)
 		return (fail(p, "config %s: entry: only for grub-reboot and "
 		    "systemd-boot", c->name));
+	/*
+	 * These boot an entry and add no word of ours to the command line:
+	 * a boot is known to be this entry's only by the words the entry
+	 * boots with or its release.  With neither, any boot (the default
+	 * one after a failed one-shot) would be taken for it.
+	 */
+	if (needs_entry && c->nbootopts == 0 && c->release == NULL)
+		return (fail(p, "config %s: method %s cannot verify its boots "
+		    "without cmdline WORD (its entry's) or release RELEASE",
+		    c->name, method_names[f->method]));
 	if (c->kernel == NULL && (f->method == CAMPAIGN_NEXTBOOT ||
 	    f->method == CAMPAIGN_KEXEC))
 		return (fail(p, "config %s: no kernel (method %s needs "
@@ -543,6 +553,12 @@ campaign_file_parse(const char *text, size_t len, const char *name,
 		if (strcmp(w[0], "config") == 0) {
 			if (nw != 2) {
 				fail(&p, "config: want one name");
+				goto out;
+			}
+			if (strlen(w[1]) > CAMPAIGN_NAME_MAX) {
+				fail(&p, "config %.32s...: a name of %zu "
+				    "bytes, at most %d", w[1], strlen(w[1]),
+				    CAMPAIGN_NAME_MAX);
 				goto out;
 			}
 			if ((why = campaign_word_error(w[1], bad,

@@ -43,7 +43,7 @@ read_text(const char *path, char *err, size_t errlen)
 int
 campaign_os_boot_id(char *buf, size_t len, char *err, size_t errlen)
 {
-	const char *p = getenv("FSCONC_TEST_BOOT_ID");
+	const char *p = test_hook_env("FSCONC_TEST_BOOT_ID");
 	char *s;
 
 	if ((s = read_text(p != NULL ? p : "/proc/sys/kernel/random/boot_id",
@@ -88,7 +88,7 @@ campaign_os_self(char *err, size_t errlen)
 char *
 campaign_os_cmdline(char *err, size_t errlen)
 {
-	const char *p = getenv("FSCONC_TEST_CMDLINE");
+	const char *p = test_hook_env("FSCONC_TEST_CMDLINE");
 
 	return (read_text(p != NULL ? p : "/proc/cmdline", err, errlen));
 }

@@ -28,6 +28,9 @@
 #define CAMPAIGN_RETRIES_MAX	100
 #define CAMPAIGN_TIMEOUT_DEFAULT 600	/* boot timeout, seconds */
 #define CAMPAIGN_FILE_MAX	(1 << 20)	/* bytes */
+/* A configuration's name is its sets' label, a directory name, and a word
+ * of the plan (read back as at most 255 bytes): bytes. */
+#define CAMPAIGN_NAME_MAX	255
 
 enum campaign_method {
 	CAMPAIGN_NEXTBOOT,	/* FreeBSD: nextboot -k -e, shutdown -r now */

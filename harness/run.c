@@ -651,7 +651,7 @@ run_open(struct run_config *c, struct run **rp)
 	}
 	if (os_cpu_times(&r->cpu) != 0)
 		warnx("run: no CPU time counters: steal and foreign unknown");
-	r->inject = (p = getenv("FSCONC_TEST_FOREIGN")) != NULL ?
+	r->inject = (p = test_hook_env("FSCONC_TEST_FOREIGN")) != NULL ?
 	    strtol(p, NULL, 10) : -1;
 	r->worst = r->kept_worst = NAN;
 	r->wait_left = c->disturb_wait;

@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "util.h"
 
 volatile sig_atomic_t harness_interrupted;
 
@@ -67,8 +68,10 @@ harness_test_mark(const char *what)
 	memcpy(path, marker, n);
 	path[n] = '.';
 	memcpy(path + n + 1, what, k + 1);
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0644)) >= 0)
+	/* Made, never opened: a link planted at the name is not followed
+	 * and a file there not truncated; one made before stands. */
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0644)) >= 0)
 		close(fd);
 }
 
@@ -151,7 +154,7 @@ harness_signals_begin(enum harness_sig_mode m, void (*restore)(void),
 
 	owner = getpid();
 	mode = m;
-	mk = getenv("FSCONC_TEST_MARKER");
+	mk = test_hook_env("FSCONC_TEST_MARKER");
 	snprintf(marker, sizeof(marker), "%s", mk != NULL ? mk : "");
 	restore_hook = restore;
 	harness_interrupted = 0;

@@ -138,6 +138,9 @@ int
 vary_os_save(struct vary_saved *s, const char *name, char *err,
     size_t errlen)
 {
+	struct stat st;
+	int fd;
+
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	if ((VARY_IS_KNOB(name) ? knob_path(name, s->path, sizeof(s->path),
@@ -151,12 +154,24 @@ vary_os_save(struct vary_saved *s, const char *name, char *err,
 	}
 	if (VARY_IS_KNOB(name))
 		knob_choice(s->old, &s->oldlen);
-	/* Writable by us?  Fail now, before anything has changed. */
-	if (access(s->path, W_OK) != 0) {
+	/*
+	 * Writable?  Fail now, before anything is recorded or changed.
+	 * access(W_OK) says yes to root for a read-only sysfs file (0444,
+	 * hpage_pmd_size), whose write then fails: its mode bits, then an
+	 * open for writing (no write: sysfs and /proc/sys refuse it there).
+	 */
+	if (stat(s->path, &st) == 0 &&
+	    (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0) {
+		snprintf(err, errlen, "sysctl %s: %s: read-only (mode %04o)",
+		    name, s->path, (unsigned)(st.st_mode & 07777));
+		return (-1);
+	}
+	if ((fd = open(s->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
 		snprintf(err, errlen, "sysctl %s: %s: %s", name, s->path,
 		    strerror(errno));
 		return (-1);
 	}
+	close(fd);
 	return (0);
 }
 

@@ -154,7 +154,7 @@ md_test_delay(void)
 	struct timespec ts;
 
 	if (delay < 0) {
-		s = getenv("FSCONC_MD_TEST_DELAY");
+		s = test_hook_env("FSCONC_MD_TEST_DELAY");
 		delay = s != NULL ? strtod(s, NULL) : 0;
 		if (delay < 0)
 			delay = 0;

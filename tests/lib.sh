@@ -1,7 +1,10 @@
 # Sourced by tests/e2e/*.sh: TAP helpers and the binary under test.
 #   ok NAME | not_ok NAME [DETAIL] | skip NAME REASON | check NAME CMD...
-FSCONC=${FSCONC:-${FSCONC_TOP:-.}/fsconc}
+# FSCONC: the binary under test, the build with the test hooks
+# (FSCONC_TEST_*); FSCONC_PLAIN: the one make installs, which ignores them.
 TOP=${FSCONC_TOP:-$(pwd)}
+FSCONC=${FSCONC:-${FSCONC_BUILD:-$TOP/build}/test/fsconc}
+FSCONC_PLAIN=${FSCONC_PLAIN:-$TOP/fsconc}
 _t=0
 ok()     { _t=$((_t + 1)); echo "ok $_t - $1"; }
 not_ok() { _t=$((_t + 1)); echo "not ok $_t - $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; return 0; }

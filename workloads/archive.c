@@ -176,14 +176,16 @@ archive_load(const char *file, int formats, uint64_t max_image,
 		data = 0;
 		while ((r = archive_read_data_block(rd, &blk, &size, &off)) ==
 		    ARCHIVE_OK || r == ARCHIVE_WARN)
-			data += size;
+			data = add_sat(data, size);
+		/* Saturated: sparse entries of EiB each must not wrap to 0. */
 		if (archive_entry_filetype(e) == AE_IFREG) {
-			img->bytes += data;
+			img->bytes = add_sat(img->bytes, data);
 			/* A sparse entry's holes count: a copy fills them. */
-			img->apparent += archive_entry_size_is_set(e) &&
+			img->apparent = add_sat(img->apparent,
+			    archive_entry_size_is_set(e) &&
 			    archive_entry_size(e) > 0 &&
 			    (uint64_t)archive_entry_size(e) > data ?
-			    (uint64_t)archive_entry_size(e) : data;
+			    (uint64_t)archive_entry_size(e) : data);
 		}
 		if (r != ARCHIVE_EOF) {
 			snprintf(err, errlen, "%s: %s: %s", path, prev,

@@ -89,7 +89,7 @@ entry_size_refusal(struct archive_entry *e, uint64_t *used, uint64_t room,
 	    !archive_entry_size_is_set(e) || archive_entry_size(e) <= 0)
 		return (NULL);
 	n = (uint64_t)archive_entry_size(e);
-	*used = n > UINT64_MAX - *used ? UINT64_MAX : *used + n;
+	*used = add_sat(*used, n);
 	if (*used <= room)
 		return (NULL);
 	snprintf(buf, len, "size %s, holes included, is more than the %s "

@@ -91,7 +91,7 @@ extract_footprint(void *p)
 {
 	struct extract *x = p;
 
-	return (x->img.apparent + x->img.entries * 4096);
+	return (add_sat(x->img.apparent, x->img.entries * 4096));
 }
 
 /* The payload as stored (a sparse entry's holes are never written). */
@@ -100,7 +100,7 @@ extract_written(void *p)
 {
 	struct extract *x = p;
 
-	return (x->img.bytes + x->img.entries * 4096);
+	return (add_sat(x->img.bytes, x->img.entries * 4096));
 }
 
 static void

@@ -872,7 +872,7 @@ tr_prepare(void *state, char *err, size_t errlen)
 		}
 		e->size = (uint32_t)(mix64(t->seed ^ k) % (2 * t->size + 1));
 		e->mode = k % 10 == 0 ? 0755 : k % 10 == 1 ? 0600 : 0644;
-		t->bytes += e->size;
+		t->bytes = add_sat(t->bytes, e->size);
 	}
 	return (0);
 }
@@ -912,7 +912,8 @@ tr_batch_setup(void *state, const struct wl_batch *b, char *err,
 	int i, j, first;
 
 	/* Original and copy: data rounded to 4K blocks, plus inode slack. */
-	blocks = (t->bytes + t->files * 2048) / 4096 + t->files + t->ndirs;
+	blocks = add_sat(t->bytes, t->files * 2048) / 4096 + t->files +
+	    t->ndirs;
 	for (i = 0; i < b->jobs; i++) {
 		for (first = 1, j = 0; j < i && first; j++)
 			first = strcmp(b->mounts[j], b->mounts[i]) != 0;
@@ -920,7 +921,8 @@ tr_batch_setup(void *state, const struct wl_batch *b, char *err,
 			continue;
 		for (need = 0, j = i; j < b->jobs; j++)
 			if (strcmp(b->mounts[j], b->mounts[i]) == 0)
-				need += 2 * blocks * 4096;
+				need = add_sat(need, mul_sat(blocks,
+				    2 * 4096));
 		if (wl_fs_free(b->mounts[i], &avail) != 0) {
 			snprintf(err, errlen, "%s: statvfs %s: %s", TR_NAME,
 			    b->mounts[i], strerror(errno));

@@ -195,37 +195,12 @@ wl_cached_fraction(int fd, uint64_t size)
 	return ((double)in / (double)npages);
 }
 
-/* Length of the valid, printable UTF-8 sequence at p, or 0. */
-static size_t
-utf8_len(const unsigned char *p)
-{
-	uint32_t c;
-	size_t n, i;
-
-	if (p[0] < 0xc2 || p[0] > 0xf4)
-		return (0);
-	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
-	c = p[0] & (0x7f >> n);
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return (0);
-		c = c << 6 | (p[i] & 0x3f);
-	}
-	/* Overlong, surrogates, past U+10FFFF, C1 controls (8-bit CSI). */
-	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff || c < 0xa0)
-		return (0);
-	return (n);
-}
-
 const char *
 wl_safe_text(const char *text, size_t max, char *out)
 {
-	static const char esc[] = "\a\b\f\n\r\t\v\\", let[] = "abfnrtv\\";
-	const unsigned char *p = (const unsigned char *)text;
-	size_t len = strlen(text), cap = 4 * len + 1, o = 0, n, i, h, t;
+	const char *p = text;
+	size_t len = strlen(text), cap = 4 * len + 1, o = 0, used, i, h, t;
 	unsigned char *unit;	/* unit[i]: an escape or character starts */
-	const char *e;
 	char *buf;
 
 	buf = malloc(cap);
@@ -236,21 +211,11 @@ wl_safe_text(const char *text, size_t max, char *out)
 		snprintf(out, max + 1, "?");
 		return (out);
 	}
+	/* Each byte becomes at most 4 (\ooo): cap holds them all. */
 	while (*p != '\0') {
 		unit[o] = 1;
-		if (*p >= 0x20 && *p < 0x7f && *p != '\\') {
-			buf[o++] = (char)*p++;
-		} else if (*p >= 0x80 && (n = utf8_len(p)) > 0) {
-			memcpy(buf + o, p, n);
-			o += n;
-			p += n;
-		} else if ((e = strchr(esc, *p)) != NULL) {
-			buf[o++] = '\\';
-			buf[o++] = let[e - esc];
-			p++;
-		} else {
-			o += (size_t)sprintf(buf + o, "\\%03o", *p++);
-		}
+		o += text_escape_char(p, buf + o, &used);
+		p += used;
 	}
 	unit[o] = 1;
 	if (o <= max) {

@@ -65,11 +65,13 @@ echo "$out" | grep -q "^kexec -l $s/vmlinuz --initrd=$s/initrd '--command-line=B
     echo "$out" | grep -q '^rc=0$' &&
     ok "--dry-run --os linux, kexec: the running command line less the configurations' words, init's after --, the unit" ||
     not_ok "--dry-run --os linux, kexec: the running command line less the configurations' words, init's after --, the unit" "$out"
-out=$(lplan grub-reboot "" "	entry gnulinux-6.1"; echo "rc=$?")
+out=$(lplan grub-reboot "" "	entry gnulinux-6.1
+	release 6.1.0-13-amd64"; echo "rc=$?")
 echo "$out" | grep -q '^grub-reboot gnulinux-6.1$' && echo "$out" | grep -q '^systemctl reboot$' &&
     echo "$out" | grep -q '^grub-editenv - unset next_entry$' && echo "$out" | grep -q '^rc=0$' &&
     ok "--dry-run --os linux, grub-reboot" || not_ok "--dry-run --os linux, grub-reboot" "$out"
-out=$(lplan systemd-boot "" "	entry debian-6.1.conf"; echo "rc=$?")
+out=$(lplan systemd-boot "" "	entry debian-6.1.conf
+	release 6.1.0-13-amd64"; echo "rc=$?")
 echo "$out" | grep -q '^bootctl set-oneshot debian-6.1.conf$' && echo "$out" | grep -q '^systemctl reboot$' &&
     echo "$out" | grep -q "^bootctl set-oneshot ''$" && echo "$out" | grep -q '^rc=0$' &&
     ok "--dry-run --os linux, systemd-boot" || not_ok "--dry-run --os linux, systemd-boot" "$out"

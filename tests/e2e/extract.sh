@@ -298,6 +298,37 @@ else
 	skip "-w tree: sparse 1 TiB entry refused before copying" "no sparse file or GNU tar here"
 fi
 
+# Four sparse entries of 4 EiB each (PAX GNU.sparse 0.1, one byte
+# stored): their sizes, holes included, sum past 2^64.  The sums
+# saturate: meta's tree.bytes is 2^64 - 1 bytes (16384P), never the 0
+# they wrapped to, and the copies' need is refused, not rounded down.
+if python3 - "$d/eib.tar" <<'PY'
+import io, sys, tarfile
+with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT) as t:
+    for i in range(4):
+        ti = tarfile.TarInfo("f%d" % i)
+        ti.size = 1
+        ti.pax_headers = {"GNU.sparse.size": str(4 << 60),
+                          "GNU.sparse.map": "0,1"}
+        t.addfile(ti, io.BytesIO(b"x"))
+PY
+then
+	rm -rf "$d/disk" "$d/res"
+	mkdir "$d/disk"
+	"$FSCONC" run -w tree -a "$d/eib.tar" -j 1 -r 1 \
+	    --disk "dir:$d/disk" -o "$d/res" >"$d/out" 2>&1; rc=$?
+	m=$(find "$d/res" -name meta | head -n 1)
+	if [ $rc -ne 0 ] && [ -n "$m" ] && grep -qx 'tree.bytes=16384P' "$m" &&
+	    grep -q "trees and their copies need about 16384P" "$d/out"; then
+		ok "-w tree: 4 x 4 EiB sparse entries: tree.bytes saturates, refused"
+	else
+		not_ok "-w tree: 4 x 4 EiB sparse entries: tree.bytes saturates, refused" \
+		    "rc=$rc $(grep tree.bytes "$m") $(cat "$d/out")"
+	fi
+else
+	skip "-w tree: 4 x 4 EiB sparse entries: tree.bytes saturates, refused" "no python3 tarfile"
+fi
+
 # The archive's image in memory is bounded (-O max-image, default the
 # smaller of 4g and half the free memory): 64 MiB of zeros gzipped is
 # refused under max-image=16m, the message naming the limit; so is a

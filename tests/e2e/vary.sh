@@ -186,5 +186,23 @@ else
 	skip "sysfs knob: SIGKILLed while changed, put back by cleanup" "$knob not writable"
 fi
 
+# A read-only knob (0444), which access(W_OK) passes for root: refused
+# before anything is recorded, so cleanup has nothing to put back.
+ro=/sys/kernel/mm/transparent_hugepage/hpage_pmd_size
+if [ -f "$ro" ] && [ "$(stat -c %a "$ro")" = 444 ]; then
+	rov=$(cat "$ro")
+	"$FSCONC" run -w calib -O iterations=200000 -j 1 -r 1 -R "$s/ro" \
+	    --vary "sysfs:$ro=4096" >"$s/ro.out" 2>&1; rc=$?
+	"$FSCONC" cleanup >"$s/ro.clean" 2>&1; crc=$?
+	[ $rc -eq 1 ] && grep -q "hpage_pmd_size: read-only (mode 0444)" "$s/ro.out" &&
+	    [ $crc -eq 0 ] && [ ! -s "$s/ro.clean" ] &&
+	    [ -z "$(ls "$FSCONC_RUNDIR/sysctl" 2>/dev/null)" ] && [ "$(cat "$ro")" = "$rov" ] &&
+	    ok "read-only sysfs knob: refused, nothing recorded, cleanup exits 0" ||
+	    not_ok "read-only sysfs knob: refused, nothing recorded, cleanup exits 0" \
+		"rc=$rc crc=$crc $(cat "$s/ro.out" "$s/ro.clean")"
+else
+	skip "read-only sysfs knob: refused, nothing recorded, cleanup exits 0" "no read-only $ro"
+fi
+
 left=$(findmnt -rn -o TARGET | grep -F "$FSCONC_RUNDIR")
 [ -z "$left" ] && ok "nothing left mounted" || not_ok "nothing left mounted" "$left"

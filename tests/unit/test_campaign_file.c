@@ -102,7 +102,12 @@ test_linux(void **state)
 	assert_int_equal(parse(LINUX_HEAD "method grub-reboot\nconfig A\n"
 	    "\tentry 1>2\n", &f, err), -1);
 	assert_int_equal(parse(LINUX_HEAD "method grub-reboot\nconfig A\n"
-	    "\tentry gnulinux-6.1.0-advanced\n", &f, err), 0);
+	    "\tentry gnulinux-6.1.0-advanced\n\trelease 6.1.0-13-amd64\n",
+	    &f, err), 0);
+	campaign_file_free(&f);
+	assert_int_equal(parse(LINUX_HEAD "method systemd-boot\nconfig A\n"
+	    "\tentry debian-6.1.conf\n\tcmdline mitigations=off\n", &f,
+	    err), 0);
 	campaign_file_free(&f);
 }
 
@@ -153,6 +158,13 @@ test_refusals(void **state)
 	refused(LINUX_HEAD "config A\n\tcmdline quiet\n", L, "no kernel");
 	refused("run -j 1\nconfig A\n\ttunable x=1\n", F, "no kernel");
 	refused(LINUX_HEAD "method grub-reboot\n" LINUX_A, L, "no entry");
+	/* An entry's boot, with nothing to tell it from the default one. */
+	refused(LINUX_HEAD "method grub-reboot\nconfig A\n\tentry x\n"
+	    "\trelease 6.1\nconfig B\n\tentry y\n", L, "line 6: config B: "
+	    "method grub-reboot cannot verify its boots without cmdline WORD "
+	    "(its entry's) or release RELEASE");
+	refused(LINUX_HEAD "method systemd-boot\nconfig A\n\tentry x.conf\n",
+	    L, "line 3: config A: method systemd-boot cannot verify its boots");
 	/* Shell metacharacters, quotes, control bytes in boot words. */
 	refused(LINUX_HEAD LINUX_A "\tcmdline a;reboot\n", L, "holds ';'");
 	refused(LINUX_HEAD LINUX_A "\tcmdline $(id)\n", L, "holds '$'");
@@ -303,6 +315,31 @@ test_image_release(void **state)
 }
 #endif
 
+/* A name is a set's label and a word of the plan: at most 255 bytes. */
+static void
+test_name_bound(void **state)
+{
+	struct campaign_file f;
+	char name[CAMPAIGN_NAME_MAX + 2], *text, err[512];
+
+	(void)state;
+	memset(name, 'n', sizeof(name) - 1);
+	name[CAMPAIGN_NAME_MAX] = '\0';
+	text = xasprintf(LINUX_HEAD "config %s\n\tkernel /boot/vmlinuz\n",
+	    name);
+	assert_int_equal(parse(text, &f, err), 0);
+	assert_int_equal(strlen(f.configs[0].name), 255);
+	campaign_file_free(&f);
+	free(text);
+	name[CAMPAIGN_NAME_MAX] = 'n';
+	name[CAMPAIGN_NAME_MAX + 1] = '\0';
+	text = xasprintf(LINUX_HEAD "config %s\n\tkernel /boot/vmlinuz\n",
+	    name);
+	refused(text, MD_OS_LINUX, "line 2: config nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"
+	    "...: a name of 256 bytes, at most 255");
+	free(text);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -313,6 +350,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_nul),
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_plan_order),
+		cmocka_unit_test(test_name_bound),
 #ifdef __linux__
 		cmocka_unit_test(test_image_release),
 #endif

@@ -200,6 +200,58 @@ test_json_string(void **state)
 	fclose(fp);
 	assert_string_equal(buf, "\"a\\\"b\\\\c\\u000a\\u0001\" \"\"");
 	free(buf);
+
+	/*
+	 * Always UTF-8: ESC, DEL and C1 (U+009B, CSI) escaped; a stray
+	 * continuation byte, a truncated sequence, an overlong "/", a
+	 * surrogate and bytes past U+10FFFF each U+FFFD; "é" (c3 a9),
+	 * "€" (e2 82 ac) and U+1F600 kept.
+	 */
+	assert_non_null(fp = open_memstream(&buf, &len));
+	json_string(fp, "\x1b[31m\x7f\xc2\x9b|\x80|\xe2\x82|\xc0\xaf|"
+	    "\xed\xa0\x80|\xf4\x90\x80\x80|\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+	fclose(fp);
+	assert_string_equal(buf, "\"\\u001b[31m\\u007f\\u009b|\\ufffd|"
+	    "\\ufffd\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|"
+	    "\\ufffd\\ufffd\\ufffd\\ufffd|\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
+	free(buf);
+}
+
+/* Saturating sums and products: four 4 EiB sizes are not 0. */
+static void
+test_saturate(void **state)
+{
+	uint64_t e4 = UINT64_C(4) << 60, sum = 0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		sum = add_sat(sum, e4);
+	assert_true(sum == UINT64_MAX);
+	assert_true(add_sat(e4, 3 * e4 - 1) == 4 * e4 - 1);
+	assert_true(add_sat(UINT64_MAX, 0) == UINT64_MAX);
+	assert_true(mul_sat(e4, 4) == UINT64_MAX);
+	assert_true(mul_sat(e4, 3) == 3 * e4);
+	assert_true(mul_sat(0, UINT64_MAX) == 0);
+	assert_true(mul_sat(UINT64_MAX, 1) == UINT64_MAX);
+}
+
+/* put_safe: what a terminal is shown of untrusted text. */
+static void
+test_put_safe(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(fp = open_memstream(&buf, &len));
+	put_safe(fp, "\x1b]0;owned\x07" "a\\b\tc\x7f\xc2\x9b\xff\xc3\xa9 /x");
+	put_safe(fp, NULL);
+	fclose(fp);
+	assert_string_equal(buf, "\\033]0;owned\\aa\\\\b\\tc\\177\\302\\233"
+	    "\\377\xc3\xa9 /x");
+	free(buf);
 }
 
 static void
@@ -459,6 +511,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_put_safe),
+		cmocka_unit_test(test_saturate),
 		cmocka_unit_test(test_parse_duration_refusals),
 		cmocka_unit_test(test_col_decimals),
 		cmocka_unit_test(test_mkdir_p),

@@ -330,6 +330,22 @@ test_sysfs(void **state)
 	/* A directory is no knob. */
 	assert_int_equal(vary_os_save(&sv, "sysfs:/sys/kernel", err,
 	    sizeof(err)), -1);
+	/* A read-only knob (0444, as hpage_pmd_size), which access(W_OK)
+	 * passes for root: refused before anything is recorded. */
+	rec = xasprintf("%s/kernel/ro", root);
+	put(rec, "2097152\n");
+	assert_int_equal(chmod(rec, 0444), 0);
+	assert_int_equal(vary_sysctl_set("sysfs:/sys/kernel/ro", "4096", err,
+	    sizeof(err)), -1);
+	assert_non_null(strstr(err, "read-only (mode 0444)"));
+	assert_string_equal(slurp(rec), "2097152\n");
+	free(rec);
+	rec = xasprintf("%s/sysctl/%ld.rec", run, (long)getpid());
+	assert_int_equal(access(rec, F_OK), -1);
+	free(rec);
+	rec = xasprintf("%s/kernel/ro", root);
+	unlink(rec);
+	free(rec);
 	/* debugfs: only under /sys/kernel/debug (here: not there). */
 	assert_int_equal(vary_os_save(&sv, "debugfs:/sys/kernel/debug/knob",
 	    err, sizeof(err)), -1);
