@@ -213,6 +213,7 @@ int
 cj_active(const char *root, char **idp)
 {
 	char e[PATH_MAX + 128], *dir, *p, *s;
+	const char *why;
 	size_t n;
 	int dfd;
 
@@ -239,9 +240,10 @@ cj_active(const char *root, char **idp)
 	}
 	if (n > 0 && s[n - 1] == '\n')
 		s[--n] = '\0';
-	if (strlen(s) != n || campaign_id_error(s, e, sizeof(e)) != NULL) {
+	if (strlen(s) != n || (why = campaign_id_error(s, e,
+	    sizeof(e))) != NULL) {
 		cj_say("%s: not a campaign id (%s)", p, strlen(s) != n ?
-		    "holds a NUL byte" : e);
+		    "holds a NUL byte" : why);
 		free(s);
 		free(p);
 		return (-1);
@@ -509,6 +511,7 @@ int
 cj_load(struct campaign *c, const char *root, const char *id)
 {
 	char e[PATH_MAX + 128], *p, *text, *line, *next;
+	const char *why;
 	size_t len;
 	int ln = 0, dfd, rv = -1;
 
@@ -516,8 +519,8 @@ cj_load(struct campaign *c, const char *root, const char *id)
 	c->root = xstrdup(root);
 	c->id = xstrdup(id);
 	c->dir = xasprintf("%s/campaign/%s", root, id);
-	if (campaign_id_error(id, e, sizeof(e)) != NULL) {
-		cj_say("%s: not a campaign id (%s)", c->dir, e);
+	if ((why = campaign_id_error(id, e, sizeof(e))) != NULL) {
+		cj_say("%s: not a campaign id (%s)", c->dir, why);
 		return (-1);
 	}
 	if ((dfd = cj_open_trusted(c->dir, 1, e, sizeof(e))) == -1) {
@@ -635,6 +638,7 @@ find(const char *root, const char *id, int latest, char **rootp,
     char **idp)
 {
 	struct stat st;
+	const char *why;
 	char e[128], *dir;
 
 	*idp = NULL;
@@ -644,8 +648,8 @@ find(const char *root, const char *id, int latest, char **rootp,
 		return (EXIT_USAGE);
 	}
 	if (id != NULL) {
-		if (campaign_id_error(id, e, sizeof(e)) != NULL) {
-			cj_say("--id: not a campaign id (%s)", e);
+		if ((why = campaign_id_error(id, e, sizeof(e))) != NULL) {
+			cj_say("--id: not a campaign id (%s)", why);
 			goto bad;
 		}
 		*idp = xstrdup(id);
