@@ -556,9 +556,10 @@ campaign_file_parse(const char *text, size_t len, const char *name,
 				fail(&p, "config '%s': %s", w[1], why);
 				goto out;
 			}
-			if (f->nconfigs == CAMPAIGN_SLOTS_MAX) {
+			/* Bounded, so is the search for its name. */
+			if (f->nconfigs == CAMPAIGN_CONFIGS_MAX) {
 				fail(&p, "config %s: more than %d "
-				    "configurations", w[1], CAMPAIGN_SLOTS_MAX);
+				    "configurations", w[1], CAMPAIGN_CONFIGS_MAX);
 				goto out;
 			}
 			for (i = 0; i < f->nconfigs; i++)

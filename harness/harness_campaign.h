@@ -24,6 +24,7 @@
 
 #define CAMPAIGN_BOOTS_DEFAULT	5	/* boots per configuration */
 #define CAMPAIGN_BOOTS_MAX	1000
+#define CAMPAIGN_CONFIGS_MAX	1000
 #define CAMPAIGN_SLOTS_MAX	10000	/* configurations x boots */
 #define CAMPAIGN_ID_MAX		128	/* bytes */
 #define CAMPAIGN_RETRIES_DEFAULT 2
