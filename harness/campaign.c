@@ -44,16 +44,25 @@
 
 /* --- the hook and the next boot ---------------------------------------- */
 
+/*
+ * c's hook and active mark, never another campaign's (one started under
+ * another root since, or the one a failed start found).
+ */
 static void
 remove_hook(struct campaign *c, const struct campaign_ctx *ctx)
 {
-	char e[512], *p;
+	char e[512], *p, *hook, *id;
 
-	if (campaign_hook_remove(ctx, e, sizeof(e)) != 0)
+	if ((hook = campaign_hook_id(ctx->os)) != NULL && (hook[0] == '\0' ||
+	    strcmp(hook, c->id) == 0) && campaign_hook_remove(ctx, e,
+	    sizeof(e)) != 0)
 		cj_say("resume hook: %s", e);
+	free(hook);
 	p = cj_active_path(c->root);
-	if (unlink(p) != 0 && errno != ENOENT)
+	if (cj_active(c->root, &id) == 0 && id != NULL && strcmp(id,
+	    c->id) == 0 && unlink(p) != 0 && errno != ENOENT)
 		cj_say("%s: %s", p, strerror(errno));
+	free(id);
 	free(p);
 }
 
@@ -160,19 +169,22 @@ id_name(const char *file)
 	return (s);
 }
 
-/* The plan's text: the seed, then each slot. */
+/* The plan's text, *lenp bytes: the seed, then each slot, in one pass. */
 static char *
-plan_text(const struct campaign_file *f, const size_t *order)
+plan_text(const struct campaign_file *f, const size_t *order, size_t *lenp)
 {
-	char *t = xasprintf("seed %llu\n", (unsigned long long)f->seed), *u;
-	size_t k, n = f->nconfigs * (size_t)f->boots;
+	size_t k, n = f->nconfigs * (size_t)f->boots, len = 32, off;
+	char *t;
 
-	for (k = 0; k < n; k++) {
-		u = xasprintf("%s%zu %zu %s\n", t, k + 1, k / f->nconfigs + 1,
-		    f->configs[order[k]].name);
-		free(t);
-		t = u;
-	}
+	for (k = 0; k < n; k++)
+		len += 2 * 24 + strlen(f->configs[order[k]].name) + 3;
+	t = xmalloc(len);
+	off = (size_t)snprintf(t, len, "seed %llu\n",
+	    (unsigned long long)f->seed);
+	for (k = 0; k < n; k++)
+		off += (size_t)snprintf(t + off, len - off, "%zu %zu %s\n",
+		    k + 1, k / f->nconfigs + 1, f->configs[order[k]].name);
+	*lenp = off;
 	return (t);
 }
 
@@ -234,6 +246,34 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 	return (EXIT_OK);
 }
 
+/*
+ * The machine has one resume hook: its directory locked, two starts
+ * (under any roots) never both find none.  The descriptor, or -1 said.
+ */
+static int
+machine_lock(enum md_os os)
+{
+	char *dir = xstrdup(campaign_hook_path(os)), *sl;
+	int fd;
+
+	if ((sl = strrchr(dir, '/')) != NULL)
+		sl[sl == dir] = '\0';
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		cj_say("%s: %s", dir, strerror(errno));
+		free(dir);
+		return (-1);
+	}
+	while (flock(fd, LOCK_EX) != 0)
+		if (errno != EINTR) {
+			cj_say("%s: %s", dir, strerror(errno));
+			close(fd);
+			free(dir);
+			return (-1);
+		}
+	free(dir);
+	return (fd);
+}
+
 int
 campaign_start(const char *file, const char *root, int dry_run,
     enum md_os os)
@@ -241,9 +281,10 @@ campaign_start(const char *file, const char *root, int dry_run,
 	struct campaign_ctx ctx = { NULL, os };
 	struct campaign c;
 	struct campaign_file f;
-	char e[512], *r = NULL, *bin = NULL, *text = NULL, *p, *name, *id;
+	char e[PATH_MAX + 128], *r = NULL, *bin = NULL, *text = NULL, *p;
+	char *name, *id;
 	size_t len, *order, i;
-	int rc = EXIT_USAGE, v;
+	int rc = EXIT_USAGE, v, mfd = -1;
 
 	memset(&c, 0, sizeof(c));
 	if ((text = read_bounded(file, 0, CAMPAIGN_FILE_MAX, &len, e,
@@ -287,6 +328,13 @@ campaign_start(const char *file, const char *root, int dry_run,
 		cj_say("start: installing the resume hook and rebooting need root");
 		goto out;
 	}
+	/* The program the hook runs as root at every boot, trusted as
+	   the campaign's state is. */
+	if ((v = cj_open_trusted(bin, 0, e, sizeof(e))) == -1) {
+		cj_say("%s", e);
+		goto out;
+	}
+	close(v);
 	if ((r = cj_abs_root(root, 1)) == NULL)
 		goto out;
 	/* A tmpfs would not survive the reboot: nothing would resume. */
@@ -295,7 +343,11 @@ campaign_start(const char *file, const char *root, int dry_run,
 		    "does not survive a reboot: want a result root on disk");
 		goto out;
 	}
-	if ((id = cj_active_id(r)) != NULL) {
+	/* What is checked below stays so until the hook is in place. */
+	if ((mfd = machine_lock(os)) == -1 || cj_lock(r, 1) != 0 ||
+	    cj_active(r, &id) != 0)
+		goto out;
+	if (id != NULL) {
 		cj_say("campaign %s is in progress under %s: \"fsconc campaign "
 		    "stop\" it first", id, r);
 		free(id);
@@ -311,8 +363,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 	rc = EXIT_RUNTIME;
 	p = xasprintf("%s/campaign", r);
 	name = id_name(file);
-	if (mkdir_p(p, 0755) != 0 || (c.dir = rs_mkdir_stamped(p, time(NULL),
-	    name)) == NULL) {
+	if ((c.dir = rs_mkdir_stamped(p, time(NULL), name)) == NULL) {
 		cj_say("%s: %s", p, strerror(errno));
 		free(p);
 		free(name);
@@ -327,9 +378,9 @@ campaign_start(const char *file, const char *root, int dry_run,
 	i = (size_t)write_file_durable(p, text, len, 0644);
 	free(p);
 	if (i == 0) {
-		name = plan_text(&f, order);
+		name = plan_text(&f, order, &len);
 		p = xasprintf("%s/plan", c.dir);
-		i = (size_t)write_file_durable(p, name, strlen(name), 0644);
+		i = (size_t)write_file_durable(p, name, len, 0644);
 		free(p);
 		free(name);
 	}
@@ -362,6 +413,9 @@ campaign_start(const char *file, const char *root, int dry_run,
 	cj_say("%s: %zu boots planned under %s", c.id, c.nslots, c.dir);
 	rc = schedule_next(&c, &ctx);
 out:
+	cj_unlock();
+	if (mfd != -1)
+		close(mfd);
 	free(order);
 	free(bin);
 	free(r);
@@ -427,6 +481,8 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 	}
 	cj_say("%s: boot %d (round %d): config %s verified: running", c->id,
 	    bootno, c->slots[k].round, cfg->name);
+	/* A stop may come while it runs: it is read before the next boot. */
+	cj_unlock();
 	status = run_experiment(&rc, set, sizeof(set));
 	if (vary_sysctl_restore() != 0)
 		cj_say("config %s: some runtime settings were not put back "
@@ -487,6 +543,51 @@ check_boot(struct campaign *c, const struct campaign_ctx *ctx, int *ok)
 	return (EXIT_OK);
 }
 
+/* test hook */
+static const char *
+test_env(const char *name)
+{
+	return (getenv(name));
+}
+
+/*
+ * Tests: resume waits here, its run over, before it takes the lock to
+ * read the journal again and order the next boot: FILE.paused made,
+ * then FILE waited for (two minutes at most).
+ */
+static void
+test_pause(void)
+{
+	const char *f = test_env("FSCONC_TEST_RESUME_PAUSE");
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	char *p;
+	int fd, i;
+
+	if (f == NULL || *f == '\0')
+		return;
+	p = xasprintf("%s.paused", f);
+	if ((fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) != -1)
+		close(fd);
+	free(p);
+	for (i = 0; i < 12000 && access(f, F_OK) != 0; i++)
+		nanosleep(&ts, NULL);
+}
+
+/* c loaded again from disk (under the lock: what others appended). */
+static int
+reload(struct campaign *c)
+{
+	char *r = xstrdup(c->root), *id = xstrdup(c->id);
+	int rv;
+
+	campaign_close(c);
+	rv = cj_load(c, r, id);
+	free(r);
+	free(id);
+	return (rv);
+}
+
 int
 campaign_resume(const char *root, const char *id)
 {
@@ -494,7 +595,7 @@ campaign_resume(const char *root, const char *id)
 	struct campaign c;
 	time_t t0 = time(NULL);
 	char *lock;
-	int rc, ok, fd;
+	int rc, ok, fd = -1;
 
 	if ((rc = cj_open(root, id, 0, &c)) != EXIT_OK) {
 		/* A hook left by a deleted campaign stops here, for good. */
@@ -502,23 +603,26 @@ campaign_resume(const char *root, const char *id)
 			(void)remove_stale_hook(&ctx, id);
 		return (rc);
 	}
+	/* The state as it is under the lock, not as it was. */
+	if (cj_lock(c.root, 0) != 0 || reload(&c) != 0) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	if (c.state != CAMPAIGN_OPEN) {
 		cj_say("%s is over (%s): nothing to resume", c.id,
 		    campaign_state_name(c.state));
-		campaign_close(&c);
-		return (EXIT_USAGE);
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	/* One resume at a time: a second would take the run for cut off. */
 	lock = xasprintf("%s/lock", c.dir);
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd == -1 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		cj_say("%s: %s", lock, fd == -1 ? strerror(errno) : "another "
 		    "campaign resume holds it");
 		free(lock);
-		if (fd != -1)
-			close(fd);
-		campaign_close(&c);
-		return (EXIT_USAGE);
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	free(lock);
 	if (strcmp(c.last, "schedule") == 0) {
@@ -540,9 +644,26 @@ campaign_resume(const char *root, const char *id)
 			goto out;
 		}
 	}
+	/*
+	 * A stop while the run ran wins: the journal is read again under
+	 * the lock, held until the next boot is ordered.
+	 */
+	test_pause();
+	if (cj_lock(c.root, 0) != 0 || reload(&c) != 0) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (c.state != CAMPAIGN_OPEN) {
+		cj_say("%s: %s meanwhile: no boot ordered", c.id,
+		    campaign_state_name(c.state));
+		rc = EXIT_OK;
+		goto out;
+	}
 	rc = schedule_next(&c, &ctx);
 out:
-	close(fd);
+	cj_unlock();
+	if (fd != -1)
+		close(fd);
 	campaign_close(&c);
 	return (rc);
 }
@@ -555,7 +676,7 @@ campaign_stop(const char *root, const char *id)
 	struct campaign_ctx ctx = { NULL, os_this() };
 	const struct campaign_boot_ops *ops;
 	struct campaign c;
-	char e[512], *r, *i, *hook;
+	char e[512], *hook;
 	int rc;
 
 	if ((rc = cj_open(root, id, 0, &c)) != EXIT_OK) {
@@ -568,8 +689,11 @@ campaign_stop(const char *root, const char *id)
 		}
 		return (rc);
 	}
-	hook = campaign_hook_id(ctx.os);
-	rc = EXIT_OK;
+	/* Under the lock: a resume orders no boot once this is written. */
+	if (cj_lock(c.root, 0) != 0 || reload(&c) != 0) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	if (c.state == CAMPAIGN_OPEN) {
 		if (cj_record(&c, "stop %lld", (long long)time(NULL)) != 0) {
 			rc = EXIT_RUNTIME;
@@ -586,17 +710,9 @@ campaign_stop(const char *root, const char *id)
 		cj_say("%s is already over (%s)", c.id,
 		    campaign_state_name(c.state));
 	/* Its hook (not another campaign's) and the active mark. */
-	if (hook != NULL && (strcmp(hook, c.id) == 0 || hook[0] == '\0'))
-		remove_hook(&c, &ctx);
-	else {
-		r = cj_active_path(c.root);
-		if ((i = cj_active_id(c.root)) != NULL && strcmp(i, c.id) == 0)
-			(void)unlink(r);
-		free(i);
-		free(r);
-	}
+	remove_hook(&c, &ctx);
 out:
-	free(hook);
+	cj_unlock();
 	campaign_close(&c);
 	return (rc);
 }

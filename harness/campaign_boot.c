@@ -18,6 +18,38 @@
 #include "harness_campaign.h"
 #include "util.h"
 
+const char *
+campaign_id_error(const char *id, char *buf, size_t len)
+{
+	const unsigned char *p;
+
+	if (*id == '\0')
+		return ("empty");
+	if (*id == '.')
+		return ("starts with a dot");
+	if (strlen(id) > CAMPAIGN_ID_MAX) {
+		if (buf == NULL)
+			return ("too long");
+		snprintf(buf, len, "longer than %d bytes", CAMPAIGN_ID_MAX);
+		return (buf);
+	}
+	for (p = (const unsigned char *)id; *p != '\0'; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' ||
+		    *p == '-')
+			continue;
+		if (buf == NULL)
+			return ("holds a byte other than letters, digits, . _ -");
+		if (*p < ' ' || *p >= 0x7f)
+			snprintf(buf, len, "holds the byte 0x%02x", *p);
+		else
+			snprintf(buf, len, "holds '%c': letters, digits and "
+			    ". _ - only", *p);
+		return (buf);
+	}
+	return (NULL);
+}
+
 /* A word as a shell would need it, for the plan only. */
 static void
 plan_word(FILE *fp, const char *w)
@@ -375,10 +407,30 @@ campaign_hook_path(enum md_os os)
 	return (buf);
 }
 
+/*
+ * s with systemd's specifier character doubled ("%h" would be expanded,
+ * an unknown one refused): "%%" is a "%".  The other characters a word
+ * may hold (campaign_word_error) mean nothing to systemd in ExecStart.
+ */
+static char *
+unit_escape(const char *s)
+{
+	char *out = xcalloc(2 * strlen(s) + 1, 1), *o = out;
+
+	for (; *s != '\0'; s++) {
+		if (*s == '%')
+			*o++ = '%';
+		*o++ = *s;
+	}
+	return (out);
+}
+
 /* The hook's text: the resume command once the system is up. */
 static char *
 hook_text(enum md_os os, const char *bin, const char *root, const char *id)
 {
+	char *b, *r, *t;
+
 	if (os == MD_OS_FREEBSD)
 		return (xasprintf(
 		    "#!/bin/sh\n"
@@ -406,7 +458,9 @@ hook_text(enum md_os os, const char *bin, const char *root, const char *id)
 		    ": ${%s_enable:=YES}\n"
 		    "run_rc_command \"$1\"\n", RCD_NAME, id, RCD_NAME, RCD_NAME,
 		    RCD_NAME, RCD_NAME, bin, root, id, RCD_NAME));
-	return (xasprintf(
+	b = unit_escape(bin);
+	r = unit_escape(root);
+	t = xasprintf(
 	    "# Installed by fsconc campaign start; removed by fsconc\n"
 	    "# campaign stop and when the campaign ends.\n"
 	    "# fsconc-campaign-id: %s\n"
@@ -419,7 +473,10 @@ hook_text(enum md_os os, const char *bin, const char *root, const char *id)
 	    "ExecStart=%s campaign resume -R %s --id %s\n"
 	    "\n"
 	    "[Install]\n"
-	    "WantedBy=multi-user.target\n", id, id, bin, root, id));
+	    "WantedBy=multi-user.target\n", id, id, b, r, id);
+	free(b);
+	free(r);
+	return (t);
 }
 
 int
@@ -432,10 +489,20 @@ campaign_hook_install(const struct campaign_ctx *ctx, const char *bin,
 	mode_t mode = ctx->os == MD_OS_FREEBSD ? 0555 : 0644;
 	int rv = 0, fd;
 
-	/* The hook's words reach rc(8) or systemd: nothing they parse. */
-	if ((why = campaign_word_error(bin, buf, sizeof(buf))) != NULL ||
-	    (why = campaign_word_error(root, buf, sizeof(buf))) != NULL) {
-		set_err(err, errlen, "%s or %s: %s", bin, root, why);
+	/*
+	 * The hook's words reach rc(8) or systemd: nothing they parse but
+	 * systemd's '%', doubled (hook_text).
+	 */
+	if ((why = campaign_word_error(bin, buf, sizeof(buf))) != NULL) {
+		set_err(err, errlen, "%s: %s", bin, why);
+		return (-1);
+	}
+	if ((why = campaign_word_error(root, buf, sizeof(buf))) != NULL) {
+		set_err(err, errlen, "-R %s: %s", root, why);
+		return (-1);
+	}
+	if ((why = campaign_id_error(id, buf, sizeof(buf))) != NULL) {
+		set_err(err, errlen, "campaign id %s: %s", id, why);
 		return (-1);
 	}
 	text = hook_text(ctx->os, bin, root, id);
@@ -499,6 +566,9 @@ campaign_hook_id(enum md_os os)
 		p += strlen("# fsconc-campaign-id: ");
 		n = strcspn(p, "\n");
 		id = xasprintf("%.*s", (int)n, p);
+		/* Not an id: a hook whose campaign is unknown. */
+		if (campaign_id_error(id, NULL, 0) != NULL)
+			id[0] = '\0';
 	} else
 		id = xstrdup("");	/* a hook, whose campaign is unknown */
 	free(text);

@@ -413,6 +413,11 @@ finish(struct parse *p, int check_host)
 	p->line = 0;
 	if (f->nconfigs == 0)
 		return (fail(p, "no configuration (config NAME)"));
+	/* Every slot is a reboot: beyond the bound, months of boots. */
+	if (f->nconfigs > CAMPAIGN_SLOTS_MAX / (size_t)f->boots)
+		return (fail(p, "%zu configurations x %d boots: more than "
+		    "%d boots in all", f->nconfigs, f->boots,
+		    CAMPAIGN_SLOTS_MAX));
 	if (!p->seen_method)
 		f->method = f->os == MD_OS_FREEBSD ? CAMPAIGN_NEXTBOOT :
 		    CAMPAIGN_KEXEC;
@@ -565,6 +570,12 @@ campaign_file_parse(const char *text, size_t len, const char *name,
 			    sizeof(bad))) != NULL || (why =
 			    rs_name_error(w[1])) != NULL) {
 				fail(&p, "config '%s': %s", w[1], why);
+				goto out;
+			}
+			/* Bounded, so is the search for its name. */
+			if (f->nconfigs == CAMPAIGN_CONFIGS_MAX) {
+				fail(&p, "config %s: more than %d "
+				    "configurations", w[1], CAMPAIGN_CONFIGS_MAX);
 				goto out;
 			}
 			for (i = 0; i < f->nconfigs; i++)

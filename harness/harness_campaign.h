@@ -24,6 +24,9 @@
 
 #define CAMPAIGN_BOOTS_DEFAULT	5	/* boots per configuration */
 #define CAMPAIGN_BOOTS_MAX	1000
+#define CAMPAIGN_CONFIGS_MAX	1000
+#define CAMPAIGN_SLOTS_MAX	10000	/* configurations x boots */
+#define CAMPAIGN_ID_MAX		128	/* bytes */
 #define CAMPAIGN_RETRIES_DEFAULT 2
 #define CAMPAIGN_RETRIES_MAX	100
 #define CAMPAIGN_TIMEOUT_DEFAULT 600	/* boot timeout, seconds */
@@ -110,6 +113,13 @@ void	 campaign_plan_order(size_t nconfigs, int boots, uint64_t seed,
  * or shell metacharacter).  NULL, or the offending character described.
  */
 const char *campaign_word_error(const char *, char *buf, size_t len);
+/*
+ * A campaign id, wherever one is read (ROOT/campaign/active, --id, the
+ * hook, the kernel command line): letters, digits and . _ - only, at
+ * most CAMPAIGN_ID_MAX bytes, not starting with a dot.  NULL, or why
+ * not (in buf, which may be NULL: then a fixed text).
+ */
+const char *campaign_id_error(const char *, char *buf, size_t len);
 
 /* --- what the running system is (campaign_linux.c, campaign_freebsd.c) -- */
 
@@ -227,8 +237,7 @@ struct campaign {
 					   or NULL */
 	int		 nboots;	/* boots scheduled so far */
 	enum campaign_state state;
-	char		*journal;	/* the journal's text */
-	size_t		 jlen;
+	size_t		*byname;	/* configuration indexes by name */
 	/* The last event: what resume continues from. */
 	char		 last[16];	/* "schedule", "run" ... */
 	size_t		 last_slot;
