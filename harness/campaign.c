@@ -543,13 +543,6 @@ check_boot(struct campaign *c, const struct campaign_ctx *ctx, int *ok)
 	return (EXIT_OK);
 }
 
-/* test hook */
-static const char *
-test_env(const char *name)
-{
-	return (getenv(name));
-}
-
 /*
  * Tests: resume waits here, its run over, before it takes the lock to
  * read the journal again and order the next boot: FILE.paused made,
@@ -558,7 +551,7 @@ test_env(const char *name)
 static void
 test_pause(void)
 {
-	const char *f = test_env("FSCONC_TEST_RESUME_PAUSE");
+	const char *f = test_hook_env("FSCONC_TEST_RESUME_PAUSE");
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	char *p;
 	int fd, i;
