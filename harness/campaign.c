@@ -356,7 +356,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 	if ((id = campaign_hook_id(os)) != NULL) {
 		cj_say("a campaign's resume hook is installed (%s, campaign %s): "
 		    "\"fsconc campaign stop\" it first",
-		    campaign_hook_path(os), id);
+		    campaign_hook_path(os), id[0] != '\0' ? id : "unknown");
 		free(id);
 		goto out;
 	}
