@@ -263,13 +263,10 @@ machine_lock(enum md_os os)
 		free(dir);
 		return (-1);
 	}
-	while (flock(fd, LOCK_EX) != 0)
-		if (errno != EINTR) {
-			cj_say("%s: %s", dir, strerror(errno));
-			close(fd);
-			free(dir);
-			return (-1);
-		}
+	if (cj_flock(fd, dir) != 0) {
+		close(fd);
+		fd = -1;
+	}
 	free(dir);
 	return (fd);
 }
