@@ -215,25 +215,24 @@ cj_active(const char *root, char **idp)
 	char e[PATH_MAX + 128], *dir, *p, *s;
 	const char *why;
 	size_t n;
-	int dfd;
+	int dfd, en;
 
 	*idp = NULL;
 	dir = xasprintf("%s/campaign", root);
 	p = cj_active_path(root);
-	if ((dfd = cj_open_trusted(dir, 1, e, sizeof(e))) == -1) {
-		free(dir);
-		free(p);
-		if (errno == ENOENT)
-			return (0);
-		cj_say("%s", e);
-		return (-1);
-	}
+	dfd = cj_open_trusted(dir, 1, e, sizeof(e));
+	en = errno;
 	free(dir);
-	s = read_trusted(dfd, "active", p, 256, &n, e, sizeof(e));
-	close(dfd);
+	s = dfd == -1 ? NULL : read_trusted(dfd, "active", p, 256, &n, e,
+	    sizeof(e));
+	if (dfd != -1) {
+		en = errno;
+		close(dfd);
+	}
 	if (s == NULL) {
 		free(p);
-		if (errno == ENOENT)
+		/* No campaign made, or none in progress. */
+		if (en == ENOENT)
 			return (0);
 		cj_say("%s", e);
 		return (-1);
