@@ -3,8 +3,8 @@
  * ROOT/campaign/ID/ on the result root (which must survive a reboot):
  *   campaign   the campaign file as started (resume reads this copy)
  *   plan       "seed S", then "K ROUND CONFIG" per planned boot
- *   journal    one event a line, each written (write_file_durable)
- *              before the action it records:
+ *   journal    one event a line, each appended (O_APPEND, fsync'd)
+ *              before the action it records, never rewritten:
  *     start EPOCH
  *     schedule K BOOTNO BOOTID EPOCH   slot K's boot number BOOTNO asked
  *                                      for, from the boot BOOTID
@@ -18,7 +18,11 @@
  *     finish EPOCH | stop EPOCH        over
  * and ROOT/campaign/active names the campaign in progress.  The resume
  * hook runs "campaign resume" at every boot; the journal's last event
- * says where it stands.
+ * says where it stands.  start, resume and stop change a campaign only
+ * under ROOT/campaign/.lock (cj_lock); resume does not hold it while
+ * its run runs, and reads the journal again under it before it orders
+ * a boot.  All of it, and the binary the hook runs, is trusted only
+ * when root's (cj_open_trusted): resume runs as root what it says.
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -263,13 +267,10 @@ machine_lock(enum md_os os)
 		free(dir);
 		return (-1);
 	}
-	while (flock(fd, LOCK_EX) != 0)
-		if (errno != EINTR) {
-			cj_say("%s: %s", dir, strerror(errno));
-			close(fd);
-			free(dir);
-			return (-1);
-		}
+	if (cj_flock(fd, dir) != 0) {
+		close(fd);
+		fd = -1;
+	}
 	free(dir);
 	return (fd);
 }
@@ -356,7 +357,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 	if ((id = campaign_hook_id(os)) != NULL) {
 		cj_say("a campaign's resume hook is installed (%s, campaign %s): "
 		    "\"fsconc campaign stop\" it first",
-		    campaign_hook_path(os), id);
+		    campaign_hook_path(os), id[0] != '\0' ? id : "unknown");
 		free(id);
 		goto out;
 	}

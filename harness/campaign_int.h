@@ -38,6 +38,8 @@ int	 cj_active(const char *root, char **idp);
  */
 int	 cj_lock(const char *root, int make);
 void	 cj_unlock(void);
+/* fd locked (flock, exclusive), waited for: 0, or -1 said (path). */
+int	 cj_flock(int fd, const char *path);
 /* The plan loaded and the journal replayed into c (said why not). */
 int	 cj_load(struct campaign *c, const char *root, const char *id);
 /* Find (id, else the active one, else with latest the newest) and

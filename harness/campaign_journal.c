@@ -215,25 +215,24 @@ cj_active(const char *root, char **idp)
 	char e[PATH_MAX + 128], *dir, *p, *s;
 	const char *why;
 	size_t n;
-	int dfd;
+	int dfd, en;
 
 	*idp = NULL;
 	dir = xasprintf("%s/campaign", root);
 	p = cj_active_path(root);
-	if ((dfd = cj_open_trusted(dir, 1, e, sizeof(e))) == -1) {
-		free(dir);
-		free(p);
-		if (errno == ENOENT)
-			return (0);
-		cj_say("%s", e);
-		return (-1);
-	}
+	dfd = cj_open_trusted(dir, 1, e, sizeof(e));
+	en = errno;
 	free(dir);
-	s = read_trusted(dfd, "active", p, 256, &n, e, sizeof(e));
-	close(dfd);
+	s = dfd == -1 ? NULL : read_trusted(dfd, "active", p, 256, &n, e,
+	    sizeof(e));
+	if (dfd != -1) {
+		en = errno;
+		close(dfd);
+	}
 	if (s == NULL) {
 		free(p);
-		if (errno == ENOENT)
+		/* No campaign made, or none in progress. */
+		if (en == ENOENT)
 			return (0);
 		cj_say("%s", e);
 		return (-1);
@@ -257,52 +256,62 @@ cj_active(const char *root, char **idp)
 static int held = -1;
 
 int
+cj_flock(int fd, const char *path)
+{
+	while (flock(fd, LOCK_EX) != 0)
+		if (errno != EINTR) {
+			cj_say("%s: %s", path, strerror(errno));
+			return (-1);
+		}
+	return (0);
+}
+
+int
 cj_lock(const char *root, int make)
 {
 	struct stat st;
 	char e[PATH_MAX + 128], *dir, *p;
-	int dfd, fd;
+	int dfd, fd = -1;
 
 	if (held != -1)
 		return (0);
 	dir = xasprintf("%s/campaign", root);
 	p = xasprintf("%s/.lock", dir);
-	if ((make && mkdir(dir, 0755) != 0 && errno != EEXIST) ||
-	    (dfd = cj_open_trusted(dir, 1, e, sizeof(e))) == -1) {
-		if (make && errno != EPERM && errno != ELOOP)
-			snprintf(e, sizeof(e), "%s: %s", dir, strerror(errno));
+	if (make && mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		cj_say("%s: %s", dir, strerror(errno));
+		goto bad;
+	}
+	if ((dfd = cj_open_trusted(dir, 1, e, sizeof(e))) == -1) {
 		cj_say("%s", e);
-		free(dir);
-		free(p);
-		return (-1);
+		goto bad;
 	}
 	fd = openat(dfd, ".lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
 	    O_NONBLOCK, 0600);
 	close(dfd);
-	if (fd == -1 || fstat(fd, &st) != 0 || (!S_ISREG(st.st_mode) &&
-	    (errno = EINVAL)) || (trusted(&st, p, 0, e, sizeof(e)) != 0 &&
-	    (errno = EPERM))) {
-		if (errno != EPERM)
-			snprintf(e, sizeof(e), "%s: %s", p, strerror(errno));
-		cj_say("%s", e);
-		if (fd != -1)
-			close(fd);
-		free(dir);
-		free(p);
-		return (-1);
+	if (fd == -1 || fstat(fd, &st) != 0) {
+		cj_say("%s: %s", p, strerror(errno));
+		goto bad;
 	}
-	while (flock(fd, LOCK_EX) != 0)
-		if (errno != EINTR) {
-			cj_say("%s: %s", p, strerror(errno));
-			close(fd);
-			free(dir);
-			free(p);
-			return (-1);
-		}
+	if (!S_ISREG(st.st_mode)) {
+		cj_say("%s: not a regular file", p);
+		goto bad;
+	}
+	if (trusted(&st, p, 0, e, sizeof(e)) != 0) {
+		cj_say("%s", e);
+		goto bad;
+	}
+	if (cj_flock(fd, p) != 0)
+		goto bad;
 	free(dir);
 	free(p);
 	held = fd;
 	return (0);
+bad:
+	if (fd != -1)
+		close(fd);
+	free(dir);
+	free(p);
+	return (-1);
 }
 
 void

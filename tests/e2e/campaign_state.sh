@@ -76,6 +76,14 @@ chown 0 "$s/sticky/r"
     not_ok "a root-owned root in a sticky directory (as /tmp): started" "rc=$rc $(cat "$s/out")"
 stop_all "$s/sticky/r"
 
+# A hook naming no valid id: a hook of an unknown campaign, said so.
+printf '# fsconc-campaign-id: x systemd.debug_shell\n[Unit]\n' >"$hook"
+e=$("$FSCONC" campaign start -R "$s/rh" "$s/c.campaign" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$e" | grep -q "resume hook is installed ($hook, campaign unknown)" &&
+    ok "a hook whose id is not one: start refused, the campaign unknown" ||
+    not_ok "a hook whose id is not one: start refused, the campaign unknown" "rc=$rc $e"
+rm -f "$hook"
+
 # The binary the hook runs as root: its owner and who can write it.
 mkdir "$s/bin"
 cp "$FSCONC" "$s/bin/fsconc"
