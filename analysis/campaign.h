@@ -298,11 +298,14 @@ int	 camp_select(struct rs_set *const *sets, size_t n, char ***paths,
 
 /*
  * fsconc report's "Boot campaign" section (report_campaign.c) when sets
- * are one campaign's: its figures over boots as HTML tables.  0; when
- * there is no campaign nothing is written, and when the sets cannot be
- * judged as one a warnx(3) says why (the rest of the page stands).
+ * are one campaign's: its figures over boots as HTML tables, the flags
+ * of every boot, and per level a plot of the boots made in the
+ * directory open as plotfd (plotdir names it; plot.h).  0; when there is
+ * no campaign nothing is written, and when the sets cannot be judged as
+ * one a warnx(3) says why (the rest of the page stands); -1 when a plot
+ * could not be made (after a message).
  */
 int	 report_campaign(FILE *fp, struct rs_set *const *sets, size_t n,
-	    double conf);
+	    double conf, int plotfd, const char *plotdir);
 
 #endif
