@@ -373,8 +373,9 @@ size_t	 gate_set(const struct rs_set *, double conf, double max_cv,
 	    struct gate **gp);
 /*
  * The levels a set ran with more workers than CPUs: meta oversubscribed
- * ("no" or the levels, "2,4"), or without it the levels above meta
- * ncpu.  At most max flags written to g; returns how many.
+ * ("no" or the levels, "2,4"; any other value one flag of the whole
+ * set), or without it the levels above meta ncpu.  At most max flags
+ * written to g; returns how many.
  */
 size_t	 gate_oversubscribed(const struct rs_set *, struct gate *g,
 	    size_t max);

@@ -154,8 +154,10 @@ gate_oversubscribed(const struct rs_set *s, struct gate *g, size_t max)
 	while (n < max) {
 		x = strtol(v, &end, 10);
 		if (end == v || x < 1 || x > 1000000 || (*end != ',' &&
-		    *end != '\0'))
+		    *end != '\0')) {
+			n = 0;
 			break;
+		}
 		memset(&g[n], 0, sizeof(g[n]));
 		g[n].kind = GATE_OVERSUBSCRIBED;
 		g[n].jobs = (int)x;
