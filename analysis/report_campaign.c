@@ -227,7 +227,7 @@ boots_plot(const struct camp_result *r, size_t lv, int plotfd,
 	struct camp_flags f;
 	char *dat, *name, *script, *svg, title[64];
 	double x, m, hw, w;
-	size_t i, j, k, len, nblk = 0, bad = 0;
+	size_t i, j, k, len, nblk = 0, bad = 0, npts;
 	int jobs = r->levels[lv];
 	FILE *fp, *sc;
 
@@ -245,10 +245,12 @@ boots_plot(const struct camp_result *r, size_t lv, int plotfd,
 		    "high (a boot a line)\n", i + 1);
 		plot_data_string(fp, g->name);
 		w = g->nboots > 1 ? 0.5 / (double)(g->nboots - 1) : 0;
+		npts = 0;
 		for (j = 0; j < g->nboots; j++) {
 			if ((l = camp_boot_level(&g->boots[j], jobs)) ==
 			    NULL)
 				continue;
+			npts++;
 			ds = ds_new("T");
 			for (k = 0; k < l->n; k++)
 				ds_add(ds, l->t[k]);
@@ -261,11 +263,12 @@ boots_plot(const struct camp_result *r, size_t lv, int plotfd,
 			fprintf(fp, "%.6g %.9g %.9g %.9g\n", x, m, m - hw,
 			    m + hw);
 		}
-		fputs("\n\n", fp);
+		/* gnuplot wants a point in every block it plots. */
+		fputs(npts == 0 ? "NaN NaN NaN NaN\n\n\n" : "\n\n", fp);
 		nblk++;
 	}
 	fprintf(fp, "# the mean of boot means, its interval over boots\n"
-	    "\"over boots\"\n");
+	    "\"over boots\"\nNaN NaN NaN NaN\n");
 	for (i = 0; i < c->ncfg; i++) {
 		row = camp_row_at(r, i, lv);
 		if (!row->time.valid)
@@ -295,7 +298,6 @@ boots_plot(const struct camp_result *r, size_t lv, int plotfd,
 			bad++;
 		}
 	}
-	/* gnuplot wants a point in every block it plots. */
 	if (bad == 0)
 		fputs("NaN NaN\n", fp);
 	if (fclose(fp) != 0) {
