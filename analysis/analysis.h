@@ -336,11 +336,14 @@ void	 verdict_print(FILE *, const struct verdict_test *, size_t n,
  * min(N, ncpu); GATE_NOISY: the real times of a level have a CV above
  * max_cv percent; GATE_PRECISION: meta precision_met=no (run
  * --precision missed its target); GATE_DISTURBED: batches counted
- * while something else took the machine (meta disturbed_kept > 0).
+ * while something else took the machine (meta disturbed_kept > 0);
+ * GATE_OVERSUBSCRIBED: more workers than CPUs at a level (meta
+ * oversubscribed; gate_oversubscribed, not part of gate_set).
  */
 #define GATE_MAX_CV	20.0	/* percent: --max-cv's default */
 enum gate_kind { GATE_SUPERLINEAR, GATE_NOISY, GATE_PRECISION,
-	GATE_DISTURBED };
+	GATE_DISTURBED, GATE_OVERSUBSCRIBED };
+#define GATE_NKINDS	(GATE_OVERSUBSCRIBED + 1)
 struct gate {
 	enum gate_kind	 kind;
 	int		 jobs;		/* 0: the whole set */
@@ -348,7 +351,9 @@ struct gate {
 	double		 value;		/* EC, the CV or the worst share in
 					   percent; NaN: unknown */
 	double		 limit;		/* min(N, ncpu), max_cv, the target,
-					   the disturbance limit (percent) */
+					   the disturbance limit (percent),
+					   the CPUs of an oversubscribed
+					   level */
 	double		 lo, hi;	/* superlinear: EC's interval */
 };
 /*
@@ -366,6 +371,21 @@ int	 gate_disturbed(int kept, double worst, double limit, struct gate *g);
 /* Every level of a set, its precision and disturbance meta; *gp malloc'd. */
 size_t	 gate_set(const struct rs_set *, double conf, double max_cv,
 	    struct gate **gp);
+/*
+ * The levels a set ran with more workers than CPUs: meta oversubscribed
+ * ("no" or the levels, "2,4"; any other value one flag of the whole
+ * set), or without it the levels above meta ncpu.  At most max flags
+ * written to g; returns how many.
+ */
+size_t	 gate_oversubscribed(const struct rs_set *, struct gate *g,
+	    size_t max);
+/*
+ * Whether a flag makes the scaling figure at its level no scaling
+ * figure (oversubscribed, disturbed, superlinear: the times measured
+ * something beside the file system's work), 1, or only warns (noisy,
+ * precision not reached), 0.  Boot campaigns judge by it.
+ */
+int	 gate_invalidates(enum gate_kind);
 const char *gate_name(enum gate_kind);
 /* --max-cv's value: a percentage, 0 < x <= 1000 ("25" or "25%"); -1 if not. */
 int	 gate_parse_cv(const char *, double *);

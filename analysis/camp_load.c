@@ -55,6 +55,22 @@ set_overhead(const struct rs_set *s)
 	return (fmax(0, difftime(tb, ta) - busy));
 }
 
+/* Every validity flag of a boot's set, kept with the boot. */
+static void
+boot_flags(struct camp_boot *b, const struct rs_set *s)
+{
+	struct gate *g, over[16];
+	size_t i, n;
+
+	n = gate_set(s, 95, GATE_MAX_CV, &g);
+	for (i = 0; i < n; i++)
+		camp_flag(b, &g[i]);
+	free(g);
+	n = gate_oversubscribed(s, over, sizeof(over) / sizeof(over[0]));
+	for (i = 0; i < n; i++)
+		camp_flag(b, &over[i]);
+}
+
 static int
 name_cmp(const void *a, const void *b)
 {
@@ -115,6 +131,7 @@ camp_from_sets(const char *const *paths, size_t n, const char *baseline,
 			goto fail;
 		}
 		b->path = xstrdup(s->path);
+		boot_flags(b, s);
 		nolv = (int)rs_levels(s, &lv);
 		for (j = 0; j < (size_t)nolv; j++) {
 			nv = rs_values(s, lv[j], "real", &v);

@@ -26,6 +26,8 @@ camp_verdict_name(int v)
 		return ("better");
 	case CAMP_WORSE:
 		return ("worse");
+	case CAMP_INVALID:
+		return ("invalid");
 	default:
 		return ("untested");
 	}
@@ -68,11 +70,68 @@ print_per_boot(FILE *fp, const char *what, const struct camp_config *g,
 	fputc('\n', fp);
 }
 
+void
+camp_invalid_text(char *buf, size_t len, const struct camp_result *r,
+    size_t cfg, size_t lv, int ec)
+{
+	const struct camp_row *row = camp_row_at(r, cfg, lv);
+	const struct camp_row *base = camp_row_at(r, r->c->base, lv);
+	const struct camp_cmp *m = ec ? &row->dec : &row->dtime;
+	char a[256], b[256];
+
+	if (len > 0)
+		buf[0] = '\0';
+	if (!m->invalid)
+		return;
+	camp_flags_text(a, sizeof(a), ec ? &row->eflags : &row->tflags, 1);
+	camp_flags_text(b, sizeof(b), ec ? &base->eflags : &base->tflags, 1);
+	snprintf(buf, len, "invalid: %s%s%s%s", m->invalid & 1 ? a : "",
+	    m->invalid == 3 ? "; " : "", m->invalid & 2 ? "the baseline "
+	    "is " : "", m->invalid & 2 ? b : "");
+}
+
+/* A configuration's flags, over its boots, then boot by boot. */
 static void
-print_cmp(FILE *fp, const char *what, const struct camp_cmp *m, int pct)
+print_flags(FILE *fp, const struct camp_config *g)
+{
+	struct camp_flags f;
+	char a[256], b[256];
+	size_t i, k;
+
+	camp_flags_at(g, CAMP_ALL_LEVELS, 0, &f);
+	camp_flags_text(a, sizeof(a), &f, 1);
+	camp_flags_text(b, sizeof(b), &f, 0);
+	if (*a == '\0' && *b == '\0')
+		return;
+	fprintf(fp, "  flags:");
+	if (*a != '\0')
+		fprintf(fp, " %s (invalidate the figures of their levels)%s",
+		    a, *b != '\0' ? ";" : "");
+	if (*b != '\0')
+		fprintf(fp, " %s (warnings)", b);
+	fputc('\n', fp);
+	for (i = 0; i < g->nboots; i++) {
+		if (g->boots[i].nflags == 0)
+			continue;
+		fprintf(fp, "    boot %d:", g->boots[i].boot);
+		for (k = 0; k < g->boots[i].nflags; k++) {
+			camp_flag_text(a, sizeof(a), &g->boots[i].flags[k]);
+			fprintf(fp, "%s %s", k ? ";" : "", a);
+		}
+		fputc('\n', fp);
+	}
+}
+
+static void
+print_cmp(FILE *fp, const char *what, const struct camp_cmp *m, int pct,
+    const char *invalid)
 {
 	char a[80], b[80], c[80], d[80];
 
+	if (*invalid != '\0' && isnan(m->diff)) {
+		fprintf(fp, "  %-8s %s\n", what, invalid);
+		return;
+	}
 	if (isnan(m->diff)) {
 		fprintf(fp, "  %-8s no interval (fewer than 2 boots a side)\n",
 		    what);
@@ -95,7 +154,9 @@ print_cmp(FILE *fp, const char *what, const struct camp_cmp *m, int pct)
 	    m->ratio_method == RATIO_FIELLER ? "Fieller" : "delta",
 	    isfinite(m->bdlo) && isfinite(m->bdhi) ? c : "-",
 	    ival(d, sizeof(d), m->brlo, m->brhi, "%.4g"));
-	if (m->tested)
+	if (*invalid != '\0')
+		fprintf(fp, "  %s\n", invalid);
+	else if (m->tested)
 		fprintf(fp, "  p %.3g Holm %.3g: %s%s\n", m->p, m->p_adj,
 		    camp_verdict_name(m->verdict),
 		    m->regression ? ", REGRESSION" : "");
@@ -110,7 +171,7 @@ camp_print(FILE *fp, const struct camp_result *r)
 	const struct camp *c = r->c;
 	const struct camp_config *g;
 	const struct camp_row *row;
-	char what[32];
+	char what[32], inv[600];
 	size_t i, j;
 
 	fprintf(fp, "campaign %s: %zu configurations, baseline %s; %g%% "
@@ -126,6 +187,7 @@ camp_print(FILE *fp, const struct camp_result *r)
 		g = &c->cfg[i];
 		fprintf(fp, "\nconfiguration %s%s: %zu boots\n", g->name,
 		    i == c->base ? " (baseline)" : "", g->nboots);
+		print_flags(fp, g);
 		fprintf(fp, "  %-8s %10s %-26s %s\n", "figure", "estimate",
 		    "t over boots", "bootstrap");
 		for (j = 0; j < r->nlevels; j++) {
@@ -169,11 +231,13 @@ camp_print(FILE *fp, const struct camp_result *r)
 			if (!row->time.valid)
 				continue;
 			snprintf(what, sizeof(what), "T(%d)", row->jobs);
-			print_cmp(fp, what, &row->dtime, 1);
+			camp_invalid_text(inv, sizeof(inv), r, i, j, 0);
+			print_cmp(fp, what, &row->dtime, 1, inv);
 			if (row->ec.valid) {
 				snprintf(what, sizeof(what), "EC(%d)",
 				    row->jobs);
-				print_cmp(fp, what, &row->dec, 0);
+				camp_invalid_text(inv, sizeof(inv), r, i, j, 1);
+				print_cmp(fp, what, &row->dec, 0, inv);
 			}
 		}
 	}
@@ -197,8 +261,13 @@ camp_print(FILE *fp, const struct camp_result *r)
 	if (isfinite(r->plan.cost))
 		fprintf(fp, "  about %.0f s per configuration\n",
 		    r->plan.cost);
-	fprintf(fp, "verdict: %d regression%s in %zu tests (Holm)\n",
+	fprintf(fp, "verdict: %d regression%s in %zu tests (Holm)",
 	    r->nregressions, r->nregressions == 1 ? "" : "s", r->ntests);
+	if (r->ninvalid > 0)
+		fprintf(fp, "; invalid: %d figure%s whose boots carry flags "
+		    "that invalidate them (above), not judged",
+		    r->ninvalid, r->ninvalid == 1 ? "" : "s");
+	fputc('\n', fp);
 }
 
 static void
@@ -239,7 +308,7 @@ json_fig(FILE *fp, const struct camp_config *g, const struct camp_fig *f,
 }
 
 static void
-json_cmp(FILE *fp, const struct camp_cmp *m)
+json_cmp(FILE *fp, const struct camp_cmp *m, const char *invalid)
 {
 	static const char *const k[] = { "diff", "lo", "hi", "pct", "t", "df",
 	    "p", "p_holm", "ratio", "ratio_lo", "ratio_hi", "boot_lo",
@@ -255,11 +324,61 @@ json_cmp(FILE *fp, const struct camp_cmp *m)
 		json_number(fp, v[i]);
 	}
 	fprintf(fp, ", \"ratio_method\": \"%s\", \"tested\": %s, "
-	    "\"verdict\": \"%s\", \"regression\": %s}",
+	    "\"verdict\": \"%s\", \"regression\": %s",
 	    m->ratio_method == RATIO_FIELLER ? "fieller" : "delta",
 	    m->tested ? "true" : "false",
-	    m->tested ? camp_verdict_name(m->verdict) : "untested",
+	    m->verdict == CAMP_INVALID || m->tested ?
+	    camp_verdict_name(m->verdict) : "untested",
 	    m->regression ? "true" : "false");
+	fprintf(fp, ", \"invalid\": ");
+	if (*invalid != '\0')
+		json_string(fp, invalid);
+	else
+		fprintf(fp, "null");
+	fprintf(fp, "}");
+}
+
+/* A figure's flags: the boots with each kind, those that invalidate. */
+static void
+json_flagcount(FILE *fp, const struct camp_flags *f)
+{
+	int k;
+
+	fprintf(fp, "{\"invalid_boots\": %d", f->ninvalid);
+	for (k = 0; k < GATE_NKINDS; k++)
+		if (f->n[k] > 0) {
+			fprintf(fp, ", ");
+			json_string(fp, gate_name((enum gate_kind)k));
+			fprintf(fp, ": %d", f->n[k]);
+		}
+	fprintf(fp, "}");
+}
+
+/* Every flag of every boot of a configuration. */
+static void
+json_flags(FILE *fp, const struct camp_config *g)
+{
+	const struct gate *x;
+	char buf[256];
+	size_t i, k;
+	int first = 1;
+
+	fprintf(fp, ", \"flags\": [");
+	for (i = 0; i < g->nboots; i++)
+		for (k = 0; k < g->boots[i].nflags; k++) {
+			x = &g->boots[i].flags[k];
+			camp_flag_text(buf, sizeof(buf), x);
+			fprintf(fp, "%s{\"boot\": %d, \"flag\": ",
+			    first ? "" : ", ", g->boots[i].boot);
+			json_string(fp, gate_name(x->kind));
+			fprintf(fp, ", \"jobs\": %d, \"invalidates\": %s, "
+			    "\"text\": ", x->jobs, gate_invalidates(x->kind) ?
+			    "true" : "false");
+			json_string(fp, buf);
+			fprintf(fp, "}");
+			first = 0;
+		}
+	fprintf(fp, "]");
 }
 
 static void
@@ -283,6 +402,7 @@ camp_json(FILE *fp, const struct camp_result *r)
 	const struct camp *c = r->c;
 	const struct camp_config *g;
 	const struct camp_row *row;
+	char inv[600];
 	size_t i, j;
 
 	fprintf(fp, "{\"campaign\": ");
@@ -302,8 +422,10 @@ camp_json(FILE *fp, const struct camp_result *r)
 		g = &c->cfg[i];
 		fprintf(fp, "%s\n {\"name\": ", i ? "," : "");
 		json_string(fp, g->name);
-		fprintf(fp, ", \"baseline\": %s, \"boots\": %zu, \"levels\": [",
+		fprintf(fp, ", \"baseline\": %s, \"boots\": %zu",
 		    i == c->base ? "true" : "false", g->nboots);
+		json_flags(fp, g);
+		fprintf(fp, ", \"levels\": [");
 		for (j = 0; j < r->nlevels; j++) {
 			row = camp_row_at(r, i, j);
 			fprintf(fp, "%s\n  {\"jobs\": %d, \"time\": ",
@@ -317,12 +439,18 @@ camp_json(FILE *fp, const struct camp_result *r)
 				json_fig(fp, g, &row->ec, 0);
 			else
 				fprintf(fp, "null");
+			fprintf(fp, ", \"time_flags\": ");
+			json_flagcount(fp, &row->tflags);
+			fprintf(fp, ", \"ec_flags\": ");
+			json_flagcount(fp, &row->eflags);
 			if (i != c->base) {
 				fprintf(fp, ", \"time_vs_baseline\": ");
-				json_cmp(fp, &row->dtime);
+				camp_invalid_text(inv, sizeof(inv), r, i, j, 0);
+				json_cmp(fp, &row->dtime, inv);
 				fprintf(fp, ", \"ec_vs_baseline\": ");
+				camp_invalid_text(inv, sizeof(inv), r, i, j, 1);
 				if (row->ec.valid)
-					json_cmp(fp, &row->dec);
+					json_cmp(fp, &row->dec, inv);
 				else
 					fprintf(fp, "null");
 			}
@@ -336,6 +464,6 @@ camp_json(FILE *fp, const struct camp_result *r)
 	json_plan(fp, &r->plan);
 	fprintf(fp, ", \"target_pct\": ");
 	json_number(fp, r->o.target);
-	fprintf(fp, ", \"tests\": %zu, \"regressions\": %d}\n", r->ntests,
-	    r->nregressions);
+	fprintf(fp, ", \"tests\": %zu, \"regressions\": %d, "
+	    "\"invalid\": %d}\n", r->ntests, r->nregressions, r->ninvalid);
 }

@@ -318,6 +318,39 @@ cmp_ec(const struct camp_fig *a, const struct camp_fig *b, double conf,
 	m->tested = a->nboot >= STAT_MIN_N && b->nboot >= STAT_MIN_N;
 }
 
+/*
+ * The flags of every figure's boots; a comparison is invalid when
+ * either side's boots carry a flag that invalidates the figure.
+ */
+static void
+flags(struct camp_result *r)
+{
+	const struct camp *c = r->c;
+	struct camp_row *row, *base;
+	size_t g, j;
+
+	r->ninvalid = 0;
+	for (g = 0; g < c->ncfg; g++)
+		for (j = 0; j < r->nlevels; j++) {
+			row = camp_row_at(r, g, j);
+			camp_flags_at(&c->cfg[g], row->jobs, 0, &row->tflags);
+			camp_flags_at(&c->cfg[g], row->jobs, 1, &row->eflags);
+			if (row->time.valid && row->tflags.ninvalid > 0)
+				r->ninvalid++;
+			if (row->ec.valid && row->eflags.ninvalid > 0)
+				r->ninvalid++;
+		}
+	for (g = 0; g < c->ncfg; g++)
+		for (j = 0; g != c->base && j < r->nlevels; j++) {
+			row = camp_row_at(r, g, j);
+			base = camp_row_at(r, c->base, j);
+			row->dtime.invalid = (row->tflags.ninvalid > 0) |
+			    (base->tflags.ninvalid > 0) << 1;
+			row->dec.invalid = (row->eflags.ninvalid > 0) |
+			    (base->eflags.ninvalid > 0) << 1;
+		}
+}
+
 /* Holm over every tested comparison, then the verdicts. */
 static void
 verdicts(struct camp_result *r)
@@ -337,11 +370,16 @@ verdicts(struct camp_result *r)
 			if (g == c->base)
 				continue;
 			row = camp_row_at(r, g, j);
-			if (row->dtime.tested && !isnan(row->dtime.p)) {
+			/* A figure its flags invalidate is not judged. */
+			if (row->dtime.invalid)
+				row->dtime.verdict = CAMP_INVALID;
+			else if (row->dtime.tested && !isnan(row->dtime.p)) {
 				time[n] = 1;
 				fam[n++] = &row->dtime;
 			}
-			if (row->dec.tested && !isnan(row->dec.p))
+			if (row->dec.invalid)
+				row->dec.verdict = CAMP_INVALID;
+			else if (row->dec.tested && !isnan(row->dec.p))
 				fam[n++] = &row->dec;
 		}
 	for (k = 0; k < n; k++)
@@ -489,6 +527,7 @@ camp_analyse(const struct camp *c, const struct camp_opts *o,
 	for (i = 0; i < c->ncfg * nl; i++)
 		ds_free(ds[i]);
 	free(ds);
+	flags(r);
 	camp_bootstrap(r);
 	verdicts(r);
 	plans(r);

@@ -26,6 +26,8 @@
 
 /* --- the data: configurations, boots, batches ------------------------ */
 
+struct gate;
+
 /* The real times of one level's batches in one boot. */
 struct camp_level {
 	int	 jobs;
@@ -39,6 +41,8 @@ struct camp_boot {
 	struct camp_level *lv;		/* in increasing jobs order */
 	size_t		 nlv;
 	char		*path;		/* the set it came from, or NULL */
+	struct gate	*flags;		/* its set's validity flags */
+	size_t		 nflags;
 };
 
 struct camp_config {
@@ -69,6 +73,8 @@ size_t	 camp_config(struct camp *, const char *name);
 struct camp_boot *camp_boot(struct camp *, size_t cfg, int boot, int round);
 /* One batch's real time at jobs in that boot. */
 void	 camp_add(struct camp_boot *, int jobs, double t);
+/* One validity flag of the boot's set (analysis.h, struct gate). */
+void	 camp_flag(struct camp_boot *, const struct gate *);
 /* Make the configuration named name the baseline: 0, or -1 if none. */
 int	 camp_set_base(struct camp *, const char *name);
 
@@ -93,7 +99,9 @@ int	 camp_set_base(struct camp *, const char *name);
  * start - the batches), NaN without those keys.  baseline NULL: the
  * first configuration in name order.  NULL with a message in err (a set
  * without the keys or of another campaign, a boot given twice, a
- * baseline that is no configuration).
+ * baseline that is no configuration).  Each boot carries its set's
+ * validity flags: gate_set's (at 95%, the default --max-cv) and
+ * gate_oversubscribed's.
  */
 struct camp *camp_from_sets(const char *const *paths, size_t n,
 	    const char *baseline, char *err, size_t errlen);
@@ -140,7 +148,33 @@ struct camp_fig {
 	struct camp_var	 vc;		/* times only */
 };
 
-enum { CAMP_UNTESTED = -1, CAMP_SAME, CAMP_BETTER, CAMP_WORSE };
+enum { CAMP_UNTESTED = -1, CAMP_SAME, CAMP_BETTER, CAMP_WORSE,
+	CAMP_INVALID };
+
+/*
+ * The flags of a configuration's boots that bear on one figure: a flag
+ * of the whole set or of its level (EC(N): of N or of 1).  n[kind] the
+ * boots with a flag of that kind (enum gate_kind), ninvalid those with
+ * one that invalidates (gate_invalidates), nboots the configuration's.
+ */
+#define CAMP_NFLAGS	8	/* at least GATE_NKINDS */
+struct camp_flags {
+	int		 n[CAMP_NFLAGS];
+	int		 ninvalid;
+	int		 nboots;
+};
+void	 camp_flags_at(const struct camp_config *, int jobs, int ec,
+	    struct camp_flags *);
+/* jobs for camp_flags_at: the flags of every level. */
+#define CAMP_ALL_LEVELS	0
+/*
+ * "oversubscribed on 3 of 3 boots, disturbed on 1 of 3 boots": the
+ * kinds that invalidate (inval 1) or only warn (0), in buf; "" if none.
+ */
+void	 camp_flags_text(char *buf, size_t len, const struct camp_flags *,
+	    int inval);
+/* One flag of a boot, short: "oversubscribed at -j 2 on 1 CPUs". */
+void	 camp_flag_text(char *buf, size_t len, const struct gate *);
 
 /*
  * A figure of a configuration against the baseline's.  diff = cand -
@@ -163,7 +197,11 @@ struct camp_cmp {
 	double		 ratio, rlo, rhi;
 	int		 ratio_method;	/* RATIO_FIELLER or RATIO_DELTA */
 	double		 bdlo, bdhi, brlo, brhi;
-	int		 verdict;	/* CAMP_* (better: faster, higher EC) */
+	int		 verdict;	/* CAMP_* (better: faster, higher EC;
+					   invalid: not judged, a flag
+					   invalidates either side) */
+	int		 invalid;	/* 1: the candidate's boots, 2: the
+					   baseline's, 3: both */
 	int		 regression;	/* worse, significant after Holm,
 					   beyond the threshold */
 };
@@ -187,6 +225,7 @@ struct camp_row {
 	struct camp_fig	 ec;		/* jobs > 1 with a jobs 1 level */
 	struct camp_cmp	 dtime, dec;	/* not for the baseline */
 	struct camp_plan plan;		/* for the time */
+	struct camp_flags tflags, eflags; /* of the time, of EC */
 };
 
 struct camp_result {
@@ -198,14 +237,18 @@ struct camp_result {
 	struct camp_plan plan;		/* every time to within target */
 	size_t		 ntests;	/* Holm's family */
 	int		 nregressions;
+	int		 ninvalid;	/* figures with boots whose flags
+					   invalidate them */
 };
 
 /*
  * Every figure, comparison, Holm's correction over all comparisons with
  * the baseline (times at every level, EC(N) at every N > 1), the
- * verdicts and the plan.  0, or -1 with a message in err (no
- * configuration, no data).  r->nregressions > 0: the caller exits
- * EXIT_REGRESSION.
+ * verdicts and the plan.  A comparison where either side has a boot
+ * whose flags invalidate the figure is not judged (CAMP_INVALID, out of
+ * Holm's family, never a regression).  0, or -1 with a message in err
+ * (no configuration, no data).  r->nregressions > 0: the caller exits
+ * EXIT_REGRESSION; else r->ninvalid > 0: EXIT_INVALID.
  */
 int	 camp_analyse(const struct camp *, const struct camp_opts *,
 	    struct camp_result *, char *err, size_t errlen);
@@ -225,6 +268,14 @@ void	 camp_plan_for(const struct camp_var *, double mean, double c1,
 	    double c2, double conf, double target, struct camp_plan *);
 /* cost of a plan: n2 (c2 + n1 c1). */
 double	 camp_plan_cost(int n1, int n2, double c1, double c2);
+
+/*
+ * Why a comparison (m of configuration cfg at level lv, EC when ec) is
+ * not judged: "invalid: oversubscribed on 3 of 3 boots", the
+ * baseline's flags named as such; "" when it is judged.
+ */
+void	 camp_invalid_text(char *buf, size_t len, const struct camp_result *,
+	    size_t cfg, size_t lv, int ec);
 
 /* The report: text, and one JSON object. */
 void	 camp_print(FILE *, const struct camp_result *);
@@ -247,11 +298,14 @@ int	 camp_select(struct rs_set *const *sets, size_t n, char ***paths,
 
 /*
  * fsconc report's "Boot campaign" section (report_campaign.c) when sets
- * are one campaign's: its figures over boots as HTML tables.  0; when
- * there is no campaign nothing is written, and when the sets cannot be
- * judged as one a warnx(3) says why (the rest of the page stands).
+ * are one campaign's: its figures over boots as HTML tables, the flags
+ * of every boot, and per level a plot of the boots made in the
+ * directory open as plotfd (plotdir names it; plot.h).  0; when there is
+ * no campaign nothing is written, and when the sets cannot be judged as
+ * one a warnx(3) says why (the rest of the page stands); -1 when a plot
+ * could not be made (after a message).
  */
 int	 report_campaign(FILE *fp, struct rs_set *const *sets, size_t n,
-	    double conf);
+	    double conf, int plotfd, const char *plotdir);
 
 #endif

@@ -589,7 +589,8 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	    "confidence throughout.</p>\n", FSCONC_VERSION, stamp, opts->conf);
 	html_verdicts(fp, &r);
 	html_validity(fp, &r);
-	if (report_campaign(fp, sets, nsets, opts->conf) != 0)
+	if (report_campaign(fp, sets, nsets, opts->conf, r.plotfd,
+	    r.plotdir) != 0)
 		goto out;
 	html_sets(fp, &r);
 	if (report_plots(fp, &r) != 0)

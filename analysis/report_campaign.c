@@ -1,7 +1,10 @@
 /*
  * fsconc report's "Boot campaign" section: the figures of campaign.c
- * (camp_analyse) as HTML tables, every interval over boots.  The page's
- * other sections show the sets named, one boot each.
+ * (camp_analyse) as HTML tables, every interval over boots, the flags of
+ * every boot, and per level a plot of the boots (each boot's mean with
+ * its interval over its batches, beside the configuration's mean over
+ * boots) drawn by gnuplot (plot.c) as report_plots.c draws its own.  The
+ * page's other sections show the sets named, one boot each.
  */
 #include <err.h>
 #include <math.h>
@@ -10,8 +13,10 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "camp_int.h"
 #include "campaign.h"
 #include "html.h"
+#include "plot.h"
 #include "results.h"
 #include "util.h"
 
@@ -81,13 +86,19 @@ fig_row(FILE *fp, const struct camp_config *g, int base, const char *what,
 
 static void
 cmp_row(FILE *fp, const struct camp_config *g, const char *what, int jobs,
-    const struct camp_cmp *m, int pct)
+    const struct camp_cmp *m, int pct, const char *invalid)
 {
 	const char *v;
 
 	fputs("<tr><td>", fp);
 	html_puts(fp, g->name);
 	fprintf(fp, "</td><td>%s(%d)</td>", what, jobs);
+	if (*invalid != '\0' && isnan(m->diff)) {
+		fputs("<td colspan=\"7\" class=\"slower\">", fp);
+		html_puts(fp, invalid);
+		fputs("</td></tr>\n", fp);
+		return;
+	}
 	if (isnan(m->diff)) {
 		fputs("<td colspan=\"7\">no interval (fewer than 2 boots a "
 		    "side)</td></tr>\n", fp);
@@ -110,6 +121,13 @@ cmp_row(FILE *fp, const struct camp_config *g, const char *what, int jobs,
 		fprintf(fp, "[%.4g, %.4g] (%s)", m->rlo, m->rhi,
 		    m->ratio_method == RATIO_FIELLER ? "Fieller" : "delta");
 	fputs("</td>", fp);
+	/* Not judged: a flag of the boots invalidates the figure. */
+	if (*invalid != '\0') {
+		fputs("<td colspan=\"3\" class=\"slower\">", fp);
+		html_puts(fp, invalid);
+		fputs("</td></tr>\n", fp);
+		return;
+	}
 	if (!m->tested) {
 		fprintf(fp, "<td colspan=\"3\">untested (fewer than %d boots "
 		    "a side)</td></tr>\n", STAT_MIN_N);
@@ -125,12 +143,240 @@ cmp_row(FILE *fp, const struct camp_config *g, const char *what, int jobs,
 	    "");
 }
 
+/* Every flag of every boot, per configuration; nothing when none. */
 static void
-section(FILE *fp, const struct camp_result *r)
+flags_table(FILE *fp, const struct camp *c)
+{
+	const struct camp_config *g;
+	const struct gate *x;
+	struct camp_flags f;
+	char a[256], b[256];
+	size_t i, j, k;
+	int any = 0;
+
+	for (i = 0; i < c->ncfg; i++)
+		for (j = 0; j < c->cfg[i].nboots; j++)
+			any |= c->cfg[i].boots[j].nflags > 0;
+	if (!any)
+		return;
+	fputs("<p class=\"note\">Flags of the boots' sets: oversubscribed, "
+	    "disturbed and superlinear invalidate the figures of their "
+	    "level (a comparison with such boots on either side is not "
+	    "judged); noisy and a missed precision target only warn, the "
+	    "interval over boots carrying that spread.</p>\n<table>\n"
+	    "<tr><th>configuration</th><th>over its boots</th><th>boot</th>"
+	    "<th>flags</th></tr>\n", fp);
+	for (i = 0; i < c->ncfg; i++) {
+		g = &c->cfg[i];
+		camp_flags_at(g, CAMP_ALL_LEVELS, 0, &f);
+		camp_flags_text(a, sizeof(a), &f, 1);
+		camp_flags_text(b, sizeof(b), &f, 0);
+		for (j = 0; j < g->nboots; j++) {
+			fputs("<tr><td>", fp);
+			html_puts(fp, g->name);
+			fputs("</td><td>", fp);
+			if (j == 0 && *a != '\0') {
+				fputs("<span class=\"slower\">invalid: ", fp);
+				html_puts(fp, a);
+				fputs("</span>", fp);
+			}
+			if (j == 0 && *b != '\0') {
+				fputs(*a != '\0' ? "; warning: " : "warning: ",
+				    fp);
+				html_puts(fp, b);
+			}
+			if (j == 0 && *a == '\0' && *b == '\0')
+				fputs("none", fp);
+			fprintf(fp, "</td><td class=\"num\">%d</td><td>",
+			    g->boots[j].boot);
+			for (k = 0; k < g->boots[j].nflags; k++) {
+				x = &g->boots[j].flags[k];
+				camp_flag_text(b, sizeof(b), x);
+				fprintf(fp, "%s<span%s>", k ? "; " : "",
+				    gate_invalidates(x->kind) ?
+				    " class=\"slower\"" : "");
+				html_puts(fp, b);
+				fputs("</span>", fp);
+			}
+			if (g->boots[j].nflags == 0)
+				fputs("-", fp);
+			fputs("</td></tr>\n", fp);
+		}
+	}
+	fputs("</table>\n", fp);
+}
+
+/*
+ * One level's boots: per configuration (a colour each, x = its number)
+ * each boot's mean real time with its t interval over the boot's
+ * batches, spread across the configuration's slot in boot order; to
+ * the right, the mean of boot means with its interval over boots; a
+ * ring round a boot whose flags invalidate the level.  The SVG, or NULL
+ * after a message.
+ */
+static char *
+boots_plot(const struct camp_result *r, size_t lv, int plotfd,
+    const char *plotdir)
+{
+	const struct camp *c = r->c;
+	const struct camp_config *g;
+	const struct camp_level *l;
+	const struct camp_row *row;
+	struct camp_config one;
+	struct dataset *ds;
+	struct camp_flags f;
+	char *dat, *name, *script, *svg, title[64];
+	double x, m, hw, w;
+	size_t i, j, k, len, nblk = 0, bad = 0, npts;
+	int jobs = r->levels[lv];
+	FILE *fp, *sc;
+
+	name = xasprintf("campaign-boots-%d", jobs);
+	dat = xasprintf("%s.dat", name);
+	if ((fp = plot_file(plotfd, plotdir, dat)) == NULL) {
+		free(name);
+		free(dat);
+		return (NULL);
+	}
+	/* Blocks: one per configuration, then the means, then the rings. */
+	for (i = 0; i < c->ncfg; i++) {
+		g = &c->cfg[i];
+		fprintf(fp, "# configuration %zu: x, boot mean, CI low, CI "
+		    "high (a boot a line)\n", i + 1);
+		plot_data_string(fp, g->name);
+		w = g->nboots > 1 ? 0.5 / (double)(g->nboots - 1) : 0;
+		npts = 0;
+		for (j = 0; j < g->nboots; j++) {
+			if ((l = camp_boot_level(&g->boots[j], jobs)) ==
+			    NULL)
+				continue;
+			npts++;
+			ds = ds_new("T");
+			for (k = 0; k < l->n; k++)
+				ds_add(ds, l->t[k]);
+			m = ds_mean(ds);
+			hw = ds_mean_hw(ds, r->o.conf);
+			ds_free(ds);
+			x = (double)(i + 1) - 0.3 + w * (double)j;
+			if (!isfinite(hw))
+				hw = 0;
+			fprintf(fp, "%.6g %.9g %.9g %.9g\n", x, m, m - hw,
+			    m + hw);
+		}
+		/* gnuplot wants a point in every block it plots. */
+		fputs(npts == 0 ? "NaN NaN NaN NaN\n\n\n" : "\n\n", fp);
+		nblk++;
+	}
+	fprintf(fp, "# the mean of boot means, its interval over boots\n"
+	    "\"over boots\"\nNaN NaN NaN NaN\n");
+	for (i = 0; i < c->ncfg; i++) {
+		row = camp_row_at(r, i, lv);
+		if (!row->time.valid)
+			continue;
+		fprintf(fp, "%.6g %.9g %.9g %.9g\n", (double)(i + 1) + 0.38,
+		    row->time.est, isfinite(row->time.lo) ? row->time.lo :
+		    row->time.est, isfinite(row->time.hi) ? row->time.hi :
+		    row->time.est);
+	}
+	fputs("\n\n# boots whose flags invalidate this level\n"
+	    "\"flagged boot\"\n", fp);
+	for (i = 0; i < c->ncfg; i++) {
+		g = &c->cfg[i];
+		w = g->nboots > 1 ? 0.5 / (double)(g->nboots - 1) : 0;
+		for (j = 0; j < g->nboots; j++) {
+			if ((l = camp_boot_level(&g->boots[j], jobs)) ==
+			    NULL)
+				continue;
+			one = *g;
+			one.boots = &g->boots[j];
+			one.nboots = 1;
+			camp_flags_at(&one, jobs, 0, &f);
+			if (f.ninvalid == 0)
+				continue;
+			fprintf(fp, "%.6g %.9g\n", (double)(i + 1) - 0.3 +
+			    w * (double)j, camp_level_mean(l));
+			bad++;
+		}
+	}
+	if (bad == 0)
+		fputs("NaN NaN\n", fp);
+	if (fclose(fp) != 0) {
+		warn("%s/%s", plotdir, dat);
+		free(name);
+		free(dat);
+		return (NULL);
+	}
+	if ((sc = open_memstream(&script, &len)) == NULL) {
+		warn("%s: open_memstream", name);
+		free(name);
+		free(dat);
+		return (NULL);
+	}
+	snprintf(title, sizeof(title), "Boots at -j %d", jobs);
+	fputs("set title ", sc);
+	plot_text(sc, title);
+	snprintf(title, sizeof(title), "real time, s (%g%% CI)", r->o.conf);
+	fputs("\nset ylabel ", sc);
+	plot_text(sc, title);
+	fprintf(sc, "\nset xlabel 'configuration: its boots in boot order, "
+	    "then the mean over boots'\nset grid ytics\nset key below left "
+	    "Left reverse\nset xrange [0.5:%zu.7]\nset xtics 1\n"
+	    "set format x ''\nset offsets 0, 0, graph 0.08, graph 0.08\n",
+	    c->ncfg);
+	fputs("plot ", sc);
+	for (i = 0; i < nblk; i++)
+		fprintf(sc, "%s'%s' index %zu using 1:2:3:4 with yerrorbars "
+		    "pt 7 ps 0.8 lw 1.5 lc %zu title columnheader(1)", i ?
+		    ", \\\n  " : "", dat, i, i + 1);
+	fprintf(sc, ", \\\n  '%s' index %zu using 1:2:3:4 with yerrorbars "
+	    "pt 13 ps 1.2 lw 2.5 lc rgb '#000000' title columnheader(1)",
+	    dat, nblk);
+	fprintf(sc, ", \\\n  '%s' index %zu using 1:2 with points pt 6 "
+	    "ps 2 lw 2 lc rgb '#cc0000' title columnheader(1)\n", dat,
+	    nblk + 1);
+	fclose(sc);
+	svg = plot_run(plotfd, plotdir, name, PLOT_HEIGHT + 18 *
+	    ((int)c->ncfg + 2) + 10, script);
+	free(script);
+	free(name);
+	free(dat);
+	return (svg);
+}
+
+/* A figure per level: the boots of every configuration.  0, or -1. */
+static int
+boots_plots(FILE *fp, const struct camp_result *r, int plotfd,
+    const char *plotdir)
+{
+	char *svg;
+	size_t j;
+
+	for (j = 0; j < r->nlevels; j++) {
+		if ((svg = boots_plot(r, j, plotfd, plotdir)) == NULL)
+			return (-1);
+		fputs("<figure>\n", fp);
+		fputs(svg, fp);
+		fprintf(fp, "<figcaption>The boots at -j %d: per "
+		    "configuration, each boot's mean real time with its %g%% "
+		    "interval over that boot's batches, then (black) the mean "
+		    "of boot means with its interval over boots; red rings "
+		    "mark boots whose flags invalidate the level.  A spread "
+		    "between boots wider than their own intervals is the "
+		    "boots', which one boot's interval never shows."
+		    "</figcaption>\n</figure>\n", r->levels[j], r->o.conf);
+		free(svg);
+	}
+	return (0);
+}
+
+static int
+section(FILE *fp, const struct camp_result *r, int plotfd,
+    const char *plotdir)
 {
 	const struct camp *c = r->c;
 	const struct camp_config *g;
 	const struct camp_row *row;
+	char inv[600];
 	size_t i, j;
 
 	fputs("<h2>Boot campaign</h2>\n<p class=\"note\">", fp);
@@ -153,7 +399,9 @@ section(FILE *fp, const struct camp_result *r)
 	fputs(" The other sections show the sets named, one boot each: "
 	    "their intervals are a single boot's, not the "
 	    "configuration's.", fp);
-	fputs("</p>\n<table>\n<tr><th>configuration</th><th>figure</th>"
+	fputs("</p>\n", fp);
+	flags_table(fp, c);
+	fputs("<table>\n<tr><th>configuration</th><th>figure</th>"
 	    "<th>estimate</th>", fp);
 	fprintf(fp, "<th>%g%% CI, t over boots</th><th>bootstrap</th>"
 	    "<th>boots</th><th>per boot</th><th>batches per boot</th>"
@@ -190,10 +438,13 @@ section(FILE *fp, const struct camp_result *r)
 				row = camp_row_at(r, i, j);
 				if (!row->time.valid)
 					continue;
-				cmp_row(fp, g, "T", row->jobs, &row->dtime, 1);
+				camp_invalid_text(inv, sizeof(inv), r, i, j, 0);
+				cmp_row(fp, g, "T", row->jobs, &row->dtime, 1,
+				    inv);
+				camp_invalid_text(inv, sizeof(inv), r, i, j, 1);
 				if (row->ec.valid)
 					cmp_row(fp, g, "EC", row->jobs,
-					    &row->dec, 0);
+					    &row->dec, 0, inv);
 			}
 		}
 		fputs("</table>\n", fp);
@@ -218,13 +469,20 @@ section(FILE *fp, const struct camp_result *r)
 	if (isfinite(r->plan.cost))
 		fprintf(fp, ", about %.0f s per configuration", r->plan.cost);
 	fprintf(fp, ".<br>\nverdict: <span%s>%d regression%s</span> in %zu "
-	    "tests (Holm).</p>\n", r->nregressions > 0 ?
+	    "tests (Holm)", r->nregressions > 0 ?
 	    " class=\"slower\"" : "", r->nregressions,
 	    r->nregressions == 1 ? "" : "s", r->ntests);
+	if (r->ninvalid > 0)
+		fprintf(fp, "; <span class=\"slower\">invalid: %d figure%s "
+		    "whose boots carry flags that invalidate them, not "
+		    "judged</span>", r->ninvalid, r->ninvalid == 1 ? "" : "s");
+	fputs(".</p>\n", fp);
+	return (boots_plots(fp, r, plotfd, plotdir));
 }
 
 int
-report_campaign(FILE *fp, struct rs_set *const *sets, size_t n, double conf)
+report_campaign(FILE *fp, struct rs_set *const *sets, size_t n, double conf,
+    int plotfd, const char *plotdir)
 {
 	struct camp_opts o;
 	struct camp_result r;
@@ -254,8 +512,8 @@ report_campaign(FILE *fp, struct rs_set *const *sets, size_t n, double conf)
 		camp_free(c);
 		return (0);
 	}
-	section(fp, &r);
+	k = section(fp, &r, plotfd, plotdir);
 	camp_result_free(&r);
 	camp_free(c);
-	return (0);
+	return (k);
 }

@@ -6,7 +6,8 @@
  * precision target (meta written by run --precision), a set that
  * counted disturbed batches (meta disturbed_kept).  run's summary,
  * compare, report and nightly show them; nightly will not say "no
- * regression" over them.
+ * regression" over them.  A level run with more workers than CPUs
+ * (meta oversubscribed) is a flag of boot campaigns' reports.
  */
 #include <math.h>
 #include <stdio.h>
@@ -119,6 +120,69 @@ gate_set(const struct rs_set *s, double conf, double max_cv,
 	return (n);
 }
 
+size_t
+gate_oversubscribed(const struct rs_set *s, struct gate *g, size_t max)
+{
+	const char *v;
+	char *end;
+	size_t nl, i, n = 0;
+	long x;
+	int *lv, ncpu;
+
+	v = rs_meta_get(s, "ncpu");
+	ncpu = v != NULL ? atoi(v) : 0;
+	if (ncpu < 0 || ncpu > 1000000)
+		ncpu = 0;
+	v = rs_meta_get(s, "oversubscribed");
+	if (v != NULL && strcmp(v, "no") == 0)
+		return (0);
+	if (v == NULL) {
+		/* Older sets: the levels above the CPUs meta counted. */
+		nl = rs_levels(s, &lv);
+		for (i = 0; i < nl && n < max && ncpu > 0; i++)
+			if (lv[i] > ncpu) {
+				memset(&g[n], 0, sizeof(g[n]));
+				g[n].kind = GATE_OVERSUBSCRIBED;
+				g[n].jobs = lv[i];
+				g[n].limit = ncpu;
+				n++;
+			}
+		free(lv);
+		return (n);
+	}
+	/* "2,4"; anything else still says oversubscribed, at no level. */
+	while (n < max) {
+		x = strtol(v, &end, 10);
+		if (end == v || x < 1 || x > 1000000 || (*end != ',' &&
+		    *end != '\0')) {
+			n = 0;
+			break;
+		}
+		memset(&g[n], 0, sizeof(g[n]));
+		g[n].kind = GATE_OVERSUBSCRIBED;
+		g[n].jobs = (int)x;
+		g[n].limit = ncpu > 0 ? ncpu : NAN;
+		n++;
+		if (*end == '\0')
+			return (n);
+		v = end + 1;
+	}
+	if (n == 0 && max > 0) {
+		memset(&g[0], 0, sizeof(g[0]));
+		g[0].kind = GATE_OVERSUBSCRIBED;
+		g[0].limit = ncpu > 0 ? ncpu : NAN;
+		n = 1;
+	}
+	return (n);
+}
+
+int
+gate_invalidates(enum gate_kind k)
+{
+	return (k == GATE_OVERSUBSCRIBED || k == GATE_DISTURBED ||
+	    k == GATE_SUPERLINEAR);
+}
+
 const char *
 gate_name(enum gate_kind k)
 {
@@ -131,6 +195,8 @@ gate_name(enum gate_kind k)
 		return ("precision not reached");
 	case GATE_DISTURBED:
 		return ("disturbed");
+	case GATE_OVERSUBSCRIBED:
+		return ("oversubscribed");
 	}
 	return ("?");
 }
@@ -177,6 +243,19 @@ gate_text(char *buf, size_t len, const struct rs_set *s,
 		    "alone; quiet the machine (--wait-quiet, --disturb-wait) "
 		    "and run again", g->count, g->count == 1 ? "batch" :
 		    "batches", lim, worst);
+		break;
+	case GATE_OVERSUBSCRIBED:
+		snprintf(lim, sizeof(lim), isnan(g->limit) ? "fewer" : "%g",
+		    g->limit);
+		if (g->jobs > 0)
+			snprintf(worst, sizeof(worst), "-j %d", g->jobs);
+		else
+			snprintf(worst, sizeof(worst), "a level");
+		snprintf(buf, len, "oversubscribed: %s ran on %s CPUs: the "
+		    "workers shared CPUs, so its times measure time-sharing, "
+		    "not the file system's scaling; run with no more workers "
+		    "than CPUs (isolated CPUs are outside the inherited "
+		    "affinity)", worst, lim);
 		break;
 	}
 }

@@ -253,7 +253,13 @@ show(const char *root, const char *id, int json, int report,
 	if (have) {
 		if (r.nregressions > 0)
 			rc = EXIT_REGRESSION;
-		else if (r.ntests == 0)
+		else if (r.ninvalid > 0) {
+			/* As run's for a flagged set: no figure to trust. */
+			warnx("campaign %s: %d figure%s invalid: their boots "
+			    "carry flags that invalidate them", c.id,
+			    r.ninvalid, r.ninvalid == 1 ? "" : "s");
+			rc = EXIT_INVALID;
+		} else if (r.ntests == 0)
 			warnx("campaign %s: 0 tests: no configuration has %d "
 			    "boots or more beside the baseline's; no verdict",
 			    c.id, STAT_MIN_N);

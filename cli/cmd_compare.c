@@ -273,7 +273,12 @@ compare_campaign(const struct compare_cli *cli, struct rs_set *const *sets,
 		goto out;
 	}
 	rc = r.nregressions > 0 ? EXIT_REGRESSION : EXIT_OK;
-	if (r.ntests == 0) {
+	if (r.nregressions == 0 && r.ninvalid > 0) {
+		warnx("compare: campaign %s: %d figure%s invalid: their boots "
+		    "carry flags that invalidate them", c->id, r.ninvalid,
+		    r.ninvalid == 1 ? "" : "s");
+		rc = EXIT_INVALID;
+	} else if (r.ntests == 0) {
 		warnx("compare: campaign %s: 0 tests: no configuration has %d "
 		    "boots or more beside the baseline's; no verdict", c->id,
 		    STAT_MIN_N);

@@ -149,8 +149,10 @@ sep=$(echo "$eca|$ecb" | awk -F'|' '{ na = split($1, a, " "); nb = split($2, b, 
     ok "3 sets of A on 1 CPU, 3 of B on 2; per boot EC(2) A:$eca B:$ecb" ||
     not_ok "3 sets of A on 1 CPU, 3 of B on 2; per boot EC(2) A:$eca B:$ecb" "bad=$bad"
 # The comparison is the campaign report's, over boots: EC(2) of B minus
-# A's must exclude 0 (EC cannot exceed 1 on one CPU).  The figures are
-# TAP comments, and the main ones in the test's line too (tests/run
+# A's must exclude 0 (EC cannot exceed 1 on one CPU).  A's boots ran 2
+# workers on 1 CPU: flagged oversubscribed, so the report shows the
+# interval but judges nothing at -j 2 ("invalid", exit 4).  The figures
+# are TAP comments, and the main ones in the test's line too (tests/run
 # shows no comment).
 "$FSCONC" campaign report --json -R "$R" --id "$id" >"$w/report.json" 2>"$w/report.err"
 rrc=$?
@@ -185,14 +187,19 @@ print("SUM EC(2) B - A %s [%s, %s] over boots; between-boot share T(1) A %s B %s
     for j in (1, 2) for c in "AB"]))
 print("LO %s" % m["lo"])
 print("ECREG %s" % ("yes" if m["regression"] else "no"))
+print("ECVERDICT %s" % m["verdict"])
+print("AFLAGS %d" % sum(1 for x in cf["A"]["flags"] if x["flag"] == "oversubscribed"))
 PY
 	grep '^#' "$w/report.tap"
 	lo=$(sed -n 's/^LO //p' "$w/report.tap")
 	sum=$(sed -n 's/^SUM //p' "$w/report.tap")
-	# Exit 0, or 3 for a slower T(1) of B (never for its EC).
-	if { [ $rrc -eq 0 ] || [ $rrc -eq 3 ]; } && [ -n "$lo" ] &&
+	# Exit 4 (A oversubscribed), or 3 for a slower T(1) of B (never
+	# for its EC, not judged).
+	if { [ $rrc -eq 4 ] || [ $rrc -eq 3 ]; } && [ -n "$lo" ] &&
 	    awk -v x="$lo" 'BEGIN { exit !(x + 0 > 0) }' &&
-	    grep -q '^ECREG no$' "$w/report.tap"; then
+	    grep -q '^ECREG no$' "$w/report.tap" &&
+	    grep -q '^ECVERDICT invalid$' "$w/report.tap" &&
+	    grep -q '^AFLAGS 3$' "$w/report.tap"; then
 		ok "campaign report: EC(2) of B minus A over boots excludes 0: $sum"
 	else
 		not_ok "campaign report: EC(2) of B minus A over boots excludes 0: $sum" \

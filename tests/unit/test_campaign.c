@@ -456,6 +456,149 @@ test_verdicts(void **state)
 	camp_free(c);
 }
 
+/* A flag of kind at jobs (0: the whole set) on every boot of cfg. */
+static void
+flag_all(struct camp *c, const char *cfg, enum gate_kind kind, int jobs)
+{
+	struct camp_config *g = &c->cfg[camp_config(c, cfg)];
+	struct gate x;
+	size_t i;
+
+	memset(&x, 0, sizeof(x));
+	x.kind = kind;
+	x.jobs = jobs;
+	x.limit = 1;
+	for (i = 0; i < g->nboots; i++)
+		camp_flag(&g->boots[i], &x);
+}
+
+/*
+ * Flags per boot, counted per configuration and figure: a boot counts
+ * once per kind; a set-wide flag bears on every level, EC(N) takes
+ * those of N and of 1; oversubscribed, disturbed and superlinear
+ * invalidate, noisy and precision warn.
+ */
+static void
+test_flags_aggregate(void **state)
+{
+	struct camp *c = camp_new("f");
+	struct camp_flags f;
+	struct gate x;
+	uint64_t s = 11;
+	char buf[256];
+
+	(void)state;
+	sim_config(c, "A", 4, 5, 10, 6, 2, 0.5, &s);
+	sim_config(c, "B", 4, 5, 10, 6, 2, 0.5, &s);
+	flag_all(c, "B", GATE_OVERSUBSCRIBED, 2);
+	memset(&x, 0, sizeof(x));
+	x.kind = GATE_NOISY;
+	x.jobs = 1;
+	x.value = 25;
+	camp_flag(&c->cfg[1].boots[0], &x);
+	camp_flag(&c->cfg[1].boots[0], &x);	/* once per boot */
+	x.kind = GATE_DISTURBED;
+	x.jobs = 0;
+	x.count = 2;
+	camp_flag(&c->cfg[1].boots[3], &x);
+
+	camp_flags_at(&c->cfg[1], 1, 0, &f);
+	assert_int_equal(f.nboots, 4);
+	assert_int_equal(f.n[GATE_NOISY], 1);
+	assert_int_equal(f.n[GATE_OVERSUBSCRIBED], 0);
+	assert_int_equal(f.n[GATE_DISTURBED], 1);
+	assert_int_equal(f.ninvalid, 1);
+	camp_flags_at(&c->cfg[1], 2, 0, &f);
+	assert_int_equal(f.n[GATE_OVERSUBSCRIBED], 4);
+	assert_int_equal(f.n[GATE_NOISY], 0);
+	assert_int_equal(f.ninvalid, 4);
+	camp_flags_at(&c->cfg[1], 2, 1, &f);
+	assert_int_equal(f.n[GATE_NOISY], 1);
+	assert_int_equal(f.n[GATE_OVERSUBSCRIBED], 4);
+	camp_flags_text(buf, sizeof(buf), &f, 1);
+	assert_string_equal(buf, "disturbed on 1 of 4 boots, oversubscribed "
+	    "on 4 of 4 boots");
+	camp_flags_text(buf, sizeof(buf), &f, 0);
+	assert_string_equal(buf, "noisy on 1 of 4 boots");
+	camp_flags_at(&c->cfg[0], CAMP_ALL_LEVELS, 0, &f);
+	assert_int_equal(f.ninvalid, 0);
+	camp_flags_text(buf, sizeof(buf), &f, 1);
+	assert_string_equal(buf, "");
+	/* A short buffer is cut, never overrun. */
+	camp_flags_at(&c->cfg[1], CAMP_ALL_LEVELS, 0, &f);
+	camp_flags_text(buf, 12, &f, 1);
+	assert_int_equal(strlen(buf), 11);
+	assert_true(gate_invalidates(GATE_OVERSUBSCRIBED) &&
+	    gate_invalidates(GATE_DISTURBED) &&
+	    gate_invalidates(GATE_SUPERLINEAR) &&
+	    !gate_invalidates(GATE_NOISY) && !gate_invalidates(GATE_PRECISION));
+	camp_free(c);
+}
+
+/*
+ * B 20% slower at 2 jobs, but oversubscribed there on every boot: T(2)
+ * and EC(2) are not judged (no regression, out of Holm's family), T(1)
+ * is; a flag of the baseline's boots makes its side invalid too.
+ */
+static void
+test_flags_verdicts(void **state)
+{
+	struct camp *c = camp_new("f");
+	struct camp_opts o;
+	struct camp_result r;
+	struct gate x;
+	uint64_t s = 5;
+	char e[128], buf[600];
+
+	(void)state;
+	sim_config(c, "A", 6, 5, 10, 6, 2, 0.5, &s);
+	sim_config(c, "B", 6, 5, 10, 7.2, 2, 0.5, &s);
+	camp_opts_default(&o);
+	o.iter = 200;
+	assert_int_equal(camp_analyse(c, &o, &r, e, sizeof(e)), 0);
+	assert_int_equal(r.nregressions, 2);
+	assert_int_equal(r.ninvalid, 0);
+	camp_result_free(&r);
+
+	flag_all(c, "B", GATE_OVERSUBSCRIBED, 2);
+	assert_int_equal(camp_analyse(c, &o, &r, e, sizeof(e)), 0);
+	assert_int_equal(r.nregressions, 0);
+	assert_int_equal(r.ntests, 1);		/* T(1) alone */
+	assert_int_equal(r.ninvalid, 2);	/* B's T(2), EC(2) */
+	assert_int_equal(camp_row_at(&r, 1, 0)->dtime.verdict, CAMP_SAME);
+	assert_int_equal(camp_row_at(&r, 1, 1)->dtime.verdict, CAMP_INVALID);
+	assert_int_equal(camp_row_at(&r, 1, 1)->dtime.invalid, 1);
+	assert_int_equal(camp_row_at(&r, 1, 1)->dec.verdict, CAMP_INVALID);
+	assert_false(camp_row_at(&r, 1, 1)->dtime.regression);
+	/* Its figures are still there, to be read. */
+	assert_false(isnan(camp_row_at(&r, 1, 1)->dtime.diff));
+	camp_invalid_text(buf, sizeof(buf), &r, 1, 1, 0);
+	assert_string_equal(buf, "invalid: oversubscribed on 6 of 6 boots");
+	camp_invalid_text(buf, sizeof(buf), &r, 1, 0, 0);
+	assert_string_equal(buf, "");
+	camp_result_free(&r);
+
+	/* The baseline disturbed on one boot: every comparison invalid. */
+	memset(&x, 0, sizeof(x));
+	x.kind = GATE_DISTURBED;
+	x.count = 1;
+	camp_flag(&c->cfg[0].boots[2], &x);
+	assert_int_equal(camp_analyse(c, &o, &r, e, sizeof(e)), 0);
+	assert_int_equal(r.ntests, 0);
+	assert_int_equal(camp_row_at(&r, 1, 0)->dtime.invalid, 2);
+	assert_int_equal(camp_row_at(&r, 1, 1)->dtime.invalid, 3);
+	camp_invalid_text(buf, sizeof(buf), &r, 1, 0, 0);
+	assert_string_equal(buf, "invalid: the baseline is disturbed on 1 "
+	    "of 6 boots");
+	camp_invalid_text(buf, sizeof(buf), &r, 1, 1, 0);
+	assert_string_equal(buf, "invalid: oversubscribed on 6 of 6 boots; "
+	    "the baseline is disturbed on 1 of 6 boots");
+	/* A's T(1), T(2), EC(2); B's T(2), EC(2). */
+	assert_int_equal(r.ninvalid, 5);
+	camp_result_free(&r);
+	camp_free(c);
+}
+
 /* The bootstrap is seeded: the same seed, the same intervals. */
 static void
 test_bootstrap_seeded(void **state)
@@ -526,9 +669,11 @@ test_one_boot(void **state)
 
 /* --- loading sets ------------------------------------------------------ */
 
+/* extra: meta keys and values, NULL-terminated, or NULL. */
 static char *
-write_set(const char *root, const char *label, const char *cfg, int boot,
-    const char *complete, double t1, double t2)
+write_set_meta(const char *root, const char *label, const char *cfg,
+    int boot, const char *complete, double t1, double t2,
+    const char *const *extra)
 {
 	struct rs_writer *w;
 	struct rs_run r;
@@ -545,6 +690,8 @@ write_set(const char *root, const char *label, const char *cfg, int boot,
 	rs_meta(w, "campaign_round", "%d", boot);
 	rs_meta(w, "campaign_boot_seconds", "40");
 	rs_meta(w, "start", "2026-12-02T06:00:00Z");
+	for (i = 0; extra != NULL && extra[i] != NULL; i += 2)
+		rs_meta(w, extra[i], "%s", extra[i + 1]);
 	for (i = 0; i < 3; i++) {
 		memset(&r, 0, sizeof(r));
 		r.rep = i + 1;
@@ -564,6 +711,70 @@ write_set(const char *root, const char *label, const char *cfg, int boot,
 		rs_meta(w, "interrupted", "yes");
 	assert_int_equal(rs_close(w), 0);
 	return (path);
+}
+
+static char *
+write_set(const char *root, const char *label, const char *cfg, int boot,
+    const char *complete, double t1, double t2)
+{
+	return (write_set_meta(root, label, cfg, boot, complete, t1, t2,
+	    NULL));
+}
+
+/*
+ * A boot's flags come from its set: meta oversubscribed (its levels, a
+ * malformed value as a flag of the whole set, ncpu below a level without
+ * the key), disturbed_kept, precision_met; none from a clean set.
+ */
+static void
+test_from_sets_flags(void **state)
+{
+	static const char *const over[] = { "ncpu", "1", "oversubscribed",
+	    "2", NULL };
+	static const char *const junk[] = { "oversubscribed", "2,x\033", NULL };
+	static const char *const old[] = { "ncpu", "1", NULL };
+	static const char *const dist[] = { "disturbed_kept", "3",
+	    "disturbed_worst", "49.4", "oversubscribed", "no",
+	    "precision_met", "no", "precision_target", "2", NULL };
+	static const char *const *const meta[] = { over, junk, old, dist,
+	    NULL };
+	char tmpl[] = "/tmp/fsconc-camp-XXXXXX", err[512], buf[256];
+	const char *p[5];
+	char *own[5];
+	const struct camp_boot *b;
+	struct camp *c;
+	size_t i, k;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	for (i = 0; i < 5; i++) {
+		own[i] = write_set_meta(tmpl, "a", "on", (int)i + 1,
+		    "2026-12-02T06:01:00Z", 10, 20, meta[i]);
+		p[i] = own[i];
+	}
+	c = camp_from_sets(p, 5, NULL, err, sizeof(err));
+	assert_non_null(c);
+	assert_int_equal(c->cfg[0].nboots, 5);
+	b = c->cfg[0].boots;
+	/* EC(2) near 1 (T2 twice T1): no superlinear beside them. */
+	assert_int_equal(b[0].nflags, 1);
+	assert_int_equal(b[0].flags[0].kind, GATE_OVERSUBSCRIBED);
+	assert_int_equal(b[0].flags[0].jobs, 2);
+	camp_flag_text(buf, sizeof(buf), &b[0].flags[0]);
+	assert_string_equal(buf, "oversubscribed at -j 2 on 1 CPUs");
+	assert_int_equal(b[1].nflags, 1);
+	assert_int_equal(b[1].flags[0].jobs, 0);
+	assert_int_equal(b[2].nflags, 1);
+	assert_int_equal(b[2].flags[0].jobs, 2);
+	assert_int_equal(b[3].nflags, 2);
+	for (k = 0; k < 2; k++)
+		assert_true(b[3].flags[k].kind == GATE_PRECISION ||
+		    b[3].flags[k].kind == GATE_DISTURBED);
+	assert_int_equal(b[4].nflags, 0);
+	camp_free(c);
+	for (i = 0; i < 5; i++)
+		free(own[i]);
+	rm_rf(tmpl);
 }
 
 static void
@@ -639,6 +850,9 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_bootstrap_seeded),
 		cmocka_unit_test(test_one_boot),
 		cmocka_unit_test(test_from_sets),
+		cmocka_unit_test(test_from_sets_flags),
+		cmocka_unit_test(test_flags_aggregate),
+		cmocka_unit_test(test_flags_verdicts),
 	};
 
 	UNIT_ARGS(argc, argv, tests);
