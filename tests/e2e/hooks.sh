@@ -9,7 +9,9 @@ if [ ! -x "$FSCONC_PLAIN" ]; then
 	skip "the installed build ignores the test hooks" "no $FSCONC_PLAIN"
 	exit 0
 fi
-CAL="-w calib -O iterations=200000 -j 1 -r 1"
+# The installed build ignores FSCONC_TEST_FOREIGN: on a loaded machine
+# its batches would count as disturbed and be run again.
+CAL="-w calib -O iterations=200000 -j 1 -r 1 --disturb-limit off"
 
 # --- FSCONC_TEST_MARKER ---------------------------------------------------
 "$FSCONC" run $CAL -R "$s/r1" >"$s/r1.out" 2>&1 &
@@ -30,6 +32,15 @@ FSCONC_TEST_MARKER=$s/link "$FSCONC" run $CAL -R "$s/r4" >"$s/r4.out" 2>&1; rc=$
     ok "FSCONC_TEST_MARKER: a planted link's target is not truncated" ||
     not_ok "FSCONC_TEST_MARKER: a planted link's target is not truncated" \
 	"rc=$rc victim=$(cat "$s/victim") $(cat "$s/r4.out")"
+
+# A hard link planted there (a file of its own): opened, never truncated.
+echo keep >"$s/victim2"
+ln "$s/victim2" "$s/hard.released"
+FSCONC_TEST_MARKER=$s/hard "$FSCONC" run $CAL -R "$s/r5" >"$s/r5.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$s/victim2")" = keep ] &&
+    ok "FSCONC_TEST_MARKER: a planted file is not truncated" ||
+    not_ok "FSCONC_TEST_MARKER: a planted file is not truncated" \
+	"rc=$rc victim=$(cat "$s/victim2") $(cat "$s/r5.out")"
 
 # --- FSCONC_TEST_DB_STOP --------------------------------------------------
 if ! command -v sqlite3 >/dev/null 2>&1; then
