@@ -143,6 +143,8 @@ struct run_config {
 	enum md_os	 os;		/* --os (dry-run plans; default this OS) */
 	int		 os_given;	/* --os was given */
 	char		*synthetic;	/* --synthetic TOPO (dry-run only) */
+	char		*cpus;		/* --cpus inherited|online|isolated|
+					   LIST; NULL: inherited */
 	struct vary	 vary;		/* --vary KEY=V1,V2, parsed */
 	char		*cmdline;	/* the whole command line, for meta */
 	double		 disturb_limit;	/* --disturb-limit, a share 0..1;
@@ -211,6 +213,7 @@ enum {
 	RUN_OPT_DISTURB_WAIT,
 	RUN_OPT_WARMUP,
 	RUN_OPT_MEMORY_GUARD,
+	RUN_OPT_CPUS,
 	RUN_OPT_END = 320,
 };
 
@@ -238,6 +241,15 @@ int	 run_option(struct run_config *, int ch, const char *arg);
  * check combinations, record argv as the command line.  0 or -1 (printed).
  */
 int	 run_config_finish(struct run_config *, int argc, char **argv);
+/*
+ * The topology a run of c binds in: --synthetic's or this machine's,
+ * narrowed to --cpus (the inherited affinity by default).  With facts
+ * not NULL, this machine's CPU facts are read into it (the caller
+ * frees them with cpu_facts_free).  0, or -1 with err.
+ */
+struct cpu_facts;
+int	 topo_open_run(const struct run_config *, hwloc_topology_t *,
+	    struct cpu_facts *facts, char *err, size_t errlen);
 /*
  * All of the above for "fsconc run" (initialises cfg).  Returns an exit
  * status: EXIT_OK, or EXIT_USAGE after bad input (usage printed).
@@ -398,6 +410,44 @@ int	 bind_distrib_parse(const char *);
 #define TOPO_MAX_SYNTHETIC	4096
 int	 topo_open(hwloc_topology_t *, const char *synthetic, char *err,
 	    size_t errlen);
+/*
+ * --cpus: which CPUs a run takes.  cpu_list_parse reads a kernel CPU
+ * list ("0-3,8", "" for none; CPUs below CPU_LIST_MAX) into set: 0, or
+ * -1 with err.  cpu_facts_read: this machine's online CPUs (those our
+ * cgroup may not use included), the affinity the process inherited, the
+ * isolated (isolcpus=, an isolated cpuset partition) and nohz_full CPUs
+ * (os_cpu_isolation); 0 or -1 with err.  cpu_facts_meta writes them to
+ * meta (cpu.online_cpus, cpu.affinity, cpu.isolated, cpu.nohz_full);
+ * cpu_facts_notable: any CPU isolated, nohz_full or outside the
+ * affinity; cpu_facts_text: the summary's line, used the CPUs the
+ * workers run on.  cpus_check: spec is inherited, online, isolated or a
+ * list (0, or -1 with err); cpus_choose: the set it names (a new bitmap,
+ * or NULL for inherited, or NULL with err).  topo_open_cpus: topo_open
+ * for cpus NULL, else the topology of those CPUs, disallowed ones
+ * included (isolated CPUs are outside the inherited binding), -1 with
+ * err when one is not online.  topo_bind_controller widens the
+ * process's own affinity to the topology's CPUs (sched_setaffinity),
+ * which workers then inherit.
+ */
+#define CPU_LIST_MAX	65536
+#define CPU_LIST_TEXT	1024
+struct cpu_facts {
+	hwloc_bitmap_t	 online, affinity, isolated, nohz_full;
+};
+int	 cpu_list_parse(const char *, hwloc_bitmap_t set, char *err,
+	    size_t errlen);
+int	 cpu_facts_read(struct cpu_facts *, char *err, size_t errlen);
+void	 cpu_facts_free(struct cpu_facts *);
+void	 cpu_facts_meta(const struct cpu_facts *, FILE *meta);
+int	 cpu_facts_notable(const struct cpu_facts *);
+const char *cpu_facts_text(const struct cpu_facts *, const char *cpus,
+	    hwloc_const_bitmap_t used, char *buf, size_t len);
+int	 cpus_check(const char *spec, char *err, size_t errlen);
+hwloc_bitmap_t cpus_choose(const char *spec, const struct cpu_facts *,
+	    char *err, size_t errlen);
+int	 topo_open_cpus(hwloc_topology_t *, const char *synthetic,
+	    hwloc_const_bitmap_t cpus, char *err, size_t errlen);
+int	 topo_bind_controller(hwloc_topology_t, char *err, size_t errlen);
 /* PUs, cores, packages, NUMA nodes the process may use. */
 struct topo_counts {
 	int	 pus, cores, packages, numas;
@@ -615,6 +665,13 @@ void	 os_describe(FILE *);
  * balloon with free page reporting), else 0.
  */
 int	 os_free_page_reporting(void);
+/*
+ * The kernel's isolated CPUs (Linux: /sys/devices/system/cpu/isolated
+ * and the root cgroup's cpuset.cpus.isolated) and nohz_full ones, as
+ * CPU lists ("" when none or unknown; FreeBSD has neither).
+ */
+void	 os_cpu_isolation(char *isolated, size_t ilen, char *nohz_full,
+	    size_t nlen);
 /* Default --label: kernel ident (FreeBSD) or release (Linux), sanitized. */
 const char *os_default_label(char *, size_t);
 /* Make the calling worker die with its parent (PR_SET_PDEATHSIG, or a

@@ -24,6 +24,7 @@ const struct option run_longopts[] = {
 	{ "archive",	required_argument, NULL, 'a' },
 	{ "bind",	required_argument, NULL, RUN_OPT_BIND },
 	{ "budget",	required_argument, NULL, RUN_OPT_BUDGET },
+	{ "cpus",	required_argument, NULL, RUN_OPT_CPUS },
 	{ "disk",	required_argument, NULL, RUN_OPT_DISK },
 	{ "distrib",	required_argument, NULL, RUN_OPT_DISTRIB },
 	{ "disturb-limit", required_argument, NULL, RUN_OPT_DISTURB_LIMIT },
@@ -78,6 +79,7 @@ run_usage_options(FILE *fp)
 	    "    [--disturb-reruns n] [--disturb-wait duration|off]\n"
 	    "    [--idle-guard none|qos|spin] [--qos-sysctls]\n"
 	    "    [--memory-guard auto|none|touch]\n"
+	    "    [--cpus inherited|online|isolated|list]\n"
 	    "    [--wait-quiet[=duration|off]] [--warmup n]\n");
 }
 
@@ -236,6 +238,7 @@ run_config_free(struct run_config *c)
 	free(c->label);
 	free(c->results);
 	free(c->synthetic);
+	free(c->cpus);
 	vary_free(&c->vary);
 	free(c->cmdline);
 	memset(c, 0, sizeof(*c));
@@ -620,6 +623,14 @@ run_option(struct run_config *c, int ch, const char *arg)
 		}
 		c->memory_guard = (enum memory_guard)k;
 		break;
+	case RUN_OPT_CPUS:
+		if (cpus_check(arg, err, sizeof(err)) != 0) {
+			warnx("run: --cpus %s: %s: want inherited, online, "
+			    "isolated or a CPU list", arg, err);
+			return (-1);
+		}
+		replace(&c->cpus, arg);
+		break;
 	case RUN_OPT_QOS_SYSCTLS:
 		c->qos_sysctls = 1;
 		break;
@@ -696,6 +707,34 @@ precision_finish(struct run_config *c)
 }
 
 int
+topo_open_run(const struct run_config *c, hwloc_topology_t *tp,
+    struct cpu_facts *facts, char *err, size_t errlen)
+{
+	struct cpu_facts f;
+	hwloc_bitmap_t set;
+	int rc;
+
+	if (facts == NULL && (c->cpus == NULL ||
+	    strcmp(c->cpus, "inherited") == 0))
+		return (topo_open(tp, c->synthetic, err, errlen));
+	if (cpu_facts_read(&f, err, errlen) != 0)
+		return (-1);
+	set = cpus_choose(c->cpus, &f, err, errlen);
+	if (set == NULL && c->cpus != NULL &&
+	    strcmp(c->cpus, "inherited") != 0) {
+		cpu_facts_free(&f);
+		return (-1);
+	}
+	rc = topo_open_cpus(tp, c->synthetic, set, err, errlen);
+	hwloc_bitmap_free(set);
+	if (facts != NULL && rc == 0)
+		*facts = f;
+	else
+		cpu_facts_free(&f);
+	return (rc);
+}
+
+int
 run_config_finish(struct run_config *c, int argc, char **argv)
 {
 	hwloc_topology_t t;
@@ -725,7 +764,7 @@ run_config_finish(struct run_config *c, int argc, char **argv)
 		    c->max_reps);
 		return (-1);
 	}
-	if (topo_open(&t, c->synthetic, err, sizeof(err)) != 0) {
+	if (topo_open_run(c, &t, NULL, err, sizeof(err)) != 0) {
 		warnx("run: %s", err);
 		return (-1);
 	}

@@ -212,6 +212,16 @@ os_free_page_reporting(void)
 	return (0);
 }
 
+/* FreeBSD isolates no CPUs from the scheduler; cpusets show as affinity. */
+void
+os_cpu_isolation(char *isolated, size_t ilen, char *nohz_full, size_t nlen)
+{
+	if (ilen > 0)
+		isolated[0] = '\0';
+	if (nlen > 0)
+		nohz_full[0] = '\0';
+}
+
 void
 os_describe(FILE *fp)
 {

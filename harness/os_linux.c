@@ -249,6 +249,54 @@ os_free_page_reporting(void)
 	return (on);
 }
 
+/* test hook: another directory for /sys/devices/system/cpu. */
+static const char *
+test_env(const char *name)
+{
+	return (getenv(name));
+}
+
+/* A kernel list file's first line into buf; "" when unreadable. */
+static void
+read_list(const char *path, char *buf, size_t len)
+{
+	char *t;
+	size_t n;
+
+	buf[0] = '\0';
+	if ((t = read_bounded(path, 0, 4096, &n, NULL, 0)) == NULL)
+		return;
+	t[strcspn(t, "\n")] = '\0';
+	snprintf(buf, len, "%s", t);
+	free(t);
+}
+
+void
+os_cpu_isolation(char *isolated, size_t ilen, char *nohz_full, size_t nlen)
+{
+	const char *dir = test_env("FSCONC_TEST_CPU_SYSFS");
+	char path[512], part[1024];
+
+	snprintf(path, sizeof(path), "%s/isolated", dir != NULL ? dir :
+	    "/sys/devices/system/cpu");
+	read_list(path, isolated, ilen);
+	snprintf(path, sizeof(path), "%s/nohz_full", dir != NULL ? dir :
+	    "/sys/devices/system/cpu");
+	read_list(path, nohz_full, nlen);
+	/* An isolated cpuset partition (cgroup v2) isolates CPUs too. */
+	snprintf(path, sizeof(path), "%s/cpuset.cpus.isolated", dir != NULL ?
+	    dir : "/sys/fs/cgroup");
+	read_list(path, part, sizeof(part));
+	if (part[0] != '\0' && isolated[0] != '\0')
+		snprintf(isolated + strlen(isolated), ilen - strlen(isolated),
+		    ",%s", part);
+	else if (part[0] != '\0')
+		snprintf(isolated, ilen, "%s", part);
+	/* nohz_full says "(null)" on kernels booted without it. */
+	if (strcmp(nohz_full, "(null)") == 0)
+		nohz_full[0] = '\0';
+}
+
 void
 os_describe(FILE *fp)
 {

@@ -527,6 +527,8 @@ teardown(struct run *r)
 		md_spec_free(&r->spec);
 	if (r->topo != NULL)
 		hwloc_topology_destroy(r->topo);
+	if (r->have_cpus)
+		cpu_facts_free(&r->cpus);
 }
 
 /*
@@ -562,7 +564,14 @@ run_setup(struct run *r)
 	char err[512];
 	int rc, reps;
 
-	if (topo_open(&r->topo, c->dry_run ? c->synthetic : NULL, err,
+	if (topo_open_run(c, &r->topo, &r->cpus, err, sizeof(err)) != 0) {
+		warnx("run: %s", err);
+		return (EXIT_RUNTIME);
+	}
+	r->have_cpus = 1;
+	/* Workers inherit the controller's affinity: widen it to --cpus. */
+	if (!c->dry_run && c->cpus != NULL && strcmp(c->cpus,
+	    "inherited") != 0 && topo_bind_controller(r->topo, err,
 	    sizeof(err)) != 0) {
 		warnx("run: %s", err);
 		return (EXIT_RUNTIME);

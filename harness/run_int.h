@@ -22,6 +22,8 @@ struct run {
 	struct run_config *cfg;
 	hwloc_topology_t topo;
 	int		 ncpu;		/* PUs of topo */
+	struct cpu_facts cpus;		/* this machine's CPUs, --cpus */
+	int		 have_cpus;	/* cpus read */
 	void		*wl_state;	/* -w after -a/-O and prepare */
 	struct md_spec	 spec;		/* --disk --fs --newfs-opts ... */
 	int		 have_spec;

@@ -18,7 +18,7 @@ run_summary(struct run *r, FILE *fp)
 	double m, hw;
 	size_t i;
 	int n;
-	char ci[512];
+	char ci[4 * CPU_LIST_TEXT];
 
 	fprintf(fp, "result set: %s\n", rs_path(r->rs));
 	for (i = 0; i < c->nlevels; i++)
@@ -84,6 +84,10 @@ run_summary(struct run *r, FILE *fp)
 		if (c->levels[i] > r->ncpu)
 			fprintf(fp, "oversubscribed: -j %d on %d CPUs, workers "
 			    "share CPUs\n", c->levels[i], r->ncpu);
+	if (r->have_cpus && (c->cpus != NULL || cpu_facts_notable(&r->cpus)))
+		fprintf(fp, "%s\n", cpu_facts_text(&r->cpus, c->cpus,
+		    hwloc_topology_get_topology_cpuset(r->topo), ci,
+		    sizeof(ci)));
 	if (r->nbad > 0)
 		fprintf(fp, "%d %s failed or killed, not counted (runs.tsv "
 		    "says why)\n", r->nbad, r->nbad == 1 ? "batch" : "batches");
