@@ -72,6 +72,9 @@ enum bind_level { BIND_NONE, BIND_PU, BIND_CORE, BIND_PACKAGE, BIND_NUMA };
 enum idle_guard { IDLE_GUARD_NONE, IDLE_GUARD_QOS, IDLE_GUARD_SPIN };
 /* --memory-guard: auto is touch where the host takes free memory back. */
 enum memory_guard { MEMORY_GUARD_AUTO, MEMORY_GUARD_NONE, MEMORY_GUARD_TOUCH };
+/* --batch-end: a batch ends as its last worker exits, or once syncfs(2)
+ * has written the batch's file systems to their devices. */
+enum batch_end { BATCH_END_EXIT, BATCH_END_SYNCFS };
 
 /* --disturb-limit default: a share of the machine's CPU time (fsconc.1). */
 #define RUN_DISTURB_LIMIT	0.10
@@ -100,6 +103,7 @@ enum vary_key {
 	VARY_LAYOUT,
 	VARY_IDLE_GUARD,
 	VARY_MEMORY_GUARD,
+	VARY_BATCH_END,
 };
 
 struct vary_axis {
@@ -155,6 +159,7 @@ struct run_config {
 	enum idle_guard	 idle_guard;	/* --idle-guard (default none) */
 	int		 qos_sysctls;	/* --qos-sysctls (FreeBSD) */
 	enum memory_guard memory_guard;	/* --memory-guard (default auto) */
+	enum batch_end	 batch_end;	/* --batch-end (default exit) */
 	/* --precision (harness/run.c, run_precision_more) */
 	double		 precision;	/* target, percent; 0: none */
 	uint64_t	 budget;	/* --budget, seconds; 0: not given */
@@ -214,6 +219,7 @@ enum {
 	RUN_OPT_WARMUP,
 	RUN_OPT_MEMORY_GUARD,
 	RUN_OPT_CPUS,
+	RUN_OPT_BATCH_END,
 	RUN_OPT_END = 320,
 };
 
@@ -390,6 +396,8 @@ const char *run_size_disk(struct md_spec *, enum run_layout, int max_level,
 const char *run_order_name(enum run_order);
 const char *idle_guard_name(enum idle_guard);
 const char *memory_guard_name(enum memory_guard);
+const char *batch_end_name(enum batch_end);
+int	 batch_end_parse(const char *);	/* -1 if unknown */
 const char *run_mode_name(enum run_mode);
 const char *run_layout_name(enum run_layout);
 const char *bind_level_name(enum bind_level);
@@ -520,18 +528,24 @@ struct batch_spec {
 	void		*hook;
 	const pid_t	*spinners;	/* --idle-guard spin's, or NULL: */
 	int		 nspinners;	/* their CPU time is not foreign */
+	enum batch_end	 end;		/* syncfs: the controller syncs every
+					   mount once the last worker is done,
+					   timed */
 };
 
 /*
  * Run one batch: batch_setup, start jobs workers, bind each, worker_setup,
  * hold them at the start gate, release, wait for all, worker_verify.
  * Fills run (jobs, rep, real, user, sys, nvcsw, nivcsw, idle, status,
- * start_skew, steal, foreign (disturb_measure, over the counters' window
+ * start_skew, dirty, steal, foreign (disturb_measure, over the counters' window
  * and, when that is wider than real, pro rata), metric[], reason;
  * setup left as it was, disturbed 0) and
  * workers[0..jobs-1] (cpu_start, cpu_end: os_cpu_now as worker_run
  * starts and returns).
- * real: release to the last worker_run return; start_skew: the last
+ * real: release to the last worker_run return (BATCH_END_SYNCFS: to
+ * the end of syncfs(2) of every mount, which the controller calls once
+ * the last worker is done; its CPU time is the run's, not foreign);
+ * dirty: os_dirty_kib at that end, untimed; start_skew: the last
  * worker's start after the gate minus the first's (NaN if none started);
  * user/sys/context switches: over worker_run only (each worker's
  * getrusage; in thread mode the thread CPU clock split by RUSAGE_THREAD),
@@ -672,6 +686,22 @@ int	 os_free_page_reporting(void);
  */
 void	 os_cpu_isolation(char *isolated, size_t ilen, char *nohz_full,
 	    size_t nlen);
+/*
+ * Bytes written to the block device dev ("/dev/loop3") since it was
+ * made (Linux: /sys/class/block/NAME/stat's sectors written); -1 when
+ * unknown (FreeBSD).
+ */
+int64_t	 os_dev_written(const char *dev);
+/*
+ * Where no device says what a batch left dirty: FreeBSD's
+ * vfs.numdirtybuffers x BKVASIZE in KiB, machine-wide, an estimate;
+ * Linux -1 (unknown: a tmpfs writes nothing back, and a dir: disk's
+ * file system is shared with the rest of the machine).
+ */
+long	 os_dirty_kib(void);
+/* syncfs(2) of the file system holding fd (Linux); -1 with errno
+ * (ENOSYS on FreeBSD, which has none). */
+int	 os_syncfs(int fd);
 /* Default --label: kernel ident (FreeBSD) or release (Linux), sanitized. */
 const char *os_default_label(char *, size_t);
 /* Make the calling worker die with its parent (PR_SET_PDEATHSIG, or a

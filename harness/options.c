@@ -22,6 +22,7 @@ const char run_optstring[] = "O:R:a:j:o:r:w:";
 
 const struct option run_longopts[] = {
 	{ "archive",	required_argument, NULL, 'a' },
+	{ "batch-end",	required_argument, NULL, RUN_OPT_BATCH_END },
 	{ "bind",	required_argument, NULL, RUN_OPT_BIND },
 	{ "budget",	required_argument, NULL, RUN_OPT_BUDGET },
 	{ "cpus",	required_argument, NULL, RUN_OPT_CPUS },
@@ -80,6 +81,7 @@ run_usage_options(FILE *fp)
 	    "    [--idle-guard none|qos|spin] [--qos-sysctls]\n"
 	    "    [--memory-guard auto|none|touch]\n"
 	    "    [--cpus inherited|online|isolated|list]\n"
+	    "    [--batch-end exit|syncfs]\n"
 	    "    [--wait-quiet[=duration|off]] [--warmup n]\n");
 }
 
@@ -114,6 +116,16 @@ const char *
 memory_guard_name(enum memory_guard g)
 {
 	return (memory_guard_names[g]);
+}
+
+static const char *const batch_end_names[] = {
+	[BATCH_END_EXIT] = "exit", [BATCH_END_SYNCFS] = "syncfs",
+};
+
+const char *
+batch_end_name(enum batch_end e)
+{
+	return (batch_end_names[e]);
 }
 
 const char *
@@ -192,6 +204,12 @@ lookup(const char *const *names, size_t n, const char *s)
 	return (-1);
 }
 #define LOOKUP(names, s) lookup(names, sizeof(names) / sizeof(names[0]), s)
+
+int
+batch_end_parse(const char *s)
+{
+	return (LOOKUP(batch_end_names, s));
+}
 
 void
 run_config_init(struct run_config *c)
@@ -631,6 +649,13 @@ run_option(struct run_config *c, int ch, const char *arg)
 		}
 		replace(&c->cpus, arg);
 		break;
+	case RUN_OPT_BATCH_END:
+		if ((k = batch_end_parse(arg)) < 0) {
+			warnx("run: --batch-end %s: want exit or syncfs", arg);
+			return (-1);
+		}
+		c->batch_end = (enum batch_end)k;
+		break;
 	case RUN_OPT_QOS_SYSCTLS:
 		c->qos_sysctls = 1;
 		break;
@@ -758,6 +783,10 @@ run_config_finish(struct run_config *c, int argc, char **argv)
 	}
 	if (precision_finish(c) != 0)
 		return (-1);
+	if (c->batch_end == BATCH_END_SYNCFS && c->os == MD_OS_FREEBSD) {
+		warnx("run: --batch-end syncfs: FreeBSD has no syncfs(2)");
+		return (-1);
+	}
 	/* Warm-up batches are repetitions too: no more than may be timed. */
 	if (c->max_reps > 0 && c->warmup > c->max_reps) {
 		warnx("run: --warmup %d: above --max-reps %d", c->warmup,

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <err.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -269,6 +270,49 @@ read_list(const char *path, char *buf, size_t len)
 	t[strcspn(t, "\n")] = '\0';
 	snprintf(buf, len, "%s", t);
 	free(t);
+}
+
+long
+os_dirty_kib(void)
+{
+	return (-1);
+}
+
+int64_t
+os_dev_written(const char *dev)
+{
+	unsigned long long v[7];
+	const char *name;
+	char path[128], buf[512];
+	ssize_t n;
+	int fd;
+
+	if (strncmp(dev, "/dev/", 5) != 0)
+		return (-1);
+	name = dev + 5;
+	if (*name == '\0' || strlen(name) > 32 ||
+	    name[strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789")] != '\0')
+		return (-1);
+	snprintf(path, sizeof(path), "/sys/class/block/%s/stat", name);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return (-1);
+	while ((n = read(fd, buf, sizeof(buf) - 1)) == -1 && errno == EINTR)
+		;
+	close(fd);
+	if (n <= 0)
+		return (-1);
+	buf[n] = '\0';
+	/* reads, merged, sectors, ticks, writes, merged, sectors written */
+	if (sscanf(buf, "%llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+	    &v[2], &v[3], &v[4], &v[5], &v[6]) != 7 || v[6] > INT64_MAX / 512)
+		return (-1);
+	return ((int64_t)v[6] * 512);
+}
+
+int
+os_syncfs(int fd)
+{
+	return (syncfs(fd));
 }
 
 void

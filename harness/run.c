@@ -379,6 +379,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	bs.mounts = mounts;
 	bs.devices = devices;
 	bs.verify = c->verify;
+	bs.end = c->batch_end;
 	run.profiled = r->steps[step].profiled;
 	run.warmup = r->steps[step].warmup;
 	if (run.profiled && run_profile_begin(r->prof, &bs) != 0 &&

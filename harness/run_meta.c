@@ -89,6 +89,10 @@ run_dry_run(struct run *r)
 		    c->memory_guard == MEMORY_GUARD_AUTO ? " (auto: this "
 		    "host takes free memory back)" : "");
 	printf("\n");
+	printf("batch end: %s\n", c->batch_end == BATCH_END_SYNCFS ?
+	    "syncfs: after the last worker, syncfs(2) of every disk, timed" :
+	    "exit: the last worker's exit (dirty data is written by the "
+	    "untimed refresh)");
 	if (r->have_spec) {
 		ndisks = c->layout == RUN_LAYOUT_SHARED ? 1 : max_level(c);
 		printf("disk: %s, layout %s, %d %s, refreshed before every "
@@ -194,6 +198,7 @@ run_write_meta(struct run *r)
 		rs_meta(r->rs, "disturb_wait", "off");
 	idle_guard_describe(c, r->ncpu, mf);
 	rs_meta(r->rs, "memory_guard", "%s", memory_guard_name(r->mem_guard));
+	rs_meta(r->rs, "batch_end", "%s", batch_end_name(c->batch_end));
 	fflush(mf);
 	for (i = 0; i < c->nmeta; i++)	/* a driver's (campaign resume) */
 		rs_meta(r->rs, c->meta[i].key, "%s", c->meta[i].value);
