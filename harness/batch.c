@@ -65,7 +65,8 @@ struct batch {
 	int		 abort;		/* setup failed: skip worker_run */
 	double		 spin0, spin1;	/* the spinners' CPU time at c0, c1 */
 	double		 when0, when1;	/* and when c0, c1 were read */
-	/* --batch-end syncfs: the mounts open, when syncfs returned, the
+	/* The batch's mounts open for syncfs(2) and their devices; with
+	 * --batch-end syncfs when the timed sync returned and the
 	 * controller's CPU time in it; the dirty data left at the end. */
 	int		*syncfd;
 	const char	**syncdev, **syncmnt;	/* of each syncfd */
@@ -220,7 +221,7 @@ batch_drain(struct batch *b)
 {
 	int64_t w1;
 
-	if (b->spec->end == BATCH_END_SYNCFS)
+	if (b->spec->end == BATCH_END_SYNCFS || harness_interrupted)
 		return;
 	if (b->written0 < 0) {
 		b->dirty = os_dirty_kib();

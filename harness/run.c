@@ -460,6 +460,10 @@ batch_try(struct run *r, size_t step, int try, int *again)
 					r->idle[li] += run.idle;
 					r->nidle[li]++;
 				}
+				if (run.dirty >= 0) {
+					r->dirty[li] += (double)run.dirty;
+					r->ndirty[li]++;
+				}
 			}
 		} else {
 			r->nbad++;
@@ -523,6 +527,8 @@ teardown(struct run *r)
 	free(r->prec);
 	free(r->idle);
 	free(r->nidle);
+	free(r->dirty);
+	free(r->ndirty);
 	free(r->steps);
 	if (r->have_spec)
 		md_spec_free(&r->spec);
@@ -685,6 +691,8 @@ run_open(struct run_config *c, struct run **rp)
 	r->idle = xcalloc(c->nlevels, sizeof(*r->idle));
 	r->skew = NAN;
 	r->nidle = xcalloc(c->nlevels, sizeof(*r->nidle));
+	r->dirty = xcalloc(c->nlevels, sizeof(*r->dirty));
+	r->ndirty = xcalloc(c->nlevels, sizeof(*r->ndirty));
 	for (i = 0; i < c->nlevels; i++) {
 		snprintf(name, sizeof(name), "jobs-%d.real", c->levels[i]);
 		r->real[i] = ds_new(name);

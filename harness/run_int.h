@@ -39,6 +39,8 @@ struct run {
 	struct dataset	**real;		/* [nlevels]: T of ok/warn batches */
 	double		*idle;		/* [nlevels]: sum of their idle shares */
 	int		*nidle;		/* [nlevels]: how many were known */
+	double		*dirty;		/* [nlevels]: sum of runs.tsv dirty, KiB */
+	int		*ndirty;	/* [nlevels]: how many were known */
 	int		 nbad;		/* batches failed or killed */
 	struct os_cpu_times cpu;	/* the counters' unit and CPUs */
 	int		 nrerun;	/* disturbed batches re-run */

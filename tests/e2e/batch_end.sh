@@ -60,6 +60,8 @@ sy=$(ls -d "$S"/l/vary/*/*/*batch-end=syncfs/*/ 2>/dev/null | head -n 1)
     grep -qx 'batch_end=exit' "$ex/meta" && grep -qx 'batch_end=syncfs' "$sy/meta" &&
     col "$ex" dirty | awk '!($1 >= 8000) { bad = 1 } END { exit bad || NR != 4 }' &&
     col "$sy" dirty | awk '!($1 >= 8000) { bad = 1 } END { exit bad || NR != 4 }' &&
+    echo "$out" | grep -q "^batch end: the last worker's exit; left to write (runs.tsv dirty) a batch at -j 1 [0-9.]* MiB, -j 2 [0-9.]* MiB" &&
+    echo "$out" | grep -q '^batch end: syncfs, timed; it wrote (runs.tsv dirty) a batch at -j 1 ' &&
     ok "loop+ext4: both ends record the 8 MiB left dirty" ||
     not_ok "loop+ext4: both ends record the 8 MiB left dirty" \
     "rc=$rc exit: $(col "$ex" dirty | tr '\n' ' ') syncfs: $(col "$sy" dirty | tr '\n' ' ') $out"
