@@ -261,15 +261,8 @@ test_env(const char *name)
 static void
 read_list(const char *path, char *buf, size_t len)
 {
-	char *t;
-	size_t n;
-
-	buf[0] = '\0';
-	if ((t = read_bounded(path, 0, 4096, &n, NULL, 0)) == NULL)
-		return;
-	t[strcspn(t, "\n")] = '\0';
-	snprintf(buf, len, "%s", t);
-	free(t);
+	if (read_line(path, buf, len) == NULL)
+		buf[0] = '\0';
 }
 
 long
