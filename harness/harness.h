@@ -438,7 +438,7 @@ int	 topo_open(hwloc_topology_t *, const char *synthetic, char *err,
  * which workers then inherit.
  */
 #define CPU_LIST_MAX	65536
-#define CPU_LIST_TEXT	1024
+#define CPU_LIST_TEXT	4096
 struct cpu_facts {
 	hwloc_bitmap_t	 online, affinity, isolated, nohz_full;
 };

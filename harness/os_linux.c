@@ -312,7 +312,7 @@ void
 os_cpu_isolation(char *isolated, size_t ilen, char *nohz_full, size_t nlen)
 {
 	const char *dir = test_env("FSCONC_TEST_CPU_SYSFS");
-	char path[512], part[1024];
+	char path[512], part[CPU_LIST_TEXT];
 
 	snprintf(path, sizeof(path), "%s/isolated", dir != NULL ? dir :
 	    "/sys/devices/system/cpu");
