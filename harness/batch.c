@@ -571,7 +571,8 @@ finish(struct batch *b, double t0, struct rs_run *run, struct rs_worker *rw)
 	run->dirty = b->dirty;
 	if (b->sync_err[0] != '\0' && run->status < RS_FAILED) {
 		run->status = RS_FAILED;
-		snprintf(run->reason, sizeof(run->reason), "%s", b->sync_err);
+		snprintf(run->reason, sizeof(run->reason), "%.*s",
+		    (int)sizeof(run->reason) - 1, b->sync_err);
 	}
 	run->start_skew = first > 0 ? lastgo - first : NAN;
 	/* Batch metrics from the workers whose figures are valid. */
@@ -832,7 +833,8 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	if (sync_open(&b, err, sizeof(err)) != 0) {
 		sync_close(&b);
 		run->status = RS_FAILED;
-		snprintf(run->reason, sizeof(run->reason), "%s", err);
+		snprintf(run->reason, sizeof(run->reason), "%.*s",
+		    (int)sizeof(run->reason) - 1, err);
 		warnx("batch: %s", err);
 		return (0);
 	}
