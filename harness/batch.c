@@ -26,6 +26,7 @@
 
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -64,6 +65,16 @@ struct batch {
 	int		 abort;		/* setup failed: skip worker_run */
 	double		 spin0, spin1;	/* the spinners' CPU time at c0, c1 */
 	double		 when0, when1;	/* and when c0, c1 were read */
+	/* The batch's mounts open for syncfs(2) and their devices; with
+	 * --batch-end syncfs when the timed sync returned and the
+	 * controller's CPU time in it; the dirty data left at the end. */
+	int		*syncfd;
+	const char	**syncdev, **syncmnt;	/* of each syncfd */
+	int		 nsyncfd;
+	double		 synced, sync_cpu;
+	char		 sync_err[200];
+	int64_t		 written0;	/* dev_written after the last worker */
+	long		 dirty;
 };
 
 /* CPU time of the idle guard's spinners so far, s (theirs, not foreign). */
@@ -89,6 +100,136 @@ sample(struct batch *b, struct os_cpu_times *c, double *spin, double *when)
 	os_cpu_times(c);
 	*spin = spin_time(b->spec);
 	*when = now_monotonic();
+}
+
+/*
+ * Untimed, before the workers start: each distinct mount of the batch
+ * open for syncfs(2), and each distinct device named.  A batch whose
+ * disks have no device (tmpfs, dir:) is synced only for --batch-end
+ * syncfs.  0, or -1 with err.
+ */
+static int
+sync_open(struct batch *b, char *err, size_t errlen)
+{
+	const struct batch_spec *sp = b->spec;
+	int i, j, fd;
+
+	if (sp->mounts == NULL || (sp->end != BATCH_END_SYNCFS &&
+	    (sp->devices == NULL || sp->devices[0] == NULL)))
+		return (0);
+	b->syncfd = xcalloc((size_t)sp->jobs, sizeof(*b->syncfd));
+	b->syncdev = xcalloc((size_t)sp->jobs, sizeof(*b->syncdev));
+	b->syncmnt = xcalloc((size_t)sp->jobs, sizeof(*b->syncmnt));
+	for (i = 0; i < sp->jobs; i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(sp->mounts[j], sp->mounts[i]) == 0)
+				break;
+		if (j < i)
+			continue;
+		if ((fd = open(sp->mounts[i], O_RDONLY | O_DIRECTORY |
+		    O_CLOEXEC)) == -1) {
+			snprintf(err, errlen, "syncfs: open %s: %s",
+			    sp->mounts[i], strerror(errno));
+			return (-1);
+		}
+		b->syncfd[b->nsyncfd] = fd;
+		b->syncmnt[b->nsyncfd] = sp->mounts[i];
+		b->syncdev[b->nsyncfd++] = sp->devices != NULL ?
+		    sp->devices[i] : NULL;
+	}
+	return (0);
+}
+
+static void
+sync_close(struct batch *b)
+{
+	int i;
+
+	for (i = 0; i < b->nsyncfd; i++)
+		close(b->syncfd[i]);
+	free(b->syncfd);
+	free(b->syncdev);
+	free(b->syncmnt);
+	b->syncfd = NULL;
+	b->syncdev = b->syncmnt = NULL;
+	b->nsyncfd = 0;
+}
+
+/* Bytes written to the batch's devices so far; -1 when unknown. */
+static int64_t
+dev_written(struct batch *b)
+{
+	int64_t sum = 0, w;
+	int i;
+
+	if (b->nsyncfd == 0)
+		return (-1);
+	for (i = 0; i < b->nsyncfd; i++) {
+		if (b->syncdev[i] == NULL ||
+		    (w = os_dev_written(b->syncdev[i])) < 0)
+			return (-1);
+		sum += w;
+	}
+	return (sum);
+}
+
+/* syncfs(2) of every mount; the first failure kept for the reason. */
+static void
+sync_all(struct batch *b)
+{
+	int i;
+
+	for (i = 0; i < b->nsyncfd; i++)
+		if (os_syncfs(b->syncfd[i]) != 0 && b->sync_err[0] == '\0')
+			snprintf(b->sync_err, sizeof(b->sync_err),
+			    "syncfs %s: %s", b->syncmnt[i],
+			    strerror(errno));
+}
+
+/*
+ * The end of the timed part, once the last worker is done: with
+ * --batch-end syncfs the batch's file systems written to their devices,
+ * timed, and what that wrote is the dirty data the workers left.
+ */
+static void
+batch_end(struct batch *b)
+{
+	struct timespec c0, c1;
+	int64_t w1;
+
+	b->written0 = dev_written(b);
+	if (b->spec->end != BATCH_END_SYNCFS)
+		return;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+	sync_all(b);
+	b->synced = now_monotonic();
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	b->sync_cpu = (double)(c1.tv_sec - c0.tv_sec) +
+	    (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
+	if (b->written0 >= 0 && (w1 = dev_written(b)) >= b->written0)
+		b->dirty = (long)((w1 - b->written0) / 1024);
+}
+
+/*
+ * --batch-end exit, untimed, before the end gate opens (no worker
+ * cleans up yet): the dirty data the workers left, as what a syncfs of
+ * their disks writes to the devices now (it would be written by the
+ * next refresh's unmount anyway).  Without a device, the OS's estimate.
+ */
+static void
+batch_drain(struct batch *b)
+{
+	int64_t w1;
+
+	if (b->spec->end == BATCH_END_SYNCFS || harness_interrupted)
+		return;
+	if (b->written0 < 0) {
+		b->dirty = os_dirty_kib();
+		return;
+	}
+	sync_all(b);
+	if ((w1 = dev_written(b)) >= b->written0)
+		b->dirty = (long)((w1 - b->written0) / 1024);
 }
 
 static struct slot *
@@ -425,6 +566,14 @@ finish(struct batch *b, double t0, struct rs_run *run, struct rs_worker *rw)
 		}
 	}
 	run->real = last > t0 && t0 > 0 ? last - t0 : 0;
+	if (b->synced > 0 && t0 > 0)
+		run->real = b->synced - t0;
+	run->dirty = b->dirty;
+	if (b->sync_err[0] != '\0' && run->status < RS_FAILED) {
+		run->status = RS_FAILED;
+		snprintf(run->reason, sizeof(run->reason), "%.*s",
+		    (int)sizeof(run->reason) - 1, b->sync_err);
+	}
 	run->start_skew = first > 0 ? lastgo - first : NAN;
 	/* Batch metrics from the workers whose figures are valid. */
 	for (k = 0; k < sp->wl->nmetrics && k < RS_MAX_METRICS; k++) {
@@ -531,9 +680,11 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 	closefd(&b->gate[1]);			/* go */
 	harness_test_mark("released");
 	collect(b->done[0], sp->jobs, NULL, 1);
+	batch_end(b);
 	sample(b, c1, &b->spin1, &b->when1);
 	if (sp->at_done != NULL)
 		sp->at_done(sp->hook);
+	batch_drain(b);
 	if (harness_interrupted) {
 		kill_all(b, pids, 0, sp->jobs);
 		run->status = RS_KILLED;
@@ -603,10 +754,13 @@ run_threads(struct batch *b, struct rs_run *run,
 	if (!b->abort) {
 		harness_test_mark("released");
 		collect(b->done[0], sp->jobs, NULL, 0);
+		batch_end(b);
 	}
 	sample(b, c1, &b->spin1, &b->when1);
 	if (!b->abort && sp->at_done != NULL)
 		sp->at_done(sp->hook);
+	if (!b->abort)
+		batch_drain(b);
 	closefd(&b->vgate[1]);
 	for (i = 0; i < n; i++)
 		pthread_join(tids[i], NULL);
@@ -639,6 +793,7 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	run->idle = NAN;
 	run->start_skew = NAN;
 	run->steal = run->foreign = NAN;
+	run->dirty = -1;
 	run->disturbed = 0;
 	memset(&c0, 0, sizeof(c0));
 	memset(&c1, 0, sizeof(c1));
@@ -673,6 +828,16 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 
 	memset(&b, 0, sizeof(b));
 	b.spec = sp;
+	b.dirty = -1;
+	b.written0 = -1;
+	if (sync_open(&b, err, sizeof(err)) != 0) {
+		sync_close(&b);
+		run->status = RS_FAILED;
+		snprintf(run->reason, sizeof(run->reason), "%.*s",
+		    (int)sizeof(run->reason) - 1, err);
+		warnx("batch: %s", err);
+		return (0);
+	}
 	b.slot_size = (sizeof(struct slot) + FSCONC_CACHELINE - 1) &
 	    ~(size_t)(FSCONC_CACHELINE - 1);
 	len = b.slot_size * (size_t)sp->jobs;
@@ -680,6 +845,7 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	    MAP_SHARED | MAP_ANON, -1, 0);
 	if (b.slots == MAP_FAILED) {
 		warn("batch: mmap %zu bytes of worker slots", len);
+		sync_close(&b);
 		return (-1);
 	}
 	for (i = 0; i < sp->jobs; i++) {
@@ -693,6 +859,7 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	}
 	if (open_pipes(&b) != 0) {
 		munmap(b.slots, len);
+		sync_close(&b);
 		return (-1);
 	}
 	if (sp->mode == RUN_MODE_THREAD)
@@ -703,6 +870,7 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	close_pipe(b.gate);
 	close_pipe(b.done);
 	close_pipe(b.vgate);
+	sync_close(&b);
 	if (rc != 0) {
 		munmap(b.slots, len);
 		return (-1);
@@ -711,7 +879,7 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	if (t0 > 0 && (run->idle = os_idle_share(&c0, &c1)) < 0)
 		run->idle = NAN;
 	if (t0 > 0 && disturb_measure(&c0, &c1, run->user + run->sys +
-	    (b.spin1 - b.spin0), &run->steal, &run->foreign) == 0 &&
+	    (b.spin1 - b.spin0) + b.sync_cpu, &run->steal, &run->foreign) == 0 &&
 	    b.when1 - b.when0 > run->real && run->real > 0) {
 		/* The counters' window is wider than the batch (a preempted
 		 * controller): others' time in it, pro rata. */

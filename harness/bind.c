@@ -419,3 +419,286 @@ bind_plan_idle_cpus(hwloc_topology_t t, const struct bind_plan *p)
 	hwloc_bitmap_free(busy);
 	return (idle);
 }
+
+/*
+ * A CPU list as the kernel writes it ("0-3,8\n", "" for none): numbers
+ * below CPU_LIST_MAX, ranges low-high, commas between; nothing else.
+ */
+int
+cpu_list_parse(const char *s, hwloc_bitmap_t set, char *err, size_t errlen)
+{
+	const char *p = s;
+	unsigned long a, b;
+	char *end;
+
+	hwloc_bitmap_zero(set);
+	if (s[strspn(s, " \n")] == '\0')
+		return (0);
+	for (;;) {
+		if (*p < '0' || *p > '9')
+			goto bad;
+		errno = 0;
+		a = b = strtoul(p, &end, 10);
+		if (errno != 0 || a >= CPU_LIST_MAX || end - p > 5)
+			goto bad;
+		p = end;
+		if (*p == '-') {
+			if (p[1] < '0' || p[1] > '9')
+				goto bad;
+			b = strtoul(p + 1, &end, 10);
+			if (errno != 0 || b >= CPU_LIST_MAX || b < a ||
+			    end - p > 6)
+				goto bad;
+			p = end;
+		}
+		hwloc_bitmap_set_range(set, (unsigned)a, (int)b);
+		if (*p != ',')
+			break;
+		p++;
+	}
+	if (p[strspn(p, "\n")] != '\0')
+		goto bad;
+	return (0);
+bad:
+	snprintf(err, errlen, "bad CPU list \"%.64s\" (want e.g. 1,3-5; "
+	    "CPUs 0..%d)", s, CPU_LIST_MAX - 1);
+	return (-1);
+}
+
+void
+cpu_facts_free(struct cpu_facts *f)
+{
+	hwloc_bitmap_free(f->online);
+	hwloc_bitmap_free(f->affinity);
+	hwloc_bitmap_free(f->isolated);
+	hwloc_bitmap_free(f->nohz_full);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The whole machine, PUs our cgroup may not use included. */
+static int
+topo_load_all(hwloc_topology_t *tp, const char *synthetic, char *err,
+    size_t errlen)
+{
+	hwloc_topology_t t;
+
+	if (hwloc_topology_init(&t) != 0) {
+		snprintf(err, errlen, "hwloc_topology_init: %s",
+		    strerror(errno));
+		return (-1);
+	}
+	if ((synthetic != NULL && hwloc_topology_set_synthetic(t,
+	    synthetic) != 0) || hwloc_topology_set_flags(t,
+	    HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) != 0 ||
+	    hwloc_topology_load(t) != 0) {
+		snprintf(err, errlen, "hwloc topology%s%s: %s", synthetic ?
+		    " " : "", synthetic ? synthetic : "", errno == EINVAL ?
+		    "invalid description" : strerror(errno));
+		hwloc_topology_destroy(t);
+		return (-1);
+	}
+	*tp = t;
+	return (0);
+}
+
+int
+cpu_facts_read(struct cpu_facts *f, char *err, size_t errlen)
+{
+	char iso[CPU_LIST_TEXT], nohz[CPU_LIST_TEXT], e[256];
+	hwloc_topology_t t;
+
+	memset(f, 0, sizeof(*f));
+	f->online = hwloc_bitmap_alloc();
+	f->affinity = hwloc_bitmap_alloc();
+	f->isolated = hwloc_bitmap_alloc();
+	f->nohz_full = hwloc_bitmap_alloc();
+	if (topo_load_all(&t, NULL, err, errlen) != 0) {
+		cpu_facts_free(f);
+		return (-1);
+	}
+	hwloc_bitmap_copy(f->online, hwloc_topology_get_topology_cpuset(t));
+	if (hwloc_get_cpubind(t, f->affinity, HWLOC_CPUBIND_PROCESS) != 0 ||
+	    hwloc_bitmap_iszero(f->affinity))
+		hwloc_bitmap_copy(f->affinity, f->online);
+	hwloc_topology_destroy(t);
+	os_cpu_isolation(iso, sizeof(iso), nohz, sizeof(nohz));
+	if (cpu_list_parse(iso, f->isolated, e, sizeof(e)) != 0 ||
+	    cpu_list_parse(nohz, f->nohz_full, e, sizeof(e)) != 0) {
+		snprintf(err, errlen, "the kernel's isolated CPUs: %s", e);
+		cpu_facts_free(f);
+		return (-1);
+	}
+	return (0);
+}
+
+/* "none" for an empty set, else the list. */
+static const char *
+list_or_none(hwloc_const_bitmap_t s, char *buf, size_t len)
+{
+	if (hwloc_bitmap_iszero(s))
+		snprintf(buf, len, "none");
+	else
+		hwloc_bitmap_list_snprintf(buf, len, s);
+	return (buf);
+}
+
+void
+cpu_facts_meta(const struct cpu_facts *f, FILE *meta)
+{
+	char buf[CPU_LIST_TEXT];
+
+	meta_put(meta, "cpu.online_cpus", "%s", list_or_none(f->online, buf,
+	    sizeof(buf)));
+	meta_put(meta, "cpu.affinity", "%s", list_or_none(f->affinity, buf,
+	    sizeof(buf)));
+	meta_put(meta, "cpu.isolated", "%s", list_or_none(f->isolated, buf,
+	    sizeof(buf)));
+	meta_put(meta, "cpu.nohz_full", "%s", list_or_none(f->nohz_full, buf,
+	    sizeof(buf)));
+}
+
+int
+cpu_facts_notable(const struct cpu_facts *f)
+{
+	return (!hwloc_bitmap_iszero(f->isolated) ||
+	    !hwloc_bitmap_iszero(f->nohz_full) ||
+	    !hwloc_bitmap_isincluded(f->online, f->affinity));
+}
+
+const char *
+cpu_facts_text(const struct cpu_facts *f, const char *cpus,
+    hwloc_const_bitmap_t used, char *buf, size_t len)
+{
+	char on[CPU_LIST_TEXT], aff[CPU_LIST_TEXT], iso[CPU_LIST_TEXT];
+	char nohz[CPU_LIST_TEXT], u[CPU_LIST_TEXT], o[CPU_LIST_TEXT];
+	hwloc_bitmap_t out;
+
+	list_or_none(f->online, on, sizeof(on));
+	list_or_none(f->affinity, aff, sizeof(aff));
+	list_or_none(f->isolated, iso, sizeof(iso));
+	list_or_none(f->nohz_full, nohz, sizeof(nohz));
+	list_or_none(used, u, sizeof(u));
+	if (cpus == NULL || strcmp(cpus, "inherited") == 0) {
+		out = hwloc_bitmap_alloc();
+		hwloc_bitmap_andnot(out, f->online, f->affinity);
+		list_or_none(out, o, sizeof(o));
+		snprintf(buf, len, "cpus: workers on %s, the affinity "
+		    "inherited, of online %s (isolated %s, nohz_full %s)%s%s"
+		    "%s", u, on, iso, nohz, hwloc_bitmap_iszero(out) ? "" :
+		    "; CPUs ", hwloc_bitmap_iszero(out) ? "" : o,
+		    hwloc_bitmap_iszero(out) ? "" : " outside it: --cpus "
+		    "online (or isolated, or a list) runs workers there");
+		hwloc_bitmap_free(out);
+	} else
+		snprintf(buf, len, "cpus: workers on %s (--cpus %s), of "
+		    "online %s (isolated %s, nohz_full %s; affinity "
+		    "inherited %s)", u, cpus, on, iso, nohz, aff);
+	return (buf);
+}
+
+int
+cpus_check(const char *spec, char *err, size_t errlen)
+{
+	hwloc_bitmap_t s;
+	int rc;
+
+	if (strcmp(spec, "inherited") == 0 || strcmp(spec, "online") == 0 ||
+	    strcmp(spec, "isolated") == 0)
+		return (0);
+	s = hwloc_bitmap_alloc();
+	rc = cpu_list_parse(spec, s, err, errlen);
+	if (rc == 0 && hwloc_bitmap_iszero(s)) {
+		snprintf(err, errlen, "empty CPU list");
+		rc = -1;
+	}
+	hwloc_bitmap_free(s);
+	return (rc);
+}
+
+hwloc_bitmap_t
+cpus_choose(const char *spec, const struct cpu_facts *f, char *err,
+    size_t errlen)
+{
+	hwloc_bitmap_t s;
+
+	if (spec == NULL || strcmp(spec, "inherited") == 0)
+		return (NULL);
+	s = hwloc_bitmap_alloc();
+	if (strcmp(spec, "online") == 0)
+		hwloc_bitmap_copy(s, f->online);
+	else if (strcmp(spec, "isolated") == 0) {
+		if (hwloc_bitmap_iszero(f->isolated)) {
+			snprintf(err, errlen, "--cpus isolated: this machine "
+			    "has no isolated CPUs (isolcpus=, nohz_full= "
+			    "or an isolated cpuset partition)");
+			hwloc_bitmap_free(s);
+			return (NULL);
+		}
+		hwloc_bitmap_copy(s, f->isolated);
+	} else if (cpu_list_parse(spec, s, err, errlen) != 0) {
+		hwloc_bitmap_free(s);
+		return (NULL);
+	}
+	return (s);
+}
+
+int
+topo_open_cpus(hwloc_topology_t *tp, const char *synthetic,
+    hwloc_const_bitmap_t cpus, char *err, size_t errlen)
+{
+	hwloc_topology_t t;
+	hwloc_bitmap_t missing;
+	char buf[CPU_LIST_TEXT];
+
+	if (cpus == NULL)
+		return (topo_open(tp, synthetic, err, errlen));
+	if (synthetic != NULL &&
+	    synthetic_pus(synthetic) > TOPO_MAX_SYNTHETIC) {
+		snprintf(err, errlen, "synthetic topology \"%s\": more than "
+		    "%d PUs", synthetic, TOPO_MAX_SYNTHETIC);
+		return (-1);
+	}
+	if (topo_load_all(&t, synthetic, err, errlen) != 0)
+		return (-1);
+	missing = hwloc_bitmap_alloc();
+	hwloc_bitmap_andnot(missing, cpus,
+	    hwloc_topology_get_topology_cpuset(t));
+	if (!hwloc_bitmap_iszero(missing) || hwloc_bitmap_iszero(cpus)) {
+		hwloc_bitmap_list_snprintf(buf, sizeof(buf), missing);
+		snprintf(err, errlen, "--cpus: CPUs %s: %s", buf,
+		    hwloc_bitmap_iszero(cpus) ? "none chosen" :
+		    "not online on this machine");
+		goto fail;
+	}
+	if (hwloc_topology_restrict(t, cpus, 0) != 0) {
+		hwloc_bitmap_list_snprintf(buf, sizeof(buf), cpus);
+		snprintf(err, errlen, "hwloc_topology_restrict to --cpus %s: "
+		    "%s", buf, strerror(errno));
+		goto fail;
+	}
+	hwloc_bitmap_free(missing);
+	*tp = t;
+	return (0);
+fail:
+	hwloc_bitmap_free(missing);
+	hwloc_topology_destroy(t);
+	return (-1);
+}
+
+int
+topo_bind_controller(hwloc_topology_t t, char *err, size_t errlen)
+{
+	hwloc_const_bitmap_t s = hwloc_topology_get_topology_cpuset(t);
+	char buf[CPU_LIST_TEXT];
+	int e;
+
+	if (hwloc_set_cpubind(t, s, HWLOC_CPUBIND_PROCESS) == 0)
+		return (0);
+	e = errno;
+	hwloc_bitmap_list_snprintf(buf, sizeof(buf), s);
+	snprintf(err, errlen, "--cpus: sched_setaffinity to CPUs %s: %s%s",
+	    buf, strerror(e), e == EINVAL ? " (outside this cgroup's "
+	    "cpuset?)" : "");
+	errno = e;
+	return (-1);
+}

@@ -72,6 +72,9 @@ enum bind_level { BIND_NONE, BIND_PU, BIND_CORE, BIND_PACKAGE, BIND_NUMA };
 enum idle_guard { IDLE_GUARD_NONE, IDLE_GUARD_QOS, IDLE_GUARD_SPIN };
 /* --memory-guard: auto is touch where the host takes free memory back. */
 enum memory_guard { MEMORY_GUARD_AUTO, MEMORY_GUARD_NONE, MEMORY_GUARD_TOUCH };
+/* --batch-end: a batch ends as its last worker exits, or once syncfs(2)
+ * has written the batch's file systems to their devices. */
+enum batch_end { BATCH_END_EXIT, BATCH_END_SYNCFS };
 
 /* --disturb-limit default: a share of the machine's CPU time (fsconc-run.1). */
 #define RUN_DISTURB_LIMIT	0.10
@@ -100,6 +103,7 @@ enum vary_key {
 	VARY_LAYOUT,
 	VARY_IDLE_GUARD,
 	VARY_MEMORY_GUARD,
+	VARY_BATCH_END,
 };
 
 struct vary_axis {
@@ -143,6 +147,8 @@ struct run_config {
 	enum md_os	 os;		/* --os (dry-run plans; default this OS) */
 	int		 os_given;	/* --os was given */
 	char		*synthetic;	/* --synthetic TOPO (dry-run only) */
+	char		*cpus;		/* --cpus inherited|online|isolated|
+					   LIST; NULL: inherited */
 	struct vary	 vary;		/* --vary KEY=V1,V2, parsed */
 	char		*cmdline;	/* the whole command line, for meta */
 	double		 disturb_limit;	/* --disturb-limit, a share 0..1;
@@ -153,6 +159,7 @@ struct run_config {
 	enum idle_guard	 idle_guard;	/* --idle-guard (default none) */
 	int		 qos_sysctls;	/* --qos-sysctls (FreeBSD) */
 	enum memory_guard memory_guard;	/* --memory-guard (default auto) */
+	enum batch_end	 batch_end;	/* --batch-end (default exit) */
 	/* --precision (harness/run.c, run_precision_more) */
 	double		 precision;	/* target, percent; 0: none */
 	uint64_t	 budget;	/* --budget, seconds; 0: not given */
@@ -211,6 +218,8 @@ enum {
 	RUN_OPT_DISTURB_WAIT,
 	RUN_OPT_WARMUP,
 	RUN_OPT_MEMORY_GUARD,
+	RUN_OPT_CPUS,
+	RUN_OPT_BATCH_END,
 	RUN_OPT_END = 320,
 };
 
@@ -238,6 +247,15 @@ int	 run_option(struct run_config *, int ch, const char *arg);
  * check combinations, record argv as the command line.  0 or -1 (printed).
  */
 int	 run_config_finish(struct run_config *, int argc, char **argv);
+/*
+ * The topology a run of c binds in: --synthetic's or this machine's,
+ * narrowed to --cpus (the inherited affinity by default).  With facts
+ * not NULL, this machine's CPU facts are read into it (the caller
+ * frees them with cpu_facts_free).  0, or -1 with err.
+ */
+struct cpu_facts;
+int	 topo_open_run(const struct run_config *, hwloc_topology_t *,
+	    struct cpu_facts *facts, char *err, size_t errlen);
 /*
  * All of the above for "fsconc run" (initialises cfg).  Returns an exit
  * status: EXIT_OK, or EXIT_USAGE after bad input (usage printed).
@@ -378,6 +396,8 @@ const char *run_size_disk(struct md_spec *, enum run_layout, int max_level,
 const char *run_order_name(enum run_order);
 const char *idle_guard_name(enum idle_guard);
 const char *memory_guard_name(enum memory_guard);
+const char *batch_end_name(enum batch_end);
+int	 batch_end_parse(const char *);	/* -1 if unknown */
 const char *run_mode_name(enum run_mode);
 const char *run_layout_name(enum run_layout);
 const char *bind_level_name(enum bind_level);
@@ -398,6 +418,44 @@ int	 bind_distrib_parse(const char *);
 #define TOPO_MAX_SYNTHETIC	4096
 int	 topo_open(hwloc_topology_t *, const char *synthetic, char *err,
 	    size_t errlen);
+/*
+ * --cpus: which CPUs a run takes.  cpu_list_parse reads a kernel CPU
+ * list ("0-3,8", "" for none; CPUs below CPU_LIST_MAX) into set: 0, or
+ * -1 with err.  cpu_facts_read: this machine's online CPUs (those our
+ * cgroup may not use included), the affinity the process inherited, the
+ * isolated (isolcpus=, an isolated cpuset partition) and nohz_full CPUs
+ * (os_cpu_isolation); 0 or -1 with err.  cpu_facts_meta writes them to
+ * meta (cpu.online_cpus, cpu.affinity, cpu.isolated, cpu.nohz_full);
+ * cpu_facts_notable: any CPU isolated, nohz_full or outside the
+ * affinity; cpu_facts_text: the summary's line, used the CPUs the
+ * workers run on.  cpus_check: spec is inherited, online, isolated or a
+ * list (0, or -1 with err); cpus_choose: the set it names (a new bitmap,
+ * or NULL for inherited, or NULL with err).  topo_open_cpus: topo_open
+ * for cpus NULL, else the topology of those CPUs, disallowed ones
+ * included (isolated CPUs are outside the inherited binding), -1 with
+ * err when one is not online.  topo_bind_controller widens the
+ * process's own affinity to the topology's CPUs (sched_setaffinity),
+ * which workers then inherit.
+ */
+#define CPU_LIST_MAX	65536
+#define CPU_LIST_TEXT	4096
+struct cpu_facts {
+	hwloc_bitmap_t	 online, affinity, isolated, nohz_full;
+};
+int	 cpu_list_parse(const char *, hwloc_bitmap_t set, char *err,
+	    size_t errlen);
+int	 cpu_facts_read(struct cpu_facts *, char *err, size_t errlen);
+void	 cpu_facts_free(struct cpu_facts *);
+void	 cpu_facts_meta(const struct cpu_facts *, FILE *meta);
+int	 cpu_facts_notable(const struct cpu_facts *);
+const char *cpu_facts_text(const struct cpu_facts *, const char *cpus,
+	    hwloc_const_bitmap_t used, char *buf, size_t len);
+int	 cpus_check(const char *spec, char *err, size_t errlen);
+hwloc_bitmap_t cpus_choose(const char *spec, const struct cpu_facts *,
+	    char *err, size_t errlen);
+int	 topo_open_cpus(hwloc_topology_t *, const char *synthetic,
+	    hwloc_const_bitmap_t cpus, char *err, size_t errlen);
+int	 topo_bind_controller(hwloc_topology_t, char *err, size_t errlen);
 /* PUs, cores, packages, NUMA nodes the process may use. */
 struct topo_counts {
 	int	 pus, cores, packages, numas;
@@ -470,18 +528,24 @@ struct batch_spec {
 	void		*hook;
 	const pid_t	*spinners;	/* --idle-guard spin's, or NULL: */
 	int		 nspinners;	/* their CPU time is not foreign */
+	enum batch_end	 end;		/* syncfs: the controller syncs every
+					   mount once the last worker is done,
+					   timed */
 };
 
 /*
  * Run one batch: batch_setup, start jobs workers, bind each, worker_setup,
  * hold them at the start gate, release, wait for all, worker_verify.
  * Fills run (jobs, rep, real, user, sys, nvcsw, nivcsw, idle, status,
- * start_skew, steal, foreign (disturb_measure, over the counters' window
+ * start_skew, dirty, steal, foreign (disturb_measure, over the counters' window
  * and, when that is wider than real, pro rata), metric[], reason;
  * setup left as it was, disturbed 0) and
  * workers[0..jobs-1] (cpu_start, cpu_end: os_cpu_now as worker_run
  * starts and returns).
- * real: release to the last worker_run return; start_skew: the last
+ * real: release to the last worker_run return (BATCH_END_SYNCFS: to
+ * the end of syncfs(2) of every mount, which the controller calls once
+ * the last worker is done; its CPU time is the run's, not foreign);
+ * dirty: os_dirty_kib at that end, untimed; start_skew: the last
  * worker's start after the gate minus the first's (NaN if none started);
  * user/sys/context switches: over worker_run only (each worker's
  * getrusage; in thread mode the thread CPU clock split by RUSAGE_THREAD),
@@ -615,6 +679,29 @@ void	 os_describe(FILE *);
  * balloon with free page reporting), else 0.
  */
 int	 os_free_page_reporting(void);
+/*
+ * The kernel's isolated CPUs (Linux: /sys/devices/system/cpu/isolated
+ * and the root cgroup's cpuset.cpus.isolated) and nohz_full ones, as
+ * CPU lists ("" when none or unknown; FreeBSD has neither).
+ */
+void	 os_cpu_isolation(char *isolated, size_t ilen, char *nohz_full,
+	    size_t nlen);
+/*
+ * Bytes written to the block device dev ("/dev/loop3") since it was
+ * made (Linux: /sys/class/block/NAME/stat's sectors written); -1 when
+ * unknown (FreeBSD).
+ */
+int64_t	 os_dev_written(const char *dev);
+/*
+ * Where no device says what a batch left dirty: FreeBSD's
+ * vfs.numdirtybuffers x BKVASIZE in KiB, machine-wide, an estimate;
+ * Linux -1 (unknown: a tmpfs writes nothing back, and a dir: disk's
+ * file system is shared with the rest of the machine).
+ */
+long	 os_dirty_kib(void);
+/* syncfs(2) of the file system holding fd (Linux); -1 with errno
+ * (ENOSYS on FreeBSD, which has none). */
+int	 os_syncfs(int fd);
 /* Default --label: kernel ident (FreeBSD) or release (Linux), sanitized. */
 const char *os_default_label(char *, size_t);
 /* Make the calling worker die with its parent (PR_SET_PDEATHSIG, or a

@@ -22,8 +22,10 @@ const char run_optstring[] = "O:R:a:j:o:r:w:";
 
 const struct option run_longopts[] = {
 	{ "archive",	required_argument, NULL, 'a' },
+	{ "batch-end",	required_argument, NULL, RUN_OPT_BATCH_END },
 	{ "bind",	required_argument, NULL, RUN_OPT_BIND },
 	{ "budget",	required_argument, NULL, RUN_OPT_BUDGET },
+	{ "cpus",	required_argument, NULL, RUN_OPT_CPUS },
 	{ "disk",	required_argument, NULL, RUN_OPT_DISK },
 	{ "distrib",	required_argument, NULL, RUN_OPT_DISTRIB },
 	{ "disturb-limit", required_argument, NULL, RUN_OPT_DISTURB_LIMIT },
@@ -78,6 +80,8 @@ run_usage_options(FILE *fp)
 	    "    [--disturb-reruns n] [--disturb-wait duration|off]\n"
 	    "    [--idle-guard none|qos|spin] [--qos-sysctls]\n"
 	    "    [--memory-guard auto|none|touch]\n"
+	    "    [--cpus inherited|online|isolated|list]\n"
+	    "    [--batch-end exit|syncfs]\n"
 	    "    [--wait-quiet[=duration|off]] [--warmup n]\n");
 }
 
@@ -112,6 +116,16 @@ const char *
 memory_guard_name(enum memory_guard g)
 {
 	return (memory_guard_names[g]);
+}
+
+static const char *const batch_end_names[] = {
+	[BATCH_END_EXIT] = "exit", [BATCH_END_SYNCFS] = "syncfs",
+};
+
+const char *
+batch_end_name(enum batch_end e)
+{
+	return (batch_end_names[e]);
 }
 
 const char *
@@ -191,6 +205,12 @@ lookup(const char *const *names, size_t n, const char *s)
 }
 #define LOOKUP(names, s) lookup(names, sizeof(names) / sizeof(names[0]), s)
 
+int
+batch_end_parse(const char *s)
+{
+	return (LOOKUP(batch_end_names, s));
+}
+
 void
 run_config_init(struct run_config *c)
 {
@@ -236,6 +256,7 @@ run_config_free(struct run_config *c)
 	free(c->label);
 	free(c->results);
 	free(c->synthetic);
+	free(c->cpus);
 	vary_free(&c->vary);
 	free(c->cmdline);
 	memset(c, 0, sizeof(*c));
@@ -620,6 +641,21 @@ run_option(struct run_config *c, int ch, const char *arg)
 		}
 		c->memory_guard = (enum memory_guard)k;
 		break;
+	case RUN_OPT_CPUS:
+		if (cpus_check(arg, err, sizeof(err)) != 0) {
+			warnx("run: --cpus %s: %s: want inherited, online, "
+			    "isolated or a CPU list", arg, err);
+			return (-1);
+		}
+		replace(&c->cpus, arg);
+		break;
+	case RUN_OPT_BATCH_END:
+		if ((k = batch_end_parse(arg)) < 0) {
+			warnx("run: --batch-end %s: want exit or syncfs", arg);
+			return (-1);
+		}
+		c->batch_end = (enum batch_end)k;
+		break;
 	case RUN_OPT_QOS_SYSCTLS:
 		c->qos_sysctls = 1;
 		break;
@@ -696,6 +732,34 @@ precision_finish(struct run_config *c)
 }
 
 int
+topo_open_run(const struct run_config *c, hwloc_topology_t *tp,
+    struct cpu_facts *facts, char *err, size_t errlen)
+{
+	struct cpu_facts f;
+	hwloc_bitmap_t set;
+	int rc;
+
+	if (facts == NULL && (c->cpus == NULL ||
+	    strcmp(c->cpus, "inherited") == 0))
+		return (topo_open(tp, c->synthetic, err, errlen));
+	if (cpu_facts_read(&f, err, errlen) != 0)
+		return (-1);
+	set = cpus_choose(c->cpus, &f, err, errlen);
+	if (set == NULL && c->cpus != NULL &&
+	    strcmp(c->cpus, "inherited") != 0) {
+		cpu_facts_free(&f);
+		return (-1);
+	}
+	rc = topo_open_cpus(tp, c->synthetic, set, err, errlen);
+	hwloc_bitmap_free(set);
+	if (facts != NULL && rc == 0)
+		*facts = f;
+	else
+		cpu_facts_free(&f);
+	return (rc);
+}
+
+int
 run_config_finish(struct run_config *c, int argc, char **argv)
 {
 	hwloc_topology_t t;
@@ -719,13 +783,17 @@ run_config_finish(struct run_config *c, int argc, char **argv)
 	}
 	if (precision_finish(c) != 0)
 		return (-1);
+	if (c->batch_end == BATCH_END_SYNCFS && c->os == MD_OS_FREEBSD) {
+		warnx("run: --batch-end syncfs: FreeBSD has no syncfs(2)");
+		return (-1);
+	}
 	/* Warm-up batches are repetitions too: no more than may be timed. */
 	if (c->max_reps > 0 && c->warmup > c->max_reps) {
 		warnx("run: --warmup %d: above --max-reps %d", c->warmup,
 		    c->max_reps);
 		return (-1);
 	}
-	if (topo_open(&t, c->synthetic, err, sizeof(err)) != 0) {
+	if (topo_open_run(c, &t, NULL, err, sizeof(err)) != 0) {
 		warnx("run: %s", err);
 		return (-1);
 	}

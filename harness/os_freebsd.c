@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <err.h>
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -210,6 +211,50 @@ int
 os_free_page_reporting(void)
 {
 	return (0);
+}
+
+/*
+ * Dirty buffers times BKVASIZE (16 KiB, the nominal buffer): an
+ * estimate, since a buffer holds from a block to MAXBSIZE.
+ */
+long
+os_dirty_kib(void)
+{
+	size_t len;
+	int n;
+
+	len = sizeof(n);
+	if (sysctlbyname("vfs.numdirtybuffers", &n, &len, NULL, 0) != 0 ||
+	    n < 0)
+		return (-1);
+	return ((long)n * 16);
+}
+
+/* devstat(9) would know; not asked yet: the dirty buffers stand in. */
+int64_t
+os_dev_written(const char *dev)
+{
+	(void)dev;
+	return (-1);
+}
+
+/* No syncfs(2) here: run_config_finish refuses --batch-end syncfs. */
+int
+os_syncfs(int fd)
+{
+	(void)fd;
+	errno = ENOSYS;
+	return (-1);
+}
+
+/* FreeBSD isolates no CPUs from the scheduler; cpusets show as affinity. */
+void
+os_cpu_isolation(char *isolated, size_t ilen, char *nohz_full, size_t nlen)
+{
+	if (ilen > 0)
+		isolated[0] = '\0';
+	if (nlen > 0)
+		nohz_full[0] = '\0';
 }
 
 void

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <err.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -247,6 +248,84 @@ os_free_page_reporting(void)
 	}
 	closedir(d);
 	return (on);
+}
+
+/* A kernel list file's first line into buf; "" when unreadable. */
+static void
+read_list(const char *path, char *buf, size_t len)
+{
+	if (read_line(path, buf, len) == NULL)
+		buf[0] = '\0';
+}
+
+long
+os_dirty_kib(void)
+{
+	return (-1);
+}
+
+int64_t
+os_dev_written(const char *dev)
+{
+	unsigned long long v[7];
+	const char *name;
+	char path[128], buf[512];
+	ssize_t n;
+	int fd;
+
+	if (strncmp(dev, "/dev/", 5) != 0)
+		return (-1);
+	name = dev + 5;
+	if (*name == '\0' || strlen(name) > 32 ||
+	    name[strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789")] != '\0')
+		return (-1);
+	snprintf(path, sizeof(path), "/sys/class/block/%s/stat", name);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return (-1);
+	while ((n = read(fd, buf, sizeof(buf) - 1)) == -1 && errno == EINTR)
+		;
+	close(fd);
+	if (n <= 0)
+		return (-1);
+	buf[n] = '\0';
+	/* reads, merged, sectors, ticks, writes, merged, sectors written */
+	if (sscanf(buf, "%llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+	    &v[2], &v[3], &v[4], &v[5], &v[6]) != 7 || v[6] > INT64_MAX / 512)
+		return (-1);
+	return ((int64_t)v[6] * 512);
+}
+
+int
+os_syncfs(int fd)
+{
+	return (syncfs(fd));
+}
+
+void
+os_cpu_isolation(char *isolated, size_t ilen, char *nohz_full, size_t nlen)
+{
+	/* Test hook: another directory for /sys/devices/system/cpu. */
+	const char *dir = test_hook_env("FSCONC_TEST_CPU_SYSFS");
+	char path[512], part[CPU_LIST_TEXT];
+
+	snprintf(path, sizeof(path), "%s/isolated", dir != NULL ? dir :
+	    "/sys/devices/system/cpu");
+	read_list(path, isolated, ilen);
+	snprintf(path, sizeof(path), "%s/nohz_full", dir != NULL ? dir :
+	    "/sys/devices/system/cpu");
+	read_list(path, nohz_full, nlen);
+	/* An isolated cpuset partition (cgroup v2) isolates CPUs too. */
+	snprintf(path, sizeof(path), "%s/cpuset.cpus.isolated", dir != NULL ?
+	    dir : "/sys/fs/cgroup");
+	read_list(path, part, sizeof(part));
+	if (part[0] != '\0' && isolated[0] != '\0')
+		snprintf(isolated + strlen(isolated), ilen - strlen(isolated),
+		    ",%s", part);
+	else if (part[0] != '\0')
+		snprintf(isolated, ilen, "%s", part);
+	/* nohz_full says "(null)" on kernels booted without it. */
+	if (strcmp(nohz_full, "(null)") == 0)
+		nohz_full[0] = '\0';
 }
 
 void

@@ -379,6 +379,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	bs.mounts = mounts;
 	bs.devices = devices;
 	bs.verify = c->verify;
+	bs.end = c->batch_end;
 	run.profiled = r->steps[step].profiled;
 	run.warmup = r->steps[step].warmup;
 	if (run.profiled && run_profile_begin(r->prof, &bs) != 0 &&
@@ -459,6 +460,10 @@ batch_try(struct run *r, size_t step, int try, int *again)
 					r->idle[li] += run.idle;
 					r->nidle[li]++;
 				}
+				if (run.dirty >= 0) {
+					r->dirty[li] += (double)run.dirty;
+					r->ndirty[li]++;
+				}
 			}
 		} else {
 			r->nbad++;
@@ -522,11 +527,15 @@ teardown(struct run *r)
 	free(r->prec);
 	free(r->idle);
 	free(r->nidle);
+	free(r->dirty);
+	free(r->ndirty);
 	free(r->steps);
 	if (r->have_spec)
 		md_spec_free(&r->spec);
 	if (r->topo != NULL)
 		hwloc_topology_destroy(r->topo);
+	if (r->have_cpus)
+		cpu_facts_free(&r->cpus);
 }
 
 /*
@@ -562,7 +571,14 @@ run_setup(struct run *r)
 	char err[512];
 	int rc, reps;
 
-	if (topo_open(&r->topo, c->dry_run ? c->synthetic : NULL, err,
+	if (topo_open_run(c, &r->topo, &r->cpus, err, sizeof(err)) != 0) {
+		warnx("run: %s", err);
+		return (EXIT_RUNTIME);
+	}
+	r->have_cpus = 1;
+	/* Workers inherit the controller's affinity: widen it to --cpus. */
+	if (!c->dry_run && c->cpus != NULL && strcmp(c->cpus,
+	    "inherited") != 0 && topo_bind_controller(r->topo, err,
 	    sizeof(err)) != 0) {
 		warnx("run: %s", err);
 		return (EXIT_RUNTIME);
@@ -675,6 +691,8 @@ run_open(struct run_config *c, struct run **rp)
 	r->idle = xcalloc(c->nlevels, sizeof(*r->idle));
 	r->skew = NAN;
 	r->nidle = xcalloc(c->nlevels, sizeof(*r->nidle));
+	r->dirty = xcalloc(c->nlevels, sizeof(*r->dirty));
+	r->ndirty = xcalloc(c->nlevels, sizeof(*r->ndirty));
 	for (i = 0; i < c->nlevels; i++) {
 		snprintf(name, sizeof(name), "jobs-%d.real", c->levels[i]);
 		r->real[i] = ds_new(name);

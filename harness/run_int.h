@@ -22,6 +22,8 @@ struct run {
 	struct run_config *cfg;
 	hwloc_topology_t topo;
 	int		 ncpu;		/* PUs of topo */
+	struct cpu_facts cpus;		/* this machine's CPUs, --cpus */
+	int		 have_cpus;	/* cpus read */
 	void		*wl_state;	/* -w after -a/-O and prepare */
 	struct md_spec	 spec;		/* --disk --fs --newfs-opts ... */
 	int		 have_spec;
@@ -37,6 +39,8 @@ struct run {
 	struct dataset	**real;		/* [nlevels]: T of ok/warn batches */
 	double		*idle;		/* [nlevels]: sum of their idle shares */
 	int		*nidle;		/* [nlevels]: how many were known */
+	double		*dirty;		/* [nlevels]: sum of runs.tsv dirty, KiB */
+	int		*ndirty;	/* [nlevels]: how many were known */
 	int		 nbad;		/* batches failed or killed */
 	struct os_cpu_times cpu;	/* the counters' unit and CPUs */
 	int		 nrerun;	/* disturbed batches re-run */

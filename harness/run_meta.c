@@ -22,7 +22,7 @@ int
 run_dry_run(struct run *r)
 {
 	const struct run_config *c = r->cfg;
-	char buf[256], host[256], label[256];
+	char buf[256], host[256], label[256], cpubuf[4 * CPU_LIST_TEXT];
 	size_t i;
 	int ndisks;
 
@@ -32,6 +32,10 @@ run_dry_run(struct run *r)
 	    c->os != os_this() ? " (plan for another system)" : "");
 	printf("topology: %s%s\n", topo_summary(r->topo, buf, sizeof(buf)),
 	    c->synthetic != NULL ? " (synthetic)" : "");
+	if (r->have_cpus && (c->cpus != NULL || cpu_facts_notable(&r->cpus)))
+		printf("%s\n", cpu_facts_text(&r->cpus, c->cpus,
+		    hwloc_topology_get_topology_cpuset(r->topo), cpubuf,
+		    sizeof(cpubuf)));
 	printf("workload: %s, mode %s%s\n", c->wl->name, run_mode_name(c->mode),
 	    c->verify ? ", verify" : "");
 	if (c->archive != NULL)
@@ -85,6 +89,10 @@ run_dry_run(struct run *r)
 		    c->memory_guard == MEMORY_GUARD_AUTO ? " (auto: this "
 		    "host takes free memory back)" : "");
 	printf("\n");
+	printf("batch end: %s\n", c->batch_end == BATCH_END_SYNCFS ?
+	    "syncfs: after the last worker, syncfs(2) of every disk, timed" :
+	    "exit: the last worker's exit (dirty data is written by the "
+	    "untimed refresh)");
 	if (r->have_spec) {
 		ndisks = c->layout == RUN_LAYOUT_SHARED ? 1 : max_level(c);
 		printf("disk: %s, layout %s, %d %s, refreshed before every "
@@ -138,6 +146,11 @@ run_write_meta(struct run *r)
 	hwloc_bitmap_list_snprintf(buf, sizeof(buf),
 	    hwloc_topology_get_topology_cpuset(r->topo));
 	rs_meta(r->rs, "cpuset", "%s", buf);
+	rs_meta(r->rs, "cpus", "%s", c->cpus != NULL ? c->cpus : "inherited");
+	if (r->have_cpus) {
+		cpu_facts_meta(&r->cpus, mf);
+		fflush(mf);
+	}
 	rs_meta(r->rs, "workload", "%s", c->wl->name);
 	for (i = 0; i < c->nwopts; i++)
 		rs_meta(r->rs, "workload.option", "%s=%s", c->wopts[i].key,
@@ -185,6 +198,7 @@ run_write_meta(struct run *r)
 		rs_meta(r->rs, "disturb_wait", "off");
 	idle_guard_describe(c, r->ncpu, mf);
 	rs_meta(r->rs, "memory_guard", "%s", memory_guard_name(r->mem_guard));
+	rs_meta(r->rs, "batch_end", "%s", batch_end_name(c->batch_end));
 	fflush(mf);
 	for (i = 0; i < c->nmeta; i++)	/* a driver's (campaign resume) */
 		rs_meta(r->rs, c->meta[i].key, "%s", c->meta[i].value);

@@ -8,6 +8,27 @@
 
 #include "run_int.h"
 
+/* What the file systems still had to write at the last worker's exit. */
+static void
+run_summary_dirty(const struct run *r, FILE *fp)
+{
+	const struct run_config *c = r->cfg;
+	size_t i;
+	int any = 0;
+
+	for (i = 0; r->ndirty != NULL && i < c->nlevels; i++) {
+		if (r->ndirty[i] == 0)
+			continue;
+		fprintf(fp, "%s -j %d %.1f MiB", any++ ? "," : c->batch_end ==
+		    BATCH_END_SYNCFS ? "batch end: syncfs, timed; it wrote "
+		    "(runs.tsv dirty) a batch at" : "batch end: the last "
+		    "worker's exit; left to write (runs.tsv dirty) a batch "
+		    "at", c->levels[i], r->dirty[i] / r->ndirty[i] / 1024);
+	}
+	if (any)
+		fprintf(fp, "\n");
+}
+
 void
 run_summary(struct run *r, FILE *fp)
 {
@@ -18,7 +39,7 @@ run_summary(struct run *r, FILE *fp)
 	double m, hw;
 	size_t i;
 	int n;
-	char ci[512];
+	char ci[4 * CPU_LIST_TEXT];
 
 	fprintf(fp, "result set: %s\n", rs_path(r->rs));
 	for (i = 0; i < c->nlevels; i++)
@@ -84,6 +105,11 @@ run_summary(struct run *r, FILE *fp)
 		if (c->levels[i] > r->ncpu)
 			fprintf(fp, "oversubscribed: -j %d on %d CPUs, workers "
 			    "share CPUs\n", c->levels[i], r->ncpu);
+	if (r->have_cpus && (c->cpus != NULL || cpu_facts_notable(&r->cpus)))
+		fprintf(fp, "%s\n", cpu_facts_text(&r->cpus, c->cpus,
+		    hwloc_topology_get_topology_cpuset(r->topo), ci,
+		    sizeof(ci)));
+	run_summary_dirty(r, fp);
 	if (r->nbad > 0)
 		fprintf(fp, "%d %s failed or killed, not counted (runs.tsv "
 		    "says why)\n", r->nbad, r->nbad == 1 ? "batch" : "batches");

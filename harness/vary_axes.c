@@ -26,6 +26,7 @@ static const struct {
 	{ "layout",	VARY_LAYOUT,		RUN_OPT_LAYOUT },
 	{ "idle-guard",	VARY_IDLE_GUARD,	RUN_OPT_IDLE_GUARD },
 	{ "memory-guard", VARY_MEMORY_GUARD,	RUN_OPT_MEMORY_GUARD },
+	{ "batch-end",	VARY_BATCH_END,		RUN_OPT_BATCH_END },
 };
 #define NKEYS	(sizeof(vary_keys) / sizeof(vary_keys[0]))
 

@@ -80,6 +80,8 @@ struct rs_run {
 					   averaged (0 in older sets) */
 	int		 warmup;	/* 1: a --warmup batch; never averaged
 					   (0 in older sets) */
+	long		 dirty;		/* KiB dirty or under writeback at
+					   the batch's end; -1: unknown */
 	double		 metric[RS_MAX_METRICS];	/* workload metrics */
 	char		 reason[256];	/* why not ok, or "" */
 };

@@ -254,6 +254,119 @@ test_names(void **state)
 	assert_string_equal(bind_distrib_name(DISTRIB_COMPACT), "compact");
 }
 
+/* A kernel CPU list: what it holds, in list syntax; NULL if refused. */
+static const char *
+cpulist(const char *in)
+{
+	static char out[256];
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+	char err[256];
+	int rc;
+
+	rc = cpu_list_parse(in, s, err, sizeof(err));
+	hwloc_bitmap_list_snprintf(out, sizeof(out), s);
+	hwloc_bitmap_free(s);
+	if (rc != 0)
+		assert_non_null(strstr(err, "bad CPU list"));
+	return (rc == 0 ? out : NULL);
+}
+
+static void
+test_cpu_list(void **state)
+{
+	(void)state;
+	assert_string_equal(cpulist("1\n"), "1");
+	assert_string_equal(cpulist("0-3,8,10-11"), "0-3,8,10-11");
+	assert_string_equal(cpulist(""), "");
+	assert_string_equal(cpulist("\n"), "");
+	assert_string_equal(cpulist("65535"), "65535");
+	assert_null(cpulist("65536"));
+	assert_null(cpulist("3-1"));
+	assert_null(cpulist("1,"));
+	assert_null(cpulist(",1"));
+	assert_null(cpulist("1-"));
+	assert_null(cpulist("-1"));
+	assert_null(cpulist(" 1"));
+	assert_null(cpulist("+1"));
+	assert_null(cpulist("1 2"));
+	assert_null(cpulist("0x1"));
+	assert_null(cpulist("1-99999999999999999999"));
+	assert_null(cpulist("(null)"));
+}
+
+/* Facts as a machine with isolcpus= would have them. */
+static void
+facts(struct cpu_facts *f, const char *online, const char *aff,
+    const char *iso)
+{
+	char err[256];
+
+	f->online = hwloc_bitmap_alloc();
+	f->affinity = hwloc_bitmap_alloc();
+	f->isolated = hwloc_bitmap_alloc();
+	f->nohz_full = hwloc_bitmap_alloc();
+	assert_int_equal(cpu_list_parse(online, f->online, err, sizeof(err)),
+	    0);
+	assert_int_equal(cpu_list_parse(aff, f->affinity, err, sizeof(err)),
+	    0);
+	assert_int_equal(cpu_list_parse(iso, f->isolated, err, sizeof(err)),
+	    0);
+}
+
+/* --cpus isolated on "core:4 pu:1" with 2-3 isolated: plans stay there. */
+static void
+test_cpus_isolated(void **state)
+{
+	struct cpu_facts f;
+	struct bind_plan *p;
+	hwloc_topology_t t;
+	hwloc_bitmap_t set;
+	char err[256], buf[CPU_LIST_TEXT * 4];
+
+	(void)state;
+	facts(&f, "0-3", "0-1", "2-3");
+	assert_true(cpu_facts_notable(&f));
+	assert_null(cpus_choose("inherited", &f, err, sizeof(err)));
+	set = cpus_choose("isolated", &f, err, sizeof(err));
+	assert_non_null(set);
+	assert_int_equal(topo_open_cpus(&t, "core:4 pu:1", set, err,
+	    sizeof(err)), 0);
+	assert_int_equal(hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU), 2);
+	p = bind_plan_compute(t, 2, BIND_CORE, DISTRIB_COMPACT, err,
+	    sizeof(err));
+	assert_non_null(p);
+	assert_false(p->oversubscribed);
+	assert_string_equal(bind_plan_cpuset(p, 0, buf, sizeof(buf)), "2");
+	assert_string_equal(bind_plan_cpuset(p, 1, buf, sizeof(buf)), "3");
+	bind_plan_free(p);
+	assert_non_null(strstr(cpu_facts_text(&f, "isolated",
+	    hwloc_topology_get_topology_cpuset(t), buf, sizeof(buf)),
+	    "workers on 2-3 (--cpus isolated)"));
+	/* Inherited: the summary names the CPUs outside the affinity. */
+	assert_non_null(strstr(cpu_facts_text(&f, NULL, f.affinity, buf,
+	    sizeof(buf)), "CPUs 2-3 outside it"));
+	hwloc_topology_destroy(t);
+	hwloc_bitmap_free(set);
+	/* A CPU the topology has not is refused, by number. */
+	set = cpus_choose("1,7", &f, err, sizeof(err));
+	assert_non_null(set);
+	assert_int_equal(topo_open_cpus(&t, "core:4 pu:1", set, err,
+	    sizeof(err)), -1);
+	assert_non_null(strstr(err, "CPUs 7: not online"));
+	hwloc_bitmap_free(set);
+	cpu_facts_free(&f);
+	/* No isolated CPU: --cpus isolated says so. */
+	facts(&f, "0-3", "0-3", "");
+	assert_false(cpu_facts_notable(&f));
+	assert_null(cpus_choose("isolated", &f, err, sizeof(err)));
+	assert_non_null(strstr(err, "no isolated CPUs"));
+	cpu_facts_free(&f);
+	assert_int_equal(cpus_check("online", err, sizeof(err)), 0);
+	assert_int_equal(cpus_check("1-2", err, sizeof(err)), 0);
+	assert_int_equal(cpus_check("", err, sizeof(err)), -1);
+	assert_int_equal(cpus_check("all", err, sizeof(err)), -1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -267,6 +380,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_oversubscribed_and_none),
 		cmocka_unit_test(test_bad_synthetic),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_cpu_list),
+		cmocka_unit_test(test_cpus_isolated),
 	};
 
 	UNIT_ARGS(argc, argv, tests);

@@ -203,11 +203,70 @@ test_die_with_parent(void **state)
 	os_die_with_parent(getppid());
 }
 
+/* Only /dev/NAME of plain letters and digits is looked up in sysfs. */
+static void
+test_dev_written(void **state)
+{
+	(void)state;
+	assert_true(os_dev_written("/dev/") == -1);
+	assert_true(os_dev_written("loop0") == -1);
+	assert_true(os_dev_written("/dev/../sda") == -1);
+	assert_true(os_dev_written("/dev/mapper/x") == -1);
+	assert_true(os_dev_written("/dev/loop-x") == -1);
+	assert_true(os_dev_written("/dev/nosuchdevice0") == -1);
+	assert_true(os_dev_written(
+	    "/dev/loop000000000000000000000000000000000") == -1);
+	if (access("/sys/class/block/loop0/stat", R_OK) == 0)
+		assert_true(os_dev_written("/dev/loop0") >= 0);
+#ifdef __linux__
+	assert_true(os_dirty_kib() == -1);	/* Linux: no estimate */
+#endif
+}
+
+/* The kernel's isolated lists, read from a stand-in directory. */
+static void
+test_cpu_isolation(void **state)
+{
+	char dir[] = "/tmp/fsconc-test-cpu.XXXXXX", path[64];
+	char iso[64], nohz[64];
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/isolated", dir);
+	fp = fopen(path, "w");
+	fputs("2-3\n", fp);
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/nohz_full", dir);
+	fp = fopen(path, "w");
+	fputs("(null)\n", fp);
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/cpuset.cpus.isolated", dir);
+	fp = fopen(path, "w");
+	fputs("5\n", fp);
+	fclose(fp);
+	setenv("FSCONC_TEST_CPU_SYSFS", dir, 1);
+	os_cpu_isolation(iso, sizeof(iso), nohz, sizeof(nohz));
+	assert_string_equal(iso, "2-3,5");
+	assert_string_equal(nohz, "");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/isolated", dir);
+	unlink(path);
+	os_cpu_isolation(iso, sizeof(iso), nohz, sizeof(nohz));
+	assert_string_equal(iso, "");
+	snprintf(path, sizeof(path), "%s/nohz_full", dir);
+	unlink(path);
+	unsetenv("FSCONC_TEST_CPU_SYSFS");
+	rmdir(dir);
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_times),
+		cmocka_unit_test(test_dev_written),
+		cmocka_unit_test(test_cpu_isolation),
 		cmocka_unit_test(test_idle_backwards),
 		cmocka_unit_test(test_proc_stat_parse),
 		cmocka_unit_test(test_disturb_arith),

@@ -82,6 +82,7 @@ mkrun(int jobs, int rep, double real, enum rs_status st)
 	r.setup = 0.5;
 	r.status = st;
 	r.start_skew = 0.001;
+	r.dirty = -1;
 	for (i = 0; i < RS_MAX_METRICS; i++)
 		r.metric[i] = NAN;
 	return (r);
@@ -161,8 +162,8 @@ test_round_trip(void **state)
 	txt = read_all(dir, "runs.tsv");
 	assert_non_null(strstr(txt, "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
 	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\tsteal\tforeign\tdisturbed"
-	    "\tprofiled\twarmup\tentries_per_s\treason\n"));
-	assert_non_null(strstr(txt, "\twarn\t0.001\t0\t0\t0\t0\t0\t-\toversubscribed "
+	    "\tprofiled\twarmup\tdirty\tentries_per_s\treason\n"));
+	assert_non_null(strstr(txt, "\twarn\t0.001\t0\t0\t0\t0\t0\t-\t-\toversubscribed "
 	    "12 > 2 CPUs\n"));
 	free(txt);
 	txt = read_all(dir, "workers.tsv");
@@ -441,6 +442,30 @@ test_added_columns(void **state)
 	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t0\t0\t0\t0\t2\t7.5\t-\n");
 	assert_null(rs_open(root, dir, err, sizeof(err)));
 	assert_non_null(strstr(err, "runs.tsv:2: warmup \"2\""));
+	/* The dirty data left at the end, KiB; "-" unknown; no less. */
+	put_file(dir, "runs.tsv", "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
+	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\tsteal\tforeign\t"
+	    "disturbed\tprofiled\twarmup\tdirty\trate\treason\n"
+	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t0\t0\t0\t0\t0\t318832"
+	    "\t7.5\t-\n"
+	    "4\t2\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t0\t0\t0\t0\t0\t-"
+	    "\t7.5\t-\n");
+	s = rs_open(root, dir, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(s->runs[0].dirty, 318832);
+	assert_int_equal(s->runs[1].dirty, -1);
+	assert_true(s->runs[1].metric[0] == 7.5);
+	assert_int_equal(rs_values(s, 4, "dirty", &v), 1);
+	assert_true(v[0] == 318832);
+	free(v);
+	rs_free(s);
+	put_file(dir, "runs.tsv", "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
+	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\tsteal\tforeign\t"
+	    "disturbed\tprofiled\twarmup\tdirty\trate\treason\n"
+	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t0\t0\t0\t0\t0\t-3"
+	    "\t7.5\t-\n");
+	assert_null(rs_open(root, dir, err, sizeof(err)));
+	assert_non_null(strstr(err, "runs.tsv:2: dirty \"-3\""));
 	free(dir);
 	rm_rf(root);
 	free(root);
@@ -483,8 +508,8 @@ test_disturbed(void **state)
 	assert_string_equal(txt, "4.5\n");
 	free(txt);
 	txt = read_all(dir, "runs.tsv");
-	assert_non_null(strstr(txt, "\tok\t0.001\t0.25\t3.5\t1\t0\t0\t-\n"));
-	assert_non_null(strstr(txt, "\tok\t0.001\t0\t0.01\t0\t0\t0\t-\n"));
+	assert_non_null(strstr(txt, "\tok\t0.001\t0.25\t3.5\t1\t0\t0\t-\t-\n"));
+	assert_non_null(strstr(txt, "\tok\t0.001\t0\t0.01\t0\t0\t0\t-\t-\n"));
 	free(txt);
 	s = rs_open(root, dir, err, sizeof(err));
 	assert_non_null(s);

@@ -1,0 +1,53 @@
+# Isolated CPUs, run inside a 2-CPU guest booted with isolcpus=1 by
+# tests/e2e/isolcpus_guest.sh: every process inherits an affinity of CPU
+# 0 alone.  Prints TAP, and the EC(2) seen as comments: under emulation
+# timings mean nothing, so only the binding is checked.
+#   sh tests/manycpu/isolcpus.sh            (FSCONC and FSCONC_TOP set)
+. "$FSCONC_TOP/tests/lib.sh"
+
+res=/tmp/isolcpus-results
+CAL="-w calib -O iterations=20000000"
+run() {
+	_l=$1; shift
+	out=$("$FSCONC" run -R "$res" --label "$_l" $CAL "$@" 2>&1); rc=$?
+	set=$(ls -d "$res"/*/"$_l"/*/ 2>/dev/null | tail -n 1)
+}
+# col FILE N COL: column COL of FILE's rows at level N.
+col() { awk -F'\t' -v n="$2" -v c="$3" '!/^#/ && $1 == n { print $c }' "$1"; }
+ec2() { echo "$out" | awk '$1 == 2 { print $6 }' | head -n 1; }
+
+iso=$(cat /sys/devices/system/cpu/isolated)
+aff=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //')
+[ "$iso" = 1 ] && [ "$aff" = 0 ] && ok "guest: CPU 1 isolated, affinity 0" ||
+    not_ok "guest: CPU 1 isolated, affinity 0" "isolated '$iso' affinity '$aff'"
+
+run inherited -j 1,2 -r 3
+echo "# without --cpus: EC(2) $(ec2)"
+[ $rc -eq 0 ] && echo "$out" | grep -q '^oversubscribed: -j 2 on 1 CPUs' &&
+    echo "$out" | grep -q '^cpus: workers on 0, the affinity inherited, of online 0-1 (isolated 1, nohz_full none); CPUs 1 outside it' &&
+    grep -qx 'oversubscribed=2' "$set/meta" && grep -qx 'cpu.isolated=1' "$set/meta" &&
+    grep -qx 'cpu.affinity=0' "$set/meta" &&
+    ok "without --cpus: oversubscribed, the isolated CPU named" ||
+    not_ok "without --cpus: oversubscribed, the isolated CPU named" "rc=$rc $out"
+
+run online -j 1,2 -r 3 --cpus online
+echo "# --cpus online: EC(2) $(ec2)"
+w=$(col "$set/workers.tsv" 2 4 | sort -u | tr '\n' ' ')
+s=$(col "$set/workers.tsv" 2 11 | sort -u | tr '\n' ' ')
+e=$(col "$set/workers.tsv" 2 12 | sort -u | tr '\n' ' ')
+[ $rc -eq 0 ] && ! echo "$out" | grep -q oversubscribed &&
+    grep -qx 'oversubscribed=no' "$set/meta" && grep -qx 'cpus=online' "$set/meta" &&
+    [ "$w" = "0 1 " ] && [ "$s" = "0 1 " ] && [ "$e" = "0 1 " ] &&
+    ok "--cpus online: -j 2 not oversubscribed, a worker on each CPU" ||
+    not_ok "--cpus online: -j 2 not oversubscribed, a worker on each CPU" \
+    "rc=$rc cpusets '$w' start '$s' end '$e' $out"
+
+run isolated -j 1,ncpu -r 2 --cpus isolated --bind none
+echo "# --cpus isolated: $(echo "$out" | awk '$1 == 1 { print "T1", $3 }' | head -n 1)"
+s=$(col "$set/workers.tsv" 1 11 | sort -u | tr '\n' ' ')
+e=$(col "$set/workers.tsv" 1 12 | sort -u | tr '\n' ' ')
+[ $rc -eq 0 ] && grep -qx 'levels=1' "$set/meta" && grep -qx 'cpuset=1' "$set/meta" &&
+    [ "$s" = "1 " ] && [ "$e" = "1 " ] &&
+    ok "--cpus isolated: ncpu 1, the worker on the isolated CPU" ||
+    not_ok "--cpus isolated: ncpu 1, the worker on the isolated CPU" \
+    "rc=$rc start '$s' end '$e' $out"
