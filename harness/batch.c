@@ -64,6 +64,7 @@ struct batch {
 	int		 abort;		/* setup failed: skip worker_run */
 	double		 spin0, spin1;	/* the spinners' CPU time at c0, c1 */
 	double		 when0, when1;	/* and when c0, c1 were read */
+	struct kt_snap	 kt0, kt1;	/* kernel threads before c0, after c1 */
 };
 
 /* CPU time of the idle guard's spinners so far, s (theirs, not foreign). */
@@ -83,12 +84,22 @@ spin_time(const struct batch_spec *sp)
 }
 
 /* The system's counters, the spinners' time and the time, at c0 or c1. */
+/*
+ * The kernel threads are read outside the counters' window (before c0,
+ * after c1), so that the reading's own CPU time is in no one's share.
+ */
 static void
 sample(struct batch *b, struct os_cpu_times *c, double *spin, double *when)
 {
+	int first = when == &b->when0;
+
+	if (first)
+		(void)kt_sample(&b->kt0);
 	os_cpu_times(c);
 	*spin = spin_time(b->spec);
 	*when = now_monotonic();
+	if (!first)
+		(void)kt_sample(&b->kt1);
 }
 
 static struct slot *
@@ -638,7 +649,7 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	run->reason[0] = '\0';
 	run->idle = NAN;
 	run->start_skew = NAN;
-	run->steal = run->foreign = NAN;
+	run->steal = run->foreign = run->kthread = NAN;
 	run->disturbed = 0;
 	memset(&c0, 0, sizeof(c0));
 	memset(&c1, 0, sizeof(c1));
@@ -704,20 +715,28 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	close_pipe(b.done);
 	close_pipe(b.vgate);
 	if (rc != 0) {
+		kt_snap_free(&b.kt0);
+		kt_snap_free(&b.kt1);
 		munmap(b.slots, len);
 		return (-1);
 	}
 	finish(&b, t0, run, rw);
 	if (t0 > 0 && (run->idle = os_idle_share(&c0, &c1)) < 0)
 		run->idle = NAN;
+	if (t0 > 0)
+		run->kthread = kt_delta(&b.kt0, &b.kt1, sp->kthreads);
+	/* Kernel threads work for the run: theirs is not foreign. */
 	if (t0 > 0 && disturb_measure(&c0, &c1, run->user + run->sys +
-	    (b.spin1 - b.spin0), &run->steal, &run->foreign) == 0 &&
+	    (b.spin1 - b.spin0) + (isnan(run->kthread) ? 0 : run->kthread),
+	    &run->steal, &run->foreign) == 0 &&
 	    b.when1 - b.when0 > run->real && run->real > 0) {
 		/* The counters' window is wider than the batch (a preempted
 		 * controller): others' time in it, pro rata. */
 		run->steal *= run->real / (b.when1 - b.when0);
 		run->foreign *= run->real / (b.when1 - b.when0);
 	}
+	kt_snap_free(&b.kt0);
+	kt_snap_free(&b.kt1);
 	if (run->status != RS_OK && run->reason[0] == '\0')
 		snprintf(run->reason, sizeof(run->reason),
 		    "a worker failed before the start gate");

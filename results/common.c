@@ -110,6 +110,7 @@ const struct rs_column rs_run_columns[] = {
 	RUN(disturbed,	RC_FLAG,	2, RCF_UNCOUNTED),
 	RUN(profiled,	RC_FLAG,	3, RCF_UNCOUNTED),
 	RUN(warmup,	RC_FLAG,	4, RCF_UNCOUNTED),
+	RUN(kthread,	RC_SECONDS,	5, RCF_JOBS_FILE),
 };
 const size_t rs_nrun_columns = sizeof(rs_run_columns) /
     sizeof(rs_run_columns[0]);
