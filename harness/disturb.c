@@ -6,7 +6,8 @@
  * is busy time less the workers' own and less the kernel threads'
  * (kt_sample around the batch): kernel threads do the run's work (the
  * loop device's worker, the journal, writeback, reclaim), so what is
- * left is other processes' user and system time.  The arithmetic is
+ * left is other processes' user and system time, and the workers of
+ * other memory disks (kt_run_delta).  The arithmetic is
  * here, apart from the reading (os_*.c), so that tests feed it
  * snapshots.
  */
@@ -112,8 +113,9 @@ disturb_wait_quiet(double limit, double bound, double *waited,
 		tb = now_monotonic();
 		*waited = tb - t0;
 		/* No worker runs: busy time is foreign but for the
-		 * kernel threads' (the last batch's writeback is ours). */
-		kt = kt_delta(&ka, &kb, NULL);
+		 * kernel threads' (the last batch's writeback is ours),
+		 * bar any memory disk's workers: none of ours is busy. */
+		kt = kt_run_delta(&ka, &kb, NULL, 0, NULL);
 		if (disturb_measure(&a, &b, isnan(kt) ? 0 : kt, &steal,
 		    &busy) == 0)
 			*share = disturb_share(steal, busy, tb - ta, b.ncpu,

@@ -472,8 +472,8 @@ struct batch_spec {
 	void		*hook;
 	const pid_t	*spinners;	/* --idle-guard spin's, or NULL: */
 	int		 nspinners;	/* their CPU time is not foreign */
-	struct kt_list	*kthreads;	/* or NULL: kernel threads' seconds
-					   by stable name added to it */
+	struct kt_list	*kthreads;	/* or NULL: the run's kernel threads'
+					   seconds by stable name added */
 };
 
 /*
@@ -481,7 +481,8 @@ struct batch_spec {
  * hold them at the start gate, release, wait for all, worker_verify.
  * Fills run (jobs, rep, real, user, sys, nvcsw, nivcsw, idle, status,
  * start_skew, kthread (kt_delta of the kernel threads read before and
- * after the counters; NaN: unknown), steal, foreign (disturb_measure,
+ * after the counters, less those of other disks, kt_other_disk; NaN:
+ * unknown), steal, foreign (disturb_measure,
  * over the counters' window and, when that is wider than real, pro
  * rata), metric[], reason;
  * setup left as it was, disturbed 0) and
@@ -703,6 +704,21 @@ void	 kt_snap_free(struct kt_snap *);
  */
 double	 kt_delta(const struct kt_snap *a, const struct kt_snap *b,
 	    struct kt_list *by_name);
+/*
+ * 1 when the stable name is the worker of a memory disk (loopN, zramN,
+ * ramN, mdN) or of a file system on one (jbd2/loop3-8, xfs-conv/loop3)
+ * that is none of devices[0..ndev) ("/dev/loop3"; NULL entries
+ * skipped): another disk's, someone else's work.
+ */
+int	 kt_other_disk(const char *name, const char *const *devices, int ndev);
+/*
+ * The run's kernel threads' CPU time between a and b: kt_delta less the
+ * threads of other disks (kt_other_disk: a dd onto another loop device
+ * is someone else's, and its loop worker does most of its work); the
+ * run's added to by_name when not NULL.  NaN when unknown.
+ */
+double	 kt_run_delta(const struct kt_snap *a, const struct kt_snap *b,
+	    const char *const *devices, int ndev, struct kt_list *by_name);
 void	 kt_list_add(struct kt_list *, const char *name, double sec);
 void	 kt_list_sort(struct kt_list *);	/* most seconds first */
 void	 kt_list_free(struct kt_list *);

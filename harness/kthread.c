@@ -69,6 +69,56 @@ kt_stable_name(const char *name, char *out, size_t len)
 	    "kworker");
 }
 
+/* "loop3", "zram0", "ram1", "md2": a memory disk's name, [*len: its length]. */
+static int
+kt_disk_name(const char *s, size_t n)
+{
+	static const char *const kinds[] = { "loop", "zram", "ram", "md" };
+	size_t i, k, d;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		k = strlen(kinds[i]);
+		if (n <= k || strncmp(s, kinds[i], k) != 0)
+			continue;
+		for (d = k; d < n && isdigit((unsigned char)s[d]); d++)
+			;
+		if (d == n)
+			return (1);
+	}
+	return (0);
+}
+
+int
+kt_other_disk(const char *name, const char *const *devices, int ndev)
+{
+	const char *dev, *end, *b;
+	size_t n;
+	int i;
+
+	/* loop3 (the loop device's worker), md0; jbd2/loop3-8, the
+	 * journal of a file system on it; xfs-conv/loop3, xfsaild/loop3. */
+	if (strncmp(name, "jbd2/", 5) == 0) {
+		dev = name + 5;
+		if ((end = strrchr(dev, '-')) == NULL)
+			return (0);
+	} else {
+		dev = (b = strrchr(name, '/')) != NULL ? b + 1 : name;
+		end = dev + strlen(dev);
+	}
+	n = (size_t)(end - dev);
+	if (!kt_disk_name(dev, n))
+		return (0);
+	for (i = 0; devices != NULL && i < ndev; i++) {
+		if (devices[i] == NULL)
+			continue;
+		b = strrchr(devices[i], '/');
+		b = b != NULL ? b + 1 : devices[i];
+		if (strlen(b) == n && strncmp(b, dev, n) == 0)
+			return (0);
+	}
+	return (1);
+}
+
 /*
  * One /proc/PID/stat text: "pid (comm) state ppid ... flags(9) ...
  * utime(14) stime(15) ... starttime(22) ...".  comm may hold spaces
@@ -372,4 +422,24 @@ kt_delta(const struct kt_snap *a, const struct kt_snap *b,
 		}
 	}
 	return ((double)total / (double)a->hz);
+}
+
+double
+kt_run_delta(const struct kt_snap *a, const struct kt_snap *b,
+    const char *const *devices, int ndev, struct kt_list *by_name)
+{
+	struct kt_list l;
+	double total;
+	size_t i;
+
+	memset(&l, 0, sizeof(l));
+	total = kt_delta(a, b, &l);
+	for (i = 0; i < l.n && !isnan(total); i++) {
+		if (kt_other_disk(l.u[i].name, devices, ndev))
+			total -= l.u[i].sec;
+		else if (by_name != NULL)
+			kt_list_add(by_name, l.u[i].name, l.u[i].sec);
+	}
+	kt_list_free(&l);
+	return (isnan(total) || total > 0 ? total : 0);
 }

@@ -133,6 +133,61 @@ test_stable_names(void **state)
 	}
 }
 
+/* Another disk's workers are someone else's; the run's own are its. */
+static void
+test_other_disk(void **state)
+{
+	static const char *const devs[] = { "/dev/loop3", NULL, "/dev/zram0" };
+	struct kt_snap a, b;
+	struct kt_list l;
+	struct kt_thread t;
+	double d;
+
+	(void)state;
+	assert_int_equal(kt_other_disk("loop3", devs, 3), 0);
+	assert_int_equal(kt_other_disk("loop4", devs, 3), 1);
+	assert_int_equal(kt_other_disk("jbd2/loop3-8", devs, 3), 0);
+	assert_int_equal(kt_other_disk("jbd2/loop31-8", devs, 3), 1);
+	assert_int_equal(kt_other_disk("xfs-conv/loop3", devs, 3), 0);
+	assert_int_equal(kt_other_disk("xfsaild/loop7", devs, 3), 1);
+	assert_int_equal(kt_other_disk("zram0", devs, 3), 0);
+	assert_int_equal(kt_other_disk("md0", devs, 3), 1);
+	assert_int_equal(kt_other_disk("ram1", NULL, 0), 1);
+	/* Not a disk's: the run's whatever the devices. */
+	assert_int_equal(kt_other_disk("writeback", NULL, 0), 0);
+	assert_int_equal(kt_other_disk("kswapd0", NULL, 0), 0);
+	assert_int_equal(kt_other_disk("loop", NULL, 0), 0);
+	assert_int_equal(kt_other_disk("loopx", NULL, 0), 0);
+	assert_int_equal(kt_other_disk("jbd2/vda1-8", NULL, 0), 0);
+	assert_int_equal(kt_other_disk("ext4-rsv-conversion", NULL, 0), 0);
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&l, 0, sizeof(l));
+	memset(&t, 0, sizeof(t));
+	a.hz = b.hz = 100;
+	b.status = a.status = KT_COMPLETE;
+	t.pid = 10;
+	snprintf(t.name, sizeof(t.name), "kworker/u8:1-loop3");
+	assert_int_equal(kt_snap_push(&a, &t), 0);
+	t.ticks = 20;
+	assert_int_equal(kt_snap_push(&b, &t), 0);
+	t.pid = 11;
+	t.ticks = 0;
+	snprintf(t.name, sizeof(t.name), "kworker/u8:2-loop5");
+	assert_int_equal(kt_snap_push(&a, &t), 0);
+	t.ticks = 70;
+	assert_int_equal(kt_snap_push(&b, &t), 0);
+	d = kt_run_delta(&a, &b, devs, 3, &l);
+	assert_true(fabs(d - 0.2) < 1e-9);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.u[0].name, "loop3");
+	assert_true(fabs(kt_delta(&a, &b, NULL) - 0.9) < 1e-9);
+	kt_list_free(&l);
+	kt_snap_free(&a);
+	kt_snap_free(&b);
+}
+
 static void
 test_scan(void **state)
 {
@@ -279,6 +334,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_stable_names),
+		cmocka_unit_test(test_other_disk),
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_huge_listing),
 		cmocka_unit_test(test_this_machine),
