@@ -206,6 +206,44 @@ mean_real(const struct rs_set *s, int jobs)
 	return (sum / (double)n);
 }
 
+/* The kernel threads' mean CPU time per job at a level; NaN: unknown. */
+static double
+kt_per_job(const struct rs_set *s, int jobs)
+{
+	double *v, sum = 0;
+	size_t n, i;
+
+	if ((n = rs_values(s, jobs, "kthread", &v)) == 0)
+		return (NAN);
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	free(v);
+	return (sum / (double)n / jobs);
+}
+
+/* "loop3 61%, jbd2/loop3-8 24%": the threads that took most at a level. */
+static void
+kt_names(FILE *fp, const struct rs_set *s, int jobs)
+{
+	double sum = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < s->nkthreads; i++)
+		if (s->kthreads[i].jobs == jobs)
+			sum += s->kthreads[i].seconds;
+	if (!(sum > 0))
+		return;
+	fputs(" (", fp);
+	for (i = 0; i < s->nkthreads && k < 3; i++)
+		if (s->kthreads[i].jobs == jobs) {
+			fputs(k++ ? ", " : "", fp);
+			put_clean(fp, s->kthreads[i].name);
+			fprintf(fp, " %.0f%%", 100 * s->kthreads[i].seconds /
+			    sum);
+		}
+	fputc(')', fp);
+}
+
 static void
 entries_free(struct why_entry *v, size_t n)
 {
@@ -249,6 +287,8 @@ one_level(const struct rs_set *b, int bj, const struct rs_set *c, int cj,
 	w->wait_base = lb.preempted * lb.scale;
 	w->wait = lc.preempted * lc.scale;
 	w->kernel = lc.samples > 0 ? lc.kernel / lc.samples : NAN;
+	w->kt_base = kt_per_job(b, bj);
+	w->kt = kt_per_job(c, cj);
 	w->syms = entries(&lb.syms, lb.sym_n, lb.scale, &lc.syms, lc.sym_n,
 	    lc.scale, w->lost_s, &w->nsyms);
 	w->paths = entries(&lb.paths, lb.path_n, lb.scale, &lc.paths,
@@ -444,6 +484,17 @@ why_print(FILE *fp, const struct why *w, const struct why_opts *o)
 		    "%.2f ms\n", 1e3 * l->cpu_base, 1e3 * l->cpu, k,
 		    1e3 * l->off_base, 1e3 * l->off, 1e3 * l->wait_base,
 		    1e3 * l->wait);
+		/* Work time(1) does not see: one loop worker or journal
+		 * thread serving N extractions. */
+		if (!isnan(l->kt_base) && !isnan(l->kt)) {
+			fprintf(fp, "  kernel threads per job: %.2f -> %.2f ms",
+			    1e3 * l->kt_base, 1e3 * l->kt);
+			kt_names(fp, w->b != NULL ? w->b : w->a, l->jobs);
+			if (l->lost_s > 0)
+				fprintf(fp, ", growth %.1f%% of the lost time",
+				    100 * (l->kt - l->kt_base) / l->lost_s);
+			fputc('\n', fp);
+		}
 		if (isnan(l->explained))
 			fprintf(fp, "  no time lost: nothing to explain\n");
 		else {
@@ -544,6 +595,10 @@ why_json(FILE *fp, const struct why *w, const struct why_opts *o)
 		json_number(fp, l->off_base);
 		fputs(",\"blocked_s\":", fp);
 		json_number(fp, l->off);
+		fputs(",\"kthread_base_s\":", fp);
+		json_number(fp, l->kt_base);
+		fputs(",\"kthread_s\":", fp);
+		json_number(fp, l->kt);
 		fputs(",\"cpu_wait_base_s\":", fp);
 		json_number(fp, l->wait_base);
 		fputs(",\"cpu_wait_s\":", fp);
