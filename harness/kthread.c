@@ -46,8 +46,8 @@ kt_clean_name(const char *raw, size_t len, char *out, size_t outlen)
 
 /*
  * A kworker's name is kworker/CPU:ID[H], kworker/uPOOL:ID or
- * kworker/R-WQ, then "-" and the workqueue of the last work item it
- * ran: that workqueue is what it did, the rest changes from sample to
+ * kworker/R-WQ, then "-" (or "+" while it runs it) and the workqueue of
+ * the last work item it ran (a writeback's is flush-MAJ:MIN): that workqueue is what it did, the rest changes from sample to
  * sample.  An idle one that never ran anything is "kworker".
  */
 void
@@ -64,7 +64,8 @@ kt_stable_name(const char *name, char *out, size_t len)
 		snprintf(out, len, "%s", p + 2);
 		return;
 	}
-	d = strchr(p, '-');
+	/* '+' while it runs the item, '-' after. */
+	d = strpbrk(p, "+-");
 	snprintf(out, len, "%s", d != NULL && d[1] != '\0' ? d + 1 :
 	    "kworker");
 }

@@ -114,6 +114,9 @@ test_stable_names(void **state)
 	static const char *const cases[][2] = {
 		{ "kworker/u8:2-loop0", "loop0" },
 		{ "kworker/u8:5-writeback", "writeback" },
+		{ "kworker/u8:5+flush-7:3", "flush-7:3" },
+		{ "kworker/u8:1-flush-7:3", "flush-7:3" },
+		{ "kworker/u8:0+loop0", "loop0" },
 		{ "kworker/u8:4-ext4-rsv-conversion", "ext4-rsv-conversion" },
 		{ "kworker/1:1H-kblockd", "kblockd" },
 		{ "kworker/R-kblockd", "kblockd" },
