@@ -192,33 +192,19 @@ entries(const struct strmap *bm, const double *bn, double bscale,
 	return (v);
 }
 
+/* The mean of a metric over the counted batches of a level; NaN: none. */
 static double
-mean_real(const struct rs_set *s, int jobs)
+mean_of(const struct rs_set *s, int jobs, const char *metric)
 {
 	double *v, sum = 0;
 	size_t n, i;
 
-	if ((n = rs_values(s, jobs, "real", &v)) == 0)
+	if ((n = rs_values(s, jobs, metric, &v)) == 0)
 		return (NAN);
 	for (i = 0; i < n; i++)
 		sum += v[i];
 	free(v);
 	return (sum / (double)n);
-}
-
-/* The kernel threads' mean CPU time per job at a level; NaN: unknown. */
-static double
-kt_per_job(const struct rs_set *s, int jobs)
-{
-	double *v, sum = 0;
-	size_t n, i;
-
-	if ((n = rs_values(s, jobs, "kthread", &v)) == 0)
-		return (NAN);
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	free(v);
-	return (sum / (double)n / jobs);
 }
 
 /* "loop3 61%, jbd2/loop3-8 24%": the threads that took most at a level. */
@@ -272,8 +258,8 @@ one_level(const struct rs_set *b, int bj, const struct rs_set *c, int cj,
 		level_free(&lb);
 		return (-1);
 	}
-	w->t_base = mean_real(b, bj);
-	w->t = mean_real(c, cj);
+	w->t_base = mean_of(b, bj, "real");
+	w->t = mean_of(c, cj, "real");
 	w->lost_s = w->t - w->t_base;
 	if (b == c) {
 		w->ec = cj * w->t_base / w->t;
@@ -287,8 +273,9 @@ one_level(const struct rs_set *b, int bj, const struct rs_set *c, int cj,
 	w->wait_base = lb.preempted * lb.scale;
 	w->wait = lc.preempted * lc.scale;
 	w->kernel = lc.samples > 0 ? lc.kernel / lc.samples : NAN;
-	w->kt_base = kt_per_job(b, bj);
-	w->kt = kt_per_job(c, cj);
+	/* The kernel threads' CPU time per job; NaN in older sets. */
+	w->kt_base = mean_of(b, bj, "kthread") / bj;
+	w->kt = mean_of(c, cj, "kthread") / cj;
 	w->syms = entries(&lb.syms, lb.sym_n, lb.scale, &lc.syms, lc.sym_n,
 	    lc.scale, w->lost_s, &w->nsyms);
 	w->paths = entries(&lb.paths, lb.path_n, lb.scale, &lc.paths,

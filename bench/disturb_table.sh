@@ -8,8 +8,10 @@
 # over and over.  Prints a table: kind, load, flagged or not (run's exit
 # status 4 and its flag line), the largest foreign share of the machine
 # among the batches ((steal + foreign) / (real x CPUs), re-runs
-# included), and the kernel threads' share (mean and largest of
-# kthread / (real x CPUs)).  Every batch is tried once
+# included), the kernel threads' share (mean and largest of
+# kthread / (real x CPUs)), and over the whole run the other processes
+# and the kernel threads that took most CPU (from /proc/PID/stat), with
+# run's "kernel threads" lines below.  Every batch is tried once
 # (--disturb-reruns 0 --disturb-wait off) so each row shows what one
 # try measures.  Meant for a quiet machine: the load average is printed
 # first.  Root only (it makes disks).
@@ -136,9 +138,33 @@ shares() {
 	}' "$1"
 }
 
+# Every process's CPU ticks (utime + stime), "pid start kthread ticks
+# name" a line: who else ran, over a whole run (processes alive at both
+# readings or born since; fsconc's own are gone by the second).
+proc_snap() {
+	for f in /proc/[0-9]*/stat; do
+		cat "$f" 2>/dev/null
+		echo
+	done | awk 'NF > 20 {
+		n = $0; sub(/^[0-9]+ \(/, "", n); sub(/\) [^)]*$/, "", n)
+		gsub(/[^!-~]/, "_", n)
+		r = $0; sub(/^.*\) /, "", r); split(r, f, " ")
+		print $1, f[20], int(f[7] / 2097152) % 2, f[12] + f[13], n
+	}'
+}
+# The processes (k=0) or kernel threads (k=1) that took most between
+# two snapshots: "name seconds" of the top 3.
+proc_top() {
+	awk -v k="$3" -v hz="$(getconf CLK_TCK)" '
+	FNR == NR { t[$1 " " $2] = $4; next }
+	$3 == k { d = $4 - t[$1 " " $2]; if (d > 0) s[$5] += d }
+	END { for (n in s) printf "%s %.2f\n", n, s[n] / hz }' "$1" "$2" |
+	    sort -k2 -rn | head -3 | awk '{ printf "%s%s %ss", NR > 1 ? ", " : "", $1, $2 }'
+}
+
 ncpu=$(getconf _NPROCESSORS_ONLN)
 printf '%-6s %-5s %-8s %6s %6s %6s  %s\n' kind load flagged "foreign" \
-    "kt-avg" "kt-max" "exit, flag"
+    "kt-avg" "kt-max" "exit, flag; others' processes; kernel threads"
 for k in $kinds; do
 	for l in $loads; do
 		rm -rf "$priv/res" "$priv/dirdisk"
@@ -147,11 +173,13 @@ for k in $kinds; do
 			end_load
 			continue
 		fi
+		proc_snap >"$priv/p0"
 		# shellcheck disable=SC2046
 		"$fsconc" run -a "$arc" -j 1,2 -r 3 -R "$priv/res" \
 		    --disturb-reruns 0 --disturb-wait off $(disk_args "$k") \
 		    ${DT_ARGS:-} >"$priv/out" 2>"$priv/err"
 		rc=$?
+		proc_snap >"$priv/p1"
 		end_load
 		set -- "$priv"/res/*/*/*/runs.tsv
 		if [ ! -f "$1" ]; then
@@ -160,10 +188,11 @@ for k in $kinds; do
 			continue
 		fi
 		flag=$(grep -c '^flag: disturbed' "$priv/out")
-		printf '%-6s %-5s %-8s %s  %d%s\n' "$k" "$l" \
+		printf '%-6s %-5s %-8s %s  %d; %s; %s\n' "$k" "$l" \
 		    "$([ "$flag" -gt 0 ] && echo yes || echo no)" \
 		    "$(shares "$1" "$ncpu")" "$rc" \
-		    "$(grep '^kernel threads' "$priv/out" | tail -1 |
-		    sed 's/^/, /')"
+		    "$(proc_top "$priv/p0" "$priv/p1" 0)" \
+		    "$(proc_top "$priv/p0" "$priv/p1" 1)"
+		grep '^kernel threads' "$priv/out" | sed 's/^/    /'
 	done
 done
