@@ -45,6 +45,13 @@ stop_load() {
 	for p in $pids; do
 		kill -TERM "-$p" 2>/dev/null
 		wait "$p" 2>/dev/null
+		# Until the last of the group (a bsdtar, a dd) is gone.
+		n=0
+		while kill -0 "-$p" 2>/dev/null && [ $n -lt 100 ]; do
+			kill -KILL "-$p" 2>/dev/null
+			sleep 0.1
+			n=$((n + 1))
+		done
 	done
 	pids=
 }
@@ -159,7 +166,8 @@ proc_top() {
 	FNR == NR { t[$1 " " $2] = $4; next }
 	$3 == k { d = $4 - t[$1 " " $2]; if (d > 0) s[$5] += d }
 	END { for (n in s) printf "%s %.2f\n", n, s[n] / hz }' "$1" "$2" |
-	    sort -k2 -rn | head -3 | awk '{ printf "%s%s %ss", NR > 1 ? ", " : "", $1, $2 }'
+	    sort -k2 -rn | head -3 |
+	    awk '{ printf "%s%s %ss", (NR > 1 ? ", " : ""), $1, $2 }'
 }
 
 ncpu=$(getconf _NPROCESSORS_ONLN)
