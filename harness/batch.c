@@ -725,7 +725,8 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 		run->idle = NAN;
 	if (t0 > 0)
 		run->kthread = kt_run_delta(&b.kt0, &b.kt1, sp->devices,
-		    sp->devices != NULL ? sp->jobs : 0, sp->kthreads);
+		    sp->devices != NULL ? sp->jobs : 0, sp->fstype,
+		    sp->kthreads);
 	/* Kernel threads work for the run: theirs is not foreign. */
 	if (t0 > 0 && disturb_measure(&c0, &c1, run->user + run->sys +
 	    (b.spin1 - b.spin0) + (isnan(run->kthread) ? 0 : run->kthread),

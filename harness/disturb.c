@@ -115,7 +115,7 @@ disturb_wait_quiet(double limit, double bound, double *waited,
 		/* No worker runs: busy time is foreign but for the
 		 * kernel threads' (the last batch's writeback is ours),
 		 * bar any memory disk's workers: none of ours is busy. */
-		kt = kt_run_delta(&ka, &kb, NULL, 0, NULL);
+		kt = kt_run_delta(&ka, &kb, NULL, 0, NULL, NULL);
 		if (disturb_measure(&a, &b, isnan(kt) ? 0 : kt, &steal,
 		    &busy) == 0)
 			*share = disturb_share(steal, busy, tb - ta, b.ncpu,

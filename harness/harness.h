@@ -474,6 +474,8 @@ struct batch_spec {
 	int		 nspinners;	/* their CPU time is not foreign */
 	struct kt_list	*kthreads;	/* or NULL: the run's kernel threads'
 					   seconds by stable name added */
+	const char	*fstype;	/* the disks' file system; NULL:
+					   unknown (no disk, dir:) */
 };
 
 /*
@@ -712,13 +714,22 @@ double	 kt_delta(const struct kt_snap *a, const struct kt_snap *b,
  */
 int	 kt_other_disk(const char *name, const char *const *devices, int ndev);
 /*
+ * 1 when the thread does someone else's work: another disk's
+ * (kt_other_disk), or the workers of a file system the run does not
+ * use (ext4-..., jbd2/..., xfs..., btrfs-... when fstype, the run's
+ * file system, is known and another; NULL: unknown, a dir: disk).
+ */
+int	 kt_not_ours(const char *name, const char *const *devices, int ndev,
+	    const char *fstype);
+/*
  * The run's kernel threads' CPU time between a and b: kt_delta less the
- * threads of other disks (kt_other_disk: a dd onto another loop device
+ * threads that are not its (kt_not_ours: a dd onto another loop device
  * is someone else's, and its loop worker does most of its work); the
  * run's added to by_name when not NULL.  NaN when unknown.
  */
 double	 kt_run_delta(const struct kt_snap *a, const struct kt_snap *b,
-	    const char *const *devices, int ndev, struct kt_list *by_name);
+	    const char *const *devices, int ndev, const char *fstype,
+	    struct kt_list *by_name);
 void	 kt_list_add(struct kt_list *, const char *name, double sec);
 void	 kt_list_sort(struct kt_list *);	/* most seconds first */
 void	 kt_list_free(struct kt_list *);

@@ -89,6 +89,38 @@ kt_disk_name(const char *s, size_t n)
 	return (0);
 }
 
+/*
+ * A file system's own workers, by name, and the file system: ext4's
+ * (and its journal's), xfs's, btrfs's.  NULL: no file system's.
+ */
+static const char *
+kt_fs_of(const char *name)
+{
+	static const struct {
+		const char	*prefix, *fs;
+	} fs[] = {
+		{ "ext4-", "ext4" }, { "jbd2/", "ext4" }, { "xfs", "xfs" },
+		{ "btrfs-", "btrfs" }, { "flush-btrfs-", "btrfs" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
+		if (strncmp(name, fs[i].prefix, strlen(fs[i].prefix)) == 0)
+			return (fs[i].fs);
+	return (NULL);
+}
+
+int
+kt_not_ours(const char *name, const char *const *devices, int ndev,
+    const char *fstype)
+{
+	const char *fs = kt_fs_of(name);
+
+	if (fs != NULL && fstype != NULL && strcmp(fs, fstype) != 0)
+		return (1);
+	return (kt_other_disk(name, devices, ndev));
+}
+
 int
 kt_other_disk(const char *name, const char *const *devices, int ndev)
 {
@@ -427,7 +459,8 @@ kt_delta(const struct kt_snap *a, const struct kt_snap *b,
 
 double
 kt_run_delta(const struct kt_snap *a, const struct kt_snap *b,
-    const char *const *devices, int ndev, struct kt_list *by_name)
+    const char *const *devices, int ndev, const char *fstype,
+    struct kt_list *by_name)
 {
 	struct kt_list l;
 	double total;
@@ -436,7 +469,7 @@ kt_run_delta(const struct kt_snap *a, const struct kt_snap *b,
 	memset(&l, 0, sizeof(l));
 	total = kt_delta(a, b, &l);
 	for (i = 0; i < l.n && !isnan(total); i++) {
-		if (kt_other_disk(l.u[i].name, devices, ndev))
+		if (kt_not_ours(l.u[i].name, devices, ndev, fstype))
 			total -= l.u[i].sec;
 		else if (by_name != NULL)
 			kt_list_add(by_name, l.u[i].name, l.u[i].sec);

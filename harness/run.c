@@ -398,6 +398,9 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	bs.spinners = guard.pids;
 	bs.nspinners = guard.n;
 	bs.kthreads = &kt;
+	/* A dir: disk's file system is whatever holds the directory. */
+	bs.fstype = r->have_spec && r->spec.backend != MD_BACKEND_DIR ?
+	    r->spec.fs : NULL;
 	rw = xcalloc((size_t)n, sizeof(*rw));
 	ran = harness_run_batch(&bs, &run, rw);
 	idle_guard_end(&guard);

@@ -163,6 +163,19 @@ test_other_disk(void **state)
 	assert_int_equal(kt_other_disk("loopx", NULL, 0), 0);
 	assert_int_equal(kt_other_disk("jbd2/vda1-8", NULL, 0), 0);
 	assert_int_equal(kt_other_disk("ext4-rsv-conversion", NULL, 0), 0);
+	/* Another file system's workers: someone else's when the run's is
+	 * known (a btrfs beside a run on tmpfs); ours when it is ours or
+	 * unknown (dir:). */
+	assert_int_equal(kt_not_ours("btrfs-endio-write", NULL, 0, "tmpfs"), 1);
+	assert_int_equal(kt_not_ours("btrfs-endio-write", NULL, 0, "btrfs"), 0);
+	assert_int_equal(kt_not_ours("flush-btrfs-32", NULL, 0, "ext4"), 1);
+	assert_int_equal(kt_not_ours("ext4-rsv-conversion", NULL, 0, "xfs"), 1);
+	assert_int_equal(kt_not_ours("ext4-rsv-conversion", NULL, 0, "ext4"), 0);
+	assert_int_equal(kt_not_ours("xfs-conv/loop3", devs, 3, "xfs"), 0);
+	assert_int_equal(kt_not_ours("xfs-conv/loop3", devs, 3, "ext4"), 1);
+	assert_int_equal(kt_not_ours("btrfs-endio-write", NULL, 0, NULL), 0);
+	assert_int_equal(kt_not_ours("writeback", NULL, 0, "tmpfs"), 0);
+	assert_int_equal(kt_not_ours("loop4", devs, 3, NULL), 1);
 
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
@@ -181,7 +194,7 @@ test_other_disk(void **state)
 	assert_int_equal(kt_snap_push(&a, &t), 0);
 	t.ticks = 70;
 	assert_int_equal(kt_snap_push(&b, &t), 0);
-	d = kt_run_delta(&a, &b, devs, 3, &l);
+	d = kt_run_delta(&a, &b, devs, 3, "ext4", &l);
 	assert_true(fabs(d - 0.2) < 1e-9);
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.u[0].name, "loop3");
