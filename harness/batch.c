@@ -737,6 +737,12 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 		run->steal *= run->real / (b.when1 - b.when0);
 		run->foreign *= run->real / (b.when1 - b.when0);
 	}
+	if (sp->kt_cost != NULL) {
+		if (b.kt0.cost > *sp->kt_cost)
+			*sp->kt_cost = b.kt0.cost;
+		if (b.kt1.cost > *sp->kt_cost)
+			*sp->kt_cost = b.kt1.cost;
+	}
 	kt_snap_free(&b.kt0);
 	kt_snap_free(&b.kt1);
 	if (run->status != RS_OK && run->reason[0] == '\0')

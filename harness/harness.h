@@ -476,6 +476,8 @@ struct batch_spec {
 					   seconds by stable name added */
 	const char	*fstype;	/* the disks' file system; NULL:
 					   unknown (no disk, dir:) */
+	double		*kt_cost;	/* or NULL: raised to the longest
+					   kernel-thread reading, s */
 };
 
 /*

@@ -398,6 +398,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	bs.spinners = guard.pids;
 	bs.nspinners = guard.n;
 	bs.kthreads = &kt;
+	bs.kt_cost = &r->kt_cost;
 	/* A dir: disk's file system is whatever holds the directory. */
 	bs.fstype = r->have_spec && r->spec.backend != MD_BACKEND_DIR ?
 	    r->spec.fs : NULL;
@@ -786,6 +787,10 @@ run_close(struct run *r, char *set_path, size_t len)
 	if (r->mem_warned > 0)
 		rs_meta(r->rs, "memory_guard_failed", "%d", r->mem_warned);
 	run_kthreads_write(r);
+	/* Untimed (before the release, after the last worker), but it
+	 * holds the release back: how long. */
+	if (r->kt_cost > 0)
+		rs_meta(r->rs, "kthread_read_ms", "%.3f", 1e3 * r->kt_cost);
 	/* Counted disturbed: the figures are not valid (as a missed
 	 * precision target), whatever they say. */
 	if (r->nkept > 0 && rc == EXIT_OK)

@@ -41,6 +41,7 @@ struct run {
 					   stable name, counted batches */
 	double		*ktsum;		/* [nlevels]: their kthread sum */
 	int		*nkt;		/* [nlevels]: batches it is known of */
+	double		 kt_cost;	/* longest kernel-thread reading, s */
 	int		 nbad;		/* batches failed or killed */
 	struct os_cpu_times cpu;	/* the counters' unit and CPUs */
 	int		 nrerun;	/* disturbed batches re-run */

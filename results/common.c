@@ -235,7 +235,8 @@ rs_meta_volatile(const char *key)
 	 * and import write that differs between two runs of one
 	 * configuration: times, the command line, the label, names of
 	 * the disk instance, the seed of an unseeded random order, the
-	 * outcomes of --precision and of disturbance re-runs.
+	 * outcomes of --precision and of disturbance re-runs, how long
+	 * reading the kernel threads took.
 	 */
 	static const char *const keys[] = { "created", "start", "end",
 	    "command", "label", "seed", "disk_id", "disk_device",
@@ -243,7 +244,7 @@ rs_meta_volatile(const char *key)
 	    "vary.run", "precision_met", "precision_stop",
 	    "disturbed_reruns", "disturbed_kept", "wait_quiet",
 	    "wait_quiet_seconds", "campaign_boot", "campaign_round",
-	    "campaign_boot_seconds" };
+	    "campaign_boot_seconds", "kthread_read_ms" };
 	/*
 	 * import's source files say where data came from, not how; the
 	 * precision reached is an outcome, as the times are.

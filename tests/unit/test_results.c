@@ -990,7 +990,7 @@ test_meta_volatile(void **state)
 	    "source.1", "source.12", "source_format.12", "precision_met",
 	    "precision_stop", "precision_real.2", "precision_ec.16",
 	    "precision_real.1", "precision_ec.64", "disturbed_reruns",
-	    "disturbed_kept", "wait_quiet_seconds" };
+	    "disturbed_kept", "wait_quiet_seconds", "kthread_read_ms" };
 	size_t i;
 
 	(void)state;
