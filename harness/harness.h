@@ -719,7 +719,9 @@ int	 kt_other_disk(const char *name, const char *const *devices, int ndev);
  * 1 when the thread does someone else's work: another disk's
  * (kt_other_disk), or the workers of a file system the run does not
  * use (ext4-..., jbd2/..., xfs..., btrfs-... when fstype, the run's
- * file system, is known and another; NULL: unknown, a dir: disk).
+ * file system, is known and another; NULL: unknown, a dir: disk), or,
+ * fstype known, a journal or xfs thread of a device not in devices
+ * (jbd2/vda1-8).
  */
 int	 kt_not_ours(const char *name, const char *const *devices, int ndev,
 	    const char *fstype);

@@ -110,13 +110,62 @@ kt_fs_of(const char *name)
 	return (NULL);
 }
 
+/* 1 when dev[0..n) is the last component of none of devices. */
+static int
+kt_not_listed(const char *dev, size_t n, const char *const *devices,
+    int ndev)
+{
+	const char *b;
+	int i;
+
+	for (i = 0; devices != NULL && i < ndev; i++) {
+		if (devices[i] == NULL)
+			continue;
+		b = strrchr(devices[i], '/');
+		b = b != NULL ? b + 1 : devices[i];
+		if (strlen(b) == n && strncmp(b, dev, n) == 0)
+			return (0);
+	}
+	return (1);
+}
+
+/*
+ * The device a file system's thread names: jbd2/DEV-N, xfs-.../DEV,
+ * xfsaild/DEV.  NULL: none.
+ */
+static const char *
+kt_fs_device(const char *name, size_t *n)
+{
+	const char *dev, *end;
+
+	if (strncmp(name, "jbd2/", 5) == 0) {
+		dev = name + 5;
+		if ((end = strrchr(dev, '-')) == NULL || end == dev)
+			return (NULL);
+	} else if (strncmp(name, "xfs", 3) == 0 &&
+	    (dev = strrchr(name, '/')) != NULL && dev[1] != '\0') {
+		dev++;
+		end = dev + strlen(dev);
+	} else
+		return (NULL);
+	*n = (size_t)(end - dev);
+	return (dev);
+}
+
 int
 kt_not_ours(const char *name, const char *const *devices, int ndev,
     const char *fstype)
 {
-	const char *fs = kt_fs_of(name);
+	const char *fs = kt_fs_of(name), *dev;
+	size_t n;
 
 	if (fs != NULL && fstype != NULL && strcmp(fs, fstype) != 0)
+		return (1);
+	/* The run's disks known (not dir:, whose file system is some
+	 * device's): a journal of any other device is someone else's
+	 * (jbd2/vda1-8 of the root file system a dd writes through). */
+	if (fstype != NULL && (dev = kt_fs_device(name, &n)) != NULL &&
+	    kt_not_listed(dev, n, devices, ndev))
 		return (1);
 	return (kt_other_disk(name, devices, ndev));
 }
@@ -126,7 +175,6 @@ kt_other_disk(const char *name, const char *const *devices, int ndev)
 {
 	const char *dev, *end, *b;
 	size_t n;
-	int i;
 
 	/* loop3 (the loop device's worker), md0; jbd2/loop3-8, the
 	 * journal of a file system on it; xfs-conv/loop3, xfsaild/loop3. */
@@ -141,15 +189,7 @@ kt_other_disk(const char *name, const char *const *devices, int ndev)
 	n = (size_t)(end - dev);
 	if (!kt_disk_name(dev, n))
 		return (0);
-	for (i = 0; devices != NULL && i < ndev; i++) {
-		if (devices[i] == NULL)
-			continue;
-		b = strrchr(devices[i], '/');
-		b = b != NULL ? b + 1 : devices[i];
-		if (strlen(b) == n && strncmp(b, dev, n) == 0)
-			return (0);
-	}
-	return (1);
+	return (kt_not_listed(dev, n, devices, ndev));
 }
 
 /*

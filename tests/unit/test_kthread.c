@@ -176,6 +176,15 @@ test_other_disk(void **state)
 	assert_int_equal(kt_not_ours("btrfs-endio-write", NULL, 0, NULL), 0);
 	assert_int_equal(kt_not_ours("writeback", NULL, 0, "tmpfs"), 0);
 	assert_int_equal(kt_not_ours("loop4", devs, 3, NULL), 1);
+	/* Another device's journal: someone else's when the run's disks
+	 * are known, the run's on a dir: disk (which lives on one). */
+	assert_int_equal(kt_not_ours("jbd2/vda1-8", devs, 3, "ext4"), 1);
+	assert_int_equal(kt_not_ours("jbd2/vda1-8", NULL, 0, "tmpfs"), 1);
+	assert_int_equal(kt_not_ours("jbd2/vda1-8", NULL, 0, NULL), 0);
+	assert_int_equal(kt_not_ours("jbd2/loop3-8", devs, 3, "ext4"), 0);
+	assert_int_equal(kt_not_ours("xfsaild/vdb", devs, 3, "xfs"), 1);
+	assert_int_equal(kt_not_ours("xfsaild/loop3", devs, 3, "xfs"), 0);
+	assert_int_equal(kt_not_ours("jbd2/-8", devs, 3, "ext4"), 0);
 
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
