@@ -17,7 +17,14 @@
 #include "util.h"
 
 static const char syms[] = "x+*%#@O";
-static const char *const default_metrics[] = { "real", "user", "sys" };
+/*
+ * kthread, the kernel threads' CPU time, beside user and sys: the file
+ * system's work that time(1) does not see.  Only where every set has it
+ * (sets before it have none).
+ */
+static const char *const default_metrics[] = { "real", "user", "sys",
+    "kthread" };
+#define OPTIONAL_METRIC	"kthread"
 
 struct cmp {
 	FILE			*out;
@@ -279,6 +286,11 @@ block(struct cmp *c, int jobs, const char *metric, struct compare_verdict *v)
 		ds[i] = load(c, i, jobs, metric);
 		if (ds[i]->n < STAT_MIN_N && few == c->nsets)
 			few = i;
+	}
+	if (few < c->nsets && c->o->metrics == NULL &&
+	    strcmp(metric, OPTIONAL_METRIC) == 0 && ds[few]->n == 0) {
+		free_ds(ds, c->nsets);
+		return;
 	}
 	if (few < c->nsets) {
 		/* ministat refuses fewer than 3 points; so do we. */
@@ -771,7 +783,8 @@ compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 	c.nsets = nsets;
 	c.o = o;
 	c.metrics = o->metrics != NULL ? o->metrics : default_metrics;
-	c.nmetrics = o->metrics != NULL ? o->nmetrics : 3;
+	c.nmetrics = o->metrics != NULL ? o->nmetrics :
+	    sizeof(default_metrics) / sizeof(default_metrics[0]);
 	for (i = 0; i < nsets; i++) {
 		c.lab[i] = clean_copy(label_of(sets[i]));
 		c.path[i] = clean_copy(sets[i]->path);

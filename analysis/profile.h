@@ -153,6 +153,8 @@ struct why_level {
 	double		 off_base, off;	/* blocked (off CPU) per job, s */
 	double		 wait_base, wait;	/* preempted: waiting for a CPU */
 	double		 kernel;	/* kernel share of cpu */
+	double		 kt_base, kt;	/* the run's kernel threads' CPU
+					   time per job, s; NaN: unknown */
 	double		 explained;	/* top entries' growth / lost_s */
 	struct why_entry *syms;		/* by growth, largest first */
 	size_t		 nsyms;

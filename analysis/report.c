@@ -25,7 +25,8 @@
 #include "results.h"
 #include "util.h"
 
-static const char *const time_metrics[] = { "real", "user", "sys" };
+static const char *const time_metrics[] = { "real", "user", "sys",
+    "kthread" };
 #define NTIME	(sizeof(time_metrics) / sizeof(time_metrics[0]))
 
 /* --- HTML ------------------------------------------------------------- */

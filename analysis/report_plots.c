@@ -341,6 +341,13 @@ report_plots(FILE *fp, const struct report *r)
 		    "top left",
 		    "System time per job (sys / N): every repetition (dots), "
 		    "mean and its confidence interval (line)." },
+		{ "ktjob", "ktjob", "Kernel threads per job",
+		    "seconds per job", "top left",
+		    "CPU time of the run's kernel threads per job (kthread / "
+		    "N: the loop device's worker, the journal, writeback), "
+		    "the file system's work that sys does not see: every "
+		    "repetition (dots), mean and its confidence interval "
+		    "(line)." },
 		{ "idle", "idle", "Idle share per level", "idle %", "top right",
 		    "Share of CPU time left idle during the batch: every "
 		    "repetition (dots), mean and its confidence interval "
@@ -366,6 +373,9 @@ report_plots(FILE *fp, const struct report *r)
 		    pp[i].caption, r->opts->conf);
 		svg = plot_points(r, pp[i].name, pp[i].metric, pp[i].title,
 		    pp[i].ylabel, pp[i].key, &none);
+		/* Sets before the kthread column: no plot, no note. */
+		if (svg == NULL && none && strcmp(pp[i].metric, "ktjob") == 0)
+			continue;
 		rc |= html_figure(fp, svg, none, pp[i].title, cap);
 	}
 	/* The workload's own metrics (bytes/s, ops/s, ns/op ...). */

@@ -16,7 +16,7 @@
 
 /* Per set: the fixed metrics, then the workload's own. */
 static const char *const base_metrics[] = { "real", "user", "sys", "idle",
-    "sysjob" };
+    "sysjob", "kthread", "ktjob" };
 #define NBASE	(sizeof(base_metrics) / sizeof(base_metrics[0]))
 
 static struct dataset *
@@ -105,6 +105,9 @@ rset_data(struct rset *s)
 				s->ds[k][i] = load_ds(s, n, m, "idle", 100.0);
 			else if (strcmp(m, "sysjob") == 0)
 				s->ds[k][i] = load_ds(s, n, m, "sys", 1.0 / n);
+			else if (strcmp(m, "ktjob") == 0)
+				s->ds[k][i] = load_ds(s, n, m, "kthread",
+				    1.0 / n);
 			else
 				s->ds[k][i] = load_ds(s, n, m, m, 1.0);
 		}

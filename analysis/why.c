@@ -192,18 +192,42 @@ entries(const struct strmap *bm, const double *bn, double bscale,
 	return (v);
 }
 
+/* The mean of a metric over the counted batches of a level; NaN: none. */
 static double
-mean_real(const struct rs_set *s, int jobs)
+mean_of(const struct rs_set *s, int jobs, const char *metric)
 {
 	double *v, sum = 0;
 	size_t n, i;
 
-	if ((n = rs_values(s, jobs, "real", &v)) == 0)
+	if ((n = rs_values(s, jobs, metric, &v)) == 0)
 		return (NAN);
 	for (i = 0; i < n; i++)
 		sum += v[i];
 	free(v);
 	return (sum / (double)n);
+}
+
+/* "loop3 61%, jbd2/loop3-8 24%": the threads that took most at a level. */
+static void
+kt_names(FILE *fp, const struct rs_set *s, int jobs)
+{
+	double sum = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < s->nkthreads; i++)
+		if (s->kthreads[i].jobs == jobs)
+			sum += s->kthreads[i].seconds;
+	if (!(sum > 0))
+		return;
+	fputs(" (", fp);
+	for (i = 0; i < s->nkthreads && k < 3; i++)
+		if (s->kthreads[i].jobs == jobs) {
+			fputs(k++ ? ", " : "", fp);
+			put_clean(fp, s->kthreads[i].name);
+			fprintf(fp, " %.0f%%", 100 * s->kthreads[i].seconds /
+			    sum);
+		}
+	fputc(')', fp);
 }
 
 static void
@@ -234,8 +258,8 @@ one_level(const struct rs_set *b, int bj, const struct rs_set *c, int cj,
 		level_free(&lb);
 		return (-1);
 	}
-	w->t_base = mean_real(b, bj);
-	w->t = mean_real(c, cj);
+	w->t_base = mean_of(b, bj, "real");
+	w->t = mean_of(c, cj, "real");
 	w->lost_s = w->t - w->t_base;
 	if (b == c) {
 		w->ec = cj * w->t_base / w->t;
@@ -249,6 +273,9 @@ one_level(const struct rs_set *b, int bj, const struct rs_set *c, int cj,
 	w->wait_base = lb.preempted * lb.scale;
 	w->wait = lc.preempted * lc.scale;
 	w->kernel = lc.samples > 0 ? lc.kernel / lc.samples : NAN;
+	/* The kernel threads' CPU time per job; NaN in older sets. */
+	w->kt_base = mean_of(b, bj, "kthread") / bj;
+	w->kt = mean_of(c, cj, "kthread") / cj;
 	w->syms = entries(&lb.syms, lb.sym_n, lb.scale, &lc.syms, lc.sym_n,
 	    lc.scale, w->lost_s, &w->nsyms);
 	w->paths = entries(&lb.paths, lb.path_n, lb.scale, &lc.paths,
@@ -444,6 +471,17 @@ why_print(FILE *fp, const struct why *w, const struct why_opts *o)
 		    "%.2f ms\n", 1e3 * l->cpu_base, 1e3 * l->cpu, k,
 		    1e3 * l->off_base, 1e3 * l->off, 1e3 * l->wait_base,
 		    1e3 * l->wait);
+		/* Work time(1) does not see: one loop worker or journal
+		 * thread serving N extractions. */
+		if (!isnan(l->kt_base) && !isnan(l->kt)) {
+			fprintf(fp, "  kernel threads per job: %.2f -> %.2f ms",
+			    1e3 * l->kt_base, 1e3 * l->kt);
+			kt_names(fp, w->b != NULL ? w->b : w->a, l->jobs);
+			if (l->lost_s > 0)
+				fprintf(fp, ", growth %.1f%% of the lost time",
+				    100 * (l->kt - l->kt_base) / l->lost_s);
+			fputc('\n', fp);
+		}
 		if (isnan(l->explained))
 			fprintf(fp, "  no time lost: nothing to explain\n");
 		else {
@@ -544,6 +582,10 @@ why_json(FILE *fp, const struct why *w, const struct why_opts *o)
 		json_number(fp, l->off_base);
 		fputs(",\"blocked_s\":", fp);
 		json_number(fp, l->off);
+		fputs(",\"kthread_base_s\":", fp);
+		json_number(fp, l->kt_base);
+		fputs(",\"kthread_s\":", fp);
+		json_number(fp, l->kt);
 		fputs(",\"cpu_wait_base_s\":", fp);
 		json_number(fp, l->wait_base);
 		fputs(",\"cpu_wait_s\":", fp);

@@ -384,7 +384,7 @@ write_set(struct import *im, int argc, char **argv)
 			r.user = im->lv[i].s[j].user;
 			r.sys = im->lv[i].s[j].sys;
 			r.nvcsw = r.nivcsw = -1;
-			r.idle = r.setup = r.steal = r.foreign = NAN;
+			r.idle = r.setup = r.steal = r.foreign = r.kthread = NAN;
 			r.status = RS_OK;
 			rs_add_run(w, &r);
 		}

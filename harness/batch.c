@@ -75,6 +75,7 @@ struct batch {
 	char		 sync_err[200];
 	int64_t		 written0;	/* dev_written after the last worker */
 	long		 dirty;
+	struct kt_snap	 kt0, kt1;	/* kernel threads before c0, after c1 */
 };
 
 /* CPU time of the idle guard's spinners so far, s (theirs, not foreign). */
@@ -94,12 +95,22 @@ spin_time(const struct batch_spec *sp)
 }
 
 /* The system's counters, the spinners' time and the time, at c0 or c1. */
+/*
+ * The kernel threads are read outside the counters' window (before c0,
+ * after c1), so that the reading's own CPU time is in no one's share.
+ */
 static void
 sample(struct batch *b, struct os_cpu_times *c, double *spin, double *when)
 {
+	int first = when == &b->when0;
+
+	if (first)
+		(void)kt_sample(&b->kt0);
 	os_cpu_times(c);
 	*spin = spin_time(b->spec);
 	*when = now_monotonic();
+	if (!first)
+		(void)kt_sample(&b->kt1);
 }
 
 /*
@@ -792,7 +803,7 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	run->reason[0] = '\0';
 	run->idle = NAN;
 	run->start_skew = NAN;
-	run->steal = run->foreign = NAN;
+	run->steal = run->foreign = run->kthread = NAN;
 	run->dirty = -1;
 	run->disturbed = 0;
 	memset(&c0, 0, sizeof(c0));
@@ -872,20 +883,37 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	close_pipe(b.vgate);
 	sync_close(&b);
 	if (rc != 0) {
+		kt_snap_free(&b.kt0);
+		kt_snap_free(&b.kt1);
 		munmap(b.slots, len);
 		return (-1);
 	}
 	finish(&b, t0, run, rw);
 	if (t0 > 0 && (run->idle = os_idle_share(&c0, &c1)) < 0)
 		run->idle = NAN;
+	if (t0 > 0)
+		run->kthread = kt_run_delta(&b.kt0, &b.kt1, sp->devices,
+		    sp->devices != NULL ? sp->jobs : 0, sp->fstype,
+		    sp->kthreads);
+	/* Kernel threads work for the run: theirs is not foreign. */
 	if (t0 > 0 && disturb_measure(&c0, &c1, run->user + run->sys +
-	    (b.spin1 - b.spin0) + b.sync_cpu, &run->steal, &run->foreign) == 0 &&
+	    (b.spin1 - b.spin0) + b.sync_cpu +
+	    (isnan(run->kthread) ? 0 : run->kthread),
+	    &run->steal, &run->foreign) == 0 &&
 	    b.when1 - b.when0 > run->real && run->real > 0) {
 		/* The counters' window is wider than the batch (a preempted
 		 * controller): others' time in it, pro rata. */
 		run->steal *= run->real / (b.when1 - b.when0);
 		run->foreign *= run->real / (b.when1 - b.when0);
 	}
+	if (sp->kt_cost != NULL) {
+		if (b.kt0.cost > *sp->kt_cost)
+			*sp->kt_cost = b.kt0.cost;
+		if (b.kt1.cost > *sp->kt_cost)
+			*sp->kt_cost = b.kt1.cost;
+	}
+	kt_snap_free(&b.kt0);
+	kt_snap_free(&b.kt1);
 	if (run->status != RS_OK && run->reason[0] == '\0')
 		snprintf(run->reason, sizeof(run->reason),
 		    "a worker failed before the start gate");

@@ -8,6 +8,8 @@
  * other modules: md-setup, workloads, results, analysis, common).
  *   os_times.c    the CPU time counters' text into numbers, the idle
  *                 share (os_cpu_times_parse, os_idle_share ...)
+ *   kthread.c     kernel threads' CPU time: snapshots, their difference
+ *                 by stable name, the walk of a /proc tree (kt_*)
  *   os_linux.c, os_freebsd.c  OS specifics (os_*)
  *   signals.c     the one owner of SIGINT, SIGTERM, SIGHUP (harness_
  *                 signals_*): workers killed, sysctls and disks back
@@ -531,13 +533,21 @@ struct batch_spec {
 	enum batch_end	 end;		/* syncfs: the controller syncs every
 					   mount once the last worker is done,
 					   timed */
+	struct kt_list	*kthreads;	/* or NULL: the run's kernel threads'
+					   seconds by stable name added */
+	const char	*fstype;	/* the disks' file system; NULL:
+					   unknown (no disk, dir:) */
+	double		*kt_cost;	/* or NULL: raised to the longest
+					   kernel-thread reading, s */
 };
 
 /*
  * Run one batch: batch_setup, start jobs workers, bind each, worker_setup,
  * hold them at the start gate, release, wait for all, worker_verify.
  * Fills run (jobs, rep, real, user, sys, nvcsw, nivcsw, idle, status,
- * start_skew, dirty, steal, foreign (disturb_measure, over the counters' window
+ * start_skew, dirty, kthread (kt_delta of the kernel threads read before
+ * and after the counters, less those of other disks, kt_other_disk; NaN:
+ * unknown), steal, foreign (disturb_measure, over the counters' window
  * and, when that is wider than real, pro rata), metric[], reason;
  * setup left as it was, disturbed 0) and
  * workers[0..jobs-1] (cpu_start, cpu_end: os_cpu_now as worker_run
@@ -718,12 +728,117 @@ int	 os_spin_priority(void);
 /* The CPU the calling thread is running on; -1 if unknown. */
 int	 os_cpu_now(void);
 
+/* --- kernel threads (harness/kthread.c, os_*.c) ------------------------- */
+
+/*
+ * One kernel thread as a snapshot holds it: pid (Linux) or thread id
+ * (FreeBSD) with its start time, the two together naming it even when
+ * the id is reused; CPU ticks of 1/hz s; its name, sanitised
+ * (kt_clean_name).
+ */
+#define KT_NAME_LEN	64
+struct kt_thread {
+	long		 pid;
+	unsigned long long start;
+	uint64_t	 ticks;
+	char		 name[KT_NAME_LEN];
+};
+/* Bounds of a snapshot: entries of the listing read, threads kept,
+ * seconds spent; past one, the snapshot is KT_TRUNCATED. */
+#define KT_MAX_ENTRIES	65536
+#define KT_MAX_THREADS	16384
+#define KT_SCAN_SECONDS	0.1
+/* Bytes of one stat text, and its fields parsed (to starttime). */
+#define KT_STAT_MAX	1023
+#define KT_STAT_FIELDS	22
+/* Bytes of kthreadd's children list read (7 a pid: 16,384 of them). */
+#define KT_CHILDREN_MAX	(KT_MAX_THREADS * 8)
+enum { KT_COMPLETE, KT_TRUNCATED, KT_UNREADABLE };
+struct kt_snap {
+	struct kt_thread *t;		/* sorted by pid, start */
+	size_t		 n, cap;
+	uint64_t	 hz;		/* ticks per second */
+	int		 status;	/* KT_* */
+	double		 cost;		/* s the scan took */
+};
+/* Seconds per stable name. */
+struct kt_use {
+	char		 name[KT_NAME_LEN];
+	double		 sec;
+};
+struct kt_list {
+	struct kt_use	*u;
+	size_t		 n, cap;
+};
+/* raw[0..len) printable without spaces, quotes or backslashes ('_'). */
+void	 kt_clean_name(const char *raw, size_t len, char *out, size_t outlen);
+/* kworker/u8:2-loop0 -> loop0, kworker/R-kblockd -> kblockd, an idle
+ * kworker -> kworker; any other name as it is. */
+void	 kt_stable_name(const char *name, char *out, size_t len);
+/* One /proc/PID/stat text into t; *kthread: PF_KTHREAD.  0, or -1. */
+int	 kt_parse_stat(const char *buf, size_t len, struct kt_thread *t,
+	    int *kthread);
+/* The kernel threads of a /proc-like tree at root (hz: USER_HZ), within
+ * max_entries entries and max_seconds: kthreadd (2) and the children
+ * its 2/task/2/children lists, else every numeric entry.  0: complete;
+ * -1: s->status says why not. */
+int	 kt_scan(const char *root, uint64_t hz, size_t max_entries,
+	    double max_seconds, struct kt_snap *s);
+int	 kt_snap_push(struct kt_snap *, const struct kt_thread *);
+void	 kt_snap_sort(struct kt_snap *);
+void	 kt_snap_free(struct kt_snap *);
+/*
+ * CPU seconds kernel threads took between a and b (threads new in b
+ * counted whole, threads gone from b lost), and, when by_name is not
+ * NULL, added to it by stable name.  NaN when a snapshot is incomplete.
+ */
+double	 kt_delta(const struct kt_snap *a, const struct kt_snap *b,
+	    struct kt_list *by_name);
+/*
+ * 1 when the stable name is the worker of a memory disk (loopN, zramN,
+ * ramN, mdN) or of a file system on one (jbd2/loop3-8, xfs-conv/loop3)
+ * that is none of devices[0..ndev) ("/dev/loop3"; NULL entries
+ * skipped): another disk's, someone else's work.
+ */
+int	 kt_other_disk(const char *name, const char *const *devices, int ndev);
+/*
+ * 1 when the thread does someone else's work: another disk's
+ * (kt_other_disk), or the workers of a file system the run does not
+ * use (ext4-..., jbd2/..., xfs..., btrfs-... when fstype, the run's
+ * file system, is known and another; NULL: unknown, a dir: disk), or,
+ * fstype known, a journal or xfs thread of a device not in devices
+ * (jbd2/vda1-8).
+ */
+int	 kt_not_ours(const char *name, const char *const *devices, int ndev,
+	    const char *fstype);
+/*
+ * The run's kernel threads' CPU time between a and b: kt_delta less the
+ * threads that are not its (kt_not_ours: a dd onto another loop device
+ * is someone else's, and its loop worker does most of its work); the
+ * run's added to by_name when not NULL.  NaN when unknown.
+ */
+double	 kt_run_delta(const struct kt_snap *a, const struct kt_snap *b,
+	    const char *const *devices, int ndev, const char *fstype,
+	    struct kt_list *by_name);
+void	 kt_list_add(struct kt_list *, const char *name, double sec);
+void	 kt_list_sort(struct kt_list *);	/* most seconds first */
+void	 kt_list_free(struct kt_list *);
+/* This OS's kernel threads now (Linux: /proc; FreeBSD: kern.proc, the
+ * system processes' threads).  0, or -1 (s->status). */
+int	 os_kthreads(struct kt_snap *s);
+
 /* --- disturbance (harness/disturb.c) -------------------------------------- */
 
 /*
+ * kt_sample: os_kthreads, and when it fails, a warning once a process.
+ * 0, or -1 (s->status says why).
+ */
+int	 kt_sample(struct kt_snap *s);
+/*
  * What ran beside a batch between the samples a and b, in seconds: the
  * steal, and foreign = busy (every state but idle, iowait and steal)
- * minus own (the workers' user + sys), clamped at 0 since the counters
+ * minus own (the workers' user + sys and the kernel threads' CPU time,
+ * when known), clamped at 0 since the counters
  * are in whole ticks and own is not.  0, or -1 (both NaN) when unknown:
  * a counter went backwards or the unit is unknown.
  */

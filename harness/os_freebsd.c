@@ -2,11 +2,13 @@
 #ifdef __FreeBSD__
 #include <sys/param.h>
 #include <sys/types.h>
+#include <sys/proc.h>
 #include <sys/procctl.h>
 #include <sys/resource.h>
 #include <sys/rtprio.h>
 #include <sys/sysctl.h>
 #include <sys/time.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 
 #include <ctype.h>
@@ -45,6 +47,75 @@ os_cpu_now(void)
 #else
 	return (-1);
 #endif
+}
+
+/*
+ * Every thread of the system processes (P_SYSTEM: the kernel's own
+ * threads, g_down and g_up of GEOM, each md(4) unit's worker, the
+ * buffer daemon ...), as "proc/thread" or the thread's name alone when
+ * the process has one thread of its name.  ki_runtime is in
+ * microseconds.
+ */
+int
+os_kthreads(struct kt_snap *s)
+{
+	int mib[3] = { CTL_KERN, KERN_PROC, KERN_PROC_ALL |
+	    KERN_PROC_INC_THREAD };
+	struct kinfo_proc *kp = NULL;
+	struct kt_thread t;
+	char name[KT_NAME_LEN];
+	size_t len = 0, i, n;
+	int tries;
+
+	s->n = 0;
+	s->hz = 1000000;
+	s->status = KT_UNREADABLE;
+	/* The table grows between the size asked and the read. */
+	for (tries = 0; tries < 4; tries++) {
+		if (sysctl(mib, 3, NULL, &len, NULL, 0) != 0)
+			goto out;
+		len += len / 8;
+		if (len > (size_t)KT_MAX_ENTRIES * sizeof(*kp)) {
+			s->status = KT_TRUNCATED;
+			goto out;
+		}
+		kp = xrealloc(kp, len);
+		if (sysctl(mib, 3, kp, &len, NULL, 0) == 0)
+			break;
+		if (errno != ENOMEM)
+			goto out;
+	}
+	if (tries == 4 || len % sizeof(*kp) != 0 || (len > 0 &&
+	    kp[0].ki_structsize != (int)sizeof(*kp)))
+		goto out;
+	n = len / sizeof(*kp);
+	s->status = KT_COMPLETE;
+	for (i = 0; i < n; i++) {
+		if ((kp[i].ki_flag & P_SYSTEM) == 0)
+			continue;
+		memset(&t, 0, sizeof(t));
+		t.pid = (long)kp[i].ki_tid;
+		t.start = (unsigned long long)kp[i].ki_start.tv_sec *
+		    1000000 + (unsigned long long)kp[i].ki_start.tv_usec;
+		t.ticks = kp[i].ki_runtime;
+		if (strcmp(kp[i].ki_comm, kp[i].ki_tdname) == 0 ||
+		    kp[i].ki_tdname[0] == '\0')
+			snprintf(name, sizeof(name), "%.*s",
+			    (int)sizeof(kp[i].ki_comm), kp[i].ki_comm);
+		else
+			snprintf(name, sizeof(name), "%.*s/%.*s",
+			    (int)sizeof(kp[i].ki_comm), kp[i].ki_comm,
+			    (int)sizeof(kp[i].ki_tdname), kp[i].ki_tdname);
+		kt_clean_name(name, strlen(name), t.name, sizeof(t.name));
+		if (kt_snap_push(s, &t) != 0) {
+			s->status = KT_TRUNCATED;
+			break;
+		}
+	}
+	kt_snap_sort(s);
+out:
+	free(kp);
+	return (s->status == KT_COMPLETE ? 0 : -1);
 }
 
 int

@@ -61,6 +61,15 @@ os_cpu_times(struct os_cpu_times *c)
 	return (os_cpu_times_parse(buf, hz > 0 ? (uint64_t)hz : 0, c));
 }
 
+int
+os_kthreads(struct kt_snap *s)
+{
+	long hz = sysconf(_SC_CLK_TCK);	/* USER_HZ, utime's unit */
+
+	return (kt_scan("/proc", hz > 0 ? (uint64_t)hz : 0, KT_MAX_ENTRIES,
+	    KT_SCAN_SECONDS, s));
+}
+
 void
 os_die_with_parent(pid_t ppid)
 {

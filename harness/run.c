@@ -337,11 +337,14 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	struct batch_spec bs;
 	struct idle_hold guard;
 	struct rs_run run;
+	struct kt_list kt;
 	double setup = 0, share;
 	char **paths = NULL;
 	int rc = 0, ran, wait = 0;
+	size_t k;
 
 	memset(&run, 0, sizeof(run));
+	memset(&kt, 0, sizeof(kt));
 	if (r->have_spec) {
 		ndisk = c->layout == RUN_LAYOUT_SHARED ? 1 : n;
 		if (fresh_disks(r, ndisk, &setup) != 0)
@@ -395,6 +398,11 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	}
 	bs.spinners = guard.pids;
 	bs.nspinners = guard.n;
+	bs.kthreads = &kt;
+	bs.kt_cost = &r->kt_cost;
+	/* A dir: disk's file system is whatever holds the directory. */
+	bs.fstype = r->have_spec && r->spec.backend != MD_BACKEND_DIR ?
+	    r->spec.fs : NULL;
 	rw = xcalloc((size_t)n, sizeof(*rw));
 	ran = harness_run_batch(&bs, &run, rw);
 	idle_guard_end(&guard);
@@ -464,6 +472,13 @@ batch_try(struct run *r, size_t step, int try, int *again)
 					r->dirty[li] += (double)run.dirty;
 					r->ndirty[li]++;
 				}
+				if (!isnan(run.kthread)) {
+					r->ktsum[li] += run.kthread;
+					r->nkt[li]++;
+					for (k = 0; k < kt.n; k++)
+						kt_list_add(&r->kt[li],
+						    kt.u[k].name, kt.u[k].sec);
+				}
 			}
 		} else {
 			r->nbad++;
@@ -477,6 +492,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	if (wait && !harness_interrupted)
 		disturb_wait(r);
 out:
+	kt_list_free(&kt);
 	if (paths != NULL)
 		for (i = 0; i < n; i++)
 			free(paths[i]);
@@ -529,6 +545,12 @@ teardown(struct run *r)
 	free(r->nidle);
 	free(r->dirty);
 	free(r->ndirty);
+	if (r->kt != NULL)
+		for (i = 0; i < r->cfg->nlevels; i++)
+			kt_list_free(&r->kt[i]);
+	free(r->kt);
+	free(r->ktsum);
+	free(r->nkt);
 	free(r->steps);
 	if (r->have_spec)
 		md_spec_free(&r->spec);
@@ -693,6 +715,9 @@ run_open(struct run_config *c, struct run **rp)
 	r->nidle = xcalloc(c->nlevels, sizeof(*r->nidle));
 	r->dirty = xcalloc(c->nlevels, sizeof(*r->dirty));
 	r->ndirty = xcalloc(c->nlevels, sizeof(*r->ndirty));
+	r->kt = xcalloc(c->nlevels, sizeof(*r->kt));
+	r->ktsum = xcalloc(c->nlevels, sizeof(*r->ktsum));
+	r->nkt = xcalloc(c->nlevels, sizeof(*r->nkt));
 	for (i = 0; i < c->nlevels; i++) {
 		snprintf(name, sizeof(name), "jobs-%d.real", c->levels[i]);
 		r->real[i] = ds_new(name);
@@ -779,6 +804,11 @@ run_close(struct run *r, char *set_path, size_t len)
 		    r->disturb_waited);
 	if (r->mem_warned > 0)
 		rs_meta(r->rs, "memory_guard_failed", "%d", r->mem_warned);
+	run_kthreads_write(r);
+	/* Untimed (before the release, after the last worker), but it
+	 * holds the release back: how long. */
+	if (r->kt_cost > 0)
+		rs_meta(r->rs, "kthread_read_ms", "%.3f", 1e3 * r->kt_cost);
 	/* Counted disturbed: the figures are not valid (as a missed
 	 * precision target), whatever they say. */
 	if (r->nkept > 0 && rc == EXIT_OK)

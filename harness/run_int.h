@@ -41,6 +41,11 @@ struct run {
 	int		*nidle;		/* [nlevels]: how many were known */
 	double		*dirty;		/* [nlevels]: sum of runs.tsv dirty, KiB */
 	int		*ndirty;	/* [nlevels]: how many were known */
+	struct kt_list	*kt;		/* [nlevels]: kernel threads' s by
+					   stable name, counted batches */
+	double		*ktsum;		/* [nlevels]: their kthread sum */
+	int		*nkt;		/* [nlevels]: batches it is known of */
+	double		 kt_cost;	/* longest kernel-thread reading, s */
 	int		 nbad;		/* batches failed or killed */
 	struct os_cpu_times cpu;	/* the counters' unit and CPUs */
 	int		 nrerun;	/* disturbed batches re-run */
@@ -100,5 +105,8 @@ void	 run_write_meta(struct run *);
 
 /* run_summary.c: the table and the flags printed at the end. */
 void	 run_summary(struct run *, FILE *);
+/* The kernel threads that took most at each level: kthreads.tsv. */
+#define RUN_KT_TOP	8
+void	 run_kthreads_write(struct run *);
 
 #endif

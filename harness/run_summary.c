@@ -5,8 +5,70 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "run_int.h"
+#include "util.h"
+
+/* The names that took most at a level, sorted, at most RUN_KT_TOP. */
+static size_t
+kt_top(struct run *r, size_t li)
+{
+	kt_list_sort(&r->kt[li]);
+	return (r->kt[li].n < RUN_KT_TOP ? r->kt[li].n : RUN_KT_TOP);
+}
+
+void
+run_kthreads_write(struct run *r)
+{
+	struct rs_kthread *k;
+	size_t li, j, top, n = 0;
+
+	k = xcalloc((size_t)r->cfg->nlevels * RUN_KT_TOP + 1, sizeof(*k));
+	for (li = 0; li < (size_t)r->cfg->nlevels; li++) {
+		if (r->nkt[li] == 0)
+			continue;
+		top = kt_top(r, li);
+		for (j = 0; j < top; j++, n++) {
+			k[n].jobs = r->cfg->levels[li];
+			snprintf(k[n].name, sizeof(k[n].name), "%s",
+			    r->kt[li].u[j].name);
+			k[n].seconds = r->kt[li].u[j].sec / r->nkt[li];
+		}
+	}
+	if (n > 0)
+		(void)rs_write_kthreads(r->rs, k, n);
+	free(k);
+}
+
+/*
+ * "kernel threads 0.31 s a batch at -j 2: loop3 61%, jbd2/loop3-8 24%":
+ * their mean CPU time per counted batch and the names that took most.
+ */
+static void
+kt_summary(struct run *r, FILE *fp)
+{
+	size_t li, j, top;
+	double mean;
+
+	for (li = 0; li < (size_t)r->cfg->nlevels; li++) {
+		if (r->nkt[li] == 0)
+			continue;
+		mean = r->ktsum[li] / r->nkt[li];
+		fprintf(fp, "kernel threads %.3f s a batch at -j %d",
+		    mean, r->cfg->levels[li]);
+		top = kt_top(r, li);
+		for (j = 0; j < top && j < 3 && mean > 0; j++) {
+			if (r->kt[li].u[j].sec / r->nkt[li] < 0.01 * mean)
+				break;
+			fputs(j == 0 ? ": " : ", ", fp);
+			put_clean(fp, r->kt[li].u[j].name);
+			fprintf(fp, " %.0f%%", 100 * r->kt[li].u[j].sec /
+			    r->ktsum[li]);
+		}
+		fputc('\n', fp);
+	}
+}
 
 /* What the file systems still had to write at the last worker's exit. */
 static void
@@ -113,6 +175,7 @@ run_summary(struct run *r, FILE *fp)
 	if (r->nbad > 0)
 		fprintf(fp, "%d %s failed or killed, not counted (runs.tsv "
 		    "says why)\n", r->nbad, r->nbad == 1 ? "batch" : "batches");
+	kt_summary(r, fp);
 	if (r->prof != NULL)
 		run_profile_summary(r->prof, r->real, NULL, fp);
 	if (r->nrerun > 0 || r->nkept > 0)

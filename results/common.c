@@ -111,6 +111,7 @@ const struct rs_column rs_run_columns[] = {
 	RUN(profiled,	RC_FLAG,	3, RCF_UNCOUNTED),
 	RUN(warmup,	RC_FLAG,	4, RCF_UNCOUNTED),
 	RUN(dirty,	RC_COUNT,	5, 0),
+	RUN(kthread,	RC_SECONDS,	6, RCF_JOBS_FILE),
 };
 const size_t rs_nrun_columns = sizeof(rs_run_columns) /
     sizeof(rs_run_columns[0]);
@@ -235,7 +236,8 @@ rs_meta_volatile(const char *key)
 	 * and import write that differs between two runs of one
 	 * configuration: times, the command line, the label, names of
 	 * the disk instance, the seed of an unseeded random order, the
-	 * outcomes of --precision and of disturbance re-runs.
+	 * outcomes of --precision and of disturbance re-runs, how long
+	 * reading the kernel threads took.
 	 */
 	static const char *const keys[] = { "created", "start", "end",
 	    "command", "label", "seed", "disk_id", "disk_device",
@@ -243,7 +245,7 @@ rs_meta_volatile(const char *key)
 	    "vary.run", "precision_met", "precision_stop",
 	    "disturbed_reruns", "disturbed_kept", "wait_quiet",
 	    "wait_quiet_seconds", "campaign_boot", "campaign_round",
-	    "campaign_boot_seconds" };
+	    "campaign_boot_seconds", "kthread_read_ms" };
 	/*
 	 * import's source files say where data came from, not how; the
 	 * precision reached is an outcome, as the times are.

@@ -235,6 +235,88 @@ read_set_file(int dirfd, const char *name, const char *path, size_t *lenp,
 	return (buf);
 }
 
+/* A kernel thread's name as the writer writes it: [!-~] but \\ " ' `. */
+static int
+kthread_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= RS_KT_NAME)
+		return (0);
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s <= 0x20 || (unsigned char)*s >= 0x7f ||
+		    strchr("\\\"'`", *s) != NULL)
+			return (0);
+	return (1);
+}
+
+/*
+ * kthreads.tsv (the kernel threads that took most, per level), when the
+ * set has one: "# jobs name seconds", then rows of a level the set has.
+ */
+static int
+read_kthreads(struct rs_set *s, int dirfd, char *err, size_t errlen)
+{
+	char *buf, *line, *next, *f[4], path[PATH_MAX];
+	struct rs_kthread *k;
+	const char *why;
+	size_t len, lineno = 0;
+	int rc = -1;
+
+	snprintf(path, sizeof(path), "%s/kthreads.tsv", s->path);
+	if ((buf = read_set_file(dirfd, "kthreads.tsv", path, &len, err,
+	    errlen)) == NULL)
+		return (errno == ENOENT ? 0 : -1);
+	for (line = buf; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		else {
+			why = "no newline at the end";
+			goto refuse;
+		}
+		lineno++;
+		if (lineno == 1) {
+			if (strcmp(line, "# jobs\tname\tseconds") != 0) {
+				why = "not the header '# jobs name seconds'";
+				goto refuse;
+			}
+			continue;
+		}
+		if (s->nkthreads >= RS_MAX_KTHREADS) {
+			why = "more rows than RS_MAX_KTHREADS (4096)";
+			goto refuse;
+		}
+		if (split_tabs(line, f, 4) != 3) {
+			why = "not 3 tab-separated fields";
+			goto refuse;
+		}
+		s->kthreads = xrealloc(s->kthreads, (s->nkthreads + 1) *
+		    sizeof(*s->kthreads));
+		k = &s->kthreads[s->nkthreads];
+		if ((why = parse_index(f[0], 1, RS_MAX_JOBS, &k->jobs)) !=
+		    NULL)
+			goto refuse;
+		if (!kthread_name_ok(f[1])) {
+			why = "not a kernel thread's name";
+			goto refuse;
+		}
+		snprintf(k->name, sizeof(k->name), "%s", f[1]);
+		if ((why = parse_seconds(f[2], MAX_SECONDS, &k->seconds)) !=
+		    NULL || isnan(k->seconds)) {
+			why = why != NULL ? why : "no seconds";
+			goto refuse;
+		}
+		s->nkthreads++;
+	}
+	rc = 0;
+	goto out;
+refuse:
+	set_err(err, errlen, "%s:%zu: %s", path, lineno, why);
+out:
+	free(buf);
+	return (rc);
+}
+
 int
 rs_open_set_dir(const char *dir, char *err, size_t errlen)
 {
@@ -725,7 +807,8 @@ rs_read_at(int dirfd, const char *dir, int flags, char *err, size_t errlen)
 	}
 	if (read_table(s, dirfd, "runs.tsv", 0, err, errlen) == -1 ||
 	    (!(flags & RS_RUNS_ONLY) &&
-	    read_table(s, dirfd, "workers.tsv", 1, err, errlen) == -1))
+	    (read_table(s, dirfd, "workers.tsv", 1, err, errlen) == -1 ||
+	    read_kthreads(s, dirfd, err, errlen) == -1)))
 		goto bad;
 	return (s);
 bad:
@@ -751,6 +834,7 @@ rs_free(struct rs_set *s)
 	free(s->metrics);
 	free(s->runs);
 	free(s->workers);
+	free(s->kthreads);
 	free(s->path);
 	free(s);
 }

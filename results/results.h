@@ -82,6 +82,8 @@ struct rs_run {
 					   (0 in older sets) */
 	long		 dirty;		/* KiB dirty or under writeback at
 					   the batch's end; -1: unknown */
+	double		 kthread;	/* kernel threads' CPU time during
+					   it, s; NaN: unknown (older sets) */
 	double		 metric[RS_MAX_METRICS];	/* workload metrics */
 	char		 reason[256];	/* why not ok, or "" */
 };
@@ -138,6 +140,10 @@ void	 rs_meta(struct rs_writer *, const char *key, const char *fmt, ...)
 FILE	*rs_meta_file(struct rs_writer *);
 void	 rs_add_run(struct rs_writer *, const struct rs_run *);
 void	 rs_add_worker(struct rs_writer *, const struct rs_worker *);
+/* kthreads.tsv, whole, replaced durably.  0, or -1 (message printed). */
+struct rs_kthread;
+int	 rs_write_kthreads(struct rs_writer *, const struct rs_kthread *,
+	    size_t n);
 /*
  * Flush and fsync everything written so far: a repetition is complete.
  * 0, or -1 after a warn(3) message.  rs_close commits, then frees.
@@ -157,6 +163,15 @@ int	 rs_close(struct rs_writer *);
 /* --- reader ------------------------------------------------------------ */
 struct rs_kv { char *key, *value; };
 
+/* A row of kthreads.tsv: a kernel thread's mean CPU time per batch. */
+#define RS_KT_NAME	64
+#define RS_MAX_KTHREADS	4096		/* rows of kthreads.tsv read */
+struct rs_kthread {
+	int		 jobs;
+	char		 name[RS_KT_NAME];	/* [!-~] but \ " ' ` */
+	double		 seconds;
+};
+
 struct rs_set {
 	char		*path;
 	struct rs_kv	*meta;
@@ -167,6 +182,8 @@ struct rs_set {
 	size_t		 nworkers;
 	char		**metrics;	/* workload metrics, column order */
 	size_t		 nmetrics;
+	struct rs_kthread *kthreads;	/* kthreads.tsv; none in older sets */
+	size_t		 nkthreads;
 };
 
 /*

@@ -397,6 +397,40 @@ rs_add_run(struct rs_writer *w, const struct rs_run *r)
 		pend_add(w, r->jobs, w->metrics[i], r->metric[i], 0);
 }
 
+int
+rs_write_kthreads(struct rs_writer *w, const struct rs_kthread *k, size_t n)
+{
+	char *buf = NULL, num[64], *path;
+	size_t len = 0, i;
+	FILE *fp;
+	int rc = 0;
+
+	if ((fp = open_memstream(&buf, &len)) == NULL) {
+		warn("%s/kthreads.tsv", w->path);
+		return (-1);
+	}
+	fputs("# jobs\tname\tseconds\n", fp);
+	for (i = 0; i < n; i++) {
+		rs_fmt_seconds(num, sizeof(num), k[i].seconds);
+		fprintf(fp, "%d\t", k[i].jobs);
+		put_clean(fp, k[i].name);
+		fprintf(fp, "\t%s\n", num);
+	}
+	if (fclose(fp) != 0) {
+		free(buf);
+		warn("%s/kthreads.tsv", w->path);
+		return (-1);
+	}
+	path = xasprintf("%s/kthreads.tsv", w->path);
+	if (write_file_durable(path, buf, len, 0644) != 0) {
+		warn("%s", path);
+		rc = -1;
+	}
+	free(path);
+	free(buf);
+	return (rc);
+}
+
 void
 rs_add_worker(struct rs_writer *w, const struct rs_worker *k)
 {

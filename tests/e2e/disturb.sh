@@ -30,6 +30,24 @@ head -n 1 "$set/runs.tsv" | grep -q "	start_skew	steal	foreign	disturbed	" &&
     not_ok "runs.tsv: steal, foreign (s), disturbed (0/1); meta threshold" \
     "rc=$rc $out $(cat "$set/runs.tsv" "$set/meta")"
 
+# --- kernel threads: runs.tsv kthread, the summary, compare -----------------
+out=$(env -u FSCONC_TEST_FOREIGN "$FSCONC" run $CAL -j 1 -r 3 --disturb-limit off -R "$S/k" 2>&1); rc=$?
+set=$(set_of "$S/k")
+[ $rc -eq 0 ] && head -n 1 "$set/runs.tsv" | grep -q "	warmup	kthread	" &&
+    awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kthread") c = i; next }
+    !($c ~ /^[0-9]+(\.[0-9]+)?$/) { bad = 1 } END { exit bad || NR < 4 }' "$set/runs.tsv" &&
+    [ "$(wc -l <"$set/jobs-1.kthread")" -eq 3 ] &&
+    ok "runs.tsv: kthread, a number of seconds; jobs-1.kthread" ||
+    not_ok "runs.tsv: kthread, a number of seconds; jobs-1.kthread" \
+    "rc=$rc $out $(cat "$set/runs.tsv")"
+echo "$out" | grep -Eq '^kernel threads [0-9]+\.[0-9]{3} s a batch at -j 1' &&
+    ok "the summary: the kernel threads' time a batch" ||
+    not_ok "the summary: the kernel threads' time a batch" "$out"
+out=$("$FSCONC" compare "$set" "$set" 2>&1); rc=$?
+echo "$out" | grep -q '^== jobs 1, kthread ==' &&
+    ok "compare: a kthread block beside user and sys" ||
+    not_ok "compare: a kthread block beside user and sys" "rc=$rc $out"
+
 # --- re-runs, deterministic: the hook makes the first 2 tries disturbed ----
 out=$(FSCONC_TEST_FOREIGN=2 "$FSCONC" run $CAL -j 1,2 -r 2 -R "$S/h" 2>"$S/h.err"); rc=$?
 set=$(set_of "$S/h")

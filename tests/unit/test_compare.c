@@ -57,7 +57,7 @@ mkset(const char *label, gsl_rng *rng, const int *lv, const double *mu,
 			r->jobs = lv[i];
 			r->rep = (int)j + 1;
 			r->real = mu[i] + gsl_ran_gaussian(rng, sd[i]);
-			r->user = r->sys = NAN;
+			r->user = r->sys = r->kthread = NAN;
 			r->status = RS_OK;
 		}
 	return (s);
@@ -336,6 +336,53 @@ test_ds_from_set(void **state)
 	assert_int_equal(d->n, 0);
 	ds_free(d);
 	rs_free(s);
+	gsl_rng_free(rng);
+}
+
+/*
+ * kthread is compared like user and sys when both sets have it, and
+ * left out without a word when one does not (a set before it).
+ */
+static void
+test_kthread_block(void **state)
+{
+	static const int lv[] = { 1, 2 };
+	static const double mu[] = { 1, 1.2 }, sd[] = { 0.01, 0.01 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct rs_set *a = mkset("a", rng, lv, mu, sd, 2);
+	struct rs_set *b = mkset("b", rng, lv, mu, sd, 2);
+	struct rs_set *sets[2] = { a, b };
+	struct compare_verdict v;
+	struct compare_opts o;
+	char buf[65536];
+	size_t i, n;
+	FILE *fp;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.conf = 95;
+	o.width = 74;
+	assert_non_null(fp = tmpfile());
+	assert_int_equal(compare_sets(fp, sets, 2, &o, &v), 0);
+	rewind(fp);
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	assert_null(strstr(buf, "kthread"));
+	for (i = 0; i < a->nruns; i++) {
+		a->runs[i].kthread = 0.1 + 0.001 * (double)(i % 3);
+		b->runs[i].kthread = 0.3 + 0.001 * (double)(i % 3);
+	}
+	assert_non_null(fp = tmpfile());
+	assert_int_equal(compare_sets(fp, sets, 2, &o, &v), 0);
+	rewind(fp);
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	assert_non_null(strstr(buf, "== jobs 2, kthread =="));
+	assert_non_null(strstr(buf, "Welch's t, + vs x: "));
+	rs_free(a);
+	rs_free(b);
 	gsl_rng_free(rng);
 }
 
@@ -634,6 +681,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_guard),
 		cmocka_unit_test(test_ds_from_set),
 		cmocka_unit_test(test_skipped_level),
+		cmocka_unit_test(test_kthread_block),
 		cmocka_unit_test(test_constant_sets),
 		cmocka_unit_test(test_gates),
 		cmocka_unit_test(test_gate_disturbed),

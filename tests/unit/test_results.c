@@ -162,8 +162,8 @@ test_round_trip(void **state)
 	txt = read_all(dir, "runs.tsv");
 	assert_non_null(strstr(txt, "# jobs\trep\treal\tuser\tsys\tnvcsw\t"
 	    "nivcsw\tidle\tsetup\tstatus\tstart_skew\tsteal\tforeign\tdisturbed"
-	    "\tprofiled\twarmup\tdirty\tentries_per_s\treason\n"));
-	assert_non_null(strstr(txt, "\twarn\t0.001\t0\t0\t0\t0\t0\t-\t-\toversubscribed "
+	    "\tprofiled\twarmup\tdirty\tkthread\tentries_per_s\treason\n"));
+	assert_non_null(strstr(txt, "\twarn\t0.001\t0\t0\t0\t0\t0\t-\t0\t-\toversubscribed "
 	    "12 > 2 CPUs\n"));
 	free(txt);
 	txt = read_all(dir, "workers.tsv");
@@ -339,6 +339,84 @@ put_file(const char *dir, const char *name, const char *text)
  * those unknown; a header with only part of the added columns, or a bad
  * CPU number, is refused.
  */
+/*
+ * The kthread column: written and read back, a jobs-N.kthread file for
+ * ministat, "-" for unknown; a set without it reads NaN.  kthreads.tsv:
+ * written and read back, names sanitised; a planted row refused.
+ */
+static void
+test_kthreads(void **state)
+{
+	struct rs_writer *w;
+	struct rs_set *s;
+	struct rs_run r;
+	struct rs_kthread k[2];
+	char *root, *dir, err[256], *txt;
+	double *v;
+
+	(void)state;
+	root = mktemp_root();
+	w = rs_create(root, "box", "kt", NULL, 0);
+	assert_non_null(w);
+	dir = xstrdup(rs_path(w));
+	r = mkrun(2, 1, 4.5, RS_OK);
+	r.kthread = 0.31;
+	rs_add_run(w, &r);
+	r = mkrun(2, 2, 4.5, RS_OK);
+	r.kthread = NAN;
+	rs_add_run(w, &r);
+	memset(k, 0, sizeof(k));
+	k[0].jobs = k[1].jobs = 2;
+	snprintf(k[0].name, sizeof(k[0].name), "loop3");
+	k[0].seconds = 0.19;
+	snprintf(k[1].name, sizeof(k[1].name), "jbd2/loop3-8");
+	k[1].seconds = 0.07;
+	assert_int_equal(rs_write_kthreads(w, k, 2), 0);
+	rs_meta(w, "end", "now");
+	assert_int_equal(rs_close(w), 0);
+	txt = read_all(dir, "jobs-2.kthread");
+	assert_string_equal(txt, "0.31\n");
+	free(txt);
+	txt = read_all(dir, "kthreads.tsv");
+	assert_string_equal(txt, "# jobs\tname\tseconds\n2\tloop3\t0.19\n"
+	    "2\tjbd2/loop3-8\t0.07\n");
+	free(txt);
+	s = rs_open(root, dir, err, sizeof(err));
+	assert_non_null(s);
+	assert_true(s->runs[0].kthread == 0.31);
+	assert_true(isnan(s->runs[1].kthread));
+	assert_int_equal(rs_values(s, 2, "kthread", &v), 1);
+	free(v);
+	assert_int_equal(s->nkthreads, 2);
+	assert_string_equal(s->kthreads[1].name, "jbd2/loop3-8");
+	assert_true(s->kthreads[1].seconds == 0.07);
+	rs_free(s);
+
+	/* Planted: a name with a space, an escape, a bad level. */
+	put_file(dir, "kthreads.tsv", "# jobs\tname\tseconds\n2\tloop 3\t1\n");
+	assert_null(rs_open(root, dir, err, sizeof(err)));
+	assert_non_null(strstr(err, "kthreads.tsv:2: not a kernel thread"));
+	put_file(dir, "kthreads.tsv", "# jobs\tname\tseconds\n2\t\033[2J\t1\n");
+	assert_null(rs_open(root, dir, err, sizeof(err)));
+	put_file(dir, "kthreads.tsv", "# jobs\tname\tseconds\n0\tx\t1\n");
+	assert_null(rs_open(root, dir, err, sizeof(err)));
+	put_file(dir, "kthreads.tsv", "# jobs\tname\tseconds\n2\tx\t-1\n");
+	assert_null(rs_open(root, dir, err, sizeof(err)));
+	put_file(dir, "kthreads.tsv", "# jobs\tname\n2\tx\n");
+	assert_null(rs_open(root, dir, err, sizeof(err)));
+	/* No kthreads.tsv: none, and the set reads. */
+	txt = xasprintf("%s/kthreads.tsv", dir);
+	assert_int_equal(unlink(txt), 0);
+	free(txt);
+	s = rs_open(root, dir, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(s->nkthreads, 0);
+	rs_free(s);
+	free(dir);
+	rm_rf(root);
+	free(root);
+}
+
 static void
 test_added_columns(void **state)
 {
@@ -362,6 +440,7 @@ test_added_columns(void **state)
 	assert_int_equal(s->nmetrics, 1);
 	assert_string_equal(s->metrics[0], "rate");
 	assert_true(isnan(s->runs[0].start_skew));
+	assert_true(isnan(s->runs[0].kthread));
 	assert_true(s->runs[0].metric[0] == 7.5);
 	assert_int_equal(s->workers[0].cpu_start, -1);
 	assert_int_equal(s->workers[0].cpu_end, -1);
@@ -508,8 +587,8 @@ test_disturbed(void **state)
 	assert_string_equal(txt, "4.5\n");
 	free(txt);
 	txt = read_all(dir, "runs.tsv");
-	assert_non_null(strstr(txt, "\tok\t0.001\t0.25\t3.5\t1\t0\t0\t-\t-\n"));
-	assert_non_null(strstr(txt, "\tok\t0.001\t0\t0.01\t0\t0\t0\t-\t-\n"));
+	assert_non_null(strstr(txt, "\tok\t0.001\t0.25\t3.5\t1\t0\t0\t-\t0\t-\n"));
+	assert_non_null(strstr(txt, "\tok\t0.001\t0\t0.01\t0\t0\t0\t-\t0\t-\n"));
 	free(txt);
 	s = rs_open(root, dir, err, sizeof(err));
 	assert_non_null(s);
@@ -937,7 +1016,7 @@ test_meta_volatile(void **state)
 	    "source.1", "source.12", "source_format.12", "precision_met",
 	    "precision_stop", "precision_real.2", "precision_ec.16",
 	    "precision_real.1", "precision_ec.64", "disturbed_reruns",
-	    "disturbed_kept", "wait_quiet_seconds" };
+	    "disturbed_kept", "wait_quiet_seconds", "kthread_read_ms" };
 	size_t i;
 
 	(void)state;
@@ -1199,6 +1278,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_name_order),
 		cmocka_unit_test(test_torn_tail),
 		cmocka_unit_test(test_added_columns),
+		cmocka_unit_test(test_kthreads),
 		cmocka_unit_test(test_disturbed),
 		cmocka_unit_test(test_killed_writer),
 		cmocka_unit_test(test_commit_due),

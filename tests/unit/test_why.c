@@ -90,7 +90,7 @@ add_run(struct fake_set *f, int jobs, double real, int profiled,
 	r->jobs = jobs;
 	r->rep = (int)f->s.nruns;
 	r->real = real;
-	r->user = r->sys = NAN;
+	r->user = r->sys = r->kthread = NAN;
 	r->profiled = profiled;
 	r->status = status;
 }
@@ -451,6 +451,51 @@ test_print_and_json(void **state)
 	free(dir);
 }
 
+/*
+ * The kernel threads' time per job beside the profile: 10 -> 50 ms per
+ * job (0.01 s a batch at 1, 0.2 s at 4), 40 of the 100 ms lost; the
+ * names from kthreads.tsv, shares of the level's.
+ */
+static void
+test_kthread_line(void **state)
+{
+	struct why_opts o = { PROF_SCOPE_JOBS, 10, 2 };
+	struct rs_kthread kt[3] = { { 4, "loop3", 0.15 },
+	    { 4, "jbd2/loop3-8", 0.05 }, { 1, "loop3", 0.01 } };
+	struct fake_set f;
+	struct why w;
+	char err[256], *buf, *dir = scratch_dir("why");
+	size_t len, i;
+	FILE *fp;
+
+	(void)state;
+	known_set(&f, dir);
+	for (i = 0; i < f.s.nruns; i++)
+		f.runs[i].kthread = f.runs[i].jobs == 1 ? 0.01 : 0.2;
+	f.s.kthreads = kt;
+	f.s.nkthreads = 3;
+	assert_int_equal(why_compute(&f.s, NULL, &o, &w, err, sizeof(err)),
+	    0);
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	why_print(fp, &w, &o);
+	fclose(fp);
+	assert_non_null(strstr(buf, "  kernel threads per job: 10.00 -> "
+	    "50.00 ms (loop3 75%, jbd2/loop3-8 25%), growth 40.0% of the "
+	    "lost time\n"));
+	free(buf);
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	why_json(fp, &w, &o);
+	fclose(fp);
+	assert_non_null(strstr(buf, "\"kthread_base_s\":0.01,"
+	    "\"kthread_s\":0.05,"));
+	free(buf);
+	why_free(&w);
+	rm_rf(dir);
+	free(dir);
+}
+
 /* What why refuses, each with its message. */
 static void
 refused_in(enum prof_scope scope, struct rs_set *a, struct rs_set *b,
@@ -568,6 +613,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_nothing_lost),
 		cmocka_unit_test(test_all_blocked),
 		cmocka_unit_test(test_print_and_json),
+		cmocka_unit_test(test_kthread_line),
 		cmocka_unit_test(test_refusals),
 	};
 

@@ -21,7 +21,9 @@
 
 #define	CTL_KERN	1	/* sysctl(3): top level names */
 #define	KERN_PROC	14	/* sysctl(3): CTL_KERN */
+#define	KERN_PROC_ALL	0	/* sysctl(3): KERN_PROC */
 #define	KERN_PROC_PID	1	/* sysctl(3): KERN_PROC */
+#define	KERN_PROC_INC_THREAD 0x10	/* with threads, one entry each */
 #define	KERN_PROC_PATHNAME 12
 
 int	sysctl(const int *name, u_int namelen, void *oldp, size_t *oldlenp,

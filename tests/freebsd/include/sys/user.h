@@ -9,6 +9,8 @@
 #include <sys/types.h>
 #include <sys/time.h>
 
+typedef __int32_t lwpid_t;		/* <sys/types.h> on FreeBSD */
+
 struct kinfo_proc {
 	int		ki_structsize;
 	pid_t		ki_pid;
@@ -16,5 +18,9 @@ struct kinfo_proc {
 	struct timeval	ki_start;	/* time the process started */
 	char		ki_stat;	/* S* process status: <sys/proc.h> */
 	char		ki_comm[20];
+	long		ki_flag;	/* P_* flags: <sys/proc.h> */
+	lwpid_t		ki_tid;		/* thread id (KERN_PROC_INC_THREAD) */
+	u_int64_t	ki_runtime;	/* real time used, microseconds */
+	char		ki_tdname[17];	/* thread name */
 };
 #endif
