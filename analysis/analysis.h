@@ -92,7 +92,7 @@ int	 ds_read_fd(int fd, const char *name, int column, const char *delims,
 int	 ds_read_file(const char *path, int column, const char *delims,
 	    struct dataset **dsp, size_t *badline);
 
-/* ministat's -A -n -q -s -w and confidence; see fsconc(1). */
+/* ministat's -A -n -q -s -w and confidence; see fsconc-stat(1). */
 struct ministat_opts {
 	double	 conf;		/* -c, percent: 80 90 95 98 99 99.5 */
 	int	 width;		/* -w, or ministat_default_width(); >= 0 */

@@ -8,7 +8,7 @@
  * times: a batch of N jobs takes T(N) = T1 D(N) with D(N) = 1 + sigma
  * (N - 1) + kappa N (N - 1), so that EC(N) = N T1 / T(N) = C(N).
  *
- * What is fitted, and why (fsconc(1), UNIVERSAL SCALABILITY LAW):
+ * What is fitted, and why (fsconc-statistics(7), UNIVERSAL SCALABILITY LAW):
  * - Every batch is one observation, not a level's mean: the scatter seen
  *   within levels is what the residual variance measures, and a sweep of
  *   3 levels still leaves degrees of freedom for an interval (a fit to 3
