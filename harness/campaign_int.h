@@ -22,7 +22,7 @@ void	 cj_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int	 cj_open_trusted(const char *path, int dir, char *err, size_t errlen);
 /*
- * root as an absolute path ("./results" when NULL), made when make,
+ * root as an absolute path (rs_default_root() when NULL), made when make,
  * and trusted (cj_open_trusted); NULL said why.
  */
 char	*cj_abs_root(const char *root, int make);

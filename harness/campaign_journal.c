@@ -178,7 +178,7 @@ read_trusted(int dfd, const char *name, const char *path, off_t max,
 	return (s);
 }
 
-/* root as an absolute path ("./results" when NULL); made when make. */
+/* root as an absolute path (rs_default_root() when NULL); made when make. */
 char *
 cj_abs_root(const char *root, int make)
 {
@@ -186,7 +186,7 @@ cj_abs_root(const char *root, int make)
 	int fd;
 
 	if (root == NULL)
-		root = "./results";
+		root = rs_default_root();
 	if (make && mkdir_p(root, 0755) != 0) {
 		cj_say("%s: %s", root, strerror(errno));
 		return (NULL);
@@ -653,7 +653,7 @@ find(const char *root, const char *id, int latest, char **rootp,
 	*idp = NULL;
 	if ((*rootp = cj_abs_root(root, 0)) == NULL) {
 		cj_say("no campaign under %s", root != NULL ? root :
-		    "./results");
+		    rs_default_root());
 		return (EXIT_USAGE);
 	}
 	if (id != NULL) {

@@ -143,7 +143,7 @@ struct run_config {
 	enum bind_distrib distrib;	/* --distrib (default scatter) */
 	enum run_mode	 mode;		/* --mode (default process) */
 	char		*label;		/* --label; NULL: from the kernel */
-	char		*results;	/* -R, --results (default ./results) */
+	char		*results;	/* -R, --results (default ./fsconc-results) */
 	int		 dry_run;	/* --dry-run */
 	int		 verify;	/* --verify */
 	enum md_os	 os;		/* --os (dry-run plans; default this OS) */

@@ -248,7 +248,7 @@ struct campaign {
 
 /*
  * The commands (each prints its messages and returns an exit status).
- * root: the result root ("./results" when NULL); id: the campaign (the
+ * root: the result root (rs_default_root() when NULL); id: the campaign (the
  * active one under root when NULL).
  */
 int	 campaign_start(const char *file, const char *root, int dry_run,

@@ -47,7 +47,7 @@ rs_default_root(void)
 
 	if ((r = getenv("FSCONC_RESULTS")) != NULL && *r != '\0')
 		return (r);
-	return ("./results");
+	return ("./fsconc-results");
 }
 
 /*

@@ -17,7 +17,10 @@ enum rs_status { RS_OK = 0, RS_WARN, RS_FAILED, RS_KILLED };
 const char *rs_status_name(enum rs_status);
 int	 rs_status_parse(const char *);	/* -1 if not a status name */
 
-/* -R/-o default: $FSCONC_RESULTS, else "./results". */
+/*
+ * -R/-o default: $FSCONC_RESULTS, else "./fsconc-results" (not
+ * "results": the checkout has a source folder of that name).
+ */
 const char *rs_default_root(void);
 /*
  * This host's directory under the root: the host name up to its first

@@ -118,3 +118,15 @@ else
 		not_ok "non-root tmpfs run: refused, no set" "rc=$rc $out $(find "$nb/res" 2>/dev/null)"
 	fi
 fi
+
+# The default result root is ./fsconc-results, not ./results (a source
+# folder of the checkout has that name), unless FSCONC_RESULTS says.
+dr=$(scratch)
+(cd "$dr" && unset FSCONC_RESULTS && "$FSCONC" run -w calib \
+    -O iterations=20000 -j 1 -r 1 >out 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ -n "$(find "$dr/fsconc-results" -name runs.tsv 2>/dev/null)" ] &&
+    [ ! -e "$dr/results" ]; then
+	ok "run without -R: the set under ./fsconc-results"
+else
+	not_ok "run without -R: the set under ./fsconc-results" "rc=$rc $(cat "$dr/out"; ls "$dr")"
+fi
