@@ -167,6 +167,27 @@ md_test_delay(void)
 		;
 }
 
+/*
+ * Test-only: FSCONC_MD_TEST_GATE=KIND:FILE holds a resource of KIND,
+ * once recorded and before it is made, until FILE exists (two minutes
+ * at most): a test acts in that window on state, however slow the
+ * machine.
+ */
+static void
+md_test_gate(const char *kind)
+{
+	const char *gate = test_hook_env("FSCONC_MD_TEST_GATE"), *file;
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	size_t n = strlen(kind);
+	int i;
+
+	if (gate == NULL || strncmp(gate, kind, n) != 0 || gate[n] != ':')
+		return;
+	file = gate + n + 1;
+	for (i = 0; i < 12000 && access(file, F_OK) != 0; i++)
+		nanosleep(&ts, NULL);
+}
+
 unsigned long long
 md_proc_start(pid_t pid)
 {
@@ -304,6 +325,7 @@ md_res_push(struct md_ctx *ctx, struct md_disk *d, const char *kind,
 		return (-1);
 	}
 	md_test_delay();
+	md_test_gate(kind);
 	return (0);
 }
 

@@ -252,21 +252,19 @@ fails "mount root refused" "root of a mounted file system" "dir:$tmnt"
 line=$("$FSCONC" md create "dir:$t/mine") && did=${line%%	*}
 fails "dir of another fsconc disk refused" "in use by fsconc disk $did" "dir:$t/mine"
 "$FSCONC" md destroy all
-# dir:PATH that appears between the check and our mkdir is someone else's.
-FSCONC_MD_TEST_DELAY=1 "$FSCONC" md create "dir:$t/race" >/dev/null 2>&1 &
+# dir:PATH that appears between the check and our mkdir is someone else's:
+# create held at its record until the test has made the directory.
+FSCONC_MD_TEST_GATE=tree:$t/race.go "$FSCONC" md create "dir:$t/race" >/dev/null 2>&1 &
 rp=$!
-i=0
-until grep -qs '^res tree .*/race$' "$FSCONC_RUNDIR"/state/*.rec ||
-    [ $i -ge 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+race_rec() { grep -qs '^res tree .*/race$' "$FSCONC_RUNDIR"/state/*.rec; }
+wait_until race_rec; seen=$?
 mkdir "$t/race" && echo theirs >"$t/race/keep"
+: >"$t/race.go"
 wait $rp; rc=$?
-[ $i -lt 200 ] && [ $rc -eq 1 ] &&
+[ $seen -eq 0 ] && [ $rc -eq 1 ] &&
     [ "$(cat "$t/race/keep" 2>/dev/null)" = theirs ] &&
     ok "dir:PATH made by another between check and mkdir is left alone" ||
-    not_ok "dir:PATH race" "rc=$rc i=$i $(ls -A "$t/race" 2>&1)"
+    not_ok "dir:PATH race" "rc=$rc record seen: $seen $(ls -A "$t/race" 2>&1)"
 # A record naming things outside the runtime directory is refused.
 mkdir -p "$FSCONC_RUNDIR/state"
 printf 'id 4194999.0\npid 4194999\nstart 1\nowner process\ncomplete 1\nbackend loop\nspec loop:1G ext4\nres dir /etc\nres mount /\nres file /etc/hostname\n' \
