@@ -259,12 +259,25 @@ os_free_page_reporting(void)
 	return (on);
 }
 
-/* A kernel list file's first line into buf; "" when unreadable. */
+/*
+ * A kernel list file's first line into buf, without the blanks around
+ * it (6.1's nohz_full pads "(null)" to a field width); "" when
+ * unreadable.
+ */
 static void
 read_list(const char *path, char *buf, size_t len)
 {
-	if (read_line(path, buf, len) == NULL)
+	size_t skip, n;
+
+	if (read_line(path, buf, len) == NULL) {
 		buf[0] = '\0';
+		return;
+	}
+	skip = strspn(buf, " \t");
+	n = strlen(buf + skip);
+	memmove(buf, buf + skip, n + 1);
+	while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		buf[--n] = '\0';
 }
 
 long

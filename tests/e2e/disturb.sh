@@ -33,7 +33,7 @@ head -n 1 "$set/runs.tsv" | grep -q "	start_skew	steal	foreign	disturbed	" &&
 # --- kernel threads: runs.tsv kthread, the summary, compare -----------------
 out=$(env -u FSCONC_TEST_FOREIGN "$FSCONC" run $CAL -j 1 -r 3 --disturb-limit off -R "$S/k" 2>&1); rc=$?
 set=$(set_of "$S/k")
-[ $rc -eq 0 ] && head -n 1 "$set/runs.tsv" | grep -q "	warmup	kthread	" &&
+[ $rc -eq 0 ] && head -n 1 "$set/runs.tsv" | grep -q "	warmup	dirty	kthread	" &&
     awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kthread") c = i; next }
     !($c ~ /^[0-9]+(\.[0-9]+)?$/) { bad = 1 } END { exit bad || NR < 4 }' "$set/runs.tsv" &&
     [ "$(wc -l <"$set/jobs-1.kthread")" -eq 3 ] &&
