@@ -171,3 +171,26 @@ boot_after() {
 	    not_ok "$1: no qemu left behind" "$(pgrep -af "path=$2,")" ||
 	    ok "$1: no qemu left behind"
 }
+
+# boot_fault_stop DIR METHOD: `campaign stop` at the campaign's second
+# boot: the journal says so, no reboot follows, and the machine is as
+# the campaign found it.
+boot_fault_stop() {
+	w=$1 m=$2
+	start=$(date +%s)
+	BG_EVERYBOOT=$TOP/tests/boot/fault-stop.sh \
+	    boot_campaign "$w" "$m" 2 "$3" >"$w/boot.out" 2>&1
+	brc=$?
+	took=$(($(date +%s) - start))
+	s=$w/share
+	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
+	if [ $brc -eq 0 ] && [ -e "$s/finished" ] && [ "$(cat "$s/stop.rc" 2>/dev/null)" = 0 ] &&
+	    grep -q '^stop ' "$s/journal" && ! grep -q '^finish ' "$s/journal" &&
+	    [ "$ng" -eq 3 ]; then
+		ok "$m, stopped at its second boot: recorded, no reboot after ($ng guest boots, ${took}s)"
+	else
+		not_ok "$m, stopped at its second boot: recorded, no reboot after ($ng guest boots, ${took}s)" \
+		    "bootguest $brc; $(cat "$w/boot.out" "$s/stop.out" "$s/journal" "$s/boot.log" 2>&1 | tail -n 30)"
+	fi
+	boot_after "$m, stopped" "$s"
+}
