@@ -13,7 +13,7 @@
 # fsconc wrote and took back.  tests/boot/run has the other methods and
 # the faults (make check-boot).  Skipped, with the reason, where no
 # guest can be had.
-# suite-timeout: 900
+# suite-timeout: 1500
 # suite-exclusive: yes
 . "$FSCONC_TOP/tests/lib.sh"
 . "$TOP/tests/boot/lib.sh"
@@ -33,5 +33,5 @@ if ! img=$(sh "$TOP/scripts/bootguest" build 2>"$_scratch_root/build.err"); then
 	echo "1..$_t"
 	exit 0
 fi
-boot_check "$(scratch)" kexec 2 600
+boot_check "$(scratch)" kexec 2 1400
 echo "1..$_t"
