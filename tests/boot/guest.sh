@@ -5,8 +5,9 @@
 # installs its unit and reboots.  Every later boot is fsconc's: this
 # script only waits, while the campaign is active, for fsconc's unit to
 # run it and reboot.  Once the campaign is over it records the state
-# again, the campaign's status and report, and powers off.  No test-only
-# variable is set anywhere.
+# again, the campaign's status and report, reboots once more (the
+# machine's own reboot: its default entry), records the boot state and
+# /etc there, and powers off.  No test-only variable is set anywhere.
 d=/mnt/bootguest
 R=/var/lib/fsconc
 F=/usr/local/bin/fsconc
@@ -56,6 +57,16 @@ if [ ! -e $d/started ]; then
 	exit 0
 fi
 
+# The boot after the campaign: the machine's default.
+if [ -e $d/over ]; then
+	echo "after the campaign $(date -u +%T): $(cat /proc/cmdline)"
+	bootstate >$d/state.after
+	etcsums >$d/etc.after
+	touch $d/finished
+	sync
+	systemctl poweroff
+	exit 0
+fi
 echo "boot $(date -u +%T): $(cat /proc/cmdline)"
 [ ! -f $d/everyboot.sh ] || . $d/everyboot.sh
 # fsconc's unit runs the campaign; a boot that reboots ends this loop.
@@ -79,8 +90,7 @@ for s in $(sed -n 's/^done [0-9]* [0-9]* 0 //p' $d/journal); do
 	cp "$s"/meta "$s"/jobs-*.real $d/sets/$n/ 2>/dev/null
 done
 journalctl -b -u fsconc-campaign.service --no-pager >$d/unit.log 2>&1
-bootstate >$d/state.after
-etcsums >$d/etc.after
-touch $d/finished
+bootstate >$d/state.last
+touch $d/over
 sync
-systemctl poweroff
+systemctl reboot

@@ -141,10 +141,19 @@ PY
 )
 		echo "# $m: EC(2) B - A over boots: $diff"
 		lo=$(echo "$diff" | sed -n 's/^[^[]*\[\([^,]*\),.*/\1/p')
-		awk -v x="$lo" 'BEGIN { exit !(x + 0 > 0) }' &&
-		    ok "$m: campaign report: EC(2) of B minus A over boots excludes 0: $diff" ||
-		    not_ok "$m: campaign report: EC(2) of B minus A over boots excludes 0: $diff" \
-		    "$(cat "$s/report.out" "$s/report.err")"
+		# Under 3 boots a side the report makes no test: the figures
+		# are shown, the campaign's report is what is checked.
+		if [ "$nb" -lt 3 ]; then
+			grep -q 'EC(2) ' "$s/report.out" &&
+			    ok "$m: campaign report over $nb boots a side (no test under 3): EC(2) B - A $diff" ||
+			    not_ok "$m: campaign report over $nb boots a side" \
+			    "$(cat "$s/report.out" "$s/report.err")"
+		elif awk -v x="$lo" 'BEGIN { exit !(x + 0 > 0) }'; then
+			ok "$m: campaign report: EC(2) of B minus A over boots excludes 0: $diff"
+		else
+			not_ok "$m: campaign report: EC(2) of B minus A over boots excludes 0: $diff" \
+			    "$(cat "$s/report.out" "$s/report.err")"
+		fi
 	else
 		not_ok "$m: campaign report: EC(2) of B minus A over boots" \
 		    "$(cat "$s/report.out" "$s/report.err" 2>&1)"
@@ -152,8 +161,9 @@ PY
 	boot_after "$m" "$s"
 }
 
-# The machine as the campaign found it: default entry, command line, no
-# one-shot, no kexec image, no fsconc unit; /etc the same.
+# The machine as the campaign found it, at the boot after the campaign
+# (a plain reboot): default entry, command line, no one-shot, no kexec
+# image, no fsconc unit; /etc the same.
 boot_after() {
 	if [ -s "$2/state.before" ] && cmp -s "$2/state.before" "$2/state.after"; then
 		ok "$1: the boot state after is the one before: $(tr '\n' ';' <"$2/state.after")"
@@ -172,8 +182,9 @@ boot_after() {
 	    ok "$1: no qemu left behind"
 }
 
-# boot_fault_stop DIR METHOD: `campaign stop` at the campaign's second
-# boot: the journal says so, no reboot follows, and the machine is as
+# boot_fault_stop DIR METHOD TIMEOUT: `campaign stop` at the campaign's
+# second boot: the journal says so, no reboot of fsconc's follows (the
+# guest's 4th boot is the one after the campaign), and the machine is as
 # the campaign found it.
 boot_fault_stop() {
 	w=$1 m=$2
@@ -186,7 +197,7 @@ boot_fault_stop() {
 	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
 	if [ $brc -eq 0 ] && [ -e "$s/finished" ] && [ "$(cat "$s/stop.rc" 2>/dev/null)" = 0 ] &&
 	    grep -q '^stop ' "$s/journal" && ! grep -q '^finish ' "$s/journal" &&
-	    [ "$ng" -eq 3 ]; then
+	    [ "$ng" -eq 4 ]; then
 		ok "$m, stopped at its second boot: recorded, no reboot after ($ng guest boots, ${took}s)"
 	else
 		not_ok "$m, stopped at its second boot: recorded, no reboot after ($ng guest boots, ${took}s)" \
