@@ -18,8 +18,9 @@ kver=$(uname -r)
 # The boot state a campaign must leave as it found it.
 bootstate() {
 	echo "cmdline $(sed 's/ fsconc\.[a-z]*=[^ ]*//g' /proc/cmdline)"
+	# GRUB itself leaves "next_entry=" (empty) once it used a one-shot.
 	echo "grubenv $(grub-editenv /boot/grub/grubenv list 2>/dev/null |
-	    tr '\n' ' ')"
+	    grep -v '^next_entry=$' | tr '\n' ' ')"
 	if [ -d /sys/firmware/efi ]; then
 		echo "oneshot $(bootctl status 2>/dev/null |
 		    sed -n 's/^ *Oneshot entry: *//p')"
