@@ -1,0 +1,206 @@
+# Sourced by the real-boot suites (tests/boot/run): one boot campaign in a fresh Debian guest of
+# scripts/bootguest, started inside it as a user would
+# (tests/boot/guest.sh), through a real boot loader or kexec.
+#   boot_campaign DIR METHOD [BOOTS [TIMEOUT]]
+# leaves the share in DIR/share (journal, status, report, sets, the boot
+# state before and after) and the machine in DIR/state; exit status
+# bootguest's.  $BG_UEFI=1 boots through OVMF and systemd-boot.
+# BG_PREPARE and BG_EVERYBOOT name scripts the guest sources at its first
+# boot (after installing fsconc, before recording the state) and at
+# every later boot (before waiting for the campaign): the faults.
+
+# The campaign file of METHOD, BOOTS boots per configuration; @KVER@ is
+# the guest's kernel release.  A: one CPU; B: both.
+campaign_text() {
+	cat <<-EOF
+	run -j 1,2 -r 10 --disk tmpfs:256m --disturb-limit off
+	boots $2
+	seed 5
+	retries 2
+	baseline A
+	boot-timeout 15m
+	method $1
+	EOF
+	case $1 in
+	kexec)	cat <<-EOF
+		config A
+		 kernel /boot/vmlinuz-@KVER@
+		 initrd /boot/initrd.img-@KVER@
+		 cmdline maxcpus=1
+		config B
+		 kernel /boot/vmlinuz-@KVER@
+		 initrd /boot/initrd.img-@KVER@
+		EOF
+		;;
+	grub-reboot) cat <<-EOF
+		config A
+		 entry debian-1cpu
+		 cmdline maxcpus=1
+		config B
+		 entry debian
+		EOF
+		;;
+	systemd-boot) cat <<-EOF
+		config A
+		 entry debian-1cpu.conf
+		 cmdline maxcpus=1
+		config B
+		 entry debian.conf
+		EOF
+		;;
+	command) cat <<-EOF
+		command /mnt/bootguest/kexec-boot
+		config A
+		 kernel /boot/vmlinuz-@KVER@
+		 initrd /boot/initrd.img-@KVER@
+		 cmdline maxcpus=1
+		config B
+		 kernel /boot/vmlinuz-@KVER@
+		 initrd /boot/initrd.img-@KVER@
+		EOF
+		;;
+	esac
+}
+
+boot_campaign() {
+	_d=$1
+	mkdir -p "$_d/share" "$_d/state"
+	cp "$FSCONC" "$_d/share/fsconc"
+	cp "$TOP/tests/boot/guest.sh" "$_d/share/boot.sh"
+	campaign_text "$2" "${3:-2}" >"$_d/share/campaign.in"
+	# The command method's "machine controller": kexec into what the
+	# campaign asks for, with the guest's root on the command line.
+	cat >"$_d/share/kexec-boot" <<-'EOF'
+	#!/bin/sh
+	base="root=/dev/vda3 ro console=ttyS0,115200 panic=10 quiet no_timer_check"
+	kexec -l "$FSCONC_CAMPAIGN_KERNEL" --initrd="$FSCONC_CAMPAIGN_INITRD" \
+	    --command-line="$base $FSCONC_CAMPAIGN_CMDLINE" && systemctl kexec
+	EOF
+	chmod 755 "$_d/share/kexec-boot"
+	[ -z "${BG_PREPARE:-}" ] || cp "$BG_PREPARE" "$_d/share/prepare.sh"
+	[ -z "${BG_EVERYBOOT:-}" ] || cp "$BG_EVERYBOOT" "$_d/share/everyboot.sh"
+	# shellcheck disable=SC2046
+	sh "$TOP/scripts/bootguest" $([ "${BG_UEFI:-0}" = 1 ] && echo --uefi) \
+	    --timeout "${4:-900}" boot "$_d/state" "$_d/share"
+}
+
+# EC(2) of a set copied to the share: 2 mean(T1) / mean(T2).
+set_ec() {
+	awk 'FNR == NR { s1 += $1; n1++; next } { s2 += $1; n2++ }
+	    END { if (n1 && n2) printf "%.3f", 2 * (s1 / n1) / (s2 / n2) }' \
+	    "$1/jobs-1.real" "$1/jobs-2.real"
+}
+
+# boot_check DIR METHOD BOOTS TIMEOUT: one campaign, checked (TAP, with
+# tests/lib.sh): every boot ran its configuration, A's sets on 1 CPU and
+# B's on 2, the report's EC(2) of B minus A over boots, and the machine
+# as the campaign found it.
+boot_check() {
+	w=$1 m=$2 nb=$3
+	start=$(date +%s)
+	boot_campaign "$w" "$m" "$nb" "$4" >"$w/boot.out" 2>&1
+	brc=$?
+	took=$(($(date +%s) - start))
+	s=$w/share
+	j=$s/journal
+	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
+	nd=$(grep -c '^done [0-9]* [0-9]* 0 ' "$j" 2>/dev/null)
+	if [ $brc -eq 0 ] && [ -e "$s/finished" ] && grep -q '^finish ' "$j" &&
+	    [ "${nd:-0}" -eq $((2 * nb)) ]; then
+		ok "$m: $((2 * nb)) boots ran their configuration's run, the campaign finished ($ng guest boots, ${took}s)"
+	else
+		not_ok "$m: $((2 * nb)) boots ran their configuration's run, the campaign finished ($ng guest boots, ${took}s)" \
+		    "bootguest $brc; $(cat "$w/boot.out" "$s/start.out" "$j" "$s/boot.log" 2>&1 | tail -n 40)"
+	fi
+	bad=0 eca= ecb=
+	for set in "$s"/sets/*; do
+		[ -d "$set" ] || continue
+		c=$(sed -n 's/^campaign_config=//p' "$set/meta")
+		cpus=$(sed -n 's/^ncpu=//p' "$set/meta")
+		b=$(sed -n 's/^campaign_boot=//p' "$set/meta")
+		e=$(set_ec "$set")
+		case $c/$cpus in A/1) eca="$eca $e" ;; B/2) ecb="$ecb $e" ;; *) bad=$((bad + 1)) ;; esac
+		echo "# $m: boot $b config $c ncpu $cpus EC(2) $e"
+	done
+	[ $bad -eq 0 ] && [ "$(echo $eca | wc -w)" -eq "$nb" ] &&
+	    [ "$(echo $ecb | wc -w)" -eq "$nb" ] &&
+	    ok "$m: $nb sets of A on 1 CPU, $nb of B on 2; per boot EC(2) A:$eca B:$ecb" ||
+	    not_ok "$m: $nb sets of A on 1 CPU, $nb of B on 2; per boot EC(2) A:$eca B:$ecb" "bad=$bad"
+	# The report's comparison over boots (with 2 boots a side, Student's
+	# t has few degrees of freedom: the figures are printed whatever).
+	if command -v python3 >/dev/null 2>&1 && [ -s "$s/report.json" ]; then
+		diff=$(python3 - "$s/report.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["statistics"]
+cf = {c["name"]: c for c in d["configurations"]}
+m = [l for l in cf["B"]["levels"] if l["jobs"] == 2][0]["ec_vs_baseline"]
+f = lambda x: "-" if x is None else "%.3f" % x
+print("%s [%s, %s] %s" % (f(m["diff"]), f(m["lo"]), f(m["hi"]), m["verdict"]))
+PY
+)
+		echo "# $m: EC(2) B - A over boots: $diff"
+		lo=$(echo "$diff" | sed -n 's/^[^[]*\[\([^,]*\),.*/\1/p')
+		# Under 3 boots a side the report makes no test: the figures
+		# are shown, the campaign's report is what is checked.
+		if [ "$nb" -lt 3 ]; then
+			grep -q 'EC(2) ' "$s/report.out" &&
+			    ok "$m: campaign report over $nb boots a side (no test under 3): EC(2) B - A $diff" ||
+			    not_ok "$m: campaign report over $nb boots a side" \
+			    "$(cat "$s/report.out" "$s/report.err")"
+		elif awk -v x="$lo" 'BEGIN { exit !(x + 0 > 0) }'; then
+			ok "$m: campaign report: EC(2) of B minus A over boots excludes 0: $diff"
+		else
+			not_ok "$m: campaign report: EC(2) of B minus A over boots excludes 0: $diff" \
+			    "$(cat "$s/report.out" "$s/report.err")"
+		fi
+	else
+		not_ok "$m: campaign report: EC(2) of B minus A over boots" \
+		    "$(cat "$s/report.out" "$s/report.err" 2>&1)"
+	fi
+	boot_after "$m" "$s"
+}
+
+# The machine as the campaign found it, at the boot after the campaign
+# (a plain reboot): default entry, command line, no one-shot, no kexec
+# image, no fsconc unit; /etc the same.
+boot_after() {
+	if [ -s "$2/state.before" ] && cmp -s "$2/state.before" "$2/state.after"; then
+		ok "$1: the boot state after is the one before: $(tr '\n' ';' <"$2/state.after")"
+	else
+		not_ok "$1: the boot state after is the one before" \
+		    "$(diff "$2/state.before" "$2/state.after" 2>&1)"
+	fi
+	if [ -s "$2/etc.before" ] && cmp -s "$2/etc.before" "$2/etc.after"; then
+		ok "$1: /etc unchanged by the campaign"
+	else
+		not_ok "$1: /etc unchanged by the campaign" \
+		    "$(diff "$2/etc.before" "$2/etc.after" 2>&1 | head -n 20)"
+	fi
+	pgrep -f "path=$2," >/dev/null &&
+	    not_ok "$1: no qemu left behind" "$(pgrep -af "path=$2,")" ||
+	    ok "$1: no qemu left behind"
+}
+
+# boot_fault_stop DIR METHOD TIMEOUT: `campaign stop` at the campaign's
+# second boot: the journal says so, no reboot of fsconc's follows (the
+# guest's 4th boot is the one after the campaign), and the machine is as
+# the campaign found it.
+boot_fault_stop() {
+	w=$1 m=$2
+	start=$(date +%s)
+	BG_EVERYBOOT=$TOP/tests/boot/fault-stop.sh \
+	    boot_campaign "$w" "$m" 2 "$3" >"$w/boot.out" 2>&1
+	brc=$?
+	took=$(($(date +%s) - start))
+	s=$w/share
+	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
+	if [ $brc -eq 0 ] && [ -e "$s/finished" ] && [ "$(cat "$s/stop.rc" 2>/dev/null)" = 0 ] &&
+	    grep -q '^stop ' "$s/journal" && ! grep -q '^finish ' "$s/journal" &&
+	    [ "$ng" -eq 4 ]; then
+		ok "$m, stopped at its second boot: recorded, no reboot after ($ng guest boots, ${took}s)"
+	else
+		not_ok "$m, stopped at its second boot: recorded, no reboot after ($ng guest boots, ${took}s)" \
+		    "bootguest $brc; $(cat "$w/boot.out" "$s/stop.out" "$s/journal" "$s/boot.log" 2>&1 | tail -n 30)"
+	fi
+	boot_after "$m, stopped" "$s"
+}

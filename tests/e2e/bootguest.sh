@@ -1,0 +1,75 @@
+# scripts/bootguest's image cache: an image cut short (no checksum file)
+# or altered after it was written is found out before anything boots;
+# it is removed and built again.  Here the build is made to fail at once
+# (an mmdebstrap that refuses), so that the check is quick: the damaged
+# image is gone, QEMU (a stub that would say so) was never started,
+# and the failed build left no loop device, mount or temporary
+# directory behind.  Also bad usage: exit 2.
+. "$FSCONC_TOP/tests/lib.sh"
+
+if ! is_root; then
+	skip "the guest image cache" "needs root (scripts/bootguest)"
+	echo "1..$_t"
+	exit 0
+fi
+w=$(scratch)
+mkdir "$w/bin" "$w/cache"
+cat >"$w/bin/mmdebstrap" <<'EOF'
+#!/bin/sh
+echo "mmdebstrap: refused by the test" >&2
+exit 1
+EOF
+cat >"$w/bin/qemu" <<EOF
+#!/bin/sh
+echo "\$*" >>"$w/qemu.called"
+EOF
+chmod 755 "$w/bin/mmdebstrap" "$w/bin/qemu"
+# bootguest checks for these before it looks at the cache.
+for c in qemu-img sfdisk mkfs.vfat mcopy; do
+	command -v $c >/dev/null 2>&1 && continue
+	skip "the guest image cache" "no $c (scripts/install-deps)"
+	echo "1..$_t"
+	exit 0
+done
+key=$(sed -n '/^# >>> recipe/,/^# <<< recipe/p' "$TOP/scripts/bootguest" |
+    sha256sum | cut -c1-16)
+bg() {
+	PATH=$w/bin:$PATH QEMU=$w/bin/qemu FSCONC_CACHE=$w/cache \
+	    sh "$TOP/scripts/bootguest" "$@"
+}
+loops() { losetup -a 2>/dev/null | grep -c "$w/cache" || :; }
+mkdir -p "$w/share"
+for how in half-written altered; do
+	rm -rf "${w:?}/cache/$key"
+	mkdir "$w/cache/$key"
+	head -c 65536 /dev/urandom >"$w/cache/$key/disk.qcow2"
+	if [ $how = altered ]; then
+		(cd "$w/cache/$key" && sha256sum disk.qcow2 >SHA256SUMS)
+		printf 'x' | dd of="$w/cache/$key/disk.qcow2" bs=1 seek=100 \
+		    conv=notrunc 2>/dev/null
+	fi
+	bg --check >"$w/check.out" 2>&1
+	grep -q 'no image yet' "$w/check.out" &&
+	    ok "$how image: --check does not take it for an image" ||
+	    not_ok "$how image: --check does not take it for an image" "$(cat "$w/check.out")"
+	bg --timeout 30 boot "$w/state" "$w/share" >"$w/boot.out" 2>&1
+	rc=$?
+	if [ $rc -eq 1 ] && [ ! -e "$w/qemu.called" ] && [ ! -e "$w/cache/$key" ] &&
+	    grep -q 'not a whole image (checksum), rebuilding' "$w/boot.out" &&
+	    grep -q 'mmdebstrap failed' "$w/boot.out"; then
+		ok "$how image: detected, removed, rebuilt (the build failing here), never booted"
+	else
+		not_ok "$how image: detected, removed, rebuilt (the build failing here), never booted" \
+		    "rc=$rc $(cat "$w/boot.out" "$w/qemu.called" 2>&1; ls "$w/cache")"
+	fi
+	[ "$(loops)" -eq 0 ] && [ -z "$(ls -d "$w"/cache/build.* 2>/dev/null)" ] &&
+	    ! mount | grep -q "$w/cache" &&
+	    ok "$how image: the failed build left no loop device, mount or directory" ||
+	    not_ok "$how image: the failed build left no loop device, mount or directory" \
+	    "$(losetup -a | grep "$w"; mount | grep "$w"; ls "$w/cache")"
+done
+bg --smp 0 build >/dev/null 2>&1
+[ $? -eq 2 ] && ok "bad usage: exit 2" || not_ok "bad usage: exit 2"
+bg frobnicate >/dev/null 2>&1
+[ $? -eq 2 ] && ok "unknown command: exit 2" || not_ok "unknown command: exit 2"
+echo "1..$_t"
