@@ -38,6 +38,32 @@ trap 'exit 129' HUP
 scratch() {
 	mktemp -d "$_scratch_root/s.XXXXXX"
 }
+# sim_machine DIR: a machine for campaigns whose reboots are simulated
+# (the tests' build's hooks): DIR/boot.sh "boots" (a new boot id, the
+# command line asked for; each boot logged in DIR/boots.log), every
+# other command (systemctl ...) is logged in DIR/exec.log, not run, and
+# the hook goes to DIR/hook.  A DIR/boot.sh of the suite's own is kept.
+sim_machine() {
+	[ -e "$1/boot.sh" ] || cat >"$1/boot.sh" <<'EOF'
+#!/bin/sh
+d=$(dirname "$0")
+echo "$FSCONC_CAMPAIGN_BOOT $FSCONC_CAMPAIGN_CONFIG $FSCONC_CAMPAIGN_CMDLINE" >>"$d/boots.log"
+echo "root=/dev/vda $FSCONC_CAMPAIGN_CMDLINE" >"$d/cmdline"
+echo "boot-$FSCONC_CAMPAIGN_BOOT-$$" >"$d/bootid"
+EOF
+	cat >"$1/exec.sh" <<'EOF'
+#!/bin/sh
+echo "$*" >>"$(dirname "$0")/exec.log"
+case $1 in /*) exec "$@";; esac
+EOF
+	chmod +x "$1/boot.sh" "$1/exec.sh"
+	mkdir -p "$1/hook"
+	echo boot-0 >"$1/bootid"
+	echo "root=/dev/vda" >"$1/cmdline"
+	: >"$1/boots.log"
+	export FSCONC_TEST_BOOT_ID="$1/bootid" FSCONC_TEST_CMDLINE="$1/cmdline" \
+	    FSCONC_TEST_EXEC="$1/exec.sh" FSCONC_TEST_HOOK_DIR="$1/hook"
+}
 # wait_until CMD...: poll CMD until it succeeds, for at most 60 s (a
 # loaded machine is slow, never this slow).  Exit status of the last try.
 wait_until() {

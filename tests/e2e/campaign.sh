@@ -96,18 +96,8 @@ else
 fi
 echo "boot-$FSCONC_CAMPAIGN_BOOT-$$" >"$d/bootid"
 EOF
-# Every other command (systemctl ...) is logged, not run.
-cat >"$s/exec.sh" <<'EOF'
-#!/bin/sh
-echo "$*" >>"$(dirname "$0")/exec.log"
-case $1 in /*) exec "$@";; esac
-EOF
-chmod +x "$s/boot.sh" "$s/exec.sh"
-mkdir "$s/hook"
-echo boot-0 >"$s/bootid"
-echo "root=/dev/vda" >"$s/cmdline"
-export FSCONC_TEST_BOOT_ID="$s/bootid" FSCONC_TEST_CMDLINE="$s/cmdline" \
-    FSCONC_TEST_EXEC="$s/exec.sh" FSCONC_TEST_HOOK_DIR="$s/hook"
+# The rest of the simulated machine: sim_machine keeps this boot.sh.
+sim_machine "$s"
 hook="$s/hook/fsconc-campaign.service"
 camp() {	# camp FILE RETRIES [BOOTS]
 	cat >"$1" <<EOF

@@ -159,24 +159,9 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 0
 fi
 s=$d/c
-mkdir "$s" "$s/hook"
+mkdir "$s"
 over=$(($(getconf _NPROCESSORS_ONLN) + 1))
-cat >"$s/boot.sh" <<'EOF'
-#!/bin/sh
-d=$(dirname "$0")
-echo "root=/dev/vda $FSCONC_CAMPAIGN_CMDLINE" >"$d/cmdline"
-echo "boot-$FSCONC_CAMPAIGN_BOOT-$$" >"$d/bootid"
-EOF
-cat >"$s/exec.sh" <<'EOF'
-#!/bin/sh
-echo "$*" >>"$(dirname "$0")/exec.log"
-case $1 in /*) exec "$@";; esac
-EOF
-chmod +x "$s/boot.sh" "$s/exec.sh"
-echo boot-0 >"$s/bootid"
-echo "root=/dev/vda" >"$s/cmdline"
-export FSCONC_TEST_BOOT_ID="$s/bootid" FSCONC_TEST_CMDLINE="$s/cmdline" \
-    FSCONC_TEST_EXEC="$s/exec.sh" FSCONC_TEST_HOOK_DIR="$s/hook"
+sim_machine "$s"
 cat >"$s/o.campaign" <<EOF
 run -w syscall -O count=2000 -j 1,$over -r 2 --disk tmpfs
 boots 2

@@ -13,25 +13,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 0
 fi
 head="run -w syscall -O count=2000 -j 1 -r 2 --disk tmpfs"
-cat >"$s/boot.sh" <<'EOF'
-#!/bin/sh
-d=$(dirname "$0")
-echo "$FSCONC_CAMPAIGN_BOOT $FSCONC_CAMPAIGN_CONFIG $FSCONC_CAMPAIGN_CMDLINE" >>"$d/boots.log"
-echo "root=/dev/vda $FSCONC_CAMPAIGN_CMDLINE" >"$d/cmdline"
-echo "boot-$FSCONC_CAMPAIGN_BOOT-$$" >"$d/bootid"
-EOF
-cat >"$s/exec.sh" <<'EOF'
-#!/bin/sh
-echo "$*" >>"$(dirname "$0")/exec.log"
-case $1 in /*) exec "$@";; esac
-EOF
-chmod +x "$s/boot.sh" "$s/exec.sh"
-mkdir "$s/hook"
-echo boot-0 >"$s/bootid"
-echo "root=/dev/vda" >"$s/cmdline"
-: >"$s/boots.log"
-export FSCONC_TEST_BOOT_ID="$s/bootid" FSCONC_TEST_CMDLINE="$s/cmdline" \
-    FSCONC_TEST_EXEC="$s/exec.sh" FSCONC_TEST_HOOK_DIR="$s/hook"
+sim_machine "$s"
 hook="$s/hook/fsconc-campaign.service"
 printf '%s\nboots 2\nseed 3\nbaseline B\nmethod command\ncommand %s\nconfig A\n\tcmdline maxcpus=1\nconfig B\n' \
     "$head" "$s/boot.sh" >"$s/c.campaign"
