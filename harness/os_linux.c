@@ -292,8 +292,6 @@ os_dev_written(const char *dev)
 	unsigned long long v[7];
 	const char *name;
 	char path[128], buf[512];
-	ssize_t n;
-	int fd;
 
 	if (strncmp(dev, "/dev/", 5) != 0)
 		return (-1);
@@ -302,14 +300,8 @@ os_dev_written(const char *dev)
 	    name[strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789")] != '\0')
 		return (-1);
 	snprintf(path, sizeof(path), "/sys/class/block/%s/stat", name);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if (read_line(path, buf, sizeof(buf)) == NULL)
 		return (-1);
-	while ((n = read(fd, buf, sizeof(buf) - 1)) == -1 && errno == EINTR)
-		;
-	close(fd);
-	if (n <= 0)
-		return (-1);
-	buf[n] = '\0';
 	/* reads, merged, sectors, ticks, writes, merged, sectors written */
 	if (sscanf(buf, "%llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
 	    &v[2], &v[3], &v[4], &v[5], &v[6]) != 7 || v[6] > INT64_MAX / 512)
