@@ -73,7 +73,7 @@ size_t	 camp_config(struct camp *, const char *name);
 struct camp_boot *camp_boot(struct camp *, size_t cfg, int boot, int round);
 /* One batch's real time at jobs in that boot. */
 void	 camp_add(struct camp_boot *, int jobs, double t);
-/* One validity flag of the boot's set (analysis.h, struct gate). */
+/* One validity flag of the boot's set (analysis/stats.h, struct gate). */
 void	 camp_flag(struct camp_boot *, const struct gate *);
 /* Make the configuration named name the baseline: 0, or -1 if none. */
 int	 camp_set_base(struct camp *, const char *name);
@@ -105,6 +105,11 @@ int	 camp_set_base(struct camp *, const char *name);
  */
 struct camp *camp_from_sets(const char *const *paths, size_t n,
 	    const char *baseline, char *err, size_t errlen);
+
+/* A boot's batches at jobs, or NULL when it has none. */
+const struct camp_level *camp_boot_level(const struct camp_boot *, int jobs);
+/* The mean of a level's batches (n > 0). */
+double	 camp_level_mean(const struct camp_level *);
 
 /* --- the analysis ---------------------------------------------------- */
 

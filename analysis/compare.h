@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "analysis.h"
-#include "results.h"
+#include "analysis/stats.h"
+#include "results/results.h"
 
 #define COMPARE_MAX_SETS	7	/* ministat's symbols: x + * % # @ O */
 

@@ -153,12 +153,4 @@ struct hist_keychange {
 size_t	 hist_change_keys(struct hist_series *, size_t first,
 	    size_t n, const struct hist_change *, struct hist_keychange **);
 
-/*
- * fsconc report --history: DIR/index.html, self-contained (plots by
- * gnuplot in DIR/plots), title NULL for the default.  0, or -1 after a
- * warn(3) message.
- */
-int	 hist_report_write(const char *dir, struct hist_series *,
-	    const struct hist_cp_opts *, const char *title);
-
 #endif

@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "results.h"
+#include "results/results.h"
 
 /*
  * Root frames of a folded stack: who the sample belongs to.  Frames

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "history.h"
-#include "results.h"
-#include "util.h"
+#include "analysis/stats.h"
+#include "analysis/history.h"
+#include "results/results.h"
+#include "common/util.h"
 #include "../tests/unit/nights.h"
 
 static void

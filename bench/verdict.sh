@@ -40,7 +40,7 @@ if [ "${SIM:-1}" = 0 ]; then
 elif [ ! -f "$lib" ]; then
 	echo "  simulation: skipped: $lib not built (make)"
 else
-	flags="$(make -s -C "$TOP" print-CPPFLAGS | sed "s|-I\([a-z]\)|-I$TOP/\1|g") $(make -s -C "$TOP" print-XCFLAGS)"
+	flags="$(make -s -C "$TOP" print-CPPFLAGS | sed "s|-I\.|-I$TOP|") $(make -s -C "$TOP" print-XCFLAGS)"
 	if ! cc $flags -O2 -o "$tmp/verdict_sim" "$TOP/bench/verdict_sim.c" \
 	    "$lib" $(pkg-config --libs libarchive hwloc gsl nettle) -lm \
 	    -pthread 2>"$tmp/err"; then

@@ -2,7 +2,7 @@
  * False alarms and power of fsconc nightly at a precision target, by
  * simulation: batches are drawn (with replacement) from the rows of a
  * real result set, level by level, real/user/sys together; every night
- * runs the --precision stop rule of harness/run.c (the minimum, then a
+ * runs the --precision stop rule of harness/run/run.c (the minimum, then a
  * round at a time until prec_pair/prec_met say so, the budget or
  * --max-reps) against the night before, and is judged as nightly judges
  * (verdict_run: Welch, EC(N) by dEC, Holm over the family, --threshold);
@@ -23,10 +23,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "harness.h"
-#include "results.h"
-#include "util.h"
+#include "analysis/stats.h"
+#include "harness/run.h"
+#include "results/results.h"
+#include "common/util.h"
 
 static const char *const metrics[] = { "real", "user", "sys" };
 #define NM 3

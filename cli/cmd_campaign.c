@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "campaign.h"
+#include "analysis/stats.h"
+#include "analysis/campaign.h"
 #include "commands.h"
-#include "harness.h"
-#include "harness_campaign.h"
-#include "util.h"
+#include "harness/run.h"
+#include "harness/campaign.h"
+#include "common/util.h"
 
 enum { OPT_DRY_RUN = 256, OPT_OS, OPT_ID, OPT_JSON, OPT_SEED, OPT_HELP };
 

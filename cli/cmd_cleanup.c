@@ -1,16 +1,16 @@
 /*
  * fsconc cleanup: undo what dead fsconc processes left behind, their
  * memory disks (md-setup's records), the sysctls their --vary changed
- * (harness/vary_record.c) and the tracefs their --profile mounted
- * (harness/profiler.c), as the records in the runtime directory say.
+ * (harness/knobs/knob_record.c) and the tracefs their --profile mounted
+ * (harness/profile/profiler.c), as the records in the runtime directory say.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
-#include "harness.h"
-#include "md.h"
-#include "util.h"
+#include "harness/run.h"
+#include "md-setup/md.h"
+#include "common/util.h"
 
 static const char usage_text[] = "usage: fsconc cleanup\n";
 
@@ -29,7 +29,7 @@ cmd_cleanup(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return (EXIT_USAGE);
 	}
-	if (vary_sysctl_cleanup(0) != 0)
+	if (knob_cleanup(0) != 0)
 		rv = EXIT_RUNTIME;
 	if (profiler_mount_cleanup() != 0)
 		rv = EXIT_RUNTIME;

@@ -13,12 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "campaign.h"
+#include "analysis/stats.h"
+#include "analysis/campaign.h"
 #include "commands.h"
-#include "compare.h"
-#include "results.h"
-#include "util.h"
+#include "analysis/compare.h"
+#include "results/results.h"
+#include "common/util.h"
 
 struct compare_cli {
 	const char	*root;		/* -R */

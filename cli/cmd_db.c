@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "db.h"
-#include "results.h"
-#include "util.h"
+#include "db/db.h"
+#include "results/results.h"
+#include "common/util.h"
 
 enum { OPT_DB = 256 };
 

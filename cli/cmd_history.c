@@ -1,7 +1,7 @@
 /*
  * fsconc history: the series of a metric per host, label and level over
  * the nights, with its change points and the configuration changes
- * behind them (analysis/history.c).  Also fsconc report --history, the
+ * behind them (analysis/history/history.c).  Also fsconc report --history, the
  * same series as one HTML page.
  */
 #include <err.h>
@@ -11,11 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "analysis/stats.h"
+#include "analysis/report.h"
 #include "commands.h"
-#include "history.h"
-#include "results.h"
-#include "util.h"
+#include "analysis/history.h"
+#include "results/results.h"
+#include "common/util.h"
 
 #define HISTORY_USAGE							\
 	"usage: fsconc history [-R root | --db URL] [-H host] [-l label] "	\

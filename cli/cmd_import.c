@@ -18,11 +18,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis.h"
+#include "analysis/stats.h"
 #include "commands.h"
-#include "db.h"
-#include "results.h"
-#include "util.h"
+#include "db/db.h"
+#include "results/results.h"
+#include "common/util.h"
 
 enum fmt { FMT_NONE, FMT_BSD, FMT_GNU, FMT_PLAIN };
 static const char *const fmt_names[] = { "none", "bsd", "gnu", "plain" };

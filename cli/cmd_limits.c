@@ -17,10 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis.h"
+#include "analysis/stats.h"
+#include "analysis/report.h"
 #include "commands.h"
-#include "harness.h"
-#include "util.h"
+#include "harness/run.h"
+#include "common/util.h"
 
 /* One batch configuration: a workload and its -O options. */
 struct lim_probe {
@@ -384,7 +385,7 @@ kv_add(struct rs_kv **kv, size_t *n, char *key, char *value)
 
 /*
  * The -o file: "key.N=value" per measured figure (fsconc-limits.1), in
- * the format analysis/limits.c defines for report --limits.
+ * the format analysis/report/limits.c defines for report --limits.
  */
 static int
 write_file(const struct limits *l, const char *host)

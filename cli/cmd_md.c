@@ -23,9 +23,9 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "harness.h"
-#include "md.h"
-#include "util.h"
+#include "harness/run.h"
+#include "md-setup/md.h"
+#include "common/util.h"
 
 static const char usage_text[] =
 "usage: fsconc md create [--dry-run [--disks N] [--os linux|freebsd]]\n"
@@ -332,7 +332,7 @@ md_cleanup_cmd(int argc, char **argv)
 
 	parse(argc, argv, &o, 0);
 	/* --pid: an interrupted fsconc waits for us to undo its disks. */
-	if (vary_sysctl_cleanup(o.pid) != 0)
+	if (knob_cleanup(o.pid) != 0)
 		rv = EXIT_RUNTIME;
 	if (md_cleanup_process(o.pid) != 0)
 		rv = EXIT_RUNTIME;

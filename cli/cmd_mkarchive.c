@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "util.h"
-#include "workload.h"
+#include "common/util.h"
+#include "workloads/workload.h"
 
 static void
 usage(FILE *fp)

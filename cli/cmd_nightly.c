@@ -4,7 +4,7 @@
  * the report.  Made for cron: stdout carries the verdict and nothing else
  * unless -v; exit 3 when a slowdown (or an EC drop) is significant after
  * Holm's correction and larger than --threshold, else 4 when a set is
- * flagged invalid (analysis/validity.c).
+ * flagged invalid (analysis/stats/validity.c).
  */
 #include <err.h>
 #include <errno.h>
@@ -15,12 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
+#include "analysis/stats.h"
+#include "analysis/report.h"
 #include "commands.h"
-#include "db.h"
-#include "harness.h"
-#include "results.h"
-#include "util.h"
+#include "db/db.h"
+#include "harness/run.h"
+#include "results/results.h"
+#include "common/util.h"
 
 /*
  * The precision target and budget a nightly run gets when neither -r nor

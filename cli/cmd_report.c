@@ -1,6 +1,6 @@
 /*
  * fsconc report: tables and plots for result sets, as one self-contained
- * HTML page (analysis/report.c does the work).
+ * HTML page (analysis/report/report.c does the work).
  */
 #include <err.h>
 #include <getopt.h>
@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "analysis/stats.h"
+#include "analysis/report.h"
 #include "commands.h"
-#include "results.h"
-#include "util.h"
+#include "results/results.h"
+#include "common/util.h"
 
 #define REPORT_USAGE							\
 	"usage: fsconc report [-c confidence] [--limits FILE] [-R root] "	\

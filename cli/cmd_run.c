@@ -4,9 +4,9 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "db.h"
-#include "harness.h"
-#include "util.h"
+#include "db/db.h"
+#include "harness/run.h"
+#include "common/util.h"
 
 int
 cmd_run(int argc, char **argv)

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
+#include "analysis/stats.h"
 #include "commands.h"
-#include "util.h"
+#include "common/util.h"
 
 #define MAX_SETS	7
 

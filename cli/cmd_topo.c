@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 #include "commands.h"
-#include "harness.h"
-#include "util.h"
+#include "harness/run.h"
+#include "common/util.h"
 
 enum { OPT_BIND = 256, OPT_DISTRIB, OPT_HELP, OPT_SYNTHETIC };
 

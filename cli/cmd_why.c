@@ -1,6 +1,6 @@
 /*
  * fsconc why: which code's cost per job grows with N, and how much of the
- * lost concurrency it explains (analysis/why.c does the work), from the
+ * lost concurrency it explains (analysis/profile/why.c does the work), from the
  * profiles fsconc run --profile stores in a set.
  */
 #include <err.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "profile.h"
-#include "results.h"
-#include "util.h"
+#include "analysis/profile.h"
+#include "results/results.h"
+#include "common/util.h"
 
 #define WHY_USAGE							\
 	"usage: fsconc why [--json] [-n top] [--depth frames] [-R root]\n"	\

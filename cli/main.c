@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "harness_campaign.h"
-#include "util.h"
+#include "harness/campaign.h"
+#include "common/util.h"
 
 const struct fsconc_command fsconc_commands[] = {
 	{ "run", cmd_run, "run [options]",

@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "util.h"
+#include "common/util.h"
 
 const char *
 test_hook_env(const char *name)

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "common/util.h"
 
 void *
 xmalloc(size_t n)

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "db_int.h"
-#include "util.h"
+#include "common/util.h"
 
 /* db_transact: at most this many tries, pauses from 2 ms doubling to 250 ms. */
 #define TXN_TRIES	60

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db.h"
+#include "db/db.h"
 
 enum dbv_type { DBV_NULL, DBV_INT, DBV_REAL, DBV_TEXT };
 struct dbv {

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "db_int.h"
-#include "results.h"
-#include "util.h"
+#include "results/results.h"
+#include "common/util.h"
 
 char *
 db_resolve(const char *url, const char *root, int only_if_set)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "db_int.h"
-#include "util.h"
+#include "common/util.h"
 
 static void
 pg_noticed(void *arg, const char *msg)

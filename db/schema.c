@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "db_int.h"
-#include "util.h"
+#include "common/util.h"
 
 /* Version 1.  @ID@: an auto-numbered key (db_ops.id_column). */
 static const char *const v1[] = {

@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis.h"
+#include "analysis/stats.h"
 #include "db_int.h"
-#include "history.h"
-#include "results.h"
-#include "util.h"
+#include "analysis/history.h"
+#include "results/results.h"
+#include "common/util.h"
 
 struct lset {
 	int64_t	 id;

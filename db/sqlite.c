@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "db_int.h"
-#include "util.h"
+#include "common/util.h"
 
 /* Short: db_transact's backoff, not SQLite's sleep, is the retry policy. */
 #define SQ_BUSY_MS	200

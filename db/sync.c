@@ -23,8 +23,8 @@
 #include <unistd.h>
 
 #include "db_int.h"
-#include "results.h"
-#include "util.h"
+#include "results/results.h"
+#include "common/util.h"
 
 /* Directories below the root searched for sets (host/label/set, --vary). */
 #define WALK_DEPTH	6

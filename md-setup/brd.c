@@ -20,7 +20,7 @@
 #endif
 
 #include "md_int.h"
-#include "util.h"
+#include "common/util.h"
 
 #define BRD_MAX	64
 

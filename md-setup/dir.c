@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "md_int.h"
-#include "util.h"
+#include "common/util.h"
 
 /* A mountpoint, or "/" itself (its ".." is itself). */
 static int

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "md_int.h"
-#include "util.h"
+#include "common/util.h"
 
 void
 md_warnc(int e, const char *fmt, ...)

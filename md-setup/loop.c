@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "md_int.h"
-#include "util.h"
+#include "common/util.h"
 
 static int
 loop_check(const struct md_spec *sp, char *err, size_t len)

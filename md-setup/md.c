@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "md_int.h"
-#include "util.h"
+#include "common/util.h"
 
 static const char *
 nonempty(const char *s)

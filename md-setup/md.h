@@ -150,7 +150,7 @@ struct md_info {
 int	 md_list(struct md_info **, size_t *);
 void	 md_list_free(struct md_info *, size_t);
 /*
- * For the controller's signal handler (harness/signals.c): destroy this
+ * For the controller's signal handler (harness/os/signals.c): destroy this
  * process's disks from signal context.  md_teardown_prepare, before the
  * handler can run, notes this process and executable;
  * md_teardown_async, async-signal-safe, kills the tool being waited for,

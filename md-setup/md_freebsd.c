@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "md_int.h"
-#include "util.h"
+#include "common/util.h"
 
 static int
 mdbsd_check(const struct md_spec *sp, char *err, size_t len)

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "md.h"
+#include "md-setup/md.h"
 
 #define MD_MiB		(1024ULL * 1024)
 

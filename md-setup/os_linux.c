@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "md_int.h"
-#include "util.h"
+#include "common/util.h"
 
 enum md_os
 md_host_os(void)

@@ -7,8 +7,8 @@
  *   RUNDIR/state/ID.rec  one record per disk ("key value" lines, then
  *                        "res KIND ARG" lines in creation order)
  *   RUNDIR/ID/           the disk's directory: mnt/, img/ ...
- *   RUNDIR/sysctl/       --vary's records (harness/vary_record.c)
- *   RUNDIR/mount/        --profile's tracefs records (harness/profiler.c)
+ *   RUNDIR/sysctl/       --vary's records (harness/knobs/knob_record.c)
+ *   RUNDIR/mount/        --profile's tracefs records (harness/profile/profiler.c)
  *
  * Records are replaced atomically (temporary file, fsync, rename).
  * Undoing what they name is teardown.c's: this file knows no backend.
@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "md_int.h"
-#include "util.h"
+#include "common/util.h"
 
 static char *rundir;
 static struct md_disk *live;
@@ -543,7 +543,7 @@ md_live_remove(struct md_disk *d)
 }
 
 /*
- * Teardown from a signal handler (harness/signals.c owns the handlers).
+ * Teardown from a signal handler (harness/os/signals.c owns the handlers).
  * It cannot safely run the teardown itself (malloc, stdio, the records),
  * so it does only async-signal-safe things: kill the tool we are waiting
  * for, then fork and exec "fsconc md cleanup --pid OURS" and wait for it.

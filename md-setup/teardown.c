@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "md_int.h"
-#include "util.h"
+#include "common/util.h"
 
 const struct md_backend_ops *
 md_backend_ops(enum md_backend b)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "md_int.h"
-#include "util.h"
+#include "common/util.h"
 
 static int
 tmpfs_check(const struct md_spec *sp, char *err, size_t len)

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "md_int.h"
-#include "util.h"
+#include "common/util.h"
 
 #define ZRAM_CONTROL	"/sys/class/zram-control"
 

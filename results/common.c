@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "results.h"
+#include "results/results.h"
 #include "results_impl.h"
-#include "util.h"
+#include "common/util.h"
 
 static const char *const status_names[] = { "ok", "warn", "failed", "killed" };
 
@@ -232,7 +232,7 @@ int
 rs_meta_volatile(const char *key)
 {
 	/*
-	 * What writer.c, fsconc run (harness/run.c, md_describe), --vary
+	 * What writer.c, fsconc run (harness/run/run.c, md_describe), --vary
 	 * and import write that differs between two runs of one
 	 * configuration: times, the command line, the label, names of
 	 * the disk instance, the seed of an unseeded random order, the

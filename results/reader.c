@@ -19,9 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "results.h"
+#include "results/results.h"
 #include "results_impl.h"
-#include "util.h"
+#include "common/util.h"
 
 /* Bounds on what is read (FORMAT.md), far above any real set. */
 #define MAX_LINE	65536		/* bytes of one line */

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "results.h"
+#include "results/results.h"
 #include "results_impl.h"
-#include "util.h"
+#include "common/util.h"
 
 struct strv {
 	char	**v;

@@ -17,9 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "results.h"
+#include "results/results.h"
 #include "results_impl.h"
-#include "util.h"
+#include "common/util.h"
 
 /* Lines for one jobs-N.<metric> file, written at the next commit. */
 struct rs_pending {

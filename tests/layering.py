@@ -3,9 +3,13 @@
 
     tests/layering.py [--root DIR] [--objs DIR]
 
-Includes: every header of a module is listed in the table (bold: public,
-in parentheses: private); a file may include its own module's headers,
-and of another module only a public header of a module its row allows.
+A row is a module or a subsystem folder of one (harness/run/).
+Includes: every header of a row is listed in the table (bold: public,
+in parentheses: private; a name with a slash is from the root, as a
+subsystem's public header beside its folder, harness/run.h); a file may
+include its own row's headers, and of another row only a public header
+of a row its row allows.  Calls (with --objs): a file uses symbols
+defined only in its own row and in rows it may include.
 Circles (with --objs, the objects of a build): file A uses a symbol file B
 defines; a set of files that reach each other is a circle, and there
 must be none.  Prints one line per violation; exit 1 if any, 0 if none,
@@ -18,78 +22,132 @@ import re
 import subprocess
 import sys
 
-ROW = re.compile(r"^\|\s*`([^`/]+)/`\s*\|([^|]*)\|[^|]*\|([^|]*)\|\s*$")
+ROW = re.compile(r"^\|\s*`([^`]+)/`\s*\|([^|]*)\|[^|]*\|([^|]*)\|\s*$")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
+def header_path(row, name):
+    """A header named in row's cell: with a slash, from the root; bare,
+    in the row's own folder."""
+    return name if "/" in name else "%s/%s" % (row, name)
+
+
 def read_table(path):
-    """[(module, public set, private set, allowed set)] in table order."""
+    """[(row, public paths, private paths, allowed rows)] in table order.
+
+    A row is a module (`results/`) or a subsystem of one
+    (`harness/run/`); its public header may sit beside its folder
+    (**harness/run.h**)."""
     rows = []
     with open(path, encoding="utf-8") as f:
         for line in f:
             m = ROW.match(line)
             if not m:
                 continue
-            mod, headers, may = m.group(1), m.group(2), m.group(3)
-            public = set(re.findall(r"\*\*([\w.-]+\.h)\*\*", headers))
+            row, headers, may = m.group(1), m.group(2), m.group(3)
+            public = {header_path(row, h) for h in
+                      re.findall(r"\*\*([\w./-]+\.h)\*\*", headers)}
             private = set()
             for group in re.findall(r"\(([^)]*)\)", headers):
-                private |= set(re.findall(r"[\w.-]+\.h", group))
+                private |= {header_path(row, h) for h in
+                            re.findall(r"[\w./-]+\.h", group)}
             # cli/'s header is not bold: nothing includes it from below.
-            bare = re.sub(r"\([^)]*\)", "", headers)
-            private |= set(re.findall(r"[\w.-]+\.h", bare)) - public
+            bare = re.sub(r"\(([^)]*)\)", "", headers)
+            bare = re.sub(r"\*\*[^*]*\*\*", "", bare)
+            private |= {header_path(row, h) for h in
+                        re.findall(r"[\w./-]+\.h", bare)}
             may = may.strip()
             before = [r[0] for r in rows]
-            if may in ("—", "-", ""):
+            if may in ("\u2014", "-", ""):
                 allowed = set()
             elif may in ("all of the above", "any public header"):
                 allowed = set(before)
             else:
-                allowed = {w.strip().strip("`/") for w in may.split(",")}
+                allowed = {w.strip().strip("`").rstrip("/")
+                           for w in may.split(",")}
                 unknown = allowed - set(before)
                 if unknown:
                     raise ValueError("%s may include %s, which is not a "
                                      "module listed before it" %
-                                     (mod, ", ".join(sorted(unknown))))
-            rows.append((mod, public, private, allowed))
+                                     (row, ", ".join(sorted(unknown))))
+            rows.append((row, public, private, allowed))
     if not rows:
         raise ValueError("no module table")
     return rows
 
 
+def row_of(rows, path):
+    """The deepest row whose folder holds path, or None."""
+    best = None
+    for r in rows:
+        if path.startswith(r[0] + "/") and (best is None or
+                                            len(r[0]) > len(best)):
+            best = r[0]
+    return best
+
+
+def sources(root, row, rows):
+    """The .c and .h files of row's folder and of its subfolders that
+    are not rows of their own."""
+    out = []
+    for dirpath, dirs, files in os.walk(os.path.join(root, row)):
+        rel = os.path.relpath(dirpath, root)
+        if row_of(rows, rel + "/x") != row:
+            continue
+        out += [os.path.join(rel, f) for f in files
+                if f.endswith((".c", ".h"))]
+    return sorted(out)
+
+
 def check_includes(root, rows):
     bad = []
-    owner = {}          # header name -> module
-    for mod, public, private, _ in rows:
-        listed = public | private
-        for h in sorted(glob.glob(os.path.join(root, mod, "*.h"))):
-            name = os.path.basename(h)
-            if name not in listed:
-                bad.append("%s/%s: a header DESIGN.md's table does not list"
-                           % (mod, name))
-            owner[name] = mod
-        for name in sorted(listed):
-            if not os.path.exists(os.path.join(root, mod, name)):
-                bad.append("%s/%s: listed in DESIGN.md's table, not in the "
-                           "tree" % (mod, name))
+    owner = {}          # header path -> row
+    listed_all = set()
+    for row, public, private, _ in rows:
+        for h in public | private:
+            owner[h] = row
+            listed_all.add(h)
+            if not os.path.exists(os.path.join(root, h)):
+                bad.append("%s: listed in DESIGN.md's table, not in the "
+                           "tree" % h)
+    src_of = {r[0]: sources(root, r[0], rows) for r in rows}
+    every = {h for files in src_of.values() for h in files}
+    for row, _, _, _ in rows:
+        for h in src_of[row]:
+            if h.endswith(".h") and h not in listed_all:
+                bad.append("%s: a header DESIGN.md's table does not list"
+                           % h)
+    # Every header under a module's folder is some row's.
+    tops = {r[0].split("/")[0] for r in rows}
+    for top in sorted(tops):
+        for dirpath, _, files in os.walk(os.path.join(root, top)):
+            for f in sorted(files):
+                h = os.path.relpath(os.path.join(dirpath, f), root)
+                if f.endswith(".h") and h not in listed_all and \
+                        h not in every:
+                    bad.append("%s: a header DESIGN.md's table does not "
+                               "list" % h)
     table = {r[0]: r for r in rows}
-    for mod, _, _, allowed in rows:
-        files = sorted(glob.glob(os.path.join(root, mod, "*.[ch]")))
-        for path in files:
-            with open(path, encoding="utf-8", errors="replace") as f:
+    for row, _, _, allowed in rows:
+        for rel in src_of[row]:
+            with open(os.path.join(root, rel), encoding="utf-8",
+                      errors="replace") as f:
                 text = f.read()
-            rel = os.path.relpath(path, root)
             for inc in INCLUDE.findall(text):
-                name = os.path.basename(inc)
-                other = owner.get(name)
-                if other is None or other == mod:
+                # Quoted includes: the file's own folder first, then the
+                # root (-I.).
+                here = os.path.normpath(os.path.join(os.path.dirname(rel),
+                                                     inc))
+                path = here if here in owner else os.path.normpath(inc)
+                other = owner.get(path)
+                if other is None or other == row:
                     continue
-                if name not in table[other][1]:
-                    bad.append("%s: includes %s/%s, a private header of "
-                               "another module" % (rel, other, name))
+                if path not in table[other][1]:
+                    bad.append("%s: includes %s, a private header of "
+                               "another module" % (rel, path))
                 elif other not in allowed:
-                    bad.append("%s: includes %s/%s, but %s/ may include "
-                               "only %s" % (rel, other, name, mod,
+                    bad.append("%s: includes %s, but %s/ may include "
+                               "only %s" % (rel, path, row,
                                             ", ".join(sorted(allowed)) or
                                             "nothing"))
     return bad
@@ -160,6 +218,33 @@ def circles(objs):
     return sorted(found)
 
 
+def floors(rows, objs):
+    """A file that uses a symbol another row's file defines: that row
+    must be one its row may include (no call runs back up a floor)."""
+    bad = []
+    table = {r[0]: r for r in rows}
+    files = sorted(glob.glob(os.path.join(objs, "**", "*.o"),
+                             recursive=True))
+    where, uses = {}, {}
+    for o in files:
+        name = os.path.relpath(o, objs)[:-2] + ".c"
+        defined, used = symbols(o)
+        for s in defined:
+            where[s] = name
+        uses[name] = used
+    for name in sorted(uses):
+        row = row_of(rows, name)
+        if row is None:
+            continue
+        for s in sorted(uses[name]):
+            other = row_of(rows, where.get(s, ""))
+            if other is None or other == row or other in table[row][3]:
+                continue
+            bad.append("%s: calls %s (%s), a floor above %s/" %
+                       (name, s, where[s], row))
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", default=".")
@@ -172,6 +257,7 @@ def main():
         return 2
     bad = check_includes(a.root, rows)
     if a.objs:
+        bad += floors(rows, a.objs)
         for comp in circles(a.objs):
             bad.append("circle of files: %s" % " <-> ".join(comp))
     for b in bad:

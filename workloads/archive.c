@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include "archive_priv.h"
-#include "util.h"
+#include "common/util.h"
 #include "wl_common.h"
-#include "workload.h"
+#include "workloads/workload.h"
 
 /* The reader's error, with its errno text, made safe and short. */
 static const char *

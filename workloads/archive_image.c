@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "archive_priv.h"
-#include "util.h"
-#include "workload.h"
+#include "common/util.h"
+#include "workloads/workload.h"
 
 static int imgsrc_open(struct archive *, struct imgsrc *);
 

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "archive_priv.h"
-#include "util.h"
-#include "workload.h"
+#include "common/util.h"
+#include "workloads/workload.h"
 
 static const struct {
 	const char	*name;

@@ -12,7 +12,7 @@
 #include <sys/types.h>
 
 #include "archive_priv.h"
-#include "util.h"
+#include "common/util.h"
 
 #define OWNERS_MAX	64
 

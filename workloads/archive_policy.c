@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "archive_priv.h"
-#include "util.h"
+#include "common/util.h"
 
 const char *
 entry_refusal(struct archive_entry *e)

@@ -24,7 +24,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "workload.h"
+#include "workloads/workload.h"
 
 #include <archive.h>
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workload.h"
+#include "workloads/workload.h"
 
 struct calib {
 	uint64_t	 iterations;	/* -O iterations= */

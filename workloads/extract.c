@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "archive_priv.h"
-#include "util.h"
+#include "common/util.h"
 #include "wl_common.h"
-#include "workload.h"
+#include "workloads/workload.h"
 
 struct extract {
 	char			*archive;	/* archive=, or the default */

@@ -25,8 +25,8 @@
 #include <unistd.h>
 
 #include "archive_priv.h"
-#include "util.h"
-#include "workload.h"
+#include "common/util.h"
+#include "workloads/workload.h"
 
 #define ORIG_ENTRIES	5664
 #define ORIG_BYTES	(133ULL << 20)

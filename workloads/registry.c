@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "workload.h"
+#include "workloads/workload.h"
 
 const struct workload *const workloads[] = {
 	&wl_extract,

@@ -31,9 +31,9 @@
 #include <unistd.h>
 
 #include "archive_priv.h"
-#include "util.h"
+#include "common/util.h"
 #include "wl_common.h"
-#include "workload.h"
+#include "workloads/workload.h"
 
 #define NONE	SIZE_MAX	/* no node */
 #define TOP	0		/* the node of ".", the target itself */

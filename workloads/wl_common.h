@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
-#include "workload.h"
+#include "common/util.h"
+#include "workloads/workload.h"
 
 /* "-O key=value" parsers: 0, or -1 with "workload: key=value: why" in err. */
 int	 wl_opt_size(const char *wl, const char *key, const char *value,

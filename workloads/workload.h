@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "util.h"
+#include "common/util.h"
 
 /* Worst status wins when several apply (max of the values). */
 enum wl_status {

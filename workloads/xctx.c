@@ -40,9 +40,9 @@
 #include <unistd.h>
 
 #include "archive_priv.h"
-#include "util.h"
+#include "common/util.h"
 #include "wl_common.h"
-#include "workload.h"
+#include "workloads/workload.h"
 
 /*
  * A failed write on a full or broken disk is only a warning to libarchive;

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "archive_priv.h"
-#include "util.h"
+#include "common/util.h"
 #include "wl_common.h"
-#include "workload.h"
+#include "workloads/workload.h"
 
 int xctx_unsafe_for_tests;
 

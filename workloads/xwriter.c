@@ -29,7 +29,7 @@
 #endif
 
 #include "archive_priv.h"
-#include "util.h"
+#include "common/util.h"
 
 #define FAST_FLAGS	(SECURE_FLAGS | ARCHIVE_EXTRACT_TIME | \
 			 ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_OWNER | \

@@ -1,4 +1,4 @@
-"""Boot-campaign statistics (analysis/campaign.c) against numpy/scipy.
+"""Boot-campaign statistics (analysis/campaign/campaign.c) against numpy/scipy.
 
 campaign_scipy.py TOOL DIR: writes campaigns of known shape as TSV
 (config, boot, batch, t1, tn) into DIR, runs TOOL (tests/e2e/campaign_tsv.c,

@@ -42,8 +42,10 @@ fi
 # The build's own flags, for compiling a copy as the Linux build does.
 cppflags=$(MAKEFLAGS='' make -s --no-print-directory print-CPPFLAGS)
 xcflags=$(MAKEFLAGS='' make -s --no-print-directory print-XCFLAGS)
-linux_cc() {	# file.c obj
-	eval "${CC:-cc} $cppflags $xcflags -c \"\$1\" -o \"\$2\""
+linux_cc() {	# file.c obj: a copy, its original's folder searched for
+	# the private headers it names bare
+	eval "${CC:-cc} $cppflags -iquote \"\$CHECK_QUOTE_DIR\" $xcflags \
+	    -c \"\$1\" -o \"\$2\""
 }
 
 # plant FILE AFTER_REGEX TEXT EXPECT WHAT: a copy of FILE with TEXT (two
@@ -54,6 +56,8 @@ plant() {
 	_f=$1 _re=$2 _text=$3 _expect=$4 _what=$5
 	_d=$(scratch)
 	_copy=$_d/$(basename "$_f")
+	CHECK_QUOTE_DIR=$(dirname "$_f")
+	export CHECK_QUOTE_DIR
 	_at=$(grep -n -m1 -- "$_re" "$_f" | cut -d: -f1)
 	if [ -z "$_at" ]; then
 		not_ok "$_f: has a line matching '$_re'"
@@ -79,18 +83,18 @@ plant() {
 # compiled, and against a prototype.
 bad='#include <sys/procctl.h>
 static int planted(void) { return (procctl(P_PID, 0, PROC_PDEATHSIG_CTL)); }'
-for f in $(grep -l '^#ifdef __FreeBSD__' common/*.c harness/*.c \
-    workloads/*.c md-setup/*.c results/*.c analysis/*.c cli/*.c); do
+for f in $(grep -l '^#ifdef __FreeBSD__' common/*.c harness/*/*.c \
+    workloads/*.c md-setup/*.c results/*.c analysis/*/*.c cli/*.c); do
 	plant "$f" '^#ifdef __FreeBSD__' "$bad" "too few arguments" \
 	    "an error planted under #ifdef __FreeBSD__"
 done
 
 # Outside any #ifdef: a glibc extension FreeBSD lacks (gettid) and a
 # header it lacks (<sys/sysmacros.h>) fail the FreeBSD compile only.
-plant common/util.c '^#include "util.h"' '
+plant common/util.c '^#include "common/util.h"' '
 int fsconc_planted(void) { return (gettid()); }' "gettid" \
     "a call of Linux's gettid()"
-plant common/util.c '^#include "util.h"' '
+plant common/util.c '^#include "common/util.h"' '
 #include <sys/sysmacros.h>' "sys/sysmacros.h" "glibc's <sys/sysmacros.h>"
 
 # Each name the shims take from a FreeBSD manual page is in that page.

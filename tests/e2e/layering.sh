@@ -33,20 +33,33 @@ fresh_copy() {
 	copy=$(scratch)
 	cp "$TOP/DESIGN.md" "$copy/"
 	for m in common md-setup workloads results analysis db harness cli; do
-		mkdir "$copy/$m"
-		cp "$TOP/$m"/*.[ch] "$copy/$m/"
+		(cd "$TOP" && find "$m" -name '*.[ch]') | while read -r f; do
+			mkdir -p "$copy/${f%/*}"
+			cp "$TOP/$f" "$copy/$f"
+		done
 	done
 }
 
 fresh_copy
-echo '#include "md_int.h"' >>"$copy/results/common.c"
+echo '#include "md-setup/md_int.h"' >>"$copy/results/common.c"
 planted "another module's private header" "" \
     "results/common.c: includes md-setup/md_int.h, a private header"
 
 fresh_copy
-echo '#include "harness.h"' >>"$copy/results/common.c"
+echo '#include "harness/run.h"' >>"$copy/results/common.c"
 planted "a module above" "" \
-    "results/common.c: includes harness/harness.h, but results/ may include only common"
+    "results/common.c: includes harness/run.h, but results/ may include only common"
+
+fresh_copy
+echo '#include "harness/run.h"' >>"$copy/harness/batch/batch.c"
+planted "a subsystem above in the same module" "" \
+    "harness/batch/batch.c: includes harness/run.h, but harness/batch/ may include only"
+
+fresh_copy
+echo '#include "run_int.h"' >>"$copy/harness/run/run.c"
+echo '#include "harness/run/run_int.h"' >>"$copy/harness/campaign/campaign.c"
+planted "another subsystem's private header" "" \
+    "harness/campaign/campaign.c: includes harness/run/run_int.h, a private header"
 
 fresh_copy
 echo '/* nothing */' >"$copy/analysis/unlisted.h"
@@ -73,6 +86,17 @@ if command -v cc >/dev/null 2>&1 && command -v nm >/dev/null 2>&1; then
 	cc -c "$o/a.c" -o "$o/common/a.o" && cc -c "$o/b.c" -o "$o/common/b.o"
 	planted "a circle of files" "$o" \
 	    "circle of files: common/a.c <-> common/b.c"
+
+	# A call up a floor: harness/os/ calls into harness/run/.
+	fresh_copy
+	o=$(scratch)
+	mkdir -p "$o/harness/os" "$o/harness/run"
+	printf 'int up(void);\nint low(void) { return up(); }\n' >"$o/a.c"
+	printf 'int up(void) { return 1; }\n' >"$o/b.c"
+	cc -c "$o/a.c" -o "$o/harness/os/a.o" &&
+	    cc -c "$o/b.c" -o "$o/harness/run/b.o"
+	planted "a call up a floor" "$o" \
+	    "harness/os/a.c: calls up (harness/run/b.c), a floor above harness/os/"
 else
 	skip "planted: a circle of files" "no cc or nm"
 fi

@@ -87,7 +87,7 @@ grep -q 'Machine limits' "$h3" && grep -q 'memcpy_bytes_per_s' "$h3" &&
     ok "--limits: ceilings and share ($share%)" || not_ok "--limits: ceilings and share" "share '$share'"
 
 # The file fsconc limits -o writes is the file report --limits reads
-# (analysis/limits.c): every figure written comes back as a ceiling; a
+# (analysis/report/limits.c): every figure written comes back as a ceiling; a
 # line the writer would not write is refused, naming the file and line.
 "$FSCONC" limits -j 1 --disk "dir:$s/limdisk" -o "$s/lim" >/dev/null 2>&1; rc=$?
 "$FSCONC" report -R "$s/root" --limits "$s/lim" -o "$s/out3b" h1/bw >/dev/null 2>&1; rc2=$?

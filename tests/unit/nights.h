@@ -15,10 +15,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis.h"
-#include "history.h"
-#include "results.h"
-#include "util.h"
+#include "analysis/stats.h"
+#include "analysis/history.h"
+#include "results/results.h"
+#include "common/util.h"
 
 struct night_spec {
 	const char	*host, *label;

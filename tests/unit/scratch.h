@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-#include "util.h"
+#include "common/util.h"
 
 /* A fresh directory "fsconc-TAG-XXXXXX"; the caller frees the name. */
 static inline char *

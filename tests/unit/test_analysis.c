@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
+#include "analysis/stats.h"
 #include "unit_main.h"
 
 #define assert_close(a, b, rel) do {					\

@@ -1,5 +1,5 @@
 /*
- * harness/batch.c and run.c through their APIs: harness_run_batch with
+ * harness/batch/batch.c and run.c through their APIs: harness_run_batch with
  * calib (process and thread mode, bound and unbound, a killed worker),
  * and run_experiment writing a set that rs_open reads back.
  */
@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
-#include "util.h"
+#include "harness/run.h"
+#include "common/util.h"
 #include "scratch.h"
 #include "unit_main.h"
 

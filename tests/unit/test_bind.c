@@ -1,4 +1,4 @@
-/* harness/bind.c: binding plans on synthetic topologies. */
+/* harness/batch/bind.c: binding plans on synthetic topologies. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "harness/run.h"
 #include "unit_main.h"
 
 static hwloc_topology_t

@@ -1,5 +1,5 @@
 /*
- * analysis/campaign.c: statistics at the level of the boot.  Known
+ * analysis/campaign/campaign.c: statistics at the level of the boot.  Known
  * answers (Kalibera and Jones's worked example, libkalibera's optimal
  * repetitions, a hand calculation), coverage of the boot-level intervals
  * over simulated campaigns, the repetition formula against a brute-force
@@ -17,10 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "campaign.h"
-#include "results.h"
-#include "util.h"
+#include "analysis/stats.h"
+#include "analysis/campaign.h"
+#include "results/results.h"
+#include "common/util.h"
 #include "scratch.h"
 #include "unit_main.h"
 

@@ -1,4 +1,4 @@
-/* harness/campaign_file.c: the campaign file, parsed strictly. */
+/* harness/campaign/campaign_file.c: the campaign file, parsed strictly. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
-#include "harness_campaign.h"
-#include "util.h"
+#include "harness/run.h"
+#include "harness/campaign.h"
+#include "common/util.h"
 #include "unit_main.h"
 
 #define LINUX_HEAD	"run -w memcpy -j 1,2 -r 3\n"

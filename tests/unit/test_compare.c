@@ -1,5 +1,5 @@
 /*
- * analysis/compare.c on generated result sets with known answers: planted
+ * analysis/compare/compare.c on generated result sets with known answers: planted
  * differences are found, identical configurations are flagged at no more
  * than the stated rate, EC and its intervals, the guard.
  */
@@ -17,10 +17,10 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "analysis.h"
-#include "compare.h"
-#include "results.h"
-#include "util.h"
+#include "analysis/stats.h"
+#include "analysis/compare.h"
+#include "results/results.h"
+#include "common/util.h"
 #include "unit_main.h"
 
 #define REPS	10

@@ -17,10 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "db.h"
-#include "db_int.h"
-#include "results.h"
-#include "util.h"
+#include "db/db.h"
+#include "db/db_int.h"
+#include "results/results.h"
+#include "common/util.h"
 #include "scratch.h"
 #include "unit_main.h"
 

@@ -31,10 +31,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "archive_priv.h"
-#include "util.h"
-#include "wl_common.h"
-#include "workload.h"
+#include "workloads/archive_priv.h"
+#include "common/util.h"
+#include "workloads/wl_common.h"
+#include "workloads/workload.h"
 #include "unit_main.h"
 
 static char top[64];		/* private scratch directory */

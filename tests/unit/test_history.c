@@ -1,5 +1,5 @@
 /*
- * analysis/history.c: series, E-divisive change points, the keys behind
+ * analysis/history/history.c: series, E-divisive change points, the keys behind
  * them, and the known answers: 60 nights per host on disk with planted
  * EC shifts of 10%, 5% and none, found within one night.
  */
@@ -15,10 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "history.h"
-#include "results.h"
-#include "util.h"
+#include "analysis/stats.h"
+#include "analysis/history.h"
+#include "results/results.h"
+#include "common/util.h"
 #include "nights.h"
 #include "scratch.h"
 #include "unit_main.h"

@@ -1,5 +1,5 @@
 /*
- * analysis/history_report.c (fsconc report --history) through its entry
+ * analysis/report/history_report.c (fsconc report --history) through its entry
  * point hist_report_write, on a small series built by hand: ten nights
  * of one host and label at N = 4 (flat) and N = 8 (a planted 10% fall
  * from night 6 with a kernel change); the page's overview row, change
@@ -22,9 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "history.h"
-#include "util.h"
+#include "analysis/stats.h"
+#include "analysis/report.h"
+#include "analysis/history.h"
+#include "common/util.h"
 #include "scratch.h"
 #include "unit_main.h"
 

@@ -1,5 +1,5 @@
 /*
- * harness/kthread.c: /proc/PID/stat parsing (names with spaces and
+ * harness/os/kthread.c: /proc/PID/stat parsing (names with spaces and
  * parentheses, malformed and truncated lines), kworker names made
  * stable, a synthetic /proc tree walked (with and without kthreadd's
  * children list, entries vanishing, unreadable, a listing past the
@@ -19,9 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "harness/run.h"
 #include "scratch.h"
-#include "util.h"
+#include "common/util.h"
 #include "unit_main.h"
 
 #define KT	"2129984"	/* flags with PF_KTHREAD, as kthreadd's */

@@ -22,9 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "md.h"
-#include "md_int.h"
-#include "util.h"
+#include "md-setup/md.h"
+#include "md-setup/md_int.h"
+#include "common/util.h"
 #include "unit_main.h"
 
 static char top[] = "/tmp/fsconc-test-mdstate-XXXXXX";

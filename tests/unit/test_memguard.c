@@ -1,4 +1,4 @@
-/* harness/memguard.c: --memory-guard's size, its touch, auto. */
+/* harness/batch/memguard.c: --memory-guard's size, its touch, auto. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness.h"
+#include "harness/run.h"
 #include "unit_main.h"
 
 #define MIB	(1ULL << 20)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "harness/run.h"
 #include "unit_main.h"
 
 static void

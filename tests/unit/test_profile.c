@@ -1,7 +1,7 @@
 /*
- * analysis/profile.c, prof_fold.c, lockstat.c: perf script and dtrace output folded, folded files
+ * analysis/profile/profile.c, prof_fold.c, lockstat.c: perf script and dtrace output folded, folded files
  * read back (and refused), symbol tables, /proc/lock_stat and FreeBSD
- * debug.lock.prof.stats; harness/profiler.c's refusals.
+ * debug.lock.prof.stats; harness/profile/profiler.c's refusals.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,9 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profile.h"
-#include "profiler.h"
-#include "util.h"
+#include "analysis/profile.h"
+#include "harness/profile.h"
+#include "common/util.h"
 #include "unit_main.h"
 
 /* Worker 100 runs, is switched out blocked in down_write (2 ms), runs,

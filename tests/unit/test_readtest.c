@@ -8,7 +8,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "wl_common.h"
+#include "workloads/wl_common.h"
 #include "wl_run.h"
 #include "unit_main.h"
 

@@ -15,11 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "html.h"
-#include "plot.h"
-#include "results.h"
-#include "util.h"
+#include "analysis/stats.h"
+#include "analysis/report.h"
+#include "analysis/report/html.h"
+#include "analysis/report/plot.h"
+#include "results/results.h"
+#include "common/util.h"
 #include "unit_main.h"
 
 typedef void (*putfn)(FILE *, const char *);

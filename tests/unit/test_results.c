@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "results.h"
-#include "results_impl.h"
-#include "util.h"
+#include "results/results.h"
+#include "results/results_impl.h"
+#include "common/util.h"
 #include "scratch.h"
 #include "unit_main.h"
 

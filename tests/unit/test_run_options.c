@@ -1,4 +1,4 @@
-/* harness/options.c: jobs lists, run options, repetition orders. */
+/* harness/run/options.c: jobs lists, run options, repetition orders. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
-#include "util.h"
+#include "harness/run.h"
+#include "common/util.h"
 #include "unit_main.h"
 
 static char *

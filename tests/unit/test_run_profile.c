@@ -1,5 +1,5 @@
 /*
- * harness/run_profile.c (run --profile's bookkeeping) with a fake perf
+ * harness/run/run_profile.c (run --profile's bookkeeping) with a fake perf
  * ($FSCONC_PERF, a bash script): the meta keys and the profile/
  * directory, each kept batch's stacks merged per level into
  * jobs-N.folded and jobs-N.symbols (counts by hand below), a batch not
@@ -20,11 +20,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "harness.h"
-#include "profiler.h"
-#include "results.h"
-#include "util.h"
+#include "analysis/stats.h"
+#include "harness/run.h"
+#include "harness/run/run_int.h"
+#include "results/results.h"
+#include "common/util.h"
 #include "scratch.h"
 #include "unit_main.h"
 

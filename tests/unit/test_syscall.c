@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "wl_common.h"
+#include "workloads/wl_common.h"
 #include "wl_run.h"
 #include "unit_main.h"
 

@@ -8,8 +8,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "tree.h"
-#include "wl_common.h"
+#include "workloads/tree.h"
+#include "workloads/wl_common.h"
 #include "wl_run.h"
 #include "unit_main.h"
 

@@ -1,5 +1,5 @@
 /*
- * analysis/usl.c: Universal Scalability Law fits on data made from known
+ * analysis/stats/usl.c: Universal Scalability Law fits on data made from known
  * sigma and kappa (usl_synth.h: 3% noise, splitmix64), the boundary
  * sigma, kappa >= 0, the refusals.  tests/e2e/usl.sh brings the same data
  * in through fsconc import and checks compare, report and scipy.
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "analysis/stats.h"
 #include "usl_synth.h"
 #include "unit_main.h"
 

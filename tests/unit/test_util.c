@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "common/util.h"
 #include "unit_main.h"
 
 static void

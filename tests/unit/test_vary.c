@@ -1,4 +1,4 @@
-/* harness/vary.c: --vary axes, cells, labels, sysctl save and restore. */
+/* harness/run/vary.c: --vary axes, cells, labels, sysctl save and restore. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -13,10 +13,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness.h"
-#include "md.h"
-#include "util.h"
-#include "vary.h"
+#include "harness/run.h"
+#include "md-setup/md.h"
+#include "common/util.h"
+#include "harness/knobs.h"
 #include "unit_main.h"
 
 static void
@@ -126,7 +126,7 @@ static void
 on_sigint(int sig)
 {
 	(void)sig;
-	vary_sysctl_restore();
+	knob_restore_all();
 }
 
 /* A private /proc/sys: two sysctls, changed per cell, then put back. */
@@ -147,7 +147,7 @@ test_sysctl_restore(void **state)
 	b = xasprintf("%s/vm/dirty_ratio", root);
 	put(a, "3000\n");
 	put(b, "20\n");
-	vary_sysctl_root = root;
+	knob_sysctl_root = root;
 	/* The sysctl records go to a private runtime directory. */
 	run = xasprintf("%s/run", root);
 	setenv("FSCONC_RUNDIR", run, 1);
@@ -190,12 +190,12 @@ test_sysctl_restore(void **state)
 
 	/* In process: cell by cell, the first value is the one saved. */
 	assert_int_equal(vary_apply_sysctls(&v, 0, err, sizeof(err)), 0);
-	assert_int_equal(vary_sysctl_get("vm.dirty_expire_centisecs", buf,
+	assert_int_equal(knob_get("vm.dirty_expire_centisecs", buf,
 	    sizeof(buf), err, sizeof(err)), 0);
 	assert_string_equal(buf, "500");
 	assert_int_equal(vary_apply_sysctls(&v, 1, err, sizeof(err)), 0);
 	assert_string_equal(slurp(a), "1000");
-	assert_int_equal(vary_sysctl_restore(), 0);
+	assert_int_equal(knob_restore_all(), 0);
 	assert_string_equal(slurp(a), "3000\n");
 	assert_string_equal(slurp(b), "20\n");
 	vary_free(&v);
@@ -227,13 +227,13 @@ test_sysctl_restore(void **state)
 	assert_string_equal(slurp(b), "7");
 	rec = xasprintf("%s/sysctl/%ld.rec", run, (long)pid);
 	assert_int_equal(access(rec, F_OK), 0);
-	assert_int_equal(vary_sysctl_cleanup(0), 0);
+	assert_int_equal(knob_cleanup(0), 0);
 	assert_string_equal(slurp(a), "3000\n");
 	assert_string_equal(slurp(b), "20\n");
 	assert_int_equal(access(rec, F_OK), -1);
 	/* A forged record naming a path outside /proc/sys is refused. */
 	put(rec, "pid 1\nstart 0\nsysctl ../../etc/x 41\n");
-	assert_int_equal(vary_sysctl_cleanup(pid), -1);
+	assert_int_equal(knob_cleanup(pid), -1);
 	unlink(rec);
 	free(rec);
 	vary_free(&v);
@@ -267,7 +267,7 @@ test_sysfs(void **state)
 {
 	char root[] = "/tmp/fsconc-sysfs-XXXXXX", err[256], buf[64];
 	char *d, *knob, *run, *rec;
-	struct vary_saved sv;
+	struct knob_saved sv;
 	struct vary v;
 	pid_t pid;
 	int status;
@@ -302,7 +302,7 @@ test_sysfs(void **state)
 	assert_int_equal(mkdir(d, 0755), 0);
 	knob = xasprintf("%s/kernel/knob", root);
 	put(knob, "always [madvise] never\n");
-	vary_sysfs_root = root;
+	knob_sysfs_root = root;
 	/* The records' runtime directory (md_rundir keeps its first). */
 	run = xasprintf("%s/run", root);
 	setenv("FSCONC_RUNDIR", run, 1);
@@ -313,7 +313,7 @@ test_sysfs(void **state)
 	/* A symlink leading out of /sys: refused once resolved. */
 	rec = xasprintf("%s/kernel/evil", root);
 	assert_int_equal(symlink("/etc/hostname", rec), 0);
-	assert_int_equal(vary_os_save(&sv, "sysfs:/sys/kernel/evil", err,
+	assert_int_equal(knob_os_save(&sv, "sysfs:/sys/kernel/evil", err,
 	    sizeof(err)), -1);
 	assert_non_null(strstr(err, "outside /sys: refused"));
 	unlink(rec);
@@ -321,21 +321,21 @@ test_sysfs(void **state)
 	/* One inside is followed. */
 	rec = xasprintf("%s/kernel/alias", root);
 	assert_int_equal(symlink("knob", rec), 0);
-	assert_int_equal(vary_os_save(&sv, "sysfs:/sys/kernel/alias", err,
+	assert_int_equal(knob_os_save(&sv, "sysfs:/sys/kernel/alias", err,
 	    sizeof(err)), 0);
 	assert_memory_equal(sv.old, "madvise", 7);
 	assert_int_equal(sv.oldlen, 7);
 	unlink(rec);
 	free(rec);
 	/* A directory is no knob. */
-	assert_int_equal(vary_os_save(&sv, "sysfs:/sys/kernel", err,
+	assert_int_equal(knob_os_save(&sv, "sysfs:/sys/kernel", err,
 	    sizeof(err)), -1);
 	/* A read-only knob (0444, as hpage_pmd_size), which access(W_OK)
 	 * passes for root: refused before anything is recorded. */
 	rec = xasprintf("%s/kernel/ro", root);
 	put(rec, "2097152\n");
 	assert_int_equal(chmod(rec, 0444), 0);
-	assert_int_equal(vary_sysctl_set("sysfs:/sys/kernel/ro", "4096", err,
+	assert_int_equal(knob_set("sysfs:/sys/kernel/ro", "4096", err,
 	    sizeof(err)), -1);
 	assert_non_null(strstr(err, "read-only (mode 0444)"));
 	assert_string_equal(slurp(rec), "2097152\n");
@@ -347,18 +347,18 @@ test_sysfs(void **state)
 	unlink(rec);
 	free(rec);
 	/* debugfs: only under /sys/kernel/debug (here: not there). */
-	assert_int_equal(vary_os_save(&sv, "debugfs:/sys/kernel/debug/knob",
+	assert_int_equal(knob_os_save(&sv, "debugfs:/sys/kernel/debug/knob",
 	    err, sizeof(err)), -1);
 
 	/* Set per cell, put back as the bracketed word. */
 	assert_int_equal(vary_apply_sysctls(&v, 0, err, sizeof(err)), 0);
 	assert_string_equal(slurp(knob), "never");
-	assert_int_equal(vary_sysctl_get("sysfs:/sys/kernel/knob", buf,
+	assert_int_equal(knob_get("sysfs:/sys/kernel/knob", buf,
 	    sizeof(buf), err, sizeof(err)), 0);
 	assert_string_equal(buf, "never");
 	assert_int_equal(vary_apply_sysctls(&v, 1, err, sizeof(err)), 0);
 	assert_string_equal(slurp(knob), "always");
-	assert_int_equal(vary_sysctl_restore(), 0);
+	assert_int_equal(knob_restore_all(), 0);
 	assert_string_equal(slurp(knob), "madvise");
 
 	/* SIGKILLed while changed: the record lets cleanup put it back. */
@@ -371,11 +371,11 @@ test_sysfs(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	assert_string_equal(slurp(knob), "always");
-	assert_int_equal(vary_sysctl_cleanup(0), 0);
+	assert_int_equal(knob_cleanup(0), 0);
 	assert_string_equal(slurp(knob), "madvise");
 	vary_free(&v);
 
-	vary_sysfs_root = "/sys";
+	knob_sysfs_root = "/sys";
 	rec = xasprintf("%s/sysctl", run);
 	rmdir(rec);
 	free(rec);

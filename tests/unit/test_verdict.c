@@ -1,4 +1,4 @@
-/* analysis/verdict.c: Holm's correction and nightly verdicts. */
+/* analysis/stats/verdict.c: Holm's correction and nightly verdicts. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -13,9 +13,9 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "analysis.h"
-#include "results.h"
-#include "util.h"
+#include "analysis/stats.h"
+#include "results/results.h"
+#include "common/util.h"
 #include "unit_main.h"
 
 static void

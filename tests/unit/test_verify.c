@@ -24,8 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util.h"
-#include "workload.h"
+#include "common/util.h"
+#include "workloads/workload.h"
 #include "unit_main.h"
 
 struct img {

@@ -1,5 +1,5 @@
 /*
- * analysis/why.c (fsconc why): the attribution of lost concurrency from
+ * analysis/profile/why.c (fsconc why): the attribution of lost concurrency from
  * hand-made folded profiles with answers computed by hand below: time
  * per job of every symbol and call path, the ranking by growth, the
  * share of the lost time each explains and the top entries' sum, time
@@ -22,9 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profile.h"
-#include "results.h"
-#include "util.h"
+#include "analysis/profile.h"
+#include "results/results.h"
+#include "common/util.h"
 #include "scratch.h"
 #include "unit_main.h"
 

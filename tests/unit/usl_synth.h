@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "common/util.h"
 
 /* Uniform in (0, 1): never 0, so the logarithm below is finite. */
 static inline double

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "workload.h"
+#include "workloads/workload.h"
 
 struct wlr_arg {
 	const struct workload	*wl;

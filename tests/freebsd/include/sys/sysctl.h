@@ -2,7 +2,7 @@
  * FreeBSD <sys/sysctl.h>: the functions and names from sysctl(3), the
  * CTLTYPE_* names (those fsconc uses) from sysctl(9).  Values as in
  * FreeBSD's header; only their distinctness matters here
- * (vary_freebsd.c switches on them).
+ * (knob_freebsd.c switches on them).
  */
 #ifndef FSCONC_SHIM_SYS_SYSCTL_H
 #define FSCONC_SHIM_SYS_SYSCTL_H

@@ -1,0 +1,243 @@
+/*
+ * Boot campaigns: the data, configurations of boots of levels of
+ * batches, built and read (the base the other camp_*.c files share).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/stats.h"
+#include "camp_int.h"
+#include "analysis/campaign.h"
+#include "results/results.h"
+#include "common/util.h"
+
+/* --- building ---------------------------------------------------------- */
+
+struct camp *
+camp_new(const char *id)
+{
+	struct camp *c = xcalloc(1, sizeof(*c));
+
+	c->id = xstrdup(id != NULL ? id : "");
+	c->rep_cost = c->boot_cost = NAN;
+	return (c);
+}
+
+void
+camp_free(struct camp *c)
+{
+	size_t i, j, k;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->ncfg; i++) {
+		for (j = 0; j < c->cfg[i].nboots; j++) {
+			for (k = 0; k < c->cfg[i].boots[j].nlv; k++)
+				free(c->cfg[i].boots[j].lv[k].t);
+			free(c->cfg[i].boots[j].lv);
+			free(c->cfg[i].boots[j].path);
+			free(c->cfg[i].boots[j].flags);
+		}
+		free(c->cfg[i].boots);
+		free(c->cfg[i].name);
+	}
+	free(c->cfg);
+	free(c->id);
+	free(c);
+}
+
+size_t
+camp_config(struct camp *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncfg; i++)
+		if (strcmp(c->cfg[i].name, name) == 0)
+			return (i);
+	c->cfg = xrealloc(c->cfg, (c->ncfg + 1) * sizeof(*c->cfg));
+	memset(&c->cfg[c->ncfg], 0, sizeof(*c->cfg));
+	c->cfg[c->ncfg].name = xstrdup(name);
+	return (c->ncfg++);
+}
+
+struct camp_boot *
+camp_boot(struct camp *c, size_t cfg, int boot, int round)
+{
+	struct camp_config *g = &c->cfg[cfg];
+	size_t i;
+
+	for (i = 0; i < g->nboots && g->boots[i].boot <= boot; i++)
+		if (g->boots[i].boot == boot)
+			return (&g->boots[i]);
+	g->boots = xrealloc(g->boots, (g->nboots + 1) * sizeof(*g->boots));
+	memmove(&g->boots[i + 1], &g->boots[i],
+	    (g->nboots - i) * sizeof(*g->boots));
+	memset(&g->boots[i], 0, sizeof(*g->boots));
+	g->boots[i].boot = boot;
+	g->boots[i].round = round;
+	g->nboots++;
+	return (&g->boots[i]);
+}
+
+void
+camp_add(struct camp_boot *b, int jobs, double t)
+{
+	struct camp_level *l;
+	size_t i;
+
+	for (i = 0; i < b->nlv && b->lv[i].jobs < jobs; i++)
+		;
+	if (i == b->nlv || b->lv[i].jobs != jobs) {
+		b->lv = xrealloc(b->lv, (b->nlv + 1) * sizeof(*b->lv));
+		memmove(&b->lv[i + 1], &b->lv[i], (b->nlv - i) * sizeof(*b->lv));
+		memset(&b->lv[i], 0, sizeof(*b->lv));
+		b->lv[i].jobs = jobs;
+		b->nlv++;
+	}
+	l = &b->lv[i];
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 8;
+		l->t = xrealloc(l->t, l->cap * sizeof(*l->t));
+	}
+	l->t[l->n++] = t;
+}
+
+void
+camp_flag(struct camp_boot *b, const struct gate *g)
+{
+	b->flags = xrealloc(b->flags, (b->nflags + 1) * sizeof(*b->flags));
+	b->flags[b->nflags++] = *g;
+}
+
+_Static_assert(GATE_NKINDS <= CAMP_NFLAGS, "CAMP_NFLAGS too small");
+
+void
+camp_flags_at(const struct camp_config *g, int jobs, int ec,
+    struct camp_flags *f)
+{
+	const struct gate *x;
+	size_t i, k;
+	int seen[CAMP_NFLAGS], bad, j;
+
+	memset(f, 0, sizeof(*f));
+	f->nboots = (int)g->nboots;
+	for (i = 0; i < g->nboots; i++) {
+		memset(seen, 0, sizeof(seen));
+		bad = 0;
+		for (k = 0; k < g->boots[i].nflags; k++) {
+			x = &g->boots[i].flags[k];
+			if (jobs != CAMP_ALL_LEVELS && x->jobs != 0 &&
+			    x->jobs != jobs && !(ec && x->jobs == 1))
+				continue;
+			if ((int)x->kind < 0 || (int)x->kind >= CAMP_NFLAGS)
+				continue;
+			seen[x->kind] = 1;
+			bad |= gate_invalidates(x->kind);
+		}
+		/* A boot counts once per kind, however many levels. */
+		for (j = 0; j < CAMP_NFLAGS; j++)
+			f->n[j] += seen[j];
+		f->ninvalid += bad;
+	}
+}
+
+void
+camp_flags_text(char *buf, size_t len, const struct camp_flags *f,
+    int inval)
+{
+	size_t o = 0;
+	int k;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	for (k = 0; k < GATE_NKINDS && o < len; k++) {
+		if (f->n[k] == 0 || gate_invalidates((enum gate_kind)k) != inval)
+			continue;
+		o += (size_t)snprintf(buf + o, len - o, "%s%s on %d of %d "
+		    "boot%s", o ? ", " : "", gate_name((enum gate_kind)k),
+		    f->n[k], f->nboots, f->nboots == 1 ? "" : "s");
+	}
+}
+
+void
+camp_flag_text(char *buf, size_t len, const struct gate *g)
+{
+	char at[32];
+
+	if (g->jobs > 0)
+		snprintf(at, sizeof(at), " at -j %d", g->jobs);
+	else
+		at[0] = '\0';
+	switch (g->kind) {
+	case GATE_OVERSUBSCRIBED:
+		if (isfinite(g->limit))
+			snprintf(buf, len, "oversubscribed%s on %g CPUs", at,
+			    g->limit);
+		else
+			snprintf(buf, len, "oversubscribed%s", at);
+		break;
+	case GATE_DISTURBED:
+		snprintf(buf, len, "disturbed: %d batch%s counted", g->count,
+		    g->count == 1 ? "" : "es");
+		if (isfinite(g->value))
+			snprintf(buf + strlen(buf), len - strlen(buf),
+			    " (worst %.1f%%)", g->value);
+		break;
+	case GATE_NOISY:
+		snprintf(buf, len, "noisy%s: CV %.1f%%", at, g->value);
+		break;
+	case GATE_SUPERLINEAR:
+		snprintf(buf, len, "superlinear%s: EC %.3g above %g", at,
+		    g->value, g->limit);
+		break;
+	case GATE_PRECISION:
+		if (isfinite(g->limit))
+			snprintf(buf, len, "precision not reached: target %g%%",
+			    g->limit);
+		else
+			snprintf(buf, len, "precision not reached");
+		break;
+	default:
+		snprintf(buf, len, "%s%s", gate_name(g->kind), at);
+		break;
+	}
+}
+
+int
+camp_set_base(struct camp *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncfg; i++)
+		if (strcmp(c->cfg[i].name, name) == 0) {
+			c->base = i;
+			return (0);
+		}
+	return (-1);
+}
+
+const struct camp_level *
+camp_boot_level(const struct camp_boot *b, int jobs)
+{
+	size_t i;
+
+	for (i = 0; i < b->nlv; i++)
+		if (b->lv[i].jobs == jobs && b->lv[i].n > 0)
+			return (&b->lv[i]);
+	return (NULL);
+}
+
+double
+camp_level_mean(const struct camp_level *l)
+{
+	double s = 0;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		s += l->t[i];
+	return (s / (double)l->n);
+}

@@ -1,0 +1,184 @@
+/*
+ * Boot campaigns: a campaign's result sets read and grouped by their
+ * campaign, configuration, boot and round (results/FORMAT.md).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/stats.h"
+#include "camp_int.h"
+#include "analysis/campaign.h"
+#include "results/results.h"
+#include "common/util.h"
+
+/* --- loading result sets ----------------------------------------------- */
+
+static int
+meta_uint(const struct rs_set *s, const char *key, int *v, char *err,
+    size_t errlen)
+{
+	const char *x = rs_meta_get(s, key);
+	char why[64];
+	uint64_t u;
+
+	if (x == NULL) {
+		set_err(err, errlen, "%s: meta has no %s", s->path, key);
+		return (-1);
+	}
+	if (parse_uint(x, 0, 1000000, &u) != 0) {
+		set_err(err, errlen, "%s: meta %s=%s: %s", s->path, key, x,
+		    parse_uint_error(why, sizeof(why), 0, 1000000));
+		return (-1);
+	}
+	*v = (int)u;
+	return (0);
+}
+
+/* Seconds of a set beyond its batches (end - start - real - setup). */
+static double
+set_overhead(const struct rs_set *s)
+{
+	const char *a = rs_meta_get(s, "start"), *b = rs_meta_get(s, "end");
+	time_t ta, tb;
+	double busy = 0;
+	size_t i;
+
+	if (a == NULL || b == NULL || rs_parse_time(a, &ta) != NULL ||
+	    rs_parse_time(b, &tb) != NULL)
+		return (NAN);
+	for (i = 0; i < s->nruns; i++)
+		busy += s->runs[i].real + (isfinite(s->runs[i].setup) ?
+		    s->runs[i].setup : 0);
+	return (fmax(0, difftime(tb, ta) - busy));
+}
+
+/* Every validity flag of a boot's set, kept with the boot. */
+static void
+boot_flags(struct camp_boot *b, const struct rs_set *s)
+{
+	struct gate *g, over[16];
+	size_t i, n;
+
+	n = gate_set(s, 95, GATE_MAX_CV, &g);
+	for (i = 0; i < n; i++)
+		camp_flag(b, &g[i]);
+	free(g);
+	n = gate_oversubscribed(s, over, sizeof(over) / sizeof(over[0]));
+	for (i = 0; i < n; i++)
+		camp_flag(b, &over[i]);
+}
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	const struct camp_config *x = a, *y = b;
+
+	return (strcmp(x->name, y->name));
+}
+
+struct camp *
+camp_from_sets(const char *const *paths, size_t n, const char *baseline,
+    char *err, size_t errlen)
+{
+	struct camp *c = NULL;
+	struct camp_boot *b;
+	struct rs_set *s;
+	const char *id, *name, *x;
+	double *v, rep = 0, boot = 0, ov;
+	size_t i, j, k, nv, nrep = 0, nboot = 0, nb;
+	int *lv, bootno, round, nolv, bootsec_all = 1;
+	uint64_t u;
+
+	for (i = 0; i < n; i++) {
+		if ((s = rs_read(paths[i], RS_RUNS_ONLY, err, errlen)) == NULL)
+			goto fail;
+		id = rs_meta_get(s, CAMP_KEY_ID);
+		name = rs_meta_get(s, CAMP_KEY_CONFIG);
+		if (id == NULL || name == NULL || *name == '\0') {
+			set_err(err, errlen, "%s: meta has no %s", s->path,
+			    id == NULL ? CAMP_KEY_ID : CAMP_KEY_CONFIG);
+			rs_free(s);
+			goto fail;
+		}
+		if (c == NULL)
+			c = camp_new(id);
+		else if (strcmp(c->id, id) != 0) {
+			set_err(err, errlen, "%s: campaign %s, not %s", s->path,
+			    id, c->id);
+			rs_free(s);
+			goto fail;
+		}
+		if (meta_uint(s, CAMP_KEY_BOOT, &bootno, err, errlen) != 0 ||
+		    meta_uint(s, CAMP_KEY_ROUND, &round, err, errlen) != 0) {
+			rs_free(s);
+			goto fail;
+		}
+		if (!rs_complete(s)) {
+			c->nskipped++;
+			rs_free(s);
+			continue;
+		}
+		k = camp_config(c, name);
+		nb = c->cfg[k].nboots;
+		b = camp_boot(c, k, bootno, round);
+		if (c->cfg[k].nboots == nb) {
+			set_err(err, errlen, "%s: boot %d of %s is also %s",
+			    s->path, bootno, name, b->path);
+			rs_free(s);
+			goto fail;
+		}
+		b->path = xstrdup(s->path);
+		boot_flags(b, s);
+		nolv = (int)rs_levels(s, &lv);
+		for (j = 0; j < (size_t)nolv; j++) {
+			nv = rs_values(s, lv[j], "real", &v);
+			for (k = 0; k < nv; k++)
+				camp_add(b, lv[j], v[k]);
+			free(v);
+		}
+		free(lv);
+		/* c1: the batches' cost per repetition, over every set. */
+		if (s->nruns > 0 && nolv > 0) {
+			for (j = 0; j < s->nruns; j++)
+				rep += s->runs[j].real +
+				    (isfinite(s->runs[j].setup) ?
+				    s->runs[j].setup : 0);
+			nrep += s->nruns;
+		}
+		x = rs_meta_get(s, CAMP_KEY_BOOT_SECONDS);
+		ov = set_overhead(s);
+		if (x != NULL && parse_uint(x, 0, 86400 * 7, &u) == 0 &&
+		    isfinite(ov)) {
+			boot += (double)u + ov;
+			nboot++;
+		} else
+			bootsec_all = 0;
+		rs_free(s);
+	}
+	if (c == NULL || c->ncfg == 0) {
+		set_err(err, errlen, "no complete set of a campaign (%zu "
+		    "skipped)", c != NULL ? c->nskipped : (size_t)0);
+		goto fail;
+	}
+	qsort(c->cfg, c->ncfg, sizeof(*c->cfg), name_cmp);
+	if (baseline != NULL && camp_set_base(c, baseline) != 0) {
+		set_err(err, errlen, "baseline %s: no such configuration in "
+		    "campaign %s", baseline, c->id);
+		goto fail;
+	}
+	if (nrep > 0) {
+		/* Levels per repetition: those of the first boot. */
+		nb = c->cfg[0].nboots > 0 ? c->cfg[0].boots[0].nlv : 0;
+		c->rep_cost = rep / (double)nrep * (double)(nb ? nb : 1);
+	}
+	if (nboot > 0 && bootsec_all)
+		c->boot_cost = boot / (double)nboot;
+	return (c);
+fail:
+	camp_free(c);
+	return (NULL);
+}
+

@@ -1,0 +1,264 @@
+/*
+ * fsconc campaign: boot-time option sets compared across reboots.
+ * A campaign file (campaign_file.c) names the run options every boot
+ * shares and the configurations (kernel, boot options, runtime
+ * settings); the state machine (campaign.c) boots each configuration
+ * again and again in shuffled rounds, one "fsconc run" per boot, each
+ * step recorded durably before it is taken; the boot methods and the
+ * resume hook are campaign_boot.c, what the running kernel is
+ * campaign_linux.c and campaign_freebsd.c.  Statistics over boots are
+ * analysis/'s (camp_*), not this file's.
+ *
+ * The files form a tree, bottom up: campaign_file.c, campaign_linux.c /
+ * campaign_freebsd.c, campaign_boot.c, campaign_journal.c (the plan and
+ * the journal on disk), campaign.c.
+ */
+#ifndef FSCONC_HARNESS_CAMPAIGN_H
+#define FSCONC_HARNESS_CAMPAIGN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "harness/run.h"
+
+#define CAMPAIGN_BOOTS_DEFAULT	5	/* boots per configuration */
+#define CAMPAIGN_BOOTS_MAX	1000
+#define CAMPAIGN_CONFIGS_MAX	1000
+#define CAMPAIGN_SLOTS_MAX	10000	/* configurations x boots */
+#define CAMPAIGN_ID_MAX		128	/* bytes */
+#define CAMPAIGN_RETRIES_DEFAULT 2
+#define CAMPAIGN_RETRIES_MAX	100
+#define CAMPAIGN_TIMEOUT_DEFAULT 600	/* boot timeout, seconds */
+#define CAMPAIGN_FILE_MAX	(1 << 20)	/* bytes */
+/* A configuration's name is its sets' label, a directory name, and a word
+ * of the plan (read back as at most 255 bytes): bytes. */
+#define CAMPAIGN_NAME_MAX	255
+
+enum campaign_method {
+	CAMPAIGN_NEXTBOOT,	/* FreeBSD: nextboot -k -e, shutdown -r now */
+	CAMPAIGN_KEXEC,		/* Linux: kexec -l, systemctl kexec */
+	CAMPAIGN_GRUB,		/* Linux: grub-reboot ENTRY, systemctl reboot */
+	CAMPAIGN_SYSTEMD_BOOT,	/* Linux: bootctl set-oneshot ENTRY, reboot */
+	CAMPAIGN_COMMAND,	/* an argv that boots the machine (guests) */
+};
+
+struct campaign_config {
+	char		*name;
+	char		*kernel;	/* FreeBSD: directory under /boot;
+					   Linux: the image's path */
+	char		*initrd;	/* Linux, kexec */
+	char		*entry;		/* grub-reboot, systemd-boot entry */
+	char		*release;	/* uname -r / kern.ident expected */
+	char		**bootopts;	/* tunables VAR=VALUE (FreeBSD) or
+					   command-line words (Linux) */
+	size_t		 nbootopts;
+	struct vary	 settings;	/* sysctl:, sysfs:, debugfs:; one
+					   value each */
+	int		 line;		/* where it starts in the file */
+};
+
+struct campaign_file {
+	char		**run_argv;	/* "run" and the shared run options,
+					   NULL-terminated */
+	size_t		 nrun;		/* words, "run" included */
+	struct campaign_config *configs;
+	size_t		 nconfigs;
+	int		 boots;		/* per configuration */
+	uint64_t	 seed;
+	int		 seed_given;
+	uint64_t	 boot_timeout;	/* seconds */
+	int		 retries;	/* bad boots a configuration may have
+					   before it is marked failed */
+	size_t		 baseline;	/* index into configs */
+	enum campaign_method method;
+	char		**command;	/* method command: argv, NULL-ended */
+	size_t		 ncommand;
+	enum md_os	 os;
+};
+
+/*
+ * Parse a campaign file's text (len bytes; a NUL among them is an
+ * error) for os.  check_host: also check what only the machine that
+ * boots can (the kernels and initrds exist).  The run options are
+ * checked by run's own parser.  0, or -1 with "FILE: line N: ..." in
+ * err (name names the file).
+ */
+int	 campaign_file_parse(const char *text, size_t len, const char *name,
+	    enum md_os os, int check_host, struct campaign_file *,
+	    char *err, size_t errlen);
+/* The same for a file on disk, read through read_bounded. */
+int	 campaign_file_load(const char *path, enum md_os os, int check_host,
+	    struct campaign_file *, char *err, size_t errlen);
+void	 campaign_file_free(struct campaign_file *);
+/*
+ * The run configuration of the file's run options (run's parser:
+ * options.c), for label and result root.  0, or -1 with the reason
+ * printed by run's parser and in err.
+ */
+int	 campaign_run_config(const struct campaign_file *, const char *label,
+	    const char *results, struct run_config *, char *err,
+	    size_t errlen);
+const char *campaign_method_name(enum campaign_method);
+/*
+ * The plan: round r (0..boots-1) boots every configuration once, in an
+ * order shuffled by splitmix64 from the seed (the state carried from
+ * round to round).  order[r * nconfigs + i] is a configuration index.
+ */
+void	 campaign_plan_order(size_t nconfigs, int boots, uint64_t seed,
+	    size_t *order);
+/*
+ * A word a boot option, kernel path or argv may hold: letters, digits
+ * and . _ , : = / + @ % - only (never a blank, quote, control character
+ * or shell metacharacter).  NULL, or the offending character described.
+ */
+const char *campaign_word_error(const char *, char *buf, size_t len);
+/*
+ * A campaign id, wherever one is read (ROOT/campaign/active, --id, the
+ * hook, the kernel command line): letters, digits and . _ - only, at
+ * most CAMPAIGN_ID_MAX bytes, not starting with a dot.  NULL, or why
+ * not (in buf, which may be NULL: then a fixed text).
+ */
+const char *campaign_id_error(const char *, char *buf, size_t len);
+
+/* --- what the running system is (campaign_linux.c, campaign_freebsd.c) -- */
+
+/*
+ * This boot's identity, different after every boot: Linux's boot_id,
+ * FreeBSD's kern.boottime.  FSCONC_TEST_BOOT_ID names a file read
+ * instead (tests).  0, or -1 with a message in err.
+ */
+int	 campaign_os_boot_id(char *buf, size_t len, char *err, size_t errlen);
+/* 1 when path is on a memory file system (tmpfs, ramfs), 0 if not, -1. */
+int	 campaign_os_volatile_fs(const char *path, char *err, size_t errlen);
+/* This program's absolute path, malloc'd; NULL with a message in err. */
+char	*campaign_os_self(char *err, size_t errlen);
+/*
+ * Linux: the running kernel's command line, malloc'd (FSCONC_TEST_CMDLINE
+ * names a file read instead of /proc/cmdline); NULL with a message.
+ */
+char	*campaign_os_cmdline(char *err, size_t errlen);
+/*
+ * Is the running kernel what boot bootno of configuration c asked for?
+ * words: the boot carried the campaign's own words (fsconc.campaign=ID,
+ * fsconc.boot=N) to check too.  0 yes, 1 no with the reason in why,
+ * -1 when it cannot be told (message in why).
+ */
+int	 campaign_os_verify(const struct campaign_file *,
+	    const struct campaign_config *c, const char *id, int bootno,
+	    int words, char *why, size_t len);
+
+/*
+ * Linux: the release an x86 kernel image says it is (its boot header's
+ * version string, first word), as uname -r will once it runs.  0, or
+ * -1 when the file is no such image or unreadable.
+ */
+int	 campaign_image_release(const char *path, char *buf, size_t len);
+
+/* --- boot methods and the resume hook (campaign_boot.c) ------------------ */
+
+/*
+ * Where commands go: run, or with plan set printed there (--dry-run),
+ * for os.  FSCONC_TEST_EXEC names a program every command is run
+ * through instead (its argv after it), FSCONC_TEST_HOOK_DIR the hook's
+ * directory (tests).
+ */
+struct campaign_ctx {
+	FILE		*plan;
+	enum md_os	 os;
+};
+/* Run argv (NULL-ended) with env ("K=V", NULL-ended, may be NULL) added. */
+int	 campaign_exec(const struct campaign_ctx *, char *const *argv,
+	    char *const *env, char *err, size_t errlen);
+
+struct campaign_boot_ops {
+	enum campaign_method method;
+	/*
+	 * Make the next boot configuration c's, boot number bootno of
+	 * campaign id (a one-shot), and reboot.  0, or -1 with err.
+	 */
+	int	(*boot)(const struct campaign_ctx *,
+		    const struct campaign_file *, const struct campaign_config *,
+		    const char *id, int bootno, char *err, size_t errlen);
+	/* Take back a one-shot not yet used (stop).  0, or -1 with err. */
+	int	(*cancel)(const struct campaign_ctx *, char *err,
+		    size_t errlen);
+	int	 words;		/* the campaign's words reach the kernel */
+};
+const struct campaign_boot_ops *campaign_boot_ops(enum campaign_method);
+/*
+ * The command line a kexec or command boot gives the kernel: base (the
+ * running kernel's, or NULL) without fsconc.* words and without any
+ * word whose name (before '=') a configuration sets, then c's words,
+ * then fsconc.campaign=ID fsconc.boot=N.  malloc'd.
+ */
+char	*campaign_cmdline(const struct campaign_file *,
+	    const struct campaign_config *c, const char *base,
+	    const char *id, int bootno);
+
+/*
+ * The resume hook: a systemd unit (Linux) or an rc.d script (FreeBSD)
+ * that runs "BIN campaign resume -R ROOT --id ID" once the system is up.
+ * Installed root-owned; in plan mode printed.  0, or -1 with err.
+ */
+const char *campaign_hook_path(enum md_os);
+int	 campaign_hook_install(const struct campaign_ctx *, const char *bin,
+	    const char *root, const char *id, char *err, size_t errlen);
+int	 campaign_hook_remove(const struct campaign_ctx *, char *err,
+	    size_t errlen);
+/* The id the installed hook resumes (malloc'd), or NULL if none. */
+char	*campaign_hook_id(enum md_os);
+
+/* --- the state machine (campaign.c) --------------------------------------- */
+
+/* One planned boot: round r boots configuration config. */
+struct campaign_slot {
+	int		 round;		/* 1.. */
+	size_t		 config;
+	int		 done;		/* its run finished */
+	int		 attempts;	/* boots scheduled for it */
+	int		 bootno;	/* the campaign's boot that ran it */
+	int		 rc;		/* the run's exit status */
+	char		*set;		/* the run's set */
+};
+
+enum campaign_state { CAMPAIGN_OPEN, CAMPAIGN_FINISHED, CAMPAIGN_STOPPED };
+
+struct campaign {
+	char		*root;		/* absolute */
+	char		*id;
+	char		*dir;		/* root/campaign/id */
+	struct campaign_file f;
+	struct campaign_slot *slots;	/* the plan, in boot order */
+	size_t		 nslots;
+	int		*bad;		/* per configuration: wrong or
+					   interrupted boots */
+	char		**failed;	/* per configuration: why it failed,
+					   or NULL */
+	int		 nboots;	/* boots scheduled so far */
+	enum campaign_state state;
+	size_t		*byname;	/* configuration indexes by name */
+	/* The last event: what resume continues from. */
+	char		 last[16];	/* "schedule", "run" ... */
+	size_t		 last_slot;
+	int		 last_bootno;
+	char		 last_bootid[64];
+	long long	 last_when;
+};
+
+/*
+ * The commands (each prints its messages and returns an exit status).
+ * root: the result root (rs_default_root() when NULL); id: the campaign (the
+ * active one under root when NULL).
+ */
+int	 campaign_start(const char *file, const char *root, int dry_run,
+	    enum md_os os);
+int	 campaign_resume(const char *root, const char *id);
+int	 campaign_stop(const char *root, const char *id);
+/* Load a campaign for status and report.  EXIT_OK, or the status. */
+int	 campaign_open(const char *root, const char *id, struct campaign *);
+void	 campaign_close(struct campaign *);
+/* The number of planned boots that may yet run; "finished" ... */
+const char *campaign_state_name(enum campaign_state);
+
+#endif

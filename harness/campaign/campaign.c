@@ -1,0 +1,712 @@
+/*
+ * fsconc campaign: the state machine.  Everything lives in
+ * ROOT/campaign/ID/ on the result root (which must survive a reboot):
+ *   campaign   the campaign file as started (resume reads this copy)
+ *   plan       "seed S", then "K ROUND CONFIG" per planned boot
+ *   journal    one event a line, each appended (O_APPEND, fsync'd)
+ *              before the action it records, never rewritten:
+ *     start EPOCH
+ *     schedule K BOOTNO BOOTID EPOCH   slot K's boot number BOOTNO asked
+ *                                      for, from the boot BOOTID
+ *     boot K BOOTNO                    it came up as planned
+ *     wrong K BOOTNO REASON...         it came up wrong (retried)
+ *     run K BOOTNO                     its run starts
+ *     done K BOOTNO RC SET             its run ended: exit status, set
+ *     interrupted K BOOTNO             the run was cut off (redone)
+ *     failed CONFIG REASON...          no more boots of CONFIG
+ *     guard REASON...                  the boot-loop guard stopped it
+ *     finish EPOCH | stop EPOCH        over
+ * and ROOT/campaign/active names the campaign in progress.  The resume
+ * hook runs "campaign resume" at every boot; the journal's last event
+ * says where it stands.  start, resume and stop change a campaign only
+ * under ROOT/campaign/.lock (cj_lock); resume does not hold it while
+ * its run runs, and reads the journal again under it before it orders
+ * a boot.  All of it, and the binary the hook runs, is trusted only
+ * when root's (cj_open_trusted): resume runs as root what it says.
+ */
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db/db.h"
+#include "harness/run.h"
+#include "campaign_int.h"
+#include "harness/campaign.h"
+#include "results/results.h"
+#include "common/util.h"
+#include "harness/knobs.h"
+
+/* --- the hook and the next boot ---------------------------------------- */
+
+/*
+ * c's hook and active mark, never another campaign's (one started under
+ * another root since, or the one a failed start found).
+ */
+static void
+remove_hook(struct campaign *c, const struct campaign_ctx *ctx)
+{
+	char e[512], *p, *hook, *id;
+
+	if ((hook = campaign_hook_id(ctx->os)) != NULL && (hook[0] == '\0' ||
+	    strcmp(hook, c->id) == 0) && campaign_hook_remove(ctx, e,
+	    sizeof(e)) != 0)
+		cj_say("resume hook: %s", e);
+	free(hook);
+	p = cj_active_path(c->root);
+	if (cj_active(c->root, &id) == 0 && id != NULL && strcmp(id,
+	    c->id) == 0 && unlink(p) != 0 && errno != ENOENT)
+		cj_say("%s: %s", p, strerror(errno));
+	free(id);
+	free(p);
+}
+
+/*
+ * The next boot: the first planned slot not done whose configuration
+ * has not failed, recorded, then booted.  None left: the campaign ends.
+ */
+static int
+schedule_next(struct campaign *c, const struct campaign_ctx *ctx)
+{
+	const struct campaign_boot_ops *ops = campaign_boot_ops(c->f.method);
+	char e[512], bootid[64];
+	size_t k, cfg, limit;
+
+	for (k = 0; k < c->nslots; k++)
+		if (!c->slots[k].done && c->failed[c->slots[k].config] == NULL)
+			break;
+	if (k == c->nslots) {
+		if (cj_record(c, "finish %lld", (long long)time(NULL)) != 0)
+			return (EXIT_RUNTIME);
+		remove_hook(c, ctx);
+		cj_say("%s: finished after %d boots; \"fsconc campaign report "
+		    "--id %s -R %s\"", c->id, c->nboots, c->id, c->root);
+		return (EXIT_OK);
+	}
+	/* The boot-loop guard (as Krun's): planned boots plus retries. */
+	limit = c->nslots + (size_t)c->f.retries * c->f.nconfigs;
+	if ((size_t)c->nboots >= limit) {
+		cj_say("%s: boot-loop guard: %d boots, the most the plan and its "
+		    "retries allow: stopped", c->id, c->nboots);
+		if (cj_record(c, "guard %d boots, at most %zu", c->nboots,
+		    limit) != 0 || cj_record(c, "finish %lld",
+		    (long long)time(NULL)) != 0)
+			return (EXIT_RUNTIME);
+		remove_hook(c, ctx);
+		return (EXIT_RUNTIME);
+	}
+	if (campaign_os_boot_id(bootid, sizeof(bootid), e, sizeof(e)) != 0) {
+		cj_say("%s", e);
+		return (EXIT_RUNTIME);
+	}
+	cfg = c->slots[k].config;
+	if (cj_record(c, "schedule %zu %d %s %lld", k + 1, c->nboots + 1, bootid,
+	    (long long)time(NULL)) != 0)
+		return (EXIT_RUNTIME);
+	cj_say("%s: boot %d (round %d): config %s, by %s", c->id, c->nboots,
+	    c->slots[k].round, c->f.configs[cfg].name,
+	    campaign_method_name(c->f.method));
+	if (ops->boot(ctx, &c->f, &c->f.configs[cfg], c->id, c->nboots, e,
+	    sizeof(e)) != 0) {
+		/* The next boot, whatever it is, will say it was wrong. */
+		cj_say("boot %d: %s", c->nboots, e);
+		return (EXIT_RUNTIME);
+	}
+	return (EXIT_OK);
+}
+
+/*
+ * The hook of campaign id, which is gone: removed, so that the machine
+ * stops resuming it.  EXIT_OK when there was none or it went.
+ */
+static int
+remove_stale_hook(const struct campaign_ctx *ctx, const char *id)
+{
+	char e[512], *hook;
+	int rc = EXIT_OK;
+
+	if (id == NULL || (hook = campaign_hook_id(ctx->os)) == NULL)
+		return (EXIT_OK);
+	if (strcmp(hook, id) == 0) {
+		if (campaign_hook_remove(ctx, e, sizeof(e)) != 0) {
+			cj_say("resume hook %s: %s", campaign_hook_path(ctx->os),
+			    e);
+			rc = EXIT_RUNTIME;
+		} else
+			cj_say("removed its resume hook %s",
+			    campaign_hook_path(ctx->os));
+	}
+	free(hook);
+	return (rc);
+}
+
+/* --- start ------------------------------------------------------------- */
+
+/* A file name as an id's tail: [A-Za-z0-9_.-], no extension. */
+static char *
+id_name(const char *file)
+{
+	const char *b = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 :
+	    file;
+	char *s = xstrdup(b), *p;
+
+	if ((p = strstr(s, ".campaign")) != NULL && p != s)
+		*p = '\0';
+	for (p = s; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' ||
+		    *p == '.'))
+			*p = '_';
+	if (s[0] == '.' || s[0] == '\0' || strlen(s) > 64) {
+		free(s);
+		s = xstrdup("campaign");
+	}
+	return (s);
+}
+
+/* The plan's text, *lenp bytes: the seed, then each slot, in one pass. */
+static char *
+plan_text(const struct campaign_file *f, const size_t *order, size_t *lenp)
+{
+	size_t k, n = f->nconfigs * (size_t)f->boots, len = 32, off;
+	char *t;
+
+	for (k = 0; k < n; k++)
+		len += 2 * 24 + strlen(f->configs[order[k]].name) + 3;
+	t = xmalloc(len);
+	off = (size_t)snprintf(t, len, "seed %llu\n",
+	    (unsigned long long)f->seed);
+	for (k = 0; k < n; k++)
+		off += (size_t)snprintf(t + off, len - off, "%zu %zu %s\n",
+		    k + 1, k / f->nconfigs + 1, f->configs[order[k]].name);
+	*lenp = off;
+	return (t);
+}
+
+/* --dry-run: every command of the campaign, boot by boot. */
+static int
+plan(const struct campaign_file *f, const char *file, const char *root,
+    const char *bin, const size_t *order, enum md_os os)
+{
+	struct campaign_ctx ctx = { stdout, os };
+	const struct campaign_boot_ops *ops = campaign_boot_ops(f->method);
+	const char *id = "ID";
+	char e[512], *r;
+	size_t k, n = f->nconfigs * (size_t)f->boots, cfg;
+
+	r = root != NULL ? xstrdup(root) : xstrdup("ROOT");
+	printf("# fsconc campaign %s: %zu configurations x %d boots = %zu "
+	    "boots, rounds shuffled by seed %llu; baseline %s; method %s; "
+	    "boot timeout %llus; %d retries per configuration\n", file,
+	    f->nconfigs, f->boots, n, (unsigned long long)f->seed,
+	    f->configs[f->baseline].name, campaign_method_name(f->method),
+	    (unsigned long long)f->boot_timeout, f->retries);
+	printf("# records, each written and fsync'd before its action: "
+	    "%s/campaign/%s/{campaign,plan,journal}, %s/campaign/active "
+	    "(ID is the start time and the file's name)\n", r, id, r);
+	printf("# the resume hook, root-owned:\n");
+	if (campaign_hook_install(&ctx, bin, r, id, e, sizeof(e)) != 0) {
+		cj_say("%s", e);
+		free(r);
+		return (EXIT_USAGE);
+	}
+	for (k = 0; k < n; k++) {
+		cfg = order[k];
+		printf("# boot %zu (round %zu): config %s\n", k + 1,
+		    k / f->nconfigs + 1, f->configs[cfg].name);
+		if (ops->boot(&ctx, f, &f->configs[cfg], id, (int)k + 1, e,
+		    sizeof(e)) != 0) {
+			cj_say("%s", e);
+			free(r);
+			return (EXIT_USAGE);
+		}
+		printf("#   then, at boot, the hook: %s campaign resume -R %s "
+		    "--id %s: verify the boot, fsconc run", bin, r, id);
+		for (size_t i = 1; i < f->nrun; i++)
+			printf(" %s", f->run_argv[i]);
+		printf(" --label %s -R %s", f->configs[cfg].name, r);
+		for (size_t i = 0; i < f->configs[cfg].settings.naxes; i++)
+			printf(" (%s=%s)", f->configs[cfg].settings.axes[i].name,
+			    f->configs[cfg].settings.axes[i].values[0]);
+		printf("\n");
+	}
+	printf("# after the last boot's run, and on fsconc campaign stop:\n");
+	if (campaign_hook_remove(&ctx, e, sizeof(e)) != 0 ||
+	    ops->cancel(&ctx, e, sizeof(e)) != 0) {
+		cj_say("%s", e);
+		free(r);
+		return (EXIT_USAGE);
+	}
+	free(r);
+	return (EXIT_OK);
+}
+
+/*
+ * The machine has one resume hook: its directory locked, two starts
+ * (under any roots) never both find none.  The descriptor, or -1 said.
+ */
+static int
+machine_lock(enum md_os os)
+{
+	char *dir = xstrdup(campaign_hook_path(os)), *sl;
+	int fd;
+
+	if ((sl = strrchr(dir, '/')) != NULL)
+		sl[sl == dir] = '\0';
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		cj_say("%s: %s", dir, strerror(errno));
+		free(dir);
+		return (-1);
+	}
+	if (cj_flock(fd, dir) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	free(dir);
+	return (fd);
+}
+
+int
+campaign_start(const char *file, const char *root, int dry_run,
+    enum md_os os)
+{
+	struct campaign_ctx ctx = { NULL, os };
+	struct campaign c;
+	struct campaign_file f;
+	char e[PATH_MAX + 128], *r = NULL, *bin = NULL, *text = NULL, *p;
+	char *name, *id;
+	size_t len, *order, i;
+	int rc = EXIT_USAGE, v, mfd = -1;
+
+	memset(&c, 0, sizeof(c));
+	if ((text = read_bounded(file, 0, CAMPAIGN_FILE_MAX, &len, e,
+	    sizeof(e))) == NULL) {
+		cj_say("%s", e);
+		return (EXIT_USAGE);
+	}
+	/* Only the machine that boots can check its kernels. */
+	if (campaign_file_parse(text, len, file, os, os == os_this(), &f, e,
+	    sizeof(e)) != 0) {
+		cj_say("%s", e);
+		free(text);
+		return (EXIT_USAGE);
+	}
+	if (!f.seed_given)
+		f.seed = (uint64_t)time(NULL);
+	order = xcalloc(f.nconfigs * (size_t)f.boots, sizeof(*order));
+	campaign_plan_order(f.nconfigs, f.boots, f.seed, order);
+	if ((bin = campaign_os_self(e, sizeof(e))) == NULL) {
+		cj_say("%s", e);
+		goto out;
+	}
+	if (dry_run) {
+		char cwd[PATH_MAX];
+
+		/* The root may not exist yet: nothing is made for a plan. */
+		if (root != NULL && root[0] != '/' && getcwd(cwd,
+		    sizeof(cwd)) != NULL)
+			r = xasprintf("%s/%s", cwd, root);
+		else if (root != NULL)
+			r = xstrdup(root);
+		/* Where "make install" puts it on the other system. */
+		if (os != os_this()) {
+			free(bin);
+			bin = xstrdup("/usr/local/bin/fsconc");
+		}
+		rc = plan(&f, file, r, bin, order, os);
+		goto out;
+	}
+	if (geteuid() != 0 && test_hook_env("FSCONC_TEST_HOOK_DIR") == NULL) {
+		cj_say("start: installing the resume hook and rebooting need root");
+		goto out;
+	}
+	/* The program the hook runs as root at every boot, trusted as
+	   the campaign's state is. */
+	if ((v = cj_open_trusted(bin, 0, e, sizeof(e))) == -1) {
+		cj_say("%s", e);
+		goto out;
+	}
+	close(v);
+	if ((r = cj_abs_root(root, 1)) == NULL)
+		goto out;
+	/* A tmpfs would not survive the reboot: nothing would resume. */
+	if ((v = campaign_os_volatile_fs(r, e, sizeof(e))) != 0) {
+		cj_say("-R %s: %s", r, v < 0 ? e : "a memory file system (tmpfs) "
+		    "does not survive a reboot: want a result root on disk");
+		goto out;
+	}
+	/* What is checked below stays so until the hook is in place. */
+	if ((mfd = machine_lock(os)) == -1 || cj_lock(r, 1) != 0 ||
+	    cj_active(r, &id) != 0)
+		goto out;
+	if (id != NULL) {
+		cj_say("campaign %s is in progress under %s: \"fsconc campaign "
+		    "stop\" it first", id, r);
+		free(id);
+		goto out;
+	}
+	if ((id = campaign_hook_id(os)) != NULL) {
+		cj_say("a campaign's resume hook is installed (%s, campaign %s): "
+		    "\"fsconc campaign stop\" it first",
+		    campaign_hook_path(os), id[0] != '\0' ? id : "unknown");
+		free(id);
+		goto out;
+	}
+	rc = EXIT_RUNTIME;
+	p = xasprintf("%s/campaign", r);
+	name = id_name(file);
+	if ((c.dir = rs_mkdir_stamped(p, time(NULL), name)) == NULL) {
+		cj_say("%s: %s", p, strerror(errno));
+		free(p);
+		free(name);
+		goto out;
+	}
+	free(name);
+	free(p);
+	c.root = xstrdup(r);
+	c.id = xstrdup(strrchr(c.dir, '/') + 1);
+	/* The copy resume reads, the plan, the journal, then "active". */
+	p = xasprintf("%s/campaign", c.dir);
+	i = (size_t)write_file_durable(p, text, len, 0644);
+	free(p);
+	if (i == 0) {
+		name = plan_text(&f, order, &len);
+		p = xasprintf("%s/plan", c.dir);
+		i = (size_t)write_file_durable(p, name, len, 0644);
+		free(p);
+		free(name);
+	}
+	if (i != 0) {
+		cj_say("%s: %s", c.dir, strerror(errno));
+		goto out;
+	}
+	if (cj_record(&c, "start %lld", (long long)time(NULL)) != 0)
+		goto out;
+	id = xstrdup(c.id);
+	campaign_close(&c);
+	/* From here on as resume sees it: the copy, the plan, the journal. */
+	i = (size_t)cj_load(&c, r, id);
+	free(id);
+	if (i != 0)
+		goto out;
+	p = cj_active_path(r);
+	i = (size_t)write_file_durable(p, c.id, strlen(c.id), 0644);
+	if (i != 0)
+		cj_say("%s: %s", p, strerror(errno));
+	free(p);
+	if (i != 0)
+		goto out;
+	if (campaign_hook_install(&ctx, bin, r, c.id, e, sizeof(e)) != 0) {
+		cj_say("resume hook: %s", e);
+		remove_hook(&c, &ctx);
+		(void)cj_record(&c, "stop %lld", (long long)time(NULL));
+		goto out;
+	}
+	cj_say("%s: %zu boots planned under %s", c.id, c.nslots, c.dir);
+	rc = schedule_next(&c, &ctx);
+out:
+	cj_unlock();
+	if (mfd != -1)
+		close(mfd);
+	free(order);
+	free(bin);
+	free(r);
+	free(text);
+	campaign_file_free(&f);
+	campaign_close(&c);
+	return (rc);
+}
+
+/* --- resume: what the hook runs at every boot -------------------------- */
+
+/*
+ * The planned run of slot k, on the boot that was verified; up: seconds
+ * from the order to reboot to this resume's start (-1: unknown), the
+ * cost of a boot for the repetition plan (campaign_boot_seconds).
+ */
+static int
+run_slot(struct campaign *c, size_t k, int bootno, long long up)
+{
+	const struct campaign_config *cfg = &c->f.configs[c->slots[k].config];
+	struct run_config rc;
+	char e[512], set[PATH_MAX], num[32], *key, *mk;
+	size_t i;
+	int status;
+
+	if (campaign_run_config(&c->f, cfg->name, c->root, &rc, e,
+	    sizeof(e)) != 0) {
+		cj_say("%s: run options: %s", c->id, e);
+		return (-1);
+	}
+	run_config_add_meta(&rc, "campaign", c->id);
+	run_config_add_meta(&rc, "campaign_config", cfg->name);
+	snprintf(num, sizeof(num), "%d", bootno);
+	run_config_add_meta(&rc, "campaign_boot", num);
+	snprintf(num, sizeof(num), "%d", c->slots[k].round);
+	run_config_add_meta(&rc, "campaign_round", num);
+	if (up >= 0) {
+		snprintf(num, sizeof(num), "%lld", up);
+		run_config_add_meta(&rc, "campaign_boot_seconds", num);
+	}
+	for (i = 0; i < cfg->settings.naxes; i++) {
+		key = vary_meta_key(&cfg->settings.axes[i]);
+		mk = xasprintf("campaign_setting.%s", key);
+		run_config_add_meta(&rc, mk, cfg->settings.axes[i].values[0]);
+		free(mk);
+		free(key);
+	}
+	rc.progress = 0;
+	if (cfg->settings.naxes > 0 && vary_apply_sysctls(&cfg->settings, 0,
+	    e, sizeof(e)) != 0) {
+		(void)knob_restore_all();
+		run_config_free(&rc);
+		cj_say("boot %d: config %s: %s", bootno, cfg->name, e);
+		if (cj_record(c, "wrong %zu %d runtime settings: %s", k + 1,
+		    bootno, e) != 0)
+			return (-1);
+		return (cj_bad_boot(c, k));
+	}
+	if (cj_record(c, "run %zu %d", k + 1, bootno) != 0) {
+		(void)knob_restore_all();
+		run_config_free(&rc);
+		return (-1);
+	}
+	cj_say("%s: boot %d (round %d): config %s verified: running", c->id,
+	    bootno, c->slots[k].round, cfg->name);
+	/* A stop may come while it runs: it is read before the next boot. */
+	cj_unlock();
+	status = run_experiment(&rc, set, sizeof(set));
+	if (knob_restore_all() != 0)
+		cj_say("config %s: some runtime settings were not put back "
+		    "(\"fsconc cleanup\" retries)", cfg->name);
+	run_config_free(&rc);
+	if (cj_record(c, "done %zu %d %d %s", k + 1, bootno, status, set[0] !=
+	    '\0' ? set : "-") != 0)
+		return (-1);
+	(void)db_autosync(NULL, c->root);
+	return (0);
+}
+
+/* The boot that the journal's last "schedule" asked for, checked. */
+static int
+check_boot(struct campaign *c, const struct campaign_ctx *ctx, int *ok)
+{
+	const struct campaign_boot_ops *ops = campaign_boot_ops(c->f.method);
+	size_t k = c->last_slot;
+	const struct campaign_config *cfg = &c->f.configs[c->slots[k].config];
+	char e[512], why[512], bootid[64];
+	long long late;
+	int v;
+
+	(void)ctx;
+	*ok = 0;
+	if (campaign_os_boot_id(bootid, sizeof(bootid), e, sizeof(e)) != 0) {
+		cj_say("%s", e);
+		return (EXIT_RUNTIME);
+	}
+	if (strcmp(bootid, c->last_bootid) == 0) {
+		cj_say("%s: boot %d (config %s) has not happened: the machine has "
+		    "not rebooted since it was scheduled", c->id,
+		    c->last_bootno, cfg->name);
+		return (EXIT_USAGE);
+	}
+	late = (long long)time(NULL) - c->last_when;
+	if (late > (long long)c->f.boot_timeout) {
+		snprintf(why, sizeof(why), "timeout: up %llds after it was "
+		    "scheduled, the limit is %llus", late,
+		    (unsigned long long)c->f.boot_timeout);
+		v = 1;
+	} else if ((v = campaign_os_verify(&c->f, cfg, c->id, c->last_bootno,
+	    ops->words, why, sizeof(why))) < 0) {
+		snprintf(e, sizeof(e), "%s", why);
+		set_err(why, sizeof(why), "cannot be verified: %.480s", e);
+	}
+	if (v != 0) {
+		cj_say("%s: boot %d came up wrong for config %s: %s", c->id,
+		    c->last_bootno, cfg->name, why);
+		if (cj_record(c, "wrong %zu %d %s", k + 1, c->last_bootno,
+		    why) != 0 || cj_bad_boot(c, k) != 0)
+			return (EXIT_RUNTIME);
+		return (EXIT_OK);
+	}
+	if (cj_record(c, "boot %zu %d", k + 1, c->last_bootno) != 0)
+		return (EXIT_RUNTIME);
+	*ok = 1;
+	return (EXIT_OK);
+}
+
+/*
+ * Tests: resume waits here, its run over, before it takes the lock to
+ * read the journal again and order the next boot: FILE.paused made,
+ * then FILE waited for (two minutes at most).
+ */
+static void
+test_pause(void)
+{
+	const char *f = test_hook_env("FSCONC_TEST_RESUME_PAUSE");
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	char *p;
+	int fd, i;
+
+	if (f == NULL || *f == '\0')
+		return;
+	p = xasprintf("%s.paused", f);
+	if ((fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) != -1)
+		close(fd);
+	free(p);
+	for (i = 0; i < 12000 && access(f, F_OK) != 0; i++)
+		nanosleep(&ts, NULL);
+}
+
+/* c loaded again from disk (under the lock: what others appended). */
+static int
+reload(struct campaign *c)
+{
+	char *r = xstrdup(c->root), *id = xstrdup(c->id);
+	int rv;
+
+	campaign_close(c);
+	rv = cj_load(c, r, id);
+	free(r);
+	free(id);
+	return (rv);
+}
+
+int
+campaign_resume(const char *root, const char *id)
+{
+	struct campaign_ctx ctx = { NULL, os_this() };
+	struct campaign c;
+	time_t t0 = time(NULL);
+	char *lock;
+	int rc, ok, fd = -1;
+
+	if ((rc = cj_open(root, id, 0, &c)) != EXIT_OK) {
+		/* A hook left by a deleted campaign stops here, for good. */
+		if (rc == EXIT_USAGE)
+			(void)remove_stale_hook(&ctx, id);
+		return (rc);
+	}
+	/* The state as it is under the lock, not as it was. */
+	if (cj_lock(c.root, 0) != 0 || reload(&c) != 0) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (c.state != CAMPAIGN_OPEN) {
+		cj_say("%s is over (%s): nothing to resume", c.id,
+		    campaign_state_name(c.state));
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	/* One resume at a time: a second would take the run for cut off. */
+	lock = xasprintf("%s/lock", c.dir);
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd == -1 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		cj_say("%s: %s", lock, fd == -1 ? strerror(errno) : "another "
+		    "campaign resume holds it");
+		free(lock);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	free(lock);
+	if (strcmp(c.last, "schedule") == 0) {
+		if ((rc = check_boot(&c, &ctx, &ok)) != EXIT_OK)
+			goto out;
+		if (c.failed[c.slots[c.last_slot].config] == NULL && ok &&
+		    run_slot(&c, c.last_slot, c.last_bootno, (long long)t0 >=
+		    c.last_when ? (long long)t0 - c.last_when : -1) != 0) {
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+	} else if (strcmp(c.last, "run") == 0 || strcmp(c.last, "boot") == 0) {
+		/* Power lost, a panic, a kill: that boot is done again. */
+		cj_say("%s: boot %d's run was cut off: redone", c.id,
+		    c.last_bootno);
+		if (cj_record(&c, "interrupted %zu %d", c.last_slot + 1,
+		    c.last_bootno) != 0 || cj_bad_boot(&c, c.last_slot) != 0) {
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+	}
+	/*
+	 * A stop while the run ran wins: the journal is read again under
+	 * the lock, held until the next boot is ordered.
+	 */
+	test_pause();
+	if (cj_lock(c.root, 0) != 0 || reload(&c) != 0) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (c.state != CAMPAIGN_OPEN) {
+		cj_say("%s: %s meanwhile: no boot ordered", c.id,
+		    campaign_state_name(c.state));
+		rc = EXIT_OK;
+		goto out;
+	}
+	rc = schedule_next(&c, &ctx);
+out:
+	cj_unlock();
+	if (fd != -1)
+		close(fd);
+	campaign_close(&c);
+	return (rc);
+}
+
+/* --- stop --------------------------------------------------------------- */
+
+int
+campaign_stop(const char *root, const char *id)
+{
+	struct campaign_ctx ctx = { NULL, os_this() };
+	const struct campaign_boot_ops *ops;
+	struct campaign c;
+	char e[512], *hook;
+	int rc;
+
+	if ((rc = cj_open(root, id, 0, &c)) != EXIT_OK) {
+		/* Only the hook of a deleted campaign is left: remove it. */
+		if (rc == EXIT_USAGE && id != NULL && (hook =
+		    campaign_hook_id(ctx.os)) != NULL) {
+			if (strcmp(hook, id) == 0)
+				rc = remove_stale_hook(&ctx, id);
+			free(hook);
+		}
+		return (rc);
+	}
+	/* Under the lock: a resume orders no boot once this is written. */
+	if (cj_lock(c.root, 0) != 0 || reload(&c) != 0) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (c.state == CAMPAIGN_OPEN) {
+		if (cj_record(&c, "stop %lld", (long long)time(NULL)) != 0) {
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		/* A one-shot not yet taken: the default boots again. */
+		ops = campaign_boot_ops(c.f.method);
+		if (ops->cancel(&ctx, e, sizeof(e)) != 0) {
+			cj_say("%s: %s", campaign_method_name(c.f.method), e);
+			rc = EXIT_RUNTIME;
+		}
+		cj_say("%s: stopped after %d boots", c.id, c.nboots);
+	} else
+		cj_say("%s is already over (%s)", c.id,
+		    campaign_state_name(c.state));
+	/* Its hook (not another campaign's) and the active mark. */
+	remove_hook(&c, &ctx);
+out:
+	cj_unlock();
+	campaign_close(&c);
+	return (rc);
+}

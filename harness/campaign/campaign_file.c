@@ -1,0 +1,672 @@
+/*
+ * The campaign file (fsconc-campaign.5): plain text, one key
+ * and its words a line, parsed strictly.  Campaign-wide keys come
+ * first; "config NAME" opens a configuration, whose keys follow it.
+ * Nothing here is ever handed to a shell, and words that would mean
+ * something to one are refused all the same: they reach boot loaders,
+ * kernel command lines and rc scripts.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/run.h"
+#include "harness/campaign.h"
+#include "common/util.h"
+#include "harness/knobs.h"
+
+static const char *const method_names[] = {
+	[CAMPAIGN_NEXTBOOT] = "nextboot",
+	[CAMPAIGN_KEXEC] = "kexec",
+	[CAMPAIGN_GRUB] = "grub-reboot",
+	[CAMPAIGN_SYSTEMD_BOOT] = "systemd-boot",
+	[CAMPAIGN_COMMAND] = "command",
+};
+#define NMETHODS	(sizeof(method_names) / sizeof(method_names[0]))
+
+const char *
+campaign_method_name(enum campaign_method m)
+{
+	return (method_names[m]);
+}
+
+const char *
+campaign_word_error(const char *w, char *buf, size_t len)
+{
+	const unsigned char *p;
+
+	if (*w == '\0')
+		return ("empty");
+	for (p = (const unsigned char *)w; *p != '\0'; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("._,:=/+@%-", *p) !=
+		    NULL)
+			continue;
+		if (*p < ' ' || *p >= 0x7f)
+			snprintf(buf, len, "holds the control or non-ASCII "
+			    "byte 0x%02x", *p);
+		else
+			snprintf(buf, len, "holds '%c' (blanks, quotes and "
+			    "shell metacharacters are refused)", *p);
+		return (buf);
+	}
+	return (NULL);
+}
+
+static const char *const global_keys[] = { "run", "boots", "seed",
+    "retries", "boot-timeout", "baseline", "method", "command", NULL };
+static const char *const config_keys[] = { "kernel", "initrd", "entry",
+    "release", "tunable", "cmdline", "sysctl:", "sysfs:", "debugfs:", NULL };
+
+/* key is one of keys (a key ending in ':' is a prefix). */
+static int
+key_in(const char *key, const char *const *keys)
+{
+	size_t n;
+
+	for (; *keys != NULL; keys++) {
+		n = strlen(*keys);
+		if ((*keys)[n - 1] == ':' ? strncmp(key, *keys, n) == 0 :
+		    strcmp(key, *keys) == 0)
+			return (1);
+	}
+	return (0);
+}
+
+/* The parser's state: the file, the line, the error. */
+struct parse {
+	const char	*name;
+	int		 line;
+	char		*err;
+	size_t		 errlen;
+	struct campaign_file *f;
+	struct campaign_config *cur;	/* the open config, or NULL */
+	int		 seen_boots, seen_timeout, seen_retries, seen_method;
+	char		*baseline;
+	int		 baseline_line;
+};
+
+static int
+fail(struct parse *p, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (p->line > 0)
+		set_err(p->err, p->errlen, "%s: line %d: %s", p->name, p->line,
+		    msg);
+	else
+		set_err(p->err, p->errlen, "%s: %s", p->name, msg);
+	return (-1);
+}
+
+static void
+push(char ***v, size_t *n, const char *w)
+{
+	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = xstrdup(w);
+	(*v)[*n] = NULL;
+}
+
+static void
+free_words(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* key's single word, once. */
+static int
+one_word(struct parse *p, char **field, char **w, size_t nw)
+{
+	char buf[128];
+	const char *why;
+
+	if (nw != 2)
+		return (fail(p, "%s: want one word, got %zu", w[0], nw - 1));
+	if (*field != NULL)
+		return (fail(p, "%s: given twice", w[0]));
+	if ((why = campaign_word_error(w[1], buf, sizeof(buf))) != NULL)
+		return (fail(p, "%s '%s': %s", w[0], w[1], why));
+	*field = xstrdup(w[1]);
+	return (0);
+}
+
+static int
+number(struct parse *p, char **w, size_t nw, int *seen, uint64_t min,
+    uint64_t max, uint64_t *v)
+{
+	char msg[64];
+
+	if (nw != 2)
+		return (fail(p, "%s: want one number, got %zu words", w[0],
+		    nw - 1));
+	if (*seen)
+		return (fail(p, "%s: given twice", w[0]));
+	*seen = 1;
+	if (parse_uint(w[1], min, max, v) != 0)
+		return (fail(p, "%s %s: %s", w[0], w[1], parse_uint_error(msg,
+		    sizeof(msg), min, max)));
+	return (0);
+}
+
+/* A campaign-wide key; 1 when key is not one. */
+static int
+global_key(struct parse *p, char **w, size_t nw)
+{
+	struct campaign_file *f = p->f;
+	char buf[128];
+	const char *why;
+	uint64_t v;
+	size_t i;
+
+	if (strcmp(w[0], "run") == 0) {
+		if (nw < 2)
+			return (fail(p, "run: want run options"));
+		for (i = 1; i < nw; i++) {
+			/* No quoting: words are split on blanks. */
+			if (strpbrk(w[i], "'\"\\") != NULL)
+				return (fail(p, "run '%s': holds a quote or "
+				    "backslash (words are split on blanks, "
+				    "never unquoted)", w[i]));
+			push(&f->run_argv, &f->nrun, w[i]);
+		}
+		return (0);
+	}
+	if (strcmp(w[0], "boots") == 0) {
+		if (nw == 2 && parse_uint(w[1], 0, UINT64_MAX, &v) == 0 &&
+		    (v == 0 || v > CAMPAIGN_BOOTS_MAX))
+			return (fail(p, "boots %s: want 1 to %d boots per "
+			    "configuration", w[1], CAMPAIGN_BOOTS_MAX));
+		if (number(p, w, nw, &p->seen_boots, 1, CAMPAIGN_BOOTS_MAX,
+		    &v) != 0)
+			return (-1);
+		f->boots = (int)v;
+		return (0);
+	}
+	if (strcmp(w[0], "seed") == 0) {
+		if (number(p, w, nw, &f->seed_given, 0, UINT64_MAX,
+		    &f->seed) != 0)
+			return (-1);
+		return (0);
+	}
+	if (strcmp(w[0], "retries") == 0) {
+		if (number(p, w, nw, &p->seen_retries, 0,
+		    CAMPAIGN_RETRIES_MAX, &v) != 0)
+			return (-1);
+		f->retries = (int)v;
+		return (0);
+	}
+	if (strcmp(w[0], "boot-timeout") == 0) {
+		if (nw != 2 || p->seen_timeout++)
+			return (fail(p, "boot-timeout: want one duration, "
+			    "once"));
+		if (parse_duration(w[1], 7 * 86400, &f->boot_timeout) != 0)
+			return (fail(p, "boot-timeout %s: want a duration of "
+			    "1s to 7 days, as 90s, 10m or 1h", w[1]));
+		return (0);
+	}
+	if (strcmp(w[0], "baseline") == 0) {
+		if (one_word(p, &p->baseline, w, nw) != 0)
+			return (-1);
+		p->baseline_line = p->line;
+		return (0);
+	}
+	if (strcmp(w[0], "method") == 0) {
+		if (nw != 2 || p->seen_method++)
+			return (fail(p, "method: want one method, once"));
+		for (i = 0; i < NMETHODS; i++)
+			if (strcmp(w[1], method_names[i]) == 0)
+				break;
+		if (i == NMETHODS)
+			return (fail(p, "method %s: want nextboot, kexec, "
+			    "grub-reboot, systemd-boot or command", w[1]));
+		f->method = (enum campaign_method)i;
+		return (0);
+	}
+	if (strcmp(w[0], "command") == 0) {
+		if (nw < 2 || f->command != NULL)
+			return (fail(p, "command: want a program and its "
+			    "arguments, once"));
+		if (w[1][0] != '/')
+			return (fail(p, "command %s: want an absolute path "
+			    "(the hook runs with a bare PATH)", w[1]));
+		for (i = 1; i < nw; i++) {
+			if ((why = campaign_word_error(w[i], buf,
+			    sizeof(buf))) != NULL)
+				return (fail(p, "command word '%s': %s", w[i],
+				    why));
+			push(&f->command, &f->ncommand, w[i]);
+		}
+		return (0);
+	}
+	return (1);
+}
+
+/* What a runtime setting's key may be: as --vary takes it, one value. */
+static int
+setting(struct parse *p, char **w, size_t nw)
+{
+	char err[512], buf[128];
+	const char *eq, *why;
+	size_t before = p->cur->settings.naxes;
+
+	if (nw != 1)
+		return (fail(p, "%s: want %s (one word)", w[0],
+		    "sysctl:NAME=VALUE, sysfs:PATH=VALUE or debugfs:PATH=VALUE"));
+	if ((eq = strchr(w[0], '=')) == NULL || eq[1] == '\0')
+		return (fail(p, "%s: want KEY=VALUE", w[0]));
+	if ((why = campaign_word_error(w[0], buf, sizeof(buf))) != NULL)
+		return (fail(p, "%s: %s", w[0], why));
+	if (strchr(eq + 1, ',') != NULL || strchr(eq + 1, '|') != NULL)
+		return (fail(p, "%s: one value per configuration", w[0]));
+	if (vary_parse(&p->cur->settings, w[0], err, sizeof(err)) != 0)
+		return (fail(p, "%s", err));
+	if (p->cur->settings.naxes != before + 1 ||
+	    p->cur->settings.axes[before].nvalues != 1)
+		return (fail(p, "%s: one value per configuration", w[0]));
+	return (0);
+}
+
+static int
+config_key(struct parse *p, char **w, size_t nw)
+{
+	struct campaign_config *c = p->cur;
+	char buf[128];
+	const char *why, *eq;
+	size_t i;
+
+	if (strcmp(w[0], "kernel") == 0)
+		return (one_word(p, &c->kernel, w, nw));
+	if (strcmp(w[0], "initrd") == 0)
+		return (one_word(p, &c->initrd, w, nw));
+	if (strcmp(w[0], "entry") == 0)
+		return (one_word(p, &c->entry, w, nw));
+	if (strcmp(w[0], "release") == 0)
+		return (one_word(p, &c->release, w, nw));
+	if (strcmp(w[0], "tunable") == 0 || strcmp(w[0], "cmdline") == 0) {
+		if (nw < 2)
+			return (fail(p, "%s: want at least one word", w[0]));
+		if ((strcmp(w[0], "tunable") == 0) != (p->f->os ==
+		    MD_OS_FREEBSD))
+			return (fail(p, "%s: %s", w[0], p->f->os ==
+			    MD_OS_FREEBSD ? "FreeBSD boots take loader "
+			    "tunables: tunable VAR=VALUE" : "Linux boots take "
+			    "kernel command-line words: cmdline WORD..."));
+		for (i = 1; i < nw; i++) {
+			if ((why = campaign_word_error(w[i], buf,
+			    sizeof(buf))) != NULL)
+				return (fail(p, "%s word '%s': %s", w[0], w[i],
+				    why));
+			if (strncmp(w[i], "fsconc.", 7) == 0)
+				return (fail(p, "%s word '%s': fsconc.* is the "
+				    "campaign's own", w[0], w[i]));
+			eq = strchr(w[i], '=');
+			if (strcmp(w[0], "tunable") == 0 && (eq == NULL ||
+			    eq == w[i] || strspn(w[i], "abcdefghijklmnopqrst"
+			    "uvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") !=
+			    (size_t)(eq - w[i])))
+				return (fail(p, "tunable '%s': want VAR=VALUE",
+				    w[i]));
+			push(&c->bootopts, &c->nbootopts, w[i]);
+		}
+		return (0);
+	}
+	if (strncmp(w[0], "sysctl:", 7) == 0 || strncmp(w[0], "sysfs:", 6) ==
+	    0 || strncmp(w[0], "debugfs:", 8) == 0)
+		return (setting(p, w, nw));
+	return (1);
+}
+
+/* What a configuration needs for the method; what only the host knows. */
+static int
+config_check(struct parse *p, struct campaign_config *c, int check_host)
+{
+	struct campaign_file *f = p->f;
+	struct stat st;
+	char *path;
+	int needs_entry = f->method == CAMPAIGN_GRUB ||
+	    f->method == CAMPAIGN_SYSTEMD_BOOT;
+
+	p->line = c->line;
+	if (needs_entry && c->entry == NULL)
+		return (fail(p, "config %s: no entry (method %s boots a "
+		    "boot-loader entry: entry ID)", c->name,
+		    method_names[f->method]));
+	if (!needs_entry && c->entry != NULL)
+		return (fail(p, "config %s: entry: only for grub-reboot and "
+		    "systemd-boot", c->name));
+	/*
+	 * These boot an entry and add no word of ours to the command line:
+	 * a boot is known to be this entry's only by the words the entry
+	 * boots with or its release.  With neither, any boot (the default
+	 * one after a failed one-shot) would be taken for it.
+	 */
+	if (needs_entry && c->nbootopts == 0 && c->release == NULL)
+		return (fail(p, "config %s: method %s cannot verify its boots "
+		    "without cmdline WORD (its entry's) or release RELEASE",
+		    c->name, method_names[f->method]));
+	if (c->kernel == NULL && (f->method == CAMPAIGN_NEXTBOOT ||
+	    f->method == CAMPAIGN_KEXEC))
+		return (fail(p, "config %s: no kernel (method %s needs "
+		    "kernel %s)", c->name, method_names[f->method],
+		    f->os == MD_OS_FREEBSD ? "DIR, a directory under /boot" :
+		    "IMAGE"));
+	if (c->initrd != NULL && f->method != CAMPAIGN_KEXEC &&
+	    f->method != CAMPAIGN_COMMAND)
+		return (fail(p, "config %s: initrd: only for kexec and "
+		    "command", c->name));
+	if (c->kernel != NULL && f->os == MD_OS_FREEBSD &&
+	    (strchr(c->kernel, '/') != NULL || c->kernel[0] == '.'))
+		return (fail(p, "config %s: kernel %s: want a directory "
+		    "name under /boot (kernel, kernel.old, GENERIC-NODEBUG)",
+		    c->name, c->kernel));
+	if (c->kernel != NULL && f->os == MD_OS_LINUX &&
+	    c->kernel[0] != '/')
+		return (fail(p, "config %s: kernel %s: want the image's "
+		    "absolute path", c->name, c->kernel));
+	if (c->initrd != NULL && c->initrd[0] != '/')
+		return (fail(p, "config %s: initrd %s: want an absolute path",
+		    c->name, c->initrd));
+	if (!check_host)
+		return (0);
+	if (c->kernel != NULL) {
+		path = f->os == MD_OS_FREEBSD ? xasprintf("/boot/%s/kernel",
+		    c->kernel) : xstrdup(c->kernel);
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+			fail(p, "config %s: kernel %s: %s", c->name, path,
+			    errno != 0 && !S_ISREG(st.st_mode) ?
+			    strerror(errno) : "not a regular file");
+			free(path);
+			return (-1);
+		}
+		free(path);
+	}
+	if (c->initrd != NULL && (stat(c->initrd, &st) != 0 ||
+	    !S_ISREG(st.st_mode)))
+		return (fail(p, "config %s: initrd %s: missing or not a "
+		    "regular file", c->name, c->initrd));
+	return (0);
+}
+
+static int
+finish(struct parse *p, int check_host)
+{
+	struct campaign_file *f = p->f;
+	struct run_config rc;
+	char err[256];
+	size_t i;
+
+	p->line = 0;
+	if (f->nconfigs == 0)
+		return (fail(p, "no configuration (config NAME)"));
+	/* Every slot is a reboot: beyond the bound, months of boots. */
+	if (f->nconfigs > CAMPAIGN_SLOTS_MAX / (size_t)f->boots)
+		return (fail(p, "%zu configurations x %d boots: more than "
+		    "%d boots in all", f->nconfigs, f->boots,
+		    CAMPAIGN_SLOTS_MAX));
+	if (!p->seen_method)
+		f->method = f->os == MD_OS_FREEBSD ? CAMPAIGN_NEXTBOOT :
+		    CAMPAIGN_KEXEC;
+	if ((f->method == CAMPAIGN_NEXTBOOT) != (f->os == MD_OS_FREEBSD) &&
+	    f->method != CAMPAIGN_COMMAND)
+		return (fail(p, "method %s: not a %s boot method",
+		    method_names[f->method], f->os == MD_OS_FREEBSD ?
+		    "FreeBSD" : "Linux"));
+	if ((f->method == CAMPAIGN_COMMAND) != (f->command != NULL))
+		return (fail(p, f->command != NULL ? "command: only with "
+		    "method command" : "method command: no command"));
+	for (i = 0; i < f->nconfigs; i++)
+		if (config_check(p, &f->configs[i], check_host) != 0)
+			return (-1);
+	p->line = p->baseline_line;
+	f->baseline = 0;
+	if (p->baseline != NULL) {
+		for (i = 0; i < f->nconfigs; i++)
+			if (strcmp(f->configs[i].name, p->baseline) == 0)
+				break;
+		if (i == f->nconfigs)
+			return (fail(p, "baseline %s: not a configuration",
+			    p->baseline));
+		f->baseline = i;
+	}
+	p->line = 0;
+	if (f->nrun < 2)
+		return (fail(p, "no run options (run -w ... -j ...)"));
+	if (campaign_run_config(f, "x", "/", &rc, err, sizeof(err)) != 0)
+		return (fail(p, "run options: %s", err));
+	run_config_free(&rc);
+	return (0);
+}
+
+int
+campaign_run_config(const struct campaign_file *f, const char *label,
+    const char *results, struct run_config *c, char *err, size_t errlen)
+{
+	char **argv;
+	size_t i;
+	int ch, argc = (int)f->nrun;
+
+	/* getopt permutes argv: a copy. */
+	argv = xcalloc(f->nrun + 1, sizeof(*argv));
+	for (i = 0; i < f->nrun; i++)
+		argv[i] = f->run_argv[i];
+	run_config_init(c);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, run_optstring, run_longopts,
+	    NULL)) != -1)
+		if (ch == '?' || ch == RUN_OPT_HELP || run_option(c, ch,
+		    optarg) != 0) {
+			set_err(err, errlen, "'%s' refused by run's parser",
+			    argv[optind - 1]);
+			goto bad;
+		}
+	if (optind < argc) {
+		set_err(err, errlen, "unexpected argument '%s'", argv[optind]);
+		goto bad;
+	}
+	/* The campaign owns these: the cells are the configurations. */
+	if (c->vary.naxes > 0 || c->dry_run || c->os_given ||
+	    c->synthetic != NULL || c->label != NULL || c->results != NULL) {
+		set_err(err, errlen, "--vary, --dry-run, --os, --synthetic, "
+		    "--label and -R are the campaign's own");
+		goto bad;
+	}
+	if (run_option(c, RUN_OPT_LABEL, label) != 0 ||
+	    run_option(c, 'R', results) != 0) {
+		set_err(err, errlen, "label %s or result root %s refused",
+		    label, results);
+		goto bad;
+	}
+	if (run_config_finish(c, argc, argv) != 0) {
+		set_err(err, errlen, "refused by run's parser");
+		goto bad;
+	}
+	free(argv);
+	return (0);
+bad:
+	free(argv);
+	run_config_free(c);
+	return (-1);
+}
+
+int
+campaign_file_parse(const char *text, size_t len, const char *name,
+    enum md_os os, int check_host, struct campaign_file *f, char *err,
+    size_t errlen)
+{
+	struct parse p;
+	char *copy, *line, *next, *tok, *save, **w = NULL, bad[128];
+	const char *why;
+	size_t nw, i;
+	int rv = -1, r;
+
+	memset(f, 0, sizeof(*f));
+	memset(&p, 0, sizeof(p));
+	f->os = os;
+	f->boots = CAMPAIGN_BOOTS_DEFAULT;
+	f->retries = CAMPAIGN_RETRIES_DEFAULT;
+	f->boot_timeout = CAMPAIGN_TIMEOUT_DEFAULT;
+	push(&f->run_argv, &f->nrun, "run");
+	p.name = name;
+	p.err = err;
+	p.errlen = errlen;
+	p.f = f;
+	if (memchr(text, '\0', len) != NULL) {
+		for (i = 0, p.line = 1; text[i] != '\0'; i++)
+			p.line += text[i] == '\n';
+		fail(&p, "a NUL byte");
+		campaign_file_free(f);
+		return (-1);
+	}
+	copy = xasprintf("%.*s", (int)len, text);
+	for (line = copy; line != NULL && *line != '\0'; line = next) {
+		p.line++;
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		for (i = 0; line[i] != '\0'; i++)
+			if (((unsigned char)line[i] < ' ' && line[i] != '\t') ||
+			    line[i] == 0x7f) {
+				fail(&p, "holds the control byte 0x%02x",
+				    (unsigned char)line[i]);
+				goto out;
+			}
+		line += strspn(line, " \t");
+		if (*line == '\0' || *line == '#')
+			continue;
+		free(w);
+		w = NULL;
+		nw = 0;
+		for (tok = strtok_r(line, " \t", &save); tok != NULL;
+		    tok = strtok_r(NULL, " \t", &save)) {
+			w = xrealloc(w, (nw + 1) * sizeof(*w));
+			w[nw++] = tok;
+		}
+		if (strcmp(w[0], "config") == 0) {
+			if (nw != 2) {
+				fail(&p, "config: want one name");
+				goto out;
+			}
+			if (strlen(w[1]) > CAMPAIGN_NAME_MAX) {
+				fail(&p, "config %.32s...: a name of %zu "
+				    "bytes, at most %d", w[1], strlen(w[1]),
+				    CAMPAIGN_NAME_MAX);
+				goto out;
+			}
+			if ((why = campaign_word_error(w[1], bad,
+			    sizeof(bad))) != NULL || (why =
+			    rs_name_error(w[1])) != NULL) {
+				fail(&p, "config '%s': %s", w[1], why);
+				goto out;
+			}
+			/* Bounded, so is the search for its name. */
+			if (f->nconfigs == CAMPAIGN_CONFIGS_MAX) {
+				fail(&p, "config %s: more than %d "
+				    "configurations", w[1], CAMPAIGN_CONFIGS_MAX);
+				goto out;
+			}
+			for (i = 0; i < f->nconfigs; i++)
+				if (strcmp(f->configs[i].name, w[1]) == 0) {
+					fail(&p, "config %s: the name is taken "
+					    "(line %d)", w[1],
+					    f->configs[i].line);
+					goto out;
+				}
+			f->configs = xrealloc(f->configs, (f->nconfigs + 1) *
+			    sizeof(*f->configs));
+			p.cur = &f->configs[f->nconfigs++];
+			memset(p.cur, 0, sizeof(*p.cur));
+			p.cur->name = xstrdup(w[1]);
+			p.cur->line = p.line;
+			continue;
+		}
+		r = p.cur != NULL ? config_key(&p, w, nw) : global_key(&p, w,
+		    nw);
+		if (r < 0)
+			goto out;
+		if (r > 0) {
+			if (key_in(w[0], p.cur == NULL ? config_keys :
+			    global_keys))
+				fail(&p, "%s: %s", w[0], p.cur == NULL ?
+				    "belongs in a configuration (after config "
+				    "NAME)" : "campaign-wide: put it before the "
+				    "first config");
+			else
+				fail(&p, "unknown key '%s'", w[0]);
+			goto out;
+		}
+	}
+	rv = finish(&p, check_host);
+out:
+	free(w);
+	free(copy);
+	free(p.baseline);
+	if (rv != 0)
+		campaign_file_free(f);
+	return (rv);
+}
+
+int
+campaign_file_load(const char *path, enum md_os os, int check_host,
+    struct campaign_file *f, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	int rv;
+
+	memset(f, 0, sizeof(*f));
+	if ((text = read_bounded(path, 0, CAMPAIGN_FILE_MAX, &len, err,
+	    errlen)) == NULL)
+		return (-1);
+	rv = campaign_file_parse(text, len, path, os, check_host, f, err,
+	    errlen);
+	free(text);
+	return (rv);
+}
+
+void
+campaign_file_free(struct campaign_file *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nconfigs; i++) {
+		free(f->configs[i].name);
+		free(f->configs[i].kernel);
+		free(f->configs[i].initrd);
+		free(f->configs[i].entry);
+		free(f->configs[i].release);
+		free_words(f->configs[i].bootopts, f->configs[i].nbootopts);
+		vary_free(&f->configs[i].settings);
+	}
+	free(f->configs);
+	free_words(f->run_argv, f->nrun);
+	free_words(f->command, f->ncommand);
+	memset(f, 0, sizeof(*f));
+}
+
+void
+campaign_plan_order(size_t nconfigs, int boots, uint64_t seed,
+    size_t *order)
+{
+	uint64_t st = seed;
+	size_t r, i;
+
+	for (r = 0; r < (size_t)boots; r++) {
+		for (i = 0; i < nconfigs; i++)
+			order[r * nconfigs + i] = i;
+		shuffle(order + r * nconfigs, nconfigs, sizeof(*order), &st);
+	}
+}

@@ -1,0 +1,783 @@
+/*
+ * fsconc campaign: its files on the result root, read and written.  The
+ * plan is loaded and the journal replayed into a struct campaign
+ * (cj_load, cj_open: the campaign named, the active one or the latest);
+ * an event is appended, durably, before what it records (cj_record).
+ * The layout and the events are described at the top of campaign.c.
+ */
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db/db.h"
+#include "harness/run.h"
+#include "campaign_int.h"
+#include "harness/campaign.h"
+#include "results/results.h"
+#include "common/util.h"
+#include "harness/knobs.h"
+
+#define JOURNAL_MAX	(64 << 20)
+
+static const char *const state_names[] = {
+	[CAMPAIGN_OPEN] = "running",
+	[CAMPAIGN_FINISHED] = "finished",
+	[CAMPAIGN_STOPPED] = "stopped",
+};
+
+const char *
+campaign_state_name(enum campaign_state s)
+{
+	return (state_names[s]);
+}
+
+void
+cj_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "fsconc: campaign: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+}
+
+/*
+ * Campaign state is trusted as the result-set reader trusts a set: owned
+ * by root or the caller and writable by no one else, since resume runs
+ * as root what it says.  ancestor: a directory on the way, which may be
+ * sticky (/tmp): no one else may rename what is ours in it.
+ */
+static int
+trusted(const struct stat *st, const char *path, int ancestor, char *err,
+    size_t errlen)
+{
+	uid_t me = geteuid();
+
+	if (st->st_uid != 0 && st->st_uid != me) {
+		if (me == 0)
+			set_err(err, errlen, "%s: owned by uid %ju, not root",
+			    path, (uintmax_t)st->st_uid);
+		else
+			set_err(err, errlen, "%s: owned by uid %ju, neither "
+			    "root nor you (uid %ju)", path,
+			    (uintmax_t)st->st_uid, (uintmax_t)me);
+		return (-1);
+	}
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) != 0 && !(ancestor &&
+	    S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX) != 0)) {
+		set_err(err, errlen, "%s: writable by %s (mode %04o), not only "
+		    "by its owner", path, (st->st_mode & S_IWOTH) != 0 ?
+		    "others" : "its group", (unsigned)(st->st_mode & 07777));
+		return (-1);
+	}
+	return (0);
+}
+
+int
+cj_open_trusted(const char *path, int dir, char *err, size_t errlen)
+{
+	struct stat st;
+	char *copy, *w, *next, *save, *pre = NULL;
+	int fd, nfd, last, e;
+
+	if (path[0] != '/') {
+		set_err(err, errlen, "%s: not an absolute path", path);
+		errno = EINVAL;
+		return (-1);
+	}
+	if ((fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		e = errno;
+		set_err(err, errlen, "/: %s", strerror(e));
+		errno = e;
+		return (-1);
+	}
+	copy = xstrdup(path);
+	if (fstat(fd, &st) != 0 || trusted(&st, "/", path[1] != '\0', err,
+	    errlen) != 0) {
+		e = EPERM;
+		goto bad;
+	}
+	for (w = strtok_r(copy, "/", &save); w != NULL; w = next) {
+		next = strtok_r(NULL, "/", &save);
+		last = next == NULL;
+		free(pre);
+		/* The prefix of path up to w, for messages. */
+		pre = xasprintf("%.*s", (int)(w - copy + strlen(w)), path);
+		if (strcmp(w, "..") == 0 || strcmp(w, ".") == 0) {
+			set_err(err, errlen, "%s: not a canonical path", path);
+			e = EINVAL;
+			goto bad;
+		}
+		nfd = openat(fd, w, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+		    (last && !dir ? O_NONBLOCK : O_DIRECTORY));
+		if (nfd == -1) {
+			e = errno;
+			/* ENOTDIR (Linux), ELOOP or EMLINK (FreeBSD): a link. */
+			set_err(err, errlen, "%s: %s", pre, fstatat(fd, w, &st,
+			    AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) ?
+			    "a symbolic link, not followed" : strerror(e));
+			goto bad;
+		}
+		close(fd);
+		fd = nfd;
+		if (fstat(fd, &st) != 0) {
+			e = errno;
+			set_err(err, errlen, "%s: %s", pre, strerror(e));
+			goto bad;
+		}
+		if (last && !dir && !S_ISREG(st.st_mode)) {
+			set_err(err, errlen, "%s: not a regular file", pre);
+			e = EINVAL;
+			goto bad;
+		}
+		if (trusted(&st, pre, !last, err, errlen) != 0) {
+			e = EPERM;
+			goto bad;
+		}
+	}
+	free(pre);
+	free(copy);
+	return (fd);
+bad:
+	free(pre);
+	free(copy);
+	close(fd);
+	errno = e;
+	return (-1);
+}
+
+/* name in the directory dfd (path names it) read whole, and trusted. */
+static char *
+read_trusted(int dfd, const char *name, const char *path, off_t max,
+    size_t *lenp, char *err, size_t errlen)
+{
+	struct stat st;
+	char *s;
+
+	if ((s = read_bounded_at(dfd, name, path, OPEN_NOFOLLOW, max, lenp,
+	    &st, err, errlen)) == NULL)
+		return (NULL);
+	if (trusted(&st, path, 0, err, errlen) != 0) {
+		free(s);
+		errno = EPERM;
+		return (NULL);
+	}
+	return (s);
+}
+
+/* root as an absolute path (rs_default_root() when NULL); made when make. */
+char *
+cj_abs_root(const char *root, int make)
+{
+	char buf[PATH_MAX], e[PATH_MAX + 128];
+	int fd;
+
+	if (root == NULL)
+		root = rs_default_root();
+	if (make && mkdir_p(root, 0755) != 0) {
+		cj_say("%s: %s", root, strerror(errno));
+		return (NULL);
+	}
+	if (realpath(root, buf) == NULL) {
+		cj_say("-R %s: %s", root, strerror(errno));
+		return (NULL);
+	}
+	if ((fd = cj_open_trusted(buf, 1, e, sizeof(e))) == -1) {
+		cj_say("%s", e);
+		return (NULL);
+	}
+	close(fd);
+	return (xstrdup(buf));
+}
+
+char *
+cj_active_path(const char *root)
+{
+	return (xasprintf("%s/campaign/active", root));
+}
+
+int
+cj_active(const char *root, char **idp)
+{
+	char e[PATH_MAX + 128], *dir, *p, *s;
+	const char *why;
+	size_t n;
+	int dfd, en;
+
+	*idp = NULL;
+	dir = xasprintf("%s/campaign", root);
+	p = cj_active_path(root);
+	dfd = cj_open_trusted(dir, 1, e, sizeof(e));
+	en = errno;
+	free(dir);
+	s = dfd == -1 ? NULL : read_trusted(dfd, "active", p, 256, &n, e,
+	    sizeof(e));
+	if (dfd != -1) {
+		en = errno;
+		close(dfd);
+	}
+	if (s == NULL) {
+		free(p);
+		/* No campaign made, or none in progress. */
+		if (en == ENOENT)
+			return (0);
+		cj_say("%s", e);
+		return (-1);
+	}
+	if (n > 0 && s[n - 1] == '\n')
+		s[--n] = '\0';
+	if (strlen(s) != n || (why = campaign_id_error(s, e,
+	    sizeof(e))) != NULL) {
+		cj_say("%s: not a campaign id (%s)", p, strlen(s) != n ?
+		    "holds a NUL byte" : why);
+		free(s);
+		free(p);
+		return (-1);
+	}
+	free(p);
+	*idp = s;
+	return (0);
+}
+
+/* The lock of a root's campaigns, when this process holds it. */
+static int held = -1;
+
+int
+cj_flock(int fd, const char *path)
+{
+	while (flock(fd, LOCK_EX) != 0)
+		if (errno != EINTR) {
+			cj_say("%s: %s", path, strerror(errno));
+			return (-1);
+		}
+	return (0);
+}
+
+int
+cj_lock(const char *root, int make)
+{
+	struct stat st;
+	char e[PATH_MAX + 128], *dir, *p;
+	int dfd, fd = -1;
+
+	if (held != -1)
+		return (0);
+	dir = xasprintf("%s/campaign", root);
+	p = xasprintf("%s/.lock", dir);
+	if (make && mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		cj_say("%s: %s", dir, strerror(errno));
+		goto bad;
+	}
+	if ((dfd = cj_open_trusted(dir, 1, e, sizeof(e))) == -1) {
+		cj_say("%s", e);
+		goto bad;
+	}
+	fd = openat(dfd, ".lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
+	    O_NONBLOCK, 0600);
+	close(dfd);
+	if (fd == -1 || fstat(fd, &st) != 0) {
+		cj_say("%s: %s", p, strerror(errno));
+		goto bad;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		cj_say("%s: not a regular file", p);
+		goto bad;
+	}
+	if (trusted(&st, p, 0, e, sizeof(e)) != 0) {
+		cj_say("%s", e);
+		goto bad;
+	}
+	if (cj_flock(fd, p) != 0)
+		goto bad;
+	free(dir);
+	free(p);
+	held = fd;
+	return (0);
+bad:
+	if (fd != -1)
+		close(fd);
+	free(dir);
+	free(p);
+	return (-1);
+}
+
+void
+cj_unlock(void)
+{
+	if (held != -1)
+		close(held);
+	held = -1;
+}
+
+/* --- loading: the plan and the journal replayed ------------------------ */
+
+/* The configurations sorted by name, for a lookup in log time. */
+static const struct campaign_file *sort_file;
+
+static int
+by_name(const void *a, const void *b)
+{
+	return (strcmp(sort_file->configs[*(const size_t *)a].name,
+	    sort_file->configs[*(const size_t *)b].name));
+}
+
+struct name_key {
+	const char	*s;
+	size_t		 len;
+	const struct campaign_file *f;
+};
+
+static int
+find_name(const void *key, const void *elt)
+{
+	const struct name_key *k = key;
+	const char *n = k->f->configs[*(const size_t *)elt].name;
+	int d = strncmp(k->s, n, k->len);
+
+	if (d != 0)
+		return (d);
+	return (n[k->len] == '\0' ? 0 : -1);
+}
+
+static void
+index_names(struct campaign *c)
+{
+	size_t i;
+
+	c->byname = xcalloc(c->f.nconfigs, sizeof(*c->byname));
+	for (i = 0; i < c->f.nconfigs; i++)
+		c->byname[i] = i;
+	sort_file = &c->f;
+	qsort(c->byname, c->f.nconfigs, sizeof(*c->byname), by_name);
+	sort_file = NULL;
+}
+
+/* The configuration named by the len bytes at s: 0 with *i, or -1. */
+static int
+config_index(const struct campaign *c, const char *s, size_t len, size_t *i)
+{
+	struct name_key k = { s, len, &c->f };
+	const size_t *hit;
+
+	hit = bsearch(&k, c->byname, c->f.nconfigs, sizeof(*c->byname),
+	    find_name);
+	if (hit == NULL)
+		return (-1);
+	*i = *hit;
+	return (0);
+}
+
+/* A decimal number at *p, digits only, up to max; *p moved past it. */
+static int
+plan_number(const char **p, unsigned long long max, unsigned long long *v)
+{
+	const char *s = *p;
+
+	*v = 0;
+	if (*s < '0' || *s > '9')
+		return (-1);
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (*v > (max - (unsigned long long)(*s - '0')) / 10)
+			return (-1);
+		*v = *v * 10 + (unsigned long long)(*s - '0');
+	}
+	*p = s;
+	return (0);
+}
+
+/*
+ * "seed S", then "K ROUND CONFIG" for K = 1.. in order: read in one pass
+ * (the text has no NUL: its control bytes were refused).
+ */
+static int
+load_plan(struct campaign *c, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *nl;
+	unsigned long long v, round;
+	size_t k, cfg, n = c->f.nconfigs * (size_t)c->f.boots;
+
+	if (strncmp(p, "seed ", 5) != 0)
+		return (-1);
+	p += 5;
+	if (plan_number(&p, ULLONG_MAX, &v) != 0 || *p++ != '\n')
+		return (-1);
+	c->f.seed = v;
+	c->slots = xcalloc(n, sizeof(*c->slots));
+	for (k = 0; p < end; k++) {
+		if (k == n || (nl = memchr(p, '\n', (size_t)(end - p))) ==
+		    NULL || plan_number(&p, n, &v) != 0 || v != k + 1 ||
+		    *p++ != ' ' || plan_number(&p, (unsigned long long)
+		    c->f.boots, &round) != 0 || round == 0 || *p++ != ' ' ||
+		    p >= nl || config_index(c, p, (size_t)(nl - p), &cfg) != 0)
+			return (-1);
+		c->slots[k].round = (int)round;
+		c->slots[k].config = cfg;
+		p = nl + 1;
+	}
+	c->nslots = k;
+	return (k == n ? 0 : -1);
+}
+
+/* One journal line into the state. */
+static int
+replay(struct campaign *c, char *line)
+{
+	char word[16], bootid[64], *rest;
+	unsigned long k;
+	long long when;
+	size_t cfg;
+	int bootno = 0, rc, n = 0;
+
+	if (sscanf(line, "%15s %n", word, &n) != 1)
+		return (-1);
+	rest = line + n;
+	if (strcmp(word, "start") == 0)
+		;
+	else if (strcmp(word, "finish") == 0)
+		c->state = CAMPAIGN_FINISHED;
+	else if (strcmp(word, "stop") == 0)
+		c->state = CAMPAIGN_STOPPED;
+	else if (strcmp(word, "guard") == 0)
+		;
+	else if (strcmp(word, "failed") == 0) {
+		n = (int)strcspn(rest, " ");
+		if (config_index(c, rest, (size_t)n, &cfg) != 0)
+			return (-1);
+		rest += n + (rest[n] == ' ');
+		free(c->failed[cfg]);
+		c->failed[cfg] = xstrdup(rest);
+	} else {
+		if (sscanf(rest, "%lu %d %n", &k, &bootno, &n) != 2 || k < 1 ||
+		    k > c->nslots)
+			return (-1);
+		k--;
+		rest += n;
+		if (strcmp(word, "schedule") == 0) {
+			if (sscanf(rest, "%63s %lld", bootid, &when) != 2)
+				return (-1);
+			c->nboots++;
+			c->slots[k].attempts++;
+			snprintf(c->last_bootid, sizeof(c->last_bootid), "%s",
+			    bootid);
+			c->last_when = when;
+		} else if (strcmp(word, "wrong") == 0 ||
+		    strcmp(word, "interrupted") == 0)
+			c->bad[c->slots[k].config]++;
+		else if (strcmp(word, "done") == 0) {
+			if (sscanf(rest, "%d %n", &rc, &n) != 1)
+				return (-1);
+			c->slots[k].done = 1;
+			c->slots[k].rc = rc;
+			c->slots[k].bootno = bootno;
+			free(c->slots[k].set);
+			c->slots[k].set = xstrdup(rest + n);
+		} else if (strcmp(word, "boot") != 0 && strcmp(word,
+		    "run") != 0)
+			return (-1);
+		c->last_slot = k;
+		c->last_bootno = bootno;
+	}
+	snprintf(c->last, sizeof(c->last), "%s", word);
+	return (0);
+}
+
+/*
+ * A control byte (a NUL among them) in a campaign's text file: refused
+ * and named, never read as an end.  0, or -1 said.
+ */
+static int
+control_byte(const char *path, const char *text, size_t len)
+{
+	size_t i;
+	int ln = 1;
+
+	for (i = 0; i < len; i++) {
+		if (text[i] == '\n')
+			ln++;
+		else if ((unsigned char)text[i] < ' ' || text[i] == 0x7f) {
+			cj_say("%s: line %d: control byte 0x%02x", path, ln,
+			    (unsigned char)text[i]);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+int
+cj_load(struct campaign *c, const char *root, const char *id)
+{
+	char e[PATH_MAX + 128], *p, *text, *line, *next;
+	const char *why;
+	size_t len;
+	int ln = 0, dfd, rv = -1;
+
+	memset(c, 0, sizeof(*c));
+	c->root = xstrdup(root);
+	c->id = xstrdup(id);
+	c->dir = xasprintf("%s/campaign/%s", root, id);
+	if ((why = campaign_id_error(id, e, sizeof(e))) != NULL) {
+		cj_say("%s: not a campaign id (%s)", c->dir, why);
+		return (-1);
+	}
+	if ((dfd = cj_open_trusted(c->dir, 1, e, sizeof(e))) == -1) {
+		cj_say("%s", e);
+		return (-1);
+	}
+	p = xasprintf("%s/campaign", c->dir);
+	/* Its kernels were checked at the start; now they may be gone. */
+	if ((text = read_trusted(dfd, "campaign", p, CAMPAIGN_FILE_MAX, &len,
+	    e, sizeof(e))) == NULL || campaign_file_parse(text, len, p,
+	    os_this(), 0, &c->f, e, sizeof(e)) != 0) {
+		cj_say("%s", e);
+		goto out;
+	}
+	free(text);
+	free(p);
+	index_names(c);
+	c->bad = xcalloc(c->f.nconfigs, sizeof(*c->bad));
+	c->failed = xcalloc(c->f.nconfigs, sizeof(*c->failed));
+	p = xasprintf("%s/plan", c->dir);
+	if ((text = read_trusted(dfd, "plan", p, JOURNAL_MAX, &len, e,
+	    sizeof(e))) == NULL) {
+		cj_say("%s", e);
+		goto out;
+	}
+	if (control_byte(p, text, len) != 0)
+		goto out;
+	if (load_plan(c, text, len) != 0) {
+		cj_say("%s: not a campaign plan", p);
+		goto out;
+	}
+	free(text);
+	free(p);
+	p = xasprintf("%s/journal", c->dir);
+	if ((text = read_trusted(dfd, "journal", p, JOURNAL_MAX, &len, e,
+	    sizeof(e))) == NULL) {
+		cj_say("%s", e);
+		goto out;
+	}
+	if (control_byte(p, text, len) != 0)
+		goto out;
+	/*
+	 * An event counts once its line is whole: a last line without its
+	 * newline (a crash mid-append) is refused, as any other damage.
+	 */
+	for (line = text; *line != '\0'; line = next) {
+		ln++;
+		if ((next = strchr(line, '\n')) == NULL) {
+			cj_say("%s: line %d: no end of line", p, ln);
+			goto out;
+		}
+		*next++ = '\0';
+		if (replay(c, line) != 0) {
+			cj_say("%s: line %d: bad event '%s'", p, ln, line);
+			goto out;
+		}
+	}
+	rv = 0;
+out:
+	free(text);
+	free(p);
+	close(dfd);
+	return (rv);
+}
+
+void
+campaign_close(struct campaign *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nslots; i++)
+		free(c->slots[i].set);
+	for (i = 0; c->failed != NULL && i < c->f.nconfigs; i++)
+		free(c->failed[i]);
+	free(c->failed);
+	free(c->bad);
+	free(c->slots);
+	free(c->byname);
+	campaign_file_free(&c->f);
+	free(c->root);
+	free(c->id);
+	free(c->dir);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The newest campaign under root (ids start with their UTC time). */
+static char *
+newest_id(const char *root)
+{
+	struct dirent *de;
+	char *dir, *best = NULL;
+	DIR *dp;
+
+	dir = xasprintf("%s/campaign", root);
+	if ((dp = opendir(dir)) != NULL) {
+		while ((de = readdir(dp)) != NULL)
+			if (campaign_id_error(de->d_name, NULL, 0) == NULL &&
+			    strcmp(de->d_name, "active") != 0 && (best == NULL ||
+			    strcmp(de->d_name, best) > 0)) {
+				free(best);
+				best = xstrdup(de->d_name);
+			}
+		closedir(dp);
+	}
+	free(dir);
+	return (best);
+}
+
+/*
+ * Which campaign: id, or the one active under root, or (latest) the
+ * newest one there.
+ */
+static int
+find(const char *root, const char *id, int latest, char **rootp,
+    char **idp)
+{
+	struct stat st;
+	const char *why;
+	char e[128], *dir;
+
+	*idp = NULL;
+	if ((*rootp = cj_abs_root(root, 0)) == NULL) {
+		cj_say("no campaign under %s", root != NULL ? root :
+		    rs_default_root());
+		return (EXIT_USAGE);
+	}
+	if (id != NULL) {
+		if ((why = campaign_id_error(id, e, sizeof(e))) != NULL) {
+			cj_say("--id: not a campaign id (%s)", why);
+			goto bad;
+		}
+		*idp = xstrdup(id);
+	} else if (cj_active(*rootp, idp) != 0)
+		goto bad;
+	if (*idp == NULL && (!latest || (*idp = newest_id(*rootp)) == NULL)) {
+		cj_say("no campaign in progress under %s", *rootp);
+		goto bad;
+	}
+	dir = xasprintf("%s/campaign/%s/journal", *rootp, *idp);
+	if (lstat(dir, &st) != 0) {
+		cj_say("%s: no such campaign (%s)", *idp, strerror(errno));
+		free(dir);
+		free(*idp);
+		goto bad;
+	}
+	free(dir);
+	return (EXIT_OK);
+bad:
+	free(*rootp);
+	*rootp = *idp = NULL;
+	return (EXIT_USAGE);
+}
+
+/* find and load: EXIT_OK with c loaded, or the status (c closed). */
+int
+cj_open(const char *root, const char *id, int latest,
+    struct campaign *c)
+{
+	char *r, *i;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if ((rc = find(root, id, latest, &r, &i)) != EXIT_OK)
+		return (rc);
+	rc = cj_load(c, r, i) == 0 ? EXIT_OK : EXIT_RUNTIME;
+	free(r);
+	free(i);
+	if (rc != EXIT_OK)
+		campaign_close(c);
+	return (rc);
+}
+
+int
+campaign_open(const char *root, const char *id, struct campaign *c)
+{
+	return (cj_open(root, id, 1, c));
+}
+
+/* --- writing: an event on disk before what it records ------------------ */
+
+/*
+ * Appended, under the root's lock (taken here when not held), and
+ * fsync'd: never the journal rewritten from this process's copy, which
+ * another (a stop) may have outgrown since it was read.
+ */
+int
+cj_record(struct campaign *c, const char *fmt, ...)
+{
+	struct stat st;
+	char e[PATH_MAX + 128], *line, *path, *text;
+	va_list ap;
+	size_t n;
+	int rv = -1, own = held == -1, dfd, fd = -1;
+
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) == -1)
+		line = NULL;
+	va_end(ap);
+	if (line == NULL)
+		return (-1);
+	/* One line: a reason never plants another event. */
+	for (n = 0; line[n] != '\0'; n++)
+		if ((unsigned char)line[n] < ' ' || line[n] == 0x7f)
+			line[n] = ' ';
+	text = xasprintf("%s\n", line);
+	path = xasprintf("%s/journal", c->dir);
+	if (own && cj_lock(c->root, 0) != 0)
+		goto out;
+	if ((dfd = cj_open_trusted(c->dir, 1, e, sizeof(e))) == -1) {
+		cj_say("%s", e);
+		goto out;
+	}
+	fd = openat(dfd, "journal", O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+	    O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd == -1 || fstat(fd, &st) != 0)
+		cj_say("%s: %s", path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		cj_say("%s: not a regular file", path);
+	else if (trusted(&st, path, 0, e, sizeof(e)) != 0)
+		cj_say("%s", e);
+	else if (write_all(fd, text, strlen(text)) != 0 || fsync(fd) != 0 ||
+	    (st.st_size == 0 && fsync(dfd) != 0))
+		cj_say("%s: %s", path, strerror(errno));
+	else
+		rv = replay(c, line);
+	if (fd != -1)
+		close(fd);
+	close(dfd);
+out:
+	if (own)
+		cj_unlock();
+	free(text);
+	free(path);
+	free(line);
+	return (rv);
+}
+
+/* A wrong or interrupted boot of slot k's configuration: retry or fail. */
+int
+cj_bad_boot(struct campaign *c, size_t k)
+{
+	size_t cfg = c->slots[k].config;
+
+	if (c->bad[cfg] <= c->f.retries)
+		return (0);
+	cj_say("config %s: %d wrong or interrupted boots, more than the %d "
+	    "retries: marked failed", c->f.configs[cfg].name, c->bad[cfg],
+	    c->f.retries);
+	return (cj_record(c, "failed %s %d wrong or interrupted boots (retries "
+	    "%d)", c->f.configs[cfg].name, c->bad[cfg], c->f.retries));
+}
