@@ -178,7 +178,8 @@ int	 bis_auto_stop(const double *const *means, const size_t *n,
  * culprit drawn uniformly in 1 .. ncommits-1 (none when effect is 0),
  * each boot mean mu + sd z, mu = 100 before the culprit and 100 +- effect
  * sd from it on (worse for rule->dir), sd = 1.  A commit is skipped with
- * probability pskip (endpoints never).
+ * probability pskip (endpoints never); a boot is an outlier, 5 sd worse,
+ * with probability pout (a disturbed boot no gate caught).
  */
 struct bis_sim {
 	size_t	 runs;
@@ -192,8 +193,8 @@ struct bis_sim {
 	size_t	 maxboots;	/* of one bisect */
 };
 void	 bis_simulate(const struct bis_rule *, size_t runs, size_t cmin,
-	    size_t cmax, double effect, double pskip, uint64_t seed,
-	    struct bis_sim *);
+	    size_t cmax, double effect, double pskip, double pout,
+	    uint64_t seed, struct bis_sim *);
 /*
  * Campaigns of 2 configurations (sd 1, the candidate effect sd worse),
  * boots added a round at a time until bis_auto_stop (rule->fixed: that

@@ -23,10 +23,17 @@ bis_normal(uint64_t *st)
 	return (sqrt(-2 * log(u)) * cos(6.283185307179586 * v));
 }
 
+static double
+uniform(uint64_t *st)
+{
+	return ((double)(splitmix64(st) >> 11) * 0x1p-53);
+}
+
 struct history {
 	uint64_t	 rng;
 	size_t		 culprit;	/* 0: none */
 	double		 shift;		/* of the culprit and after */
+	double		 pout, out;	/* an outlier's chance and shift */
 	int		*skip;
 };
 
@@ -39,12 +46,14 @@ measure(void *ctx, size_t i, double *m)
 		return (-1);
 	*m = 100 + (h->culprit > 0 && i >= h->culprit ? h->shift : 0) +
 	    bis_normal(&h->rng);
+	if (h->pout > 0 && uniform(&h->rng) < h->pout)
+		*m += h->out;
 	return (0);
 }
 
 void
 bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
-    size_t cmax, double effect, double pskip, uint64_t seed,
+    size_t cmax, double effect, double pskip, double pout, uint64_t seed,
     struct bis_sim *out)
 {
 	struct history h;
@@ -61,10 +70,11 @@ bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
 		h.culprit = effect != 0 ?
 		    1 + (size_t)(splitmix64(&h.rng) % (n - 1)) : 0;
 		h.shift = r->dir == BIS_LOWER_WORSE ? -effect : effect;
+		h.pout = pout;
+		h.out = r->dir == BIS_LOWER_WORSE ? -5 : 5;
 		for (i = 0; i < n; i++)
 			h.skip[i] = i > 0 && i + 1 < n &&
-			    (double)(splitmix64(&h.rng) >> 11) * 0x1p-53 <
-			    pskip;
+			    uniform(&h.rng) < pskip;
 		if (bis_drive(n, measure, &h, r, &br) != 0)
 			continue;
 		out->runs++;

@@ -9,13 +9,15 @@
 # fixed count.  Targets at 3 SD: the culprit named in >= 95%, "no
 # regression" on histories without one in >= 95%.  Deterministic: SEED.
 #   RUNS (2000), SEED (1), EFFECTS (1,2,3,5), SKIP (0: the chance that
-#   a step fails to build or boot), CAP (10)
+#   a step fails to build or boot), OUTLIERS (0: the chance that a boot
+#   is 5 SD worse, a disturbed boot no gate caught), CAP (10)
 set -u
 TOP=${FSCONC_TOP:-$(pwd)}
 RUNS=${RUNS:-2000}
 SEED=${SEED:-1}
 EFFECTS=${EFFECTS:-1,2,3,5}
 SKIP=${SKIP:-0}
+OUTLIERS=${OUTLIERS:-0}
 CAP=${CAP:-10}
 lib=$TOP/build/libfsconc.a
 echo "bisect: error rates and boots by simulation"
@@ -32,4 +34,5 @@ if ! cc $flags -O2 -o "$tmp/bisect_sim" "$TOP/bench/bisect_sim.c" "$lib" \
 	echo "  build failed: $(head -n 3 "$tmp/err")"
 	exit 1
 fi
-"$tmp/bisect_sim" -n "$RUNS" -s "$SEED" -e "$EFFECTS" -k "$SKIP" -c "$CAP"
+"$tmp/bisect_sim" -n "$RUNS" -s "$SEED" -e "$EFFECTS" -k "$SKIP" \
+    -u "$OUTLIERS" -c "$CAP"

@@ -10,8 +10,9 @@
  * boots for campaigns (`boots auto`) against a fixed count.
  *
  *   bisect_sim [-n runs] [-s seed] [-e effects] [-k pskip] [-c cap]
- *       [-o odds] [-t step_min] [-m margin%] [-F]
+ *       [-o odds] [-t step_min] [-m margin%] [-u pout] [-F]
  *
+ * -u: the chance that a boot is an outlier, 5 SD worse.
  * -F: adaptive rows only (no search for the fixed count, no campaigns).
  *
  * Built and run by bench/bisect.sh against build/libfsconc.a.
@@ -29,14 +30,15 @@
 
 static size_t runs = 2000;
 static uint64_t seed = 1;
-static double pskip = 0;
+static double pskip = 0, pout = 0;
 
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: bisect_sim [-n runs] [-s seed] [-e effects] "
 	    "[-k pskip] [-c cap]\n"
-	    "                  [-o odds] [-t step_min] [-m margin%%] [-F]\n");
+	    "                  [-o odds] [-t step_min] [-m margin%%] [-u pout] "
+	    "[-F]\n");
 	exit(2);
 }
 
@@ -54,8 +56,9 @@ struct pair {
 static void
 sim_pair(const struct bis_rule *r, double effect, struct pair *p)
 {
-	bis_simulate(r, runs, 8, 16, effect, pskip, seed, &p->reg);
-	bis_simulate(r, runs, 8, 16, 0, pskip, seed ^ 0x5eed, &p->none);
+	bis_simulate(r, runs, 8, 16, effect, pskip, pout, seed, &p->reg);
+	bis_simulate(r, runs, 8, 16, 0, pskip, pout, seed ^ 0x5eed,
+	    &p->none);
 }
 
 static double
@@ -85,7 +88,7 @@ main(int argc, char **argv)
 	int ch, cap = 10, k, best, only = 0;
 
 	bis_rule_default(&r);
-	while ((ch = getopt(argc, argv, "n:s:e:k:c:o:t:m:F")) != -1)
+	while ((ch = getopt(argc, argv, "n:s:e:k:c:o:t:m:u:F")) != -1)
 		switch (ch) {
 		case 'o':
 			r.odds = strtod(optarg, &end);
@@ -100,6 +103,11 @@ main(int argc, char **argv)
 		case 'm':
 			r.margin = strtod(optarg, &end);
 			if (*end != '\0')
+				usage();
+			break;
+		case 'u':
+			pout = strtod(optarg, &end);
+			if (*end != '\0' || !(pout >= 0 && pout < 1))
 				usage();
 			break;
 		case 'F':
@@ -138,8 +146,8 @@ main(int argc, char **argv)
 	if (bis_rule_check(&r) != NULL)
 		errx(2, "rule: %s", bis_rule_check(&r));
 	printf("bisect: %zu bisects a row (8-16 commits, culprit at random) "
-	    "and %zu without a regression; seed %llu, skip %.2f\n", runs,
-	    runs, (unsigned long long)seed, pskip);
+	    "and %zu without a regression; seed %llu, skip %.2f, outliers %.2f\n",
+	    runs, runs, (unsigned long long)seed, pskip, pout);
 	printf("rule: alpha %g over every endpoint look, odds %g, margin "
 	    "%g%%, boots: endpoints %d, steps %d, cap %d\n", r.alpha, r.odds,
 	    r.margin, r.min_boots, r.step_min, r.cap);

@@ -475,11 +475,11 @@ test_sim_rates(void **state)
 
 	(void)state;
 	bis_rule_default(&r);
-	bis_simulate(&r, 400, 8, 16, 3, 0, 11, &s);
+	bis_simulate(&r, 400, 8, 16, 3, 0, 0, 11, &s);
 	assert_int_equal(s.runs, 400);
 	assert_true(s.right >= 380);
 	assert_true(s.wrong <= 8);
-	bis_simulate(&r, 400, 8, 16, 0, 0, 12, &s);
+	bis_simulate(&r, 400, 8, 16, 0, 0, 0, 12, &s);
 	assert_int_equal(s.runs, 400);
 	assert_true(s.right >= 390);
 	assert_int_equal(s.right, s.noregr);
@@ -487,7 +487,7 @@ test_sim_rates(void **state)
 	{
 		struct bis_sim t;
 
-		bis_simulate(&r, 400, 8, 16, 0, 0, 12, &t);
+		bis_simulate(&r, 400, 8, 16, 0, 0, 0, 12, &t);
 		assert_memory_equal(&s, &t, sizeof(s));
 	}
 }
