@@ -81,6 +81,8 @@ enum { BIS_UNKNOWN = 0, BIS_GOOD, BIS_BAD };
 struct bis_step {
 	int	 verdict;	/* BIS_UNKNOWN, BIS_GOOD, BIS_BAD */
 	double	 lodds;		/* log posterior odds, bad against good */
+	double	 pbad;		/* the posterior probability of bad, at
+				   even prior odds: 1 / (1 + e^-lodds) */
 	double	 mean;		/* of the step's boot means */
 };
 /*
@@ -123,9 +125,13 @@ struct bis_next {
  * the bad one, linear history between.  The endpoints first (the one
  * with fewer boots is booted; judged when both have as many), then the
  * step in progress (a commit inside (lo, hi) with an UNKNOWN verdict
- * below the cap), else the commit nearest the middle of (lo, hi) that is
- * neither measured nor skipped.  A step still UNKNOWN at the cap counts
- * as skipped.  When no commit is left: the culprit when hi = lo + 1,
+ * below the cap; once it has as many boots as the endpoints, whose
+ * spread bounds the odds any step can reach, the endpoints get the next
+ * boot, one each), else the commit nearest the middle of (lo, hi) that
+ * is neither measured nor skipped.  A step still UNKNOWN at the cap
+ * counts as skipped.  Verdicts are recomputed from the boots at every
+ * call: a step judged before may become undecided when the endpoints
+ * gain boots, and is then measured again.  When no commit is left: the culprit when hi = lo + 1,
  * else AMBIGUOUS.  A function of pts alone: the same state, the same
  * answer.  -1 for n < 2, a value that is not finite, a rule that
  * bis_rule_check refuses.

@@ -208,7 +208,7 @@ bis_judge(const double *good, size_t ng, const double *bad, size_t nb,
 
 	memset(s, 0, sizeof(*s));
 	s->verdict = BIS_UNKNOWN;
-	s->lodds = s->mean = NAN;
+	s->lodds = s->pbad = s->mean = NAN;
 	if (ng < 2 || nb < 2 || !all_finite(good, ng) ||
 	    !all_finite(bad, nb) || !all_finite(x, nx))
 		return (-1);
@@ -232,6 +232,7 @@ bis_judge(const double *good, size_t ng, const double *bad, size_t nb,
 		s->lodds = nu / 2 * log(rg / rb) + 0.5 * (log((double)ng +
 		    k) + log((double)nb) - log((double)ng) -
 		    log((double)nb + k));
+	s->pbad = 1 / (1 + exp(-s->lodds));
 	need = (size_t)(r->fixed ? r->fixed : r->step_min);
 	if (nx < need)
 		return (0);
@@ -255,7 +256,7 @@ bis_verdict_at(const struct bis_point *p, size_t n, size_t i,
     const struct bis_rule *r, struct bis_step *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->lodds = s->mean = NAN;
+	s->lodds = s->pbad = s->mean = NAN;
 	if (i >= n || n < 2)
 		return (-1);
 	if (i == 0 || i == n - 1) {

@@ -198,6 +198,7 @@ test_judge_numpy(void **state)
 	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), xb, N(xb), &r, &s),
 	    0);
 	assert_rel(s.lodds, ref[0], 1e-9);
+	assert_near(s.pbad, 1 / (1 + exp(-ref[0])), 1e-12);
 	assert_int_equal(s.verdict, BIS_BAD);	/* log 99 = 4.6 */
 	assert_near(s.mean, 11.2, 1e-12);
 	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), xg, N(xg), &r, &s),
@@ -207,6 +208,7 @@ test_judge_numpy(void **state)
 	/* One boot at the midpoint: even odds; below step_min: unknown. */
 	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), xo, 1, &r, &s), 0);
 	assert_near(s.lodds, ref[2], 1e-9);
+	assert_near(s.pbad, 0.5, 1e-9);
 	assert_int_equal(s.verdict, BIS_UNKNOWN);
 	assert_int_equal(bis_judge(ua, N(ua), ub, N(ub), xu, 1, &r, &s), 0);
 	assert_rel(s.lodds, ref[3], 1e-9);
@@ -239,6 +241,7 @@ test_judge_edges(void **state)
 	/* No spread anywhere: the step equal to one endpoint is it. */
 	assert_int_equal(bis_judge(c10, 3, c11, 3, x, 2, &r, &s), 0);
 	assert_true(isinf(s.lodds) && s.lodds > 0);
+	assert_near(s.pbad, 1, 0);
 	assert_int_equal(s.verdict, BIS_BAD);
 	x[0] = x[1] = 10;
 	assert_int_equal(bis_judge(c10, 3, c11, 3, x, 2, &r, &s), 0);
@@ -434,7 +437,6 @@ test_next_undecided(void **state)
 
 	(void)state;
 	bis_rule_default(&r);
-	r.cap = 3;
 	for (i = 0; i < 10; i++)
 		mid[i] = i % 2 ? 10.9 : 11.1;
 	memset(p, 0, sizeof(p));
@@ -442,6 +444,27 @@ test_next_undecided(void **state)
 	p[0].nboots = 3;
 	p[4].boots = b;
 	p[4].nboots = 3;
+	/*
+	 * Below the cap: a step with as many boots as the endpoints sends
+	 * the next boots to them, good then bad.
+	 */
+	p[2].boots = mid;
+	p[2].nboots = 3;
+	assert_int_equal(bis_next(p, 5, &r, &x), 0);
+	assert_int_equal(x.action, BIS_ACT_BOOT);
+	assert_int_equal(x.commit, 0);
+	{
+		static const double g4[] = { 10, 10.2, 9.8, 10 };
+
+		p[0].boots = g4;
+		p[0].nboots = 4;
+		assert_int_equal(bis_next(p, 5, &r, &x), 0);
+		assert_int_equal(x.commit, 4);
+		p[0].boots = g;
+		p[0].nboots = 3;
+	}
+	p[2].nboots = 0;
+	r.cap = 3;
 	/* The middle, then its boots up to the cap. */
 	assert_int_equal(bis_next(p, 5, &r, &x), 0);
 	assert_int_equal(x.action, BIS_ACT_BOOT);
