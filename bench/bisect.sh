@@ -10,7 +10,9 @@
 # regression" on histories without one in >= 95%.  Deterministic: SEED.
 #   RUNS (2000), SEED (1), EFFECTS (1,2,3,5), SKIP (0: the chance that
 #   a step fails to build or boot), OUTLIERS (0: the chance that a boot
-#   is 5 SD worse, a disturbed boot no gate caught), CAP (10)
+#   is 5 SD worse, a disturbed boot no gate caught), CAP (10),
+#   BISECT_ARGS (more options of bisect_sim: -m margin%, -o odds,
+#   -t step boots, -F adaptive rows only)
 set -u
 TOP=${FSCONC_TOP:-$(pwd)}
 RUNS=${RUNS:-2000}
@@ -35,4 +37,4 @@ if ! cc $flags -O2 -o "$tmp/bisect_sim" "$TOP/bench/bisect_sim.c" "$lib" \
 	exit 1
 fi
 "$tmp/bisect_sim" -n "$RUNS" -s "$SEED" -e "$EFFECTS" -k "$SKIP" \
-    -u "$OUTLIERS" -c "$CAP"
+    -u "$OUTLIERS" -c "$CAP" ${BISECT_ARGS:-}
