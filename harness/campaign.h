@@ -24,6 +24,9 @@
 
 #define CAMPAIGN_BOOTS_DEFAULT	5	/* boots per configuration */
 #define CAMPAIGN_BOOTS_MAX	1000
+/* boots auto: the cap and the target (percent) when the file names none. */
+#define CAMPAIGN_AUTO_CAP	10
+#define CAMPAIGN_AUTO_TARGET	1.0
 #define CAMPAIGN_CONFIGS_MAX	1000
 #define CAMPAIGN_SLOTS_MAX	10000	/* configurations x boots */
 #define CAMPAIGN_ID_MAX		128	/* bytes */
@@ -64,7 +67,11 @@ struct campaign_file {
 	size_t		 nrun;		/* words, "run" included */
 	struct campaign_config *configs;
 	size_t		 nconfigs;
-	int		 boots;		/* per configuration */
+	int		 boots;		/* per configuration; boots auto: the
+					   cap */
+	int		 boots_auto;	/* boots auto: stop early (bisect.h,
+					   bis_auto_stop) */
+	double		 boots_target;	/* boots auto: percent of the mean */
 	uint64_t	 seed;
 	int		 seed_given;
 	uint64_t	 boot_timeout;	/* seconds */

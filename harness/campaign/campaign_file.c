@@ -163,6 +163,51 @@ number(struct parse *p, char **w, size_t nw, int *seen, uint64_t min,
 	return (0);
 }
 
+/*
+ * boots auto [cap N] [target X%]: rounds of boots until every comparison
+ * with the baseline is clear or every interval is within the target, at
+ * most N a configuration (analysis/bisect.h, bis_auto_stop).
+ */
+static int
+boots_auto(struct parse *p, char **w, size_t nw)
+{
+	struct campaign_file *f = p->f;
+	char msg[64];
+	uint64_t v;
+	size_t i;
+	int cap = 0, target = 0;
+
+	if (p->seen_boots)
+		return (fail(p, "boots: given twice"));
+	p->seen_boots = 1;
+	f->boots_auto = 1;
+	f->boots = CAMPAIGN_AUTO_CAP;
+	f->boots_target = CAMPAIGN_AUTO_TARGET;
+	for (i = 2; i < nw; i += 2) {
+		if (strcmp(w[i], "cap") != 0 && strcmp(w[i], "target") != 0)
+			return (fail(p, "boots auto %s: want cap N or target "
+			    "PERCENT", w[i]));
+		if ((w[i][0] == 'c' ? cap++ : target++) > 0)
+			return (fail(p, "boots auto: %s given twice", w[i]));
+		if (i + 1 >= nw)
+			return (fail(p, "boots auto %s: wants a value", w[i]));
+		if (w[i][0] == 't') {
+			if (parse_percent(w[i + 1], &f->boots_target) != 0)
+				return (fail(p, "boots auto target %s: want a "
+				    "percentage above 0, at most 100",
+				    w[i + 1]));
+			continue;
+		}
+		/* A verdict needs STAT_MIN_N boots a side: 3. */
+		if (parse_uint(w[i + 1], 3, CAMPAIGN_BOOTS_MAX, &v) != 0)
+			return (fail(p, "boots auto cap %s: %s", w[i + 1],
+			    parse_uint_error(msg, sizeof(msg), 3,
+			    CAMPAIGN_BOOTS_MAX)));
+		f->boots = (int)v;
+	}
+	return (0);
+}
+
 /* A campaign-wide key; 1 when key is not one. */
 static int
 global_key(struct parse *p, char **w, size_t nw)
@@ -187,6 +232,8 @@ global_key(struct parse *p, char **w, size_t nw)
 		return (0);
 	}
 	if (strcmp(w[0], "boots") == 0) {
+		if (nw >= 2 && strcmp(w[1], "auto") == 0)
+			return (boots_auto(p, w, nw));
 		if (nw == 2 && parse_uint(w[1], 0, UINT64_MAX, &v) == 0 &&
 		    (v == 0 || v > CAMPAIGN_BOOTS_MAX))
 			return (fail(p, "boots %s: want 1 to %d boots per "

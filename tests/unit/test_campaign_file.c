@@ -47,6 +47,47 @@ refused(const char *text, enum md_os os, const char *want)
 		fail_msg("'%s' lacks '%s'", err, want);
 }
 
+/* boots auto [cap N] [target X%]: the parse (the stop rule: bisect.h). */
+static void
+test_boots_auto(void **state)
+{
+	const enum md_os L = MD_OS_LINUX;
+	struct campaign_file f;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(parse(LINUX_HEAD "boots auto\n" LINUX_A, &f, err),
+	    0);
+	assert_int_equal(f.boots_auto, 1);
+	assert_int_equal(f.boots, CAMPAIGN_AUTO_CAP);
+	assert_true(f.boots_target == CAMPAIGN_AUTO_TARGET);
+	campaign_file_free(&f);
+	assert_int_equal(parse(LINUX_HEAD "boots auto target 2.5% cap 20\n"
+	    LINUX_A, &f, err), 0);
+	assert_int_equal(f.boots_auto, 1);
+	assert_int_equal(f.boots, 20);
+	assert_true(f.boots_target == 2.5);
+	campaign_file_free(&f);
+	assert_int_equal(parse(LINUX_HEAD "boots 4\n" LINUX_A, &f, err), 0);
+	assert_int_equal(f.boots_auto, 0);
+	campaign_file_free(&f);
+	refused(LINUX_HEAD "boots auto cap 2\n" LINUX_A, L, "cap 2");
+	refused(LINUX_HEAD "boots auto cap 1001\n" LINUX_A, L, "cap 1001");
+	refused(LINUX_HEAD "boots auto cap\n" LINUX_A, L, "wants a value");
+	refused(LINUX_HEAD "boots auto target 0%\n" LINUX_A, L,
+	    "want a percentage");
+	refused(LINUX_HEAD "boots auto target 101\n" LINUX_A, L,
+	    "want a percentage");
+	refused(LINUX_HEAD "boots auto target 1e9\n" LINUX_A, L,
+	    "want a percentage");
+	refused(LINUX_HEAD "boots auto cap 5 cap 6\n" LINUX_A, L,
+	    "cap given twice");
+	refused(LINUX_HEAD "boots auto soon\n" LINUX_A, L,
+	    "want cap N or target PERCENT");
+	refused(LINUX_HEAD "boots 3\nboots auto\n" LINUX_A, L, "given twice");
+	refused(LINUX_HEAD "boots auto\nboots 3\n" LINUX_A, L, "given twice");
+}
+
 static void
 test_linux(void **state)
 {
@@ -345,6 +386,7 @@ main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_linux),
+		cmocka_unit_test(test_boots_auto),
 		cmocka_unit_test(test_freebsd),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_nul),

@@ -1,0 +1,220 @@
+/*
+ * Bisecting a scalability regression across commits, judged at the level
+ * of the boot: one number per boot (the figure followed, EC(N) or T(N),
+ * a boot's mean over its batches), never one boot's batches.  Pure
+ * statistics: no I/O, no process control.  The caller (fsconc bisect)
+ * builds, boots and measures; this module says what to do next from the
+ * boot means measured so far, so that a journal replayed after a reboot
+ * rebuilds the same decision.  DESIGN.md ("Bisect and adaptive boots")
+ * says why each rule is the one it is.
+ */
+#ifndef FSCONC_BISECT_H
+#define FSCONC_BISECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Which way the figure gets worse: a time grows, EC falls. */
+enum { BIS_EITHER = 0, BIS_HIGHER_WORSE, BIS_LOWER_WORSE };
+
+struct bis_rule {
+	/*
+	 * Endpoints: the chance of calling equal endpoints different, over
+	 * every look up to the cap (Bonferroni over the looks: each look
+	 * tests at alpha / (cap - min_boots + 1)).
+	 */
+	double	 alpha;		/* 0.01 */
+	/* A step is judged when the posterior odds of one endpoint's model
+	   against the other's reach this. */
+	double	 odds;		/* 99 */
+	/* Percent of the good mean: endpoints whose difference is shown to
+	   be within it are the same (two one-sided tests); 0: never early. */
+	double	 margin;	/* 0 */
+	/* Percent of the good mean: a smaller endpoint difference is no
+	   regression, however significant. */
+	double	 threshold;	/* 0 */
+	int	 dir;		/* BIS_* (BIS_EITHER) */
+	int	 min_boots;	/* of each endpoint before its first look (3) */
+	int	 step_min;	/* of a step before its first judgement (2) */
+	int	 cap;		/* the most boots of one commit (10) */
+	/*
+	 * 0: adaptive.  n: every commit gets exactly n boots and is then
+	 * judged once, forced (endpoints: different at alpha or not; a
+	 * step: the likelier endpoint): the fixed design adaptive boots
+	 * are measured against.
+	 */
+	int	 fixed;
+};
+void	 bis_rule_default(struct bis_rule *);
+/* NULL, or why the rule cannot be used ("cap below min_boots"). */
+const char *bis_rule_check(const struct bis_rule *);
+
+/* --- the endpoints ----------------------------------------------------- */
+
+enum { BIS_ENDS_UNKNOWN = 0, BIS_ENDS_DIFFER, BIS_ENDS_SAME,
+	BIS_ENDS_BETTER };
+
+struct bis_ends {
+	int	 verdict;	/* BIS_ENDS_*; BETTER: they differ, the bad
+				   endpoint the better */
+	double	 diff, pct;	/* mean(bad) - mean(good), and in % of it */
+	double	 lo, hi;	/* the difference's interval at 1 - 2 alpha_look */
+	double	 t, df, p;	/* Welch on boot means */
+	double	 alpha_look;	/* the level of this look */
+};
+/*
+ * The three-way rule on the endpoints' boot means: DIFFER when Welch's p
+ * <= alpha_look and the difference is beyond the threshold; SAME when it
+ * is within the threshold though significant, or shown to be within the
+ * margin, or (fixed design) not significant; else UNKNOWN: more boots,
+ * unless both sides are at the cap (the caller says "not shown to
+ * differ").  -1 for a value that is not finite or fewer than 2 boots a
+ * side.
+ */
+int	 bis_endpoints(const double *good, size_t ng, const double *bad,
+	    size_t nb, const struct bis_rule *, struct bis_ends *);
+
+/* --- a step ------------------------------------------------------------ */
+
+enum { BIS_UNKNOWN = 0, BIS_GOOD, BIS_BAD };
+
+struct bis_step {
+	int	 verdict;	/* BIS_UNKNOWN, BIS_GOOD, BIS_BAD */
+	double	 lodds;		/* log posterior odds, bad against good */
+	double	 pbad;		/* the posterior probability of bad, at
+				   even prior odds: 1 / (1 + e^-lodds) */
+	double	 mean;		/* of the step's boot means */
+};
+/*
+ * A step's boot means x against the endpoints': the log Bayes factor of
+ * two models of every boot measured, "x comes from the good commit's
+ * distribution" against "from the bad one's", each two normal groups
+ * with a common between-boot variance (flat priors on the two means,
+ * 1/s on s, so that the endpoints' means and s are integrated, not
+ * plugged in).  BAD when the odds reach rule->odds, GOOD when 1/odds,
+ * else UNKNOWN.  Fewer than step_min boots: UNKNOWN.  -1 for a value
+ * that is not finite, or fewer than 2 boots of an endpoint.
+ */
+int	 bis_judge(const double *good, size_t ng, const double *bad,
+	    size_t nb, const double *x, size_t nx, const struct bis_rule *,
+	    struct bis_step *);
+
+/* --- the bisect, one action at a time ---------------------------------- */
+
+/* What is known of one commit: its boot means, or that it was skipped. */
+struct bis_point {
+	const double	*boots;
+	size_t		 nboots;
+	int		 skipped;	/* failed to build, install or boot */
+};
+
+enum { BIS_ACT_BOOT = 0, BIS_ACT_DONE };
+enum { BIS_CULPRIT = 0, BIS_NO_REGRESSION, BIS_IMPROVED, BIS_AMBIGUOUS,
+	BIS_ENDPOINT_FAILED };
+
+struct bis_next {
+	int	 action;	/* BIS_ACT_* */
+	size_t	 commit;	/* BOOT: boot this commit once more */
+	int	 outcome;	/* DONE: BIS_CULPRIT .. */
+	size_t	 lo, hi;	/* the last good and the first bad known;
+				   CULPRIT: hi; AMBIGUOUS: in (lo, hi] */
+	struct bis_ends ends;	/* the endpoints' last verdict */
+};
+/*
+ * The next action from what is known: pts[0] the good commit, pts[n-1]
+ * the bad one, linear history between.  The endpoints first (the one
+ * with fewer boots is booted; judged when both have as many), then the
+ * step in progress (a commit inside (lo, hi) with an UNKNOWN verdict
+ * below the cap; once it has as many boots as the endpoints, whose
+ * spread bounds the odds any step can reach, the endpoints get the next
+ * boot, one each), else the commit nearest the middle of (lo, hi) that
+ * is neither measured nor skipped.  A step still UNKNOWN at the cap
+ * counts as skipped.  Verdicts are recomputed from the boots at every
+ * call: a step judged before may become undecided when the endpoints
+ * gain boots, and is then measured again.  When no commit is left: the culprit when hi = lo + 1,
+ * else AMBIGUOUS.  A function of pts alone: the same state, the same
+ * answer.  -1 for n < 2, a value that is not finite, a rule that
+ * bis_rule_check refuses.
+ */
+int	 bis_next(const struct bis_point *pts, size_t n,
+	    const struct bis_rule *, struct bis_next *);
+/* A commit's verdict now (endpoints: GOOD at 0, BAD at n - 1). */
+int	 bis_verdict_at(const struct bis_point *pts, size_t n, size_t i,
+	    const struct bis_rule *, struct bis_step *);
+
+/*
+ * A whole bisect driven through measure(ctx, commit, &mean): 0 with one
+ * boot mean, -1 when the commit fails (skipped from then on).  The
+ * result: the last bis_next, and the boots and steps (commits measured
+ * beyond the endpoints) spent.  -1 as bis_next.
+ */
+struct bis_run {
+	struct bis_next	 next;
+	size_t		 boots;
+	size_t		 steps;
+};
+int	 bis_drive(size_t n, int (*measure)(void *, size_t, double *),
+	    void *ctx, const struct bis_rule *, struct bis_run *);
+
+const char *bis_outcome_name(int);
+const char *bis_verdict_name(int);
+
+/* --- adaptive boots for campaigns --------------------------------------- */
+
+enum { BIS_AUTO_MORE = 0, BIS_AUTO_CLEAR, BIS_AUTO_TARGET, BIS_AUTO_CAP };
+
+/*
+ * `boots auto`: after each round of boots, whether a campaign stops.
+ * means[c], n[c]: configuration c's boot means of the figure followed;
+ * base the baseline.  CLEAR: every configuration's comparison with the
+ * baseline is clear by bis_endpoints (DIFFER, SAME or BETTER, the rule's
+ * alpha spread over the looks); TARGET: every configuration's t interval
+ * over boots (conf percent) is within target percent of its mean; CAP:
+ * every configuration has rule->cap boots.  No configuration below
+ * rule->min_boots stops.  -1 for a value that is not finite.
+ */
+int	 bis_auto_stop(const double *const *means, const size_t *n,
+	    size_t ncfg, size_t base, const struct bis_rule *, double conf,
+	    double target);
+
+/* --- simulation ---------------------------------------------------------- */
+
+/*
+ * Bisects of simulated histories: ncommits commits (good at 0), the
+ * culprit drawn uniformly in 1 .. ncommits-1 (none when effect is 0),
+ * each boot mean mu + sd z, mu = 100 before the culprit and 100 +- effect
+ * sd from it on (worse for rule->dir), sd = 1.  A commit is skipped with
+ * probability pskip (endpoints never); a boot is an outlier, 5 sd worse,
+ * with probability pout (a disturbed boot no gate caught).
+ */
+struct bis_sim {
+	size_t	 runs;
+	size_t	 right;		/* culprit named, or "no regression" when
+				   there is none */
+	size_t	 wrong;		/* another commit named, or a culprit
+				   where there is none */
+	size_t	 noregr;	/* said "no regression" (or improved) */
+	size_t	 ambiguous;
+	size_t	 boots, steps;
+	size_t	 maxboots;	/* of one bisect */
+};
+void	 bis_simulate(const struct bis_rule *, size_t runs, size_t cmin,
+	    size_t cmax, double effect, double pskip, double pout,
+	    uint64_t seed, struct bis_sim *);
+/*
+ * Campaigns of 2 configurations (sd 1, the candidate effect sd worse),
+ * boots added a round at a time until bis_auto_stop (rule->fixed: that
+ * many rounds).  found: the candidate judged worse than the baseline at
+ * the end (Welch on boot means, p <= 1 - conf/100).
+ */
+struct bis_auto_sim {
+	size_t	 runs, found, boots;
+	size_t	 stop[4];	/* by BIS_AUTO_* */
+};
+void	 bis_auto_simulate(const struct bis_rule *, size_t runs,
+	    double effect, double conf, double target, uint64_t seed,
+	    struct bis_auto_sim *);
+/* A standard normal from splitmix64 (Box-Muller). */
+double	 bis_normal(uint64_t *state);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * Bisects and campaigns of simulated boots (bisect.h): the error rates
+ * and the boots of the rules in bisect_rule.c, for bench/bisect_sim.c
+ * and the unit tests.  Seeded with splitmix64: the same seed, the same
+ * figures on every OS.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/stats.h"
+#include "analysis/bisect.h"
+#include "common/util.h"
+
+double
+bis_normal(uint64_t *st)
+{
+	double u, v;
+
+	/* Uniforms in (0, 1): 53 bits, half a step off 0. */
+	u = ((double)(splitmix64(st) >> 11) + 0.5) * 0x1p-53;
+	v = ((double)(splitmix64(st) >> 11) + 0.5) * 0x1p-53;
+	return (sqrt(-2 * log(u)) * cos(6.283185307179586 * v));
+}
+
+static double
+uniform(uint64_t *st)
+{
+	return ((double)(splitmix64(st) >> 11) * 0x1p-53);
+}
+
+struct history {
+	uint64_t	 rng;
+	size_t		 culprit;	/* 0: none */
+	double		 shift;		/* of the culprit and after */
+	double		 pout, out;	/* an outlier's chance and shift */
+	int		*skip;
+};
+
+static int
+measure(void *ctx, size_t i, double *m)
+{
+	struct history *h = ctx;
+
+	if (h->skip[i])
+		return (-1);
+	*m = 100 + (h->culprit > 0 && i >= h->culprit ? h->shift : 0) +
+	    bis_normal(&h->rng);
+	if (h->pout > 0 && uniform(&h->rng) < h->pout)
+		*m += h->out;
+	return (0);
+}
+
+void
+bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
+    size_t cmax, double effect, double pskip, double pout, uint64_t seed,
+    struct bis_sim *out)
+{
+	struct history h;
+	struct bis_run br;
+	size_t k, n, i;
+
+	memset(out, 0, sizeof(*out));
+	if (cmin < 2 || cmax < cmin)
+		return;
+	h.rng = seed;
+	h.skip = xcalloc(cmax, sizeof(*h.skip));
+	for (k = 0; k < runs; k++) {
+		n = cmin + (size_t)(splitmix64(&h.rng) % (cmax - cmin + 1));
+		h.culprit = effect != 0 ?
+		    1 + (size_t)(splitmix64(&h.rng) % (n - 1)) : 0;
+		h.shift = r->dir == BIS_LOWER_WORSE ? -effect : effect;
+		h.pout = pout;
+		h.out = r->dir == BIS_LOWER_WORSE ? -5 : 5;
+		for (i = 0; i < n; i++)
+			h.skip[i] = i > 0 && i + 1 < n &&
+			    uniform(&h.rng) < pskip;
+		if (bis_drive(n, measure, &h, r, &br) != 0)
+			continue;
+		out->runs++;
+		out->boots += br.boots;
+		out->steps += br.steps;
+		if (br.boots > out->maxboots)
+			out->maxboots = br.boots;
+		switch (br.next.outcome) {
+		case BIS_CULPRIT:
+			if (h.culprit > 0 && br.next.hi == h.culprit)
+				out->right++;
+			else
+				out->wrong++;
+			break;
+		case BIS_NO_REGRESSION:
+		case BIS_IMPROVED:
+			out->noregr++;
+			if (h.culprit == 0)
+				out->right++;
+			break;
+		case BIS_AMBIGUOUS:
+			out->ambiguous++;
+			break;
+		}
+	}
+	free(h.skip);
+}
+
+void
+bis_auto_simulate(const struct bis_rule *r, size_t runs, double effect,
+    double conf, double target, uint64_t seed, struct bis_auto_sim *out)
+{
+	const double *mp[2];
+	double *v[2], shift;
+	struct dataset *a, *b;
+	struct ttest t;
+	size_t k, n[2], c, lim;
+	uint64_t rng = seed;
+	int st;
+
+	memset(out, 0, sizeof(*out));
+	lim = (size_t)(r->fixed ? r->fixed : r->cap);
+	v[0] = xcalloc(lim, sizeof(double));
+	v[1] = xcalloc(lim, sizeof(double));
+	shift = r->dir == BIS_LOWER_WORSE ? -effect : effect;
+	for (k = 0; k < runs; k++) {
+		n[0] = n[1] = 0;
+		st = BIS_AUTO_MORE;
+		/* A round: one boot of each configuration. */
+		while (n[0] < lim) {
+			for (c = 0; c < 2; c++)
+				v[c][n[c]++] = 100 + (c ? shift : 0) +
+				    bis_normal(&rng);
+			if (r->fixed)
+				continue;
+			mp[0] = v[0];
+			mp[1] = v[1];
+			st = bis_auto_stop(mp, n, 2, 0, r, conf, target);
+			if (st != BIS_AUTO_MORE)
+				break;
+		}
+		if (r->fixed)
+			st = BIS_AUTO_CAP;
+		if (st >= 0 && st < 4)
+			out->stop[st]++;
+		out->runs++;
+		out->boots += n[0] + n[1];
+		a = ds_new("base");
+		b = ds_new("cand");
+		for (c = 0; c < n[0]; c++) {
+			ds_add(a, v[0][c]);
+			ds_add(b, v[1][c]);
+		}
+		if (stat_welch(a, b, conf, &t) == 0 &&
+		    t.p <= 1 - conf / 100 &&
+		    (r->dir == BIS_EITHER || (t.diff > 0) ==
+		    (r->dir == BIS_HIGHER_WORSE)))
+			out->found++;
+		ds_free(a);
+		ds_free(b);
+	}
+	free(v[0]);
+	free(v[1]);
+}
