@@ -1,7 +1,8 @@
-# Isolated CPUs, run inside a 2-CPU guest booted with isolcpus=1 by
-# tests/e2e/isolcpus_guest.sh: every process inherits an affinity of CPU
-# 0 alone.  Prints TAP, and the EC(2) seen as comments: under emulation
-# timings mean nothing, so only the binding is checked.
+# Isolated CPUs, run inside a guest of tests/e2e/isolcpus_guest.sh:
+# 2 CPUs booted with isolcpus=1, or 3 with isolcpus=1-2.  Every process
+# inherits an affinity of CPU 0 alone.  Prints TAP, and the EC(2) seen
+# as comments: under emulation timings mean nothing, so only the flags
+# and the binding are checked.
 #   sh tests/manycpu/isolcpus.sh            (FSCONC and FSCONC_TOP set)
 . "$FSCONC_TOP/tests/lib.sh"
 
@@ -18,6 +19,34 @@ ec2() { echo "$out" | awk '$1 == 2 { print $6 }' | head -n 1; }
 
 iso=$(cat /sys/devices/system/cpu/isolated)
 aff=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //')
+echo "# guest: $(nproc --all) CPUs, isolated $iso, load $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ "$iso" = 1-2 ]; then
+	# Two isolated CPUs: --cpus isolated runs -j 2 on them, one worker
+	# each (the default --bind core), and is not flagged; without it
+	# the two workers share CPU 0 and the set is flagged.
+	[ "$aff" = 0 ] && ok "guest: CPUs 1-2 isolated, affinity 0" ||
+	    not_ok "guest: CPUs 1-2 isolated, affinity 0" "affinity '$aff'"
+	run inherited -j 1,2 -r 3
+	echo "# without --cpus: EC(2) $(ec2)"
+	[ $rc -eq 0 ] && echo "$out" | grep -q '^oversubscribed: -j 2 on 1 CPUs' &&
+	    grep -qx 'oversubscribed=2' "$set/meta" &&
+	    grep -qx 'cpu.isolated=1-2' "$set/meta" &&
+	    ok "2 isolated, without --cpus: -j 2 oversubscribed on CPU 0" ||
+	    not_ok "2 isolated, without --cpus: -j 2 oversubscribed on CPU 0" "rc=$rc $out"
+	run isolated -j 1,2 -r 3 --cpus isolated
+	echo "# --cpus isolated: EC(2) $(ec2)"
+	w=$(col "$set/workers.tsv" 2 4 | sort -u | tr '\n' ' ')
+	s=$(col "$set/workers.tsv" 2 11 | sort -u | tr '\n' ' ')
+	e=$(col "$set/workers.tsv" 2 12 | sort -u | tr '\n' ' ')
+	[ $rc -eq 0 ] && ! echo "$out" | grep -q oversubscribed &&
+	    grep -qx 'oversubscribed=no' "$set/meta" &&
+	    grep -qx 'cpus=isolated' "$set/meta" && grep -qx 'cpuset=1-2' "$set/meta" &&
+	    [ "$w" = "1 2 " ] && [ "$s" = "1 2 " ] && [ "$e" = "1 2 " ] &&
+	    ok "--cpus isolated: -j 2 on CPUs 1 and 2, a worker each, not flagged" ||
+	    not_ok "--cpus isolated: -j 2 on CPUs 1 and 2, a worker each, not flagged" \
+	    "rc=$rc cpusets '$w' start '$s' end '$e' $out"
+	exit 0
+fi
 [ "$iso" = 1 ] && [ "$aff" = 0 ] && ok "guest: CPU 1 isolated, affinity 0" ||
     not_ok "guest: CPU 1 isolated, affinity 0" "isolated '$iso' affinity '$aff'"
 
