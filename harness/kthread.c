@@ -572,24 +572,46 @@ kt_in_tree(const struct kt_snap *s, const struct kt_thread *t, long self)
 	return (0);
 }
 
+/* 1 when a's entry t is gone from b (exited in between). */
+static int
+kt_gone(const struct kt_snap *b, const struct kt_thread *t)
+{
+	return (bsearch(t, b->t, b->n, sizeof(*b->t), kt_cmp) == NULL);
+}
+
 double
 kt_others(const struct kt_snap *a, const struct kt_snap *b, long self,
     struct kt_list *by_name)
 {
-	const struct kt_thread *p, *q, **gone;
-	uint64_t total = 0, own, kids, was;
+	const struct kt_thread *p, *q, *up;
+	uint64_t total = 0, own, kids, was, *before;
+	long *credit;
 	size_t i, j, ngone = 0;
+	int depth;
 
 	if (a->status != KT_COMPLETE || b->status != KT_COMPLETE ||
 	    a->hz == 0 || a->hz != b->hz)
 		return (NAN);
-	/* What a saw and b does not: exited, most likely reaped by their
-	 * parent, whose children's time then holds theirs before a too. */
-	gone = xcalloc(a->n + 1, sizeof(*gone));
-	for (i = 0; i < a->n; i++)
-		if (bsearch(&a->t[i], b->t, b->n, sizeof(*b->t),
-		    kt_cmp) == NULL)
-			gone[ngone++] = &a->t[i];
+	/*
+	 * What a saw and b does not exited in between, and its time, its
+	 * time before a too, reached the children's time of the nearest
+	 * ancestor still there (a subshell that reaped a long-lived child
+	 * and was reaped in turn): that time before a is not this batch's.
+	 */
+	credit = xcalloc(a->n + 1, sizeof(*credit));
+	before = xcalloc(a->n + 1, sizeof(*before));
+	for (i = 0; i < a->n; i++) {
+		if (!kt_gone(b, &a->t[i]))
+			continue;
+		up = &a->t[i];
+		for (depth = 0; up != NULL && kt_gone(b, up) && depth < 64;
+		    depth++)
+			up = up->ppid > 0 ? kt_find_pid(a, up->ppid) : NULL;
+		if (up == NULL || kt_gone(b, up))
+			continue;
+		credit[ngone] = up->pid;
+		before[ngone++] = a->t[i].ticks + a->t[i].kids;
+	}
 	for (i = 0; i < b->n; i++) {
 		q = &b->t[i];
 		if (kt_in_tree(b, q, self))
@@ -602,8 +624,8 @@ kt_others(const struct kt_snap *a, const struct kt_snap *b, long self,
 		kids = p == NULL ? q->kids : q->kids >= p->kids ?
 		    q->kids - p->kids : 0;
 		for (j = 0, was = 0; kids > 0 && p != NULL && j < ngone; j++)
-			if (gone[j]->ppid == q->pid)
-				was += gone[j]->ticks + gone[j]->kids;
+			if (credit[j] == q->pid)
+				was += before[j];
 		kids = kids > was ? kids - was : 0;
 		if (own + kids == 0)
 			continue;
@@ -612,7 +634,8 @@ kt_others(const struct kt_snap *a, const struct kt_snap *b, long self,
 			kt_list_add(by_name, q->name, (double)(own + kids) /
 			    (double)a->hz);
 	}
-	free(gone);
+	free(credit);
+	free(before);
 	return ((double)total / (double)a->hz);
 }
 

@@ -397,6 +397,11 @@ test_others(void **state)
 	proc(&a, 400, 1, 120, 2, 0, "man-db");
 	proc(&a, 401, 400, 130, 50, 0, "mandb");	/* reaped in between */
 	proc(&a, 500, 1, 140, 70, 0, "old");		/* its pid reused */
+	/* A shell whose subshell reaped a long-lived child and was reaped
+	 * in turn: only their time after a is the shell's now. */
+	proc(&a, 600, 1, 150, 1, 0, "bash");
+	proc(&a, 601, 600, 160, 2, 3, "bash");
+	proc(&a, 602, 601, 170, 40000, 0, "qemu");
 	proc(&b, 1, 0, 1, 10, 500, "systemd");
 	proc(&b, 50, 1, 40, 5, 0, "sh");
 	proc(&b, 100, 50, 90, 25, 0, "fsconc");
@@ -406,11 +411,15 @@ test_others(void **state)
 	proc(&b, 300, 1, 310, 9, 0, "e2scrub_all");	/* born between */
 	proc(&b, 400, 1, 120, 3, 80, "man-db");
 	proc(&b, 500, 1, 320, 4, 0, "new");
+	proc(&b, 600, 1, 150, 1, 2 + 3 + 40000 + 5 + 6, "bash");
 	kt_snap_sort(&a);
 	kt_snap_sort(&b);
 	t = kt_others(&a, &b, 100, &l);
-	/* apt-get 41 + e2scrub_all 9 + man-db 1 + (80 - 50) + new 4 */
-	assert_true(fabs(t - 0.85) < 1e-9);
+	/* apt-get 41 + e2scrub_all 9 + man-db 1 + (80 - 50) + new 4 +
+	 * bash 11 */
+	assert_true(fabs(t - 0.96) < 1e-9);
+	assert_true(fabs(sec_of(&l, "bash") - 0.11) < 1e-9);
+	assert_true(sec_of(&l, "qemu") < 0);
 	assert_true(fabs(sec_of(&l, "apt-get") - 0.41) < 1e-9);
 	assert_true(fabs(sec_of(&l, "man-db") - 0.31) < 1e-9);
 	assert_true(fabs(sec_of(&l, "e2scrub_all") - 0.09) < 1e-9);
@@ -422,7 +431,7 @@ test_others(void **state)
 	kt_list_sort(&l);
 	kt_list_text(&l, 3, text, sizeof(text));
 	assert_string_equal(text, "apt-get 0.41 s, man-db 0.31 s, "
-	    "e2scrub_all 0.09 s");
+	    "bash 0.11 s");
 	/* Too small a buffer: whole entries only. */
 	kt_list_text(&l, 3, text, 20);
 	assert_string_equal(text, "apt-get 0.41 s");
