@@ -222,6 +222,30 @@ test_other_disk(void **state)
 	kt_snap_free(&b);
 }
 
+/*
+ * The kernel threads busy beside a tmpfs run that name no disk or file
+ * system (reclaim, compaction, DAMON, the balloon's page reporting on
+ * "events", RCU, softirqs) are the run's, on tmpfs and on a loop disk;
+ * another disk's worker beside it is not.
+ */
+static void
+test_mm_threads_ours(void **state)
+{
+	static const char *const mm[] = { "kswapd0", "kcompactd0",
+	    "khugepaged", "kdamond.0", "events", "events_unbound",
+	    "mm_percpu_wq", "rcu_preempt", "ksoftirqd/0", "writeback",
+	    "kblockd" };
+	const char *dev[] = { "/dev/loop3" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(mm) / sizeof(mm[0]); i++) {
+		assert_int_equal(kt_not_ours(mm[i], NULL, 0, "tmpfs"), 0);
+		assert_int_equal(kt_not_ours(mm[i], dev, 1, "ext4"), 0);
+	}
+	assert_int_equal(kt_not_ours("loop5", NULL, 0, "tmpfs"), 1);
+}
+
 static void
 test_scan(void **state)
 {
@@ -511,6 +535,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_stable_names),
 		cmocka_unit_test(test_other_disk),
+		cmocka_unit_test(test_mm_threads_ours),
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_huge_listing),
 		cmocka_unit_test(test_this_machine),
