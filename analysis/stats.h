@@ -355,6 +355,9 @@ struct gate {
 					   the CPUs of an oversubscribed
 					   level */
 	double		 lo, hi;	/* superlinear: EC's interval */
+	const char	*by;		/* disturbed: the other processes
+					   that took most in the worst
+					   counted batch, or NULL */
 };
 /*
  * One level: tn its real times, t1 those of jobs 1 (NULL if none), ncpu

@@ -168,6 +168,8 @@ struct batch_spec {
 					   unknown (no disk, dir:) */
 	double		*kt_cost;	/* or NULL: raised to the longest
 					   kernel-thread reading, s */
+	struct kt_list	*others;	/* or NULL: other processes'
+					   seconds by name (kt_others) */
 };
 
 /*

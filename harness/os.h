@@ -2,7 +2,8 @@
  * harness/os/: what the OS says and owns for a run.  Its files, bottom up:
  *   os_times.c    the CPU time counters' text into numbers, the idle
  *                 share (os_cpu_times_parse, os_idle_share ...)
- *   kthread.c     kernel threads' CPU time: snapshots, their difference
+ *   kthread.c     kernel threads' CPU time, and other processes' (who
+ *                 took foreign time): snapshots, their difference
  *                 by stable name, the walk of a /proc tree (kt_*)
  *   os_linux.c, os_freebsd.c  OS specifics (os_*)
  *   signals.c     the one owner of SIGINT, SIGTERM, SIGHUP (harness_
@@ -140,8 +141,10 @@ int	 os_cpu_now(void);
 #define KT_NAME_LEN	64
 struct kt_thread {
 	long		 pid;
+	long		 ppid;		/* Linux's /proc only; else 0 */
 	unsigned long long start;
 	uint64_t	 ticks;
+	uint64_t	 kids;		/* reaped children's ticks (Linux) */
 	char		 name[KT_NAME_LEN];
 };
 /* Bounds of a snapshot: entries of the listing read, threads kept,
@@ -185,6 +188,9 @@ int	 kt_parse_stat(const char *buf, size_t len, struct kt_thread *t,
  * -1: s->status says why not. */
 int	 kt_scan(const char *root, uint64_t hz, size_t max_entries,
 	    double max_seconds, struct kt_snap *s);
+/* Likewise, the processes that are not kernel threads: every entry. */
+int	 kt_scan_procs(const char *root, uint64_t hz, size_t max_entries,
+	    double max_seconds, struct kt_snap *s);
 int	 kt_snap_push(struct kt_snap *, const struct kt_thread *);
 void	 kt_snap_sort(struct kt_snap *);
 void	 kt_snap_free(struct kt_snap *);
@@ -221,11 +227,28 @@ int	 kt_not_ours(const char *name, const char *const *devices, int ndev,
 double	 kt_run_delta(const struct kt_snap *a, const struct kt_snap *b,
 	    const char *const *devices, int ndev, const char *fstype,
 	    struct kt_list *by_name);
+/*
+ * CPU seconds processes outside self's tree (self and its descendants
+ * as b, else a, knows them) took between the process snapshots a and b,
+ * added to by_name by name: their own time, and that of children they
+ * reaped in between (less what a already saw of those).  So it names
+ * who took the foreign time; time of a process that exited unreaped is
+ * lost.  NaN when a snapshot is incomplete.
+ */
+double	 kt_others(const struct kt_snap *a, const struct kt_snap *b,
+	    long self, struct kt_list *by_name);
+/* "name 0.41 s, name 0.10 s": the n that took most of l (sorted), at
+ * least 0.01 s each; "" when none. */
+void	 kt_list_text(const struct kt_list *l, size_t n, char *buf,
+	    size_t len);
 void	 kt_list_add(struct kt_list *, const char *name, double sec);
 void	 kt_list_sort(struct kt_list *);	/* most seconds first */
 void	 kt_list_free(struct kt_list *);
 /* This OS's kernel threads now (Linux: /proc; FreeBSD: kern.proc, the
  * system processes' threads).  0, or -1 (s->status). */
 int	 os_kthreads(struct kt_snap *s);
+/* Its processes that are not kernel threads (Linux: /proc; FreeBSD: not
+ * read, -1).  0, or -1 (s->status). */
+int	 os_procs(struct kt_snap *s);
 
 #endif

@@ -109,7 +109,9 @@ void
 camp_flag(struct camp_boot *b, const struct gate *g)
 {
 	b->flags = xrealloc(b->flags, (b->nflags + 1) * sizeof(*b->flags));
-	b->flags[b->nflags++] = *g;
+	b->flags[b->nflags] = *g;
+	/* It points into the set's meta, which does not live as long. */
+	b->flags[b->nflags++].by = NULL;
 }
 
 _Static_assert(GATE_NKINDS <= CAMP_NFLAGS, "CAMP_NFLAGS too small");

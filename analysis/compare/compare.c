@@ -603,7 +603,7 @@ validity(struct cmp *c, struct compare_verdict *v)
 	struct gate *g;
 	double cv = c->o->max_cv > 0 ? c->o->max_cv : GATE_MAX_CV;
 	size_t i, k, n;
-	char buf[512], prefix[8];
+	char buf[768], prefix[8];
 
 	if (c->o->json)
 		fputs(",\"validity\":[", c->out);

@@ -179,7 +179,7 @@ html_validity(FILE *fp, const struct report *r)
 	struct gate *g;
 	double cv = r->opts->max_cv > 0 ? r->opts->max_cv : GATE_MAX_CV;
 	size_t i, k, n, lines = 0, plen;
-	char buf[512], *pb;
+	char buf[768], *pb;
 	FILE *mf;
 
 	fprintf(fp, "<h2>Validity</h2>\n<p class=\"note\">Flagged: a level "

@@ -113,9 +113,10 @@ gate_set(const struct rs_set *s, double conf, double max_cv,
 		n++;
 	}
 	v = rs_meta_get(s, "disturbed_kept");
-	n += (size_t)gate_disturbed(v != NULL ? atoi(v) : 0,
+	if (gate_disturbed(v != NULL ? atoi(v) : 0,
 	    meta_pct(s, "disturbed_worst"), meta_pct(s, "disturb_threshold"),
-	    &g[n]);
+	    &g[n]))
+		g[n++].by = rs_meta_get(s, "disturbed_by");
 	*gp = g;
 	return (n);
 }
@@ -238,11 +239,13 @@ gate_text(char *buf, size_t len, const struct rs_set *s,
 		    "%g%%", g->limit);
 		snprintf(buf, len, "disturbed: %d %s counted while steal + "
 		    "foreign CPU time took more than %s of the machine "
-		    "(worst %s), after the re-runs and the wait for a quiet "
-		    "machine ran out: the figures are not the file system's "
-		    "alone; quiet the machine (--wait-quiet, --disturb-wait) "
-		    "and run again", g->count, g->count == 1 ? "batch" :
-		    "batches", lim, worst);
+		    "(worst %s%s%s), after the re-runs and the wait for a "
+		    "quiet machine ran out: the figures are not the file "
+		    "system's alone; quiet the machine (--wait-quiet, "
+		    "--disturb-wait) and run again", g->count, g->count == 1 ?
+		    "batch" : "batches", lim, worst, g->by != NULL &&
+		    g->by[0] != '\0' ? "; other processes in it: " : "",
+		    g->by != NULL ? g->by : "");
 		break;
 	case GATE_OVERSUBSCRIBED:
 		snprintf(lim, sizeof(lim), isnan(g->limit) ? "fewer" : "%g",
@@ -264,7 +267,7 @@ void
 gate_print(FILE *fp, const char *prefix, const struct rs_set *s,
     const struct gate *g, size_t n)
 {
-	char buf[512];
+	char buf[768];
 	size_t i;
 
 	for (i = 0; i < n; i++) {

@@ -76,6 +76,7 @@ struct batch {
 	int64_t		 written0;	/* dev_written after the last worker */
 	long		 dirty;
 	struct kt_snap	 kt0, kt1;	/* kernel threads before c0, after c1 */
+	struct kt_snap	 op0, op1;	/* other processes (spec->others) */
 };
 
 /* CPU time of the idle guard's spinners so far, s (theirs, not foreign). */
@@ -104,13 +105,19 @@ sample(struct batch *b, struct os_cpu_times *c, double *spin, double *when)
 {
 	int first = when == &b->when0;
 
-	if (first)
+	if (first) {
+		if (b->spec->others != NULL)
+			(void)os_procs(&b->op0);
 		(void)kt_sample(&b->kt0);
+	}
 	os_cpu_times(c);
 	*spin = spin_time(b->spec);
 	*when = now_monotonic();
-	if (!first)
+	if (!first) {
 		(void)kt_sample(&b->kt1);
+		if (b->spec->others != NULL)
+			(void)os_procs(&b->op1);
+	}
 }
 
 /*
@@ -885,6 +892,8 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 	if (rc != 0) {
 		kt_snap_free(&b.kt0);
 		kt_snap_free(&b.kt1);
+		kt_snap_free(&b.op0);
+		kt_snap_free(&b.op1);
 		munmap(b.slots, len);
 		return (-1);
 	}
@@ -912,8 +921,14 @@ harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
 		if (b.kt1.cost > *sp->kt_cost)
 			*sp->kt_cost = b.kt1.cost;
 	}
+	/* Who the foreign time was, by name: the controller's tree (its
+	 * workers, spinners, profiler) is the run's. */
+	if (t0 > 0 && sp->others != NULL)
+		(void)kt_others(&b.op0, &b.op1, (long)getpid(), sp->others);
 	kt_snap_free(&b.kt0);
 	kt_snap_free(&b.kt1);
+	kt_snap_free(&b.op0);
+	kt_snap_free(&b.op1);
 	if (run->status != RS_OK && run->reason[0] == '\0')
 		snprintf(run->reason, sizeof(run->reason),
 		    "a worker failed before the start gate");

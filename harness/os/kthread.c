@@ -3,13 +3,15 @@
  * thread (its id, start time, CPU ticks and name), the difference of
  * two as seconds per stable name, and the walk of a /proc-like tree
  * that takes a Linux snapshot (os_linux.c hands it "/proc"; the tests a
- * tree of their own).  Everything read is bounded: the entries walked,
+ * tree of their own).  The same walk snapshots the other processes, to
+ * name who took a disturbed batch's foreign time (kt_others).  Everything read is bounded: the entries walked,
  * the threads kept, the time spent, each stat file's length.
  */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,9 +247,12 @@ kt_parse_stat(const char *buf, size_t len, struct kt_thread *t, int *kthread)
 		p = end + (*end == ' ');
 	}
 	t->pid = pid;
+	t->ppid = (long)(v[4 - 1] <= (unsigned long long)LONG_MAX ?
+	    v[4 - 1] : 0);
 	t->start = v[22 - 1];
 	t->ticks = v[14 - 1] + v[15 - 1];
-	if (t->ticks < v[14 - 1])
+	t->kids = v[16 - 1] + v[17 - 1];
+	if (t->ticks < v[14 - 1] || t->kids < v[16 - 1])
 		return (-1);
 	kt_clean_name(open + 1, (size_t)(close - open - 1), t->name,
 	    sizeof(t->name));
@@ -305,9 +310,10 @@ kt_all_digits(const char *s)
 	return (1);
 }
 
-/* Read name under dfd into t when it is a kernel thread: 1, else 0. */
+/* Read name under dfd into t when it is a kernel thread (want 1) or a
+ * process that is not (want 0): 1, else 0. */
 static int
-kt_read_one(int dfd, const char *pid, struct kt_thread *t)
+kt_read_one(int dfd, const char *pid, struct kt_thread *t, int want)
 {
 	char buf[KT_STAT_MAX + 1], name[32];
 	ssize_t n;
@@ -327,7 +333,8 @@ kt_read_one(int dfd, const char *pid, struct kt_thread *t)
 	/* A full buffer is a line longer than any stat line. */
 	if (n <= 0 || (size_t)n > KT_STAT_MAX)
 		return (0);
-	return (kt_parse_stat(buf, (size_t)n, t, &kthread) == 0 && kthread);
+	return (kt_parse_stat(buf, (size_t)n, t, &kthread) == 0 &&
+	    kthread == want);
 }
 
 /*
@@ -353,7 +360,7 @@ kt_scan_children(int dfd, size_t max_entries, struct kt_snap *s)
 		if (n > 0)
 			len += (size_t)n;
 	close(fd);
-	if (len == 0 || !kt_read_one(dfd, "2", &t))
+	if (len == 0 || !kt_read_one(dfd, "2", &t, 1))
 		return (0);	/* no kthreadd there: walk */
 	if (len == sizeof(buf) - 1) {
 		s->status = KT_TRUNCATED;
@@ -376,7 +383,7 @@ kt_scan_children(int dfd, size_t max_entries, struct kt_snap *s)
 		}
 		memcpy(pid, p, (size_t)(end - p));
 		pid[end - p] = '\0';
-		if (kt_read_one(dfd, pid, &t) && kt_snap_push(s, &t) != 0) {
+		if (kt_read_one(dfd, pid, &t, 1) && kt_snap_push(s, &t) != 0) {
 			s->status = KT_TRUNCATED;
 			return (1);
 		}
@@ -384,9 +391,9 @@ kt_scan_children(int dfd, size_t max_entries, struct kt_snap *s)
 	return (1);
 }
 
-int
-kt_scan(const char *root, uint64_t hz, size_t max_entries,
-    double max_seconds, struct kt_snap *s)
+static int
+kt_walk(const char *root, uint64_t hz, size_t max_entries,
+    double max_seconds, struct kt_snap *s, int kthreads)
 {
 	struct kt_thread t;
 	struct dirent *de;
@@ -400,14 +407,14 @@ kt_scan(const char *root, uint64_t hz, size_t max_entries,
 	if (hz == 0 || (d = opendir(root)) == NULL)
 		return (-1);
 	s->status = KT_COMPLETE;
-	if (!kt_scan_children(dirfd(d), max_entries, s)) {
+	if (!kthreads || !kt_scan_children(dirfd(d), max_entries, s)) {
 		while ((de = readdir(d)) != NULL) {
 			if (++seen > max_entries || ((seen & 63) == 0 &&
 			    now_monotonic() - t0 > max_seconds)) {
 				s->status = KT_TRUNCATED;
 				break;
 			}
-			if (kt_read_one(dirfd(d), de->d_name, &t) &&
+			if (kt_read_one(dirfd(d), de->d_name, &t, kthreads) &&
 			    kt_snap_push(s, &t) != 0) {
 				s->status = KT_TRUNCATED;
 				break;
@@ -418,6 +425,20 @@ kt_scan(const char *root, uint64_t hz, size_t max_entries,
 	kt_snap_sort(s);
 	s->cost = now_monotonic() - t0;
 	return (s->status == KT_COMPLETE ? 0 : -1);
+}
+
+int
+kt_scan(const char *root, uint64_t hz, size_t max_entries,
+    double max_seconds, struct kt_snap *s)
+{
+	return (kt_walk(root, hz, max_entries, max_seconds, s, 1));
+}
+
+int
+kt_scan_procs(const char *root, uint64_t hz, size_t max_entries,
+    double max_seconds, struct kt_snap *s)
+{
+	return (kt_walk(root, hz, max_entries, max_seconds, s, 0));
 }
 
 void
@@ -516,4 +537,126 @@ kt_run_delta(const struct kt_snap *a, const struct kt_snap *b,
 	}
 	kt_list_free(&l);
 	return (isnan(total) || total > 0 ? total : 0);
+}
+
+/* The entry of pid in s (sorted), whatever its start; NULL: none. */
+static const struct kt_thread *
+kt_find_pid(const struct kt_snap *s, long pid)
+{
+	size_t lo = 0, hi = s->n, m;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (s->t[m].pid < pid)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return (lo < s->n && s->t[lo].pid == pid ? &s->t[lo] : NULL);
+}
+
+/* 1 when t is self or descends from it, by the parents s knows (a
+ * bounded walk: a loop of reused pids ends it). */
+static int
+kt_in_tree(const struct kt_snap *s, const struct kt_thread *t, long self)
+{
+	int depth;
+
+	for (depth = 0; t != NULL && depth < 64; depth++) {
+		if (t->pid == self)
+			return (1);
+		if (t->ppid <= 1)
+			return (0);
+		t = kt_find_pid(s, t->ppid);
+	}
+	return (0);
+}
+
+/* 1 when a's entry t is gone from b (exited in between). */
+static int
+kt_gone(const struct kt_snap *b, const struct kt_thread *t)
+{
+	return (bsearch(t, b->t, b->n, sizeof(*b->t), kt_cmp) == NULL);
+}
+
+double
+kt_others(const struct kt_snap *a, const struct kt_snap *b, long self,
+    struct kt_list *by_name)
+{
+	const struct kt_thread *p, *q, *up;
+	uint64_t total = 0, own, kids, was, *before;
+	long *credit;
+	size_t i, j, ngone = 0;
+	int depth;
+
+	if (a->status != KT_COMPLETE || b->status != KT_COMPLETE ||
+	    a->hz == 0 || a->hz != b->hz)
+		return (NAN);
+	/*
+	 * What a saw and b does not exited in between, and its time, its
+	 * time before a too, reached the children's time of the nearest
+	 * ancestor still there (a subshell that reaped a long-lived child
+	 * and was reaped in turn): that time before a is not this batch's.
+	 */
+	credit = xcalloc(a->n + 1, sizeof(*credit));
+	before = xcalloc(a->n + 1, sizeof(*before));
+	for (i = 0; i < a->n; i++) {
+		if (!kt_gone(b, &a->t[i]))
+			continue;
+		up = &a->t[i];
+		for (depth = 0; up != NULL && kt_gone(b, up) && depth < 64;
+		    depth++)
+			up = up->ppid > 0 ? kt_find_pid(a, up->ppid) : NULL;
+		if (up == NULL || kt_gone(b, up))
+			continue;
+		credit[ngone] = up->pid;
+		before[ngone++] = a->t[i].ticks + a->t[i].kids;
+	}
+	for (i = 0; i < b->n; i++) {
+		q = &b->t[i];
+		if (kt_in_tree(b, q, self))
+			continue;
+		p = bsearch(q, a->t, a->n, sizeof(*a->t), kt_cmp);
+		if (p != NULL && kt_in_tree(a, p, self))
+			continue;
+		own = p == NULL ? q->ticks : q->ticks >= p->ticks ?
+		    q->ticks - p->ticks : 0;
+		kids = p == NULL ? q->kids : q->kids >= p->kids ?
+		    q->kids - p->kids : 0;
+		for (j = 0, was = 0; kids > 0 && p != NULL && j < ngone; j++)
+			if (credit[j] == q->pid)
+				was += before[j];
+		kids = kids > was ? kids - was : 0;
+		if (own + kids == 0)
+			continue;
+		total += own + kids;
+		if (by_name != NULL)
+			kt_list_add(by_name, q->name, (double)(own + kids) /
+			    (double)a->hz);
+	}
+	free(credit);
+	free(before);
+	return ((double)total / (double)a->hz);
+}
+
+void
+kt_list_text(const struct kt_list *l, size_t n, char *buf, size_t len)
+{
+	size_t i, o = 0;
+	int w;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	for (i = 0; i < l->n && i < n && o < len; i++) {
+		if (l->u[i].sec < 0.01)
+			break;
+		w = snprintf(buf + o, len - o, "%s%s %.2f s", o > 0 ? ", " :
+		    "", l->u[i].name, l->u[i].sec);
+		if (w < 0 || (size_t)w >= len - o) {
+			buf[o] = '\0';
+			break;
+		}
+		o += (size_t)w;
+	}
 }

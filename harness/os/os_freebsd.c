@@ -56,6 +56,16 @@ os_cpu_now(void)
  * the process has one thread of its name.  ki_runtime is in
  * microseconds.
  */
+/* Other processes are not read here (not yet written for kern.proc):
+ * foreign time goes unnamed. */
+int
+os_procs(struct kt_snap *s)
+{
+	s->n = 0;
+	s->status = KT_UNREADABLE;
+	return (-1);
+}
+
 int
 os_kthreads(struct kt_snap *s)
 {

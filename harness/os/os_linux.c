@@ -70,6 +70,15 @@ os_kthreads(struct kt_snap *s)
 	    KT_SCAN_SECONDS, s));
 }
 
+int
+os_procs(struct kt_snap *s)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return (kt_scan_procs("/proc", hz > 0 ? (uint64_t)hz : 0,
+	    KT_MAX_ENTRIES, KT_SCAN_SECONDS, s));
+}
+
 void
 os_die_with_parent(pid_t ppid)
 {

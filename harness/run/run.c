@@ -282,8 +282,11 @@ disturbed(struct run *r, struct rs_run *run, double *sharep)
 	if (isnan(share))
 		return (0);
 	*sharep = share;
-	if (isnan(r->worst) || share > r->worst)
+	if (isnan(r->worst) || share > r->worst) {
 		r->worst = share;
+		snprintf(r->worst_by, sizeof(r->worst_by), "%s",
+		    r->batch_by != NULL ? r->batch_by : "");
+	}
 	return (r->cfg->disturb_limit >= 0 && share > r->cfg->disturb_limit);
 }
 
@@ -337,7 +340,8 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	struct batch_spec bs;
 	struct idle_hold guard;
 	struct rs_run run;
-	struct kt_list kt;
+	struct kt_list kt, others;
+	char by[240];
 	double setup = 0, share;
 	char **paths = NULL;
 	int rc = 0, ran, wait = 0;
@@ -345,6 +349,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 
 	memset(&run, 0, sizeof(run));
 	memset(&kt, 0, sizeof(kt));
+	memset(&others, 0, sizeof(others));
 	if (r->have_spec) {
 		ndisk = c->layout == RUN_LAYOUT_SHARED ? 1 : n;
 		if (fresh_disks(r, ndisk, &setup) != 0)
@@ -400,6 +405,8 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	bs.nspinners = guard.n;
 	bs.kthreads = &kt;
 	bs.kt_cost = &r->kt_cost;
+	/* Who else ran, to name in a disturbed batch's warning. */
+	bs.others = c->disturb_limit >= 0 ? &others : NULL;
 	/* A dir: disk's file system is whatever holds the directory. */
 	bs.fstype = r->have_spec && r->spec.backend != MD_BACKEND_DIR ?
 	    r->spec.fs : NULL;
@@ -416,6 +423,9 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	run.setup = setup;
 	run.profiled = r->steps[step].profiled;
 	run.warmup = r->steps[step].warmup;
+	kt_list_sort(&others);
+	kt_list_text(&others, 5, by, sizeof(by));
+	r->batch_by = by;
 	/* A profile that failed stops the run unless it was optional. */
 	if (run.profiled && run_profile_end(r->prof, (size_t)li, n, &run,
 	    !harness_interrupted && run.status <= RS_WARN) != 0 &&
@@ -435,19 +445,24 @@ batch_try(struct run *r, size_t step, int try, int *again)
 			if (c->progress)
 				fprintf(stderr, "\r\033[K");
 			warnx("run: jobs %d rep %d: disturbed: steal %.3f s + "
-			    "foreign %.3f s in %.3f s on %d CPUs, above %g%%: "
-			    "%s", n, run.rep, run.steal, run.foreign, run.real,
-			    r->cpu.ncpu, 100 * c->disturb_limit, wait ? "the "
-			    "re-runs ran out: wait for a quiet machine, then "
-			    "once more" : *again ? "run again" : "the last "
-			    "try, counted (the set is flagged disturbed)");
+			    "foreign %.3f s in %.3f s on %d CPUs, above %g%%%s"
+			    "%s: %s", n, run.rep, run.steal, run.foreign,
+			    run.real, r->cpu.ncpu, 100 * c->disturb_limit,
+			    by[0] != '\0' ? "; other processes: " : "", by,
+			    wait ? "the re-runs ran out: wait for a quiet "
+			    "machine, then once more" : *again ? "run again" :
+			    "the last try, counted (the set is flagged "
+			    "disturbed)");
 			if (*again)
 				r->nrerun++;
 			else {
 				r->nkept++;
 				if (isnan(r->kept_worst) ||
-				    share > r->kept_worst)
+				    share > r->kept_worst) {
 					r->kept_worst = share;
+					snprintf(r->kept_by,
+					    sizeof(r->kept_by), "%s", by);
+				}
 			}
 		}
 		rs_add_run(r->rs, &run);
@@ -492,7 +507,9 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	if (wait && !harness_interrupted)
 		disturb_wait(r);
 out:
+	r->batch_by = NULL;
 	kt_list_free(&kt);
+	kt_list_free(&others);
 	if (paths != NULL)
 		for (i = 0; i < n; i++)
 			free(paths[i]);
@@ -799,6 +816,8 @@ run_close(struct run *r, char *set_path, size_t len)
 	if (r->nkept > 0 && !isnan(r->kept_worst))
 		rs_meta(r->rs, "disturbed_worst", "%.1f", 100 *
 		    r->kept_worst);
+	if (r->nkept > 0 && r->kept_by[0] != '\0')
+		rs_meta(r->rs, "disturbed_by", "%s", r->kept_by);
 	if (r->disturb_waited > 0)
 		rs_meta(r->rs, "disturb_wait_seconds", "%.1f",
 		    r->disturb_waited);

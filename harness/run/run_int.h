@@ -53,6 +53,10 @@ struct run {
 					   counted, and said so */
 	double		 worst;		/* largest disturbance share seen */
 	double		 kept_worst;	/* and of the nkept counted; NaN */
+	/* Other processes that took most in the batch just run (or NULL),
+	 * in the worst one and in the worst counted (kt_list_text). */
+	const char	*batch_by;
+	char		 worst_by[240], kept_by[240];
 	double		 wait_left;	/* --disturb-wait's time left, s */
 	double		 disturb_waited; /* time it waited, s */
 	long		 inject;	/* FSCONC_TEST_FOREIGN tries left */

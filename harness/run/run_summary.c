@@ -156,6 +156,7 @@ run_summary(struct run *r, FILE *fp)
 	}
 	if (gate_disturbed(r->nkept, 100 * r->kept_worst, c->disturb_limit >=
 	    0 ? 100 * c->disturb_limit : NAN, &dg)) {
+		dg.by = r->kept_by;
 		gate_text(ci, sizeof(ci), NULL, &dg);
 		fprintf(fp, "flag: %s\n", ci);
 	}
@@ -182,9 +183,10 @@ run_summary(struct run *r, FILE *fp)
 		fprintf(fp, "disturbed: %d %s re-run (runs.tsv disturbed=1, "
 		    "not counted), %d still disturbed at the last try and "
 		    "counted: steal + foreign CPU time above %g%% of the "
-		    "machine (at most %.1f%%)\n", r->nrerun, r->nrerun == 1 ?
+		    "machine (at most %.1f%%%s%s)\n", r->nrerun, r->nrerun == 1 ?
 		    "try" : "tries", r->nkept, 100 * c->disturb_limit,
-		    100 * r->worst);
+		    100 * r->worst, r->worst_by[0] != '\0' ? "; other "
+		    "processes then: " : "", r->worst_by);
 	else if (!isnan(r->worst) && c->disturb_limit >= 0)
 		fprintf(fp, "disturbance: at most %.1f%% of the machine "
 		    "(steal + foreign; limit %g%%)\n", 100 * r->worst,

@@ -102,6 +102,14 @@ test_parse(void **state)
 	memset(l, '1', KT_STAT_MAX + 1);
 	assert_int_equal(kt_parse_stat(l, KT_STAT_MAX + 1, &t, &k), -1);
 	free(l);
+	/* A process's parent and its reaped children's time (16, 17). */
+	l = xasprintf("7 (bash) S 1 7 7 0 -1 " USER " 0 0 0 0 3 4 50 6 20 0 "
+	    "1 0 9\n");
+	assert_int_equal(kt_parse_stat(l, strlen(l), &t, &k), 0);
+	assert_int_equal(t.ppid, 1);
+	assert_int_equal(t.ticks, 7);
+	assert_int_equal(t.kids, 56);
+	free(l);
 	/* utime + stime that wrap. */
 	l = xasprintf("5 (x) S 2 0 0 0 -1 " KT " 0 0 0 0 "
 	    "18446744073709551615 1 0 0 20 0 1 0 7\n");
@@ -212,6 +220,30 @@ test_other_disk(void **state)
 	kt_list_free(&l);
 	kt_snap_free(&a);
 	kt_snap_free(&b);
+}
+
+/*
+ * The kernel threads busy beside a tmpfs run that name no disk or file
+ * system (reclaim, compaction, DAMON, the balloon's page reporting on
+ * "events", RCU, softirqs) are the run's, on tmpfs and on a loop disk;
+ * another disk's worker beside it is not.
+ */
+static void
+test_mm_threads_ours(void **state)
+{
+	static const char *const mm[] = { "kswapd0", "kcompactd0",
+	    "khugepaged", "kdamond.0", "events", "events_unbound",
+	    "mm_percpu_wq", "rcu_preempt", "ksoftirqd/0", "writeback",
+	    "kblockd" };
+	const char *dev[] = { "/dev/loop3" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(mm) / sizeof(mm[0]); i++) {
+		assert_int_equal(kt_not_ours(mm[i], NULL, 0, "tmpfs"), 0);
+		assert_int_equal(kt_not_ours(mm[i], dev, 1, "ext4"), 0);
+	}
+	assert_int_equal(kt_not_ours("loop5", NULL, 0, "tmpfs"), 1);
 }
 
 static void
@@ -332,6 +364,148 @@ test_huge_listing(void **state)
 }
 
 /* This machine's kernel threads (Linux: kthreadd at least). */
+/* A process entry: pid, parent, start, own and reaped children's ticks. */
+static void
+proc(struct kt_snap *s, long pid, long ppid, unsigned long long start,
+    uint64_t ticks, uint64_t kids, const char *name)
+{
+	struct kt_thread t;
+
+	memset(&t, 0, sizeof(t));
+	t.pid = pid;
+	t.ppid = ppid;
+	t.start = start;
+	t.ticks = ticks;
+	t.kids = kids;
+	snprintf(t.name, sizeof(t.name), "%s", name);
+	assert_int_equal(kt_snap_push(s, &t), 0);
+}
+
+static double
+sec_of(const struct kt_list *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->u[i].name, name) == 0)
+			return (l->u[i].sec);
+	return (-1);
+}
+
+/*
+ * Who else ran: the run's tree (self 100, its worker 101, the worker's
+ * child 102) is left out, a busy process counted, one born between the
+ * snapshots counted whole, a parent that reaped a child counted with
+ * the child's time after a only, a reused pid counted as new; an
+ * incomplete snapshot gives NaN.
+ */
+static void
+test_others(void **state)
+{
+	struct kt_snap a, b;
+	struct kt_list l;
+	char text[160];
+	double t;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&l, 0, sizeof(l));
+	a.hz = b.hz = 100;
+	a.status = b.status = KT_COMPLETE;
+	proc(&a, 1, 0, 1, 10, 500, "systemd");
+	proc(&a, 50, 1, 40, 5, 0, "sh");		/* fsconc's shell */
+	proc(&a, 100, 50, 90, 20, 0, "fsconc");
+	proc(&a, 101, 100, 95, 0, 0, "fsconc");
+	proc(&a, 200, 1, 100, 1000, 0, "apt-get");
+	proc(&a, 400, 1, 120, 2, 0, "man-db");
+	proc(&a, 401, 400, 130, 50, 0, "mandb");	/* reaped in between */
+	proc(&a, 500, 1, 140, 70, 0, "old");		/* its pid reused */
+	/* A shell whose subshell reaped a long-lived child and was reaped
+	 * in turn: only their time after a is the shell's now. */
+	proc(&a, 600, 1, 150, 1, 0, "bash");
+	proc(&a, 601, 600, 160, 2, 3, "bash");
+	proc(&a, 602, 601, 170, 40000, 0, "qemu");
+	proc(&b, 1, 0, 1, 10, 500, "systemd");
+	proc(&b, 50, 1, 40, 5, 0, "sh");
+	proc(&b, 100, 50, 90, 25, 0, "fsconc");
+	proc(&b, 101, 100, 95, 400, 0, "fsconc");
+	proc(&b, 102, 101, 300, 80, 0, "gzip");	/* the worker's child */
+	proc(&b, 200, 1, 100, 1041, 0, "apt-get");
+	proc(&b, 300, 1, 310, 9, 0, "e2scrub_all");	/* born between */
+	proc(&b, 400, 1, 120, 3, 80, "man-db");
+	proc(&b, 500, 1, 320, 4, 0, "new");
+	proc(&b, 600, 1, 150, 1, 2 + 3 + 40000 + 5 + 6, "bash");
+	kt_snap_sort(&a);
+	kt_snap_sort(&b);
+	t = kt_others(&a, &b, 100, &l);
+	/* apt-get 41 + e2scrub_all 9 + man-db 1 + (80 - 50) + new 4 +
+	 * bash 11 */
+	assert_true(fabs(t - 0.96) < 1e-9);
+	assert_true(fabs(sec_of(&l, "bash") - 0.11) < 1e-9);
+	assert_true(sec_of(&l, "qemu") < 0);
+	assert_true(fabs(sec_of(&l, "apt-get") - 0.41) < 1e-9);
+	assert_true(fabs(sec_of(&l, "man-db") - 0.31) < 1e-9);
+	assert_true(fabs(sec_of(&l, "e2scrub_all") - 0.09) < 1e-9);
+	assert_true(fabs(sec_of(&l, "new") - 0.04) < 1e-9);
+	assert_true(sec_of(&l, "fsconc") < 0);
+	assert_true(sec_of(&l, "gzip") < 0);
+	assert_true(sec_of(&l, "sh") < 0);
+	assert_true(sec_of(&l, "systemd") < 0);
+	kt_list_sort(&l);
+	kt_list_text(&l, 3, text, sizeof(text));
+	assert_string_equal(text, "apt-get 0.41 s, man-db 0.31 s, "
+	    "bash 0.11 s");
+	/* Too small a buffer: whole entries only. */
+	kt_list_text(&l, 3, text, 20);
+	assert_string_equal(text, "apt-get 0.41 s");
+	kt_list_free(&l);
+	b.status = KT_TRUNCATED;
+	assert_true(isnan(kt_others(&a, &b, 100, NULL)));
+	kt_snap_free(&a);
+	kt_snap_free(&b);
+}
+
+/* The machine's own processes: this one, its parent and others read,
+ * none of them a kernel thread; this process is in no one's share. */
+static void
+test_procs_here(void **state)
+{
+	struct kt_snap a, b;
+	struct kt_list l;
+	size_t i;
+	int self = 0;
+	volatile double x = 0;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&l, 0, sizeof(l));
+	if (access("/proc/self/stat", R_OK) != 0) {
+		skip();
+		return;
+	}
+	assert_int_equal(os_procs(&a), 0);
+	for (i = 0; i < a.n; i++) {
+		assert_int_not_equal(a.t[i].pid, 2);
+		if (a.t[i].pid == (long)getpid()) {
+			self = 1;
+			assert_int_equal(a.t[i].ppid, (long)getppid());
+		}
+	}
+	assert_true(self);
+	for (i = 0; i < 20000000; i++)
+		x += (double)i;
+	assert_true(x > 0);
+	assert_int_equal(os_procs(&b), 0);
+	assert_false(isnan(kt_others(&a, &b, (long)getpid(), &l)));
+	for (i = 0; i < l.n; i++)
+		assert_string_not_equal(l.u[i].name, "test_kthread");
+	kt_list_free(&l);
+	kt_snap_free(&a);
+	kt_snap_free(&b);
+}
+
 static void
 test_this_machine(void **state)
 {
@@ -361,9 +535,12 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_stable_names),
 		cmocka_unit_test(test_other_disk),
+		cmocka_unit_test(test_mm_threads_ours),
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_huge_listing),
 		cmocka_unit_test(test_this_machine),
+		cmocka_unit_test(test_others),
+		cmocka_unit_test(test_procs_here),
 	};
 
 	UNIT_ARGS(argc, argv, tests);
