@@ -12,24 +12,6 @@
 #include "common/util.h"
 #include "harness/knobs.h"
 
-static const struct {
-	const char	*name;
-	enum vary_key	 key;
-	int		 opt;		/* run_option code */
-} vary_keys[] = {
-	{ "fs",		VARY_FS,		RUN_OPT_FS },
-	{ "mount-opts",	VARY_MOUNT_OPTS,	RUN_OPT_MOUNT_OPTS },
-	{ "newfs-opts",	VARY_NEWFS_OPTS,	RUN_OPT_NEWFS_OPTS },
-	{ "disk",	VARY_DISK,		RUN_OPT_DISK },
-	{ "mode",	VARY_MODE,		RUN_OPT_MODE },
-	{ "bind",	VARY_BIND,		RUN_OPT_BIND },
-	{ "layout",	VARY_LAYOUT,		RUN_OPT_LAYOUT },
-	{ "idle-guard",	VARY_IDLE_GUARD,	RUN_OPT_IDLE_GUARD },
-	{ "memory-guard", VARY_MEMORY_GUARD,	RUN_OPT_MEMORY_GUARD },
-	{ "batch-end",	VARY_BATCH_END,		RUN_OPT_BATCH_END },
-};
-#define NKEYS	(sizeof(vary_keys) / sizeof(vary_keys[0]))
-
 #define MAX_CELLS	256
 
 char *
@@ -71,7 +53,9 @@ vary_parse(struct vary *v, const char *spec, char *err, size_t errlen)
 {
 	struct vary_axis ax;
 	const char *eq, *p, *q, *sep;
-	size_t i, k, cells;
+	char keys[256];
+	size_t i, cells;
+	int empty = 0;
 
 	memset(&ax, 0, sizeof(ax));
 	if ((eq = strchr(spec, '=')) == NULL || eq == spec || eq[1] == '\0') {
@@ -96,20 +80,15 @@ vary_parse(struct vary *v, const char *spec, char *err, size_t errlen)
 		    errlen)) == NULL)
 			return (-1);
 	} else {
-		for (k = 0; k < NKEYS; k++)
-			if (strlen(vary_keys[k].name) == (size_t)(eq - spec) &&
-			    strncmp(spec, vary_keys[k].name, eq - spec) == 0)
-				break;
-		if (k == NKEYS) {
+		ax.key = run_vary_option(spec, (size_t)(eq - spec), &empty);
+		if (ax.key < 0) {
 			snprintf(err, errlen, "--vary %.*s: unknown key (want "
-			    "sysctl:NAME, sysfs:PATH, debugfs:PATH, fs, "
-			    "mount-opts, newfs-opts, disk, "
-			    "mode, bind, layout or idle-guard)", (int)(eq - spec),
-			    spec);
+			    "sysctl:NAME, sysfs:PATH, debugfs:PATH, %s)",
+			    (int)(eq - spec), spec, run_vary_keys(keys,
+			    sizeof(keys)));
 			return (-1);
 		}
-		ax.key = vary_keys[k].key;
-		ax.name = xstrdup(vary_keys[k].name);
+		ax.name = xasprintf("%.*s", (int)(eq - spec), spec);
 	}
 	for (i = 0; i < v->naxes; i++)
 		if (v->axes[i].key == ax.key &&
@@ -123,8 +102,7 @@ vary_parse(struct vary *v, const char *spec, char *err, size_t errlen)
 	sep = strchr(eq + 1, '|') != NULL ? "|" : ",";
 	for (p = eq + 1;; p = q + 1) {
 		q = p + strcspn(p, sep);
-		if (q == p && ax.key != VARY_MOUNT_OPTS &&
-		    ax.key != VARY_NEWFS_OPTS) {
+		if (q == p && !empty) {
 			snprintf(err, errlen, "--vary %s: empty value", spec);
 			goto bad;
 		}
@@ -220,15 +198,4 @@ vary_label(const struct vary *v, const char *base, size_t cell)
 		label_append(&l, &n, vary_value(v, cell, i));
 	}
 	return (l);
-}
-
-int
-vary_key_option(enum vary_key key)
-{
-	size_t k;
-
-	for (k = 0; k < NKEYS; k++)
-		if (vary_keys[k].key == key)
-			return (vary_keys[k].opt);
-	return (-1);
 }
