@@ -3,7 +3,7 @@
  * share the run options and choose between a plain and a --vary
  * experiment; cmd_limits runs single batches; cmd_topo prints binding
  * plans.  Its files, bottom up (over harness/os, knobs, batch, profile):
- *   axes.c        --vary as data: axes, cells, labels (vary_parse ...)
+ *   axes.c        --vary as data: axes, cells, labels (vary_add ...)
  *   options.c     run's options as one table (getopt's, usage, the
  *                 --vary axes, meta and plan lines) into a run_config,
  *                 --vary parsed once
@@ -391,8 +391,13 @@ void	 idle_qos_plan(FILE *, int ncpu);
 /*
  * Add one "KEY=V1,V2[,...]" (values split on '|' instead when there is
  * one, for mount options that hold commas).  -1 with a message in err.
+ * options.c, whose table knows the keys; vary_add (axes.c) adds the
+ * axis of a known key (name malloc'd, taken over; empty: an empty
+ * value is one) to spec's values.
  */
 int	 vary_parse(struct vary *, const char *spec, char *err, size_t errlen);
+int	 vary_add(struct vary *, const char *spec, int key, char *name,
+	    int empty, char *err, size_t errlen);
 void	 vary_free(struct vary *);
 /*
  * sysfs:PATH and debugfs:PATH (the first len bytes of spec): the name

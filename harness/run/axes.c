@@ -49,47 +49,16 @@ vary_knob_name(const char *spec, size_t len, char *err, size_t errlen)
 }
 
 int
-vary_parse(struct vary *v, const char *spec, char *err, size_t errlen)
+vary_add(struct vary *v, const char *spec, int key, char *name, int empty,
+    char *err, size_t errlen)
 {
 	struct vary_axis ax;
-	const char *eq, *p, *q, *sep;
-	char keys[256];
+	const char *eq = strchr(spec, '='), *p, *q, *sep;
 	size_t i, cells;
-	int empty = 0;
 
 	memset(&ax, 0, sizeof(ax));
-	if ((eq = strchr(spec, '=')) == NULL || eq == spec || eq[1] == '\0') {
-		snprintf(err, errlen, "--vary %s: want KEY=V1,V2[,...]", spec);
-		return (-1);
-	}
-	if (strncmp(spec, "sysctl:", 7) == 0) {
-		ax.key = VARY_SYSCTL;
-		ax.name = xasprintf("%.*s", (int)(eq - spec - 7), spec + 7);
-		if (ax.name[0] == '\0' || strlen(ax.name) >= 128 ||
-		    strstr(ax.name, "..") != NULL) {
-			snprintf(err, errlen, "--vary %s: bad sysctl name",
-			    spec);
-			free(ax.name);
-			return (-1);
-		}
-	} else if (strncmp(spec, "sysfs:", 6) == 0 ||
-	    strncmp(spec, "debugfs:", 8) == 0) {
-		/* The saved name holds the whole path under /sys. */
-		ax.key = VARY_SYSCTL;
-		if ((ax.name = vary_knob_name(spec, (size_t)(eq - spec), err,
-		    errlen)) == NULL)
-			return (-1);
-	} else {
-		ax.key = run_vary_option(spec, (size_t)(eq - spec), &empty);
-		if (ax.key < 0) {
-			snprintf(err, errlen, "--vary %.*s: unknown key (want "
-			    "sysctl:NAME, sysfs:PATH, debugfs:PATH, %s)",
-			    (int)(eq - spec), spec, run_vary_keys(keys,
-			    sizeof(keys)));
-			return (-1);
-		}
-		ax.name = xasprintf("%.*s", (int)(eq - spec), spec);
-	}
+	ax.key = key;
+	ax.name = name;
 	for (i = 0; i < v->naxes; i++)
 		if (v->axes[i].key == ax.key &&
 		    strcmp(v->axes[i].name, ax.name) == 0) {

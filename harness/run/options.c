@@ -892,6 +892,49 @@ run_vary_keys(char *buf, size_t len)
 	return (join_or(names, n, buf, len));
 }
 
+/* The axis's key and name here, the values in axes.c's vary_add. */
+int
+vary_parse(struct vary *v, const char *spec, char *err, size_t errlen)
+{
+	const char *eq;
+	char keys[256], *name;
+	int key, empty = 0;
+
+	if ((eq = strchr(spec, '=')) == NULL || eq == spec || eq[1] == '\0') {
+		snprintf(err, errlen, "--vary %s: want KEY=V1,V2[,...]", spec);
+		return (-1);
+	}
+	if (strncmp(spec, "sysctl:", 7) == 0) {
+		key = VARY_SYSCTL;
+		name = xasprintf("%.*s", (int)(eq - spec - 7), spec + 7);
+		if (name[0] == '\0' || strlen(name) >= 128 ||
+		    strstr(name, "..") != NULL) {
+			snprintf(err, errlen, "--vary %s: bad sysctl name",
+			    spec);
+			free(name);
+			return (-1);
+		}
+	} else if (strncmp(spec, "sysfs:", 6) == 0 ||
+	    strncmp(spec, "debugfs:", 8) == 0) {
+		/* The saved name holds the whole path under /sys. */
+		key = VARY_SYSCTL;
+		if ((name = vary_knob_name(spec, (size_t)(eq - spec), err,
+		    errlen)) == NULL)
+			return (-1);
+	} else {
+		key = run_vary_option(spec, (size_t)(eq - spec), &empty);
+		if (key < 0) {
+			snprintf(err, errlen, "--vary %.*s: unknown key (want "
+			    "sysctl:NAME, sysfs:PATH, debugfs:PATH, %s)",
+			    (int)(eq - spec), spec, run_vary_keys(keys,
+			    sizeof(keys)));
+			return (-1);
+		}
+		name = xasprintf("%.*s", (int)(eq - spec), spec);
+	}
+	return (vary_add(v, spec, key, name, empty, err, errlen));
+}
+
 /* An option's value as meta and the plan show it. */
 static const char *
 opt_value(const struct run_config *c, const struct run_opt *o, char *buf,
