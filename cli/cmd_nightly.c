@@ -83,7 +83,7 @@ static char *
 make_optstring(void)
 {
 	static const char own[] = "c:o:R:v";
-	const char *p;
+	const char *p, *run_optstring = run_short_options();
 	char *s;
 	size_t n;
 
@@ -129,6 +129,7 @@ make_longopts(void)
 		{ "verbose",	no_argument,		NULL, 'v' },
 	};
 	const size_t nown = sizeof(own) / sizeof(own[0]);
+	const struct option *run_longopts = run_long_options();
 	struct option *lo;
 	size_t n, i, k;
 

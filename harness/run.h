@@ -3,8 +3,10 @@
  * share the run options and choose between a plain and a --vary
  * experiment; cmd_limits runs single batches; cmd_topo prints binding
  * plans.  Its files, bottom up (over harness/os, knobs, batch, profile):
- *   axes.c        --vary as data: axes, cells, labels (vary_parse ...)
- *   options.c     run's options into a run_config, --vary parsed once
+ *   axes.c        --vary as data: axes, cells, labels (vary_add ...)
+ *   options.c     run's options as one table (getopt's, usage, the
+ *                 --vary axes, meta and plan lines) into a run_config,
+ *                 --vary parsed once
  *                 (run_parse_options, run_option ...)
  *   idle.c        --idle-guard: the qos hold, the spinners (idle_*)
  *   run_precision.c  --precision's added rounds, what they reached
@@ -58,22 +60,10 @@ struct run_kv {
 };
 
 /* --vary: one axis per option, its values in the order given. */
-enum vary_key {
-	VARY_SYSCTL,		/* sysctl:NAME */
-	VARY_FS,
-	VARY_MOUNT_OPTS,
-	VARY_NEWFS_OPTS,
-	VARY_DISK,
-	VARY_MODE,
-	VARY_BIND,
-	VARY_LAYOUT,
-	VARY_IDLE_GUARD,
-	VARY_MEMORY_GUARD,
-	VARY_BATCH_END,
-};
+#define VARY_SYSCTL	0	/* a vary_axis's key: sysctl:, sysfs:, debugfs: */
 
 struct vary_axis {
-	enum vary_key	 key;
+	int		 key;		/* run_option code, or VARY_SYSCTL */
 	char		*name;		/* "fs" ..., or the sysctl's NAME */
 	char		**values;
 	size_t		 nvalues;
@@ -186,17 +176,33 @@ enum {
 	RUN_OPT_MEMORY_GUARD,
 	RUN_OPT_CPUS,
 	RUN_OPT_BATCH_END,
-	RUN_OPT_END = 320,
+	RUN_OPT_TABLE = 384,	/* options.c's table numbers the rest */
+	RUN_OPT_END = 512,
 };
 
 /*
- * For commands that add options to run's (nightly): the short option
- * letters, and the long option table (terminated by a zero entry), and
+ * Run's options are one table (harness/run/options.c): getopt's, usage,
+ * the --vary axes, meta and the plan come from it.  For commands that
+ * add options to run's (nightly, a campaign's run line): the short
+ * option letters, the long options (terminated by a zero entry), and
  * the usage lines for run's options (each line starts with "    ").
  */
-extern const char	 run_optstring[];
-extern const struct option run_longopts[];
+const char *run_short_options(void);
+const struct option *run_long_options(void);
 void	 run_usage_options(FILE *);
+/*
+ * The option a --vary KEY (len bytes) names: its run_option code, or -1;
+ * *empty says whether an empty value is one.  run_vary_keys: the keys,
+ * "a, b or c", for messages.
+ */
+int	 run_vary_option(const char *key, size_t len, int *empty);
+const char *run_vary_keys(char *buf, size_t len);
+/*
+ * The options whose meta keys and plan lines the table writes (the
+ * others' are run_meta.c's): "key=value" lines, "name: value" lines.
+ */
+void	 run_options_meta(const struct run_config *, FILE *meta);
+void	 run_options_plan(const struct run_config *, FILE *);
 
 void	 run_config_init(struct run_config *);
 void	 run_config_free(struct run_config *);
@@ -385,8 +391,13 @@ void	 idle_qos_plan(FILE *, int ncpu);
 /*
  * Add one "KEY=V1,V2[,...]" (values split on '|' instead when there is
  * one, for mount options that hold commas).  -1 with a message in err.
+ * options.c, whose table knows the keys; vary_add (axes.c) adds the
+ * axis of a known key (name malloc'd, taken over; empty: an empty
+ * value is one) to spec's values.
  */
 int	 vary_parse(struct vary *, const char *spec, char *err, size_t errlen);
+int	 vary_add(struct vary *, const char *spec, int key, char *name,
+	    int empty, char *err, size_t errlen);
 void	 vary_free(struct vary *);
 /*
  * sysfs:PATH and debugfs:PATH (the first len bytes of spec): the name
@@ -408,9 +419,6 @@ char	*vary_label(const struct vary *, const char *base, size_t cell);
  * malloc'd.
  */
 char	*vary_meta_key(const struct vary_axis *);
-/* The run_option code that sets a key's value (not VARY_SYSCTL). */
-int	 vary_key_option(enum vary_key);
-
 /*
  * A run configuration for one cell: base with the cell's fs, disk, mode
  * ... and the given label and result root.  Free with

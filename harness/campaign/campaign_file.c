@@ -513,7 +513,7 @@ campaign_run_config(const struct campaign_file *f, const char *label,
 		argv[i] = f->run_argv[i];
 	run_config_init(c);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, run_optstring, run_longopts,
+	while ((ch = getopt_long(argc, argv, run_short_options(), run_long_options(),
 	    NULL)) != -1)
 		if (ch == '?' || ch == RUN_OPT_HELP || run_option(c, ch,
 		    optarg) != 0) {

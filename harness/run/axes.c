@@ -12,24 +12,6 @@
 #include "common/util.h"
 #include "harness/knobs.h"
 
-static const struct {
-	const char	*name;
-	enum vary_key	 key;
-	int		 opt;		/* run_option code */
-} vary_keys[] = {
-	{ "fs",		VARY_FS,		RUN_OPT_FS },
-	{ "mount-opts",	VARY_MOUNT_OPTS,	RUN_OPT_MOUNT_OPTS },
-	{ "newfs-opts",	VARY_NEWFS_OPTS,	RUN_OPT_NEWFS_OPTS },
-	{ "disk",	VARY_DISK,		RUN_OPT_DISK },
-	{ "mode",	VARY_MODE,		RUN_OPT_MODE },
-	{ "bind",	VARY_BIND,		RUN_OPT_BIND },
-	{ "layout",	VARY_LAYOUT,		RUN_OPT_LAYOUT },
-	{ "idle-guard",	VARY_IDLE_GUARD,	RUN_OPT_IDLE_GUARD },
-	{ "memory-guard", VARY_MEMORY_GUARD,	RUN_OPT_MEMORY_GUARD },
-	{ "batch-end",	VARY_BATCH_END,		RUN_OPT_BATCH_END },
-};
-#define NKEYS	(sizeof(vary_keys) / sizeof(vary_keys[0]))
-
 #define MAX_CELLS	256
 
 char *
@@ -67,50 +49,16 @@ vary_knob_name(const char *spec, size_t len, char *err, size_t errlen)
 }
 
 int
-vary_parse(struct vary *v, const char *spec, char *err, size_t errlen)
+vary_add(struct vary *v, const char *spec, int key, char *name, int empty,
+    char *err, size_t errlen)
 {
 	struct vary_axis ax;
-	const char *eq, *p, *q, *sep;
-	size_t i, k, cells;
+	const char *eq = strchr(spec, '='), *p, *q, *sep;
+	size_t i, cells;
 
 	memset(&ax, 0, sizeof(ax));
-	if ((eq = strchr(spec, '=')) == NULL || eq == spec || eq[1] == '\0') {
-		snprintf(err, errlen, "--vary %s: want KEY=V1,V2[,...]", spec);
-		return (-1);
-	}
-	if (strncmp(spec, "sysctl:", 7) == 0) {
-		ax.key = VARY_SYSCTL;
-		ax.name = xasprintf("%.*s", (int)(eq - spec - 7), spec + 7);
-		if (ax.name[0] == '\0' || strlen(ax.name) >= 128 ||
-		    strstr(ax.name, "..") != NULL) {
-			snprintf(err, errlen, "--vary %s: bad sysctl name",
-			    spec);
-			free(ax.name);
-			return (-1);
-		}
-	} else if (strncmp(spec, "sysfs:", 6) == 0 ||
-	    strncmp(spec, "debugfs:", 8) == 0) {
-		/* The saved name holds the whole path under /sys. */
-		ax.key = VARY_SYSCTL;
-		if ((ax.name = vary_knob_name(spec, (size_t)(eq - spec), err,
-		    errlen)) == NULL)
-			return (-1);
-	} else {
-		for (k = 0; k < NKEYS; k++)
-			if (strlen(vary_keys[k].name) == (size_t)(eq - spec) &&
-			    strncmp(spec, vary_keys[k].name, eq - spec) == 0)
-				break;
-		if (k == NKEYS) {
-			snprintf(err, errlen, "--vary %.*s: unknown key (want "
-			    "sysctl:NAME, sysfs:PATH, debugfs:PATH, fs, "
-			    "mount-opts, newfs-opts, disk, "
-			    "mode, bind, layout or idle-guard)", (int)(eq - spec),
-			    spec);
-			return (-1);
-		}
-		ax.key = vary_keys[k].key;
-		ax.name = xstrdup(vary_keys[k].name);
-	}
+	ax.key = key;
+	ax.name = name;
 	for (i = 0; i < v->naxes; i++)
 		if (v->axes[i].key == ax.key &&
 		    strcmp(v->axes[i].name, ax.name) == 0) {
@@ -123,8 +71,7 @@ vary_parse(struct vary *v, const char *spec, char *err, size_t errlen)
 	sep = strchr(eq + 1, '|') != NULL ? "|" : ",";
 	for (p = eq + 1;; p = q + 1) {
 		q = p + strcspn(p, sep);
-		if (q == p && ax.key != VARY_MOUNT_OPTS &&
-		    ax.key != VARY_NEWFS_OPTS) {
+		if (q == p && !empty) {
 			snprintf(err, errlen, "--vary %s: empty value", spec);
 			goto bad;
 		}
@@ -220,15 +167,4 @@ vary_label(const struct vary *v, const char *base, size_t cell)
 		label_append(&l, &n, vary_value(v, cell, i));
 	}
 	return (l);
-}
-
-int
-vary_key_option(enum vary_key key)
-{
-	size_t k;
-
-	for (k = 0; k < NKEYS; k++)
-		if (vary_keys[k].key == key)
-			return (vary_keys[k].opt);
-	return (-1);
 }

@@ -6,6 +6,7 @@
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,73 +18,6 @@
 #include "harness/knobs.h"
 
 #define MAX_LEVEL	4096
-
-const char run_optstring[] = "O:R:a:j:o:r:w:";
-
-const struct option run_longopts[] = {
-	{ "archive",	required_argument, NULL, 'a' },
-	{ "batch-end",	required_argument, NULL, RUN_OPT_BATCH_END },
-	{ "bind",	required_argument, NULL, RUN_OPT_BIND },
-	{ "budget",	required_argument, NULL, RUN_OPT_BUDGET },
-	{ "cpus",	required_argument, NULL, RUN_OPT_CPUS },
-	{ "disk",	required_argument, NULL, RUN_OPT_DISK },
-	{ "distrib",	required_argument, NULL, RUN_OPT_DISTRIB },
-	{ "disturb-limit", required_argument, NULL, RUN_OPT_DISTURB_LIMIT },
-	{ "disturb-reruns", required_argument, NULL, RUN_OPT_DISTURB_RERUNS },
-	{ "disturb-wait", required_argument, NULL, RUN_OPT_DISTURB_WAIT },
-	{ "dry-run",	no_argument,	   NULL, RUN_OPT_DRY_RUN },
-	{ "fs",		required_argument, NULL, RUN_OPT_FS },
-	{ "help",	no_argument,	   NULL, RUN_OPT_HELP },
-	{ "idle-guard",	required_argument, NULL, RUN_OPT_IDLE_GUARD },
-	{ "jobs",	required_argument, NULL, 'j' },
-	{ "label",	required_argument, NULL, RUN_OPT_LABEL },
-	{ "layout",	required_argument, NULL, RUN_OPT_LAYOUT },
-	{ "max-reps",	required_argument, NULL, RUN_OPT_MAX_REPS },
-	{ "memory-guard", required_argument, NULL, RUN_OPT_MEMORY_GUARD },
-	{ "mode",	required_argument, NULL, RUN_OPT_MODE },
-	{ "mount-opts",	required_argument, NULL, RUN_OPT_MOUNT_OPTS },
-	{ "newfs-opts",	required_argument, NULL, RUN_OPT_NEWFS_OPTS },
-	{ "option",	required_argument, NULL, 'O' },
-	{ "order",	required_argument, NULL, RUN_OPT_ORDER },
-	{ "os",		required_argument, NULL, RUN_OPT_OS },
-	{ "profile",	optional_argument, NULL, RUN_OPT_PROFILE },
-	{ "profile-freq", required_argument, NULL, RUN_OPT_PROFILE_FREQ },
-	{ "profile-reps", required_argument, NULL, RUN_OPT_PROFILE_REPS },
-	{ "qos-sysctls", no_argument,	   NULL, RUN_OPT_QOS_SYSCTLS },
-	{ "precision",	required_argument, NULL, RUN_OPT_PRECISION },
-	{ "reps",	required_argument, NULL, 'r' },
-	{ "results",	required_argument, NULL, 'R' },
-	{ "seed",	required_argument, NULL, RUN_OPT_SEED },
-	{ "synthetic",	required_argument, NULL, RUN_OPT_SYNTHETIC },
-	{ "vary",	required_argument, NULL, RUN_OPT_VARY },
-	{ "verify",	no_argument,	   NULL, RUN_OPT_VERIFY },
-	{ "wait-quiet",	optional_argument, NULL, RUN_OPT_WAIT_QUIET },
-	{ "warmup",	required_argument, NULL, RUN_OPT_WARMUP },
-	{ "workload",	required_argument, NULL, 'w' },
-	{ NULL, 0, NULL, 0 },
-};
-
-void
-run_usage_options(FILE *fp)
-{
-	fprintf(fp,
-	    "    [-a archive] [-j jobs] [-O key=value] [-R root] [-r reps]\n"
-	    "    [-w workload] [--bind none|pu|core|package|numa]\n"
-	    "    [--disk spec] [--distrib compact|scatter] [--dry-run]\n"
-	    "    [--fs type] [--label name] [--layout shared|per-worker]\n"
-	    "    [--mode process|thread] [--mount-opts opts]\n"
-	    "    [--newfs-opts args] [--order interleaved|sequential|random]\n"
-	    "    [--os linux|freebsd] [--seed n] [--synthetic topology]\n"
-	    "    [--verify] [--precision pct [--budget time] [--max-reps n]]\n"
-	    "    [--profile[=required|optional]] [--profile-freq hz]\n"
-	    "    [--profile-reps n] [--disturb-limit pct|off]\n"
-	    "    [--disturb-reruns n] [--disturb-wait duration|off]\n"
-	    "    [--idle-guard none|qos|spin] [--qos-sysctls]\n"
-	    "    [--memory-guard auto|none|touch]\n"
-	    "    [--cpus inherited|online|isolated|list]\n"
-	    "    [--batch-end exit|syncfs]\n"
-	    "    [--wait-quiet[=duration|off]] [--warmup n]\n");
-}
 
 static const char *const order_names[] = {
 	[RUN_ORDER_INTERLEAVED] = "interleaved",
@@ -411,287 +345,648 @@ run_order_steps_profiled(enum run_order order, size_t nlevels, int reps,
 	return (s);
 }
 
-int
-run_option(struct run_config *c, int ch, const char *arg)
-{
-	const char *eq, *why;
-	char err[512], msg[64];
-	uint64_t u;
-	int k;
+/* --- the options, as a table -------------------------------------------- */
 
-	/* An empty path would name "" (or, for -R, the root directory). */
-	if ((ch == 'a' || ch == 'o' || ch == 'R') && *arg == '\0') {
-		warnx("run: -%c '': empty: want a %s", ch, ch == 'a' ?
-		    "file" : "directory");
+static const char *const bind_names[] = {	/* as bind.c's, for usage */
+	[BIND_NONE] = "none", [BIND_PU] = "pu", [BIND_CORE] = "core",
+	[BIND_PACKAGE] = "package", [BIND_NUMA] = "numa",
+};
+static const char *const distrib_names[] = {
+	[DISTRIB_COMPACT] = "compact", [DISTRIB_SCATTER] = "scatter",
+};
+
+static int
+set_option(struct run_config *c, const char *arg)
+{
+	const char *eq;
+
+	if ((eq = strchr(arg, '=')) == NULL || eq == arg) {
+		warnx("run: -O %s: want key=value", arg);
 		return (-1);
 	}
-	switch (ch) {
-	case 'a':
-		replace(&c->archive, arg);
-		break;
-	case 'j':
-		replace(&c->jobs_spec, arg);
-		break;
-	case 'O':
-		if ((eq = strchr(arg, '=')) == NULL || eq == arg) {
-			warnx("run: -O %s: want key=value", arg);
-			return (-1);
-		}
-		c->wopts = xrealloc(c->wopts, (c->nwopts + 1) *
-		    sizeof(*c->wopts));
-		c->wopts[c->nwopts].key = xasprintf("%.*s", (int)(eq - arg),
-		    arg);
-		c->wopts[c->nwopts].value = xstrdup(eq + 1);
-		c->nwopts++;
-		break;
-	case 'o':		/* deprecated spelling of -R */
-	case 'R':
-		replace(&c->results, arg);
-		break;
-	case 'r':
-		if (parse_uint(arg, 1, 100000, &u) == -1) {
-			warnx("run: -r %s: repetition count %s", arg,
-			    parse_uint_error(msg, sizeof(msg), 1, 100000));
-			return (-1);
-		}
-		c->reps = (int)u;
-		c->reps_given = 1;
-		break;
-	case 'w':
-		if ((c->wl = workload_find(arg)) == NULL &&
-		    strcmp(arg, "help") != 0) {
-			warnx("run: -w %s: no such workload (-w help lists "
-			    "them)", arg);
-			return (-1);
-		}
-		break;
-	case RUN_OPT_BIND:
-		if ((k = bind_level_parse(arg)) < 0) {
-			warnx("run: --bind %s: want none, pu, core, package "
-			    "or numa", arg);
-			return (-1);
-		}
-		c->bind = (enum bind_level)k;
-		break;
-	case RUN_OPT_DISTRIB:
-		if ((k = bind_distrib_parse(arg)) < 0) {
-			warnx("run: --distrib %s: want compact or scatter",
-			    arg);
-			return (-1);
-		}
-		c->distrib = (enum bind_distrib)k;
-		break;
-	case RUN_OPT_DISK:
-		replace(&c->disk, arg);
-		break;
-	case RUN_OPT_DRY_RUN:
-		c->dry_run = 1;
-		break;
-	case RUN_OPT_FS:
-		replace(&c->fs, arg);
-		break;
-	case RUN_OPT_LABEL:
-		if ((eq = rs_name_error(arg)) != NULL) {
-			warnx("run: --label '%s': %s", arg, eq);
-			return (-1);
-		}
-		replace(&c->label, arg);
-		break;
-	case RUN_OPT_LAYOUT:
-		if ((k = LOOKUP(layout_names, arg)) < 0) {
-			warnx("run: --layout %s: want shared or per-worker",
-			    arg);
-			return (-1);
-		}
-		c->layout = (enum run_layout)k;
-		break;
-	case RUN_OPT_MODE:
-		if ((k = LOOKUP(mode_names, arg)) < 0) {
-			warnx("run: --mode %s: want process or thread", arg);
-			return (-1);
-		}
-		c->mode = (enum run_mode)k;
-		break;
-	case RUN_OPT_MOUNT_OPTS:
-		replace(&c->mount_opts, arg);
-		break;
-	case RUN_OPT_NEWFS_OPTS:
-		replace(&c->newfs_opts, arg);
-		break;
-	case RUN_OPT_ORDER:
-		if ((k = LOOKUP(order_names, arg)) < 0) {
-			warnx("run: --order %s: want interleaved, sequential "
-			    "or random", arg);
-			return (-1);
-		}
-		c->order = (enum run_order)k;
-		break;
-	case RUN_OPT_OS:
-		if ((why = md_os_parse(arg, &c->os)) != NULL) {
-			warnx("run: --os %s: %s", arg, why);
-			return (-1);
-		}
-		c->os_given = 1;
-		break;
-	case RUN_OPT_SEED:
-		if (parse_uint(arg, 0, ULONG_MAX, &u) == -1) {
-			warnx("run: --seed %s: %s", arg,
-			    parse_uint_error(msg, sizeof(msg), 0, ULONG_MAX));
-			return (-1);
-		}
-		c->seed = (unsigned long)u;
-		c->seed_given = 1;
-		break;
-	case RUN_OPT_SYNTHETIC:
-		replace(&c->synthetic, arg);
-		break;
-	case RUN_OPT_VERIFY:
-		c->verify = 1;
-		break;
-	case RUN_OPT_PROFILE:
-		if (arg == NULL || strcmp(arg, "required") == 0)
-			c->profile = PROF_REQUIRED;
-		else if (strcmp(arg, "optional") == 0)
-			c->profile = PROF_OPTIONAL;
-		else {
-			warnx("run: --profile=%s: want required or optional",
-			    arg);
-			return (-1);
-		}
-		break;
-	case RUN_OPT_PROFILE_FREQ:
-		if (parse_uint(arg, 1, 100000, &u) == -1) {
-			warnx("run: --profile-freq %s: %s", arg,
-			    parse_uint_error(msg, sizeof(msg), 1, 100000));
-			return (-1);
-		}
-		c->profile_hz = (unsigned)u;
-		break;
-	case RUN_OPT_PROFILE_REPS:
-		if (parse_uint(arg, 1, 1000, &u) == -1) {
-			warnx("run: --profile-reps %s: %s", arg,
-			    parse_uint_error(msg, sizeof(msg), 1, 1000));
-			return (-1);
-		}
-		c->profile_reps = (int)u;
-		break;
-	case RUN_OPT_DISTURB_LIMIT:
-		if (strcmp(arg, "off") == 0)
-			c->disturb_limit = -1;
-		else if (parse_percent(arg, &c->disturb_limit) == 0)
-			c->disturb_limit /= 100;
-		else {
-			warnx("run: --disturb-limit %s: want a percentage of "
-			    "the machine's CPU time in (0, 100], or off", arg);
-			return (-1);
-		}
-		break;
-	case RUN_OPT_DISTURB_RERUNS:
-		if (parse_uint(arg, 0, 100, &u) == -1) {
-			warnx("run: --disturb-reruns %s: %s", arg,
-			    parse_uint_error(msg, sizeof(msg), 0, 100));
-			return (-1);
-		}
-		c->disturb_reruns = (int)u;
-		break;
-	case RUN_OPT_DISTURB_WAIT:
-		if (strcmp(arg, "off") == 0)
-			c->disturb_wait = 0;
-		else if (parse_duration(arg, 86400, &u) == 0)
-			c->disturb_wait = (double)u;
-		else {
-			warnx("run: --disturb-wait %s: want a duration from 1s "
-			    "to 24h (90s, 10m, 1h), or off", arg);
-			return (-1);
-		}
-		break;
-	case RUN_OPT_WARMUP:
-		if (parse_uint(arg, 0, RUN_MAX_WARMUP, &u) == -1) {
-			warnx("run: --warmup %s: %s", arg,
-			    parse_uint_error(msg, sizeof(msg), 0,
-			    RUN_MAX_WARMUP));
-			return (-1);
-		}
-		c->warmup = (int)u;
-		break;
-	case RUN_OPT_WAIT_QUIET:
-		c->wait_quiet = RUN_WAIT_QUIET;
-		if (arg != NULL && strcmp(arg, "off") == 0)
-			c->wait_quiet = 0;
-		else if (arg != NULL && parse_duration(arg, 86400, &u) != 0) {
-			warnx("run: --wait-quiet=%s: want a duration from 1s "
-			    "to 24h (90s, 10m, 1h), or off", arg);
-			return (-1);
-		} else if (arg != NULL)
-			c->wait_quiet = (double)u;
-		break;
-	case RUN_OPT_IDLE_GUARD:
-		if ((k = LOOKUP(guard_names, arg)) < 0) {
-			warnx("run: --idle-guard %s: want none, qos or spin",
-			    arg);
-			return (-1);
-		}
-		c->idle_guard = (enum idle_guard)k;
-		break;
-	case RUN_OPT_MEMORY_GUARD:
-		if ((k = LOOKUP(memory_guard_names, arg)) < 0) {
-			warnx("run: --memory-guard %s: want auto, none or "
-			    "touch", arg);
-			return (-1);
-		}
-		c->memory_guard = (enum memory_guard)k;
-		break;
-	case RUN_OPT_CPUS:
-		if (cpus_check(arg, err, sizeof(err)) != 0) {
-			warnx("run: --cpus %s: %s: want inherited, online, "
-			    "isolated or a CPU list", arg, err);
-			return (-1);
-		}
-		replace(&c->cpus, arg);
-		break;
-	case RUN_OPT_BATCH_END:
-		if ((k = batch_end_parse(arg)) < 0) {
-			warnx("run: --batch-end %s: want exit or syncfs", arg);
-			return (-1);
-		}
-		c->batch_end = (enum batch_end)k;
-		break;
-	case RUN_OPT_QOS_SYSCTLS:
-		c->qos_sysctls = 1;
-		break;
-	case RUN_OPT_PRECISION:
-		if (parse_percent(arg, &c->precision) != 0) {
-			warnx("run: --precision %s: want a percentage above 0 "
-			    "and at most 100, as 2%% or 2", arg);
-			return (-1);
-		}
-		break;
-	case RUN_OPT_BUDGET:
-		if (parse_duration(arg, 7 * 86400, &u) != 0) {
-			warnx("run: --budget %s: want a duration of 1s to 7 "
-			    "days, as 90s, 10m or 1h", arg);
-			return (-1);
-		}
-		c->budget = u;
-		break;
-	case RUN_OPT_MAX_REPS:
-		if (parse_uint(arg, 1, 100000, &u) == -1) {
-			warnx("run: --max-reps %s: %s", arg,
-			    parse_uint_error(msg, sizeof(msg), 1, 100000));
-			return (-1);
-		}
-		c->max_reps = (int)u;
-		break;
-	case RUN_OPT_VARY:
-		if (vary_parse(&c->vary, arg, err, sizeof(err)) != 0) {
-			warnx("run: %s", err);
-			return (-1);
-		}
-		break;
-	default:
+	c->wopts = xrealloc(c->wopts, (c->nwopts + 1) * sizeof(*c->wopts));
+	c->wopts[c->nwopts].key = xasprintf("%.*s", (int)(eq - arg), arg);
+	c->wopts[c->nwopts].value = xstrdup(eq + 1);
+	c->nwopts++;
+	return (0);
+}
+
+static int
+set_reps(struct run_config *c, const char *arg)
+{
+	char msg[64];
+	uint64_t u;
+
+	if (parse_uint(arg, 1, 100000, &u) == -1) {
+		warnx("run: -r %s: repetition count %s", arg,
+		    parse_uint_error(msg, sizeof(msg), 1, 100000));
+		return (-1);
+	}
+	c->reps = (int)u;
+	c->reps_given = 1;
+	return (0);
+}
+
+static int
+set_workload(struct run_config *c, const char *arg)
+{
+	/* "help" leaves wl NULL: run_parse_options lists the workloads. */
+	if ((c->wl = workload_find(arg)) == NULL && strcmp(arg, "help") != 0) {
+		warnx("run: -w %s: no such workload (-w help lists them)", arg);
 		return (-1);
 	}
 	return (0);
+}
+
+static int
+set_label(struct run_config *c, const char *arg)
+{
+	const char *why;
+
+	if ((why = rs_name_error(arg)) != NULL) {
+		warnx("run: --label '%s': %s", arg, why);
+		return (-1);
+	}
+	replace(&c->label, arg);
+	return (0);
+}
+
+static int
+set_os(struct run_config *c, const char *arg)
+{
+	const char *why;
+
+	if ((why = md_os_parse(arg, &c->os)) != NULL) {
+		warnx("run: --os %s: %s", arg, why);
+		return (-1);
+	}
+	c->os_given = 1;
+	return (0);
+}
+
+static int
+set_seed(struct run_config *c, const char *arg)
+{
+	char msg[64];
+	uint64_t u;
+
+	if (parse_uint(arg, 0, ULONG_MAX, &u) == -1) {
+		warnx("run: --seed %s: %s", arg,
+		    parse_uint_error(msg, sizeof(msg), 0, ULONG_MAX));
+		return (-1);
+	}
+	c->seed = (unsigned long)u;
+	c->seed_given = 1;
+	return (0);
+}
+
+static int
+set_profile(struct run_config *c, const char *arg)
+{
+	if (arg == NULL || strcmp(arg, "required") == 0)
+		c->profile = PROF_REQUIRED;
+	else if (strcmp(arg, "optional") == 0)
+		c->profile = PROF_OPTIONAL;
+	else {
+		warnx("run: --profile=%s: want required or optional", arg);
+		return (-1);
+	}
+	return (0);
+}
+
+static int
+set_disturb_limit(struct run_config *c, const char *arg)
+{
+	if (strcmp(arg, "off") == 0)
+		c->disturb_limit = -1;
+	else if (parse_percent(arg, &c->disturb_limit) == 0)
+		c->disturb_limit /= 100;
+	else {
+		warnx("run: --disturb-limit %s: want a percentage of the "
+		    "machine's CPU time in (0, 100], or off", arg);
+		return (-1);
+	}
+	return (0);
+}
+
+static int
+set_disturb_wait(struct run_config *c, const char *arg)
+{
+	uint64_t u;
+
+	if (strcmp(arg, "off") == 0)
+		c->disturb_wait = 0;
+	else if (parse_duration(arg, 86400, &u) == 0)
+		c->disturb_wait = (double)u;
+	else {
+		warnx("run: --disturb-wait %s: want a duration from 1s to 24h "
+		    "(90s, 10m, 1h), or off", arg);
+		return (-1);
+	}
+	return (0);
+}
+
+static int
+set_wait_quiet(struct run_config *c, const char *arg)
+{
+	uint64_t u;
+
+	c->wait_quiet = RUN_WAIT_QUIET;
+	if (arg != NULL && strcmp(arg, "off") == 0)
+		c->wait_quiet = 0;
+	else if (arg != NULL && parse_duration(arg, 86400, &u) != 0) {
+		warnx("run: --wait-quiet=%s: want a duration from 1s to 24h "
+		    "(90s, 10m, 1h), or off", arg);
+		return (-1);
+	} else if (arg != NULL)
+		c->wait_quiet = (double)u;
+	return (0);
+}
+
+static int
+set_cpus(struct run_config *c, const char *arg)
+{
+	char err[512];
+
+	if (cpus_check(arg, err, sizeof(err)) != 0) {
+		warnx("run: --cpus %s: %s: want inherited, online, isolated "
+		    "or a CPU list", arg, err);
+		return (-1);
+	}
+	replace(&c->cpus, arg);
+	return (0);
+}
+
+static int
+set_precision(struct run_config *c, const char *arg)
+{
+	if (parse_percent(arg, &c->precision) != 0) {
+		warnx("run: --precision %s: want a percentage above 0 and at "
+		    "most 100, as 2%% or 2", arg);
+		return (-1);
+	}
+	return (0);
+}
+
+static int
+set_budget(struct run_config *c, const char *arg)
+{
+	uint64_t u;
+
+	if (parse_duration(arg, 7 * 86400, &u) != 0) {
+		warnx("run: --budget %s: want a duration of 1s to 7 days, as "
+		    "90s, 10m or 1h", arg);
+		return (-1);
+	}
+	c->budget = u;
+	return (0);
+}
+
+static int
+set_vary(struct run_config *c, const char *arg)
+{
+	char err[512];
+
+	if (vary_parse(&c->vary, arg, err, sizeof(err)) != 0) {
+		warnx("run: %s", err);
+		return (-1);
+	}
+	return (0);
+}
+
+enum opt_kind {
+	OPT_NONE,	/* --help: the caller's */
+	OPT_FLAG,	/* int field set to 1 */
+	OPT_STR,	/* char * field, replaced */
+	OPT_ENUM,	/* int-sized enum field, one of names */
+	OPT_UINT,	/* int field, min..max */
+	OPT_FN,		/* the setter does it all */
+};
+
+/* Flags. */
+#define O_VARY		0x01	/* a --vary axis under its long name */
+#define O_VARY_EMPTY	0x02	/* ... whose empty value is one */
+#define O_META		0x04	/* meta key written by run_options_meta */
+#define O_PLAN		0x08	/* line in the plan by run_options_plan */
+
+/*
+ * One option of run's.  A field is named by its offset in run_config;
+ * FIELD refuses, at compile time, one that is not int-sized (the enum
+ * and int kinds store an int).
+ */
+struct run_opt {
+	const char	*name;		/* long name; NULL: short only */
+	int		 letter;	/* short letter, or 0 */
+	int		 code;		/* getopt's value; 0: assigned */
+	int		 has_arg;	/* getopt's */
+	enum opt_kind	 kind;
+	size_t		 field;		/* offsetof(struct run_config, ...) */
+	const char *const *names;	/* OPT_ENUM: the values */
+	size_t		 nnames;
+	unsigned	 min, max;	/* OPT_UINT */
+	int		 (*set)(struct run_config *, const char *);
+	const char	*meta;		/* meta key; NULL: none */
+	int		 flags;		/* O_* */
+	int		 usage;		/* usage line * 10 + place; 0: none */
+	const char	*help;		/* usage's argument; NULL: enum values */
+};
+
+#define FIELD(m)	(offsetof(struct run_config, m) + 0 * sizeof(char	\
+	[sizeof(((struct run_config *)0)->m) == sizeof(int) ? 1 : -1]))
+#define SFIELD(m)	offsetof(struct run_config, m)
+#define NAMES(a)	(a), sizeof(a) / sizeof((a)[0])
+
+/*
+ * Run's options: getopt's tables, usage, the --vary axes, the generic
+ * meta keys and plan lines, and run_option's dispatch come from here.
+ * In getopt's order (alphabetical, as it was).  A new option is an entry
+ * here (code 0: one is assigned), its field in struct run_config, and
+ * the code that uses the field; with O_META and O_PLAN its value goes
+ * to meta and the plan, and its key into results/FORMAT.md.
+ */
+static const struct run_opt opts[] = {
+	{ "archive", 'a', 'a', required_argument, OPT_STR, SFIELD(archive),
+	    .usage = 11, .help = "archive" },
+	{ "batch-end", 0, RUN_OPT_BATCH_END, required_argument, OPT_ENUM,
+	    FIELD(batch_end), NAMES(batch_end_names), .meta = "batch_end",
+	    .flags = O_VARY | O_META, .usage = 151 },
+	{ "bind", 0, RUN_OPT_BIND, required_argument, OPT_ENUM, FIELD(bind),
+	    NAMES(bind_names), .meta = "bind", .flags = O_VARY,
+	    .usage = 22 },
+	{ "budget", 0, RUN_OPT_BUDGET, required_argument, OPT_FN,
+	    .set = set_budget },
+	{ "cpus", 0, RUN_OPT_CPUS, required_argument, OPT_FN,
+	    .set = set_cpus, .meta = "cpus", .usage = 141,
+	    .help = "inherited|online|isolated|list" },
+	{ "disk", 0, RUN_OPT_DISK, required_argument, OPT_STR, SFIELD(disk),
+	    .meta = "disk", .flags = O_VARY, .usage = 31, .help = "spec" },
+	{ "distrib", 0, RUN_OPT_DISTRIB, required_argument, OPT_ENUM,
+	    FIELD(distrib), NAMES(distrib_names), .meta = "distrib",
+	    .usage = 32 },
+	{ "disturb-limit", 0, RUN_OPT_DISTURB_LIMIT, required_argument, OPT_FN,
+	    .set = set_disturb_limit, .meta = "disturb_threshold",
+	    .usage = 102, .help = "pct|off" },
+	{ "disturb-reruns", 0, RUN_OPT_DISTURB_RERUNS, required_argument,
+	    OPT_UINT, FIELD(disturb_reruns), .min = 0, .max = 100,
+	    .meta = "disturb_max_reruns", .usage = 111, .help = "n" },
+	{ "disturb-wait", 0, RUN_OPT_DISTURB_WAIT, required_argument, OPT_FN,
+	    .set = set_disturb_wait, .meta = "disturb_wait", .usage = 112,
+	    .help = "duration|off" },
+	{ "dry-run", 0, RUN_OPT_DRY_RUN, no_argument, OPT_FLAG,
+	    FIELD(dry_run), .usage = 33 },
+	{ "fs", 0, RUN_OPT_FS, required_argument, OPT_STR, SFIELD(fs),
+	    .meta = "fs", .flags = O_VARY, .usage = 41, .help = "type" },
+	{ "help", 0, RUN_OPT_HELP, no_argument, OPT_NONE, .usage = 0 },
+	{ "idle-guard", 0, RUN_OPT_IDLE_GUARD, required_argument, OPT_ENUM,
+	    FIELD(idle_guard), NAMES(guard_names), .meta = "idle_guard",
+	    .flags = O_VARY, .usage = 121 },
+	{ "jobs", 'j', 'j', required_argument, OPT_STR, SFIELD(jobs_spec),
+	    .meta = "levels", .usage = 12, .help = "jobs" },
+	{ "label", 0, RUN_OPT_LABEL, required_argument, OPT_FN,
+	    .set = set_label, .usage = 42, .help = "name" },
+	{ "layout", 0, RUN_OPT_LAYOUT, required_argument, OPT_ENUM,
+	    FIELD(layout), NAMES(layout_names), .meta = "layout",
+	    .flags = O_VARY, .usage = 43 },
+	{ "max-reps", 0, RUN_OPT_MAX_REPS, required_argument, OPT_UINT,
+	    FIELD(max_reps), .min = 1, .max = 100000 },
+	{ "memory-guard", 0, RUN_OPT_MEMORY_GUARD, required_argument, OPT_ENUM,
+	    FIELD(memory_guard), NAMES(memory_guard_names),
+	    .meta = "memory_guard", .flags = O_VARY, .usage = 131 },
+	{ "mode", 0, RUN_OPT_MODE, required_argument, OPT_ENUM, FIELD(mode),
+	    NAMES(mode_names), .meta = "mode", .flags = O_VARY, .usage = 51 },
+	{ "mount-opts", 0, RUN_OPT_MOUNT_OPTS, required_argument, OPT_STR,
+	    SFIELD(mount_opts), .meta = "mount_opts",
+	    .flags = O_VARY | O_VARY_EMPTY, .usage = 52, .help = "opts" },
+	{ "newfs-opts", 0, RUN_OPT_NEWFS_OPTS, required_argument, OPT_STR,
+	    SFIELD(newfs_opts), .meta = "newfs_opts",
+	    .flags = O_VARY | O_VARY_EMPTY, .usage = 61, .help = "args" },
+	{ "option", 'O', 'O', required_argument, OPT_FN, .set = set_option,
+	    .meta = "workload.option", .usage = 13, .help = "key=value" },
+	{ "order", 0, RUN_OPT_ORDER, required_argument, OPT_ENUM,
+	    FIELD(order), NAMES(order_names), .meta = "order", .usage = 62 },
+	{ "os", 0, RUN_OPT_OS, required_argument, OPT_FN, .set = set_os,
+	    .usage = 71, .help = "linux|freebsd" },
+	{ "profile", 0, RUN_OPT_PROFILE, optional_argument, OPT_FN,
+	    .set = set_profile, .usage = 91, .help = "required|optional" },
+	{ "profile-freq", 0, RUN_OPT_PROFILE_FREQ, required_argument, OPT_UINT,
+	    FIELD(profile_hz), .min = 1, .max = 100000, .usage = 92,
+	    .help = "hz" },
+	{ "profile-reps", 0, RUN_OPT_PROFILE_REPS, required_argument, OPT_UINT,
+	    FIELD(profile_reps), .min = 1, .max = 1000, .usage = 101,
+	    .help = "n" },
+	{ "qos-sysctls", 0, RUN_OPT_QOS_SYSCTLS, no_argument, OPT_FLAG,
+	    FIELD(qos_sysctls), .usage = 122 },
+	{ "precision", 0, RUN_OPT_PRECISION, required_argument, OPT_FN,
+	    .set = set_precision, .meta = "precision_target", .usage = 82,
+	    .help = "pct [--budget time] [--max-reps n]" },
+	{ "reps", 'r', 'r', required_argument, OPT_FN, .set = set_reps,
+	    .meta = "reps", .usage = 15, .help = "reps" },
+	{ "results", 'R', 'R', required_argument, OPT_STR, SFIELD(results),
+	    .usage = 14, .help = "root" },
+	/* -o: the deprecated spelling of -R */
+	{ NULL, 'o', 'o', required_argument, OPT_STR, SFIELD(results),
+	    .usage = 0 },
+	{ "seed", 0, RUN_OPT_SEED, required_argument, OPT_FN, .set = set_seed,
+	    .meta = "seed", .usage = 72, .help = "n" },
+	{ "synthetic", 0, RUN_OPT_SYNTHETIC, required_argument, OPT_STR,
+	    SFIELD(synthetic), .usage = 73, .help = "topology" },
+	{ "vary", 0, RUN_OPT_VARY, required_argument, OPT_FN, .set = set_vary },
+	{ "verify", 0, RUN_OPT_VERIFY, no_argument, OPT_FLAG, FIELD(verify),
+	    .meta = "verify", .usage = 81 },
+	{ "wait-quiet", 0, RUN_OPT_WAIT_QUIET, optional_argument, OPT_FN,
+	    .set = set_wait_quiet, .meta = "wait_quiet", .usage = 161,
+	    .help = "duration|off" },
+	{ "warmup", 0, RUN_OPT_WARMUP, required_argument, OPT_UINT,
+	    FIELD(warmup), .min = 0, .max = RUN_MAX_WARMUP, .meta = "warmup",
+	    .usage = 162, .help = "n" },
+	{ "workload", 'w', 'w', required_argument, OPT_FN,
+	    .set = set_workload, .meta = "workload", .usage = 21,
+	    .help = "workload" },
+};
+#define NOPTS	(sizeof(opts) / sizeof(opts[0]))
+
+static int
+opt_code(size_t i)
+{
+	return (opts[i].code != 0 ? opts[i].code : RUN_OPT_TABLE + (int)i);
+}
+
+static const struct run_opt *
+opt_by_code(int code)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTS; i++)
+		if (opt_code(i) == code)
+			return (&opts[i]);
+	return (NULL);
+}
+
+/* "a, b or c" into buf. */
+static const char *
+join_or(const char *const *names, size_t n, char *buf, size_t len)
+{
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+		    i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+	return (buf);
+}
+
+int
+run_option(struct run_config *c, int ch, const char *arg)
+{
+	const struct run_opt *o;
+	char msg[512];
+	uint64_t u;
+	int k;
+
+	if ((o = opt_by_code(ch)) == NULL || o->kind == OPT_NONE)
+		return (-1);
+	switch (o->kind) {
+	case OPT_FLAG:
+		*(int *)((char *)c + o->field) = 1;
+		break;
+	case OPT_STR:
+		/* An empty path would name "" (or, for -R, the root). */
+		if (*arg == '\0' && strchr("aoR", o->letter) != NULL &&
+		    o->letter != 0) {
+			warnx("run: -%c '': empty: want a %s", o->letter,
+			    o->letter == 'a' ? "file" : "directory");
+			return (-1);
+		}
+		replace((char **)((char *)c + o->field), arg);
+		break;
+	case OPT_ENUM:
+		if ((k = lookup(o->names, o->nnames, arg)) < 0) {
+			warnx("run: --%s %s: want %s", o->name, arg,
+			    join_or(o->names, o->nnames, msg, sizeof(msg)));
+			return (-1);
+		}
+		*(int *)((char *)c + o->field) = k;
+		break;
+	case OPT_UINT:
+		if (parse_uint(arg, o->min, o->max, &u) == -1) {
+			warnx("run: --%s %s: %s", o->name, arg,
+			    parse_uint_error(msg, sizeof(msg), o->min,
+			    o->max));
+			return (-1);
+		}
+		*(int *)((char *)c + o->field) = (int)u;
+		break;
+	case OPT_FN:
+		return (o->set(c, arg));
+	case OPT_NONE:
+		return (-1);
+	}
+	return (0);
+}
+
+const char *
+run_short_options(void)
+{
+	static char s[2 * NOPTS + 1];
+	size_t i, n = 0;
+
+	if (s[0] != '\0')
+		return (s);
+	for (i = 0; i < NOPTS; i++) {
+		if (opts[i].letter == 0)
+			continue;
+		s[n++] = (char)opts[i].letter;
+		if (opts[i].has_arg == required_argument)
+			s[n++] = ':';
+	}
+	s[n] = '\0';
+	return (s);
+}
+
+const struct option *
+run_long_options(void)
+{
+	static struct option lo[NOPTS + 1];
+	size_t i, n = 0;
+
+	if (lo[0].name != NULL)
+		return (lo);
+	for (i = 0; i < NOPTS; i++)
+		if (opts[i].name != NULL)
+			lo[n++] = (struct option){ opts[i].name,
+			    opts[i].has_arg, NULL, opt_code(i) };
+	return (lo);
+}
+
+/* What usage shows for an option: "[-a archive]", "[--dry-run]" ... */
+static void
+usage_item(FILE *fp, const struct run_opt *o)
+{
+	char buf[256];
+	const char *help = o->help;
+
+	if (help == NULL && o->kind == OPT_ENUM) {
+		buf[0] = '\0';
+		for (size_t k = 0; k < o->nnames; k++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			    "%s%s", k ? "|" : "", o->names[k]);
+		help = buf;
+	}
+	if (o->letter != 0)
+		fprintf(fp, "[-%c %s]", o->letter, help);
+	else if (o->has_arg == optional_argument)
+		fprintf(fp, "[--%s[=%s]]", o->name, help);
+	else if (o->has_arg == required_argument)
+		fprintf(fp, "[--%s %s]", o->name, help);
+	else
+		fprintf(fp, "[--%s]", o->name);
+}
+
+void
+run_usage_options(FILE *fp)
+{
+	size_t i;
+	int at = 0, next;
+
+	/* The items by their place, lines of "    " and items. */
+	for (;;) {
+		next = INT_MAX;
+		for (i = 0; i < NOPTS; i++)
+			if (opts[i].usage > at && opts[i].usage < next)
+				next = opts[i].usage;
+		if (next == INT_MAX)
+			break;
+		fputs(at == 0 ? "    " : next / 10 != at / 10 ? "\n    " :
+		    " ", fp);
+		for (i = 0; i < NOPTS; i++)
+			if (opts[i].usage == next)
+				usage_item(fp, &opts[i]);
+		at = next;
+	}
+	fputs("\n", fp);
+}
+
+int
+run_vary_option(const char *key, size_t len, int *empty)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTS; i++)
+		if ((opts[i].flags & O_VARY) && strlen(opts[i].name) == len &&
+		    strncmp(opts[i].name, key, len) == 0) {
+			*empty = (opts[i].flags & O_VARY_EMPTY) != 0;
+			return (opt_code(i));
+		}
+	return (-1);
+}
+
+const char *
+run_vary_keys(char *buf, size_t len)
+{
+	const char *names[NOPTS];
+	size_t i, n = 0;
+
+	for (i = 0; i < NOPTS; i++)
+		if (opts[i].flags & O_VARY)
+			names[n++] = opts[i].name;
+	return (join_or(names, n, buf, len));
+}
+
+/* The axis's key and name here, the values in axes.c's vary_add. */
+int
+vary_parse(struct vary *v, const char *spec, char *err, size_t errlen)
+{
+	const char *eq;
+	char keys[256], *name;
+	int key, empty = 0;
+
+	if ((eq = strchr(spec, '=')) == NULL || eq == spec || eq[1] == '\0') {
+		snprintf(err, errlen, "--vary %s: want KEY=V1,V2[,...]", spec);
+		return (-1);
+	}
+	if (strncmp(spec, "sysctl:", 7) == 0) {
+		key = VARY_SYSCTL;
+		name = xasprintf("%.*s", (int)(eq - spec - 7), spec + 7);
+		if (name[0] == '\0' || strlen(name) >= 128 ||
+		    strstr(name, "..") != NULL) {
+			snprintf(err, errlen, "--vary %s: bad sysctl name",
+			    spec);
+			free(name);
+			return (-1);
+		}
+	} else if (strncmp(spec, "sysfs:", 6) == 0 ||
+	    strncmp(spec, "debugfs:", 8) == 0) {
+		/* The saved name holds the whole path under /sys. */
+		key = VARY_SYSCTL;
+		if ((name = vary_knob_name(spec, (size_t)(eq - spec), err,
+		    errlen)) == NULL)
+			return (-1);
+	} else {
+		key = run_vary_option(spec, (size_t)(eq - spec), &empty);
+		if (key < 0) {
+			snprintf(err, errlen, "--vary %.*s: unknown key (want "
+			    "sysctl:NAME, sysfs:PATH, debugfs:PATH, %s)",
+			    (int)(eq - spec), spec, run_vary_keys(keys,
+			    sizeof(keys)));
+			return (-1);
+		}
+		name = xasprintf("%.*s", (int)(eq - spec), spec);
+	}
+	return (vary_add(v, spec, key, name, empty, err, errlen));
+}
+
+/* An option's value as meta and the plan show it. */
+static const char *
+opt_value(const struct run_config *c, const struct run_opt *o, char *buf,
+    size_t len)
+{
+	const char *p = (const char *)c + o->field;
+	int v = o->kind == OPT_STR ? 0 : *(const int *)(const void *)p;
+
+	switch (o->kind) {
+	case OPT_ENUM:
+		return (v >= 0 && (size_t)v < o->nnames ? o->names[v] : "?");
+	case OPT_UINT:
+		snprintf(buf, len, "%d", v);
+		return (buf);
+	case OPT_FLAG:
+		return (v ? "yes" : "no");
+	case OPT_STR:
+		p = *(char *const *)(const void *)p;
+		return (p != NULL ? p : "");
+	default:
+		return ("");
+	}
+}
+
+void
+run_options_meta(const struct run_config *c, FILE *meta)
+{
+	char buf[64];
+	size_t i;
+
+	for (i = 0; i < NOPTS; i++)
+		if (opts[i].flags & O_META)
+			meta_put(meta, opts[i].meta, "%s", opt_value(c,
+			    &opts[i], buf, sizeof(buf)));
+}
+
+void
+run_options_plan(const struct run_config *c, FILE *fp)
+{
+	char buf[64];
+	size_t i;
+	const char *p;
+
+	for (i = 0; i < NOPTS; i++) {
+		if (!(opts[i].flags & O_PLAN))
+			continue;
+		/* "--memory-guard" as "memory guard: ". */
+		for (p = opts[i].name; *p != '\0'; p++)
+			fputc(*p == '-' ? ' ' : *p, fp);
+		fprintf(fp, ": %s\n", opt_value(c, &opts[i], buf,
+		    sizeof(buf)));
+	}
 }
 
 /* --precision's bounds: checked, defaults filled in. */
@@ -863,7 +1158,7 @@ run_parse_options(int argc, char **argv, struct run_config *c, int *ready)
 	run_config_init(c);
 	*ready = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, run_optstring, run_longopts,
+	while ((ch = getopt_long(argc, argv, run_short_options(), run_long_options(),
 	    NULL)) != -1) {
 		if (ch == RUN_OPT_HELP) {
 			usage(stdout);

@@ -93,6 +93,7 @@ run_dry_run(struct run *r)
 	    "syncfs: after the last worker, syncfs(2) of every disk, timed" :
 	    "exit: the last worker's exit (dirty data is written by the "
 	    "untimed refresh)");
+	run_options_plan(c, stdout);
 	if (r->have_spec) {
 		ndisks = c->layout == RUN_LAYOUT_SHARED ? 1 : max_level(c);
 		printf("disk: %s, layout %s, %d %s, refreshed before every "
@@ -198,7 +199,7 @@ run_write_meta(struct run *r)
 		rs_meta(r->rs, "disturb_wait", "off");
 	idle_guard_describe(c, r->ncpu, mf);
 	rs_meta(r->rs, "memory_guard", "%s", memory_guard_name(r->mem_guard));
-	rs_meta(r->rs, "batch_end", "%s", batch_end_name(c->batch_end));
+	run_options_meta(c, mf);
 	fflush(mf);
 	for (i = 0; i < c->nmeta; i++)	/* a driver's (campaign resume) */
 		rs_meta(r->rs, c->meta[i].key, "%s", c->meta[i].value);

@@ -42,7 +42,7 @@ vary_cell_config(const struct vary *v, size_t cell,
 	for (i = 0; i < v->naxes; i++) {
 		if (v->axes[i].key == VARY_SYSCTL)
 			continue;
-		if (run_option(out, vary_key_option(v->axes[i].key),
+		if (run_option(out, v->axes[i].key,
 		    vary_value(v, cell, i)) != 0)
 			goto bad;
 	}

@@ -438,7 +438,7 @@ test_vary_parsed(void **state)
 	assert_int_equal(parse(&c, "run --dry-run --vary mode=process,thread "
 	    "--vary sysctl:vm.x=1,2,3"), READY);
 	assert_int_equal(c.vary.naxes, 2);
-	assert_int_equal(c.vary.axes[0].key, VARY_MODE);
+	assert_int_equal(c.vary.axes[0].key, RUN_OPT_MODE);
 	assert_int_equal(c.vary.axes[0].nvalues, 2);
 	assert_int_equal(c.vary.axes[1].key, VARY_SYSCTL);
 	assert_string_equal(c.vary.axes[1].name, "vm.x");
@@ -531,6 +531,98 @@ test_disk_size(void **state)
 	assert_string_equal(rule, "none");
 }
 
+/* Read back what a FILE * writer printed. */
+static char *
+printed(void (*fn)(const struct run_config *, FILE *),
+    const struct run_config *c)
+{
+	static char buf[4096];
+	FILE *fp = tmpfile();
+	size_t n;
+
+	assert_non_null(fp);
+	if (c == NULL)
+		run_usage_options(fp);
+	else
+		fn(c, fp);
+	rewind(fp);
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return (buf);
+}
+
+/*
+ * The option table: usage as it was written by hand, getopt's tables
+ * from the same entries, the enum kind's refusal, the --vary axes.
+ */
+static void
+test_option_table(void **state)
+{
+	const struct option *lo = run_long_options();
+	const char *s = run_short_options(), *p;
+	struct run_config c;
+	char err[512];
+	size_t n;
+	int empty;
+
+	(void)state;
+	assert_string_equal(printed(NULL, NULL),
+	    "    [-a archive] [-j jobs] [-O key=value] [-R root] [-r reps]\n"
+	    "    [-w workload] [--bind none|pu|core|package|numa]\n"
+	    "    [--disk spec] [--distrib compact|scatter] [--dry-run]\n"
+	    "    [--fs type] [--label name] [--layout shared|per-worker]\n"
+	    "    [--mode process|thread] [--mount-opts opts]\n"
+	    "    [--newfs-opts args] [--order interleaved|sequential|random]\n"
+	    "    [--os linux|freebsd] [--seed n] [--synthetic topology]\n"
+	    "    [--verify] [--precision pct [--budget time] [--max-reps n]]\n"
+	    "    [--profile[=required|optional]] [--profile-freq hz]\n"
+	    "    [--profile-reps n] [--disturb-limit pct|off]\n"
+	    "    [--disturb-reruns n] [--disturb-wait duration|off]\n"
+	    "    [--idle-guard none|qos|spin] [--qos-sysctls]\n"
+	    "    [--memory-guard auto|none|touch]\n"
+	    "    [--cpus inherited|online|isolated|list]\n"
+	    "    [--batch-end exit|syncfs]\n"
+	    "    [--wait-quiet[=duration|off]] [--warmup n]\n");
+	/* The letters run had, each taking an argument. */
+	assert_int_equal(strlen(s), 14);
+	for (p = "OajoRrw"; *p != '\0'; p++)
+		assert_true(strchr(s, *p) != NULL && strchr(s, *p)[1] == ':');
+	for (n = 0; lo[n].name != NULL; n++)
+		;
+	assert_int_equal(n, 39);
+	/* Every long option's code is one run_option knows (help aside). */
+	run_config_init(&c);
+	for (n = 0; lo[n].name != NULL; n++)
+		if (lo[n].val == RUN_OPT_HELP)
+			assert_int_equal(run_option(&c, lo[n].val, "x"), -1);
+	assert_int_equal(run_option(&c, RUN_OPT_MEMORY_GUARD, "touch"), 0);
+	assert_int_equal(c.memory_guard, MEMORY_GUARD_TOUCH);
+	assert_int_equal(run_option(&c, RUN_OPT_MEMORY_GUARD, "tuoch"), -1);
+	assert_int_equal(c.memory_guard, MEMORY_GUARD_TOUCH);
+	assert_int_equal(run_option(&c, RUN_OPT_WARMUP, "7"), 0);
+	assert_int_equal(c.warmup, 7);
+	assert_int_equal(run_option(&c, RUN_OPT_WARMUP, "101"), -1);
+	assert_int_equal(run_option(&c, RUN_OPT_PROFILE_FREQ, "99"), 0);
+	assert_int_equal(c.profile_hz, 99);
+	assert_int_equal(run_option(&c, RUN_OPT_END, "x"), -1);
+	/* Generic meta and plan lines: batch_end is the table's. */
+	assert_string_equal(printed(run_options_meta, &c), "batch_end=exit\n");
+	run_config_free(&c);
+	/* Every axis the table flags, and the message names them all. */
+	assert_int_equal(run_vary_option("memory-guard", 12, &empty),
+	    RUN_OPT_MEMORY_GUARD);
+	assert_int_equal(empty, 0);
+	assert_int_equal(run_vary_option("mount-opts", 10, &empty),
+	    RUN_OPT_MOUNT_OPTS);
+	assert_int_equal(empty, 1);
+	assert_int_equal(run_vary_option("order", 5, &empty), -1);
+	assert_int_equal(run_vary_option("fsx", 2, &empty), RUN_OPT_FS);
+	assert_string_equal(run_vary_keys(err, sizeof(err)), "batch-end, bind, "
+	    "disk, fs, idle-guard, layout, memory-guard, mode, mount-opts or "
+	    "newfs-opts");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -548,6 +640,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_precision_options),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_disk_size),
+		cmocka_unit_test(test_option_table),
 	};
 
 	UNIT_ARGS(argc, argv, tests);

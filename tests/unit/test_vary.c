@@ -33,7 +33,7 @@ test_parse(void **state)
 	assert_int_equal(vary_parse(&v, "sysctl:vm.dirty_ratio=10,20", err,
 	    sizeof(err)), 0);
 	assert_int_equal(v.naxes, 2);
-	assert_int_equal(v.axes[0].key, VARY_FS);
+	assert_int_equal(v.axes[0].key, RUN_OPT_FS);
 	assert_int_equal(v.axes[1].key, VARY_SYSCTL);
 	assert_string_equal(v.axes[1].name, "vm.dirty_ratio");
 	assert_int_equal(vary_ncells(&v), 6);
