@@ -1,17 +1,18 @@
 /*
  * fsconc campaign: boot-time option sets compared across reboots.
- * A campaign file (campaign_file.c) names the run options every boot
- * shares and the configurations (kernel, boot options, runtime
- * settings); the state machine (campaign.c) boots each configuration
- * again and again in shuffled rounds, one "fsconc run" per boot, each
- * step recorded durably before it is taken; the boot methods and the
- * resume hook are campaign_boot.c, what the running kernel is
- * campaign_linux.c and campaign_freebsd.c.  Statistics over boots are
- * analysis/'s (camp_*), not this file's.
+ * A campaign file (file.c) names the run options every boot shares and
+ * the configurations (kernel, boot options, runtime settings); the state
+ * machine (control.c) boots each configuration again and again in
+ * shuffled rounds, one "fsconc run" per boot, each step recorded durably
+ * before it is taken; the boot methods and the resume hook are
+ * methods.c, what the running kernel is kernel_linux.c and
+ * kernel_freebsd.c.  Statistics over boots are analysis/'s (camp_*), not
+ * this file's.
  *
- * The files form a tree, bottom up: campaign_file.c, campaign_linux.c /
- * campaign_freebsd.c, campaign_boot.c, campaign_journal.c (the plan and
- * the journal on disk), campaign.c.
+ * The files form a tree, bottom up: file.c, kernel_linux.c /
+ * kernel_freebsd.c, methods.c, journal.c (the plan and the journal on
+ * disk: their grammar, writers and reader), status.c (the state shown),
+ * control.c.
  */
 #ifndef FSCONC_HARNESS_CAMPAIGN_H
 #define FSCONC_HARNESS_CAMPAIGN_H
@@ -128,7 +129,7 @@ const char *campaign_word_error(const char *, char *buf, size_t len);
  */
 const char *campaign_id_error(const char *, char *buf, size_t len);
 
-/* --- what the running system is (campaign_linux.c, campaign_freebsd.c) -- */
+/* --- what the running kernel is (kernel_linux.c, kernel_freebsd.c) ------ */
 
 /*
  * This boot's identity, different after every boot: Linux's boot_id,
@@ -162,7 +163,7 @@ int	 campaign_os_verify(const struct campaign_file *,
  */
 int	 campaign_image_release(const char *path, char *buf, size_t len);
 
-/* --- boot methods and the resume hook (campaign_boot.c) ------------------ */
+/* --- boot methods and the resume hook (methods.c) ------------------------ */
 
 /*
  * Where commands go: run, or with plan set printed there (--dry-run),
@@ -216,7 +217,7 @@ int	 campaign_hook_remove(const struct campaign_ctx *, char *err,
 /* The id the installed hook resumes (malloc'd), or NULL if none. */
 char	*campaign_hook_id(enum md_os);
 
-/* --- the state machine (campaign.c) --------------------------------------- */
+/* --- the state machine (control.c; its state loaded by journal.c) -------- */
 
 /* One planned boot: round r boots configuration config. */
 struct campaign_slot {
