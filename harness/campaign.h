@@ -109,7 +109,8 @@ int	 campaign_run_config(const struct campaign_file *, const char *label,
 	    size_t errlen);
 const char *campaign_method_name(enum campaign_method);
 /*
- * The plan: round r (0..boots-1) boots every configuration once, in an
+ * The plan (journal.c, beside its file's writer and reader): round r
+ * (0..boots-1) boots every configuration once, in an
  * order shuffled by splitmix64 from the seed (the state carried from
  * round to round).  order[r * nconfigs + i] is a configuration index.
  */
@@ -232,6 +233,23 @@ struct campaign_slot {
 
 enum campaign_state { CAMPAIGN_OPEN, CAMPAIGN_FINISHED, CAMPAIGN_STOPPED };
 
+/* The journal's events, one a line (journal.c holds their grammar). */
+enum campaign_event_kind {
+	CAMPAIGN_EV_NONE,	/* no event yet */
+	CAMPAIGN_EV_START,
+	CAMPAIGN_EV_SCHEDULE,	/* a boot asked for */
+	CAMPAIGN_EV_BOOT,	/* it came up as planned */
+	CAMPAIGN_EV_WRONG,	/* it came up wrong */
+	CAMPAIGN_EV_RUN,	/* its run starts */
+	CAMPAIGN_EV_DONE,	/* its run ended */
+	CAMPAIGN_EV_INTERRUPTED, /* its run was cut off */
+	CAMPAIGN_EV_FAILED,	/* a configuration has no more boots */
+	CAMPAIGN_EV_GUARD,	/* the boot-loop guard stopped it */
+	CAMPAIGN_EV_FINISH,
+	CAMPAIGN_EV_STOP,
+	CAMPAIGN_EV_NKINDS
+};
+
 struct campaign {
 	char		*root;		/* absolute */
 	char		*id;
@@ -247,7 +265,7 @@ struct campaign {
 	enum campaign_state state;
 	size_t		*byname;	/* configuration indexes by name */
 	/* The last event: what resume continues from. */
-	char		 last[16];	/* "schedule", "run" ... */
+	enum campaign_event_kind last;
 	size_t		 last_slot;
 	int		 last_bootno;
 	char		 last_bootid[64];
@@ -266,7 +284,19 @@ int	 campaign_stop(const char *root, const char *id);
 /* Load a campaign for status and report.  EXIT_OK, or the status. */
 int	 campaign_open(const char *root, const char *id, struct campaign *);
 void	 campaign_close(struct campaign *);
-/* The number of planned boots that may yet run; "finished" ... */
+/* "running", "finished" or "stopped". */
 const char *campaign_state_name(enum campaign_state);
+
+/* --- the state shown (status.c) ------------------------------------------ */
+
+/* "done", "pending", "config failed" ... of slot k (from 0). */
+const char *campaign_slot_status(const struct campaign *, size_t k);
+/*
+ * fsconc campaign status: the state, every configuration and slot, one
+ * a line (sets: with each slot's set), or one JSON object (open: its
+ * closing brace left to the caller, who adds members).
+ */
+void	 campaign_status_text(FILE *, const struct campaign *, int sets);
+void	 campaign_status_json(FILE *, const struct campaign *, int open);
 
 #endif
