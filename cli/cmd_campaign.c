@@ -1,6 +1,6 @@
 /*
  * fsconc campaign start|resume|status|stop|report: boot-time option
- * sets compared across reboots (harness/campaign*.c).
+ * sets compared across reboots (harness/campaign/, analysis/campaign/).
  */
 #include <sys/stat.h>
 

@@ -109,10 +109,10 @@ int	 campaign_run_config(const struct campaign_file *, const char *label,
 	    size_t errlen);
 const char *campaign_method_name(enum campaign_method);
 /*
- * The plan (journal.c, beside its file's writer and reader): round r
- * (0..boots-1) boots every configuration once, in an
- * order shuffled by splitmix64 from the seed (the state carried from
- * round to round).  order[r * nconfigs + i] is a configuration index.
+ * The plan (journal.c, beside the plan file's writer and reader): round
+ * r (0..boots-1) boots every configuration once, in an order shuffled by
+ * splitmix64 from the seed (the state carried from round to round).
+ * order[r * nconfigs + i] is a configuration index.
  */
 void	 campaign_plan_order(size_t nconfigs, int boots, uint64_t seed,
 	    size_t *order);
