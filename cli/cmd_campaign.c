@@ -104,7 +104,6 @@ show(const char *root, const char *id, int json, int report,
 	struct camp_result r;
 	struct camp *cp = NULL;
 	char why[1024], err[1024];
-	size_t i;
 	int rc, have = 0;
 
 	if ((rc = campaign_open(root, id, &c)) != EXIT_OK)
@@ -143,14 +142,7 @@ show(const char *root, const char *id, int json, int report,
 			compare_print_regressions(stdout, &r);
 		} else
 			printf("no statistics over boots: %s\n", why);
-		for (i = 0; i < c.f.nconfigs; i++)
-			if (c.failed[i] != NULL) {
-				printf("FAILED: configuration %s (",
-				    c.f.configs[i].name);
-				put_safe(stdout, c.failed[i]);
-				printf("); only its complete boots, if any, "
-				    "are judged above\n");
-			}
+		campaign_status_failed(stdout, &c);
 	}
 	if (have) {
 		if (r.nregressions > 0)

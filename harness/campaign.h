@@ -298,5 +298,7 @@ const char *campaign_slot_status(const struct campaign *, size_t k);
  */
 void	 campaign_status_text(FILE *, const struct campaign *, int sets);
 void	 campaign_status_json(FILE *, const struct campaign *, int open);
+/* campaign report's foot: a line per failed configuration. */
+void	 campaign_status_failed(FILE *, const struct campaign *);
 
 #endif

@@ -104,3 +104,18 @@ campaign_status_json(FILE *fp, const struct campaign *c, int open)
 	}
 	fprintf(fp, "]%s", open ? "" : "}\n");
 }
+
+void
+campaign_status_failed(FILE *fp, const struct campaign *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->f.nconfigs; i++)
+		if (c->failed[i] != NULL) {
+			fprintf(fp, "FAILED: configuration %s (",
+			    c->f.configs[i].name);
+			put_safe(fp, c->failed[i]);
+			fprintf(fp, "); only its complete boots, if any, are "
+			    "judged above\n");
+		}
+}
