@@ -287,7 +287,7 @@ void	 camp_print(FILE *, const struct camp_result *);
 void	 camp_json(FILE *, const struct camp_result *);
 
 
-/* --- the campaign behind named sets (campaign_select.c) -------------- */
+/* --- the campaign behind named sets (select.c) ----------------------- */
 
 struct rs_set;
 /*

@@ -288,6 +288,17 @@ struct verdict_test {
 int	 verdict_run(struct verdict_test *, size_t n, double conf,
 	    double threshold);
 /*
+ * The second half of verdict_run, for a family whose tests are already
+ * made (boot campaigns: analysis/campaign): Holm's correction over the
+ * tests whose verdict is not VERDICT_UNTESTED, from their t.p, then each
+ * one's verdict, p_adj and regression from t.diff, t.pct and
+ * higher_is_better.  Untested ones are left out of the family and
+ * untouched but for threshold and regression.  Returns the number of
+ * regressions.
+ */
+int	 verdict_judge(struct verdict_test *, size_t n, double conf,
+	    double threshold);
+/*
  * The family of tests of sets[1..nsets-1] against the baseline sets[0]:
  * at each of the levels, for each candidate, each metric (times, lower
  * is better) then, when ec is set, EC(N) at N > 1 from the real times.

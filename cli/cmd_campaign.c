@@ -1,6 +1,6 @@
 /*
  * fsconc campaign start|resume|status|stop|report: boot-time option
- * sets compared across reboots (harness/campaign*.c).
+ * sets compared across reboots (harness/campaign/, analysis/campaign/).
  */
 #include <sys/stat.h>
 
@@ -42,104 +42,6 @@ usage(FILE *fp)
 	    "       fsconc campaign stop [-R root] [--id id]\n"
 	    "       fsconc campaign report [-R root] [--id id] [--json] "
 	    "[-c confidence] [--seed n]\n");
-}
-
-/* "done", "pending", "failed" ... of slot k. */
-static const char *
-slot_status(const struct campaign *c, size_t k)
-{
-	const struct campaign_slot *s = &c->slots[k];
-
-	if (s->done)
-		return (s->rc == EXIT_OK ? "done" : s->rc == EXIT_INVALID ?
-		    "done (precision not met)" : "done (run failed)");
-	if (c->failed[s->config] != NULL)
-		return ("config failed");
-	if (c->state == CAMPAIGN_OPEN && c->last_slot == k &&
-	    strcmp(c->last, "schedule") == 0)
-		return ("booting");
-	return (c->state == CAMPAIGN_OPEN ? "pending" : "not run");
-}
-
-static void
-print_text(const struct campaign *c, int sets)
-{
-	size_t k, i, done = 0;
-
-	for (k = 0; k < c->nslots; k++)
-		done += c->slots[k].done;
-	printf("campaign %s: %s, %zu of %zu planned boots done, %d boots "
-	    "so far (%s)\n", c->id, campaign_state_name(c->state), done,
-	    c->nslots, c->nboots, campaign_method_name(c->f.method));
-	printf("baseline %s; %d boots per configuration, seed %llu, %d "
-	    "retries\n", c->f.configs[c->f.baseline].name, c->f.boots,
-	    (unsigned long long)c->f.seed, c->f.retries);
-	for (i = 0; i < c->f.nconfigs; i++) {
-		printf("  config %-16s %d bad boots", c->f.configs[i].name,
-		    c->bad[i]);
-		/* Journal text, raw bytes of the machine's messages. */
-		if (c->failed[i] != NULL) {
-			printf(", FAILED: ");
-			put_safe(stdout, c->failed[i]);
-		}
-		printf("\n");
-	}
-	printf("%5s %5s %-16s %5s %8s  %-24s %s\n", "slot", "round", "config",
-	    "boot", "attempts", "status", sets ? "set" : "");
-	for (k = 0; k < c->nslots; k++) {
-		printf("%5zu %5d %-16s ", k + 1, c->slots[k].round,
-		    c->f.configs[c->slots[k].config].name);
-		if (c->slots[k].done)
-			printf("%5d", c->slots[k].bootno);
-		else
-			printf("%5s", "-");
-		printf(" %8d  %-24s ", c->slots[k].attempts,
-		    slot_status(c, k));
-		if (sets)
-			put_safe(stdout, c->slots[k].set);
-		printf("\n");
-	}
-}
-
-/* The status object; open: its closing brace left to the caller. */
-static void
-print_json(const struct campaign *c, int open)
-{
-	size_t k, i;
-
-	printf("{\"campaign\":");
-	json_string(stdout, c->id);
-	printf(",\"state\":\"%s\",\"method\":\"%s\",\"baseline\":",
-	    campaign_state_name(c->state), campaign_method_name(c->f.method));
-	json_string(stdout, c->f.configs[c->f.baseline].name);
-	printf(",\"boots_per_config\":%d,\"seed\":%llu,\"retries\":%d,"
-	    "\"boots\":%d,\"configs\":[", c->f.boots,
-	    (unsigned long long)c->f.seed, c->f.retries, c->nboots);
-	for (i = 0; i < c->f.nconfigs; i++) {
-		printf("%s{\"name\":", i ? "," : "");
-		json_string(stdout, c->f.configs[i].name);
-		printf(",\"bad_boots\":%d,\"failed\":", c->bad[i]);
-		if (c->failed[i] != NULL)
-			json_string(stdout, c->failed[i]);
-		else
-			printf("null");
-		printf("}");
-	}
-	printf("],\"slots\":[");
-	for (k = 0; k < c->nslots; k++) {
-		printf("%s{\"slot\":%zu,\"round\":%d,\"config\":", k ? "," : "",
-		    k + 1, c->slots[k].round);
-		json_string(stdout, c->f.configs[c->slots[k].config].name);
-		printf(",\"attempts\":%d,\"status\":", c->slots[k].attempts);
-		json_string(stdout, slot_status(c, k));
-		if (c->slots[k].done) {
-			printf(",\"boot\":%d,\"exit\":%d,\"set\":",
-			    c->slots[k].bootno, c->slots[k].rc);
-			json_string(stdout, c->slots[k].set);
-		}
-		printf("}");
-	}
-	printf("]%s", open ? "" : "}\n");
 }
 
 /*
@@ -202,16 +104,15 @@ show(const char *root, const char *id, int json, int report,
 	struct camp_result r;
 	struct camp *cp = NULL;
 	char why[1024], err[1024];
-	size_t i;
 	int rc, have = 0;
 
 	if ((rc = campaign_open(root, id, &c)) != EXIT_OK)
 		return (rc);
 	if (!report) {
 		if (json)
-			print_json(&c, 0);
+			campaign_status_json(stdout, &c, 0);
 		else
-			print_text(&c, 0);
+			campaign_status_text(stdout, &c, 0);
 		campaign_close(&c);
 		return (EXIT_OK);
 	}
@@ -224,7 +125,7 @@ show(const char *root, const char *id, int json, int report,
 			have = 1;
 	}
 	if (json) {
-		print_json(&c, 1);
+		campaign_status_json(stdout, &c, 1);
 		printf(",\"statistics\":");
 		if (have)
 			camp_json(stdout, &r);
@@ -234,21 +135,14 @@ show(const char *root, const char *id, int json, int report,
 		}
 		printf("}\n");
 	} else {
-		print_text(&c, 1);
+		campaign_status_text(stdout, &c, 1);
 		putchar('\n');
 		if (have) {
 			camp_print(stdout, &r);
 			compare_print_regressions(stdout, &r);
 		} else
 			printf("no statistics over boots: %s\n", why);
-		for (i = 0; i < c.f.nconfigs; i++)
-			if (c.failed[i] != NULL) {
-				printf("FAILED: configuration %s (",
-				    c.f.configs[i].name);
-				put_safe(stdout, c.failed[i]);
-				printf("); only its complete boots, if any, "
-				    "are judged above\n");
-			}
+		campaign_status_failed(stdout, &c);
 	}
 	if (have) {
 		if (r.nregressions > 0)

@@ -1,17 +1,18 @@
 /*
  * fsconc campaign: boot-time option sets compared across reboots.
- * A campaign file (campaign_file.c) names the run options every boot
- * shares and the configurations (kernel, boot options, runtime
- * settings); the state machine (campaign.c) boots each configuration
- * again and again in shuffled rounds, one "fsconc run" per boot, each
- * step recorded durably before it is taken; the boot methods and the
- * resume hook are campaign_boot.c, what the running kernel is
- * campaign_linux.c and campaign_freebsd.c.  Statistics over boots are
- * analysis/'s (camp_*), not this file's.
+ * A campaign file (file.c) names the run options every boot shares and
+ * the configurations (kernel, boot options, runtime settings); the state
+ * machine (control.c) boots each configuration again and again in
+ * shuffled rounds, one "fsconc run" per boot, each step recorded durably
+ * before it is taken; the boot methods and the resume hook are
+ * methods.c, what the running kernel is kernel_linux.c and
+ * kernel_freebsd.c.  Statistics over boots are analysis/'s (camp_*), not
+ * this file's.
  *
- * The files form a tree, bottom up: campaign_file.c, campaign_linux.c /
- * campaign_freebsd.c, campaign_boot.c, campaign_journal.c (the plan and
- * the journal on disk), campaign.c.
+ * The files form a tree, bottom up: file.c, kernel_linux.c /
+ * kernel_freebsd.c, methods.c, journal.c (the plan and the journal on
+ * disk: their grammar, writers and reader), status.c (the state shown),
+ * control.c.
  */
 #ifndef FSCONC_HARNESS_CAMPAIGN_H
 #define FSCONC_HARNESS_CAMPAIGN_H
@@ -108,9 +109,10 @@ int	 campaign_run_config(const struct campaign_file *, const char *label,
 	    size_t errlen);
 const char *campaign_method_name(enum campaign_method);
 /*
- * The plan: round r (0..boots-1) boots every configuration once, in an
- * order shuffled by splitmix64 from the seed (the state carried from
- * round to round).  order[r * nconfigs + i] is a configuration index.
+ * The plan (journal.c, beside the plan file's writer and reader): round
+ * r (0..boots-1) boots every configuration once, in an order shuffled by
+ * splitmix64 from the seed (the state carried from round to round).
+ * order[r * nconfigs + i] is a configuration index.
  */
 void	 campaign_plan_order(size_t nconfigs, int boots, uint64_t seed,
 	    size_t *order);
@@ -128,7 +130,7 @@ const char *campaign_word_error(const char *, char *buf, size_t len);
  */
 const char *campaign_id_error(const char *, char *buf, size_t len);
 
-/* --- what the running system is (campaign_linux.c, campaign_freebsd.c) -- */
+/* --- what the running kernel is (kernel_linux.c, kernel_freebsd.c) ------ */
 
 /*
  * This boot's identity, different after every boot: Linux's boot_id,
@@ -162,7 +164,7 @@ int	 campaign_os_verify(const struct campaign_file *,
  */
 int	 campaign_image_release(const char *path, char *buf, size_t len);
 
-/* --- boot methods and the resume hook (campaign_boot.c) ------------------ */
+/* --- boot methods and the resume hook (methods.c) ------------------------ */
 
 /*
  * Where commands go: run, or with plan set printed there (--dry-run),
@@ -216,7 +218,7 @@ int	 campaign_hook_remove(const struct campaign_ctx *, char *err,
 /* The id the installed hook resumes (malloc'd), or NULL if none. */
 char	*campaign_hook_id(enum md_os);
 
-/* --- the state machine (campaign.c) --------------------------------------- */
+/* --- the state machine (control.c; its state loaded by journal.c) -------- */
 
 /* One planned boot: round r boots configuration config. */
 struct campaign_slot {
@@ -230,6 +232,23 @@ struct campaign_slot {
 };
 
 enum campaign_state { CAMPAIGN_OPEN, CAMPAIGN_FINISHED, CAMPAIGN_STOPPED };
+
+/* The journal's events, one a line (journal.c holds their grammar). */
+enum campaign_event_kind {
+	CAMPAIGN_EV_NONE,	/* no event yet */
+	CAMPAIGN_EV_START,
+	CAMPAIGN_EV_SCHEDULE,	/* a boot asked for */
+	CAMPAIGN_EV_BOOT,	/* it came up as planned */
+	CAMPAIGN_EV_WRONG,	/* it came up wrong */
+	CAMPAIGN_EV_RUN,	/* its run starts */
+	CAMPAIGN_EV_DONE,	/* its run ended */
+	CAMPAIGN_EV_INTERRUPTED, /* its run was cut off */
+	CAMPAIGN_EV_FAILED,	/* a configuration has no more boots */
+	CAMPAIGN_EV_GUARD,	/* the boot-loop guard stopped it */
+	CAMPAIGN_EV_FINISH,
+	CAMPAIGN_EV_STOP,
+	CAMPAIGN_EV_NKINDS
+};
 
 struct campaign {
 	char		*root;		/* absolute */
@@ -246,7 +265,7 @@ struct campaign {
 	enum campaign_state state;
 	size_t		*byname;	/* configuration indexes by name */
 	/* The last event: what resume continues from. */
-	char		 last[16];	/* "schedule", "run" ... */
+	enum campaign_event_kind last;
 	size_t		 last_slot;
 	int		 last_bootno;
 	char		 last_bootid[64];
@@ -265,7 +284,21 @@ int	 campaign_stop(const char *root, const char *id);
 /* Load a campaign for status and report.  EXIT_OK, or the status. */
 int	 campaign_open(const char *root, const char *id, struct campaign *);
 void	 campaign_close(struct campaign *);
-/* The number of planned boots that may yet run; "finished" ... */
+/* "running", "finished" or "stopped". */
 const char *campaign_state_name(enum campaign_state);
+
+/* --- the state shown (status.c) ------------------------------------------ */
+
+/* "done", "pending", "config failed" ... of slot k (from 0). */
+const char *campaign_slot_status(const struct campaign *, size_t k);
+/*
+ * fsconc campaign status: the state, every configuration and slot, one
+ * a line (sets: with each slot's set), or one JSON object (open: its
+ * closing brace left to the caller, who adds members).
+ */
+void	 campaign_status_text(FILE *, const struct campaign *, int sets);
+void	 campaign_status_json(FILE *, const struct campaign *, int open);
+/* campaign report's foot: a line per failed configuration. */
+void	 campaign_status_failed(FILE *, const struct campaign *);
 
 #endif

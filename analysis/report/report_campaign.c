@@ -1,5 +1,5 @@
 /*
- * fsconc report's "Boot campaign" section: the figures of campaign.c
+ * fsconc report's "Boot campaign" section: the figures of analysis/campaign
  * (camp_analyse) as HTML tables, every interval over boots, the flags of
  * every boot, and per level a plot of the boots (each boot's mean with
  * its interval over its batches, beside the configuration's mean over

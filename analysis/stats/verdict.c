@@ -343,13 +343,9 @@ verdict_run(struct verdict_test *tests, size_t n, double conf,
     double threshold)
 {
 	struct verdict_test *vt;
-	double *p, alpha, worse;
-	size_t i, m;
-	int nreg;
+	size_t i;
 
-	alpha = 1.0 - conf / 100.0;
-	p = xcalloc(n + 1, sizeof(*p));
-	for (i = m = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		vt = &tests[i];
 		memset(&vt->t, 0, sizeof(vt->t));
 		vt->verdict = VERDICT_UNTESTED;
@@ -374,15 +370,34 @@ verdict_run(struct verdict_test *tests, size_t n, double conf,
 		widen(vt, conf);
 		vt->why = NULL;
 		vt->verdict = VERDICT_SAME;
-		p[m++] = vt->t.p;
 	}
+	return (verdict_judge(tests, n, conf, threshold));
+}
+
+int
+verdict_judge(struct verdict_test *tests, size_t n, double conf,
+    double threshold)
+{
+	struct verdict_test *vt;
+	double *p, alpha, worse;
+	size_t i, m;
+	int nreg;
+
+	alpha = 1.0 - conf / 100.0;
+	p = xcalloc(n + 1, sizeof(*p));
 	/* Untested ones are not part of the family. */
+	for (i = m = 0; i < n; i++)
+		if (tests[i].verdict != VERDICT_UNTESTED)
+			p[m++] = tests[i].t.p;
 	holm_adjust(p, p, m);
 	nreg = 0;
 	for (i = m = 0; i < n; i++) {
 		vt = &tests[i];
+		vt->regression = 0;
+		vt->threshold = threshold;
 		if (vt->verdict == VERDICT_UNTESTED)
 			continue;
+		vt->verdict = VERDICT_SAME;
 		vt->p_adj = p[m++];
 		if (vt->p_adj > alpha || vt->t.diff == 0.0)
 			continue;

@@ -1,11 +1,13 @@
 /*
- * Private to fsconc campaign's two files: campaign_journal.c (the plan
- * and the journal on the result root, read and appended) below
- * campaign.c (start, resume, stop: the state machine).
+ * Private to fsconc campaign's files: journal.c (the campaign's files on
+ * the result root: trusted, locked, the plan, the journal's events
+ * written and replayed) below status.c and control.c (start, resume,
+ * stop: the state machine).
  */
 #ifndef FSCONC_CAMPAIGN_INT_H
 #define FSCONC_CAMPAIGN_INT_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "harness/campaign.h"
@@ -46,10 +48,44 @@ int	 cj_load(struct campaign *c, const char *root, const char *id);
    load: EXIT_OK with c loaded, or the exit status (c closed). */
 int	 cj_open(const char *root, const char *id, int latest,
 	    struct campaign *c);
-/* One event appended to the journal, durably, under the lock, then
-   replayed. */
-int	 cj_record(struct campaign *c, const char *fmt, ...)
-	    __attribute__((format(printf, 2, 3)));
+/*
+ * One journal event (journal.c gives the grammar).  Which fields an
+ * event has: slot and bootno all but start, failed, guard, finish and
+ * stop; when start, schedule, finish and stop; bootid schedule; rc
+ * done; config failed; text wrong, failed and guard (why) and done (the
+ * set, "-" for none).  Strings point into the parsed line.
+ */
+struct campaign_event {
+	enum campaign_event_kind kind;
+	size_t		 slot;		/* 1.. */
+	int		 bootno;	/* 1.. */
+	int		 rc;
+	long long	 when;		/* seconds since the epoch */
+	const char	*bootid;
+	const char	*config;
+	const char	*text;
+};
+/* The longest journal line read or written, newline aside. */
+#define CJ_LINE_MAX	(PATH_MAX + 1024)
+/* "schedule" ..., the event's word. */
+const char *cj_event_name(enum campaign_event_kind);
+/* The event's line, malloc'd, without its newline; a control byte in a
+   text becomes a blank (a reason never plants another event). */
+char	*cj_event_line(const struct campaign_event *);
+/* A line (no newline) parsed into ev, pointing into line, which is
+   changed: 0, or -1 with why in err. */
+int	 cj_event_parse(char *line, struct campaign_event *ev, char *err,
+	    size_t errlen);
+/* ev applied to c's state, after the journal's rules (journal.c): 0, or
+   -1 with why in err. */
+int	 cj_replay(struct campaign *c, const struct campaign_event *ev,
+	    char *err, size_t errlen);
+/* ev appended to c's journal, durably, under the lock, then replayed. */
+int	 cj_write(struct campaign *c, const struct campaign_event *ev);
+/* The plan file's text for the order campaign_plan_order made, *lenp
+   bytes. */
+char	*cj_plan_text(const struct campaign_file *, const size_t *order,
+	    size_t *lenp);
 /* A wrong or interrupted boot of slot k's configuration: retried, or
    the configuration failed when it has had its retries. */
 int	 cj_bad_boot(struct campaign *c, size_t k);

@@ -1,4 +1,4 @@
-"""Boot-campaign statistics (analysis/campaign/campaign.c) against numpy/scipy.
+"""Boot-campaign statistics (analysis/campaign/estimate.c) against numpy/scipy.
 
 campaign_scipy.py TOOL DIR: writes campaigns of known shape as TSV
 (config, boot, batch, t1, tn) into DIR, runs TOOL (tests/e2e/campaign_tsv.c,
@@ -8,7 +8,8 @@ share; Student t intervals over boot means (scipy.stats.t); Welch's test on
 boot means (scipy.stats.ttest_ind, equal_var=False); Fieller's interval
 for a ratio of independent means and for EC as a ratio of paired boot
 means; the delta-method dEC; Holm's correction; and the hierarchical
-bootstrap, drawn with splitmix64 in the order campaign.c documents, so
+bootstrap, drawn with splitmix64 in the order analysis/campaign/bootstrap.c
+documents, so
 its percentiles must agree exactly.  Prints one line per campaign, "ok
 WHAT" or "not ok WHAT" followed by indented details, for
 tests/e2e/campaign_stats.sh to number.
@@ -234,7 +235,7 @@ def check_campaign(tool, path, rows, n, base, seed, iters):
         return ["tool exited %d: %s" % (out.returncode, out.stderr)], 0, None
     j = json.loads(out.stdout)
     d = load(rows, n)
-    # The bootstrap draws configuration by configuration in campaign.c's
+    # The bootstrap draws configuration by configuration in bootstrap.c's
     # order, which the JSON keeps.
     names = [cj["name"] for cj in j["configurations"]]
     levels = [1, n]

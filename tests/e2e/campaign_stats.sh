@@ -1,4 +1,4 @@
-# Boot-campaign statistics (analysis/campaign/campaign.c) through a test program
+# Boot-campaign statistics (analysis/campaign/estimate.c) through a test program
 # linked with libfsconc.a (tests/e2e/campaign_tsv.c, built by make as
 # $(O)/tests/campaign_tsv): every figure of its JSON recomputed with
 # numpy/scipy on generated campaigns (campaign_scipy.py, the bootstrap

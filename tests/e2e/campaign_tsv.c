@@ -3,7 +3,7 @@
  * a boot campaign read
  * from a TSV file (config, boot, batch, t1, tn; "-" for no value, "#"
  * comments) with tn the real time at jobs N, analysed by
- * analysis/campaign/campaign.c; camp_json's object on stdout (-t: camp_print's
+ * analysis/campaign/estimate.c; camp_json's object on stdout (-t: camp_print's
  * text; -c the costs of a repetition and of a boot, -p the plan's target
  * in percent).  Test-only, for tests/e2e/campaign_stats.sh; built by the
  * GNUmakefile as $(O)/tests/campaign_tsv against libfsconc.a.

@@ -57,9 +57,9 @@ planted "a subsystem above in the same module" "" \
 
 fresh_copy
 echo '#include "run_int.h"' >>"$copy/harness/run/run.c"
-echo '#include "harness/run/run_int.h"' >>"$copy/harness/campaign/campaign.c"
+echo '#include "harness/run/run_int.h"' >>"$copy/harness/campaign/control.c"
 planted "another subsystem's private header" "" \
-    "harness/campaign/campaign.c: includes harness/run/run_int.h, a private header"
+    "harness/campaign/control.c: includes harness/run/run_int.h, a private header"
 
 fresh_copy
 echo '/* nothing */' >"$copy/analysis/unlisted.h"

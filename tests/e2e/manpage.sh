@@ -2,7 +2,7 @@
 # lists has its page man/fsconc-CMD.1 holding every option "fsconc CMD
 # --help" prints; every page is a proper mdoc page that lints clean; every
 # .Xr to an fsconc page names a page in man/; the campaign file's keys
-# (harness/campaign/campaign_file.c) are in fsconc-campaign.5; "make install" puts
+# (harness/campaign/file.c) are in fsconc-campaign.5; "make install" puts
 # the pages in their sections; "fsconc help" shows the right page.
 . "$FSCONC_TOP/tests/lib.sh"
 
@@ -110,14 +110,14 @@ done
 # --- the campaign file's keys and methods, as its parser knows them -----
 # cwords ARRAY: the strings of "static const char *const ARRAY[] = {...};".
 cwords() {
-	sed -n "/ $1\[\] = {/,/};/p" "$TOP/harness/campaign/campaign_file.c" |
+	sed -n "/ $1\[\] = {/,/};/p" "$TOP/harness/campaign/file.c" |
 	    grep -oE '"[^"]*"' | tr -d '"'
 }
 keys="config $(cwords global_keys) $(cwords config_keys) $(cwords method_names)"
 f=$MAN/fsconc-campaign.5
 if [ "$(echo $keys | wc -w)" -lt 15 ]; then
 	not_ok "fsconc-campaign.5 has every campaign file key" \
-	    "cannot read the keys from harness/campaign/campaign_file.c: $keys"
+	    "cannot read the keys from harness/campaign/file.c: $keys"
 elif [ ! -f "$f" ]; then
 	not_ok "fsconc-campaign.5 has every campaign file key" "no page $f"
 else

@@ -1,5 +1,5 @@
 /*
- * analysis/campaign/campaign.c: statistics at the level of the boot.  Known
+ * analysis/campaign/estimate.c: statistics at the level of the boot.  Known
  * answers (Kalibera and Jones's worked example, libkalibera's optimal
  * repetitions, a hand calculation), coverage of the boot-level intervals
  * over simulated campaigns, the repetition formula against a brute-force

@@ -1,4 +1,4 @@
-/* harness/campaign/campaign_file.c: the campaign file, parsed strictly. */
+/* harness/campaign/file.c: the campaign file, parsed strictly. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

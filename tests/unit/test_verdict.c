@@ -513,6 +513,55 @@ test_conf_arg(void **state)
 	assert_true(c == 99.9);
 }
 
+/*
+ * verdict_judge on a family made elsewhere (boot campaigns): Holm over
+ * the tested ones only, a time worse when it grows, a higher-is-better
+ * figure when it falls, the threshold on the percent.
+ */
+static void
+test_judge_made_family(void **state)
+{
+	struct verdict_test vt[4];
+
+	(void)state;
+	memset(vt, 0, sizeof(vt));
+	/* A time 10% slower, p 0.01: Holm over 3 makes it 0.03. */
+	vt[0].verdict = VERDICT_SAME;
+	vt[0].t.p = 0.01;
+	vt[0].t.diff = 1;
+	vt[0].t.pct = 10;
+	/* An EC 5% lower, p 0.02: 0.04 after Holm, a regression. */
+	vt[1].verdict = VERDICT_SAME;
+	vt[1].higher_is_better = 1;
+	vt[1].t.p = 0.02;
+	vt[1].t.diff = -0.1;
+	vt[1].t.pct = -5;
+	/* Untested: out of the family, whatever its p. */
+	vt[2].verdict = VERDICT_UNTESTED;
+	vt[2].t.p = 0.0001;
+	vt[2].t.diff = 1;
+	vt[2].t.pct = 50;
+	/* A time faster, p 0.04: 0.04 after Holm, faster. */
+	vt[3].verdict = VERDICT_SAME;
+	vt[3].t.p = 0.04;
+	vt[3].t.diff = -1;
+	vt[3].t.pct = -3;
+	assert_int_equal(verdict_judge(vt, 4, 95, 0), 2);
+	assert_true(fabs(vt[0].p_adj - 0.03) < 1e-12);
+	assert_true(fabs(vt[1].p_adj - 0.04) < 1e-12);
+	assert_true(fabs(vt[3].p_adj - 0.04) < 1e-12);
+	assert_int_equal(vt[0].verdict, VERDICT_SLOWER);
+	assert_int_equal(vt[1].verdict, VERDICT_SLOWER);
+	assert_int_equal(vt[2].verdict, VERDICT_UNTESTED);
+	assert_int_equal(vt[2].regression, 0);
+	assert_int_equal(vt[3].verdict, VERDICT_FASTER);
+	/* A 5% threshold: the EC drop of exactly 5% is no regression. */
+	assert_int_equal(verdict_judge(vt, 4, 95, 5), 1);
+	assert_int_equal(vt[0].regression, 1);
+	assert_int_equal(vt[1].regression, 0);
+	assert_int_equal(vt[1].verdict, VERDICT_SLOWER);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -527,6 +576,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_ec_verdict),
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_conf_arg),
+		cmocka_unit_test(test_judge_made_family),
 	};
 
 	UNIT_ARGS(argc, argv, tests);

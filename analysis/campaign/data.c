@@ -1,6 +1,6 @@
 /*
  * Boot campaigns: the data, configurations of boots of levels of
- * batches, built and read (the base the other camp_*.c files share).
+ * batches, built and read (the base the other files here share).
  */
 #include <errno.h>
 #include <math.h>

@@ -1,9 +1,34 @@
 /*
- * fsconc campaign: its files on the result root, read and written.  The
- * plan is loaded and the journal replayed into a struct campaign
- * (cj_load, cj_open: the campaign named, the active one or the latest);
- * an event is appended, durably, before what it records (cj_record).
- * The layout and the events are described at the top of campaign.c.
+ * fsconc campaign: its files on the result root, trusted, locked, read
+ * and written.  Everything lives in ROOT/campaign/ID/ (which must
+ * survive a reboot):
+ *   campaign   the campaign file as started (resume reads this copy)
+ *   plan       "seed S", then "K ROUND CONFIG" per planned boot, in
+ *              the order campaign_plan_order shuffles (cj_plan_text
+ *              writes it, load_plan reads it)
+ *   journal    one event a line, each appended (O_APPEND, fsync'd)
+ *              before the action it records (cj_write), never rewritten:
+ *     start EPOCH
+ *     schedule K BOOTNO BOOTID EPOCH   slot K's boot number BOOTNO asked
+ *                                      for, from the boot BOOTID
+ *     boot K BOOTNO                    it came up as planned
+ *     wrong K BOOTNO REASON...         it came up wrong (retried)
+ *     run K BOOTNO                     its run starts
+ *     done K BOOTNO RC SET             its run ended: exit status, set
+ *     interrupted K BOOTNO             the run was cut off (redone)
+ *     failed CONFIG REASON...          no more boots of CONFIG
+ *     guard REASON...                  the boot-loop guard stopped it
+ *     finish EPOCH | stop EPOCH        over
+ * and ROOT/campaign/active names the campaign in progress.  Numbers are
+ * decimal digits; BOOTID and CONFIG one word; a line at most
+ * CJ_LINE_MAX bytes, with no control byte.  Replayed (cj_replay), a
+ * schedule's BOOTNO is the campaign's next boot and its slot not done;
+ * boot, wrong, run, done and interrupted name the last schedule's slot
+ * and boot; a slot is done once.  A line that breaks a rule refuses the
+ * campaign (cj_load), and cj_write never writes one.  A last line
+ * without its newline is an append a crash cut short: its action was
+ * never taken (the event is written first), so it is left out, and cut
+ * off before the next append.
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -398,6 +423,40 @@ plan_number(const char **p, unsigned long long max, unsigned long long *v)
 	return (0);
 }
 
+void
+campaign_plan_order(size_t nconfigs, int boots, uint64_t seed,
+    size_t *order)
+{
+	uint64_t st = seed;
+	size_t r, i;
+
+	for (r = 0; r < (size_t)boots; r++) {
+		for (i = 0; i < nconfigs; i++)
+			order[r * nconfigs + i] = i;
+		shuffle(order + r * nconfigs, nconfigs, sizeof(*order), &st);
+	}
+}
+
+/* The plan's text, *lenp bytes: the seed, then each slot, in one pass. */
+char *
+cj_plan_text(const struct campaign_file *f, const size_t *order,
+    size_t *lenp)
+{
+	size_t k, n = f->nconfigs * (size_t)f->boots, len = 32, off;
+	char *t;
+
+	for (k = 0; k < n; k++)
+		len += 2 * 24 + strlen(f->configs[order[k]].name) + 3;
+	t = xmalloc(len);
+	off = (size_t)snprintf(t, len, "seed %llu\n",
+	    (unsigned long long)f->seed);
+	for (k = 0; k < n; k++)
+		off += (size_t)snprintf(t + off, len - off, "%zu %zu %s\n",
+		    k + 1, k / f->nconfigs + 1, f->configs[order[k]].name);
+	*lenp = off;
+	return (t);
+}
+
 /*
  * "seed S", then "K ROUND CONFIG" for K = 1.. in order: read in one pass
  * (the text has no NUL: its control bytes were refused).
@@ -431,67 +490,325 @@ load_plan(struct campaign *c, const char *text, size_t len)
 	return (k == n ? 0 : -1);
 }
 
-/* One journal line into the state. */
-static int
-replay(struct campaign *c, char *line)
-{
-	char word[16], bootid[64], *rest;
-	unsigned long k;
-	long long when;
-	size_t cfg;
-	int bootno = 0, rc, n = 0;
+static const char *const event_names[] = {
+	[CAMPAIGN_EV_NONE] = "",
+	[CAMPAIGN_EV_START] = "start",
+	[CAMPAIGN_EV_SCHEDULE] = "schedule",
+	[CAMPAIGN_EV_BOOT] = "boot",
+	[CAMPAIGN_EV_WRONG] = "wrong",
+	[CAMPAIGN_EV_RUN] = "run",
+	[CAMPAIGN_EV_DONE] = "done",
+	[CAMPAIGN_EV_INTERRUPTED] = "interrupted",
+	[CAMPAIGN_EV_FAILED] = "failed",
+	[CAMPAIGN_EV_GUARD] = "guard",
+	[CAMPAIGN_EV_FINISH] = "finish",
+	[CAMPAIGN_EV_STOP] = "stop",
+};
 
-	if (sscanf(line, "%15s %n", word, &n) != 1)
+const char *
+cj_event_name(enum campaign_event_kind k)
+{
+	return ((unsigned)k < CAMPAIGN_EV_NKINDS ? event_names[k] : "?");
+}
+
+/* What an event carries after its word, in this order. */
+enum { HAS_CONFIG = 1, HAS_SLOT = 2, HAS_BOOTID = 4, HAS_RC = 8,
+	HAS_WHEN = 16, HAS_TEXT = 32 };
+
+static int
+event_fields(enum campaign_event_kind k)
+{
+	switch (k) {
+	case CAMPAIGN_EV_START:
+	case CAMPAIGN_EV_FINISH:
+	case CAMPAIGN_EV_STOP:
+		return (HAS_WHEN);
+	case CAMPAIGN_EV_SCHEDULE:
+		return (HAS_SLOT | HAS_BOOTID | HAS_WHEN);
+	case CAMPAIGN_EV_BOOT:
+	case CAMPAIGN_EV_RUN:
+	case CAMPAIGN_EV_INTERRUPTED:
+		return (HAS_SLOT);
+	case CAMPAIGN_EV_WRONG:
+		return (HAS_SLOT | HAS_TEXT);
+	case CAMPAIGN_EV_DONE:
+		return (HAS_SLOT | HAS_RC | HAS_TEXT);
+	case CAMPAIGN_EV_FAILED:
+		return (HAS_CONFIG | HAS_TEXT);
+	case CAMPAIGN_EV_GUARD:
+		return (HAS_TEXT);
+	default:
 		return (-1);
-	rest = line + n;
-	if (strcmp(word, "start") == 0)
-		;
-	else if (strcmp(word, "finish") == 0)
-		c->state = CAMPAIGN_FINISHED;
-	else if (strcmp(word, "stop") == 0)
-		c->state = CAMPAIGN_STOPPED;
-	else if (strcmp(word, "guard") == 0)
-		;
-	else if (strcmp(word, "failed") == 0) {
-		n = (int)strcspn(rest, " ");
-		if (config_index(c, rest, (size_t)n, &cfg) != 0)
-			return (-1);
-		rest += n + (rest[n] == ' ');
-		free(c->failed[cfg]);
-		c->failed[cfg] = xstrdup(rest);
-	} else {
-		if (sscanf(rest, "%lu %d %n", &k, &bootno, &n) != 2 || k < 1 ||
-		    k > c->nslots)
-			return (-1);
-		k--;
-		rest += n;
-		if (strcmp(word, "schedule") == 0) {
-			if (sscanf(rest, "%63s %lld", bootid, &when) != 2)
-				return (-1);
-			c->nboots++;
-			c->slots[k].attempts++;
-			snprintf(c->last_bootid, sizeof(c->last_bootid), "%s",
-			    bootid);
-			c->last_when = when;
-		} else if (strcmp(word, "wrong") == 0 ||
-		    strcmp(word, "interrupted") == 0)
-			c->bad[c->slots[k].config]++;
-		else if (strcmp(word, "done") == 0) {
-			if (sscanf(rest, "%d %n", &rc, &n) != 1)
-				return (-1);
-			c->slots[k].done = 1;
-			c->slots[k].rc = rc;
-			c->slots[k].bootno = bootno;
-			free(c->slots[k].set);
-			c->slots[k].set = xstrdup(rest + n);
-		} else if (strcmp(word, "boot") != 0 && strcmp(word,
-		    "run") != 0)
-			return (-1);
-		c->last_slot = k;
-		c->last_bootno = bootno;
 	}
-	snprintf(c->last, sizeof(c->last), "%s", word);
+}
+
+/* s and " fmt"'s text, s freed. */
+static char *
+append(char *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static char *
+append(char *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *a, *t;
+
+	va_start(ap, fmt);
+	if (vasprintf(&a, fmt, ap) == -1)
+		a = NULL;
+	va_end(ap);
+	if (a == NULL) {
+		free(s);
+		return (NULL);
+	}
+	t = xasprintf("%s %s", s, a);
+	free(a);
+	free(s);
+	return (t);
+}
+
+char *
+cj_event_line(const struct campaign_event *ev)
+{
+	int f = event_fields(ev->kind);
+	char *s;
+	size_t n;
+
+	if (f < 0)
+		return (NULL);
+	s = xstrdup(event_names[ev->kind]);
+	if ((f & HAS_CONFIG) && s != NULL)
+		s = append(s, "%s", ev->config);
+	if ((f & HAS_SLOT) && s != NULL)
+		s = append(s, "%zu %d", ev->slot, ev->bootno);
+	if ((f & HAS_BOOTID) && s != NULL)
+		s = append(s, "%s", ev->bootid);
+	if ((f & HAS_RC) && s != NULL)
+		s = append(s, "%d", ev->rc);
+	if ((f & HAS_WHEN) && s != NULL)
+		s = append(s, "%lld", ev->when);
+	if ((f & HAS_TEXT) && s != NULL)
+		s = append(s, "%s", ev->text != NULL && ev->text[0] != '\0' ?
+		    ev->text : "-");
+	if (s == NULL)
+		return (NULL);
+	/* One line: a reason never plants another event. */
+	for (n = 0; s[n] != '\0'; n++)
+		if ((unsigned char)s[n] < ' ' || s[n] == 0x7f)
+			s[n] = ' ';
+	return (s);
+}
+
+/* " NUMBER" at *p, digits only, up to max; *p moved past it. */
+static int
+field_number(const char **p, unsigned long long max, unsigned long long *v)
+{
+	if (**p != ' ')
+		return (-1);
+	(*p)++;
+	return (plan_number(p, max, v));
+}
+
+/* " WORD" at *p, 1 to max bytes: its start, its end in *endp. */
+static char *
+field_word(char **p, size_t max, char **endp)
+{
+	char *w;
+	size_t n;
+
+	if (**p != ' ')
+		return (NULL);
+	w = *p + 1;
+	n = strcspn(w, " ");
+	if (n == 0 || n > max)
+		return (NULL);
+	*p = *endp = w + n;
+	return (w);
+}
+
+int
+cj_event_parse(char *line, struct campaign_event *ev, char *err,
+    size_t errlen)
+{
+	unsigned long long v;
+	char *p, *cut[2] = { NULL, NULL };
+	const char *q;
+	size_t n;
+	int k, f;
+
+	memset(ev, 0, sizeof(*ev));
+	if (strlen(line) > CJ_LINE_MAX) {
+		set_err(err, errlen, "longer than %d bytes", CJ_LINE_MAX);
+		return (-1);
+	}
+	n = strcspn(line, " ");
+	for (k = CAMPAIGN_EV_START; k < CAMPAIGN_EV_NKINDS; k++)
+		if (strlen(event_names[k]) == n && strncmp(line,
+		    event_names[k], n) == 0)
+			break;
+	if (k == CAMPAIGN_EV_NKINDS) {
+		set_err(err, errlen, "no such event '%.*s'", (int)(n > 32 ?
+		    32 : n), line);
+		return (-1);
+	}
+	ev->kind = (enum campaign_event_kind)k;
+	f = event_fields(ev->kind);
+	p = line + n;
+	if ((f & HAS_CONFIG) && (ev->config = field_word(&p,
+	    CAMPAIGN_NAME_MAX, &cut[0])) == NULL)
+		goto bad;
+	q = p;
+	if (f & HAS_SLOT) {
+		if (field_number(&q, CAMPAIGN_SLOTS_MAX, &v) != 0 || v == 0)
+			goto bad;
+		ev->slot = (size_t)v;
+		if (field_number(&q, INT_MAX, &v) != 0 || v == 0)
+			goto bad;
+		ev->bootno = (int)v;
+	}
+	p = line + (q - line);
+	if ((f & HAS_BOOTID) && (ev->bootid = field_word(&p, 63,
+	    &cut[1])) == NULL)
+		goto bad;
+	q = p;
+	if (f & HAS_RC) {
+		if (field_number(&q, 255, &v) != 0)
+			goto bad;
+		ev->rc = (int)v;
+	}
+	if (f & HAS_WHEN) {
+		if (field_number(&q, LLONG_MAX, &v) != 0)
+			goto bad;
+		ev->when = (long long)v;
+	}
+	p = line + (q - line);
+	if (f & HAS_TEXT) {
+		/* The rest, blanks and all; a done names its set or "-". */
+		if (*p != ' ' || (ev->kind == CAMPAIGN_EV_DONE && p[1] ==
+		    '\0'))
+			goto bad;
+		ev->text = p + 1;
+		p += strlen(p);
+	}
+	if (*p != '\0')
+		goto bad;
+	for (k = 0; k < 2; k++)
+		if (cut[k] != NULL)
+			*cut[k] = '\0';
 	return (0);
+bad:
+	set_err(err, errlen, "not a '%s' event", event_names[ev->kind]);
+	return (-1);
+}
+
+/* Whether ev may follow c's events (the rules atop this file). */
+static int
+replay_check(const struct campaign *c, const struct campaign_event *ev,
+    char *err, size_t errlen)
+{
+	const struct campaign_slot *s;
+	size_t cfg;
+
+	if (event_fields(ev->kind) < 0) {
+		set_err(err, errlen, "no such event");
+		return (-1);
+	}
+	if (event_fields(ev->kind) & HAS_SLOT) {
+		if (ev->slot < 1 || ev->slot > c->nslots) {
+			set_err(err, errlen, "slot %zu: the plan has %zu",
+			    ev->slot, c->nslots);
+			return (-1);
+		}
+		s = &c->slots[ev->slot - 1];
+		if (ev->kind == CAMPAIGN_EV_SCHEDULE) {
+			if (ev->bootno != c->nboots + 1) {
+				set_err(err, errlen, "boot %d scheduled after "
+				    "boot %d", ev->bootno, c->nboots);
+				return (-1);
+			}
+			if (s->done) {
+				set_err(err, errlen, "slot %zu scheduled, "
+				    "already done", ev->slot);
+				return (-1);
+			}
+		} else if (c->nboots == 0 || ev->slot - 1 != c->last_slot ||
+		    ev->bootno != c->last_bootno) {
+			set_err(err, errlen, "slot %zu boot %d: not the boot "
+			    "last scheduled", ev->slot, ev->bootno);
+			return (-1);
+		} else if (ev->kind == CAMPAIGN_EV_DONE && s->done) {
+			set_err(err, errlen, "slot %zu done twice", ev->slot);
+			return (-1);
+		}
+	}
+	if (ev->kind == CAMPAIGN_EV_FAILED && config_index(c, ev->config,
+	    strlen(ev->config), &cfg) != 0) {
+		set_err(err, errlen, "no configuration %s", ev->config);
+		return (-1);
+	}
+	return (0);
+}
+
+int
+cj_replay(struct campaign *c, const struct campaign_event *ev, char *err,
+    size_t errlen)
+{
+	struct campaign_slot *s = NULL;
+	size_t cfg = 0;
+
+	if (replay_check(c, ev, err, errlen) != 0)
+		return (-1);
+	if (event_fields(ev->kind) & HAS_SLOT)
+		s = &c->slots[ev->slot - 1];
+	switch (ev->kind) {
+	case CAMPAIGN_EV_FINISH:
+		c->state = CAMPAIGN_FINISHED;
+		break;
+	case CAMPAIGN_EV_STOP:
+		c->state = CAMPAIGN_STOPPED;
+		break;
+	case CAMPAIGN_EV_FAILED:
+		(void)config_index(c, ev->config, strlen(ev->config), &cfg);
+		free(c->failed[cfg]);
+		c->failed[cfg] = xstrdup(ev->text);
+		break;
+	case CAMPAIGN_EV_SCHEDULE:
+		c->nboots++;
+		s->attempts++;
+		snprintf(c->last_bootid, sizeof(c->last_bootid), "%s",
+		    ev->bootid);
+		c->last_when = ev->when;
+		break;
+	case CAMPAIGN_EV_WRONG:
+	case CAMPAIGN_EV_INTERRUPTED:
+		c->bad[s->config]++;
+		break;
+	case CAMPAIGN_EV_DONE:
+		s->done = 1;
+		s->rc = ev->rc;
+		s->bootno = ev->bootno;
+		free(s->set);
+		s->set = xstrdup(ev->text);
+		break;
+	default:
+		break;
+	}
+	if (s != NULL) {
+		c->last_slot = ev->slot - 1;
+		c->last_bootno = ev->bootno;
+	}
+	c->last = ev->kind;
+	return (0);
+}
+
+/* One journal line into the state: 0, or -1 with why in err. */
+static int
+replay_line(struct campaign *c, char *line, char *err, size_t errlen)
+{
+	struct campaign_event ev;
+
+	if (cj_event_parse(line, &ev, err, errlen) != 0)
+		return (-1);
+	return (cj_replay(c, &ev, err, errlen));
 }
 
 /*
@@ -519,9 +836,9 @@ control_byte(const char *path, const char *text, size_t len)
 int
 cj_load(struct campaign *c, const char *root, const char *id)
 {
-	char e[PATH_MAX + 128], *p, *text, *line, *next;
+	char e[PATH_MAX + 128], said[65], *p, *text, *line, *next;
 	const char *why;
-	size_t len;
+	size_t len, whole;
 	int ln = 0, dfd, rv = -1;
 
 	memset(c, 0, sizeof(*c));
@@ -569,24 +886,32 @@ cj_load(struct campaign *c, const char *root, const char *id)
 		cj_say("%s", e);
 		goto out;
 	}
-	if (control_byte(p, text, len) != 0)
-		goto out;
 	/*
-	 * An event counts once its line is whole: a last line without its
-	 * newline (a crash mid-append) is refused, as any other damage.
+	 * An event counts once its line is whole.  A last line without its
+	 * newline is an append a crash cut short, before the action it
+	 * records: left out (cj_write cuts it); any other damage refused.
 	 */
+	for (whole = len; whole > 0 && text[whole - 1] != '\n'; whole--)
+		;
+	if (control_byte(p, text, whole) != 0)
+		goto out;
+	text[whole] = '\0';
 	for (line = text; *line != '\0'; line = next) {
 		ln++;
-		if ((next = strchr(line, '\n')) == NULL) {
-			cj_say("%s: line %d: no end of line", p, ln);
-			goto out;
-		}
+		next = strchr(line, '\n');
 		*next++ = '\0';
-		if (replay(c, line) != 0) {
-			cj_say("%s: line %d: bad event '%s'", p, ln, line);
+		/* Said as it was: the parse cuts words in place. */
+		snprintf(said, sizeof(said), "%s", line);
+		if (replay_line(c, line, e, sizeof(e)) != 0) {
+			cj_say("%s: line %d: bad event '%s%s': %s", p, ln,
+			    said, strlen(said) == sizeof(said) - 1 ? "..." :
+			    "", e);
 			goto out;
 		}
 	}
+	if (whole < len)
+		cj_say("%s: line %d: no end of line, an append cut short: "
+		    "left out", p, ln + 1);
 	rv = 0;
 out:
 	free(text);
@@ -711,38 +1036,77 @@ campaign_open(const char *root, const char *id, struct campaign *c)
 /* --- writing: an event on disk before what it records ------------------ */
 
 /*
+ * A last line a crash cut short (cj_load leaves it out) cut off the
+ * journal open as fd, st its size, before an append would extend it.
+ * 0, or -1 with errno.
+ */
+static int
+cut_torn(int fd, const struct stat *st)
+{
+	char *tail;
+	off_t want, off;
+	ssize_t n;
+	size_t i;
+
+	if (st->st_size == 0)
+		return (0);
+	want = st->st_size < CJ_LINE_MAX + 2 ? st->st_size : CJ_LINE_MAX + 2;
+	off = st->st_size - want;
+	tail = xmalloc((size_t)want);
+	if ((n = pread(fd, tail, (size_t)want, off)) != (ssize_t)want) {
+		free(tail);
+		if (n >= 0)
+			errno = EIO;
+		return (-1);
+	}
+	for (i = (size_t)want; i > 0 && tail[i - 1] != '\n'; i--)
+		;
+	free(tail);
+	if (i == (size_t)want)
+		return (0);
+	/* No line's end within the longest line: not a torn append. */
+	if (i == 0 && off > 0) {
+		errno = EINVAL;
+		return (-1);
+	}
+	return (ftruncate(fd, off + (off_t)i));
+}
+
+/*
  * Appended, under the root's lock (taken here when not held), and
  * fsync'd: never the journal rewritten from this process's copy, which
- * another (a stop) may have outgrown since it was read.
+ * another (a stop) may have outgrown since it was read.  The event is
+ * read back and checked against the state before it is written, so the
+ * journal never holds a line its reader refuses.
  */
 int
-cj_record(struct campaign *c, const char *fmt, ...)
+cj_write(struct campaign *c, const struct campaign_event *ev)
 {
+	struct campaign_event back;
 	struct stat st;
-	char e[PATH_MAX + 128], *line, *path, *text;
-	va_list ap;
-	size_t n;
+	char e[PATH_MAX + 128], *line, *copy = NULL, *path, *text = NULL;
 	int rv = -1, own = held == -1, dfd, fd = -1;
 
-	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) == -1)
-		line = NULL;
-	va_end(ap);
-	if (line == NULL)
-		return (-1);
-	/* One line: a reason never plants another event. */
-	for (n = 0; line[n] != '\0'; n++)
-		if ((unsigned char)line[n] < ' ' || line[n] == 0x7f)
-			line[n] = ' ';
-	text = xasprintf("%s\n", line);
 	path = xasprintf("%s/journal", c->dir);
+	if ((line = cj_event_line(ev)) == NULL) {
+		cj_say("%s: no such event", path);
+		free(path);
+		return (-1);
+	}
+	copy = xstrdup(line);
+	if (cj_event_parse(copy, &back, e, sizeof(e)) != 0 ||
+	    replay_check(c, &back, e, sizeof(e)) != 0) {
+		cj_say("%s: event '%.64s' not written: %s", path, line, e);
+		goto out;
+	}
+	text = xasprintf("%s\n", line);
 	if (own && cj_lock(c->root, 0) != 0)
 		goto out;
 	if ((dfd = cj_open_trusted(c->dir, 1, e, sizeof(e))) == -1) {
 		cj_say("%s", e);
 		goto out;
 	}
-	fd = openat(dfd, "journal", O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+	fd = openat(dfd, "journal", O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW |
 	    O_NONBLOCK | O_CLOEXEC, 0644);
 	if (fd == -1 || fstat(fd, &st) != 0)
 		cj_say("%s: %s", path, strerror(errno));
@@ -750,11 +1114,14 @@ cj_record(struct campaign *c, const char *fmt, ...)
 		cj_say("%s: not a regular file", path);
 	else if (trusted(&st, path, 0, e, sizeof(e)) != 0)
 		cj_say("%s", e);
+	else if (cut_torn(fd, &st) != 0)
+		cj_say("%s: its cut short last line: %s", path,
+		    strerror(errno));
 	else if (write_all(fd, text, strlen(text)) != 0 || fsync(fd) != 0 ||
 	    (st.st_size == 0 && fsync(dfd) != 0))
 		cj_say("%s: %s", path, strerror(errno));
 	else
-		rv = replay(c, line);
+		rv = cj_replay(c, &back, e, sizeof(e));
 	if (fd != -1)
 		close(fd);
 	close(dfd);
@@ -763,6 +1130,7 @@ out:
 		cj_unlock();
 	free(text);
 	free(path);
+	free(copy);
 	free(line);
 	return (rv);
 }
@@ -772,12 +1140,18 @@ int
 cj_bad_boot(struct campaign *c, size_t k)
 {
 	size_t cfg = c->slots[k].config;
+	char *why;
+	int rv;
 
 	if (c->bad[cfg] <= c->f.retries)
 		return (0);
 	cj_say("config %s: %d wrong or interrupted boots, more than the %d "
 	    "retries: marked failed", c->f.configs[cfg].name, c->bad[cfg],
 	    c->f.retries);
-	return (cj_record(c, "failed %s %d wrong or interrupted boots (retries "
-	    "%d)", c->f.configs[cfg].name, c->bad[cfg], c->f.retries));
+	why = xasprintf("%d wrong or interrupted boots (retries %d)",
+	    c->bad[cfg], c->f.retries);
+	rv = cj_write(c, &(struct campaign_event){ .kind = CAMPAIGN_EV_FAILED,
+	    .config = c->f.configs[cfg].name, .text = why });
+	free(why);
+	return (rv);
 }

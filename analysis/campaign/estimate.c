@@ -351,20 +351,22 @@ flags(struct camp_result *r)
 		}
 }
 
-/* Holm over every tested comparison, then the verdicts. */
+/*
+ * The verdicts by the one engine (verdict_judge): every comparison
+ * judged is one test of Holm's family, its p, difference and percent
+ * from the boot-level tests above.
+ */
 static void
 verdicts(struct camp_result *r)
 {
 	const struct camp *c = r->c;
-	struct camp_cmp **fam, *m;
+	struct camp_cmp **fam;
+	struct verdict_test *vt;
 	struct camp_row *row;
-	double *p, alpha = 1 - r->o.conf / 100;
 	size_t g, j, k, n = 0;
-	int *time, worse;
 
 	fam = xcalloc(2 * c->ncfg * r->nlevels + 1, sizeof(*fam));
-	p = xcalloc(2 * c->ncfg * r->nlevels + 1, sizeof(*p));
-	time = xcalloc(2 * c->ncfg * r->nlevels + 1, sizeof(*time));
+	vt = xcalloc(2 * c->ncfg * r->nlevels + 1, sizeof(*vt));
 	for (g = 0; g < c->ncfg; g++)
 		for (j = 0; j < r->nlevels; j++) {
 			if (g == c->base)
@@ -373,37 +375,33 @@ verdicts(struct camp_result *r)
 			/* A figure its flags invalidate is not judged. */
 			if (row->dtime.invalid)
 				row->dtime.verdict = CAMP_INVALID;
-			else if (row->dtime.tested && !isnan(row->dtime.p)) {
-				time[n] = 1;
+			else if (row->dtime.tested && !isnan(row->dtime.p))
 				fam[n++] = &row->dtime;
-			}
 			if (row->dec.invalid)
 				row->dec.verdict = CAMP_INVALID;
-			else if (row->dec.tested && !isnan(row->dec.p))
+			else if (row->dec.tested && !isnan(row->dec.p)) {
+				/* EC is better higher, a time lower. */
+				vt[n].higher_is_better = 1;
 				fam[n++] = &row->dec;
+			}
 		}
-	for (k = 0; k < n; k++)
-		p[k] = fam[k]->p;
-	holm_adjust(p, p, n);
-	r->ntests = n;
-	r->nregressions = 0;
 	for (k = 0; k < n; k++) {
-		m = fam[k];
-		m->p_adj = p[k];
-		m->verdict = CAMP_SAME;
-		if (m->p_adj > alpha || m->diff == 0)
-			continue;
-		/* A time is worse when it grows, EC when it falls. */
-		worse = time[k] ? m->diff > 0 : m->diff < 0;
-		m->verdict = worse ? CAMP_WORSE : CAMP_BETTER;
-		if (worse && !(fabs(m->pct) <= r->o.threshold)) {
-			m->regression = 1;
-			r->nregressions++;
-		}
+		vt[k].verdict = VERDICT_SAME;
+		vt[k].t.p = fam[k]->p;
+		vt[k].t.diff = fam[k]->diff;
+		vt[k].t.pct = fam[k]->pct;
+	}
+	r->nregressions = verdict_judge(vt, n, r->o.conf, r->o.threshold);
+	r->ntests = n;
+	for (k = 0; k < n; k++) {
+		fam[k]->p_adj = vt[k].p_adj;
+		fam[k]->verdict = vt[k].verdict == VERDICT_SLOWER ?
+		    CAMP_WORSE : vt[k].verdict == VERDICT_FASTER ?
+		    CAMP_BETTER : CAMP_SAME;
+		fam[k]->regression = vt[k].regression;
 	}
 	free(fam);
-	free(p);
-	free(time);
+	free(vt);
 }
 
 static void

@@ -1,28 +1,14 @@
 /*
- * fsconc campaign: the state machine.  Everything lives in
- * ROOT/campaign/ID/ on the result root (which must survive a reboot):
- *   campaign   the campaign file as started (resume reads this copy)
- *   plan       "seed S", then "K ROUND CONFIG" per planned boot
- *   journal    one event a line, each appended (O_APPEND, fsync'd)
- *              before the action it records, never rewritten:
- *     start EPOCH
- *     schedule K BOOTNO BOOTID EPOCH   slot K's boot number BOOTNO asked
- *                                      for, from the boot BOOTID
- *     boot K BOOTNO                    it came up as planned
- *     wrong K BOOTNO REASON...         it came up wrong (retried)
- *     run K BOOTNO                     its run starts
- *     done K BOOTNO RC SET             its run ended: exit status, set
- *     interrupted K BOOTNO             the run was cut off (redone)
- *     failed CONFIG REASON...          no more boots of CONFIG
- *     guard REASON...                  the boot-loop guard stopped it
- *     finish EPOCH | stop EPOCH        over
- * and ROOT/campaign/active names the campaign in progress.  The resume
- * hook runs "campaign resume" at every boot; the journal's last event
- * says where it stands.  start, resume and stop change a campaign only
- * under ROOT/campaign/.lock (cj_lock); resume does not hold it while
- * its run runs, and reads the journal again under it before it orders
- * a boot.  All of it, and the binary the hook runs, is trusted only
- * when root's (cj_open_trusted): resume runs as root what it says.
+ * fsconc campaign: the state machine.  Its state is the campaign's
+ * files on the result root (journal.c: the plan, and the journal whose
+ * events are written through cj_write before the action each records).
+ * ROOT/campaign/active names the campaign in progress.  The resume hook
+ * runs "campaign resume" at every boot; the journal's last event says
+ * where it stands.  start, resume and stop change a campaign only under
+ * ROOT/campaign/.lock (cj_lock); resume does not hold it while its run
+ * runs, and reads the journal again under it before it orders a boot.
+ * All of it, and the binary the hook runs, is trusted only when root's
+ * (cj_open_trusted): resume runs as root what it says.
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -85,7 +71,8 @@ schedule_next(struct campaign *c, const struct campaign_ctx *ctx)
 		if (!c->slots[k].done && c->failed[c->slots[k].config] == NULL)
 			break;
 	if (k == c->nslots) {
-		if (cj_record(c, "finish %lld", (long long)time(NULL)) != 0)
+		if (cj_write(c, &(struct campaign_event){ .kind =
+		    CAMPAIGN_EV_FINISH, .when = (long long)time(NULL) }) != 0)
 			return (EXIT_RUNTIME);
 		remove_hook(c, ctx);
 		cj_say("%s: finished after %d boots; \"fsconc campaign report "
@@ -97,9 +84,12 @@ schedule_next(struct campaign *c, const struct campaign_ctx *ctx)
 	if ((size_t)c->nboots >= limit) {
 		cj_say("%s: boot-loop guard: %d boots, the most the plan and its "
 		    "retries allow: stopped", c->id, c->nboots);
-		if (cj_record(c, "guard %d boots, at most %zu", c->nboots,
-		    limit) != 0 || cj_record(c, "finish %lld",
-		    (long long)time(NULL)) != 0)
+		snprintf(e, sizeof(e), "%d boots, at most %zu", c->nboots,
+		    limit);
+		if (cj_write(c, &(struct campaign_event){ .kind =
+		    CAMPAIGN_EV_GUARD, .text = e }) != 0 || cj_write(c,
+		    &(struct campaign_event){ .kind = CAMPAIGN_EV_FINISH,
+		    .when = (long long)time(NULL) }) != 0)
 			return (EXIT_RUNTIME);
 		remove_hook(c, ctx);
 		return (EXIT_RUNTIME);
@@ -109,8 +99,9 @@ schedule_next(struct campaign *c, const struct campaign_ctx *ctx)
 		return (EXIT_RUNTIME);
 	}
 	cfg = c->slots[k].config;
-	if (cj_record(c, "schedule %zu %d %s %lld", k + 1, c->nboots + 1, bootid,
-	    (long long)time(NULL)) != 0)
+	if (cj_write(c, &(struct campaign_event){ .kind = CAMPAIGN_EV_SCHEDULE,
+	    .slot = k + 1, .bootno = c->nboots + 1, .bootid = bootid,
+	    .when = (long long)time(NULL) }) != 0)
 		return (EXIT_RUNTIME);
 	cj_say("%s: boot %d (round %d): config %s, by %s", c->id, c->nboots,
 	    c->slots[k].round, c->f.configs[cfg].name,
@@ -171,25 +162,6 @@ id_name(const char *file)
 		s = xstrdup("campaign");
 	}
 	return (s);
-}
-
-/* The plan's text, *lenp bytes: the seed, then each slot, in one pass. */
-static char *
-plan_text(const struct campaign_file *f, const size_t *order, size_t *lenp)
-{
-	size_t k, n = f->nconfigs * (size_t)f->boots, len = 32, off;
-	char *t;
-
-	for (k = 0; k < n; k++)
-		len += 2 * 24 + strlen(f->configs[order[k]].name) + 3;
-	t = xmalloc(len);
-	off = (size_t)snprintf(t, len, "seed %llu\n",
-	    (unsigned long long)f->seed);
-	for (k = 0; k < n; k++)
-		off += (size_t)snprintf(t + off, len - off, "%zu %zu %s\n",
-		    k + 1, k / f->nconfigs + 1, f->configs[order[k]].name);
-	*lenp = off;
-	return (t);
 }
 
 /* --dry-run: every command of the campaign, boot by boot. */
@@ -379,7 +351,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 	i = (size_t)write_file_durable(p, text, len, 0644);
 	free(p);
 	if (i == 0) {
-		name = plan_text(&f, order, &len);
+		name = cj_plan_text(&f, order, &len);
 		p = xasprintf("%s/plan", c.dir);
 		i = (size_t)write_file_durable(p, name, len, 0644);
 		free(p);
@@ -389,7 +361,8 @@ campaign_start(const char *file, const char *root, int dry_run,
 		cj_say("%s: %s", c.dir, strerror(errno));
 		goto out;
 	}
-	if (cj_record(&c, "start %lld", (long long)time(NULL)) != 0)
+	if (cj_write(&c, &(struct campaign_event){ .kind = CAMPAIGN_EV_START,
+	    .when = (long long)time(NULL) }) != 0)
 		goto out;
 	id = xstrdup(c.id);
 	campaign_close(&c);
@@ -408,7 +381,8 @@ campaign_start(const char *file, const char *root, int dry_run,
 	if (campaign_hook_install(&ctx, bin, r, c.id, e, sizeof(e)) != 0) {
 		cj_say("resume hook: %s", e);
 		remove_hook(&c, &ctx);
-		(void)cj_record(&c, "stop %lld", (long long)time(NULL));
+		(void)cj_write(&c, &(struct campaign_event){ .kind =
+		    CAMPAIGN_EV_STOP, .when = (long long)time(NULL) });
 		goto out;
 	}
 	cj_say("%s: %zu boots planned under %s", c.id, c.nslots, c.dir);
@@ -438,9 +412,9 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 {
 	const struct campaign_config *cfg = &c->f.configs[c->slots[k].config];
 	struct run_config rc;
-	char e[512], set[PATH_MAX], num[32], *key, *mk;
+	char e[512], set[PATH_MAX], num[32], *key, *mk, *why;
 	size_t i;
-	int status;
+	int status, rv;
 
 	if (campaign_run_config(&c->f, cfg->name, c->root, &rc, e,
 	    sizeof(e)) != 0) {
@@ -470,12 +444,17 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 		(void)knob_restore_all();
 		run_config_free(&rc);
 		cj_say("boot %d: config %s: %s", bootno, cfg->name, e);
-		if (cj_record(c, "wrong %zu %d runtime settings: %s", k + 1,
-		    bootno, e) != 0)
+		why = xasprintf("runtime settings: %s", e);
+		rv = cj_write(c, &(struct campaign_event){ .kind =
+		    CAMPAIGN_EV_WRONG, .slot = k + 1, .bootno = bootno,
+		    .text = why });
+		free(why);
+		if (rv != 0)
 			return (-1);
 		return (cj_bad_boot(c, k));
 	}
-	if (cj_record(c, "run %zu %d", k + 1, bootno) != 0) {
+	if (cj_write(c, &(struct campaign_event){ .kind = CAMPAIGN_EV_RUN,
+	    .slot = k + 1, .bootno = bootno }) != 0) {
 		(void)knob_restore_all();
 		run_config_free(&rc);
 		return (-1);
@@ -489,8 +468,8 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 		cj_say("config %s: some runtime settings were not put back "
 		    "(\"fsconc cleanup\" retries)", cfg->name);
 	run_config_free(&rc);
-	if (cj_record(c, "done %zu %d %d %s", k + 1, bootno, status, set[0] !=
-	    '\0' ? set : "-") != 0)
+	if (cj_write(c, &(struct campaign_event){ .kind = CAMPAIGN_EV_DONE,
+	    .slot = k + 1, .bootno = bootno, .rc = status, .text = set }) != 0)
 		return (-1);
 	(void)db_autosync(NULL, c->root);
 	return (0);
@@ -533,12 +512,14 @@ check_boot(struct campaign *c, const struct campaign_ctx *ctx, int *ok)
 	if (v != 0) {
 		cj_say("%s: boot %d came up wrong for config %s: %s", c->id,
 		    c->last_bootno, cfg->name, why);
-		if (cj_record(c, "wrong %zu %d %s", k + 1, c->last_bootno,
-		    why) != 0 || cj_bad_boot(c, k) != 0)
+		if (cj_write(c, &(struct campaign_event){ .kind =
+		    CAMPAIGN_EV_WRONG, .slot = k + 1, .bootno = c->last_bootno,
+		    .text = why }) != 0 || cj_bad_boot(c, k) != 0)
 			return (EXIT_RUNTIME);
 		return (EXIT_OK);
 	}
-	if (cj_record(c, "boot %zu %d", k + 1, c->last_bootno) != 0)
+	if (cj_write(c, &(struct campaign_event){ .kind = CAMPAIGN_EV_BOOT,
+	    .slot = k + 1, .bootno = c->last_bootno }) != 0)
 		return (EXIT_RUNTIME);
 	*ok = 1;
 	return (EXIT_OK);
@@ -619,7 +600,7 @@ campaign_resume(const char *root, const char *id)
 		goto out;
 	}
 	free(lock);
-	if (strcmp(c.last, "schedule") == 0) {
+	if (c.last == CAMPAIGN_EV_SCHEDULE) {
 		if ((rc = check_boot(&c, &ctx, &ok)) != EXIT_OK)
 			goto out;
 		if (c.failed[c.slots[c.last_slot].config] == NULL && ok &&
@@ -628,12 +609,14 @@ campaign_resume(const char *root, const char *id)
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
-	} else if (strcmp(c.last, "run") == 0 || strcmp(c.last, "boot") == 0) {
+	} else if (c.last == CAMPAIGN_EV_RUN || c.last == CAMPAIGN_EV_BOOT) {
 		/* Power lost, a panic, a kill: that boot is done again. */
 		cj_say("%s: boot %d's run was cut off: redone", c.id,
 		    c.last_bootno);
-		if (cj_record(&c, "interrupted %zu %d", c.last_slot + 1,
-		    c.last_bootno) != 0 || cj_bad_boot(&c, c.last_slot) != 0) {
+		if (cj_write(&c, &(struct campaign_event){ .kind =
+		    CAMPAIGN_EV_INTERRUPTED, .slot = c.last_slot + 1,
+		    .bootno = c.last_bootno }) != 0 ||
+		    cj_bad_boot(&c, c.last_slot) != 0) {
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
@@ -689,7 +672,8 @@ campaign_stop(const char *root, const char *id)
 		goto out;
 	}
 	if (c.state == CAMPAIGN_OPEN) {
-		if (cj_record(&c, "stop %lld", (long long)time(NULL)) != 0) {
+		if (cj_write(&c, &(struct campaign_event){ .kind =
+		    CAMPAIGN_EV_STOP, .when = (long long)time(NULL) }) != 0) {
 			rc = EXIT_RUNTIME;
 			goto out;
 		}

@@ -703,17 +703,3 @@ campaign_file_free(struct campaign_file *f)
 	free_words(f->command, f->ncommand);
 	memset(f, 0, sizeof(*f));
 }
-
-void
-campaign_plan_order(size_t nconfigs, int boots, uint64_t seed,
-    size_t *order)
-{
-	uint64_t st = seed;
-	size_t r, i;
-
-	for (r = 0; r < (size_t)boots; r++) {
-		for (i = 0; i < nconfigs; i++)
-			order[r * nconfigs + i] = i;
-		shuffle(order + r * nconfigs, nconfigs, sizeof(*order), &st);
-	}
-}

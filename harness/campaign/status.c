@@ -1,0 +1,121 @@
+/*
+ * fsconc campaign status, and the head of campaign report: a
+ * campaign's state as text and JSON, beside the statistics' output
+ * (analysis/campaign/output.c), never in cli/.
+ */
+#include <stdio.h>
+
+#include "harness/campaign.h"
+#include "common/util.h"
+
+const char *
+campaign_slot_status(const struct campaign *c, size_t k)
+{
+	const struct campaign_slot *s = &c->slots[k];
+
+	if (s->done)
+		return (s->rc == EXIT_OK ? "done" : s->rc == EXIT_INVALID ?
+		    "done (precision not met)" : "done (run failed)");
+	if (c->failed[s->config] != NULL)
+		return ("config failed");
+	if (c->state == CAMPAIGN_OPEN && c->last_slot == k &&
+	    c->last == CAMPAIGN_EV_SCHEDULE)
+		return ("booting");
+	return (c->state == CAMPAIGN_OPEN ? "pending" : "not run");
+}
+
+void
+campaign_status_text(FILE *fp, const struct campaign *c, int sets)
+{
+	size_t k, i, done = 0;
+
+	for (k = 0; k < c->nslots; k++)
+		done += c->slots[k].done;
+	fprintf(fp, "campaign %s: %s, %zu of %zu planned boots done, %d "
+	    "boots so far (%s)\n", c->id, campaign_state_name(c->state), done,
+	    c->nslots, c->nboots, campaign_method_name(c->f.method));
+	fprintf(fp, "baseline %s; %d boots per configuration, seed %llu, %d "
+	    "retries\n", c->f.configs[c->f.baseline].name, c->f.boots,
+	    (unsigned long long)c->f.seed, c->f.retries);
+	for (i = 0; i < c->f.nconfigs; i++) {
+		fprintf(fp, "  config %-16s %d bad boots", c->f.configs[i].name,
+		    c->bad[i]);
+		/* Journal text, raw bytes of the machine's messages. */
+		if (c->failed[i] != NULL) {
+			fprintf(fp, ", FAILED: ");
+			put_safe(fp, c->failed[i]);
+		}
+		fputc('\n', fp);
+	}
+	fprintf(fp, "%5s %5s %-16s %5s %8s  %-24s %s\n", "slot", "round",
+	    "config", "boot", "attempts", "status", sets ? "set" : "");
+	for (k = 0; k < c->nslots; k++) {
+		fprintf(fp, "%5zu %5d %-16s ", k + 1, c->slots[k].round,
+		    c->f.configs[c->slots[k].config].name);
+		if (c->slots[k].done)
+			fprintf(fp, "%5d", c->slots[k].bootno);
+		else
+			fprintf(fp, "%5s", "-");
+		fprintf(fp, " %8d  %-24s ", c->slots[k].attempts,
+		    campaign_slot_status(c, k));
+		if (sets)
+			put_safe(fp, c->slots[k].set);
+		fputc('\n', fp);
+	}
+}
+
+void
+campaign_status_json(FILE *fp, const struct campaign *c, int open)
+{
+	size_t k, i;
+
+	fprintf(fp, "{\"campaign\":");
+	json_string(fp, c->id);
+	fprintf(fp, ",\"state\":\"%s\",\"method\":\"%s\",\"baseline\":",
+	    campaign_state_name(c->state), campaign_method_name(c->f.method));
+	json_string(fp, c->f.configs[c->f.baseline].name);
+	fprintf(fp, ",\"boots_per_config\":%d,\"seed\":%llu,\"retries\":%d,"
+	    "\"boots\":%d,\"configs\":[", c->f.boots,
+	    (unsigned long long)c->f.seed, c->f.retries, c->nboots);
+	for (i = 0; i < c->f.nconfigs; i++) {
+		fprintf(fp, "%s{\"name\":", i ? "," : "");
+		json_string(fp, c->f.configs[i].name);
+		fprintf(fp, ",\"bad_boots\":%d,\"failed\":", c->bad[i]);
+		if (c->failed[i] != NULL)
+			json_string(fp, c->failed[i]);
+		else
+			fprintf(fp, "null");
+		fprintf(fp, "}");
+	}
+	fprintf(fp, "],\"slots\":[");
+	for (k = 0; k < c->nslots; k++) {
+		fprintf(fp, "%s{\"slot\":%zu,\"round\":%d,\"config\":",
+		    k ? "," : "", k + 1, c->slots[k].round);
+		json_string(fp, c->f.configs[c->slots[k].config].name);
+		fprintf(fp, ",\"attempts\":%d,\"status\":",
+		    c->slots[k].attempts);
+		json_string(fp, campaign_slot_status(c, k));
+		if (c->slots[k].done) {
+			fprintf(fp, ",\"boot\":%d,\"exit\":%d,\"set\":",
+			    c->slots[k].bootno, c->slots[k].rc);
+			json_string(fp, c->slots[k].set);
+		}
+		fprintf(fp, "}");
+	}
+	fprintf(fp, "]%s", open ? "" : "}\n");
+}
+
+void
+campaign_status_failed(FILE *fp, const struct campaign *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->f.nconfigs; i++)
+		if (c->failed[i] != NULL) {
+			fprintf(fp, "FAILED: configuration %s (",
+			    c->f.configs[i].name);
+			put_safe(fp, c->failed[i]);
+			fprintf(fp, "); only its complete boots, if any, are "
+			    "judged above\n");
+		}
+}

@@ -1,0 +1,404 @@
+/*
+ * harness/campaign/journal.c: the journal's typed events, written and
+ * read back, and its replay into a campaign's state (cj_load) on a
+ * scratch result root: a normal campaign, a last line a power cut left
+ * torn, and hostile lines (overlong, control bytes, no such event, boot
+ * numbers out of order, a slot done twice), each with its outcome.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sys/stat.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/os.h"
+#include "harness/run.h"
+#include "harness/campaign.h"
+#include "harness/campaign/campaign_int.h"
+#include "common/util.h"
+#include "scratch.h"
+#include "unit_main.h"
+
+#define ID	"20260101T000000Z-t"
+/* Two configurations, two boots each: four slots. */
+#ifdef __FreeBSD__
+#define FILE_TEXT "run -w memcpy -j 1,2 -r 3\nboots 2\nseed 7\n" \
+	"config A\n\tkernel GENERIC\nconfig B\n\tkernel GENERIC\n"
+#else
+#define FILE_TEXT "run -w memcpy -j 1,2 -r 3\nboots 2\nseed 7\n" \
+	"config A\n\tkernel /boot/vmlinuz\nconfig B\n\tkernel /boot/vmlinuz\n"
+#endif
+
+struct fx {
+	char	*root;		/* canonical */
+	char	*dir;		/* root/campaign/ID */
+	size_t	 order[4];
+};
+
+static int
+setup(void **state)
+{
+	struct fx *x = xcalloc(1, sizeof(*x));
+	struct campaign_file f;
+	char err[512], *t, *p, buf[PATH_MAX];
+	size_t len;
+
+	t = scratch_dir("journal");
+	assert_non_null(realpath(t, buf));
+	free(t);
+	x->root = xstrdup(buf);
+	/* The scratch directory is the caller's, and writable only by it. */
+	assert_int_equal(chmod(x->root, 0755), 0);
+	p = xasprintf("%s/campaign", x->root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	free(p);
+	x->dir = xasprintf("%s/campaign/%s", x->root, ID);
+	assert_int_equal(mkdir(x->dir, 0755), 0);
+	p = xasprintf("%s/campaign", x->dir);
+	assert_int_equal(write_file_durable(p, FILE_TEXT, strlen(FILE_TEXT),
+	    0644), 0);
+	free(p);
+	assert_int_equal(campaign_file_parse(FILE_TEXT, strlen(FILE_TEXT),
+	    "t", os_this(), 0, &f, err, sizeof(err)), 0);
+	assert_int_equal(f.nconfigs * (size_t)f.boots, 4);
+	campaign_plan_order(f.nconfigs, f.boots, f.seed, x->order);
+	t = cj_plan_text(&f, x->order, &len);
+	p = xasprintf("%s/plan", x->dir);
+	assert_int_equal(write_file_durable(p, t, len, 0644), 0);
+	free(p);
+	free(t);
+	campaign_file_free(&f);
+	*state = x;
+	return (0);
+}
+
+static int
+teardown(void **state)
+{
+	struct fx *x = *state;
+
+	rm_rf(x->root);
+	free(x->root);
+	free(x->dir);
+	free(x);
+	return (0);
+}
+
+/* The journal made of len bytes of text. */
+static void
+journal(const struct fx *x, const char *text, size_t len)
+{
+	char *p = xasprintf("%s/journal", x->dir);
+
+	assert_int_equal(write_file_durable(p, text, len, 0644), 0);
+	free(p);
+}
+
+/* The journal's text as it is now. */
+static char *
+journal_text(const struct fx *x, size_t *lenp)
+{
+	char err[512], *p = xasprintf("%s/journal", x->dir), *t;
+
+	t = read_bounded(p, 0, 1 << 20, lenp, err, sizeof(err));
+	assert_non_null(t);
+	free(p);
+	return (t);
+}
+
+/* Slot k's configuration's name (k from 1). */
+static const char *
+cfg_of(const struct fx *x, size_t k)
+{
+	return (x->order[k - 1] == 0 ? "A" : "B");
+}
+
+/* cj_load of text as the journal: its return. */
+static int
+load_text(const struct fx *x, const char *text, struct campaign *c)
+{
+	int rv;
+
+	journal(x, text, strlen(text));
+	rv = cj_load(c, x->root, ID);
+	return (rv);
+}
+
+/* text is refused whole. */
+static void
+refused(const struct fx *x, const char *text)
+{
+	struct campaign c;
+
+	if (load_text(x, text, &c) == 0) {
+		campaign_close(&c);
+		fail_msg("accepted: %s", text);
+	}
+	campaign_close(&c);
+}
+
+/* Every event written by the typed writer reads back the same. */
+static void
+test_event_round_trip(void **state)
+{
+	const struct campaign_event evs[] = {
+		{ .kind = CAMPAIGN_EV_START, .when = 1700000000 },
+		{ .kind = CAMPAIGN_EV_SCHEDULE, .slot = 3, .bootno = 9,
+		    .bootid = "5f0c-ab", .when = 1700000001 },
+		{ .kind = CAMPAIGN_EV_BOOT, .slot = 3, .bootno = 9 },
+		{ .kind = CAMPAIGN_EV_WRONG, .slot = 3, .bootno = 9,
+		    .text = "release 6.1 not 6.2" },
+		{ .kind = CAMPAIGN_EV_RUN, .slot = 3, .bootno = 9 },
+		{ .kind = CAMPAIGN_EV_DONE, .slot = 3, .bootno = 9, .rc = 4,
+		    .text = "/r/box/A/2026 with a blank" },
+		{ .kind = CAMPAIGN_EV_INTERRUPTED, .slot = 3, .bootno = 9 },
+		{ .kind = CAMPAIGN_EV_FAILED, .config = "A",
+		    .text = "3 wrong boots" },
+		{ .kind = CAMPAIGN_EV_GUARD, .text = "12 boots, at most 11" },
+		{ .kind = CAMPAIGN_EV_FINISH, .when = 5 },
+		{ .kind = CAMPAIGN_EV_STOP, .when = 6 },
+	};
+	struct campaign_event back;
+	char err[256], *line;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+		line = cj_event_line(&evs[i]);
+		assert_non_null(line);
+		assert_int_equal(cj_event_parse(line, &back, err,
+		    sizeof(err)), 0);
+		assert_int_equal(back.kind, evs[i].kind);
+		assert_int_equal(back.slot, evs[i].slot);
+		assert_int_equal(back.bootno, evs[i].bootno);
+		assert_int_equal(back.rc, evs[i].rc);
+		assert_true(back.when == evs[i].when);
+		if (evs[i].bootid != NULL)
+			assert_string_equal(back.bootid, evs[i].bootid);
+		if (evs[i].config != NULL)
+			assert_string_equal(back.config, evs[i].config);
+		if (evs[i].text != NULL)
+			assert_string_equal(back.text, evs[i].text);
+		free(line);
+	}
+	/* A reason never plants another event: its newline a blank. */
+	line = cj_event_line(&(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_GUARD, .text = "a\nfinish 1" });
+	assert_string_equal(line, "guard a finish 1");
+	free(line);
+	/* A done without a set says so. */
+	line = cj_event_line(&(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_DONE, .slot = 1, .bootno = 1, .text = "" });
+	assert_string_equal(line, "done 1 1 0 -");
+	free(line);
+}
+
+/* A campaign's journal as the state machine writes it, replayed. */
+static void
+test_replay_normal(void **state)
+{
+	struct fx *x = *state;
+	struct campaign c;
+	char *t;
+
+	t = xasprintf("start 100\n"
+	    "schedule 1 1 bootA 101\nboot 1 1\nrun 1 1\ndone 1 1 0 /r/s1\n"
+	    "schedule 2 2 bootB 102\nwrong 2 2 release 6.1 not 6.2\n"
+	    "schedule 2 3 bootC 103\nboot 2 3\nrun 2 3\ninterrupted 2 3\n"
+	    "schedule 2 4 bootD 104\nboot 2 4\nrun 2 4\ndone 2 4 4 /r/s2\n"
+	    "schedule 3 5 bootE 105\n");
+	assert_int_equal(load_text(x, t, &c), 0);
+	free(t);
+	assert_int_equal(c.state, CAMPAIGN_OPEN);
+	assert_int_equal(c.nslots, 4);
+	assert_int_equal(c.nboots, 5);
+	assert_int_equal(c.slots[0].done, 1);
+	assert_int_equal(c.slots[0].bootno, 1);
+	assert_string_equal(c.slots[0].set, "/r/s1");
+	assert_int_equal(c.slots[1].done, 1);
+	assert_int_equal(c.slots[1].rc, 4);
+	assert_int_equal(c.slots[1].bootno, 4);
+	assert_int_equal(c.slots[1].attempts, 3);
+	assert_int_equal(c.bad[x->order[1]], 2);
+	assert_int_equal(c.slots[2].done, 0);
+	/* Resume continues from the last schedule. */
+	assert_int_equal(c.last, CAMPAIGN_EV_SCHEDULE);
+	assert_int_equal(c.last_slot, 2);
+	assert_int_equal(c.last_bootno, 5);
+	assert_string_equal(c.last_bootid, "bootE");
+	assert_true(c.last_when == 105);
+	campaign_close(&c);
+
+	/* A failed configuration, then the end. */
+	t = xasprintf("start 100\nschedule 1 1 b 101\nwrong 1 1 x\n"
+	    "failed %s 1 wrong boots (retries 0)\nfinish 102\n", cfg_of(x, 1));
+	assert_int_equal(load_text(x, t, &c), 0);
+	free(t);
+	assert_int_equal(c.state, CAMPAIGN_FINISHED);
+	assert_string_equal(c.failed[x->order[0]], "1 wrong boots (retries 0)");
+	assert_null(c.failed[1 - x->order[0]]);
+	campaign_close(&c);
+
+	/* A stop while a run runs: its done still counts. */
+	assert_int_equal(load_text(x, "start 1\nschedule 1 1 b 2\nboot 1 1\n"
+	    "run 1 1\nstop 3\ndone 1 1 0 /r/s\n", &c), 0);
+	assert_int_equal(c.state, CAMPAIGN_STOPPED);
+	assert_int_equal(c.slots[0].done, 1);
+	campaign_close(&c);
+}
+
+/* Events through cj_write: on disk, and the state follows. */
+static void
+test_write_and_refuse(void **state)
+{
+	struct fx *x = *state;
+	struct campaign c;
+	char *t;
+	size_t len;
+
+	journal(x, "", 0);
+	assert_int_equal(cj_load(&c, x->root, ID), 0);
+	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_START, .when = 7 }), 0);
+	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_SCHEDULE, .slot = 1, .bootno = 1, .bootid = "b",
+	    .when = 8 }), 0);
+	assert_int_equal(c.nboots, 1);
+	/* Out of order: refused, nothing written. */
+	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_SCHEDULE, .slot = 2, .bootno = 5, .bootid = "b",
+	    .when = 9 }), -1);
+	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_BOOT, .slot = 2, .bootno = 1 }), -1);
+	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_FAILED, .config = "nosuch", .text = "x" }), -1);
+	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_DONE, .slot = 1, .bootno = 1, .text = "/s" }), 0);
+	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_DONE, .slot = 1, .bootno = 1, .text = "/s" }), -1);
+	campaign_close(&c);
+	t = journal_text(x, &len);
+	assert_string_equal(t, "start 7\nschedule 1 1 b 8\ndone 1 1 0 /s\n");
+	free(t);
+}
+
+/*
+ * A power cut mid-append: the last line has no newline.  Its action
+ * was never taken, so it is left out; the next append cuts it first.
+ */
+static void
+test_replay_torn(void **state)
+{
+	struct fx *x = *state;
+	struct campaign c;
+	char *t;
+	size_t len;
+	static const char torn[] = "start 1\nschedule 1 1 b 2\nboot 1 1\nru";
+
+	journal(x, torn, sizeof(torn) - 1);
+	assert_int_equal(cj_load(&c, x->root, ID), 0);
+	assert_int_equal(c.last, CAMPAIGN_EV_BOOT);
+	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_RUN, .slot = 1, .bootno = 1 }), 0);
+	campaign_close(&c);
+	t = journal_text(x, &len);
+	assert_string_equal(t, "start 1\nschedule 1 1 b 2\nboot 1 1\n"
+	    "run 1 1\n");
+	free(t);
+	assert_int_equal(cj_load(&c, x->root, ID), 0);
+	assert_int_equal(c.last, CAMPAIGN_EV_RUN);
+	campaign_close(&c);
+
+	/* A torn line of zeroes (a file system that grew the file first). */
+	journal(x, "start 1\n\0\0\0\0", 12);
+	assert_int_equal(cj_load(&c, x->root, ID), 0);
+	assert_int_equal(c.last, CAMPAIGN_EV_START);
+	campaign_close(&c);
+	/* A whole line of them is damage, refused. */
+	journal(x, "start 1\n\0\0\n", 11);
+	assert_int_equal(cj_load(&c, x->root, ID), -1);
+	campaign_close(&c);
+}
+
+/* Hostile lines: the campaign refused, never half read. */
+static void
+test_replay_hostile(void **state)
+{
+	struct fx *x = *state;
+	char *t, *big;
+
+	/* Overlong: a reason past CJ_LINE_MAX. */
+	big = xmalloc(CJ_LINE_MAX + 16);
+	memset(big, 'x', CJ_LINE_MAX + 15);
+	big[CJ_LINE_MAX + 15] = '\0';
+	t = xasprintf("start 1\nguard %s\n", big);
+	refused(x, t);
+	free(t);
+	free(big);
+	/* Control bytes: an escape, a carriage return. */
+	refused(x, "start 1\nguard \033[2J\n");
+	refused(x, "start 1\r\n");
+	/* No such event, and a known word with junk. */
+	refused(x, "start 1\nreboot 1 1\n");
+	refused(x, "start 1\nstartx 1\n");
+	refused(x, "start 1 2\n");
+	refused(x, "start -1\n");
+	refused(x, "start 1\nschedule 1 1 b 2\nboot 1 1 extra\n");
+	refused(x, "start 1\nschedule 1 1 b 2\nboot 1 x\n");
+	refused(x, "start 1\nschedule 1 1 b 2\nboot  1 1\n");
+	/* Numbers beyond their bounds. */
+	refused(x, "start 99999999999999999999999\n");
+	refused(x, "start 1\nschedule 5 1 b 2\n");
+	refused(x, "start 1\nschedule 0 1 b 2\n");
+	refused(x, "start 1\nschedule 1 1 b 2\nrun 1 1\ndone 1 1 256 /s\n");
+	/* Boot numbers out of order. */
+	refused(x, "start 1\nschedule 1 2 b 2\n");
+	refused(x, "start 1\nschedule 1 1 b 2\nschedule 2 1 c 3\n");
+	refused(x, "start 1\nschedule 1 1 b 2\nboot 1 2\n");
+	refused(x, "start 1\nschedule 1 1 b 2\nboot 2 1\n");
+	refused(x, "start 1\nboot 1 1\n");
+	/* A slot done twice, or scheduled once done. */
+	refused(x, "start 1\nschedule 1 1 b 2\nrun 1 1\ndone 1 1 0 /s\n"
+	    "done 1 1 0 /s\n");
+	refused(x, "start 1\nschedule 1 1 b 2\nrun 1 1\ndone 1 1 0 /s\n"
+	    "schedule 1 2 c 3\n");
+	/* A done without its set, a failed of no configuration. */
+	refused(x, "start 1\nschedule 1 1 b 2\nrun 1 1\ndone 1 1 0\n");
+	refused(x, "start 1\nfailed nosuch why\n");
+	refused(x, "start 1\nfailed\n");
+	/* A bootid longer than a boot id. */
+	big = xmalloc(80);
+	memset(big, 'b', 79);
+	big[79] = '\0';
+	t = xasprintf("start 1\nschedule 1 1 %s 2\n", big);
+	refused(x, t);
+	free(t);
+	free(big);
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_event_round_trip),
+		cmocka_unit_test_setup_teardown(test_replay_normal, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_write_and_refuse, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_replay_torn, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_replay_hostile, setup,
+		    teardown),
+	};
+
+	UNIT_ARGS(argc, argv, tests);
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
