@@ -38,15 +38,104 @@ struct compare_verdict {
 	int	 nflags;	/* validity flags over all sets */
 };
 
+/* The symbols of the sets, ministat's: x is the baseline. */
+#define COMPARE_SYMS	"x+*%#@O"
+
+/* A meta key whose value differs, with every set's value (NULL: none). */
+struct compare_diff {
+	const char	*key;
+	const char	*val[COMPARE_MAX_SETS];
+};
+
+/* One level and metric: a ministat block, or why it was skipped. */
+struct compare_block {
+	int		 jobs;
+	const char	*metric;
+	int		 skipped;	/* fewer than STAT_MIN_N values */
+	size_t		 few;		/* skipped: the set with too few */
+	size_t		 few_n;		/* and its number of values */
+	struct dataset	*ds[COMPARE_MAX_SETS];	/* NULL when skipped */
+	struct ttest	 student[COMPARE_MAX_SETS];	/* [0] unused */
+	struct ttest	 welch[COMPARE_MAX_SETS];
+	int		 welch_rc[COMPARE_MAX_SETS];	/* stat_welch's */
+};
+
+/* A row of the effective-concurrency table. */
+struct compare_ecrow {
+	size_t		 set;
+	int		 jobs;
+	double		 t1, tn;	/* means */
+	struct ec_ci	 e;
+	double		 eff;		/* NaN: ncpu unknown */
+	int		 has_diff;	/* d: EC - EC(x) at the same level */
+	double		 d, dlo, dhi;
+};
+
 /*
- * Compare sets[0] (the baseline) with the others and print to out.
- * Returns 0, or -1 after a warnx(3) message (refused, nothing in common).
+ * Everything compare prints, computed before any of it is printed: the
+ * renderers (render.c) only format it.  Warnings are kept as text and
+ * said (warnx) where the output reaches them.
+ */
+struct compare_result {
+	struct rs_set *const *sets;
+	size_t		 nsets;
+	const struct compare_opts *o;
+	const char	*label[COMPARE_MAX_SETS];	/* raw: JSON */
+	/* Labels and paths as text prints them: through put_clean. */
+	char		*lab[COMPARE_MAX_SETS], *path[COMPARE_MAX_SETS];
+	struct compare_diff *diffs;	/* the guard */
+	size_t		 ndiffs;
+	char		**guard_warn;	/* after the guard's list */
+	size_t		 nguard_warn;
+	char		**level_warn;	/* after the guard: --jobs, levels */
+	size_t		 nlevel_warn;
+	int		*levels;	/* common, selected */
+	size_t		 nlevels;
+	struct compare_block *blocks;
+	size_t		 nblocks;
+	struct compare_ecrow *ec;
+	size_t		 nec;
+	struct usl_fit	 usl[COMPARE_MAX_SETS];
+	double		 max_cv;	/* the validity gate's */
+	struct gate	*gates[COMPARE_MAX_SETS];
+	size_t		 ngates[COMPARE_MAX_SETS];
+	struct verdict_test *tests;	/* the Holm family */
+	size_t		 nfam;
+	struct verdict_test **by_p;	/* tested first, by p-value */
+	struct compare_verdict v;
+};
+
+/*
+ * Compare sets[0] (the baseline) with the others: fill r (free it with
+ * compare_result_free, whatever the return).  0, or -1 after a warnx(3)
+ * message when nothing can be compared (the number of sets).  A refusal
+ * by the guard is a result: r->v.refused, nothing past the guard.
+ */
+int	 compare_compute(struct rs_set *const *sets, size_t nsets,
+	    const struct compare_opts *, struct compare_result *r);
+/* Only the guard (compare_guard's part) over the first sets. */
+void	 compare_compute_guard(struct rs_set *const *sets, size_t nsets,
+	    const struct compare_opts *, struct compare_result *r);
+void	 compare_result_free(struct compare_result *);
+/*
+ * The renderers (render.c): the result as text or as one JSON object,
+ * the warnings said in their place.  -1 when the guard refused, else 0.
+ */
+int	 compare_render_text(FILE *, const struct compare_result *);
+int	 compare_render_json(FILE *, const struct compare_result *);
+/* The guard's list alone, as text. */
+int	 compare_render_guard(FILE *, const struct compare_result *);
+
+/*
+ * Compare sets[0] (the baseline) with the others and print to out, text
+ * or JSON by o->json: compute, then render.  Returns 0, or -1 after a
+ * warnx(3) message (refused, nothing in common).
  */
 int	 compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 	    const struct compare_opts *, struct compare_verdict *);
 /*
  * Only the guard (the meta keys that differ, the archive check) over the
- * first COMPARE_MAX_SETS sets: fsconc compare of a campaign's
+ * first COMPARE_MAX_SETS sets, as text: fsconc compare of a campaign's
  * configurations.  0, or -1 after a warnx(3) message (refused).
  */
 int	 compare_guard(FILE *out, struct rs_set *const *sets, size_t nsets,

@@ -65,6 +65,14 @@ SEED=1 LABEL=base sh "$top/tests/fixtures/mkset.sh" "$S/base" >/dev/null
 SEED=2 LABEL=slow SLOW=1.2 SLOW_LEVEL=8 \
     sh "$top/tests/fixtures/mkset.sh" "$S/slow" >/dev/null
 SEED=3 LABEL=same sh "$top/tests/fixtures/mkset.sh" "$S/same" >/dev/null
+# Too few values (skipped blocks), other levels and ncpu (meta keys that
+# differ, --jobs warnings), another archive (the guard's refusal).
+SEED=4 LABEL=few REPS=2 sh "$top/tests/fixtures/mkset.sh" "$S/few" >/dev/null
+SEED=5 LABEL=wide LEVELS="1 2 4 16" NCPU=4 \
+    sh "$top/tests/fixtures/mkset.sh" "$S/wide" >/dev/null
+SEED=6 LABEL=other sh "$top/tests/fixtures/mkset.sh" "$S/other" >/dev/null
+sed 's/^archive_sha256=0*$/archive_sha256=1111/' "$S/other/meta" \
+    >"$S/other/meta.new" && mv "$S/other/meta.new" "$S/other/meta"
 
 cmds="compare -R $R1 box/A box/B
 compare --json -R $R1 box/A box/B
@@ -75,6 +83,19 @@ compare $S/base $S/slow
 compare --json $S/base $S/slow
 compare $S/base $S/same $S/slow
 compare --json $S/base $S/same $S/slow
+compare -j 2,8 -m real,sys -c 99 -w 60 $S/base $S/slow
+compare --json -j 2,8 -m real,sys -c 99 $S/base $S/slow
+compare --usl-all --max-cv 0.5 $S/base $S/wide
+compare --json --usl-all --max-cv 0.5 $S/base $S/wide
+compare -j 1,2,16 $S/base $S/wide
+compare --json -j 16 $S/base $S/wide
+compare -B slow $S/base $S/same $S/slow
+compare $S/base $S/few
+compare --json $S/base $S/few
+compare $S/base $S/other
+compare --json $S/base $S/other
+compare -f $S/base $S/other
+compare --json -f $S/base $S/other
 report -o $d/OUT/rep $S/base $S/slow
 report -R $R1 -o $d/OUT/repc box/A box/B"
 
