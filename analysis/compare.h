@@ -141,4 +141,11 @@ int	 compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 int	 compare_guard(FILE *out, struct rs_set *const *sets, size_t nsets,
 	    const struct compare_opts *, struct compare_verdict *);
 
+/* -c for compare and campaign report: ministat's levels; -1 said. */
+int	 compare_parse_conf(const char *, double *);
+
+struct camp_result;
+/* A campaign's regressions over boots, a line each (render_campaign.c). */
+void	 compare_print_regressions(FILE *, const struct camp_result *);
+
 #endif

@@ -118,52 +118,6 @@ parse_metrics(struct compare_cli *cli, const char *arg)
 	return (0);
 }
 
-/* The levels of ministat's table (its blocks are ministat's). */
-int
-compare_parse_conf(const char *arg, double *conf)
-{
-	char *end;
-	double c;
-
-	c = strtod(arg, &end);
-	if (*end == '\0' && end != arg && ministat_conf_ok(c)) {
-		*conf = c;
-		return (0);
-	}
-	warnx("-c %s: confidence must be one of 80 90 95 98 99 99.5", arg);
-	return (-1);
-}
-
-/* Each regression of a campaign on a line of its own, naming it. */
-void
-compare_print_regressions(FILE *fp, const struct camp_result *r)
-{
-	const struct camp_row *row;
-	const struct camp_cmp *m;
-	size_t i, j;
-
-	for (i = 0; i < r->c->ncfg; i++)
-		for (j = 0; j < r->nlevels; j++) {
-			row = camp_row_at(r, i, j);
-			if (i == r->c->base || !row->time.valid)
-				continue;
-			m = &row->dtime;
-			if (m->regression)
-				fprintf(fp, "SLOWER: %s at jobs %d: real %+.3g%% "
-				    "[%+.3g%%, %+.3g%%] over boots (Holm p = "
-				    "%.3g)\n", r->c->cfg[i].name, row->jobs,
-				    m->pct, 100 * m->dlo / m->base,
-				    100 * m->dhi / m->base, m->p_adj);
-			m = &row->dec;
-			if (row->ec.valid && m->regression)
-				fprintf(fp, "EC DROP: %s: EC(%d) %.3g vs %.3g, "
-				    "%+.3g [%+.3g, %+.3g] over boots (Holm p = "
-				    "%.3g)\n", r->c->cfg[i].name, row->jobs,
-				    row->ec.est, m->base, m->diff, m->dlo,
-				    m->dhi, m->p_adj);
-		}
-}
-
 /*
  * The configurations of campaign c, judged over boots: the guard over
  * the first boot of each (baseline first), then camp_print or

@@ -511,3 +511,19 @@ compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 	compare_result_free(&r);
 	return (rc);
 }
+
+/* The levels of ministat's table (its blocks are ministat's). */
+int
+compare_parse_conf(const char *arg, double *conf)
+{
+	char *end;
+	double c;
+
+	c = strtod(arg, &end);
+	if (*end == '\0' && end != arg && ministat_conf_ok(c)) {
+		*conf = c;
+		return (0);
+	}
+	warnx("-c %s: confidence must be one of 80 90 95 98 99 99.5", arg);
+	return (-1);
+}
