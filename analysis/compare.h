@@ -148,4 +148,51 @@ struct camp_result;
 /* A campaign's regressions over boots, a line each (render_campaign.c). */
 void	 compare_print_regressions(FILE *, const struct camp_result *);
 
+/*
+ * fsconc nightly's judgement of a candidate set against its baseline:
+ * every (level, metric) both have, real user sys, and EC(N) at every
+ * level N > 1, one Holm family (verdict.c), with the night-to-night
+ * spread and a threshold; the validity flags of both sets.  Computed by
+ * nightly.c, printed by render_nightly.c.
+ */
+struct nightly_opts {
+	double		 conf;		/* percent */
+	double		 threshold;	/* percent a regression must pass */
+	double		 max_cv;	/* the validity gate's */
+	size_t		 spread_nights;	/* earlier nights read, 0: none */
+};
+
+enum nightly_outcome {
+	NIGHTLY_NO_BASELINE,	/* no earlier set: the candidate's flags */
+	NIGHTLY_NO_FAMILY,	/* no level in common: no verdict, no output */
+	NIGHTLY_REGRESSION,	/* significant and above the threshold */
+	NIGHTLY_UNTESTED,	/* 0 tests possible */
+	NIGHTLY_INVALID,	/* nothing found, but flags: none shown */
+	NIGHTLY_NO_REGRESSION,
+};
+
+struct nightly_result {
+	struct rs_set	*base;		/* NULL: NIGHTLY_NO_BASELINE */
+	struct rs_set	*cand;
+	const struct nightly_opts *o;
+	char		**warn;		/* said before the output */
+	size_t		 nwarn;
+	struct verdict_test *vt;	/* the family, report_write's too */
+	size_t		 n, ntested, nnights;
+	int		 nreg;		/* regressions above the threshold */
+	struct gate	*gates[2];	/* [0] the baseline's, [1] the
+					   candidate's */
+	size_t		 ngates[2];
+	enum nightly_outcome outcome;
+	int		 rc;		/* the exit status the outcome gives */
+};
+
+/* Judge cand against base (NULL: none yet); free r with the next. */
+void	 nightly_compute(struct rs_set *base, struct rs_set *cand,
+	    const struct nightly_opts *, struct nightly_result *r);
+void	 nightly_result_free(struct nightly_result *);
+/* The verdict as text on fp (stdout: cron's mail), the warnings first. */
+void	 nightly_render_text(FILE *fp, const struct nightly_result *,
+	    int verbose);
+
 #endif

@@ -3,9 +3,10 @@
 #   sh tests/golden.sh OLD_BIN NEW_BIN
 # Builds fixture result roots once (with NEW_BIN's twin of the tests,
 # build/test/fsconc, for the simulated campaign), then runs compare,
-# report and campaign report (text and JSON) with both binaries on the
-# same roots and prints the commands whose output differs.  Exit 0 when
-# every output is identical, 1 when one differs, 2 on a usage error.
+# nightly --no-run, report and campaign report (text and JSON) with both
+# binaries on the same roots and prints the commands whose output
+# differs.  Exit 0 when every output is identical, 1 when one differs,
+# 2 on a usage error.
 # The simulated campaign needs root (a tmpfs disk); without it that part
 # is left out and said so.
 set -u
@@ -96,6 +97,14 @@ compare $S/base $S/other
 compare --json $S/base $S/other
 compare -f $S/base $S/other
 compare --json -f $S/base $S/other
+nightly --no-report --no-run $S/slow --baseline $S/base
+nightly -v --no-report --no-run $S/same --baseline $S/base
+nightly -v --no-report --no-run $S/base --baseline $S/few
+nightly -v --no-report --max-cv 0.5 --no-run $S/wide --baseline $S/base
+nightly --no-report --threshold 50 -c 95 --no-run $S/other --baseline $S/base
+nightly -v --no-report --no-run $S/base
+nightly -v --no-report -R $R1 --spread-nights 3 --no-run box/B
+nightly -v --no-run $S/slow --baseline $S/base -o $d/OUT/night
 report -o $d/OUT/rep $S/base $S/slow
 report -R $R1 -o $d/OUT/repc box/A box/B"
 
