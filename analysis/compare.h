@@ -113,7 +113,10 @@ struct compare_result {
  */
 int	 compare_compute(struct rs_set *const *sets, size_t nsets,
 	    const struct compare_opts *, struct compare_result *r);
-/* Only the guard (compare_guard's part) over the first sets. */
+/*
+ * Only the guard (the meta keys that differ, the archive check) over the
+ * first COMPARE_MAX_SETS sets: compare of a campaign's configurations.
+ */
 void	 compare_compute_guard(struct rs_set *const *sets, size_t nsets,
 	    const struct compare_opts *, struct compare_result *r);
 void	 compare_result_free(struct compare_result *);
@@ -123,8 +126,9 @@ void	 compare_result_free(struct compare_result *);
  */
 int	 compare_render_text(FILE *, const struct compare_result *);
 int	 compare_render_json(FILE *, const struct compare_result *);
-/* The guard's list alone, as text. */
+/* The guard's list alone, as text; its warnings alone (JSON beside it). */
 int	 compare_render_guard(FILE *, const struct compare_result *);
+int	 compare_say_guard(const struct compare_result *);
 
 /*
  * Compare sets[0] (the baseline) with the others and print to out, text
@@ -133,14 +137,6 @@ int	 compare_render_guard(FILE *, const struct compare_result *);
  */
 int	 compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 	    const struct compare_opts *, struct compare_verdict *);
-/*
- * Only the guard (the meta keys that differ, the archive check) over the
- * first COMPARE_MAX_SETS sets, as text: fsconc compare of a campaign's
- * configurations.  0, or -1 after a warnx(3) message (refused).
- */
-int	 compare_guard(FILE *out, struct rs_set *const *sets, size_t nsets,
-	    const struct compare_opts *, struct compare_verdict *);
-
 /* -c for compare and campaign report: ministat's levels; -1 said. */
 int	 compare_parse_conf(const char *, double *);
 

@@ -130,13 +130,11 @@ compare_campaign(const struct compare_cli *cli, struct rs_set *const *sets,
 {
 	struct camp_opts co;
 	struct camp_result r;
-	struct compare_verdict v;
-	struct compare_opts go;
+	struct compare_result g;
 	struct rs_set *rep[COMPARE_MAX_SETS];
 	const char *base = NULL, *l;
-	char err[1024], *mem = NULL;
-	size_t i, k, nrep = 0, memlen;
-	FILE *gout;
+	char err[1024];
+	size_t i, k, nrep = 0;
 	int rc = EXIT_RUNTIME, refused;
 
 	/* Options of the set-by-set comparison would be silently lost. */
@@ -186,7 +184,7 @@ compare_campaign(const struct compare_cli *cli, struct rs_set *const *sets,
 		for (k = 0; k < nrep; k++) {
 			i = k == 0 ? c->base : k <= c->base ? k - 1 : k;
 			printf("%c %s: %zu boots, the first %s\n",
-			    "x+*%#@O"[k], c->cfg[i].name, c->cfg[i].nboots,
+			    COMPARE_SYMS[k], c->cfg[i].name, c->cfg[i].nboots,
 			    c->cfg[i].boots[0].path);
 		}
 		if (c->ncfg > nrep)
@@ -195,17 +193,10 @@ compare_campaign(const struct compare_cli *cli, struct rs_set *const *sets,
 		putchar('\n');
 	}
 	/* JSON: camp_json's object alone; the guard still refuses. */
-	go = cli->o;
-	go.json = 0;
-	gout = cli->o.json ? open_memstream(&mem, &memlen) : stdout;
-	if (gout == NULL) {
-		warn("open_memstream");
-		goto out;
-	}
-	refused = compare_guard(gout, rep, nrep, &go, &v) == -1;
-	if (gout != stdout)
-		fclose(gout);
-	free(mem);
+	compare_compute_guard(rep, nrep, &cli->o, &g);
+	refused = (cli->o.json ? compare_say_guard(&g) :
+	    compare_render_guard(stdout, &g)) == -1;
+	compare_result_free(&g);
 	if (refused)
 		goto out;
 	camp_opts_default(&co);

@@ -50,7 +50,7 @@ EOF
 			done
 			"$tbin" import -R "$_root" --host box -l "$_name" \
 			    --date "2026-11-$(printf %02d "$_boot")T03:00:00Z" \
-			    -m archive_sha256=cafe -m campaign="$_id" \
+			    -m archive_sha256="${ARCH:-cafe}" -m campaign="$_id" \
 			    -m campaign_config="$_name" -m campaign_boot="$_boot" \
 			    -m campaign_round="$_r" \
 			    1="$d/b1.txt" 2="$d/b2.txt" >/dev/null || return 1
@@ -61,6 +61,10 @@ EOF
 R1=$d/camp
 camp "$R1" slow 1 A:10:10:0.02,-0.01,0.03,-0.02 \
     B:10:13:-0.02,0.01,0.02,-0.03 C:10:10:0.01,0.00,-0.01,0.02 || exit 2
+# A campaign whose configurations extracted different archives.
+R2=$d/arch
+ARCH=beef camp "$R2" arch 2 A:10:10:0.02,-0.01,0.03 || exit 2
+camp "$R2" arch 2 B:10:12:-0.02,0.01,0.02 || exit 2
 S=$d/sets
 SEED=1 LABEL=base sh "$top/tests/fixtures/mkset.sh" "$S/base" >/dev/null
 SEED=2 LABEL=slow SLOW=1.2 SLOW_LEVEL=8 \
@@ -80,6 +84,10 @@ compare --json -R $R1 box/A box/B
 compare -R $R1 box/A box/B box/C
 compare --json -R $R1 box/A box/B box/C
 compare --no-campaign -R $R1 box/A box/B
+compare -R $R2 box/A box/B
+compare --json -R $R2 box/A box/B
+compare -f -R $R2 box/A box/B
+compare --json -f -R $R2 box/A box/B
 compare $S/base $S/slow
 compare --json $S/base $S/slow
 compare $S/base $S/same $S/slow

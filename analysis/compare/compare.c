@@ -482,20 +482,6 @@ compare_compute(struct rs_set *const *sets, size_t nsets,
 }
 
 int
-compare_guard(FILE *out, struct rs_set *const *sets, size_t nsets,
-    const struct compare_opts *o, struct compare_verdict *v)
-{
-	struct compare_result r;
-	int rc;
-
-	compare_compute_guard(sets, nsets, o, &r);
-	rc = compare_render_guard(out, &r);
-	*v = r.v;
-	compare_result_free(&r);
-	return (rc);
-}
-
-int
 compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
     const struct compare_opts *o, struct compare_verdict *v)
 {

@@ -284,6 +284,13 @@ compare_render_guard(FILE *out, const struct compare_result *r)
 }
 
 int
+compare_say_guard(const struct compare_result *r)
+{
+	say(r->guard_warn, r->nguard_warn);
+	return (r->v.refused ? -1 : 0);
+}
+
+int
 compare_render_text(FILE *out, const struct compare_result *r)
 {
 	size_t i;
