@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "analysis/stats.h"
+#include "analysis/campaign.h"
 #include "results/results.h"
 
 #define COMPARE_MAX_SETS	7	/* ministat's symbols: x + * % # @ O */
@@ -140,9 +141,40 @@ int	 compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
 /* -c for compare and campaign report: ministat's levels; -1 said. */
 int	 compare_parse_conf(const char *, double *);
 
-struct camp_result;
 /* A campaign's regressions over boots, a line each (render_campaign.c). */
 void	 compare_print_regressions(FILE *, const struct camp_result *);
+
+/*
+ * compare of a campaign's configurations, judged over their boots
+ * (compare_campaign.c): the guard over the first boot of each, baseline
+ * first, then camp_analyse's figures unless the guard refused.
+ */
+struct compare_campaign {
+	const struct camp *c;
+	struct rs_set	*rep[COMPARE_MAX_SETS];	/* first boots */
+	size_t		 cfg[COMPARE_MAX_SETS];	/* their configurations */
+	size_t		 nrep;
+	struct compare_result guard;
+	int		 analysed;	/* r is camp_analyse's */
+	struct camp_result r;
+	char		 err[1024];	/* else why not, if the guard passed */
+};
+
+/*
+ * Fill cc (free it with the next whatever the return): 0, or -1 after a
+ * warnx(3) message when a first boot cannot be read.
+ */
+int	 compare_campaign_compute(const struct camp *,
+	    const struct compare_opts *, struct compare_campaign *cc);
+void	 compare_campaign_free(struct compare_campaign *);
+/*
+ * Text (the configurations, the guard, camp_print and the regressions)
+ * or JSON (camp_json's object alone; the guard's warnings said): 0, or
+ * -1 after a warnx(3) message when the guard refused or nothing could
+ * be analysed.
+ */
+int	 compare_campaign_render(FILE *, const struct compare_campaign *,
+	    int json);
 
 /*
  * fsconc nightly's judgement of a candidate set against its baseline:

@@ -119,23 +119,19 @@ parse_metrics(struct compare_cli *cli, const char *arg)
 }
 
 /*
- * The configurations of campaign c, judged over boots: the guard over
- * the first boot of each (baseline first), then camp_print or
- * camp_json.  Every interval is over boots: no set's own is printed.
- * Returns the exit status.
+ * The configurations of campaign c, judged over boots
+ * (analysis/compare/compare_campaign.c): the baseline chosen here, the
+ * exit status from the figures.
  */
 static int
 compare_campaign(const struct compare_cli *cli, struct rs_set *const *sets,
     struct camp *c)
 {
-	struct camp_opts co;
-	struct camp_result r;
-	struct compare_result g;
-	struct rs_set *rep[COMPARE_MAX_SETS];
+	struct compare_campaign cc;
+	const struct camp_result *r;
 	const char *base = NULL, *l;
-	char err[1024];
-	size_t i, k, nrep = 0;
-	int rc = EXIT_RUNTIME, refused;
+	size_t i;
+	int rc = EXIT_RUNTIME;
 
 	/* Options of the set-by-set comparison would be silently lost. */
 	if (cli->o.jobs != NULL || cli->o.metrics != NULL ||
@@ -168,71 +164,28 @@ compare_campaign(const struct compare_cli *cli, struct rs_set *const *sets,
 		    sets[0]->path, base != NULL ? base : "(none)");
 		return (EXIT_RUNTIME);
 	}
-	/* The guard: the first boot of each configuration, baseline first. */
-	for (k = 0; k < c->ncfg && nrep < COMPARE_MAX_SETS; k++) {
-		i = k == 0 ? c->base : k <= c->base ? k - 1 : k;
-		if ((rep[nrep] = rs_read(c->cfg[i].boots[0].path,
-		    RS_RUNS_ONLY, err, sizeof(err))) == NULL) {
-			warnx("%s", err);
-			goto out;
-		}
-		nrep++;
-	}
-	if (!cli->o.json) {
-		printf("Campaign %s: %zu configurations judged over their "
-		    "boots (x is the baseline)\n", c->id, c->ncfg);
-		for (k = 0; k < nrep; k++) {
-			i = k == 0 ? c->base : k <= c->base ? k - 1 : k;
-			printf("%c %s: %zu boots, the first %s\n",
-			    COMPARE_SYMS[k], c->cfg[i].name, c->cfg[i].nboots,
-			    c->cfg[i].boots[0].path);
-		}
-		if (c->ncfg > nrep)
-			printf("(the guard below compares the first %zu "
-			    "configurations)\n", nrep);
-		putchar('\n');
-	}
-	/* JSON: camp_json's object alone; the guard still refuses. */
-	compare_compute_guard(rep, nrep, &cli->o, &g);
-	refused = (cli->o.json ? compare_say_guard(&g) :
-	    compare_render_guard(stdout, &g)) == -1;
-	compare_result_free(&g);
-	if (refused)
+	if (compare_campaign_compute(c, &cli->o, &cc) != 0 ||
+	    compare_campaign_render(stdout, &cc, cli->o.json) != 0)
 		goto out;
-	camp_opts_default(&co);
-	co.conf = cli->o.conf;
-	if (camp_analyse(c, &co, &r, err, sizeof(err)) != 0) {
-		warnx("compare: campaign %s: %s", c->id, err);
-		goto out;
-	}
-	if (cli->o.json)
-		camp_json(stdout, &r);
-	else {
-		putchar('\n');
-		camp_print(stdout, &r);
-		compare_print_regressions(stdout, &r);
-	}
+	r = &cc.r;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		warn("stdout");
-		camp_result_free(&r);
 		goto out;
 	}
-	rc = r.nregressions > 0 ? EXIT_REGRESSION : EXIT_OK;
-	if (r.nregressions == 0 && r.ninvalid > 0) {
+	rc = r->nregressions > 0 ? EXIT_REGRESSION : EXIT_OK;
+	if (r->nregressions == 0 && r->ninvalid > 0) {
 		warnx("compare: campaign %s: %d figure%s invalid: their boots "
-		    "carry flags that invalidate them", c->id, r.ninvalid,
-		    r.ninvalid == 1 ? "" : "s");
+		    "carry flags that invalidate them", c->id, r->ninvalid,
+		    r->ninvalid == 1 ? "" : "s");
 		rc = EXIT_INVALID;
-	} else if (r.ntests == 0) {
+	} else if (r->ntests == 0) {
 		warnx("compare: campaign %s: 0 tests: no configuration has %d "
 		    "boots or more beside the baseline's; no verdict", c->id,
 		    STAT_MIN_N);
 		rc = EXIT_RUNTIME;
 	}
-	camp_result_free(&r);
 out:
-	for (k = 0; k < nrep; k++)
-		rs_free(rep[k]);
+	compare_campaign_free(&cc);
 	return (rc);
 }
 

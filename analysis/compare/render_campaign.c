@@ -1,7 +1,10 @@
 /*
- * A campaign's regressions over boots, a line each: compare and campaign
- * report print them after camp_print's table.
+ * compare of a campaign's configurations, printed from a struct
+ * compare_campaign (compare_campaign.c), and a campaign's regressions
+ * over boots, a line each: compare and campaign report print them after
+ * camp_print's table.
  */
+#include <err.h>
 #include <stdio.h>
 
 #include "analysis/stats.h"
@@ -36,4 +39,45 @@ compare_print_regressions(FILE *fp, const struct camp_result *r)
 				    row->ec.est, m->base, m->diff, m->dlo,
 				    m->dhi, m->p_adj);
 		}
+}
+
+int
+compare_campaign_render(FILE *fp, const struct compare_campaign *cc,
+    int json)
+{
+	const struct camp *c = cc->c;
+	size_t i, k;
+
+	if (json) {
+		/* camp_json's object alone; the guard still refuses. */
+		if (compare_say_guard(&cc->guard) == -1)
+			return (-1);
+	} else {
+		fprintf(fp, "Campaign %s: %zu configurations judged over "
+		    "their boots (x is the baseline)\n", c->id, c->ncfg);
+		for (k = 0; k < cc->nrep; k++) {
+			i = cc->cfg[k];
+			fprintf(fp, "%c %s: %zu boots, the first %s\n",
+			    COMPARE_SYMS[k], c->cfg[i].name, c->cfg[i].nboots,
+			    c->cfg[i].boots[0].path);
+		}
+		if (c->ncfg > cc->nrep)
+			fprintf(fp, "(the guard below compares the first %zu "
+			    "configurations)\n", cc->nrep);
+		fputc('\n', fp);
+		if (compare_render_guard(fp, &cc->guard) == -1)
+			return (-1);
+	}
+	if (!cc->analysed) {
+		warnx("compare: campaign %s: %s", c->id, cc->err);
+		return (-1);
+	}
+	if (json)
+		camp_json(fp, &cc->r);
+	else {
+		fputc('\n', fp);
+		camp_print(fp, &cc->r);
+		compare_print_regressions(fp, &cc->r);
+	}
+	return (0);
 }
