@@ -13,6 +13,7 @@
 
 #include "analysis/stats.h"
 #include "analysis/campaign.h"
+#include "analysis/compare.h"
 #include "commands.h"
 #include "harness/run.h"
 #include "harness/campaign.h"

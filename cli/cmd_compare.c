@@ -118,72 +118,20 @@ parse_metrics(struct compare_cli *cli, const char *arg)
 	return (0);
 }
 
-/* The levels of ministat's table (its blocks are ministat's). */
-int
-compare_parse_conf(const char *arg, double *conf)
-{
-	char *end;
-	double c;
-
-	c = strtod(arg, &end);
-	if (*end == '\0' && end != arg && ministat_conf_ok(c)) {
-		*conf = c;
-		return (0);
-	}
-	warnx("-c %s: confidence must be one of 80 90 95 98 99 99.5", arg);
-	return (-1);
-}
-
-/* Each regression of a campaign on a line of its own, naming it. */
-void
-compare_print_regressions(FILE *fp, const struct camp_result *r)
-{
-	const struct camp_row *row;
-	const struct camp_cmp *m;
-	size_t i, j;
-
-	for (i = 0; i < r->c->ncfg; i++)
-		for (j = 0; j < r->nlevels; j++) {
-			row = camp_row_at(r, i, j);
-			if (i == r->c->base || !row->time.valid)
-				continue;
-			m = &row->dtime;
-			if (m->regression)
-				fprintf(fp, "SLOWER: %s at jobs %d: real %+.3g%% "
-				    "[%+.3g%%, %+.3g%%] over boots (Holm p = "
-				    "%.3g)\n", r->c->cfg[i].name, row->jobs,
-				    m->pct, 100 * m->dlo / m->base,
-				    100 * m->dhi / m->base, m->p_adj);
-			m = &row->dec;
-			if (row->ec.valid && m->regression)
-				fprintf(fp, "EC DROP: %s: EC(%d) %.3g vs %.3g, "
-				    "%+.3g [%+.3g, %+.3g] over boots (Holm p = "
-				    "%.3g)\n", r->c->cfg[i].name, row->jobs,
-				    row->ec.est, m->base, m->diff, m->dlo,
-				    m->dhi, m->p_adj);
-		}
-}
-
 /*
- * The configurations of campaign c, judged over boots: the guard over
- * the first boot of each (baseline first), then camp_print or
- * camp_json.  Every interval is over boots: no set's own is printed.
- * Returns the exit status.
+ * The configurations of campaign c, judged over boots
+ * (analysis/compare/compare_campaign.c): the baseline chosen here, the
+ * exit status from the figures.
  */
 static int
 compare_campaign(const struct compare_cli *cli, struct rs_set *const *sets,
     struct camp *c)
 {
-	struct camp_opts co;
-	struct camp_result r;
-	struct compare_verdict v;
-	struct compare_opts go;
-	struct rs_set *rep[COMPARE_MAX_SETS];
+	struct compare_campaign cc;
+	const struct camp_result *r;
 	const char *base = NULL, *l;
-	char err[1024], *mem = NULL;
-	size_t i, k, nrep = 0, memlen;
-	FILE *gout;
-	int rc = EXIT_RUNTIME, refused;
+	size_t i;
+	int rc = EXIT_RUNTIME;
 
 	/* Options of the set-by-set comparison would be silently lost. */
 	if (cli->o.jobs != NULL || cli->o.metrics != NULL ||
@@ -216,78 +164,28 @@ compare_campaign(const struct compare_cli *cli, struct rs_set *const *sets,
 		    sets[0]->path, base != NULL ? base : "(none)");
 		return (EXIT_RUNTIME);
 	}
-	/* The guard: the first boot of each configuration, baseline first. */
-	for (k = 0; k < c->ncfg && nrep < COMPARE_MAX_SETS; k++) {
-		i = k == 0 ? c->base : k <= c->base ? k - 1 : k;
-		if ((rep[nrep] = rs_read(c->cfg[i].boots[0].path,
-		    RS_RUNS_ONLY, err, sizeof(err))) == NULL) {
-			warnx("%s", err);
-			goto out;
-		}
-		nrep++;
-	}
-	if (!cli->o.json) {
-		printf("Campaign %s: %zu configurations judged over their "
-		    "boots (x is the baseline)\n", c->id, c->ncfg);
-		for (k = 0; k < nrep; k++) {
-			i = k == 0 ? c->base : k <= c->base ? k - 1 : k;
-			printf("%c %s: %zu boots, the first %s\n",
-			    "x+*%#@O"[k], c->cfg[i].name, c->cfg[i].nboots,
-			    c->cfg[i].boots[0].path);
-		}
-		if (c->ncfg > nrep)
-			printf("(the guard below compares the first %zu "
-			    "configurations)\n", nrep);
-		putchar('\n');
-	}
-	/* JSON: camp_json's object alone; the guard still refuses. */
-	go = cli->o;
-	go.json = 0;
-	gout = cli->o.json ? open_memstream(&mem, &memlen) : stdout;
-	if (gout == NULL) {
-		warn("open_memstream");
+	if (compare_campaign_compute(c, &cli->o, &cc) != 0 ||
+	    compare_campaign_render(stdout, &cc, cli->o.json) != 0)
 		goto out;
-	}
-	refused = compare_guard(gout, rep, nrep, &go, &v) == -1;
-	if (gout != stdout)
-		fclose(gout);
-	free(mem);
-	if (refused)
-		goto out;
-	camp_opts_default(&co);
-	co.conf = cli->o.conf;
-	if (camp_analyse(c, &co, &r, err, sizeof(err)) != 0) {
-		warnx("compare: campaign %s: %s", c->id, err);
-		goto out;
-	}
-	if (cli->o.json)
-		camp_json(stdout, &r);
-	else {
-		putchar('\n');
-		camp_print(stdout, &r);
-		compare_print_regressions(stdout, &r);
-	}
+	r = &cc.r;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		warn("stdout");
-		camp_result_free(&r);
 		goto out;
 	}
-	rc = r.nregressions > 0 ? EXIT_REGRESSION : EXIT_OK;
-	if (r.nregressions == 0 && r.ninvalid > 0) {
+	rc = r->nregressions > 0 ? EXIT_REGRESSION : EXIT_OK;
+	if (r->nregressions == 0 && r->ninvalid > 0) {
 		warnx("compare: campaign %s: %d figure%s invalid: their boots "
-		    "carry flags that invalidate them", c->id, r.ninvalid,
-		    r.ninvalid == 1 ? "" : "s");
+		    "carry flags that invalidate them", c->id, r->ninvalid,
+		    r->ninvalid == 1 ? "" : "s");
 		rc = EXIT_INVALID;
-	} else if (r.ntests == 0) {
+	} else if (r->ntests == 0) {
 		warnx("compare: campaign %s: 0 tests: no configuration has %d "
 		    "boots or more beside the baseline's; no verdict", c->id,
 		    STAT_MIN_N);
 		rc = EXIT_RUNTIME;
 	}
-	camp_result_free(&r);
 out:
-	for (k = 0; k < nrep; k++)
-		rs_free(rep[k]);
+	compare_campaign_free(&cc);
 	return (rc);
 }
 

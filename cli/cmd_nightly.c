@@ -4,7 +4,9 @@
  * the report.  Made for cron: stdout carries the verdict and nothing else
  * unless -v; exit 3 when a slowdown (or an EC drop) is significant after
  * Holm's correction and larger than --threshold, else 4 when a set is
- * flagged invalid (analysis/stats/validity.c).
+ * flagged invalid (analysis/stats/validity.c).  The judgement is
+ * analysis/compare/nightly.c's, its text render_nightly.c's; this file
+ * is the command line, the run and the report.
  */
 #include <err.h>
 #include <errno.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 #include "analysis/stats.h"
+#include "analysis/compare.h"
 #include "analysis/report.h"
 #include "commands.h"
 #include "db/db.h"
@@ -29,10 +32,6 @@
  */
 #define NIGHTLY_PRECISION	2	/* percent */
 #define NIGHTLY_BUDGET		600	/* seconds */
-
-/* Lower is better for all of them: they are times. */
-static const char *const nightly_metrics[] = { "real", "user", "sys" };
-#define NMETRICS (sizeof(nightly_metrics) / sizeof(nightly_metrics[0]))
 
 enum {
 	NIGHTLY_OPT_BASELINE = RUN_OPT_END,
@@ -272,147 +271,44 @@ find_baseline(const char *path, void *arg)
 	return (nt->base);
 }
 
-/* Warn when the two sets did not measure the same thing. */
-static void
-check_same(const struct rs_set *a, const struct rs_set *b)
-{
-	static const char *const keys[] = { "workload", "archive_sha256" };
-	const char *va, *vb;
-	char *msg = NULL;
-	size_t i, len;
-	FILE *fp;
-
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		va = rs_meta_get(a, keys[i]);
-		vb = rs_meta_get(b, keys[i]);
-		if (va == NULL || vb == NULL || strcmp(va, vb) == 0)
-			continue;
-		/* Values as read from the sets: through put_clean. */
-		if ((fp = open_memstream(&msg, &len)) == NULL)
-			continue;
-		fprintf(fp, "nightly: %s differs from the baseline's (",
-		    keys[i]);
-		put_clean(fp, vb);
-		fputs(", baseline ", fp);
-		put_clean(fp, va);
-		fputs("): the comparison may mean nothing", fp);
-		if (fclose(fp) == 0)
-			warnx("%s", msg);
-		free(msg);
-		msg = NULL;
-	}
-}
-
 /*
- * The validity flags and precision meta of both sets on stdout (they are
- * part of the verdict); the number of flags.
- */
-static size_t
-show_validity(const struct nightly *nt, struct rs_set *set,
-    const char *which)
-{
-	struct gate *g;
-	size_t n;
-	char prefix[32];
-
-	n = gate_set(set, nt->conf, nt->max_cv, &g);
-	snprintf(prefix, sizeof(prefix), "flag: %s: ", which);
-	gate_print(stdout, prefix, set, g, n);
-	free(g);
-	snprintf(prefix, sizeof(prefix), "%s: ", which);
-	precision_print(stdout, prefix, set);
-	return (n);
-}
-
-/*
- * Compare cand with base and write the report: the exit status.  Every
- * (level, metric) both sets have is one test of the family, and so is
- * EC(N) at every level N > 1.
+ * Judge cand against base (NULL: none yet; nightly.c), print the verdict
+ * and write the report: the exit status.
  */
 static int
 judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 {
-	struct verdict_test *vt;
+	struct nightly_opts no;
+	struct nightly_result r;
 	struct report_opts ro;
 	struct rs_set *pair[2];
-	size_t nl, i, n, ntested, nbase, ncand, nnights;
-	int *levels, nreg, rc;
-	char *dir, *title, err[512];
+	char *dir, *title;
+	int rc;
 
-	check_same(base, cand);
-	pair[0] = base;
-	pair[1] = cand;
-	nl = rs_levels(cand, &levels);
-	n = verdict_family(pair, 2, levels, nl, nightly_metrics, NMETRICS, 1,
-	    &vt);
-	free(levels);
-	rc = EXIT_OK;
-	if (n == 0) {
-		warnx("nightly: %s and %s have no concurrency level in "
-		    "common with ok or warn batches: no verdict", base->path,
-		    cand->path);
-		rc = EXIT_RUNTIME;
+	memset(&no, 0, sizeof(no));
+	no.conf = nt->conf;
+	no.threshold = nt->threshold;
+	no.max_cv = nt->max_cv;
+	no.spread_nights = nt->spread_nights;
+	nightly_compute(base, cand, &no, &r);
+	nightly_render_text(stdout, &r, nt->verbose);
+	rc = r.rc;
+	if (r.outcome == NIGHTLY_NO_BASELINE || r.outcome == NIGHTLY_NO_FAMILY)
 		goto out;
-	}
-	nnights = verdict_spread(cand->path, nt->spread_nights, vt, n, err,
-	    sizeof(err));
-	if (err[0] != '\0')
-		warnx("nightly: %s", err);
-	nreg = verdict_run(vt, n, nt->conf, nt->threshold);
-	/* Which baseline: the verdict means nothing without it. */
-	fputs("baseline:  ", stdout);
-	put_clean(stdout, base->path);
-	putchar('\n');
-	for (i = ntested = 0; i < n; i++)
-		if (vt[i].verdict != VERDICT_UNTESTED)
-			ntested++;
-	if (nt->verbose) {
-		fputs("candidate: ", stdout);
-		put_clean(stdout, cand->path);
-		printf("\n%zu tests, Welch's t (EC: dEC, delta method), "
-		    "Holm's correction, %g%% confidence, threshold %g%%\n",
-		    ntested, nt->conf, nt->threshold);
-	}
-	if (nt->verbose && nt->spread_nights > 0)
-		printf("night-to-night spread: from %zu earlier night%s "
-		    "(--spread-nights %zu; %d wanted)\n", nnights,
-		    nnights == 1 ? "" : "s", nt->spread_nights,
-		    VERDICT_MIN_NIGHTS);
-	verdict_print(stdout, vt, n, nt->conf);
-	nbase = show_validity(nt, base, "baseline");
-	ncand = show_validity(nt, cand, "candidate");
-	if (nreg > 0)
-		/* Noise hides changes, it does not make them: this stands. */
-		printf("verdict: %d significant regression%s larger than "
-		    "%g%%%s\n", nreg, nreg == 1 ? "" : "s", nt->threshold,
-		    nbase + ncand > 0 ? " (despite the flags above)" : "");
-	else if (ntested == 0) {
-		/* No test is no evidence: not "no regression". */
-		printf("verdict: none, 0 of %zu tests possible (a level needs "
-		    "%d or more ok or warn batches in both sets)\n", n,
-		    STAT_MIN_N);
-		rc = EXIT_RUNTIME;
-	} else if (nbase + ncand > 0) {
-		printf("verdict: invalid, no regression found but none could "
-		    "be shown (%zu flag%s above): %s\n", nbase + ncand,
-		    nbase + ncand == 1 ? "" : "s", ncand > 0 ? "act on the "
-		    "flags and run again" : "name a valid baseline with "
-		    "--baseline SET");
-		rc = EXIT_INVALID;
-	} else
-		printf("verdict: no regression\n");
 	fflush(stdout);
 	if (!nt->no_report) {
 		memset(&ro, 0, sizeof(ro));
 		title = xasprintf("fsconc nightly: %s", cand->path);
 		ro.title = title;
 		ro.conf = nt->conf;
-		ro.verdicts = vt;
-		ro.nverdicts = n;
+		ro.verdicts = r.vt;
+		ro.nverdicts = r.n;
 		ro.threshold = nt->threshold;
 		ro.max_cv = nt->max_cv;
 		dir = nt->outdir != NULL ? xstrdup(nt->outdir) :
 		    xasprintf("%s/report", cand->path);
+		pair[0] = base;
+		pair[1] = cand;
 		if (mkdir_p(dir, 0755) != 0) {
 			warn("%s", dir);
 			rc = EXIT_RUNTIME;
@@ -425,10 +321,10 @@ judge(struct nightly *nt, struct rs_set *base, struct rs_set *cand)
 	}
 	/* A regression is what cron must hear about, even if the report
 	 * could not be written or the sets are flagged. */
-	if (nreg > 0)
+	if (r.nreg > 0)
 		rc = EXIT_REGRESSION;
 out:
-	verdict_family_free(vt, n);
+	nightly_result_free(&r);
 	return (rc);
 }
 
@@ -438,7 +334,6 @@ cmd_nightly(int argc, char **argv)
 	struct rs_set *cand;
 	struct nightly nt;
 	char setpath[PATH_MAX], errbuf[512];
-	const char *met, *kept;
 	int rc;
 
 	memset(&nt, 0, sizeof(nt));
@@ -498,18 +393,7 @@ cmd_nightly(int argc, char **argv)
 		    "finish (interrupted, aborted or killed)", nt.nskipped,
 		    nt.nskipped == 1 ? "" : "s");
 	if (nt.base == NULL && nt.err[0] == '\0') {
-		printf("verdict: no baseline yet (no earlier complete set in "
-		    "the label directory of %s)\n", cand->path);
-		/*
-		 * No verdict to withhold: the flags are shown, and only
-		 * what makes run itself exit 4 stands: a missed precision
-		 * target, disturbed batches counted.
-		 */
-		(void)show_validity(&nt, cand, "candidate");
-		met = rs_meta_get(cand, "precision_met");
-		kept = rs_meta_get(cand, "disturbed_kept");
-		rc = (met != NULL && strcmp(met, "no") == 0) ||
-		    (kept != NULL && atoi(kept) > 0) ? EXIT_INVALID : EXIT_OK;
+		rc = judge(&nt, NULL, cand);
 		goto out;
 	}
 	if (nt.base == NULL) {

@@ -49,10 +49,6 @@ cmd_report(int argc, char **argv)
 	size_t n, np, k;
 	int ch, i, rc;
 
-	/* The fleet's page: another set of options (cli/cmd_history.c). */
-	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "--history") == 0)
-			return (cmd_report_history(argc, argv));
 	memset(&ro, 0, sizeof(ro));
 	ro.conf = 95;
 	dir = NULL;

@@ -37,12 +37,6 @@ int	cmd_report_history(int, char **);
 int	cmd_why(int, char **);		/* cli/cmd_why.c */
 int	cmd_campaign(int, char **);	/* cli/cmd_campaign.c */
 
-struct camp_result;
-/* A campaign's regressions, a line each (cmd_compare.c; campaign report). */
-void	compare_print_regressions(FILE *, const struct camp_result *);
-/* -c for compare and campaign report: ministat's levels; -1 said. */
-int	compare_parse_conf(const char *, double *);
-
 extern const struct fsconc_command fsconc_commands[];
 
 /* Run "fsconc help CMD" style lookup; NULL if unknown. */

@@ -18,6 +18,22 @@
 #include "harness/campaign.h"
 #include "common/util.h"
 
+/*
+ * fsconc report: the fleet's page, --history, has another set of options
+ * (cli/cmd_history.c); the dispatcher chooses, as no cli/ file calls
+ * another's.
+ */
+static int
+report_main(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--history") == 0)
+			return (cmd_report_history(argc, argv));
+	return (cmd_report(argc, argv));
+}
+
 const struct fsconc_command fsconc_commands[] = {
 	{ "run", cmd_run, "run [options]",
 	    "run an experiment, write one result set" },
@@ -26,7 +42,7 @@ const struct fsconc_command fsconc_commands[] = {
 	    "drop-in ministat(1), with Welch, Mann-Whitney and ratio CIs" },
 	{ "compare", cmd_compare, "compare [options] SET...",
 	    "compare result sets" },
-	{ "report", cmd_report, "report [options] -o DIR SET...",
+	{ "report", report_main, "report [options] -o DIR SET...",
 	    "tables and plots (SVG/HTML)" },
 	{ "nightly", cmd_nightly, "nightly [run options] [--baseline SET|latest]",
 	    "run, compare with a baseline, give a verdict" },

@@ -3,9 +3,10 @@
 #   sh tests/golden.sh OLD_BIN NEW_BIN
 # Builds fixture result roots once (with NEW_BIN's twin of the tests,
 # build/test/fsconc, for the simulated campaign), then runs compare,
-# report and campaign report (text and JSON) with both binaries on the
-# same roots and prints the commands whose output differs.  Exit 0 when
-# every output is identical, 1 when one differs, 2 on a usage error.
+# nightly --no-run, report and campaign report (text and JSON) with both
+# binaries on the same roots and prints the commands whose output
+# differs.  Exit 0 when every output is identical, 1 when one differs,
+# 2 on a usage error.
 # The simulated campaign needs root (a tmpfs disk); without it that part
 # is left out and said so.
 set -u
@@ -49,7 +50,7 @@ EOF
 			done
 			"$tbin" import -R "$_root" --host box -l "$_name" \
 			    --date "2026-11-$(printf %02d "$_boot")T03:00:00Z" \
-			    -m archive_sha256=cafe -m campaign="$_id" \
+			    -m archive_sha256="${ARCH:-cafe}" -m campaign="$_id" \
 			    -m campaign_config="$_name" -m campaign_boot="$_boot" \
 			    -m campaign_round="$_r" \
 			    1="$d/b1.txt" 2="$d/b2.txt" >/dev/null || return 1
@@ -60,21 +61,58 @@ EOF
 R1=$d/camp
 camp "$R1" slow 1 A:10:10:0.02,-0.01,0.03,-0.02 \
     B:10:13:-0.02,0.01,0.02,-0.03 C:10:10:0.01,0.00,-0.01,0.02 || exit 2
+# A campaign whose configurations extracted different archives.
+R2=$d/arch
+ARCH=beef camp "$R2" arch 2 A:10:10:0.02,-0.01,0.03 || exit 2
+camp "$R2" arch 2 B:10:12:-0.02,0.01,0.02 || exit 2
 S=$d/sets
 SEED=1 LABEL=base sh "$top/tests/fixtures/mkset.sh" "$S/base" >/dev/null
 SEED=2 LABEL=slow SLOW=1.2 SLOW_LEVEL=8 \
     sh "$top/tests/fixtures/mkset.sh" "$S/slow" >/dev/null
 SEED=3 LABEL=same sh "$top/tests/fixtures/mkset.sh" "$S/same" >/dev/null
+# Too few values (skipped blocks), other levels and ncpu (meta keys that
+# differ, --jobs warnings), another archive (the guard's refusal).
+SEED=4 LABEL=few REPS=2 sh "$top/tests/fixtures/mkset.sh" "$S/few" >/dev/null
+SEED=5 LABEL=wide LEVELS="1 2 4 16" NCPU=4 \
+    sh "$top/tests/fixtures/mkset.sh" "$S/wide" >/dev/null
+SEED=6 LABEL=other sh "$top/tests/fixtures/mkset.sh" "$S/other" >/dev/null
+sed 's/^archive_sha256=0*$/archive_sha256=1111/' "$S/other/meta" \
+    >"$S/other/meta.new" && mv "$S/other/meta.new" "$S/other/meta"
 
 cmds="compare -R $R1 box/A box/B
 compare --json -R $R1 box/A box/B
 compare -R $R1 box/A box/B box/C
 compare --json -R $R1 box/A box/B box/C
 compare --no-campaign -R $R1 box/A box/B
+compare -R $R2 box/A box/B
+compare --json -R $R2 box/A box/B
+compare -f -R $R2 box/A box/B
+compare --json -f -R $R2 box/A box/B
 compare $S/base $S/slow
 compare --json $S/base $S/slow
 compare $S/base $S/same $S/slow
 compare --json $S/base $S/same $S/slow
+compare -j 2,8 -m real,sys -c 99 -w 60 $S/base $S/slow
+compare --json -j 2,8 -m real,sys -c 99 $S/base $S/slow
+compare --usl-all --max-cv 0.5 $S/base $S/wide
+compare --json --usl-all --max-cv 0.5 $S/base $S/wide
+compare -j 1,2,16 $S/base $S/wide
+compare --json -j 16 $S/base $S/wide
+compare -B slow $S/base $S/same $S/slow
+compare $S/base $S/few
+compare --json $S/base $S/few
+compare $S/base $S/other
+compare --json $S/base $S/other
+compare -f $S/base $S/other
+compare --json -f $S/base $S/other
+nightly --no-report --no-run $S/slow --baseline $S/base
+nightly -v --no-report --no-run $S/same --baseline $S/base
+nightly -v --no-report --no-run $S/base --baseline $S/few
+nightly -v --no-report --max-cv 0.5 --no-run $S/wide --baseline $S/base
+nightly --no-report --threshold 50 -c 95 --no-run $S/other --baseline $S/base
+nightly -v --no-report --no-run $S/base
+nightly -v --no-report -R $R1 --spread-nights 3 --no-run box/B
+nightly -v --no-run $S/slow --baseline $S/base -o $d/OUT/night
 report -o $d/OUT/rep $S/base $S/slow
 report -R $R1 -o $d/OUT/repc box/A box/B"
 

@@ -168,8 +168,9 @@ def symbols(obj):
     return defined, used
 
 
-def circles(objs):
-    """Strongly connected sets of more than one file (Tarjan, iterative)."""
+def scan(objs):
+    """Where each symbol is defined (its source file), and what each file
+    uses."""
     files = sorted(glob.glob(os.path.join(objs, "**", "*.o"),
                              recursive=True))
     where, uses = {}, {}
@@ -179,6 +180,12 @@ def circles(objs):
         for s in defined:
             where[s] = name
         uses[name] = used
+    return where, uses
+
+
+def circles(objs):
+    """Strongly connected sets of more than one file (Tarjan, iterative)."""
+    where, uses = scan(objs)
     graph = {f: sorted({where[s] for s in u if s in where} - {f})
              for f, u in uses.items()}
     index, low, stack, on, found = {}, {}, [], set(), []
@@ -223,15 +230,7 @@ def floors(rows, objs):
     must be one its row may include (no call runs back up a floor)."""
     bad = []
     table = {r[0]: r for r in rows}
-    files = sorted(glob.glob(os.path.join(objs, "**", "*.o"),
-                             recursive=True))
-    where, uses = {}, {}
-    for o in files:
-        name = os.path.relpath(o, objs)[:-2] + ".c"
-        defined, used = symbols(o)
-        for s in defined:
-            where[s] = name
-        uses[name] = used
+    where, uses = scan(objs)
     for name in sorted(uses):
         row = row_of(rows, name)
         if row is None:
@@ -242,6 +241,22 @@ def floors(rows, objs):
                 continue
             bad.append("%s: calls %s (%s), a floor above %s/" %
                        (name, s, where[s], row))
+    return bad
+
+
+def cli_calls(objs):
+    """No cli/ file calls another's: what two commands share lives
+    below them.  main.c, the dispatcher, is the one exception."""
+    bad = []
+    where, uses = scan(objs)
+    for name in sorted(uses):
+        if not name.startswith("cli/") or name == "cli/main.c":
+            continue
+        for s in sorted(uses[name]):
+            other = where.get(s, "")
+            if other.startswith("cli/") and other != name:
+                bad.append("%s: calls %s (%s), another cli/ file" %
+                           (name, s, other))
     return bad
 
 
@@ -258,6 +273,7 @@ def main():
     bad = check_includes(a.root, rows)
     if a.objs:
         bad += floors(rows, a.objs)
+        bad += cli_calls(a.objs)
         for comp in circles(a.objs):
             bad.append("circle of files: %s" % " <-> ".join(comp))
     for b in bad:

@@ -1,22 +1,22 @@
 /*
- * Result sets side by side.  Order of the output, text or JSON: the sets,
- * the meta keys that differ (the guard, before any number), per level and
- * metric a ministat block with a Welch line, the effective-concurrency
- * table, the validity flags, the verdict on real time.
+ * Result sets side by side, computed: the guard (the meta keys that
+ * differ, before any number), per level and metric a ministat block with
+ * its tests, the effective-concurrency table, the USL fits, the validity
+ * flags and the verdict on real time, all in a struct compare_result
+ * that render.c prints as text or JSON.
  */
 #include <err.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 #include "analysis/stats.h"
 #include "analysis/compare.h"
 #include "results/results.h"
 #include "common/util.h"
 
-static const char syms[] = "x+*%#@O";
 /*
  * kthread, the kernel threads' CPU time, beside user and sys: the file
  * system's work that time(1) does not see.  Only where every set has it
@@ -25,20 +25,6 @@ static const char syms[] = "x+*%#@O";
 static const char *const default_metrics[] = { "real", "user", "sys",
     "kthread" };
 #define OPTIONAL_METRIC	"kthread"
-
-struct cmp {
-	FILE			*out;
-	struct rs_set *const	*sets;
-	size_t			 nsets;
-	const struct compare_opts *o;
-	const char *const	*metrics;
-	size_t			 nmetrics;
-	int			*levels;	/* common, selected */
-	size_t			 nlevels;
-	int			 first;		/* JSON: no comma yet */
-	/* Labels and paths as text prints them: through put_clean. */
-	char			*lab[COMPARE_MAX_SETS], *path[COMPARE_MAX_SETS];
-};
 
 static const char *
 label_of(const struct rs_set *s)
@@ -69,123 +55,98 @@ clean_copy(const char *s)
 	return (buf);
 }
 
-/* --- JSON helpers ------------------------------------------------------ */
-
 static void
-json_sep(struct cmp *c)
+add_warn(char ***list, size_t *n, const char *fmt, ...)
 {
-	if (!c->first)
-		fputc(',', c->out);
-	c->first = 0;
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) == -1)
+		s = xstrdup(fmt);
+	va_end(ap);
+	*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+	(*list)[(*n)++] = s;
 }
 
 static void
-json_ttest(FILE *fp, const char *name, const struct ttest *t)
+result_init(struct compare_result *r, struct rs_set *const *sets,
+    size_t nsets, const struct compare_opts *o)
 {
-	fprintf(fp, "\"%s\":", name);
-	stat_ttest_json(fp, t);
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->sets = sets;
+	r->nsets = nsets;
+	r->o = o;
+	for (i = 0; i < nsets; i++) {
+		r->label[i] = label_of(sets[i]);
+		r->lab[i] = clean_copy(r->label[i]);
+		r->path[i] = clean_copy(sets[i]->path);
+	}
 }
 
 /* --- the guard --------------------------------------------------------- */
-
-static void
-print_difference(struct cmp *c, const char *key, int width)
-{
-	const char *val;
-	size_t i;
-
-	if (c->o->json) {
-		json_sep(c);
-		fputs("{\"key\":", c->out);
-		json_string(c->out, key);
-		fputs(",\"values\":[", c->out);
-	}
-	for (i = 0; i < c->nsets; i++) {
-		val = rs_meta_get(c->sets[i], key);
-		if (c->o->json) {
-			if (i > 0)
-				fputc(',', c->out);
-			if (val == NULL)
-				fputs("null", c->out);
-			else
-				json_string(c->out, val);
-		} else {
-			fprintf(c->out, "  %-*s %c ", width, i == 0 ? key : "",
-			    syms[i]);
-			put_clean(c->out, val == NULL ? "(not recorded)" : val);
-			fputc('\n', c->out);
-		}
-	}
-	if (c->o->json)
-		fputs("]}", c->out);
-}
 
 /*
  * Every meta key whose value differs, before any number.  Different
  * archives make the numbers incomparable: refuse unless --force.
  */
-static int
-guard(struct cmp *c, struct compare_verdict *v)
+static void
+guard(struct compare_result *r)
 {
-	const char **keys = NULL, *key;
-	size_t nkeys = 0, i, j, k, width = 0;
+	struct compare_diff *d;
+	const char *key;
+	size_t i, j, k;
 	int sha_differs = 0, sha_missing = 0;
 
-	for (i = 0; i < c->nsets; i++)
-		for (j = 0; j < c->sets[i]->nmeta; j++) {
-			key = c->sets[i]->meta[j].key;
+	for (i = 0; i < r->nsets; i++)
+		for (j = 0; j < r->sets[i]->nmeta; j++) {
+			key = r->sets[i]->meta[j].key;
 			if (rs_meta_volatile(key))
 				continue;
-			for (k = 0; k < nkeys; k++)
-				if (strcmp(keys[k], key) == 0)
+			for (k = 0; k < r->ndiffs; k++)
+				if (strcmp(r->diffs[k].key, key) == 0)
 					break;
-			if (k < nkeys ||
-			    !rs_meta_differs(c->sets, c->nsets, key))
+			if (k < r->ndiffs ||
+			    !rs_meta_differs(r->sets, r->nsets, key))
 				continue;
-			keys = xrealloc(keys, (nkeys + 1) * sizeof(*keys));
-			keys[nkeys++] = key;
-			if (strlen(key) > width)
-				width = strlen(key);
+			r->diffs = xrealloc(r->diffs, (r->ndiffs + 1) *
+			    sizeof(*r->diffs));
+			d = &r->diffs[r->ndiffs++];
+			memset(d, 0, sizeof(*d));
+			d->key = key;
+			for (k = 0; k < r->nsets; k++)
+				d->val[k] = rs_meta_get(r->sets[k], key);
 		}
-	v->ndiff = (int)nkeys;
-	if (c->o->json)
-		fputs(",\"meta_differences\":[", c->out);
-	else if (nkeys > 0)
-		fprintf(c->out, "Meta keys whose values differ:\n");
-	else
-		fprintf(c->out, "Meta: no key differs (ignoring times, "
-		    "command line, label, seed, disk instance, sources, "
-		    "precision reached).\n");
-	c->first = 1;
-	for (k = 0; k < nkeys; k++) {
-		print_difference(c, keys[k], (int)width);
-		if (strcmp(keys[k], "archive_sha256") != 0)
+	r->v.ndiff = (int)r->ndiffs;
+	for (k = 0; k < r->ndiffs; k++) {
+		if (strcmp(r->diffs[k].key, "archive_sha256") != 0)
 			continue;
-		for (i = 0; i < c->nsets; i++)
-			if (rs_meta_get(c->sets[i], keys[k]) == NULL)
+		for (i = 0; i < r->nsets; i++)
+			if (r->diffs[k].val[i] == NULL)
 				sha_missing = 1;
 		sha_differs = !sha_missing;
 	}
-	if (c->o->json)
-		fputc(']', c->out);
-	free(keys);
-	if (sha_differs && !c->o->force) {
-		v->refused = 1;
-		warnx("compare: archive_sha256 differs: the sets extracted "
-		    "different archives (--force to compare anyway)");
-		return (-1);
+	if (sha_differs && !r->o->force) {
+		r->v.refused = 1;
+		add_warn(&r->guard_warn, &r->nguard_warn, "compare: "
+		    "archive_sha256 differs: the sets extracted different "
+		    "archives (--force to compare anyway)");
+		return;
 	}
 	if (sha_differs)
-		warnx("warning: archive_sha256 differs (compared anyway: "
-		    "--force)");
+		add_warn(&r->guard_warn, &r->nguard_warn, "warning: "
+		    "archive_sha256 differs (compared anyway: --force)");
 	else if (sha_missing)
-		warnx("warning: archive_sha256 not recorded in every set: "
-		    "cannot check that the archives are the same");
-	if (v->ndiff > 0)
-		warnx("warning: %d meta key%s differ%s between the sets "
-		    "(see the list)", v->ndiff, v->ndiff == 1 ? "" : "s",
-		    v->ndiff == 1 ? "s" : "");
-	return (0);
+		add_warn(&r->guard_warn, &r->nguard_warn, "warning: "
+		    "archive_sha256 not recorded in every set: cannot check "
+		    "that the archives are the same");
+	if (r->v.ndiff > 0)
+		add_warn(&r->guard_warn, &r->nguard_warn, "warning: %d meta "
+		    "key%s differ%s between the sets (see the list)",
+		    r->v.ndiff, r->v.ndiff == 1 ? "" : "s",
+		    r->v.ndiff == 1 ? "s" : "");
 }
 
 /* --- levels ------------------------------------------------------------ */
@@ -202,14 +163,15 @@ has_level(const int *lv, size_t n, int jobs)
 }
 
 static void
-common_levels(struct cmp *c)
+common_levels(struct compare_result *r)
 {
+	const struct compare_opts *o = r->o;
 	int *lv, *other;
 	size_t n, no, i, j;
 
-	n = rs_levels(c->sets[0], &lv);
-	for (i = 1; i < c->nsets; i++) {
-		no = rs_levels(c->sets[i], &other);
+	n = rs_levels(r->sets[0], &lv);
+	for (i = 1; i < r->nsets; i++) {
+		no = rs_levels(r->sets[i], &other);
 		for (j = 0; j < n; j++)
 			if (!has_level(other, no, lv[j])) {
 				memmove(lv + j, lv + j + 1,
@@ -219,32 +181,37 @@ common_levels(struct cmp *c)
 			}
 		free(other);
 	}
-	if (c->o->jobs != NULL) {
-		for (i = 0; i < c->o->njobs; i++)
-			if (!has_level(lv, n, c->o->jobs[i]))
-				warnx("warning: jobs %d: not in every set",
-				    c->o->jobs[i]);
+	if (o->jobs != NULL) {
+		for (i = 0; i < o->njobs; i++)
+			if (!has_level(lv, n, o->jobs[i]))
+				add_warn(&r->level_warn, &r->nlevel_warn,
+				    "warning: jobs %d: not in every set",
+				    o->jobs[i]);
 		for (j = 0; j < n; j++)
-			if (!has_level(c->o->jobs, c->o->njobs, lv[j])) {
+			if (!has_level(o->jobs, o->njobs, lv[j])) {
 				memmove(lv + j, lv + j + 1,
 				    (n - j - 1) * sizeof(int));
 				n--;
 				j--;
 			}
 	}
-	c->levels = lv;
-	c->nlevels = n;
+	r->levels = lv;
+	r->nlevels = n;
+	if (n == 0)
+		add_warn(&r->level_warn, &r->nlevel_warn, "warning: no "
+		    "concurrency level is in every set%s", o->jobs != NULL ?
+		    " (and selected with --jobs)" : "");
 }
 
 static struct dataset *
-load(const struct cmp *c, size_t i, int jobs, const char *metric)
+load(const struct compare_result *r, size_t i, int jobs, const char *metric)
 {
 	struct dataset *d;
 	char *name;
 
 	/* Named as ministat names the jobs-N file holding these values. */
-	name = xasprintf("%s/jobs-%d.%s", c->path[i], jobs, metric);
-	d = ds_from_set(c->sets[i], jobs, metric, name, 1.0);
+	name = xasprintf("%s/jobs-%d.%s", r->path[i], jobs, metric);
+	d = ds_from_set(r->sets[i], jobs, metric, name, 1.0);
 	free(name);
 	return (d);
 }
@@ -254,155 +221,98 @@ free_ds(struct dataset **ds, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		ds_free(ds[i]);
+		ds[i] = NULL;
+	}
 }
 
 /* --- ministat blocks --------------------------------------------------- */
 
 static void
-print_welch(FILE *fp, char sym, const struct ttest *t, double conf)
+block(struct compare_result *r, int jobs, const char *metric)
 {
-	fprintf(fp, "Welch's t, %c vs x: ", sym);
-	if (!t->significant)
-		fprintf(fp, "no difference proven at %g%% (p = %.3g, "
-		    "df = %.1f)\n", conf, t->p, t->df);
-	else
-		fprintf(fp, "%g +/- %g (%g%% +/- %g%%) at %g%%, "
-		    "p = %.3g, df = %.1f\n", t->diff, t->diff_hw, t->pct,
-		    t->pct_hw, conf, t->p, t->df);
-}
+	struct compare_block b;
+	size_t i, few = r->nsets;
 
-static void
-block(struct cmp *c, int jobs, const char *metric, struct compare_verdict *v)
-{
-	struct dataset *ds[COMPARE_MAX_SETS];
-	struct ministat_opts mo;
-	struct ttest st, wt;
-	size_t i, few = c->nsets;
-	int rc;
-
-	for (i = 0; i < c->nsets; i++) {
-		ds[i] = load(c, i, jobs, metric);
-		if (ds[i]->n < STAT_MIN_N && few == c->nsets)
+	memset(&b, 0, sizeof(b));
+	b.jobs = jobs;
+	b.metric = metric;
+	for (i = 0; i < r->nsets; i++) {
+		b.ds[i] = load(r, i, jobs, metric);
+		if (b.ds[i]->n < STAT_MIN_N && few == r->nsets)
 			few = i;
 	}
-	if (few < c->nsets && c->o->metrics == NULL &&
-	    strcmp(metric, OPTIONAL_METRIC) == 0 && ds[few]->n == 0) {
-		free_ds(ds, c->nsets);
+	if (few < r->nsets && r->o->metrics == NULL &&
+	    strcmp(metric, OPTIONAL_METRIC) == 0 && b.ds[few]->n == 0) {
+		free_ds(b.ds, r->nsets);
 		return;
 	}
-	if (few < c->nsets) {
+	if (few < r->nsets) {
 		/* ministat refuses fewer than 3 points; so do we. */
-		if (!c->o->json)
-			fprintf(c->out, "jobs %d, %s: skipped (%c %s has %zu "
-			    "value%s, ministat needs 3)\n", jobs, metric,
-			    syms[few], c->lab[few], ds[few]->n,
-			    ds[few]->n == 1 ? "" : "s");
-		free_ds(ds, c->nsets);
-		return;
-	}
-	v->nblocks++;
-	if (c->o->json) {
-		json_sep(c);
-		fprintf(c->out, "{\"jobs\":%d,\"metric\":", jobs);
-		json_string(c->out, metric);
-		fputs(",\"sets\":[", c->out);
-		for (i = 0; i < c->nsets; i++) {
-			fprintf(c->out, "%s{\"n\":%zu,\"min\":", i ? "," : "",
-			    ds[i]->n);
-			json_number(c->out, ds_min(ds[i]));
-			fputs(",\"max\":", c->out);
-			json_number(c->out, ds_max(ds[i]));
-			fputs(",\"median\":", c->out);
-			json_number(c->out, ds_median(ds[i]));
-			fputs(",\"mean\":", c->out);
-			json_number(c->out, ds_mean(ds[i]));
-			fputs(",\"stddev\":", c->out);
-			json_number(c->out, ds_stddev(ds[i]));
-			fputc('}', c->out);
+		b.skipped = 1;
+		b.few = few;
+		b.few_n = b.ds[few]->n;
+		free_ds(b.ds, r->nsets);
+	} else {
+		r->v.nblocks++;
+		/* Sorted first, as the summaries leave them: the sums of
+		 * the tests run in that order, to the last bit. */
+		for (i = 0; i < r->nsets; i++)
+			ds_sort(b.ds[i]);
+		for (i = 1; i < r->nsets; i++) {
+			stat_student(b.ds[0], b.ds[i], r->o->conf,
+			    &b.student[i]);
+			b.welch_rc[i] = stat_welch(b.ds[0], b.ds[i],
+			    r->o->conf, &b.welch[i]);
 		}
-		fputs("],\"tests\":[", c->out);
-		for (i = 1; i < c->nsets; i++) {
-			fprintf(c->out, "%s{\"set\":%zu,", i > 1 ? "," : "", i);
-			stat_student(ds[0], ds[i], c->o->conf, &st);
-			json_ttest(c->out, "student", &st);
-			fputc(',', c->out);
-			stat_welch(ds[0], ds[i], c->o->conf, &wt);
-			json_ttest(c->out, "welch", &wt);
-			fputc('}', c->out);
-		}
-		fputs("]}", c->out);
-		free_ds(ds, c->nsets);
-		return;
 	}
-	fprintf(c->out, "\n== jobs %d, %s ==\n", jobs, metric);
-	memset(&mo, 0, sizeof(mo));
-	mo.conf = c->o->conf;
-	mo.width = c->o->width;
-	ministat_print(c->out, ds, (int)c->nsets, &mo);
-	for (i = 1; i < c->nsets; i++) {
-		rc = stat_welch(ds[0], ds[i], c->o->conf, &wt);
-		if (rc != 0 || !isfinite(wt.p))
-			fprintf(c->out, "Welch's t, %c vs x: undefined "
-			    "(no variance)\n", syms[i]);
-		else
-			print_welch(c->out, syms[i], &wt, c->o->conf);
-	}
-	free_ds(ds, c->nsets);
+	r->blocks = xrealloc(r->blocks, (r->nblocks + 1) * sizeof(b));
+	r->blocks[r->nblocks++] = b;
 }
 
 /* --- effective concurrency --------------------------------------------- */
 
-struct ecrow {
-	size_t		 set;
-	int		 jobs;
-	double		 t1, tn;	/* means */
-	struct ec_ci	 e;
-	double		 eff;		/* NaN: ncpu unknown */
-	int		 has_diff;
-	double		 d, dlo, dhi;
-};
-
 static int
 ecrow_cmp(const void *a, const void *b)
 {
-	const struct ecrow *x = a, *y = b;
+	const struct compare_ecrow *x = a, *y = b;
 
 	if (x->jobs != y->jobs)
 		return (x->jobs < y->jobs ? -1 : 1);
 	return ((x->set > y->set) - (x->set < y->set));
 }
 
-static size_t
-ec_rows(struct cmp *c, struct ecrow **rowsp)
+static void
+ec_rows(struct compare_result *r)
 {
-	struct ecrow *rows = NULL, *r;
+	const struct compare_opts *o = r->o;
+	struct compare_ecrow *rows = NULL, *w;
 	struct dataset *t1, *tn;
 	const char *nc;
 	int *lv;
 	size_t nrows = 0, i, j, n;
 	long ncpu;
 
-	for (i = 0; i < c->nsets; i++) {
-		n = rs_levels(c->sets[i], &lv);
-		t1 = load(c, i, 1, "real");
-		nc = rs_meta_get(c->sets[i], "ncpu");
+	for (i = 0; i < r->nsets; i++) {
+		n = rs_levels(r->sets[i], &lv);
+		t1 = load(r, i, 1, "real");
+		nc = rs_meta_get(r->sets[i], "ncpu");
 		ncpu = nc != NULL ? strtol(nc, NULL, 10) : 0;
 		for (j = 0; j < n; j++) {
-			if (lv[j] <= 1 || (c->o->jobs != NULL &&
-			    !has_level(c->o->jobs, c->o->njobs, lv[j])))
+			if (lv[j] <= 1 || (o->jobs != NULL &&
+			    !has_level(o->jobs, o->njobs, lv[j])))
 				continue;
-			tn = load(c, i, lv[j], "real");
+			tn = load(r, i, lv[j], "real");
 			rows = xrealloc(rows, (nrows + 1) * sizeof(*rows));
-			r = &rows[nrows];
-			memset(r, 0, sizeof(*r));
-			r->set = i;
-			r->jobs = lv[j];
-			if (stat_ec(t1, tn, lv[j], c->o->conf, &r->e) == 0) {
-				r->t1 = ds_mean(t1);
-				r->tn = ds_mean(tn);
-				r->eff = ncpu > 0 ? r->e.ec /
+			w = &rows[nrows];
+			memset(w, 0, sizeof(*w));
+			w->set = i;
+			w->jobs = lv[j];
+			if (stat_ec(t1, tn, lv[j], o->conf, &w->e) == 0) {
+				w->t1 = ds_mean(t1);
+				w->tn = ds_mean(tn);
+				w->eff = ncpu > 0 ? w->e.ec /
 				    (double)(lv[j] < ncpu ? lv[j] : ncpu) : NAN;
 				nrows++;
 			}
@@ -422,225 +332,39 @@ ec_rows(struct cmp *c, struct ecrow **rowsp)
 		if (j == nrows)
 			continue;
 		rows[i].has_diff = stat_ec_diff(&rows[j].e, &rows[i].e,
-		    c->o->conf, &rows[i].d, &rows[i].dlo, &rows[i].dhi) == 0;
+		    o->conf, &rows[i].d, &rows[i].dlo, &rows[i].dhi) == 0;
 	}
-	*rowsp = rows;
-	return (nrows);
+	r->ec = rows;
+	r->nec = nrows;
 }
 
-static void
-ec_text(struct cmp *c, const struct ecrow *rows, size_t n)
-{
-	size_t i, j, lw = 5;
-	int any_point = 0;
-	char ci[64], eff[16], d[80];
-	double *col;
-	int dec1, decn;
-
-	fputc('\n', c->out);
-	if (n == 0) {
-		fprintf(c->out, "Effective concurrency: no set has real "
-		    "times at jobs 1 and a level above 1.\n\n");
-		return;
-	}
-	for (i = 0; i < c->nsets; i++)
-		if (strlen(c->lab[i]) > lw)
-			lw = strlen(c->lab[i]);
-	if (lw > 24)
-		lw = 24;
-	fprintf(c->out, "Effective concurrency EC(N) = N * mean(T1) / "
-	    "mean(TN), real time, %.1f%% confidence.\n"
-	    "CI: Fieller's method for a ratio of means.  "
-	    "eff = EC / min(N, ncpu).\n"
-	    "dEC = EC - EC(x): delta method, Welch-Satterthwaite df.\n",
-	    c->o->conf);
-	fprintf(c->out, "     N  %-*s %11s %11s %7s  %-18s %6s  %s\n",
-	    (int)lw, "set", "mean T1", "mean TN", "EC(N)", "CI", "eff",
-	    "dEC and CI");
-	/* Each column's decimals alike in every row (util.h). */
-	col = xcalloc(n, sizeof(*col));
-	for (i = 0; i < n; i++)
-		col[i] = rows[i].t1;
-	dec1 = col_decimals(col, n, 6);
-	for (i = 0; i < n; i++)
-		col[i] = rows[i].tn;
-	decn = col_decimals(col, n, 6);
-	free(col);
-	for (i = 0; i < n; i++) {
-		const struct ecrow *r = &rows[i];
-
-		stat_ec_interval(ci, sizeof(ci), &r->e, 2);
-		any_point |= r->e.method == EC_POINT;
-		if (isfinite(r->eff))
-			snprintf(eff, sizeof(eff), "%.1f%%", 100 * r->eff);
-		else
-			snprintf(eff, sizeof(eff), "-");
-		if (r->has_diff)
-			snprintf(d, sizeof(d), "%+.2f [%+.2f, %+.2f]", r->d,
-			    r->dlo, r->dhi);
-		else
-			snprintf(d, sizeof(d), "%s", r->set == 0 ? "" : "-");
-		fprintf(c->out, "%c %4d  %-*.*s %11.*f %11.*f %7.2f  %-18s "
-		    "%6s%s%s\n", syms[r->set], r->jobs, (int)lw, (int)lw,
-		    c->lab[r->set], dec1, r->t1, decn, r->tn,
-		    r->e.ec, ci, eff,
-		    *d != '\0' ? "  " : "", d);
-	}
-	/* Open intervals: why, and what to do. */
-	for (i = 0; i < n; i++)
-		if (stat_ec_why(&rows[i].e) != NULL)
-			fprintf(c->out, "%c EC(%d) interval open: %s\n",
-			    syms[rows[i].set], rows[i].jobs,
-			    stat_ec_why(&rows[i].e));
-	if (any_point)
-		fprintf(c->out, "CI -: a single value at jobs 1 or N, no "
-		    "interval.\n");
-	/* The headline, as the 2005 mail put it: "EC(12) = 2.11 vs 0.55". */
-	for (i = 0; i < n; i++) {
-		int cnt = 0;
-
-		if (i > 0 && rows[i - 1].jobs == rows[i].jobs)
-			continue;
-		for (j = i; j < n && rows[j].jobs == rows[i].jobs; j++)
-			cnt++;
-		if (cnt < 2)
-			continue;
-		fprintf(c->out, "EC(%d) = ", rows[i].jobs);
-		for (j = i; j < n && rows[j].jobs == rows[i].jobs; j++)
-			fprintf(c->out, "%s%.2f", j > i ? " vs " : "",
-			    rows[j].e.ec);
-		fprintf(c->out, "  (");
-		for (j = i; j < n && rows[j].jobs == rows[i].jobs; j++)
-			fprintf(c->out, "%s%c %s", j > i ? ", " : "",
-			    syms[rows[j].set], c->lab[rows[j].set]);
-		fprintf(c->out, ")\n");
-	}
-	fputc('\n', c->out);
-}
-
-static void
-ec_json(struct cmp *c, const struct ecrow *rows, size_t n)
-{
-	size_t i;
-
-	fputs(",\"effective_concurrency\":{\"ci_method\":\"fieller\","
-	    "\"diff_method\":\"delta, Welch-Satterthwaite df\",\"rows\":[",
-	    c->out);
-	for (i = 0; i < n; i++) {
-		const struct ecrow *r = &rows[i];
-
-		fprintf(c->out, "%s{\"set\":%zu,\"jobs\":%d,\"t1_mean\":",
-		    i ? "," : "", r->set, r->jobs);
-		json_number(c->out, r->t1);
-		fputs(",\"tn_mean\":", c->out);
-		json_number(c->out, r->tn);
-		fputs(",\"ec\":", c->out);
-		json_number(c->out, r->e.ec);
-		/* A single value has no interval; an open side is null. */
-		fputs(",\"lo\":", c->out);
-		json_number(c->out, r->e.method == EC_POINT ? NAN : r->e.lo);
-		fputs(",\"hi\":", c->out);
-		json_number(c->out, r->e.method == EC_POINT ? NAN : r->e.hi);
-		fprintf(c->out, ",\"method\":\"%s\",\"open\":",
-		    r->e.method == EC_POINT ? "point" : "fieller");
-		if (stat_ec_why(&r->e) != NULL)
-			json_string(c->out, stat_ec_why(&r->e));
-		else
-			fputs("null", c->out);
-		fputs(",\"efficiency\":", c->out);
-		json_number(c->out, r->eff);
-		if (r->has_diff) {
-			fputs(",\"diff\":{\"ec\":", c->out);
-			json_number(c->out, r->d);
-			fputs(",\"lo\":", c->out);
-			json_number(c->out, r->dlo);
-			fputs(",\"hi\":", c->out);
-			json_number(c->out, r->dhi);
-			fputc('}', c->out);
-		}
-		fputc('}', c->out);
-	}
-	fputs("]}", c->out);
-}
-
-/* --- Universal Scalability Law (analysis/stats/usl.c) ------------------------- */
+/* --- Universal Scalability Law (analysis/stats/usl.c) ------------------ */
 
 /* Per set: the fit, or the reason there is none. */
 static void
-usl_section(struct cmp *c)
+usl_fits(struct compare_result *r)
 {
-	struct usl_fit u;
-	char *head;
 	size_t i;
 
-	if (c->o->json)
-		fputs(",\"usl\":[", c->out);
-	else
-		usl_print_header(c->out, c->o->conf);
-	for (i = 0; i < c->nsets; i++) {
-		usl_fit_set(c->sets[i], c->o->usl_all, c->o->jobs,
-		    c->o->njobs, c->o->conf, &u);
-		if (c->o->json) {
-			fprintf(c->out, "%s{\"set\":%zu,\"fit\":", i ? "," : "",
-			    i);
-			usl_json(c->out, &u);
-			fputc('}', c->out);
-			continue;
-		}
-		head = xasprintf("%c %s", syms[i], c->lab[i]);
-		usl_print(c->out, head, &u);
-		free(head);
-	}
-	fputs(c->o->json ? "]" : "\n", c->out);
+	for (i = 0; i < r->nsets; i++)
+		usl_fit_set(r->sets[i], r->o->usl_all, r->o->jobs,
+		    r->o->njobs, r->o->conf, &r->usl[i]);
 }
 
 /* --- validity ---------------------------------------------------------- */
 
-/* Every set's flags (analysis/stats/validity.c) and precision meta. */
+/* Every set's flags (analysis/stats/validity.c). */
 static void
-validity(struct cmp *c, struct compare_verdict *v)
+validity(struct compare_result *r)
 {
-	struct gate *g;
-	double cv = c->o->max_cv > 0 ? c->o->max_cv : GATE_MAX_CV;
-	size_t i, k, n;
-	char buf[768], prefix[8];
+	size_t i;
 
-	if (c->o->json)
-		fputs(",\"validity\":[", c->out);
-	else
-		fprintf(c->out, "Validity (real time CV above %g%%, an EC "
-		    "interval above min(N, ncpu), a missed precision "
-		    "target, disturbed batches counted):\n", cv);
-	c->first = 1;
-	for (i = 0; i < c->nsets; i++) {
-		n = gate_set(c->sets[i], c->o->conf, cv, &g);
-		v->nflags += (int)n;
-		snprintf(prefix, sizeof(prefix), "%c ", syms[i]);
-		for (k = 0; k < n; k++) {
-			gate_text(buf, sizeof(buf), c->sets[i], &g[k]);
-			if (!c->o->json) {
-				fputs(prefix, c->out);
-				put_clean(c->out, buf);
-				fputc('\n', c->out);
-				continue;
-			}
-			json_sep(c);
-			fprintf(c->out, "{\"set\":%zu,\"flag\":", i);
-			json_string(c->out, gate_name(g[k].kind));
-			fprintf(c->out, ",\"jobs\":%d,\"text\":", g[k].jobs);
-			json_string(c->out, buf);
-			fputc('}', c->out);
-		}
-		free(g);
-		if (!c->o->json)
-			precision_print(c->out, prefix, c->sets[i]);
+	r->max_cv = r->o->max_cv > 0 ? r->o->max_cv : GATE_MAX_CV;
+	for (i = 0; i < r->nsets; i++) {
+		r->ngates[i] = gate_set(r->sets[i], r->o->conf, r->max_cv,
+		    &r->gates[i]);
+		r->v.nflags += (int)r->ngates[i];
 	}
-	if (c->o->json)
-		fputc(']', c->out);
-	else if (v->nflags == 0)
-		fprintf(c->out, "  nothing flagged\n");
-	if (!c->o->json)
-		fputc('\n', c->out);
 }
 
 /* --- verdict ----------------------------------------------------------- */
@@ -667,181 +391,125 @@ order_cmp(const void *a, const void *b)
  * Real time of every set against the baseline at every common level,
  * judged by verdict.c's engine: Welch's t, Holm's step-down correction
  * over the family so that the exit status keeps a family-wise false
- * alarm rate of 1 - conf.  Reported by p-value, smallest first.
+ * alarm rate of 1 - conf.  Ordered by p-value, smallest first.
  */
 static void
-verdict(struct cmp *c, struct compare_verdict *v)
+verdict(struct compare_result *r)
 {
-	struct verdict_test *tests, **by_p;
-	const struct verdict_test *t;
-	size_t nfam, n, i;
+	size_t i, n;
 
-	nfam = verdict_family(c->sets, c->nsets, c->levels, c->nlevels,
-	    verdict_metric, 1, 0, &tests);
-	(void)verdict_run(tests, nfam, c->o->conf, 0);
-	by_p = xcalloc(nfam + 1, sizeof(*by_p));
-	for (i = n = 0; i < nfam; i++) {
-		by_p[i] = &tests[i];
-		n += tests[i].verdict != VERDICT_UNTESTED;
-		v->nslower += tests[i].verdict == VERDICT_SLOWER;
-		v->nfaster += tests[i].verdict == VERDICT_FASTER;
+	r->nfam = verdict_family(r->sets, r->nsets, r->levels, r->nlevels,
+	    verdict_metric, 1, 0, &r->tests);
+	(void)verdict_run(r->tests, r->nfam, r->o->conf, 0);
+	r->by_p = xcalloc(r->nfam + 1, sizeof(*r->by_p));
+	for (i = n = 0; i < r->nfam; i++) {
+		r->by_p[i] = &r->tests[i];
+		n += r->tests[i].verdict != VERDICT_UNTESTED;
+		r->v.nslower += r->tests[i].verdict == VERDICT_SLOWER;
+		r->v.nfaster += r->tests[i].verdict == VERDICT_FASTER;
 	}
-	if (nfam > 1)
-		qsort(by_p, nfam, sizeof(*by_p), order_cmp);
-	v->ntests = (int)n;
-	if (c->o->json) {
-		fprintf(c->out, ",\"verdict\":{\"test\":\"welch\","
-		    "\"correction\":\"holm\",\"ntests\":%zu,\"slower\":[", n);
-		c->first = 1;
-		for (i = 0; i < n; i++) {
-			t = by_p[i];
-			if (t->verdict != VERDICT_SLOWER)
-				continue;
-			json_sep(c);
-			fprintf(c->out, "{\"set\":%zu,\"jobs\":%d,\"pct\":",
-			    t->set, t->jobs);
-			json_number(c->out, t->t.pct);
-			fputs(",\"p\":", c->out);
-			json_number(c->out, t->t.p);
-			fputc('}', c->out);
-		}
-		fprintf(c->out, "],\"faster\":%d,\"regression\":%s}",
-		    v->nfaster, v->nslower ? "true" : "false");
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		t = by_p[i];
-		if (t->verdict != VERDICT_SLOWER &&
-		    t->verdict != VERDICT_FASTER)
-			continue;
-		fprintf(c->out, "%s: %c %s at jobs %d: real %+.3g%% +/- "
-		    "%.3g%% (Welch p = %.3g)\n",
-		    t->verdict == VERDICT_SLOWER ? "SLOWER" : "faster",
-		    syms[t->set], c->lab[t->set], t->jobs, t->t.pct,
-		    t->t.pct_hw, t->t.p);
-	}
-	/* No test is no evidence: not "no slowdown". */
-	fprintf(c->out, "Verdict: %s (real time vs x, Welch's t, Holm's "
-	    "correction over %zu test%s, %.1f%% confidence)\n",
-	    n == 0 ? "none, nothing could be tested" : v->nslower ?
-	    "significant slowdown" : "no significant slowdown",
-	    n, n == 1 ? "" : "s", c->o->conf);
-	if (v->nflags > 0)
-		fprintf(c->out, "Validity: %d flag%s above: %s\n", v->nflags,
-		    v->nflags == 1 ? "" : "s", v->nslower ? "the slowdown "
-		    "stands, the figures may not" : "no slowdown found is "
-		    "not no slowdown here");
-out:
-	free(by_p);
-	verdict_family_free(tests, nfam);
+	if (r->nfam > 1)
+		qsort(r->by_p, r->nfam, sizeof(*r->by_p), order_cmp);
+	r->v.ntests = (int)n;
 }
 
-static void
-cmp_free(struct cmp *c)
+void
+compare_result_free(struct compare_result *r)
 {
 	size_t i;
 
-	for (i = 0; i < c->nsets; i++) {
-		free(c->lab[i]);
-		free(c->path[i]);
+	for (i = 0; i < r->nsets && i < COMPARE_MAX_SETS; i++) {
+		free(r->lab[i]);
+		free(r->path[i]);
+		free(r->gates[i]);
 	}
-	free(c->levels);
+	for (i = 0; i < r->nblocks; i++)
+		free_ds(r->blocks[i].ds, r->nsets);
+	for (i = 0; i < r->nguard_warn; i++)
+		free(r->guard_warn[i]);
+	for (i = 0; i < r->nlevel_warn; i++)
+		free(r->level_warn[i]);
+	free(r->guard_warn);
+	free(r->level_warn);
+	free(r->diffs);
+	free(r->levels);
+	free(r->blocks);
+	free(r->ec);
+	free(r->by_p);
+	if (r->tests != NULL)
+		verdict_family_free(r->tests, r->nfam);
+	memset(r, 0, sizeof(*r));
+}
+
+void
+compare_compute_guard(struct rs_set *const *sets, size_t nsets,
+    const struct compare_opts *o, struct compare_result *r)
+{
+	result_init(r, sets, nsets < COMPARE_MAX_SETS ? nsets :
+	    COMPARE_MAX_SETS, o);
+	guard(r);
 }
 
 int
-compare_guard(FILE *out, struct rs_set *const *sets, size_t nsets,
-    const struct compare_opts *o, struct compare_verdict *v)
+compare_compute(struct rs_set *const *sets, size_t nsets,
+    const struct compare_opts *o, struct compare_result *r)
 {
-	struct cmp c;
+	const char *const *metrics;
+	size_t i, j, nmetrics;
 
-	memset(v, 0, sizeof(*v));
-	memset(&c, 0, sizeof(c));
-	c.out = out;
-	c.sets = sets;
-	c.nsets = nsets < COMPARE_MAX_SETS ? nsets : COMPARE_MAX_SETS;
-	c.o = o;
-	return (guard(&c, v));
+	memset(r, 0, sizeof(*r));
+	if (nsets < 2 || nsets > COMPARE_MAX_SETS) {
+		warnx("compare: %zu sets: need 2 to %d", nsets,
+		    COMPARE_MAX_SETS);
+		return (-1);
+	}
+	result_init(r, sets, nsets, o);
+	guard(r);
+	if (r->v.refused)
+		return (0);
+	metrics = o->metrics != NULL ? o->metrics : default_metrics;
+	nmetrics = o->metrics != NULL ? o->nmetrics :
+	    sizeof(default_metrics) / sizeof(default_metrics[0]);
+	common_levels(r);
+	for (j = 0; j < r->nlevels; j++)
+		for (i = 0; i < nmetrics; i++)
+			block(r, r->levels[j], metrics[i]);
+	ec_rows(r);
+	usl_fits(r);
+	validity(r);
+	verdict(r);
+	return (0);
 }
 
 int
 compare_sets(FILE *out, struct rs_set *const *sets, size_t nsets,
     const struct compare_opts *o, struct compare_verdict *v)
 {
-	struct cmp c;
-	struct ecrow *rows;
-	size_t i, j, nrows;
+	struct compare_result r;
+	int rc;
 
 	memset(v, 0, sizeof(*v));
-	if (nsets < 2 || nsets > COMPARE_MAX_SETS) {
-		warnx("compare: %zu sets: need 2 to %d", nsets,
-		    COMPARE_MAX_SETS);
+	if (compare_compute(sets, nsets, o, &r) == -1)
 		return (-1);
-	}
-	memset(&c, 0, sizeof(c));
-	c.out = out;
-	c.sets = sets;
-	c.nsets = nsets;
-	c.o = o;
-	c.metrics = o->metrics != NULL ? o->metrics : default_metrics;
-	c.nmetrics = o->metrics != NULL ? o->nmetrics :
-	    sizeof(default_metrics) / sizeof(default_metrics[0]);
-	for (i = 0; i < nsets; i++) {
-		c.lab[i] = clean_copy(label_of(sets[i]));
-		c.path[i] = clean_copy(sets[i]->path);
-	}
+	rc = o->json ? compare_render_json(out, &r) :
+	    compare_render_text(out, &r);
+	*v = r.v;
+	compare_result_free(&r);
+	return (rc);
+}
 
-	if (o->json) {
-		fprintf(out, "{\"confidence\":%g,\"sets\":[", o->conf);
-		for (i = 0; i < nsets; i++) {
-			fprintf(out, "%s{\"symbol\":\"%c\",\"label\":",
-			    i ? "," : "", syms[i]);
-			json_string(out, label_of(sets[i]));
-			fputs(",\"path\":", out);
-			json_string(out, sets[i]->path);
-			fputc('}', out);
-		}
-		fputc(']', out);
-	} else {
-		size_t lw = 0;
+/* The levels of ministat's table (its blocks are ministat's). */
+int
+compare_parse_conf(const char *arg, double *conf)
+{
+	char *end;
+	double c;
 
-		for (i = 0; i < nsets; i++)
-			if (strlen(c.lab[i]) > lw)
-				lw = strlen(c.lab[i]);
-		fprintf(out, "Sets (x is the baseline):\n");
-		for (i = 0; i < nsets; i++)
-			fprintf(out, "%c %-*s  %s\n", syms[i], (int)lw,
-			    c.lab[i], c.path[i]);
-		fputc('\n', out);
+	c = strtod(arg, &end);
+	if (*end == '\0' && end != arg && ministat_conf_ok(c)) {
+		*conf = c;
+		return (0);
 	}
-	if (guard(&c, v) == -1) {
-		if (o->json)
-			fputs(",\"refused\":true}\n", out);
-		cmp_free(&c);
-		return (-1);
-	}
-	common_levels(&c);
-	if (c.nlevels == 0)
-		warnx("warning: no concurrency level is in every set%s",
-		    o->jobs != NULL ? " (and selected with --jobs)" : "");
-	if (o->json)
-		fputs(",\"refused\":false,\"comparisons\":[", out);
-	c.first = 1;
-	for (j = 0; j < c.nlevels; j++)
-		for (i = 0; i < c.nmetrics; i++)
-			block(&c, c.levels[j], c.metrics[i], v);
-	if (o->json)
-		fputc(']', out);
-	nrows = ec_rows(&c, &rows);
-	if (o->json)
-		ec_json(&c, rows, nrows);
-	else
-		ec_text(&c, rows, nrows);
-	free(rows);
-	usl_section(&c);
-	validity(&c, v);
-	verdict(&c, v);
-	if (o->json)
-		fputs("}\n", out);
-	cmp_free(&c);
-	return (0);
+	warnx("-c %s: confidence must be one of 80 90 95 98 99 99.5", arg);
+	return (-1);
 }

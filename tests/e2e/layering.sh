@@ -11,7 +11,7 @@ objs=${FSCONC_BUILD:-$TOP/build}/obj
 
 # The tree as it is: includes, and circles over the build's objects.
 if [ -d "$objs" ] && command -v nm >/dev/null 2>&1; then
-	check "the tree keeps DESIGN.md's layering (includes and circles)" \
+	check "the tree keeps DESIGN.md's layering (includes, floors, circles, no cli/ file calling another)" \
 	    python3 "$check_py" --root "$TOP" --objs "$objs"
 else
 	check "the tree keeps DESIGN.md's layering (includes)" \
@@ -97,6 +97,27 @@ if command -v cc >/dev/null 2>&1 && command -v nm >/dev/null 2>&1; then
 	    cc -c "$o/b.c" -o "$o/harness/run/b.o"
 	planted "a call up a floor" "$o" \
 	    "harness/os/a.c: calls up (harness/run/b.c), a floor above harness/os/"
+
+	# A command calling another command's file, not through main.c.
+	fresh_copy
+	o=$(scratch)
+	mkdir -p "$o/cli"
+	printf 'int cmd_b_helper(void);\nint cmd_a(void) { return cmd_b_helper(); }\n' \
+	    >"$o/a.c"
+	printf 'int cmd_b_helper(void) { return 1; }\n' >"$o/b.c"
+	printf 'int cmd_a(void);\nint main(void) { return cmd_a(); }\n' \
+	    >"$o/m.c"
+	cc -c "$o/a.c" -o "$o/cli/cmd_a.o" &&
+	    cc -c "$o/b.c" -o "$o/cli/cmd_b.o" &&
+	    cc -c "$o/m.c" -o "$o/cli/main.o"
+	planted "a cli/ file calling another" "$o" \
+	    "cli/cmd_a.c: calls cmd_b_helper (cli/cmd_b.c), another cli/ file"
+	out=$(python3 "$check_py" --root "$copy" --objs "$o" 2>&1)
+	if printf '%s\n' "$out" | grep -q "cli/main.c"; then
+		not_ok "main.c, the dispatcher, may call the commands" "$out"
+	else
+		ok "main.c, the dispatcher, may call the commands"
+	fi
 else
 	skip "planted: a circle of files" "no cc or nm"
 fi

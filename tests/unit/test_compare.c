@@ -670,6 +670,191 @@ test_verdict_lines(void **state)
 	gsl_rng_free(rng);
 }
 
+/*
+ * Compute, then render: the result holds every figure before a line is
+ * printed, both renderers read it without changing it, and compare_sets
+ * prints what they print.
+ */
+static void
+test_result_renders(void **state)
+{
+	static const int lv[] = { 1, 2, 4 };
+	static const double mu[] = { 10, 12, 14 }, sd[] = { 0.1, 0.1, 0.1 };
+	static const double slow[] = { 10, 12, 17 };
+	static const int jobs[] = { 2, 4, 8 };
+	struct rs_set *sets[2];
+	struct compare_result r;
+	struct compare_verdict v;
+	struct compare_opts o;
+	char *t1 = NULL, *t2 = NULL, *j1 = NULL, *ts = NULL;
+	size_t len, i;
+	gsl_rng *rng;
+	FILE *fp;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 31);
+	sets[0] = mkset("a", rng, lv, mu, sd, 3);
+	sets[1] = mkset("b", rng, lv, slow, sd, 3);
+	add_meta(sets[1], "kernel", "other");
+	/* Level 2 of b: two values, too few for a block. */
+	for (i = 0; i < sets[1]->nruns; i++)
+		if (sets[1]->runs[i].jobs == 2 && sets[1]->runs[i].rep > 2)
+			sets[1]->runs[i].status = RS_FAILED;
+	memset(&o, 0, sizeof(o));
+	o.conf = 95;
+	o.width = 74;
+	o.jobs = jobs;
+	o.njobs = 3;
+	assert_int_equal(compare_compute(sets, 2, &o, &r), 0);
+	/* The guard: kernel differs; a warning for it and one for jobs 8. */
+	assert_int_equal(r.ndiffs, 1);
+	assert_string_equal(r.diffs[0].key, "kernel");
+	assert_null(r.diffs[0].val[0]);
+	assert_string_equal(r.diffs[0].val[1], "other");
+	assert_int_equal(r.nguard_warn, 1);
+	assert_non_null(strstr(r.guard_warn[0], "1 meta key differs"));
+	assert_int_equal(r.nlevel_warn, 1);
+	assert_string_equal(r.level_warn[0], "warning: jobs 8: not in every "
+	    "set");
+	/* Levels 2 and 4 selected; 2 skipped for every metric tried. */
+	assert_int_equal(r.nlevels, 2);
+	assert_true(r.nblocks >= 2);
+	assert_int_equal(r.blocks[0].jobs, 2);
+	assert_true(r.blocks[0].skipped);
+	assert_int_equal(r.blocks[0].few, 1);
+	assert_int_equal(r.blocks[0].few_n, 2);
+	assert_int_equal(r.v.nblocks, 1);
+	assert_int_equal(r.nec, 4);
+	assert_int_equal(r.v.ntests, 1);
+	assert_int_equal(r.v.nslower, 1);
+	assert_int_equal(r.by_p[0]->jobs, 4);
+	/* Rendered twice, the same bytes: rendering changes nothing. */
+	assert_non_null(fp = open_memstream(&t1, &len));
+	assert_int_equal(compare_render_text(fp, &r), 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_non_null(fp = open_memstream(&j1, &len));
+	assert_int_equal(compare_render_json(fp, &r), 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_non_null(fp = open_memstream(&t2, &len));
+	assert_int_equal(compare_render_text(fp, &r), 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_string_equal(t1, t2);
+	assert_non_null(strstr(t1, "jobs 2, real: skipped (+ b has 2 values"));
+	assert_non_null(strstr(j1, "\"regression\":true}"));
+	assert_null(strstr(j1, "\"jobs\":2,\"metric\""));
+	compare_result_free(&r);
+	assert_non_null(fp = open_memstream(&ts, &len));
+	assert_int_equal(compare_sets(fp, sets, 2, &o, &v), 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_string_equal(ts, t1);
+	assert_int_equal(v.nslower, 1);
+	free(t1);
+	free(t2);
+	free(j1);
+	free(ts);
+	rs_free(sets[0]);
+	rs_free(sets[1]);
+	gsl_rng_free(rng);
+}
+
+/* A refusal is a result: the guard's list, then nothing. */
+static void
+test_result_refused(void **state)
+{
+	static const int lv[] = { 1, 2 };
+	static const double mu[] = { 10, 12 }, sd[] = { 0.1, 0.1 };
+	struct rs_set *sets[2];
+	struct compare_result r;
+	struct compare_opts o;
+	char *buf = NULL;
+	size_t len;
+	gsl_rng *rng;
+	FILE *fp;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	sets[0] = mkset("a", rng, lv, mu, sd, 2);
+	sets[1] = mkset("b", rng, lv, mu, sd, 2);
+	free(sets[1]->meta[2].value);
+	sets[1]->meta[2].value = xstrdup("ffff");
+	memset(&o, 0, sizeof(o));
+	o.conf = 95;
+	o.width = 74;
+	assert_int_equal(compare_compute(sets, 2, &o, &r), 0);
+	assert_true(r.v.refused);
+	assert_int_equal(r.nblocks, 0);
+	assert_null(r.tests);
+	assert_non_null(fp = open_memstream(&buf, &len));
+	assert_int_equal(compare_render_json(fp, &r), -1);
+	assert_int_equal(fclose(fp), 0);
+	assert_non_null(strstr(buf, "\"refused\":true}\n"));
+	compare_result_free(&r);
+	free(buf);
+	rs_free(sets[0]);
+	rs_free(sets[1]);
+	gsl_rng_free(rng);
+}
+
+/* nightly's judgement, computed: each outcome and its exit status. */
+static void
+test_nightly_outcomes(void **state)
+{
+	static const int lv[] = { 1, 4 }, lv8[] = { 8 };
+	static const double mu[] = { 10, 14 }, sd[] = { 0.1, 0.14 };
+	static const double slow[] = { 10, 16 };
+	struct rs_set *base, *same, *worse, *other;
+	struct nightly_result r;
+	struct nightly_opts no;
+	char *buf = NULL;
+	size_t len;
+	gsl_rng *rng;
+	FILE *fp;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 5);
+	base = mkset("base", rng, lv, mu, sd, 2);
+	same = mkset("same", rng, lv, mu, sd, 2);
+	worse = mkset("worse", rng, lv, slow, sd, 2);
+	other = mkset("other", rng, lv8, mu, sd, 1);
+	memset(&no, 0, sizeof(no));
+	no.conf = 99;
+	no.threshold = 2;
+	no.max_cv = GATE_MAX_CV;
+	nightly_compute(base, worse, &no, &r);
+	assert_int_equal(r.outcome, NIGHTLY_REGRESSION);
+	assert_int_equal(r.rc, EXIT_REGRESSION);
+	assert_true(r.nreg >= 1);
+	assert_non_null(fp = open_memstream(&buf, &len));
+	nightly_render_text(fp, &r, 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_non_null(strstr(buf, "baseline:  mem/base\n"));
+	assert_non_null(strstr(buf, "significant regression"));
+	free(buf);
+	nightly_result_free(&r);
+	nightly_compute(base, same, &no, &r);
+	assert_int_equal(r.outcome, NIGHTLY_NO_REGRESSION);
+	assert_int_equal(r.rc, EXIT_OK);
+	assert_int_equal(r.nwarn, 0);
+	nightly_result_free(&r);
+	nightly_compute(base, other, &no, &r);
+	assert_int_equal(r.outcome, NIGHTLY_NO_FAMILY);
+	assert_int_equal(r.rc, EXIT_RUNTIME);
+	assert_int_equal(r.nwarn, 1);
+	assert_non_null(strstr(r.warn[0], "no concurrency level in common"));
+	nightly_result_free(&r);
+	nightly_compute(NULL, same, &no, &r);
+	assert_int_equal(r.outcome, NIGHTLY_NO_BASELINE);
+	assert_int_equal(r.rc, EXIT_OK);
+	nightly_result_free(&r);
+	rs_free(base);
+	rs_free(same);
+	rs_free(worse);
+	rs_free(other);
+	gsl_rng_free(rng);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -687,6 +872,9 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_gate_disturbed),
 		cmocka_unit_test(test_ec_table_decimals),
 		cmocka_unit_test(test_verdict_lines),
+		cmocka_unit_test(test_result_renders),
+		cmocka_unit_test(test_result_refused),
+		cmocka_unit_test(test_nightly_outcomes),
 	};
 
 	UNIT_ARGS(argc, argv, tests);
