@@ -211,6 +211,10 @@ char	*campaign_cmdline(const struct campaign_file *,
 const char *campaign_hook_path(enum md_os);
 int	 campaign_hook_install(const struct campaign_ctx *, const char *bin,
 	    const char *root, const char *id, char *err, size_t errlen);
+/* The same hook running "BIN cmd resume ..." (cmd: "bisect"). */
+int	 campaign_hook_install_cmd(const struct campaign_ctx *,
+	    const char *bin, const char *cmd, const char *root,
+	    const char *id, char *err, size_t errlen);
 int	 campaign_hook_remove(const struct campaign_ctx *, char *err,
 	    size_t errlen);
 /* The id the installed hook resumes (malloc'd), or NULL if none. */
@@ -267,5 +271,18 @@ int	 campaign_open(const char *root, const char *id, struct campaign *);
 void	 campaign_close(struct campaign *);
 /* The number of planned boots that may yet run; "finished" ... */
 const char *campaign_state_name(enum campaign_state);
+
+/*
+ * The campaign's trusted-state helpers, for fsconc bisect (campaign_api.c
+ * wraps campaign_int.h's): path opened from "/" with no symbolic link,
+ * every directory on the way and path owned by root or the caller and
+ * writable by no one else (dir: a directory, else a regular file): the
+ * descriptor, or -1 with "path: cause" in err.  An fd's flock, waited
+ * for: 0, or -1 said.  root made absolute and trusted: NULL said why.
+ */
+int	 campaign_open_trusted(const char *path, int dir, char *err,
+	    size_t errlen);
+int	 campaign_flock(int fd, const char *path);
+char	*campaign_abs_root(const char *root, int make);
 
 #endif
