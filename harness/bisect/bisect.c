@@ -246,10 +246,17 @@ replay(struct bs *b, const char *line)
 int
 bs_commit_id(const struct bs *b, size_t k, char *buf, size_t len)
 {
+	size_t i;
+
 	if (k >= b->n || len < b->hexlen + 1 || pread(b->plan_fd, buf,
 	    b->hexlen, (off_t)(k * (b->hexlen + 1))) != (ssize_t)b->hexlen)
 		return (-1);
 	buf[b->hexlen] = '\0';
+	/* What reaches git's argv and the recipe's environment: hex only. */
+	for (i = 0; i < b->hexlen; i++)
+		if (!((buf[i] >= '0' && buf[i] <= '9') || (buf[i] >= 'a' &&
+		    buf[i] <= 'f')))
+			return (-1);
 	return (0);
 }
 
