@@ -91,8 +91,8 @@ fi
 
 # --- a bisect that names commit 6 -------------------------------------------
 R="$s/res"
-# Commit 3 (index 2) hangs its build: killed at the timeout, skipped.
-echo 2 >"$s/hang-at"
+# Commit 7 (index 6) hangs its build: killed at the timeout, skipped.
+echo 6 >"$s/hang-at"
 "$FSCONC" bisect start -R "$R" "$s/t.bisect" >"$s/start.out" 2>&1; rc=$?
 id=$(cat "$R/bisect/active" 2>/dev/null)
 [ $rc -eq 0 ] && [ -n "$id" ] && grep -q "^ExecStart=.* bisect resume -R $R --id $id$" "$hook" &&
@@ -110,14 +110,14 @@ rep=$("$FSCONC" bisect report -R "$R" --id "$id" 2>&1); rc=$?
 [ "$(git -C "$s/tree" rev-parse HEAD)" = "$(git -C "$s/tree" rev-parse master 2>/dev/null || git -C "$s/tree" rev-parse main)" ] &&
     [ -z "$(git -C "$s/tree" status --porcelain)" ] && [ ! -d "$s/tree/.git/worktrees" ] &&
     ok "the user's tree untouched" || not_ok "the user's tree untouched" "$(git -C "$s/tree" status)"
-if grep -q '^build 2 ' "$R/bisect/$id/journal"; then
-	grep -q '^skip 2 build: timeout' "$R/bisect/$id/journal" && ! pgrep -f 'sleep 613' >/dev/null &&
+if grep -q "^build 6 " "$R/bisect/$id/journal"; then
+	grep -q "^skip 6 build: timeout" "$R/bisect/$id/journal" && ! pgrep -f 'sleep 613' >/dev/null &&
 	    ok "a hanging build: killed at the timeout, the commit skipped" ||
 	    not_ok "a hanging build: killed at the timeout, the commit skipped" "$(cat "$R/bisect/$id/journal")"
 else
-	not_ok "a hanging build: killed at the timeout, the commit skipped" "commit 2 never built"
+	not_ok "a hanging build: killed at the timeout, the commit skipped" "commit 6 never built"
 fi
-echo "$rep" | grep -q '^2 .* skipped' && echo "$rep" | grep -q 'boots; [0-9]* s from start' &&
+echo "$rep" | grep -q "^6 .* skipped" && echo "$rep" | grep -q 'boots; [0-9]* s from start' &&
     ok "report: the skipped commit, boots and time" || not_ok "report: the skipped commit, boots and time" "$rep"
 js=$("$FSCONC" bisect report -R "$R" --id "$id" --json 2>&1)
 echo "$js" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["culprit"]["subject"]=="commit 6: the regression"; assert any(s["skipped"] for s in d["steps"]); assert all(len(s["boots"])>=2 for s in d["steps"] if not s["skipped"])' 2>"$s/py.err" &&
@@ -142,7 +142,7 @@ echo "$rep" | grep -q '^outcome: no regression' && ! echo "$rep" | grep -q 'firs
     not_ok "a history without a regression: said so" "$rep $(tail -5 "$s/resume.out")"
 
 # --- a power cut during a build: resume builds again and goes on -------------
-echo 9 >"$s/wait-at"
+echo 0 >"$s/wait-at"
 R3="$s/res3"
 "$FSCONC" bisect start -R "$R3" "$s/t.bisect" >"$s/cut.out" 2>&1 &
 bg=$!
@@ -153,10 +153,20 @@ wait $bg 2>/dev/null
 rm -f "$s/wait-at"
 resume_all "$R3" 80
 j="$R3/bisect/$id3/journal"
-[ "$(grep -c '^build 9 ' "$j")" -ge 2 ] && grep -q '^done 0 ' "$j" &&
+[ "$(grep -c "^build 0 " "$j")" -ge 2 ] && grep -q '^done 0 ' "$j" &&
     grep -q "build was cut off" "$s/resume.out" &&
     ok "a power cut during a build: built again, the bisect goes on" ||
     not_ok "a power cut during a build: built again, the bisect goes on" "$(cat "$j")"
+
+# --- stop ---------------------------------------------------------------------
+R5="$s/res5"
+"$FSCONC" bisect start -R "$R5" "$s/flat.bisect" >>"$s/resume.out" 2>&1
+"$FSCONC" bisect stop -R "$R5" >"$s/stop.out" 2>&1; rc=$?
+st=$("$FSCONC" bisect status -R "$R5" --id "$(ls "$R5/bisect" | grep -v '^\.' | grep -v active | head -1)" 2>&1)
+err=$("$FSCONC" bisect resume -R "$R5" --id "$(ls "$R5/bisect" | grep -v '^\.' | grep -v active | head -1)" 2>&1); rc2=$?
+[ $rc -eq 0 ] && [ ! -e "$hook" ] && [ ! -e "$R5/bisect/active" ] && echo "$st" | grep -q ': stopped$' &&
+    [ $rc2 -eq 2 ] && ok "stop: the hook and the active mark gone, status says stopped, resume refuses" ||
+    not_ok "stop: the hook and the active mark gone, status says stopped, resume refuses" "rc=$rc rc2=$rc2 $st $err $(cat "$s/stop.out")"
 
 # --- bad input -----------------------------------------------------------------
 bfile "$s/m.bisect" "$s/tree" HEAD~9 nosuchref
