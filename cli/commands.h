@@ -36,6 +36,7 @@ int	cmd_history(int, char **);	/* cli/cmd_history.c */
 int	cmd_report_history(int, char **);
 int	cmd_why(int, char **);		/* cli/cmd_why.c */
 int	cmd_campaign(int, char **);	/* cli/cmd_campaign.c */
+int	cmd_bisect(int, char **);	/* cli/cmd_bisect.c */
 
 extern const struct fsconc_command fsconc_commands[];
 

@@ -66,6 +66,8 @@ const struct fsconc_command fsconc_commands[] = {
 	    "which kernel code grows in cost per job, from run --profile" },
 	{ "campaign", cmd_campaign, "campaign start|resume|status|stop|report",
 	    "boot-time option sets compared across reboots" },
+	{ "bisect", cmd_bisect, "bisect start|resume|status|stop|report",
+	    "the kernel commit that made a figure worse, over boots" },
 	{ NULL, NULL, NULL, NULL },
 };
 

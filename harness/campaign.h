@@ -213,6 +213,10 @@ char	*campaign_cmdline(const struct campaign_file *,
 const char *campaign_hook_path(enum md_os);
 int	 campaign_hook_install(const struct campaign_ctx *, const char *bin,
 	    const char *root, const char *id, char *err, size_t errlen);
+/* The same hook running "BIN cmd resume ..." (cmd: "bisect"). */
+int	 campaign_hook_install_cmd(const struct campaign_ctx *,
+	    const char *bin, const char *cmd, const char *root,
+	    const char *id, char *err, size_t errlen);
 int	 campaign_hook_remove(const struct campaign_ctx *, char *err,
 	    size_t errlen);
 /* The id the installed hook resumes (malloc'd), or NULL if none. */
@@ -300,5 +304,25 @@ void	 campaign_status_text(FILE *, const struct campaign *, int sets);
 void	 campaign_status_json(FILE *, const struct campaign *, int open);
 /* campaign report's foot: a line per failed configuration. */
 void	 campaign_status_failed(FILE *, const struct campaign *);
+
+/* --- trusted state (journal.c), shared with fsconc bisect ---------------- */
+
+/*
+ * path (absolute, canonical) opened by descriptor from "/", never
+ * through a symbolic link, every directory on the way and path itself
+ * owned by root or the caller and writable by no one else (a sticky
+ * directory on the way, /tmp, aside): what resume, run as root, may
+ * trust.  dir: path is a directory, else a regular file.  The
+ * descriptor, or -1 with errno and "path: cause" in err.
+ */
+int	 campaign_open_trusted(const char *path, int dir, char *err,
+	    size_t errlen);
+/* fd locked (flock, exclusive), waited for: 0, or -1 said (path). */
+int	 campaign_flock(int fd, const char *path);
+/*
+ * root as an absolute path (rs_default_root() when NULL), made when make,
+ * and trusted (campaign_open_trusted); NULL said why.
+ */
+char	*campaign_abs_root(const char *root, int make);
 
 #endif

@@ -14,20 +14,6 @@
 
 /* "fsconc: campaign: " and the message, on stderr. */
 void	 cj_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/*
- * path (absolute, canonical) opened by descriptor from "/", never
- * through a symbolic link, every directory on the way and path itself
- * owned by root or the caller and writable by no one else (a sticky
- * directory on the way, /tmp, aside): what resume, run as root, may
- * trust.  dir: path is a directory, else a regular file.  The
- * descriptor, or -1 with errno and "path: cause" in err.
- */
-int	 cj_open_trusted(const char *path, int dir, char *err, size_t errlen);
-/*
- * root as an absolute path (rs_default_root() when NULL), made when make,
- * and trusted (cj_open_trusted); NULL said why.
- */
-char	*cj_abs_root(const char *root, int make);
 /* ROOT/campaign/active, and the id it names (*idp NULL: none): 0, or
    -1 said why (not trusted, not an id). */
 char	*cj_active_path(const char *root);
@@ -40,8 +26,6 @@ int	 cj_active(const char *root, char **idp);
  */
 int	 cj_lock(const char *root, int make);
 void	 cj_unlock(void);
-/* fd locked (flock, exclusive), waited for: 0, or -1 said (path). */
-int	 cj_flock(int fd, const char *path);
 /* The plan loaded and the journal replayed into c (said why not). */
 int	 cj_load(struct campaign *c, const char *root, const char *id);
 /* Find (id, else the active one, else with latest the newest) and

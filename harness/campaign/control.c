@@ -8,7 +8,7 @@
  * ROOT/campaign/.lock (cj_lock); resume does not hold it while its run
  * runs, and reads the journal again under it before it orders a boot.
  * All of it, and the binary the hook runs, is trusted only when root's
- * (cj_open_trusted): resume runs as root what it says.
+ * (campaign_open_trusted): resume runs as root what it says.
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -239,7 +239,7 @@ machine_lock(enum md_os os)
 		free(dir);
 		return (-1);
 	}
-	if (cj_flock(fd, dir) != 0) {
+	if (campaign_flock(fd, dir) != 0) {
 		close(fd);
 		fd = -1;
 	}
@@ -303,12 +303,12 @@ campaign_start(const char *file, const char *root, int dry_run,
 	}
 	/* The program the hook runs as root at every boot, trusted as
 	   the campaign's state is. */
-	if ((v = cj_open_trusted(bin, 0, e, sizeof(e))) == -1) {
+	if ((v = campaign_open_trusted(bin, 0, e, sizeof(e))) == -1) {
 		cj_say("%s", e);
 		goto out;
 	}
 	close(v);
-	if ((r = cj_abs_root(root, 1)) == NULL)
+	if ((r = campaign_abs_root(root, 1)) == NULL)
 		goto out;
 	/* A tmpfs would not survive the reboot: nothing would resume. */
 	if ((v = campaign_os_volatile_fs(r, e, sizeof(e))) != 0) {

@@ -112,7 +112,7 @@ trusted(const struct stat *st, const char *path, int ancestor, char *err,
 }
 
 int
-cj_open_trusted(const char *path, int dir, char *err, size_t errlen)
+campaign_open_trusted(const char *path, int dir, char *err, size_t errlen)
 {
 	struct stat st;
 	char *copy, *w, *next, *save, *pre = NULL;
@@ -205,7 +205,7 @@ read_trusted(int dfd, const char *name, const char *path, off_t max,
 
 /* root as an absolute path (rs_default_root() when NULL); made when make. */
 char *
-cj_abs_root(const char *root, int make)
+campaign_abs_root(const char *root, int make)
 {
 	char buf[PATH_MAX], e[PATH_MAX + 128];
 	int fd;
@@ -220,7 +220,7 @@ cj_abs_root(const char *root, int make)
 		cj_say("-R %s: %s", root, strerror(errno));
 		return (NULL);
 	}
-	if ((fd = cj_open_trusted(buf, 1, e, sizeof(e))) == -1) {
+	if ((fd = campaign_open_trusted(buf, 1, e, sizeof(e))) == -1) {
 		cj_say("%s", e);
 		return (NULL);
 	}
@@ -245,7 +245,7 @@ cj_active(const char *root, char **idp)
 	*idp = NULL;
 	dir = xasprintf("%s/campaign", root);
 	p = cj_active_path(root);
-	dfd = cj_open_trusted(dir, 1, e, sizeof(e));
+	dfd = campaign_open_trusted(dir, 1, e, sizeof(e));
 	en = errno;
 	free(dir);
 	s = dfd == -1 ? NULL : read_trusted(dfd, "active", p, 256, &n, e,
@@ -281,7 +281,7 @@ cj_active(const char *root, char **idp)
 static int held = -1;
 
 int
-cj_flock(int fd, const char *path)
+campaign_flock(int fd, const char *path)
 {
 	while (flock(fd, LOCK_EX) != 0)
 		if (errno != EINTR) {
@@ -306,7 +306,7 @@ cj_lock(const char *root, int make)
 		cj_say("%s: %s", dir, strerror(errno));
 		goto bad;
 	}
-	if ((dfd = cj_open_trusted(dir, 1, e, sizeof(e))) == -1) {
+	if ((dfd = campaign_open_trusted(dir, 1, e, sizeof(e))) == -1) {
 		cj_say("%s", e);
 		goto bad;
 	}
@@ -325,7 +325,7 @@ cj_lock(const char *root, int make)
 		cj_say("%s", e);
 		goto bad;
 	}
-	if (cj_flock(fd, p) != 0)
+	if (campaign_flock(fd, p) != 0)
 		goto bad;
 	free(dir);
 	free(p);
@@ -849,7 +849,7 @@ cj_load(struct campaign *c, const char *root, const char *id)
 		cj_say("%s: not a campaign id (%s)", c->dir, why);
 		return (-1);
 	}
-	if ((dfd = cj_open_trusted(c->dir, 1, e, sizeof(e))) == -1) {
+	if ((dfd = campaign_open_trusted(c->dir, 1, e, sizeof(e))) == -1) {
 		cj_say("%s", e);
 		return (-1);
 	}
@@ -976,7 +976,7 @@ find(const char *root, const char *id, int latest, char **rootp,
 	char e[128], *dir;
 
 	*idp = NULL;
-	if ((*rootp = cj_abs_root(root, 0)) == NULL) {
+	if ((*rootp = campaign_abs_root(root, 0)) == NULL) {
 		cj_say("no campaign under %s", root != NULL ? root :
 		    rs_default_root());
 		return (EXIT_USAGE);
@@ -1102,7 +1102,7 @@ cj_write(struct campaign *c, const struct campaign_event *ev)
 	text = xasprintf("%s\n", line);
 	if (own && cj_lock(c->root, 0) != 0)
 		goto out;
-	if ((dfd = cj_open_trusted(c->dir, 1, e, sizeof(e))) == -1) {
+	if ((dfd = campaign_open_trusted(c->dir, 1, e, sizeof(e))) == -1) {
 		cj_say("%s", e);
 		goto out;
 	}

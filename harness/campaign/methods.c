@@ -425,9 +425,11 @@ unit_escape(const char *s)
 	return (out);
 }
 
-/* The hook's text: the resume command once the system is up. */
+/* The hook's text: the resume command (cmd: "campaign", "bisect") once
+   the system is up. */
 static char *
-hook_text(enum md_os os, const char *bin, const char *root, const char *id)
+hook_text(enum md_os os, const char *bin, const char *cmd, const char *root,
+    const char *id)
 {
 	char *b, *r, *t;
 
@@ -451,13 +453,13 @@ hook_text(enum md_os os, const char *bin, const char *root, const char *id)
 		    "\n"
 		    "%s_start()\n"
 		    "{\n"
-		    "\t/usr/sbin/daemon -f %s campaign resume -R %s --id %s\n"
+		    "\t/usr/sbin/daemon -f %s %s resume -R %s --id %s\n"
 		    "}\n"
 		    "\n"
 		    "load_rc_config $name\n"
 		    ": ${%s_enable:=YES}\n"
 		    "run_rc_command \"$1\"\n", RCD_NAME, id, RCD_NAME, RCD_NAME,
-		    RCD_NAME, RCD_NAME, bin, root, id, RCD_NAME));
+		    RCD_NAME, RCD_NAME, bin, cmd, root, id, RCD_NAME));
 	b = unit_escape(bin);
 	r = unit_escape(root);
 	t = xasprintf(
@@ -470,10 +472,10 @@ hook_text(enum md_os os, const char *bin, const char *root, const char *id)
 	    "\n"
 	    "[Service]\n"
 	    "Type=simple\n"
-	    "ExecStart=%s campaign resume -R %s --id %s\n"
+	    "ExecStart=%s %s resume -R %s --id %s\n"
 	    "\n"
 	    "[Install]\n"
-	    "WantedBy=multi-user.target\n", id, id, b, r, id);
+	    "WantedBy=multi-user.target\n", id, id, b, cmd, r, id);
 	free(b);
 	free(r);
 	return (t);
@@ -482,6 +484,15 @@ hook_text(enum md_os os, const char *bin, const char *root, const char *id)
 int
 campaign_hook_install(const struct campaign_ctx *ctx, const char *bin,
     const char *root, const char *id, char *err, size_t errlen)
+{
+	return (campaign_hook_install_cmd(ctx, bin, "campaign", root, id, err,
+	    errlen));
+}
+
+int
+campaign_hook_install_cmd(const struct campaign_ctx *ctx, const char *bin,
+    const char *cmd, const char *root, const char *id, char *err,
+    size_t errlen)
 {
 	const char *path = campaign_hook_path(ctx->os);
 	char *text, buf[128];
@@ -505,7 +516,7 @@ campaign_hook_install(const struct campaign_ctx *ctx, const char *bin,
 		set_err(err, errlen, "campaign id %s: %s", id, why);
 		return (-1);
 	}
-	text = hook_text(ctx->os, bin, root, id);
+	text = hook_text(ctx->os, bin, cmd, root, id);
 	if (ctx->plan != NULL) {
 		fprintf(ctx->plan, "cat > %s <<'EOF'\n%sEOF\n", path, text);
 		fprintf(ctx->plan, "chown 0:0 %s\nchmod %o %s\n", path, mode,

@@ -1,0 +1,1431 @@
+/*
+ * fsconc bisect: the state machine.  Everything lives in ROOT/bisect/ID/
+ * on the result root (which must survive a reboot):
+ *   bisect     the bisect file as started (resume reads this copy)
+ *   commits    good..bad, first parent, one fixed-width line each
+ *   src/       a clone of the user's tree sharing its objects (git
+ *              clone --shared): the user's tree, its index and its own
+ *              git bisect state are never written
+ *   kernel/N   Linux: commit N's image, kept for its later boots
+ *   build.log  the builds' output
+ *   journal    one event a line, appended and fsync'd before the
+ *              action it records:
+ *     start EPOCH
+ *     build N EPOCH                 commit N's build starts
+ *     built N SECONDS
+ *     skip N REASON...              N failed to build, install or boot
+ *     schedule N BOOTNO BOOTID EPOCH
+ *     run N BOOTNO EPOCH            its boot verified, the run starts
+ *     mean N BOOTNO VALUE EPOCH     the boot's mean of the figure
+ *     interrupted N BOOTNO          the run was cut off (booted again)
+ *     done OUTCOME LO HI EPOCH      OUTCOME: analysis/bisect.h's BIS_*
+ *     stop EPOCH
+ * and ROOT/bisect/active names the bisect in progress.  Resume (the
+ * campaign's hook, running "bisect resume") replays the journal into the
+ * boot means so far and asks bis_next (analysis/bisect.h) what to do:
+ * the same journal, the same decision.  Trusted as campaigns' are
+ * (campaign_open_trusted) and changed under ROOT/bisect/.lock.
+ */
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/campaign.h"
+#include "harness/run.h"
+#include "bisect_int.h"
+#include "results/results.h"
+#include "common/util.h"
+
+#define JOURNAL_MAX	(64 << 20)
+
+void
+bs_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("fsconc: bisect: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* A file under a trusted directory: regular, ours or root's, not
+   writable by others. */
+static int
+trusted_file(int fd, const char *path)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0) {
+		bs_say("%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	if (!S_ISREG(st.st_mode) || (st.st_uid != 0 && st.st_uid !=
+	    geteuid()) || (st.st_mode & 022) != 0) {
+		bs_say("%s: not a regular file owned by root or you and "
+		    "writable by no one else", path);
+		return (-1);
+	}
+	return (0);
+}
+
+/* --- the lock ----------------------------------------------------------- */
+
+static int held = -1;
+
+static int
+bs_lock(const char *root)
+{
+	char e[PATH_MAX + 128], *dir, *p;
+	int dfd, fd;
+
+	if (held != -1)
+		return (0);
+	dir = xasprintf("%s/bisect", root);
+	p = xasprintf("%s/.lock", dir);
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		bs_say("%s: %s", dir, strerror(errno));
+		fd = -1;
+	} else if ((dfd = campaign_open_trusted(dir, 1, e, sizeof(e))) == -1) {
+		bs_say("%s", e);
+		fd = -1;
+	} else {
+		fd = openat(dfd, ".lock", O_RDWR | O_CREAT | O_NOFOLLOW |
+		    O_CLOEXEC | O_NONBLOCK, 0600);
+		close(dfd);
+		if (fd == -1)
+			bs_say("%s: %s", p, strerror(errno));
+		else if (trusted_file(fd, p) != 0 || campaign_flock(fd, p) !=
+		    0) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	free(dir);
+	free(p);
+	held = fd;
+	return (fd == -1 ? -1 : 0);
+}
+
+static void
+bs_unlock(void)
+{
+	if (held != -1)
+		close(held);
+	held = -1;
+}
+
+/* --- replay -------------------------------------------------------------- */
+
+static struct bs_commit *
+commit_at(struct bs *b, const char *w)
+{
+	uint64_t v;
+
+	if (w == NULL || parse_uint(w, 0, b->n - 1, &v) != 0)
+		return (NULL);
+	return (&b->c[v]);
+}
+
+static void
+skip(struct bs_commit *c, const char *why)
+{
+	c->skipped = 1;
+	free(c->why);
+	c->why = xstrdup(why != NULL && *why != '\0' ? why : "failed");
+}
+
+/* One journal line into b: 0, or -1 for a line that is no event. */
+static int
+replay(struct bs *b, const char *line)
+{
+	char copy[1024], *w[6], *save, *rest;
+	struct bs_commit *c;
+	size_t nw = 0;
+	uint64_t v;
+	double d;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	rest = NULL;
+	for (char *t = strtok_r(copy, " ", &save); t != NULL && nw < 6;
+	    t = strtok_r(NULL, " ", &save)) {
+		w[nw++] = t;
+		if (nw == 2 && strcmp(w[0], "skip") == 0) {
+			rest = strtok_r(NULL, "", &save);
+			break;
+		}
+	}
+	if (nw == 0)
+		return (-1);
+	for (size_t i = nw; i < 6; i++)
+		w[i] = NULL;
+	snprintf(b->last, sizeof(b->last), "%s", w[0]);
+	if (strcmp(w[0], "start") == 0) {
+		if (w[1] != NULL && parse_uint(w[1], 0, INT64_MAX, &v) == 0)
+			b->t_start = b->t_last = (long long)v;
+		return (0);
+	}
+	if (strcmp(w[0], "stop") == 0 || strcmp(w[0], "done") == 0) {
+		b->state = strcmp(w[0], "stop") == 0 ? BS_STOPPED : BS_DONE;
+		if (b->state == BS_DONE && nw >= 4) {
+			/* w[1] the outcome (BIS_*), w[2..3] lo hi. */
+			if (parse_uint(w[1], BIS_CULPRIT, BIS_ENDPOINT_FAILED,
+			    &v) != 0)
+				return (-1);
+			b->outcome = (int)v;
+			if (parse_uint(w[2], 0, b->n - 1, &v) == 0)
+				b->lo = (size_t)v;
+			if (parse_uint(w[3], 0, b->n - 1, &v) == 0)
+				b->hi = (size_t)v;
+		}
+		if (w[nw - 1] != NULL && parse_uint(w[nw - 1], 0, INT64_MAX,
+		    &v) == 0)
+			b->t_last = (long long)v;
+		return (0);
+	}
+	if ((c = commit_at(b, w[1])) == NULL)
+		return (-1);
+	b->last_commit = (size_t)(c - b->c);
+	if (strcmp(w[0], "build") == 0) {
+		c->builds++;
+		if (w[2] != NULL && parse_uint(w[2], 0, INT64_MAX, &v) == 0)
+			b->t_last = (long long)v;
+	} else if (strcmp(w[0], "built") == 0) {
+		c->built = 1;
+		if (w[2] != NULL && parse_uint(w[2], 0, INT64_MAX, &v) == 0) {
+			c->build_secs += (long long)v;
+			b->t_last += (long long)v;
+		}
+	} else if (strcmp(w[0], "skip") == 0)
+		skip(c, rest);
+	else if (strcmp(w[0], "schedule") == 0) {
+		if (w[2] == NULL || w[3] == NULL || w[4] == NULL ||
+		    parse_uint(w[2], 1, INT_MAX, &v) != 0)
+			return (-1);
+		b->last_bootno = (int)v;
+		b->nboots = (int)v;
+		snprintf(b->last_bootid, sizeof(b->last_bootid), "%s", w[3]);
+		if (parse_uint(w[4], 0, INT64_MAX, &v) != 0)
+			return (-1);
+		b->last_when = b->t_last = (long long)v;
+	} else if (strcmp(w[0], "run") == 0) {
+		if (w[2] == NULL || parse_uint(w[2], 1, INT_MAX, &v) != 0)
+			return (-1);
+		b->last_bootno = (int)v;
+	} else if (strcmp(w[0], "mean") == 0) {
+		if (w[3] == NULL || (d = strtod(w[3], &save), *save != '\0') ||
+		    !isfinite(d))
+			return (-1);
+		c->boots = xrealloc(c->boots, (c->nboots + 1) *
+		    sizeof(*c->boots));
+		c->when = xrealloc(c->when, (c->nboots + 1) * sizeof(*c->when));
+		c->boots[c->nboots] = d;
+		c->when[c->nboots] = 0;
+		if (w[4] != NULL && parse_uint(w[4], 0, INT64_MAX, &v) == 0)
+			c->when[c->nboots] = b->t_last = (long long)v;
+		c->nboots++;
+	} else if (strcmp(w[0], "interrupted") == 0)
+		c->cut++;
+	else
+		return (-1);
+	return (0);
+}
+
+int
+bs_commit_id(const struct bs *b, size_t k, char *buf, size_t len)
+{
+	size_t i;
+
+	if (k >= b->n || len < b->hexlen + 1 || pread(b->plan_fd, buf,
+	    b->hexlen, (off_t)(k * (b->hexlen + 1))) != (ssize_t)b->hexlen)
+		return (-1);
+	buf[b->hexlen] = '\0';
+	/* What reaches git's argv and the recipe's environment: hex only. */
+	for (i = 0; i < b->hexlen; i++)
+		if (!((buf[i] >= '0' && buf[i] <= '9') || (buf[i] >= 'a' &&
+		    buf[i] <= 'f')))
+			return (-1);
+	return (0);
+}
+
+void
+bs_close(struct bs *b)
+{
+	size_t i;
+
+	for (i = 0; b->c != NULL && i < b->n; i++) {
+		free(b->c[i].boots);
+		free(b->c[i].when);
+		free(b->c[i].why);
+	}
+	free(b->c);
+	free(b->pts);
+	if (b->plan_fd > 0)
+		close(b->plan_fd);
+	bisect_file_free(&b->f);
+	free(b->root);
+	free(b->id);
+	free(b->dir);
+	memset(b, 0, sizeof(*b));
+	b->plan_fd = -1;
+}
+
+/* The points bis_next reads, from the commits. */
+static void
+points(struct bs *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		b->pts[i].boots = b->c[i].boots;
+		b->pts[i].nboots = b->c[i].nboots;
+		b->pts[i].skipped = b->c[i].skipped;
+	}
+}
+
+/* b loaded from root/bisect/id: 0, or -1 said why. */
+static int
+load(struct bs *b, const char *root, const char *id)
+{
+	char e[PATH_MAX + 128], *text = NULL, *p, *line, *next, hex[80];
+	struct stat st;
+	size_t len, lineno = 0;
+	int dfd, fd;
+
+	memset(b, 0, sizeof(*b));
+	b->plan_fd = -1;
+	b->root = xstrdup(root);
+	b->id = xstrdup(id);
+	b->dir = xasprintf("%s/bisect/%s", root, id);
+	if ((dfd = campaign_open_trusted(b->dir, 1, e, sizeof(e))) == -1) {
+		bs_say("%s", e);
+		return (-1);
+	}
+	p = xasprintf("%s/bisect", b->dir);
+	if ((fd = openat(dfd, "bisect", O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+	    O_NONBLOCK)) == -1 || trusted_file(fd, p) != 0) {
+		if (fd == -1)
+			bs_say("%s: %s", p, strerror(errno));
+		goto bad;
+	}
+	close(fd);
+	if ((text = read_bounded_at(dfd, "bisect", p, OPEN_NOFOLLOW,
+	    CAMPAIGN_FILE_MAX, &len, NULL, e, sizeof(e))) == NULL) {
+		bs_say("%s", e);
+		goto bad;
+	}
+	if (bisect_file_parse(text, len, p, os_this(), &b->f, e,
+	    sizeof(e)) != 0) {
+		bs_say("%s", e);
+		goto bad;
+	}
+	free(text);
+	text = NULL;
+	free(p);
+	p = xasprintf("%s/commits", b->dir);
+	if ((b->plan_fd = openat(dfd, "commits", O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 || trusted_file(b->plan_fd, p) != 0 ||
+	    fstat(b->plan_fd, &st) != 0) {
+		if (b->plan_fd == -1)
+			bs_say("%s: %s", p, strerror(errno));
+		goto bad;
+	}
+	if (pread(b->plan_fd, hex, sizeof(hex), 0) < 41 || (b->hexlen =
+	    strcspn(hex, "\n")) == sizeof(hex) || (b->hexlen != 40 &&
+	    b->hexlen != 64) || st.st_size % (off_t)(b->hexlen + 1) != 0 ||
+	    (b->n = (size_t)(st.st_size / (off_t)(b->hexlen + 1))) < 2 ||
+	    b->n > BISECT_COMMITS_MAX + 1) {
+		bs_say("%s: not a list of commits", p);
+		goto bad;
+	}
+	b->c = xcalloc(b->n, sizeof(*b->c));
+	b->pts = xcalloc(b->n, sizeof(*b->pts));
+	free(p);
+	p = xasprintf("%s/journal", b->dir);
+	if ((fd = openat(dfd, "journal", O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+	    O_NONBLOCK)) == -1 || trusted_file(fd, p) != 0) {
+		if (fd == -1)
+			bs_say("%s: %s", p, strerror(errno));
+		else
+			close(fd);
+		goto bad;
+	}
+	close(fd);
+	if ((text = read_bounded_at(dfd, "journal", p, OPEN_NOFOLLOW,
+	    JOURNAL_MAX, &len, NULL, e, sizeof(e))) == NULL) {
+		bs_say("%s", e);
+		goto bad;
+	}
+	if (memchr(text, '\0', len) != NULL) {
+		bs_say("%s: a NUL byte", p);
+		goto bad;
+	}
+	for (line = text; line < text + len && *line != '\0'; line = next) {
+		lineno++;
+		if ((next = strchr(line, '\n')) == NULL) {
+			/* A line cut by a power cut: the action never began. */
+			break;
+		}
+		*next++ = '\0';
+		if (replay(b, line) != 0) {
+			bs_say("%s: line %zu: not an event", p, lineno);
+			goto bad;
+		}
+	}
+	bis_rule_default(&b->rule);
+	b->rule.cap = b->f.cap;
+	b->rule.dir = b->f.figure == BISECT_EC ? BIS_LOWER_WORSE :
+	    BIS_HIGHER_WORSE;
+	points(b);
+	free(text);
+	free(p);
+	close(dfd);
+	return (0);
+bad:
+	free(text);
+	free(p);
+	close(dfd);
+	return (-1);
+}
+
+/* The active bisect's id under root: *idp NULL when none. */
+static int
+active(const char *root, char **idp)
+{
+	char e[PATH_MAX + 128], *p = xasprintf("%s/bisect/active", root);
+	size_t n;
+	int fd;
+
+	*idp = NULL;
+	if ((fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+	    O_NONBLOCK)) == -1) {
+		free(p);
+		return (errno == ENOENT ? 0 : -1);
+	}
+	if (trusted_file(fd, p) != 0) {
+		close(fd);
+		free(p);
+		return (-1);
+	}
+	close(fd);
+	if ((*idp = read_bounded(p, OPEN_NOFOLLOW, 256, &n, e,
+	    sizeof(e))) == NULL) {
+		bs_say("%s", e);
+		free(p);
+		return (-1);
+	}
+	if (n > 0 && (*idp)[n - 1] == '\n')
+		(*idp)[--n] = '\0';
+	if (strlen(*idp) != n || campaign_id_error(*idp, NULL, 0) != NULL) {
+		bs_say("%s: not a bisect id", p);
+		free(*idp);
+		*idp = NULL;
+		free(p);
+		return (-1);
+	}
+	free(p);
+	return (0);
+}
+
+int
+bs_open(const char *root, const char *id, struct bs *b)
+{
+	char *r, *a = NULL, e[256];
+	const char *why;
+	int rv;
+
+	memset(b, 0, sizeof(*b));
+	b->plan_fd = -1;
+	if (id != NULL && (why = campaign_id_error(id, e, sizeof(e))) !=
+	    NULL) {
+		bs_say("--id %s: %s", id, why);
+		return (EXIT_USAGE);
+	}
+	if ((r = campaign_abs_root(root, 0)) == NULL)
+		return (EXIT_USAGE);
+	if (id == NULL) {
+		if (active(r, &a) != 0) {
+			free(r);
+			return (EXIT_RUNTIME);
+		}
+		if (a == NULL) {
+			bs_say("no bisect in progress under %s (--id ID)", r);
+			free(r);
+			return (EXIT_USAGE);
+		}
+		id = a;
+	}
+	rv = load(b, r, id) == 0 ? EXIT_OK : EXIT_USAGE;
+	free(a);
+	free(r);
+	if (rv != EXIT_OK)
+		bs_close(b);
+	return (rv);
+}
+
+/* One event appended durably under the lock, then replayed. */
+static int
+record(struct bs *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int
+record(struct bs *b, const char *fmt, ...)
+{
+	char e[PATH_MAX + 128], *line, *text, *path;
+	va_list ap;
+	size_t n;
+	int rv = -1, own = held == -1, dfd, fd;
+
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) == -1)
+		line = NULL;
+	va_end(ap);
+	if (line == NULL)
+		return (-1);
+	/* One line: a reason never plants another event. */
+	for (n = 0; line[n] != '\0'; n++)
+		if ((unsigned char)line[n] < ' ' || line[n] == 0x7f)
+			line[n] = ' ';
+	if (n > 900)
+		line[900] = '\0';
+	text = xasprintf("%s\n", line);
+	path = xasprintf("%s/journal", b->dir);
+	if (own && bs_lock(b->root) != 0)
+		goto out;
+	if ((dfd = campaign_open_trusted(b->dir, 1, e, sizeof(e))) == -1) {
+		bs_say("%s", e);
+		goto out;
+	}
+	fd = openat(dfd, "journal", O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+	    O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd == -1)
+		bs_say("%s: %s", path, strerror(errno));
+	else if (trusted_file(fd, path) != 0)
+		;
+	else if (write_all(fd, text, strlen(text)) != 0 || fsync(fd) != 0 ||
+	    fsync(dfd) != 0)
+		bs_say("%s: %s", path, strerror(errno));
+	else {
+		rv = replay(b, line);
+		points(b);
+	}
+	if (fd != -1)
+		close(fd);
+	close(dfd);
+out:
+	if (own)
+		bs_unlock();
+	free(text);
+	free(path);
+	free(line);
+	return (rv);
+}
+
+/* --- one step's actions --------------------------------------------------- */
+
+static const char *
+name_of(const struct bs *b, size_t k, char *buf, size_t len)
+{
+	char hex[80];
+
+	if (bs_commit_id(b, k, hex, sizeof(hex)) != 0)
+		snprintf(hex, sizeof(hex), "?");
+	snprintf(buf, len, "c%zu-%.12s", k, hex);
+	return (buf);
+}
+
+/* The environment the build, install and test hooks get (NULL-ended). */
+static char **
+step_env(const struct bs *b, size_t k, const char *src)
+{
+	char hex[80], **env = xcalloc(10, sizeof(*env));
+	size_t n = 0;
+
+	if (bs_commit_id(b, k, hex, sizeof(hex)) != 0)
+		hex[0] = '\0';
+	env[n++] = xasprintf("FSCONC_BISECT_COMMIT=%s", hex);
+	env[n++] = xasprintf("FSCONC_BISECT_N=%zu", k);
+	env[n++] = xasprintf("FSCONC_BISECT_GOOD=%s", b->f.good);
+	env[n++] = xasprintf("FSCONC_BISECT_BAD=%s", b->f.bad);
+	env[n++] = xasprintf("FSCONC_BISECT_KODIR=/boot/bisect-%zu", k);
+	env[n++] = xasprintf("FSCONC_BISECT_KCONFIG=%s", b->f.kconfig !=
+	    NULL ? b->f.kconfig : "GENERIC");
+	env[n++] = xasprintf("FSCONC_BISECT_SRC=%s", src);
+	env[n] = NULL;
+	return (env);
+}
+
+static void
+free_env(char **env)
+{
+	for (size_t i = 0; env[i] != NULL; i++)
+		free(env[i]);
+	free(env);
+}
+
+/* The build and install recipes of os, the user's when given. */
+static const char *
+build_recipe(const struct bisect_file *f, enum md_os os)
+{
+	if (f->build != NULL)
+		return (f->build);
+	if (os == MD_OS_FREEBSD)
+		return ("make -j$(sysctl -n hw.ncpu) buildkernel "
+		    "KERNCONF=\"$FSCONC_BISECT_KCONFIG\"");
+	return ("cp -- \"$FSCONC_BISECT_KCONFIG\" .config && "
+	    "make olddefconfig && make -j$(nproc)");
+}
+
+static const char *
+install_recipe(const struct bisect_file *f, enum md_os os)
+{
+	if (f->install != NULL)
+		return (f->install);
+	if (os == MD_OS_FREEBSD)
+		return ("make installkernel KERNCONF=\"$FSCONC_BISECT_KCONFIG\" "
+		    "KODIR=\"$FSCONC_BISECT_KODIR\"");
+	return (NULL);
+}
+
+/* Linux: the image kept for the commit's boots. */
+static char *
+kernel_path(const struct bs *b, size_t k)
+{
+	return (xasprintf("%s/kernel/%zu", b->dir, k));
+}
+
+/* Copy src to dst durably: 0, or -1 with err. */
+static int
+copy_file(const char *src, const char *dst, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	int rv;
+
+	if ((text = read_bounded(src, OPEN_NOFOLLOW, (off_t)1 << 30, &len,
+	    err, errlen)) == NULL)
+		return (-1);
+	rv = write_file_durable(dst, text, len, 0644);
+	if (rv != 0)
+		set_err(err, errlen, "%s: %s", dst, strerror(errno));
+	free(text);
+	return (rv);
+}
+
+/*
+ * Check out commit k in the bisect's clone, build it, install it: 0,
+ * or -1 with why in err (the commit is skipped).
+ */
+static int
+build(struct bs *b, size_t k, char *err, size_t errlen)
+{
+	char hex[80], *src = xasprintf("%s/src", b->dir), *logp, *dst, *img;
+	char **env;
+	const char *inst;
+	int log, rv = -1;
+
+	if (bs_commit_id(b, k, hex, sizeof(hex)) != 0) {
+		set_err(err, errlen, "commit %zu: unreadable plan", k);
+		free(src);
+		return (-1);
+	}
+	{
+		char *av[] = { "checkout", "--quiet", "--force", "--detach",
+		    hex, "--", NULL };
+
+		if (bisect_git(src, av, NULL, 0, err, errlen) != 0) {
+			free(src);
+			return (-1);
+		}
+	}
+	logp = xasprintf("%s/build.log", b->dir);
+	if ((log = open(logp, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+	    O_CLOEXEC, 0644)) == -1) {
+		set_err(err, errlen, "%s: %s", logp, strerror(errno));
+		free(logp);
+		free(src);
+		return (-1);
+	}
+	dprintf(log, "# fsconc bisect %s: commit %zu %s\n", b->id, k, hex);
+	env = step_env(b, k, src);
+	if (bisect_shell(build_recipe(&b->f, os_this()), src, env,
+	    b->f.build_timeout, log, err, errlen) != 0) {
+		char e2[1024];
+
+		snprintf(e2, sizeof(e2), "%s", err);
+		set_err(err, errlen, "build: %.600s (%s)", e2, logp);
+		goto out;
+	}
+	if ((inst = install_recipe(&b->f, os_this())) != NULL &&
+	    bisect_shell(inst, src, env, b->f.build_timeout, log, err,
+	    errlen) != 0) {
+		char e2[1024];
+
+		snprintf(e2, sizeof(e2), "%s", err);
+		set_err(err, errlen, "install: %.600s (%s)", e2, logp);
+		goto out;
+	}
+	if (os_this() == MD_OS_LINUX) {
+		dst = xasprintf("%s/kernel", b->dir);
+		(void)mkdir(dst, 0755);
+		free(dst);
+		dst = kernel_path(b, k);
+		img = xasprintf("%s/%s", src, b->f.image);
+		rv = copy_file(img, dst, err, errlen);
+		free(img);
+		free(dst);
+		if (rv != 0)
+			goto out;
+	}
+	rv = 0;
+out:
+	free_env(env);
+	close(log);
+	free(logp);
+	free(src);
+	return (rv);
+}
+
+/* The configuration that boots commit k. */
+static void
+boot_config(const struct bs *b, size_t k, struct campaign_config *cfg,
+    char *name, size_t namelen)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->name = (char *)name_of(b, k, name, namelen);
+	cfg->kernel = os_this() == MD_OS_FREEBSD ? xasprintf("bisect-%zu", k) :
+	    kernel_path(b, k);
+}
+
+static void
+remove_hook(struct bs *b)
+{
+	struct campaign_ctx ctx = { NULL, os_this() };
+	char e[512], *hook, *id, *p;
+
+	if ((hook = campaign_hook_id(ctx.os)) != NULL && (hook[0] == '\0' ||
+	    strcmp(hook, b->id) == 0) && campaign_hook_remove(&ctx, e,
+	    sizeof(e)) != 0)
+		bs_say("resume hook: %s", e);
+	free(hook);
+	p = xasprintf("%s/bisect/active", b->root);
+	if (active(b->root, &id) == 0 && id != NULL && strcmp(id, b->id) ==
+	    0 && unlink(p) != 0 && errno != ENOENT)
+		bs_say("%s: %s", p, strerror(errno));
+	free(id);
+	free(p);
+}
+
+/*
+ * What bis_next says, done: builds (skipping what fails) until a boot
+ * is ordered or the bisect is over.
+ */
+static int
+advance(struct bs *b)
+{
+	struct campaign_ctx ctx = { NULL, os_this() };
+	const struct campaign_boot_ops *ops = campaign_boot_ops(b->f.camp.method);
+	struct campaign_config cfg;
+	struct bis_next nx;
+	char e[1024], bootid[64], name[64];
+	double t0;
+	size_t k;
+	int rv;
+
+	for (;;) {
+		if (bis_next(b->pts, b->n, &b->rule, &nx) != 0) {
+			bs_say("%s: the boot means cannot be judged", b->id);
+			return (EXIT_RUNTIME);
+		}
+		if (nx.action == BIS_ACT_DONE) {
+			if (record(b, "done %d %zu %zu %lld", nx.outcome, nx.lo,
+			    nx.hi,
+			    (long long)time(NULL)) != 0)
+				return (EXIT_RUNTIME);
+			remove_hook(b);
+			bs_say("%s: %s after %d boots; \"fsconc bisect report "
+			    "--id %s -R %s\"", b->id,
+			    bis_outcome_name(nx.outcome), b->nboots, b->id,
+			    b->root);
+			return (EXIT_OK);
+		}
+		k = nx.commit;
+		if (!b->c[k].built) {
+			/* A build cut off twice (a power cut, a panic): skip. */
+			if (b->c[k].builds >= 2) {
+				if (record(b, "skip %zu build cut off twice", k) !=
+				    0)
+					return (EXIT_RUNTIME);
+				continue;
+			}
+			if (record(b, "build %zu %lld", k,
+			    (long long)time(NULL)) != 0)
+				return (EXIT_RUNTIME);
+			bs_say("%s: commit %zu (%s): building", b->id, k,
+			    name_of(b, k, name, sizeof(name)));
+			t0 = now_monotonic();
+			if (build(b, k, e, sizeof(e)) != 0) {
+				bs_say("%s: commit %zu skipped: %s", b->id, k, e);
+				if (record(b, "skip %zu %s", k, e) != 0)
+					return (EXIT_RUNTIME);
+				continue;
+			}
+			if (record(b, "built %zu %lld", k,
+			    (long long)(now_monotonic() - t0 + 0.5)) != 0)
+				return (EXIT_RUNTIME);
+		}
+		if (campaign_os_boot_id(bootid, sizeof(bootid), e,
+		    sizeof(e)) != 0) {
+			bs_say("%s", e);
+			return (EXIT_RUNTIME);
+		}
+		/* The state under the lock, as a stop may have left it. */
+		if (bs_lock(b->root) != 0)
+			return (EXIT_RUNTIME);
+		{
+			char *r = xstrdup(b->root), *i = xstrdup(b->id);
+
+			bs_close(b);
+			rv = load(b, r, i);
+			free(r);
+			free(i);
+			if (rv != 0) {
+				bs_unlock();
+				return (EXIT_RUNTIME);
+			}
+		}
+		if (b->state != BS_OPEN) {
+			bs_unlock();
+			return (EXIT_OK);
+		}
+		if (record(b, "schedule %zu %d %s %lld", k, b->nboots + 1,
+		    bootid, (long long)time(NULL)) != 0) {
+			bs_unlock();
+			return (EXIT_RUNTIME);
+		}
+		bs_say("%s: boot %d: commit %zu (%s), by %s", b->id, b->nboots,
+		    k, name_of(b, k, name, sizeof(name)),
+		    campaign_method_name(b->f.camp.method));
+		boot_config(b, k, &cfg, name, sizeof(name));
+		rv = ops->boot(&ctx, &b->f.camp, &cfg, b->id, b->nboots, e,
+		    sizeof(e));
+		free(cfg.kernel);
+		bs_unlock();
+		if (rv != 0) {
+			/* The next boot, whatever it is, says it was wrong. */
+			bs_say("boot %d: %s", b->nboots, e);
+			return (EXIT_RUNTIME);
+		}
+		return (EXIT_OK);
+	}
+}
+
+/* --- measuring a boot ------------------------------------------------------ */
+
+/* The figure of one boot's set: 0 with *v, or -1 with err. */
+static int
+figure_of(const struct bs *b, const char *set, double *v, char *err,
+    size_t errlen)
+{
+	const char *paths[1] = { set };
+	const struct camp_level *l1, *ln;
+	struct camp *cp;
+	int rv = -1;
+
+	if ((cp = camp_from_sets(paths, 1, NULL, err, errlen)) == NULL)
+		return (-1);
+	if (cp->ncfg != 1 || cp->cfg[0].nboots != 1) {
+		set_err(err, errlen, "%s: not one complete boot's set", set);
+		goto out;
+	}
+	ln = camp_boot_level(&cp->cfg[0].boots[0], b->f.jobs);
+	l1 = camp_boot_level(&cp->cfg[0].boots[0], 1);
+	if (ln == NULL || ln->n == 0 || (b->f.figure == BISECT_EC &&
+	    (l1 == NULL || l1->n == 0))) {
+		set_err(err, errlen, "%s: no batches at -j %d%s", set,
+		    b->f.jobs, b->f.figure == BISECT_EC ? " and -j 1" : "");
+		goto out;
+	}
+	*v = b->f.figure == BISECT_T ? camp_level_mean(ln) : b->f.jobs *
+	    camp_level_mean(l1) / camp_level_mean(ln);
+	rv = isfinite(*v) ? 0 : -1;
+	if (rv != 0)
+		set_err(err, errlen, "%s: the figure is not finite", set);
+out:
+	camp_free(cp);
+	return (rv);
+}
+
+/*
+ * Tests: FSCONC_TEST_BISECT_FIGURE names a program whose first line of
+ * output, run in the clone with the step's environment and
+ * FSCONC_BISECT_IMAGE the kept image (Linux), is the boot's
+ * figure instead of the run's, so that a fake history can plant a step.
+ */
+static int
+test_figure(const struct bs *b, size_t k, int bootno, double *v)
+{
+	const char *prog = test_hook_env("FSCONC_TEST_BISECT_FIGURE");
+	char out[128], e[256], *src, **env, *end;
+	char *av[2];
+	int st;
+
+	if (prog == NULL || *prog == '\0')
+		return (0);
+	src = xasprintf("%s/src", b->dir);
+	env = step_env(b, k, src);
+	free(env[6]);
+	env[6] = xasprintf("FSCONC_BISECT_BOOT=%d", bootno);
+	src = kernel_path(b, k);
+	env[7] = xasprintf("FSCONC_BISECT_IMAGE=%s", src);
+	free(src);
+	src = xasprintf("%s/src", b->dir);
+	av[0] = (char *)prog;
+	av[1] = NULL;
+	st = bisect_capture(av, src, env, out, sizeof(out), e, sizeof(e));
+	free_env(env);
+	free(src);
+	if (st != 0)
+		return (-1);
+	*v = strtod(out, &end);
+	return (end == out || !isfinite(*v) ? -1 : 1);
+}
+
+/* Boot bootno of commit k, verified: its run, its figure recorded. */
+static int
+measure(struct bs *b, size_t k, int bootno, long long up)
+{
+	struct run_config rc;
+	char e[1024], set[PATH_MAX], num[32], name[64], hex[80];
+	double v;
+	int status, t;
+
+	name_of(b, k, name, sizeof(name));
+	if (campaign_run_config(&b->f.camp, name, b->root, &rc, e,
+	    sizeof(e)) != 0) {
+		bs_say("%s: run options: %s", b->id, e);
+		return (-1);
+	}
+	run_config_add_meta(&rc, "campaign", b->id);
+	run_config_add_meta(&rc, "campaign_config", name);
+	snprintf(num, sizeof(num), "%d", bootno);
+	run_config_add_meta(&rc, "campaign_boot", num);
+	run_config_add_meta(&rc, "campaign_round", "1");
+	if (up >= 0) {
+		snprintf(num, sizeof(num), "%lld", up);
+		run_config_add_meta(&rc, "campaign_boot_seconds", num);
+	}
+	if (bs_commit_id(b, k, hex, sizeof(hex)) == 0)
+		run_config_add_meta(&rc, "bisect_commit", hex);
+	run_config_add_meta(&rc, "bisect", b->id);
+	rc.progress = 0;
+	if (record(b, "run %zu %d %lld", k, bootno, (long long)time(NULL)) !=
+	    0) {
+		run_config_free(&rc);
+		return (-1);
+	}
+	bs_say("%s: boot %d: commit %zu (%s) verified: running", b->id, bootno,
+	    k, name);
+	status = run_experiment(&rc, set, sizeof(set));
+	run_config_free(&rc);
+	if (status != EXIT_OK && status != EXIT_REGRESSION && status !=
+	    EXIT_INVALID) {
+		snprintf(e, sizeof(e), "boot %d: the run failed (exit status "
+		    "%d)", bootno, status);
+		bs_say("%s: commit %zu skipped: %s", b->id, k, e);
+		return (record(b, "skip %zu %s", k, e));
+	}
+	if ((t = test_figure(b, k, bootno, &v)) < 0) {
+		bs_say("FSCONC_TEST_BISECT_FIGURE failed");
+		return (-1);
+	}
+	if (t == 0 && figure_of(b, set, &v, e, sizeof(e)) != 0) {
+		bs_say("%s: commit %zu skipped: %s", b->id, k, e);
+		return (record(b, "skip %zu boot %d: %s", k, bootno, e));
+	}
+	bs_say("%s: boot %d: commit %zu: %s %.6g", b->id, bootno, k,
+	    bisect_figure_name(&b->f, num, sizeof(num)), v);
+	return (record(b, "mean %zu %d %.17g %lld", k, bootno, v,
+	    (long long)time(NULL)));
+}
+
+/* The boot the journal's last "schedule" asked for, checked and run. */
+static int
+check_boot(struct bs *b, long long t0)
+{
+	const struct campaign_boot_ops *ops = campaign_boot_ops(b->f.camp.method);
+	struct campaign_config cfg;
+	char e[512], why[512], bootid[64], name[64];
+	size_t k = b->last_commit;
+	int bootno = b->last_bootno, v;
+	long long late;
+
+	if (campaign_os_boot_id(bootid, sizeof(bootid), e, sizeof(e)) != 0) {
+		bs_say("%s", e);
+		return (EXIT_RUNTIME);
+	}
+	if (strcmp(bootid, b->last_bootid) == 0) {
+		bs_say("%s: boot %d (commit %zu) has not happened: the machine "
+		    "has not rebooted since it was scheduled", b->id, bootno, k);
+		return (EXIT_USAGE);
+	}
+	late = (long long)time(NULL) - b->last_when;
+	boot_config(b, k, &cfg, name, sizeof(name));
+	if (late > (long long)b->f.camp.boot_timeout) {
+		snprintf(why, sizeof(why), "timeout: up %llds after it was "
+		    "scheduled, the limit is %llus", late,
+		    (unsigned long long)b->f.camp.boot_timeout);
+		v = 1;
+	} else if ((v = campaign_os_verify(&b->f.camp, &cfg, b->id, bootno,
+	    ops->words, why, sizeof(why))) < 0) {
+		snprintf(e, sizeof(e), "%s", why);
+		set_err(why, sizeof(why), "cannot be verified: %.480s", e);
+	}
+	free(cfg.kernel);
+	if (v != 0) {
+		bs_say("%s: boot %d came up wrong for commit %zu: %s", b->id,
+		    bootno, k, why);
+		return (record(b, "skip %zu boot %d: %s", k, bootno, why) != 0 ?
+		    EXIT_RUNTIME : EXIT_OK);
+	}
+	return (measure(b, k, bootno, t0 >= b->last_when ? t0 - b->last_when :
+	    -1) != 0 ? EXIT_RUNTIME : EXIT_OK);
+}
+
+/* --- the commands ---------------------------------------------------------- */
+
+static char *
+id_name(const char *file)
+{
+	const char *s = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 :
+	    file;
+	char *n = xstrdup(s), *p;
+
+	if ((p = strstr(n, ".bisect")) != NULL && p != n)
+		*p = '\0';
+	for (p = n; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' ||
+		    *p == '.'))
+			*p = '_';
+	if (n[0] == '.' || n[0] == '\0' || strlen(n) > 64) {
+		free(n);
+		n = xstrdup("bisect");
+	}
+	return (n);
+}
+
+/* good and bad resolved and checked: 0, or EXIT_USAGE said why. */
+static int
+check_refs(const struct bisect_file *f, char *good, char *bad, size_t len)
+{
+	char e[512];
+	int r;
+
+	for (int side = 0; side < 2; side++) {
+		r = bisect_resolve(f->tree, side == 0 ? f->good : f->bad,
+		    side == 0 ? good : bad, len, e, sizeof(e));
+		if (r < 0) {
+			bs_say("tree %s: %s", f->tree, e);
+			return (EXIT_USAGE);
+		}
+		if (r > 0) {
+			bs_say("tree %s: %s %s names no commit (good %s, bad %s)",
+			    f->tree, side == 0 ? "good" : "bad", side == 0 ?
+			    f->good : f->bad, f->good, f->bad);
+			return (EXIT_USAGE);
+		}
+	}
+	if (strcmp(good, bad) == 0) {
+		bs_say("good %s and bad %s are the same commit %s", f->good,
+		    f->bad, good);
+		return (EXIT_USAGE);
+	}
+	{
+		char *av[] = { "merge-base", "--is-ancestor", good, bad, NULL };
+
+		r = bisect_git(f->tree, av, NULL, 0, e, sizeof(e));
+	}
+	if (r != 0) {
+		if (r == 1)
+			bs_say("good %s (%.12s) is not an ancestor of bad %s "
+			    "(%.12s)", f->good, good, f->bad, bad);
+		else
+			bs_say("tree %s: %s", f->tree, e);
+		return (EXIT_USAGE);
+	}
+	return (EXIT_OK);
+}
+
+/* --dry-run: the commands of the bisect, one step as an example. */
+static int
+plan(const struct bisect_file *f, const char *file, const char *root,
+    const char *bin, enum md_os os, const char *good, const char *bad,
+    size_t n)
+{
+	struct campaign_ctx ctx = { stdout, os };
+	const struct campaign_boot_ops *ops = campaign_boot_ops(f->camp.method);
+	struct campaign_config cfg;
+	const char *inst;
+	char e[512], fig[32], *r = xstrdup(root != NULL ? root : "ROOT");
+
+	printf("# fsconc bisect %s: %s over %zu first-parent commits, good %s "
+	    "(%.12s) to bad %s (%.12s); at most %d boots a commit; method %s; "
+	    "build timeout %llus\n", file, bisect_figure_name(f, fig,
+	    sizeof(fig)), n, f->good, good, f->bad, bad, f->cap,
+	    campaign_method_name(f->camp.method),
+	    (unsigned long long)f->build_timeout);
+	printf("# records, each written and fsync'd before its action: "
+	    "%s/bisect/ID/{bisect,commits,journal}, %s/bisect/active\n", r, r);
+	printf("# the user's tree is only read: the bisect builds in its own "
+	    "clone\n");
+	printf("git -C %s clone --shared --no-checkout --quiet -- %s "
+	    "%s/bisect/ID/src\n", f->tree, f->tree, r);
+	printf("git -C %s rev-list --first-parent --end-of-options %.12s..%.12s"
+	    "\n", f->tree, good, bad);
+	printf("# the resume hook, root-owned:\n");
+	if (campaign_hook_install_cmd(&ctx, bin, "bisect", r, "ID", e,
+	    sizeof(e)) != 0) {
+		bs_say("%s", e);
+		free(r);
+		return (EXIT_USAGE);
+	}
+	printf("# each step: commit N, chosen from the boot means so far "
+	    "(the endpoints first: N = 0, good; N = %zu, bad)\n", n - 1);
+	printf("git -C %s/bisect/ID/src checkout --quiet --force --detach "
+	    "COMMIT --\n", r);
+	printf("cd %s/bisect/ID/src && env FSCONC_BISECT_COMMIT=COMMIT "
+	    "FSCONC_BISECT_N=N FSCONC_BISECT_KODIR=/boot/bisect-N "
+	    "FSCONC_BISECT_KCONFIG=%s sh -c '%s'   # killed after %llus: "
+	    "skipped\n", r, f->kconfig != NULL ? f->kconfig : "GENERIC",
+	    build_recipe(f, os), (unsigned long long)f->build_timeout);
+	if ((inst = install_recipe(f, os)) != NULL)
+		printf("cd %s/bisect/ID/src && sh -c '%s'   # KODIR=/boot/"
+		    "bisect-N\n", r, inst);
+	if (os == MD_OS_LINUX)
+		printf("cp %s/bisect/ID/src/%s %s/bisect/ID/kernel/N\n", r,
+		    f->image, r);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.name = "cN";
+	cfg.kernel = os == MD_OS_FREEBSD ? "bisect-N" : xasprintf(
+	    "%s/bisect/ID/kernel/N", r);
+	if (ops->boot(&ctx, &f->camp, &cfg, "ID", 1, e, sizeof(e)) != 0) {
+		bs_say("%s", e);
+		free(r);
+		return (EXIT_USAGE);
+	}
+	if (os == MD_OS_LINUX)
+		free(cfg.kernel);
+	printf("#   then, at boot, the hook: %s bisect resume -R %s --id ID: "
+	    "verify the boot, fsconc run", bin, r);
+	for (size_t i = 1; i < f->camp.nrun; i++)
+		printf(" %s", f->camp.run_argv[i]);
+	printf(" --label cN-COMMIT -R %s; the boot's %s recorded; the next "
+	    "step decided\n", r, fig);
+	printf("# once the culprit is found, and on fsconc bisect stop:\n");
+	if (campaign_hook_remove(&ctx, e, sizeof(e)) != 0 ||
+	    ops->cancel(&ctx, e, sizeof(e)) != 0) {
+		bs_say("%s", e);
+		free(r);
+		return (EXIT_USAGE);
+	}
+	free(r);
+	return (EXIT_OK);
+}
+
+int
+bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
+{
+	struct campaign_ctx ctx = { NULL, os };
+	struct bisect_file f;
+	struct bs b;
+	char e[PATH_MAX + 256], good[80], bad[80], *text, *r = NULL;
+	char *bin = NULL, *p, *name, *id = NULL, *dir = NULL;
+	size_t len, n;
+	int rc = EXIT_USAGE, fd, mfd = -1;
+
+	memset(&b, 0, sizeof(b));
+	b.plan_fd = -1;
+	if ((text = read_bounded(file, 0, CAMPAIGN_FILE_MAX, &len, e,
+	    sizeof(e))) == NULL) {
+		bs_say("%s", e);
+		return (EXIT_USAGE);
+	}
+	if (bisect_file_parse(text, len, file, os, &f, e, sizeof(e)) != 0) {
+		bs_say("%s", e);
+		free(text);
+		return (EXIT_USAGE);
+	}
+	if ((rc = check_refs(&f, good, bad, sizeof(good))) != EXIT_OK)
+		goto out;
+	rc = EXIT_USAGE;
+	if ((bin = campaign_os_self(e, sizeof(e))) == NULL) {
+		bs_say("%s", e);
+		goto out;
+	}
+	if (dry_run) {
+		char tmpl[] = "/tmp/fsconc-bisect.XXXXXX";
+
+		/* The count alone, streamed to a file that goes at once. */
+		if ((fd = mkstemp(tmpl)) == -1) {
+			bs_say("%s: %s", tmpl, strerror(errno));
+			goto out;
+		}
+		unlink(tmpl);
+		n = bisect_plan_write(f.tree, good, bad, fd, e, sizeof(e));
+		close(fd);
+		if (n == 0) {
+			bs_say("%s", e);
+			goto out;
+		}
+		if (os != os_this()) {
+			free(bin);
+			bin = xstrdup("/usr/local/bin/fsconc");
+		}
+		rc = plan(&f, file, root, bin, os, good, bad, n);
+		goto out;
+	}
+	if (geteuid() != 0 && test_hook_env("FSCONC_TEST_HOOK_DIR") == NULL) {
+		bs_say("start: installing the resume hook and rebooting need "
+		    "root");
+		goto out;
+	}
+	if ((fd = campaign_open_trusted(bin, 0, e, sizeof(e))) == -1) {
+		bs_say("%s", e);
+		goto out;
+	}
+	close(fd);
+	if ((r = campaign_abs_root(root, 1)) == NULL)
+		goto out;
+	if ((fd = campaign_os_volatile_fs(r, e, sizeof(e))) != 0) {
+		bs_say("-R %s: %s", r, fd < 0 ? e : "a memory file system "
+		    "(tmpfs) does not survive a reboot: want a result root on "
+		    "disk");
+		goto out;
+	}
+	/* One resume hook per machine: its directory locked. */
+	p = xstrdup(campaign_hook_path(os));
+	if (strrchr(p, '/') != NULL)
+		*strrchr(p, '/') = '\0';
+	if ((mfd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    campaign_flock(mfd, p) != 0) {
+		if (mfd == -1)
+			bs_say("%s: %s", p, strerror(errno));
+		free(p);
+		goto out;
+	}
+	free(p);
+	if (bs_lock(r) != 0 || active(r, &id) != 0)
+		goto out;
+	if (id != NULL) {
+		bs_say("bisect %s is in progress under %s: \"fsconc bisect "
+		    "stop\" it first", id, r);
+		goto out;
+	}
+	if ((id = campaign_hook_id(os)) != NULL) {
+		bs_say("a resume hook is installed (%s, %s): stop its campaign "
+		    "or bisect first", campaign_hook_path(os), id[0] != '\0' ?
+		    id : "unknown");
+		goto out;
+	}
+	rc = EXIT_RUNTIME;
+	p = xasprintf("%s/bisect", r);
+	name = id_name(file);
+	dir = rs_mkdir_stamped(p, time(NULL), name);
+	free(name);
+	if (dir == NULL) {
+		bs_say("%s: %s", p, strerror(errno));
+		free(p);
+		goto out;
+	}
+	free(p);
+	id = xstrdup(strrchr(dir, '/') + 1);
+	p = xasprintf("%s/bisect", dir);
+	if (write_file_durable(p, text, len, 0644) != 0) {
+		bs_say("%s: %s", p, strerror(errno));
+		free(p);
+		goto out;
+	}
+	free(p);
+	p = xasprintf("%s/commits", dir);
+	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd == -1) {
+		bs_say("%s: %s", p, strerror(errno));
+		free(p);
+		goto out;
+	}
+	n = bisect_plan_write(f.tree, good, bad, fd, e, sizeof(e));
+	if (n != 0 && fsync(fd) != 0) {
+		snprintf(e, sizeof(e), "%s: %s", p, strerror(errno));
+		n = 0;
+	}
+	close(fd);
+	free(p);
+	if (n == 0) {
+		bs_say("%s", e);
+		goto out;
+	}
+	{
+		char *src = xasprintf("%s/src", dir);
+		char *av[] = { "clone", "--shared", "--no-checkout", "--quiet",
+		    "--", f.tree, src, NULL };
+
+		if (bisect_git(f.tree, av, NULL, 0, e, sizeof(e)) != 0) {
+			bs_say("%s: %s", src, e);
+			free(src);
+			goto out;
+		}
+		free(src);
+	}
+	p = xasprintf("%s/journal", dir);
+	if (write_file_durable(p, "", 0, 0644) != 0) {
+		bs_say("%s: %s", p, strerror(errno));
+		free(p);
+		goto out;
+	}
+	free(p);
+	if (load(&b, r, id) != 0 || record(&b, "start %lld",
+	    (long long)time(NULL)) != 0)
+		goto out;
+	p = xasprintf("%s/bisect/active", r);
+	fd = write_file_durable(p, id, strlen(id), 0644);
+	if (fd != 0)
+		bs_say("%s: %s", p, strerror(errno));
+	free(p);
+	if (fd != 0)
+		goto out;
+	if (campaign_hook_install_cmd(&ctx, bin, "bisect", r, id, e,
+	    sizeof(e)) != 0) {
+		bs_say("resume hook: %s", e);
+		remove_hook(&b);
+		(void)record(&b, "stop %lld", (long long)time(NULL));
+		goto out;
+	}
+	bs_say("%s: %zu commits, good %.12s to bad %.12s, under %s", id, n,
+	    good, bad, dir);
+	bs_unlock();
+	rc = advance(&b);
+out:
+	bs_unlock();
+	if (mfd != -1)
+		close(mfd);
+	free(id);
+	free(dir);
+	free(bin);
+	free(r);
+	free(text);
+	bisect_file_free(&f);
+	bs_close(&b);
+	return (rc);
+}
+
+int
+bisect_resume(const char *root, const char *id)
+{
+	struct bs b;
+	long long t0 = (long long)time(NULL);
+	char *lock, *r, *i;
+	int rc, fd;
+
+	if ((rc = bs_open(root, id, &b)) != EXIT_OK)
+		return (rc);
+	if (b.state != BS_OPEN) {
+		bs_say("%s is over (%s): nothing to resume", b.id, b.state ==
+		    BS_DONE ? "done" : "stopped");
+		bs_close(&b);
+		return (EXIT_USAGE);
+	}
+	/* One resume at a time: a second would take the run for cut off. */
+	lock = xasprintf("%s/lock", b.dir);
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd == -1 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		bs_say("%s: %s", lock, fd == -1 ? strerror(errno) : "another "
+		    "bisect resume holds it");
+		free(lock);
+		if (fd != -1)
+			close(fd);
+		bs_close(&b);
+		return (EXIT_USAGE);
+	}
+	free(lock);
+	/* Read again now that no other resume runs. */
+	r = xstrdup(b.root);
+	i = xstrdup(b.id);
+	bs_close(&b);
+	if (load(&b, r, i) != 0) {
+		free(r);
+		free(i);
+		close(fd);
+		return (EXIT_RUNTIME);
+	}
+	free(r);
+	free(i);
+	rc = EXIT_OK;
+	if (strcmp(b.last, "schedule") == 0)
+		rc = check_boot(&b, t0);
+	else if (strcmp(b.last, "run") == 0) {
+		/* Power lost, a panic, a kill: that boot is done again. */
+		bs_say("%s: boot %d's run was cut off: booted again", b.id,
+		    b.last_bootno);
+		if (record(&b, "interrupted %zu %d", b.last_commit,
+		    b.last_bootno) != 0)
+			rc = EXIT_RUNTIME;
+		else if (b.c[b.last_commit].cut >= 2 && record(&b, "skip %zu "
+		    "runs cut off twice", b.last_commit) != 0)
+			rc = EXIT_RUNTIME;
+	} else if (strcmp(b.last, "build") == 0)
+		bs_say("%s: commit %zu's build was cut off: built again", b.id,
+		    b.last_commit);
+	if (rc == EXIT_OK && b.state == BS_OPEN)
+		rc = advance(&b);
+	close(fd);
+	bs_close(&b);
+	return (rc);
+}
+
+int
+bisect_stop(const char *root, const char *id)
+{
+	struct campaign_ctx ctx = { NULL, os_this() };
+	const struct campaign_boot_ops *ops;
+	struct bs b;
+	char e[512];
+	int rc;
+
+	if ((rc = bs_open(root, id, &b)) != EXIT_OK)
+		return (rc);
+	if (bs_lock(b.root) != 0) {
+		bs_close(&b);
+		return (EXIT_RUNTIME);
+	}
+	if (b.state == BS_OPEN) {
+		if (record(&b, "stop %lld", (long long)time(NULL)) != 0) {
+			bs_unlock();
+			bs_close(&b);
+			return (EXIT_RUNTIME);
+		}
+		ops = campaign_boot_ops(b.f.camp.method);
+		if (ops->cancel(&ctx, e, sizeof(e)) != 0) {
+			bs_say("%s: %s", campaign_method_name(b.f.camp.method),
+			    e);
+			rc = EXIT_RUNTIME;
+		}
+		bs_say("%s: stopped after %d boots", b.id, b.nboots);
+	} else
+		bs_say("%s is already over", b.id);
+	remove_hook(&b);
+	bs_unlock();
+	bs_close(&b);
+	return (rc);
+}

@@ -1,0 +1,55 @@
+/*
+ * Private to fsconc bisect: the state replayed from the journal, shared
+ * by bisect.c (the state machine) and bisect_report.c above it.
+ */
+#ifndef FSCONC_BISECT_INT_H
+#define FSCONC_BISECT_INT_H
+
+#include <stddef.h>
+
+#include "analysis/bisect.h"
+#include "harness/bisect.h"
+
+enum { BS_OPEN, BS_DONE, BS_STOPPED };
+
+struct bs_commit {
+	double		*boots;		/* boot means */
+	size_t		 nboots;
+	long long	*when;		/* each boot mean's time */
+	int		 skipped;
+	char		*why;		/* why skipped */
+	int		 built, builds, cut;
+	long long	 build_secs;
+};
+
+struct bs {
+	char		*root, *id, *dir;
+	struct bisect_file f;
+	int		 plan_fd;	/* ROOT/bisect/ID/commits */
+	size_t		 n, hexlen;
+	struct bs_commit *c;		/* n of them */
+	struct bis_point *pts;
+	struct bis_rule	 rule;
+	int		 state;		/* BS_* */
+	int		 nboots;	/* boots scheduled */
+	long long	 t_start, t_last;
+	/* The last event: what resume continues from. */
+	char		 last[16];
+	size_t		 last_commit;
+	int		 last_bootno;
+	char		 last_bootid[64];
+	long long	 last_when;
+	/* done: the outcome recorded. */
+	int		 outcome;
+	size_t		 lo, hi;
+};
+
+/* "fsconc: bisect: " and the message, on stderr. */
+void	 bs_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Find (id, else the active one, else the newest) and load. */
+int	 bs_open(const char *root, const char *id, struct bs *);
+void	 bs_close(struct bs *);
+/* Commit k's id (hex) into buf: 0, or -1. */
+int	 bs_commit_id(const struct bs *, size_t k, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,195 @@
+# fsconc bisect: a tiny fake git tree whose "build" is a script, reboots
+# simulated (method command, sim_machine), the figure made to depend on
+# the commit through FSCONC_TEST_BISECT_FIGURE: the culprit named, a
+# history without a regression said so, the plans, and bad input.
+. "$FSCONC_TOP/tests/lib.sh"
+
+s=$(scratch)
+if ! command -v git >/dev/null 2>&1; then
+	skip "fsconc bisect" "git not installed"
+	exit 0
+fi
+sim_machine "$s"
+hook="$s/hook/fsconc-campaign.service"
+
+# mktree DIR STEP: 10 commits; from commit STEP on (0: never) the figure
+# is 150, before it 100.
+mktree() {
+	git init -q "$1" && git -C "$1" config user.email t@example.org &&
+	    git -C "$1" config user.name t
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		if [ "$2" -ne 0 ] && [ $i -ge "$2" ]; then echo 150; else echo 100; fi >"$1/figure"
+		echo "$i" >"$1/n"
+		git -C "$1" add -A && git -C "$1" commit -qm "commit $i$([ $i = "$2" ] && echo ': the regression')"
+	done
+}
+mktree "$s/tree" 6
+mktree "$s/flat" 0
+# The boot's figure: the kept image's number, and noise from the boot.
+cat >"$s/fig.sh" <<'EOF'
+#!/bin/sh
+awk -v b="$FSCONC_BISECT_BOOT" -v f="$(cat "$FSCONC_BISECT_IMAGE")" 'BEGIN { srand(b * 7919); print f + (rand() - 0.5) * 2 }'
+EOF
+chmod +x "$s/fig.sh"
+export FSCONC_TEST_BISECT_FIGURE="$s/fig.sh"
+# bfile FILE TREE GOOD BAD [EXTRA]
+bfile() {
+	cat >"$1" <<EOF
+tree $2
+good $3
+bad $4
+figure t 2
+run -w syscall -O count=2000 -j 1,2 -r 2 --disk tmpfs
+build echo "\$FSCONC_BISECT_N" >>"$s/built.log"; [ "\$FSCONC_BISECT_N" = "\$(cat "$s/hang-at" 2>/dev/null)" ] && exec sleep 613; [ "\$FSCONC_BISECT_N" = "\$(cat "$s/wait-at" 2>/dev/null)" ] && { echo \$\$ >"$s/building"; exec sleep 614; }; cat figure > vmlinuz
+image vmlinuz
+build-timeout 3s
+method command
+command $s/boot.sh
+${5:-}
+EOF
+}
+# resume as the hook would, until the bisect is over (at most N times).
+resume_all() {
+	_i=0
+	while [ -e "$1/bisect/active" ] && [ $_i -lt "$2" ]; do
+		"$FSCONC" bisect resume -R "$1" >>"$s/resume.out" 2>&1 ||
+		    echo "resume rc=$?" >>"$s/resume.out"
+		_i=$((_i + 1))
+	done
+}
+
+# --- plans ----------------------------------------------------------------
+bfile "$s/t.bisect" "$s/tree" HEAD~9 HEAD
+out=$("$FSCONC" bisect start --dry-run --os freebsd -R "$s/none" "$s/t.bisect" 2>&1); rc=$?
+# FreeBSD's own recipe: the file's build line is the user's; a plan
+# with the defaults.
+grep -v '^build\|^image' "$s/t.bisect" | sed 's/^method command/method nextboot/; /^command/d' >"$s/f.bisect"
+outf=$("$FSCONC" bisect start --dry-run --os freebsd -R "$s/none" "$s/f.bisect" 2>&1); rcf=$?
+if [ $rcf -eq 0 ] && echo "$outf" | grep -q 'buildkernel' &&
+    echo "$outf" | grep -q 'installkernel KERNCONF=.* KODIR=.*FSCONC_BISECT_KODIR' &&
+    echo "$outf" | grep -q 'FSCONC_BISECT_KODIR=/boot/bisect-N' &&
+    echo "$outf" | grep -q '^nextboot -k bisect-N -e fsconc.campaign=ID -e fsconc.boot=1$' &&
+    echo "$outf" | grep -q '^shutdown -r now$' &&
+    echo "$outf" | grep -q 'daemon -f .* bisect resume -R .* --id ID$' &&
+    [ ! -e "$s/none" ]; then
+	ok "--dry-run --os freebsd: buildkernel, installkernel KODIR=/boot/bisect-N, nextboot -k bisect-N, the rc.d resume"
+else
+	not_ok "--dry-run --os freebsd: buildkernel, installkernel KODIR=/boot/bisect-N, nextboot -k bisect-N, the rc.d resume" "rc=$rcf $outf"
+fi
+sed 's/^method command/method kexec/; /^command/d' "$s/t.bisect" >"$s/k.bisect"
+outk=$("$FSCONC" bisect start --dry-run --os linux -R "$s/none" "$s/k.bisect" 2>&1); rck=$?
+if [ $rck -eq 0 ] && echo "$outk" | grep -q 'clone --shared --no-checkout' &&
+    echo "$outk" | grep -q 'rev-list --first-parent' &&
+    echo "$outk" | grep -q 'checkout --quiet --force --detach COMMIT --' &&
+    echo "$outk" | grep -q "^kexec -l $s/none/bisect/ID/kernel/N " &&
+    echo "$outk" | grep -q '^systemctl kexec$' &&
+    echo "$outk" | grep -q '^ExecStart=.* bisect resume -R .* --id ID$' && [ ! -e "$s/none" ]; then
+	ok "--dry-run --os linux: git, build, kexec, the unit"
+else
+	not_ok "--dry-run --os linux: git, build, kexec, the unit" "rc=$rck $outk"
+fi
+
+# --- a bisect that names commit 6 -------------------------------------------
+R="$s/res"
+# Commit 7 (index 6) hangs its build: killed at the timeout, skipped.
+echo 6 >"$s/hang-at"
+"$FSCONC" bisect start -R "$R" "$s/t.bisect" >"$s/start.out" 2>&1; rc=$?
+id=$(cat "$R/bisect/active" 2>/dev/null)
+[ $rc -eq 0 ] && [ -n "$id" ] && grep -q "^ExecStart=.* bisect resume -R $R --id $id$" "$hook" &&
+    [ "$(wc -l <"$s/boots.log")" -eq 1 ] &&
+    ok "start: the clone, the plan, the hook, the first boot" ||
+    not_ok "start: the clone, the plan, the hook, the first boot" "rc=$rc $(cat "$s/start.out")"
+resume_all "$R" 80
+c6=$(git -C "$s/tree" rev-parse HEAD~4)
+rep=$("$FSCONC" bisect report -R "$R" --id "$id" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ ! -e "$R/bisect/active" ] && [ ! -e "$hook" ] &&
+    echo "$rep" | grep -q "^first bad commit: $c6 commit 6: the regression$" &&
+    ok "the culprit named with its subject: commit 6" ||
+    not_ok "the culprit named with its subject: commit 6" "rc=$rc $rep $(tail -20 "$s/resume.out")"
+# The user's tree: not written (no worktree, HEAD where it was).
+[ "$(git -C "$s/tree" rev-parse HEAD)" = "$(git -C "$s/tree" rev-parse master 2>/dev/null || git -C "$s/tree" rev-parse main)" ] &&
+    [ -z "$(git -C "$s/tree" status --porcelain)" ] && [ ! -d "$s/tree/.git/worktrees" ] &&
+    ok "the user's tree untouched" || not_ok "the user's tree untouched" "$(git -C "$s/tree" status)"
+if grep -q "^build 6 " "$R/bisect/$id/journal"; then
+	grep -q "^skip 6 build: timeout" "$R/bisect/$id/journal" && ! pgrep -f 'sleep 613' >/dev/null &&
+	    ok "a hanging build: killed at the timeout, the commit skipped" ||
+	    not_ok "a hanging build: killed at the timeout, the commit skipped" "$(cat "$R/bisect/$id/journal")"
+else
+	not_ok "a hanging build: killed at the timeout, the commit skipped" "commit 6 never built"
+fi
+echo "$rep" | grep -q "^6 .* skipped" && echo "$rep" | grep -q 'boots; [0-9]* s from start' &&
+    ok "report: the skipped commit, boots and time" || not_ok "report: the skipped commit, boots and time" "$rep"
+js=$("$FSCONC" bisect report -R "$R" --id "$id" --json 2>&1)
+echo "$js" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["culprit"]["subject"]=="commit 6: the regression"; assert any(s["skipped"] for s in d["steps"]); assert all(len(s["boots"])>=2 for s in d["steps"] if not s["skipped"])' 2>"$s/py.err" &&
+    ok "report --json: culprit, steps, boots" || not_ok "report --json: culprit, steps, boots" "$js $(cat "$s/py.err")"
+"$FSCONC" bisect report -R "$R" --id "$id" --html "$s/b.html" >/dev/null 2>&1 &&
+    grep -q '<svg' "$s/b.html" && grep -q 'commit 6: the regression' "$s/b.html" &&
+    ok "report --html: the page and its plot" || not_ok "report --html: the page and its plot" "$(head -c 600 "$s/b.html")"
+err=$("$FSCONC" bisect resume -R "$R" --id "$id" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q 'is over' && ok "resume after the end: exit 2" ||
+    not_ok "resume after the end: exit 2" "rc=$rc $err"
+
+# --- no regression -----------------------------------------------------------
+rm -f "$s/hang-at"
+bfile "$s/flat.bisect" "$s/flat" HEAD~9 HEAD "boots 4"
+R2="$s/res2"
+"$FSCONC" bisect start -R "$R2" "$s/flat.bisect" >>"$s/resume.out" 2>&1
+id2=$(cat "$R2/bisect/active" 2>/dev/null)
+resume_all "$R2" 20
+rep=$("$FSCONC" bisect report -R "$R2" --id "$id2" 2>&1)
+echo "$rep" | grep -q '^outcome: no regression' && ! echo "$rep" | grep -q 'first bad' &&
+    ok "a history without a regression: said so" ||
+    not_ok "a history without a regression: said so" "$rep $(tail -5 "$s/resume.out")"
+
+# --- a power cut during a build: resume builds again and goes on -------------
+echo 0 >"$s/wait-at"
+R3="$s/res3"
+"$FSCONC" bisect start -R "$R3" "$s/t.bisect" >"$s/cut.out" 2>&1 &
+bg=$!
+wait_until [ -s "$s/building" ]
+id3=$(cat "$R3/bisect/active" 2>/dev/null)
+kill -9 $bg "$(cat "$s/building")" 2>/dev/null
+wait $bg 2>/dev/null
+rm -f "$s/wait-at"
+resume_all "$R3" 80
+j="$R3/bisect/$id3/journal"
+[ "$(grep -c "^build 0 " "$j")" -ge 2 ] && grep -q '^done 0 ' "$j" &&
+    grep -q "build was cut off" "$s/resume.out" &&
+    ok "a power cut during a build: built again, the bisect goes on" ||
+    not_ok "a power cut during a build: built again, the bisect goes on" "$(cat "$j")"
+
+# --- stop ---------------------------------------------------------------------
+R5="$s/res5"
+"$FSCONC" bisect start -R "$R5" "$s/flat.bisect" >>"$s/resume.out" 2>&1
+"$FSCONC" bisect stop -R "$R5" >"$s/stop.out" 2>&1; rc=$?
+st=$("$FSCONC" bisect status -R "$R5" --id "$(ls "$R5/bisect" | grep -v '^\.' | grep -v active | head -1)" 2>&1)
+err=$("$FSCONC" bisect resume -R "$R5" --id "$(ls "$R5/bisect" | grep -v '^\.' | grep -v active | head -1)" 2>&1); rc2=$?
+[ $rc -eq 0 ] && [ ! -e "$hook" ] && [ ! -e "$R5/bisect/active" ] && echo "$st" | grep -q ': stopped$' &&
+    [ $rc2 -eq 2 ] && ok "stop: the hook and the active mark gone, status says stopped, resume refuses" ||
+    not_ok "stop: the hook and the active mark gone, status says stopped, resume refuses" "rc=$rc rc2=$rc2 $st $err $(cat "$s/stop.out")"
+
+# --- bad input -----------------------------------------------------------------
+bfile "$s/m.bisect" "$s/tree" HEAD~9 nosuchref
+err=$("$FSCONC" bisect start --dry-run "$s/m.bisect" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q 'bad nosuchref names no commit (good HEAD~9, bad nosuchref)' &&
+    ok "a missing ref: exit 2, both named" || not_ok "a missing ref: exit 2, both named" "rc=$rc $err"
+bfile "$s/a.bisect" "$s/tree" HEAD HEAD~9
+err=$("$FSCONC" bisect start --dry-run "$s/a.bisect" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q 'good HEAD (.*) is not an ancestor of bad HEAD~9' &&
+    ok "good not an ancestor of bad: exit 2, both named" ||
+    not_ok "good not an ancestor of bad: exit 2, both named" "rc=$rc $err"
+bfile "$s/x.bisect" "$s/tree" 'HEAD~9;touch${IFS}'"$s/pwned" 'HEAD$(touch${IFS}'"$s/pwned2)"
+err=$("$FSCONC" bisect start -R "$s/res4" "$s/x.bisect" 2>&1); rc=$?
+[ $rc -eq 2 ] && [ ! -e "$s/pwned" ] && [ ! -e "$s/pwned2" ] && echo "$err" | grep -q 'names no commit' &&
+    ok "shell metacharacters in refs: never run, exit 2" ||
+    not_ok "shell metacharacters in refs: never run, exit 2" "rc=$rc $err"
+bfile "$s/o.bisect" "$s/tree" --all HEAD
+err=$("$FSCONC" bisect start --dry-run "$s/o.bisect" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q "starts with '-'" && ok "a ref like an option: refused" ||
+    not_ok "a ref like an option: refused" "rc=$rc $err"
+err=$("$FSCONC" bisect status -R "$s/empty" 2>&1); rc=$?
+mkdir -p "$s/empty"
+err=$("$FSCONC" bisect status -R "$s/empty" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q 'no bisect in progress' && ok "status with no bisect: exit 2" ||
+    not_ok "status with no bisect: exit 2" "rc=$rc $err"
+echo "1..$_t"
