@@ -5,7 +5,8 @@
 # LABEL names the boot's records; RELEASE is how `uname -r` must end
 # (the kernel meant for this boot); NEXT is the kernel file in $d to
 # kexec next (kexec -l --reuse-cmdline, then systemctl kexec), or "off"
-# to power off; RUN is "run" to run fsconc first (its arguments in
+# to power off (a NEXT not there yet is waited for, an hour at most:
+# the host may be building it); RUN is "run" to run fsconc first (its arguments in
 # $d/runargs, its binary $d/fsconc, its sets' times copied to
 # $d/sets/N-LABEL) or "-".  Every step is timed in $d/times: wall clock
 # and /proc/uptime at this script's start, the kexec's start.
@@ -43,6 +44,13 @@ if [ "$next" = off ] || [ $match = no ]; then
 	systemctl poweroff
 	exit 0
 fi
+# The host may still be building it: it is moved into the share whole.
+w=0
+while [ ! -s "$d/$next" ] && [ $w -lt 3600 ]; do
+	sleep 5
+	w=$((w + 5))
+done
+[ $w -eq 0 ] || echo "waited $n ${w}s for $next" >>$d/times
 if ! kexec -l "$d/$next" --reuse-cmdline >>$d/kexec.log 2>&1; then
 	echo "kexec-load-failed $n $next" >>$d/times
 	sync
