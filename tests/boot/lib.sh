@@ -8,30 +8,38 @@
 # BG_PREPARE and BG_EVERYBOOT name scripts the guest sources at its first
 # boot (after installing fsconc, before recording the state) and at
 # every later boot (before waiting for the campaign): the faults.
+# BG_QUICK=1: the guest powers off at the campaign's end, without the
+# plain reboot that checks the machine's default boot (state.last, the
+# state at the campaign's last boot, is all there is to check).
+
+# kexec's configurations (kexec and command): the guest's own kernel,
+# A on one CPU, B on both; $BG_CONFIGS names those wanted, $BG_CMDLINE
+# adds words to each one's command line.
+kexec_configs() {
+	for _c in ${BG_CONFIGS:-A B}; do
+		echo "config $_c"
+		echo " kernel /boot/vmlinuz-@KVER@"
+		echo " initrd /boot/initrd.img-@KVER@"
+		[ "$_c" = B ] || echo " cmdline maxcpus=1"
+		[ -z "${BG_CMDLINE:-}" ] || echo " cmdline $BG_CMDLINE"
+	done
+}
 
 # The campaign file of METHOD, BOOTS boots per configuration; @KVER@ is
-# the guest's kernel release.  A: one CPU; B: both.
+# the guest's kernel release.  A: one CPU; B: both.  $BG_RUN: the run's
+# options (the workload).
 campaign_text() {
 	cat <<-EOF
-	run -j 1,2 -r 10 --disk tmpfs:256m --disturb-limit off
+	run ${BG_RUN:--j 1,2 -r 10 --disk tmpfs:256m --disturb-limit off}
 	boots $2
 	seed 5
 	retries 2
-	baseline A
+	baseline $(set -- ${BG_CONFIGS:-A B}; echo "$1")
 	boot-timeout 15m
 	method $1
 	EOF
 	case $1 in
-	kexec)	cat <<-EOF
-		config A
-		 kernel /boot/vmlinuz-@KVER@
-		 initrd /boot/initrd.img-@KVER@
-		 cmdline maxcpus=1
-		config B
-		 kernel /boot/vmlinuz-@KVER@
-		 initrd /boot/initrd.img-@KVER@
-		EOF
-		;;
+	kexec)	kexec_configs ;;
 	grub-reboot) cat <<-EOF
 		config A
 		 entry debian-1cpu
@@ -48,17 +56,8 @@ campaign_text() {
 		 entry debian.conf
 		EOF
 		;;
-	command) cat <<-EOF
-		command /mnt/bootguest/kexec-boot
-		config A
-		 kernel /boot/vmlinuz-@KVER@
-		 initrd /boot/initrd.img-@KVER@
-		 cmdline maxcpus=1
-		config B
-		 kernel /boot/vmlinuz-@KVER@
-		 initrd /boot/initrd.img-@KVER@
-		EOF
-		;;
+	command) echo "command /mnt/bootguest/kexec-boot"
+		kexec_configs ;;
 	esac
 }
 
@@ -77,6 +76,8 @@ boot_campaign() {
 	    --command-line="$base $FSCONC_CAMPAIGN_CMDLINE" && systemctl kexec
 	EOF
 	chmod 755 "$_d/share/kexec-boot"
+	# Quick: no plain reboot after the campaign, the guest powers off.
+	[ "${BG_QUICK:-0}" = 0 ] || : >"$_d/share/quick"
 	[ -z "${BG_PREPARE:-}" ] || cp "$BG_PREPARE" "$_d/share/prepare.sh"
 	[ -z "${BG_EVERYBOOT:-}" ] || cp "$BG_EVERYBOOT" "$_d/share/everyboot.sh"
 	# shellcheck disable=SC2046
