@@ -33,14 +33,23 @@ campaign_text() {
 	run ${BG_RUN:--j 1,2 -r 10 --disk tmpfs:256m --disturb-limit off}
 	boots $2
 	seed 5
-	retries 2
-	baseline $(set -- ${BG_CONFIGS:-A B}; echo "$1")
+	retries ${BG_RETRIES:-2}
+	baseline $([ "${BG_BROKEN:-0}" = 1 ] && echo B || { set -- ${BG_CONFIGS:-A B}; echo "$1"; })
 	boot-timeout 15m
 	method $1
 	EOF
 	case $1 in
 	kexec)	kexec_configs ;;
-	grub-reboot) cat <<-EOF
+	grub-reboot) [ "${BG_BROKEN:-0}" = 0 ] || { cat <<-EOF
+		config X
+		 entry broken
+		 cmdline maxcpus=1
+		config B
+		 entry debian
+		 cmdline quiet
+		EOF
+		return; }
+		cat <<-EOF
 		config A
 		 entry debian-1cpu
 		 cmdline maxcpus=1
@@ -204,4 +213,153 @@ boot_fault_stop() {
 		    "bootguest $brc; $(cat "$w/boot.out" "$s/stop.out" "$s/journal" "$s/boot.log" 2>&1 | tail -n 30)"
 	fi
 	boot_after "$m, stopped" "$s"
+}
+
+# The campaign's journal, as the guest copied it to the share: fault_j
+# PATTERN... holds when each extended regex matches some line.
+fault_j() {
+	for _p; do
+		grep -Eq "$_p" "$s/journal" 2>/dev/null || return 1
+	done
+}
+# The quick faults' after-check: the state at the campaign's last boot
+# (no plain reboot after), command line aside: no fsconc unit, no kexec
+# image, no one-shot, and /etc as it was is checked at the next boot of
+# the long form only.
+fault_after() {
+	if [ -s "$s/state.before" ] && [ -s "$s/state.last" ] &&
+	    [ "$(grep -v '^cmdline' "$s/state.before")" = "$(grep -v '^cmdline' "$s/state.last")" ]; then
+		ok "$1: after it, no fsconc unit, no kexec image, no one-shot"
+	else
+		not_ok "$1: after it, no fsconc unit, no kexec image, no one-shot" \
+		    "$(diff "$s/state.before" "$s/state.last" 2>&1)"
+	fi
+	pgrep -f "path=$s," >/dev/null &&
+	    not_ok "$1: no qemu left behind" "$(pgrep -af "path=$s,")" ||
+	    ok "$1: no qemu left behind"
+}
+fault_why() {
+	echo "bootguest $brc; $(cat "$w/boot.out" "$s/start.out" "$s/journal" "$s/status.out" "$s/boot.log" 2>&1 | tail -n 40)"
+}
+
+# boot_fault_powercut DIR TIMEOUT: QEMU killed (SIGKILL) while the
+# campaign's first boot runs its run, then the same disk started again:
+# the default boot's resume records that boot interrupted and does it
+# again; the campaign finishes.
+boot_fault_powercut() {
+	w=$1
+	s=$w/share
+	start=$(date +%s)
+	BG_QUICK=1 BG_CONFIGS=B BG_CMDLINE=mitigations=off \
+	    BG_RUN="-j 1,2 -r 6 --disk tmpfs:64m --disturb-limit off" \
+	    BG_EVERYBOOT=$TOP/tests/boot/fault-powercut.sh \
+	    boot_campaign "$w" kexec 1 "$2" >"$w/boot.out" 2>&1 &
+	bgp=$!
+	# The guest says when its run is on; the cut follows at once.
+	_i=0
+	until [ -e "$s/cut.now" ] || ! kill -0 $bgp 2>/dev/null ||
+	    [ $_i -ge $(($2 * 5)) ]; do
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+	cut="$(cat "$s/cut.now" 2>/dev/null)"
+	[ -s "$w/state/qemu.pid" ] && kill -KILL "$(cat "$w/state/qemu.pid")"
+	wait $bgp
+	brc1=$?
+	sh "$TOP/scripts/bootguest" --timeout "$2" boot "$w/state" "$s" \
+	    >>"$w/boot.out" 2>&1
+	brc=$?
+	took=$(($(date +%s) - start))
+	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
+	if [ -n "$cut" ] && [ $brc1 -ne 0 ] && [ $brc -eq 0 ] &&
+	    fault_j '^run 1 1$' '^interrupted 1 1$' '^schedule 1 2 ' \
+	    '^done 1 2 0 /' '^finish ' && ! grep -q '^done 1 1 ' "$s/journal"; then
+		ok "power cut in boot 1's run ($cut): recorded interrupted at the next boot, redone as boot 2, finished ($ng guest boots, ${took}s)"
+	else
+		not_ok "power cut in boot 1's run: recorded interrupted at the next boot, redone as boot 2, finished ($ng guest boots, ${took}s)" \
+		    "cut '$cut' first bootguest $brc1; $(fault_why)"
+	fi
+	fault_after "power cut"
+}
+
+# boot_fault_loop DIR TIMEOUT: a configuration whose kernel never
+# reaches the resume (init=/bin/false: it panics, and panic=10 reboots
+# to the firmware's default): each such boot is found wrong at the
+# default's resume, retried once, then the configuration is failed and
+# the campaign over; nothing reboots after.
+boot_fault_loop() {
+	w=$1
+	s=$w/share
+	start=$(date +%s)
+	BG_QUICK=1 BG_CONFIGS=B BG_CMDLINE=init=/bin/false \
+	    BG_RUN="-j 1 -r 2 --disk tmpfs:64m --disturb-limit off" \
+	    BG_RETRIES=1 boot_campaign "$w" kexec 1 "$2" >"$w/boot.out" 2>&1
+	brc=$?
+	took=$(($(date +%s) - start))
+	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
+	if [ $brc -eq 0 ] && [ "$ng" -eq 3 ] &&
+	    fault_j '^wrong 1 1 ' '^wrong 1 2 ' '^failed B 2 wrong or interrupted boots \(retries 1\)' '^finish ' &&
+	    ! grep -q '^run ' "$s/journal" && grep -q 'failed' "$s/status.out"; then
+		ok "a boot that never reaches the resume: 2 tries, then the configuration failed, the campaign over, no reboot after ($ng guest boots, ${took}s)"
+	else
+		not_ok "a boot that never reaches the resume: 2 tries, then the configuration failed, the campaign over, no reboot after ($ng guest boots, ${took}s)" \
+		    "$(fault_why)"
+	fi
+	fault_after "boot loop"
+}
+
+# boot_fault_nobin DIR TIMEOUT: the fsconc binary the unit runs removed
+# before the campaign's second boot: systemd's unit fails there (203,
+# the program missing), nothing restarts it, nothing reboots; fsconc put
+# back, `campaign stop` ends it and takes the unit and kexec image away.
+boot_fault_nobin() {
+	w=$1
+	s=$w/share
+	start=$(date +%s)
+	BG_QUICK=1 BG_CONFIGS=B BG_CMDLINE=mitigations=off \
+	    BG_RUN="-j 1 -r 2 --disk tmpfs:64m --disturb-limit off" \
+	    BG_EVERYBOOT=$TOP/tests/boot/fault-nobin.sh \
+	    boot_campaign "$w" kexec 2 "$2" >"$w/boot.out" 2>&1
+	brc=$?
+	took=$(($(date +%s) - start))
+	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
+	if [ $brc -eq 0 ] && [ "$ng" -eq 3 ] && [ -s "$s/removed" ] &&
+	    grep -q 'ExecMainStatus=203' "$s/nobin.show" &&
+	    grep -q 'NRestarts=0' "$s/nobin.later" && [ -s "$s/nobin.still" ] &&
+	    fault_j '^done 1 1 0 /' '^schedule 2 2 ' '^stop ' &&
+	    ! grep -q '^boot 2 2' "$s/journal" && [ "$(cat "$s/stop.rc")" = 0 ]; then
+		ok "fsconc missing at boot 2: the unit failed (203), no restart, no reboot for a minute; stopped once put back ($ng guest boots, ${took}s)"
+	else
+		not_ok "fsconc missing at boot 2: the unit failed (203), no restart, no reboot for a minute; stopped once put back ($ng guest boots, ${took}s)" \
+		    "$(cat "$s/removed" "$s/nobin.show" "$s/nobin.later" "$s/nobin.still" "$s/nobin.log" 2>&1) $(fault_why)"
+	fi
+	fault_after "binary missing"
+}
+
+# boot_fault_broken DIR TIMEOUT: grub-reboot's one-shot names GRUB's
+# "broken" entry (no kernel in it): GRUB falls back to the default,
+# whose resume finds the boot wrong; retried once, then that
+# configuration is failed, and the other one (B, the default entry)
+# still runs; the campaign finishes.
+boot_fault_broken() {
+	w=$1
+	s=$w/share
+	start=$(date +%s)
+	BG_QUICK=1 BG_BROKEN=1 BG_RETRIES=1 \
+	    BG_RUN="-j 1 -r 2 --disk tmpfs:64m --disturb-limit off" \
+	    boot_campaign "$w" grub-reboot 1 "$2" >"$w/boot.out" 2>&1
+	brc=$?
+	took=$(($(date +%s) - start))
+	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
+	if [ $brc -eq 0 ] &&
+	    fault_j '^wrong [0-9]+ [0-9]+ ' '^failed X 2 wrong or interrupted boots \(retries 1\)' \
+	    '^done [0-9]+ [0-9]+ 0 /' '^finish ' &&
+	    [ "$(grep -c '^wrong ' "$s/journal")" -eq 2 ] &&
+	    [ "$(grep -c '^done ' "$s/journal")" -eq 1 ] && [ "$ng" -eq 4 ]; then
+		ok "grub-reboot to the broken entry: GRUB fell back to the default, found wrong twice, X failed, B done, finished ($ng guest boots, ${took}s)"
+	else
+		not_ok "grub-reboot to the broken entry: GRUB fell back to the default, found wrong twice, X failed, B done, finished ($ng guest boots, ${took}s)" \
+		    "$(fault_why)"
+	fi
+	fault_after "broken entry"
 }
