@@ -6,15 +6,10 @@
 # puts fsconc back and stops the campaign.
 n=$(wc -l <$d/boots.log)
 if [ "$n" -eq 2 ] && [ -e $R/campaign/active ]; then
-	j=$R/campaign/$(cat $R/campaign/active)/journal
-	i=0
-	until tail -n 1 "$j" 2>/dev/null | grep -q '^schedule 2 ' || [ $i -ge 3000 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	l=$(journal_at '^schedule 2 ')
 	rm -f $F
 	sync
-	[ -e $F ] || echo "removed at $(date -u +%T) after: $(tail -n 1 "$j")" >$d/removed
+	[ -e $F ] || echo "removed at $(date -u +%T) after: $l" >$d/removed
 	sync
 elif [ "$n" -eq 3 ] && [ ! -e $F ]; then
 	i=0

@@ -40,6 +40,18 @@ etcsums() {
 	find /etc -xdev -type l -printf '%p -> %l\n' | sort
 }
 
+# For the faults: wait (10 minutes at most) until the active campaign's
+# journal ends in a line matching the regex $1; print that line.
+journal_at() {
+	_j=$R/campaign/$(cat $R/campaign/active)/journal
+	_i=0
+	until tail -n 1 "$_j" 2>/dev/null | grep -q "$1" || [ $_i -ge 6000 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	tail -n 1 "$_j"
+}
+
 if [ ! -e $d/started ]; then
 	echo "first boot: $(date -u +%T) $kver"
 	install -o root -g root -m 0755 $d/fsconc $F

@@ -238,6 +238,23 @@ fault_after() {
 	    not_ok "$1: no qemu left behind" "$(pgrep -af "path=$s,")" ||
 	    ok "$1: no qemu left behind"
 }
+# fault_campaign DIR METHOD BOOTS TIMEOUT: a quick campaign (BG_QUICK;
+# BG_RUN a tiny workload unless set) for a fault; sets w, s, brc, took
+# and ng (the guest's boots).
+fault_campaign() {
+	w=$1
+	s=$w/share
+	start=$(date +%s)
+	BG_QUICK=1 BG_RUN=${BG_RUN:--j 1 -r 2 --disk tmpfs:64m --disturb-limit off} \
+	    boot_campaign "$w" "$2" "$3" "$4" >"$w/boot.out" 2>&1
+	brc=$?
+	took=$(($(date +%s) - start))
+	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
+}
+# tap STATUS NAME DETAIL: ok NAME when STATUS ($? of the checks) is 0.
+tap() {
+	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2" "$3"; fi
+}
 fault_why() {
 	echo "bootguest $brc; $(cat "$w/boot.out" "$s/start.out" "$s/journal" "$s/status.out" "$s/boot.log" 2>&1 | tail -n 40)"
 }
@@ -247,14 +264,12 @@ fault_why() {
 # the default boot's resume records that boot interrupted and does it
 # again; the campaign finishes.
 boot_fault_powercut() {
-	w=$1
-	s=$w/share
-	start=$(date +%s)
-	BG_QUICK=1 BG_CONFIGS=B BG_CMDLINE=mitigations=off \
+	s=$1/share
+	BG_CONFIGS=B BG_CMDLINE=mitigations=off BG_EVERYBOOT=$TOP/tests/boot/fault-powercut.sh \
 	    BG_RUN="-j 1,2 -r 6 --disk tmpfs:64m --disturb-limit off" \
-	    BG_EVERYBOOT=$TOP/tests/boot/fault-powercut.sh \
-	    boot_campaign "$w" kexec 1 "$2" >"$w/boot.out" 2>&1 &
+	    fault_campaign "$1" kexec 1 "$2" &
 	bgp=$!
+	t0=$(date +%s)
 	# The guest says when its run is on; the cut follows at once.
 	_i=0
 	until [ -e "$s/cut.now" ] || ! kill -0 $bgp 2>/dev/null ||
@@ -263,22 +278,20 @@ boot_fault_powercut() {
 		_i=$((_i + 1))
 	done
 	cut="$(cat "$s/cut.now" 2>/dev/null)"
-	[ -s "$w/state/qemu.pid" ] && kill -KILL "$(cat "$w/state/qemu.pid")"
+	[ -s "$1/state/qemu.pid" ] && kill -KILL "$(cat "$1/state/qemu.pid")"
 	wait $bgp
 	brc1=$?
+	w=$1
 	sh "$TOP/scripts/bootguest" --timeout "$2" boot "$w/state" "$s" \
 	    >>"$w/boot.out" 2>&1
 	brc=$?
-	took=$(($(date +%s) - start))
+	took=$(($(date +%s) - t0))
 	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
-	if [ -n "$cut" ] && [ $brc1 -ne 0 ] && [ $brc -eq 0 ] &&
+	[ -n "$cut" ] && [ $brc1 -ne 0 ] && [ $brc -eq 0 ] &&
 	    fault_j '^run 1 1$' '^interrupted 1 1$' '^schedule 1 2 ' \
-	    '^done 1 2 0 /' '^finish ' && ! grep -q '^done 1 1 ' "$s/journal"; then
-		ok "power cut in boot 1's run ($cut): recorded interrupted at the next boot, redone as boot 2, finished ($ng guest boots, ${took}s)"
-	else
-		not_ok "power cut in boot 1's run: recorded interrupted at the next boot, redone as boot 2, finished ($ng guest boots, ${took}s)" \
-		    "cut '$cut' first bootguest $brc1; $(fault_why)"
-	fi
+	    '^done 1 2 0 /' '^finish ' && ! grep -q '^done 1 1 ' "$s/journal"
+	tap $? "power cut in boot 1's run ($cut): recorded interrupted at the next boot, redone as boot 2, finished ($ng guest boots, ${took}s)" \
+	    "first bootguest $brc1; $(fault_why)"
 	fault_after "power cut"
 }
 
@@ -288,23 +301,13 @@ boot_fault_powercut() {
 # default's resume, retried once, then the configuration is failed and
 # the campaign over; nothing reboots after.
 boot_fault_loop() {
-	w=$1
-	s=$w/share
-	start=$(date +%s)
-	BG_QUICK=1 BG_CONFIGS=B BG_CMDLINE=init=/bin/false \
-	    BG_RUN="-j 1 -r 2 --disk tmpfs:64m --disturb-limit off" \
-	    BG_RETRIES=1 boot_campaign "$w" kexec 1 "$2" >"$w/boot.out" 2>&1
-	brc=$?
-	took=$(($(date +%s) - start))
-	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
-	if [ $brc -eq 0 ] && [ "$ng" -eq 3 ] &&
-	    fault_j '^wrong 1 1 ' '^wrong 1 2 ' '^failed B 2 wrong or interrupted boots \(retries 1\)' '^finish ' &&
-	    ! grep -q '^run ' "$s/journal" && grep -q 'failed' "$s/status.out"; then
-		ok "a boot that never reaches the resume: 2 tries, then the configuration failed, the campaign over, no reboot after ($ng guest boots, ${took}s)"
-	else
-		not_ok "a boot that never reaches the resume: 2 tries, then the configuration failed, the campaign over, no reboot after ($ng guest boots, ${took}s)" \
-		    "$(fault_why)"
-	fi
+	BG_CONFIGS=B BG_CMDLINE=init=/bin/false BG_RETRIES=1 \
+	    fault_campaign "$1" kexec 1 "$2"
+	[ $brc -eq 0 ] && [ "$ng" -eq 3 ] && fault_j '^wrong 1 1 ' '^wrong 1 2 ' \
+	    '^failed B 2 wrong or interrupted boots \(retries 1\)' '^finish ' &&
+	    ! grep -q '^run ' "$s/journal" && grep -q 'failed' "$s/status.out"
+	tap $? "a boot that never reaches the resume: 2 tries, then the configuration failed, the campaign over, no reboot after ($ng guest boots, ${took}s)" \
+	    "$(fault_why)"
 	fault_after "boot loop"
 }
 
@@ -313,26 +316,16 @@ boot_fault_loop() {
 # the program missing), nothing restarts it, nothing reboots; fsconc put
 # back, `campaign stop` ends it and takes the unit and kexec image away.
 boot_fault_nobin() {
-	w=$1
-	s=$w/share
-	start=$(date +%s)
-	BG_QUICK=1 BG_CONFIGS=B BG_CMDLINE=mitigations=off \
-	    BG_RUN="-j 1 -r 2 --disk tmpfs:64m --disturb-limit off" \
+	BG_CONFIGS=B BG_CMDLINE=mitigations=off \
 	    BG_EVERYBOOT=$TOP/tests/boot/fault-nobin.sh \
-	    boot_campaign "$w" kexec 2 "$2" >"$w/boot.out" 2>&1
-	brc=$?
-	took=$(($(date +%s) - start))
-	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
-	if [ $brc -eq 0 ] && [ "$ng" -eq 3 ] && [ -s "$s/removed" ] &&
+	    fault_campaign "$1" kexec 2 "$2"
+	[ $brc -eq 0 ] && [ "$ng" -eq 3 ] && [ -s "$s/removed" ] &&
 	    grep -q 'ExecMainStatus=203' "$s/nobin.show" &&
 	    grep -q 'NRestarts=0' "$s/nobin.later" && [ -s "$s/nobin.still" ] &&
 	    fault_j '^done 1 1 0 /' '^schedule 2 2 ' '^stop ' &&
-	    ! grep -q '^boot 2 2' "$s/journal" && [ "$(cat "$s/stop.rc")" = 0 ]; then
-		ok "fsconc missing at boot 2: the unit failed (203), no restart, no reboot for a minute; stopped once put back ($ng guest boots, ${took}s)"
-	else
-		not_ok "fsconc missing at boot 2: the unit failed (203), no restart, no reboot for a minute; stopped once put back ($ng guest boots, ${took}s)" \
-		    "$(cat "$s/removed" "$s/nobin.show" "$s/nobin.later" "$s/nobin.still" "$s/nobin.log" 2>&1) $(fault_why)"
-	fi
+	    ! grep -q '^boot 2 2' "$s/journal" && [ "$(cat "$s/stop.rc")" = 0 ]
+	tap $? "fsconc missing at boot 2: the unit failed (203), no restart, no reboot for a minute; stopped once put back ($ng guest boots, ${took}s)" \
+	    "$(cat "$s/removed" "$s/nobin.show" "$s/nobin.later" "$s/nobin.still" "$s/nobin.log" 2>&1) $(fault_why)"
 	fault_after "binary missing"
 }
 
@@ -342,24 +335,13 @@ boot_fault_nobin() {
 # configuration is failed, and the other one (B, the default entry)
 # still runs; the campaign finishes.
 boot_fault_broken() {
-	w=$1
-	s=$w/share
-	start=$(date +%s)
-	BG_QUICK=1 BG_BROKEN=1 BG_RETRIES=1 \
-	    BG_RUN="-j 1 -r 2 --disk tmpfs:64m --disturb-limit off" \
-	    boot_campaign "$w" grub-reboot 1 "$2" >"$w/boot.out" 2>&1
-	brc=$?
-	took=$(($(date +%s) - start))
-	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
-	if [ $brc -eq 0 ] &&
-	    fault_j '^wrong [0-9]+ [0-9]+ ' '^failed X 2 wrong or interrupted boots \(retries 1\)' \
+	BG_BROKEN=1 BG_RETRIES=1 fault_campaign "$1" grub-reboot 1 "$2"
+	[ $brc -eq 0 ] && [ "$ng" -eq 4 ] && fault_j '^wrong [0-9]+ [0-9]+ ' \
+	    '^failed X 2 wrong or interrupted boots \(retries 1\)' \
 	    '^done [0-9]+ [0-9]+ 0 /' '^finish ' &&
 	    [ "$(grep -c '^wrong ' "$s/journal")" -eq 2 ] &&
-	    [ "$(grep -c '^done ' "$s/journal")" -eq 1 ] && [ "$ng" -eq 4 ]; then
-		ok "grub-reboot to the broken entry: GRUB fell back to the default, found wrong twice, X failed, B done, finished ($ng guest boots, ${took}s)"
-	else
-		not_ok "grub-reboot to the broken entry: GRUB fell back to the default, found wrong twice, X failed, B done, finished ($ng guest boots, ${took}s)" \
-		    "$(fault_why)"
-	fi
+	    [ "$(grep -c '^done ' "$s/journal")" -eq 1 ]
+	tap $? "grub-reboot to the broken entry: GRUB fell back to the default, found wrong twice, X failed, B done, finished ($ng guest boots, ${took}s)" \
+	    "$(fault_why)"
 	fault_after "broken entry"
 }
