@@ -250,6 +250,7 @@ fault_after() {
 fault_campaign() {
 	w=$1
 	s=$w/share
+	mkdir -p "$w"
 	start=$(date +%s)
 	BG_QUICK=1 BG_RUN=${BG_RUN:--j 1 -r 2 --disk tmpfs:64m --disturb-limit off} \
 	    boot_campaign "$w" "$2" "$3" "$4" >"$w/boot.out" 2>&1
