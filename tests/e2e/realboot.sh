@@ -61,7 +61,9 @@ ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
 echo "# 1 configuration x 2 boots by kexec: $ng guest boots in ${took}s"
 why="bootguest $brc; $(cat "$w/boot.out" "$s/start.out" "$j" "$s/boot.log" 2>&1 | tail -n 40)"
 
-if [ $brc -eq 0 ] && [ -e "$s/finished" ] && [ "$(cat "$s/start.rc" 2>/dev/null)" = 0 ] &&
+# (start.rc may be missing: start's reboot can end the guest's script
+# before it writes it; the journal says the start went through.)
+if [ $brc -eq 0 ] && [ -e "$s/finished" ] && grep -q '^start ' "$j" &&
     grep -q '^finish ' "$j" && [ "$(grep -c '^done [0-9]* [0-9]* 0 ' "$j")" -eq 2 ] &&
     [ "$ng" -eq 3 ]; then
 	ok "kexec, 2 boots: the campaign finished, each boot's run done (${took}s)"
