@@ -3,6 +3,9 @@
 # tell the host (DIR/cut.now), which then kills QEMU: a power cut in
 # the middle of the run.
 if [ "$(wc -l <$d/boots.log)" -eq 2 ] && [ -e $R/campaign/active ]; then
-	journal_at '^run ' >$d/cut.now
+	# Renamed whole: the host acts on the name at once.
+	journal_at '^run ' >$d/cut.tmp
+	sync
+	mv $d/cut.tmp $d/cut.now
 	sync
 fi
