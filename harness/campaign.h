@@ -196,6 +196,13 @@ struct campaign_boot_ops {
 };
 const struct campaign_boot_ops *campaign_boot_ops(enum campaign_method);
 /*
+ * Room on the file system the method's one-shot is written to (GRUB's
+ * grubenv, the ESP, FreeBSD's /boot), checked before anything is: 0,
+ * or -1 with err naming the directory.  FSCONC_TEST_BOOT_DIR names the
+ * directory instead (tests).
+ */
+int	 campaign_boot_room(enum campaign_method, char *err, size_t errlen);
+/*
  * The command line a kexec or command boot gives the kernel: base (the
  * running kernel's, or NULL) without fsconc.* words and without any
  * word whose name (before '=') a configuration sets, then c's words,

@@ -316,6 +316,11 @@ campaign_start(const char *file, const char *root, int dry_run,
 		    "does not survive a reboot: want a result root on disk");
 		goto out;
 	}
+	/* A full /boot or ESP: refused before anything is written. */
+	if (campaign_boot_room(f.method, e, sizeof(e)) != 0) {
+		cj_say("%s: %s", campaign_method_name(f.method), e);
+		goto out;
+	}
 	/* What is checked below stays so until the hook is in place. */
 	if ((mfd = machine_lock(os)) == -1 || cj_lock(r, 1) != 0 ||
 	    cj_active(r, &id) != 0)

@@ -6,6 +6,7 @@
  * of the plan.
  */
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -386,6 +387,70 @@ campaign_boot_ops(enum campaign_method m)
 		if (boot_ops[i].method == m)
 			return (&boot_ops[i]);
 	return (NULL);
+}
+
+/*
+ * A one-shot is a small file written whole and renamed (grub-editenv's
+ * grubenv.new, nextboot.conf), or an entry's use on the ESP: a file
+ * system without this much room would fail at the first reboot, or
+ * leave half a one-shot behind.
+ */
+#define BOOT_ROOM_MIN	(64 * 1024)
+
+int
+campaign_boot_room(enum campaign_method m, char *err, size_t errlen)
+{
+	static const char *const esp[] = { "/efi", "/boot/efi", "/boot",
+	    NULL };
+	const char *dir = test_hook_env("FSCONC_TEST_BOOT_DIR");
+	struct statvfs sv;
+	struct stat st;
+	size_t i;
+
+	if (dir == NULL || *dir == '\0') {
+		switch (m) {
+		case CAMPAIGN_GRUB:
+			dir = "/boot/grub";
+			break;
+		case CAMPAIGN_NEXTBOOT:
+			dir = "/boot";
+			break;
+		case CAMPAIGN_SYSTEMD_BOOT:
+			/* The ESP: where systemd-boot's loader/ is. */
+			for (i = 0; esp[i] != NULL; i++) {
+				char p[64];
+
+				snprintf(p, sizeof(p), "%s/loader", esp[i]);
+				if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+					break;
+			}
+			if ((dir = esp[i]) == NULL) {
+				set_err(err, errlen, "no ESP: none of /efi, "
+				    "/boot/efi, /boot holds systemd-boot's "
+				    "loader/");
+				return (-1);
+			}
+			break;
+		default:
+			return (0);	/* kexec, command: nothing written */
+		}
+	}
+	if (statvfs(dir, &sv) != 0) {
+		set_err(err, errlen, "%s: %s", dir, strerror(errno));
+		return (-1);
+	}
+	if ((unsigned long long)sv.f_bavail * sv.f_frsize < BOOT_ROOM_MIN) {
+		set_err(err, errlen, "%s: %llu bytes free, the one-shot "
+		    "wants %d: full", dir, (unsigned long long)sv.f_bavail *
+		    sv.f_frsize, BOOT_ROOM_MIN);
+		return (-1);
+	}
+	/* vfat counts no inodes (f_files 0). */
+	if (sv.f_files > 0 && sv.f_favail == 0) {
+		set_err(err, errlen, "%s: no free inode: full", dir);
+		return (-1);
+	}
+	return (0);
 }
 
 /* --- the resume hook ---------------------------------------------------- */

@@ -40,6 +40,18 @@ etcsums() {
 	find /etc -xdev -type l -printf '%p -> %l\n' | sort
 }
 
+# For the faults: wait (10 minutes at most) until the active campaign's
+# journal ends in a line matching the regex $1; print that line.
+journal_at() {
+	_j=$R/campaign/$(cat $R/campaign/active)/journal
+	_i=0
+	until tail -n 1 "$_j" 2>/dev/null | grep -q "$1" || [ $_i -ge 6000 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	tail -n 1 "$_j"
+}
+
 if [ ! -e $d/started ]; then
 	echo "first boot: $(date -u +%T) $kver"
 	install -o root -g root -m 0755 $d/fsconc $F
@@ -69,6 +81,10 @@ if [ -e $d/over ]; then
 	exit 0
 fi
 echo "boot $(date -u +%T): $(cat /proc/cmdline)"
+# What systemd's journal says of fsconc's unit in this boot, as it comes
+# (the boot may end in a reboot at any moment): the proof it ran.
+journalctl -b -f -n all -o short-iso -u fsconc-campaign.service \
+    >$d/unit.$(cat /proc/sys/kernel/random/boot_id).log 2>&1 &
 [ ! -f $d/everyboot.sh ] || . $d/everyboot.sh
 # fsconc's unit runs the campaign; a boot that reboots ends this loop.
 while [ -e $R/campaign/active ]; do
@@ -92,6 +108,12 @@ for s in $(sed -n 's/^done [0-9]* [0-9]* 0 //p' $d/journal); do
 done
 journalctl -b -u fsconc-campaign.service --no-pager >$d/unit.log 2>&1
 bootstate >$d/state.last
+if [ -e $d/quick ]; then
+	touch $d/over $d/finished
+	sync
+	systemctl poweroff
+	exit 0
+fi
 touch $d/over
 sync
 systemctl reboot

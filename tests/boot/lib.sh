@@ -8,31 +8,54 @@
 # BG_PREPARE and BG_EVERYBOOT name scripts the guest sources at its first
 # boot (after installing fsconc, before recording the state) and at
 # every later boot (before waiting for the campaign): the faults.
+# BG_QUICK=1: the guest powers off at the campaign's end, without the
+# plain reboot that checks the machine's default boot (state.last, the
+# state at the campaign's last boot, is all there is to check).
+
+# Words for the kexec boots of the short campaigns: less for the
+# emulator to do, and systemd waiting for the disk's partitions as long
+# as a loaded host needs (its 90 s sent a boot to emergency mode at a
+# host load of 20).
+BG_FAST="mitigations=off systemd.default_device_timeout_sec=900"
+
+# kexec's configurations (kexec and command): the guest's own kernel,
+# A on one CPU, B on both; $BG_CONFIGS names those wanted, $BG_CMDLINE
+# adds words to each one's command line.
+kexec_configs() {
+	for _c in ${BG_CONFIGS:-A B}; do
+		echo "config $_c"
+		echo " kernel /boot/vmlinuz-@KVER@"
+		echo " initrd /boot/initrd.img-@KVER@"
+		[ "$_c" = B ] || echo " cmdline maxcpus=1"
+		[ -z "${BG_CMDLINE:-}" ] || echo " cmdline $BG_CMDLINE"
+	done
+}
 
 # The campaign file of METHOD, BOOTS boots per configuration; @KVER@ is
-# the guest's kernel release.  A: one CPU; B: both.
+# the guest's kernel release.  A: one CPU; B: both.  $BG_RUN: the run's
+# options (the workload).
 campaign_text() {
 	cat <<-EOF
-	run -j 1,2 -r 10 --disk tmpfs:256m --disturb-limit off
+	run ${BG_RUN:--j 1,2 -r 10 --disk tmpfs:256m --disturb-limit off}
 	boots $2
 	seed 5
-	retries 2
-	baseline A
+	retries ${BG_RETRIES:-2}
+	baseline $([ "${BG_BROKEN:-0}" = 1 ] && echo B || { set -- ${BG_CONFIGS:-A B}; echo "$1"; })
 	boot-timeout 15m
 	method $1
 	EOF
 	case $1 in
-	kexec)	cat <<-EOF
-		config A
-		 kernel /boot/vmlinuz-@KVER@
-		 initrd /boot/initrd.img-@KVER@
+	kexec)	kexec_configs ;;
+	grub-reboot) [ "${BG_BROKEN:-0}" = 0 ] || { cat <<-EOF
+		config X
+		 entry broken
 		 cmdline maxcpus=1
 		config B
-		 kernel /boot/vmlinuz-@KVER@
-		 initrd /boot/initrd.img-@KVER@
+		 entry debian
+		 cmdline quiet
 		EOF
-		;;
-	grub-reboot) cat <<-EOF
+		return; }
+		cat <<-EOF
 		config A
 		 entry debian-1cpu
 		 cmdline maxcpus=1
@@ -48,17 +71,8 @@ campaign_text() {
 		 entry debian.conf
 		EOF
 		;;
-	command) cat <<-EOF
-		command /mnt/bootguest/kexec-boot
-		config A
-		 kernel /boot/vmlinuz-@KVER@
-		 initrd /boot/initrd.img-@KVER@
-		 cmdline maxcpus=1
-		config B
-		 kernel /boot/vmlinuz-@KVER@
-		 initrd /boot/initrd.img-@KVER@
-		EOF
-		;;
+	command) echo "command /mnt/bootguest/kexec-boot"
+		kexec_configs ;;
 	esac
 }
 
@@ -77,6 +91,8 @@ boot_campaign() {
 	    --command-line="$base $FSCONC_CAMPAIGN_CMDLINE" && systemctl kexec
 	EOF
 	chmod 755 "$_d/share/kexec-boot"
+	# Quick: no plain reboot after the campaign, the guest powers off.
+	[ "${BG_QUICK:-0}" = 0 ] || : >"$_d/share/quick"
 	[ -z "${BG_PREPARE:-}" ] || cp "$BG_PREPARE" "$_d/share/prepare.sh"
 	[ -z "${BG_EVERYBOOT:-}" ] || cp "$BG_EVERYBOOT" "$_d/share/everyboot.sh"
 	# shellcheck disable=SC2046
@@ -203,4 +219,136 @@ boot_fault_stop() {
 		    "bootguest $brc; $(cat "$w/boot.out" "$s/stop.out" "$s/journal" "$s/boot.log" 2>&1 | tail -n 30)"
 	fi
 	boot_after "$m, stopped" "$s"
+}
+
+# The campaign's journal, as the guest copied it to the share: fault_j
+# PATTERN... holds when each extended regex matches some line.
+fault_j() {
+	for _p; do
+		grep -Eq "$_p" "$s/journal" 2>/dev/null || return 1
+	done
+}
+# The quick faults' after-check: the state at the campaign's last boot
+# (no plain reboot after), command line aside: no fsconc unit, no kexec
+# image, no one-shot, and /etc as it was is checked at the next boot of
+# the long form only.
+fault_after() {
+	if [ -s "$s/state.before" ] && [ -s "$s/state.last" ] &&
+	    [ "$(grep -v '^cmdline' "$s/state.before")" = "$(grep -v '^cmdline' "$s/state.last")" ]; then
+		ok "$1: after it, no fsconc unit, no kexec image, no one-shot"
+	else
+		not_ok "$1: after it, no fsconc unit, no kexec image, no one-shot" \
+		    "$(diff "$s/state.before" "$s/state.last" 2>&1)"
+	fi
+	pgrep -f "path=$s," >/dev/null &&
+	    not_ok "$1: no qemu left behind" "$(pgrep -af "path=$s,")" ||
+	    ok "$1: no qemu left behind"
+}
+# fault_campaign DIR METHOD BOOTS TIMEOUT: a quick campaign (BG_QUICK;
+# BG_RUN a tiny workload unless set) for a fault; sets w, s, brc, took
+# and ng (the guest's boots).
+fault_campaign() {
+	w=$1
+	s=$w/share
+	mkdir -p "$w"
+	start=$(date +%s)
+	BG_QUICK=1 BG_RUN=${BG_RUN:--j 1 -r 2 --disk tmpfs:64m --disturb-limit off} \
+	    boot_campaign "$w" "$2" "$3" "$4" >"$w/boot.out" 2>&1
+	brc=$?
+	took=$(($(date +%s) - start))
+	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
+}
+# tap STATUS NAME DETAIL: ok NAME when STATUS ($? of the checks) is 0.
+tap() {
+	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2" "$3"; fi
+}
+fault_why() {
+	echo "bootguest $brc; $(cat "$w/boot.out" "$s/start.out" "$s/journal" "$s/status.out" "$s/boot.log" 2>&1 | tail -n 40)"
+}
+
+# boot_fault_powercut DIR TIMEOUT: QEMU killed (SIGKILL) while the
+# campaign's first boot runs its run, then the same disk started again:
+# the default boot's resume records that boot interrupted and does it
+# again; the campaign finishes.
+boot_fault_powercut() {
+	s=$1/share
+	BG_CONFIGS=B BG_CMDLINE=$BG_FAST BG_EVERYBOOT=$TOP/tests/boot/fault-powercut.sh \
+	    BG_RUN="-j 1,2 -r 6 --disk tmpfs:64m --disturb-limit off" \
+	    fault_campaign "$1" kexec 1 "$2" &
+	bgp=$!
+	t0=$(date +%s)
+	# The guest says when its run is on; the cut follows at once.
+	_i=0
+	until [ -e "$s/cut.now" ] || ! kill -0 $bgp 2>/dev/null ||
+	    [ $_i -ge $(($2 * 5)) ]; do
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+	cut="$(cat "$s/cut.now" 2>/dev/null)"
+	[ -s "$1/state/qemu.pid" ] && kill -KILL "$(cat "$1/state/qemu.pid")"
+	wait $bgp
+	brc1=$?
+	w=$1
+	sh "$TOP/scripts/bootguest" --timeout "$2" boot "$w/state" "$s" \
+	    >>"$w/boot.out" 2>&1
+	brc=$?
+	took=$(($(date +%s) - t0))
+	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
+	[ -n "$cut" ] && [ $brc1 -ne 0 ] && [ $brc -eq 0 ] &&
+	    fault_j '^run 1 1$' '^interrupted 1 1$' '^schedule 1 2 ' \
+	    '^done 1 2 0 /' '^finish ' && ! grep -q '^done 1 1 ' "$s/journal"
+	tap $? "power cut in boot 1's run ($cut): recorded interrupted at the next boot, redone as boot 2, finished ($ng guest boots, ${took}s)" \
+	    "first bootguest $brc1; $(fault_why)"
+	fault_after "power cut"
+}
+
+# boot_fault_loop DIR TIMEOUT: a configuration whose kernel never
+# reaches the resume (init=/bin/false: it panics, and panic=10 reboots
+# to the firmware's default): each such boot is found wrong at the
+# default's resume, retried once, then the configuration is failed and
+# the campaign over; nothing reboots after.
+boot_fault_loop() {
+	BG_CONFIGS=B BG_CMDLINE=init=/bin/false BG_RETRIES=1 \
+	    fault_campaign "$1" kexec 1 "$2"
+	[ $brc -eq 0 ] && [ "$ng" -eq 3 ] && fault_j '^wrong 1 1 ' '^wrong 1 2 ' \
+	    '^failed B 2 wrong or interrupted boots \(retries 1\)' '^finish ' &&
+	    ! grep -q '^run ' "$s/journal" && grep -q 'failed' "$s/status.out"
+	tap $? "a boot that never reaches the resume: 2 tries, then the configuration failed, the campaign over, no reboot after ($ng guest boots, ${took}s)" \
+	    "$(fault_why)"
+	fault_after "boot loop"
+}
+
+# boot_fault_nobin DIR TIMEOUT: the fsconc binary the unit runs removed
+# before the campaign's second boot: systemd's unit fails there (203,
+# the program missing), nothing restarts it, nothing reboots; fsconc put
+# back, `campaign stop` ends it and takes the unit and kexec image away.
+boot_fault_nobin() {
+	BG_CONFIGS=B BG_CMDLINE=$BG_FAST \
+	    BG_EVERYBOOT=$TOP/tests/boot/fault-nobin.sh \
+	    fault_campaign "$1" kexec 2 "$2"
+	[ $brc -eq 0 ] && [ "$ng" -eq 3 ] && [ -s "$s/removed" ] &&
+	    grep -q 'ExecMainStatus=203' "$s/nobin.show" &&
+	    grep -q 'NRestarts=0' "$s/nobin.later" && [ -s "$s/nobin.still" ] &&
+	    fault_j '^done 1 1 0 /' '^schedule 2 2 ' '^stop ' &&
+	    ! grep -q '^boot 2 2' "$s/journal" && [ "$(cat "$s/stop.rc")" = 0 ]
+	tap $? "fsconc missing at boot 2: the unit failed (203), no restart, no reboot for a minute; stopped once put back ($ng guest boots, ${took}s)" \
+	    "$(cat "$s/removed" "$s/nobin.show" "$s/nobin.later" "$s/nobin.still" "$s/nobin.log" 2>&1) $(fault_why)"
+	fault_after "binary missing"
+}
+
+# boot_fault_broken DIR TIMEOUT: grub-reboot's one-shot names GRUB's
+# "broken" entry (no kernel in it): GRUB falls back to the default,
+# whose resume finds the boot wrong; retried once, then that
+# configuration is failed, and the other one (B, the default entry)
+# still runs; the campaign finishes.
+boot_fault_broken() {
+	BG_BROKEN=1 BG_RETRIES=1 fault_campaign "$1" grub-reboot 1 "$2"
+	[ $brc -eq 0 ] && [ "$ng" -eq 4 ] && fault_j '^wrong [0-9]+ [0-9]+ ' \
+	    '^failed X 2 wrong or interrupted boots \(retries 1\)' \
+	    '^done [0-9]+ [0-9]+ 0 /' '^finish ' &&
+	    [ "$(grep -c '^wrong ' "$s/journal")" -eq 2 ] &&
+	    [ "$(grep -c '^done ' "$s/journal")" -eq 1 ]
+	tap $? "grub-reboot to the broken entry: GRUB fell back to the default, found wrong twice, X failed, B done, finished ($ng guest boots, ${took}s)" \
+	    "$(fault_why)"
+	fault_after "broken entry"
 }

@@ -1,0 +1,115 @@
+# make check's real boot: one short boot campaign in the Debian guest of
+# scripts/bootguest (tests/boot/lib.sh), started inside it by root with
+# no test-only variable: method kexec (the quickest real one: no
+# firmware, no boot loader), one configuration, 2 boots, a tiny workload
+# (-j 1 -r 2).
+# Checked: each boot is a new boot (its boot id), systemd started
+# fsconc's unit in each (the boot's own journal says so), each boot's
+# run left its result set, the campaign finished and took its unit and
+# kexec image away.  make check-boot (tests/boot/run) has every method
+# and fault.
+# The guest image is not built here (3-6 minutes cold): without a cached
+# image for the current recipe this skips, saying how to make one
+# (.ci/run makes it before make check).
+# Under TCG on this 2-CPU host: about 3 minutes when it is quiet, 7-9
+# at a load of 8-11 (tests/run stretches the limit with the load).
+# suite-timeout: 330
+# suite-exclusive: yes
+. "$FSCONC_TOP/tests/lib.sh"
+. "$TOP/tests/boot/lib.sh"
+
+if ! is_root; then
+	skip "a campaign through real boots" "needs root (scripts/bootguest)"
+	echo "1..$_t"
+	exit 0
+fi
+why=$(sh "$TOP/scripts/bootguest" --check 2>&1)
+case $? in
+0)	;;
+77)	skip "a campaign through real boots" "$(echo "$why" |
+	    sed -n 's/^bootguest: cannot run a guest here: //p' | tail -n 1)"
+	echo "1..$_t"
+	exit 0 ;;
+*)	not_ok "scripts/bootguest --check" "$why"
+	echo "1..$_t"
+	exit 0 ;;
+esac
+case $why in
+*"no image yet"*)
+	skip "a campaign through real boots" "no cached guest image for this recipe (sh scripts/bootguest build makes it, 3-6 minutes)"
+	echo "1..$_t"
+	exit 0 ;;
+esac
+
+# The binary make installs (no test hooks), as a user has it.
+FSCONC=$FSCONC_PLAIN
+w=$(scratch)
+s=$w/share
+# The guest's limit stretches with the host's load, as tests/run's does
+# (a loaded host is slow, not hung): 300 s a CPU's worth of load.
+k=$(awk -v n="$(getconf _NPROCESSORS_ONLN)" '{ k = int($1 / n + 0.999)
+    print (k > 1 ? k : 1) }' /proc/loadavg)
+start=$(date +%s)
+# Configuration B: the guest's kernel on both vCPUs, with BG_FAST's words.
+BG_QUICK=1 BG_CONFIGS=B BG_CMDLINE=$BG_FAST \
+    BG_RUN="-j 1 -r 2 --disk tmpfs:64m --disturb-limit off" \
+    boot_campaign "$w" kexec 2 $((300 * k)) >"$w/boot.out" 2>&1
+brc=$?
+took=$(($(date +%s) - start))
+j=$s/journal
+ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
+echo "# 1 configuration x 2 boots by kexec: $ng guest boots in ${took}s"
+why="bootguest $brc; $(cat "$w/boot.out" "$s/start.out" "$j" "$s/boot.log" 2>&1 | tail -n 40)"
+
+# (start.rc may be missing: start's reboot can end the guest's script
+# before it writes it; the journal says the start went through.)
+if [ $brc -eq 0 ] && [ -e "$s/finished" ] && grep -q '^start ' "$j" &&
+    grep -q '^finish ' "$j" && [ "$(grep -c '^done [0-9]* [0-9]* 0 ' "$j")" -eq 2 ] &&
+    [ "$ng" -eq 3 ]; then
+	ok "kexec, 2 boots: the campaign finished, each boot's run done (${took}s)"
+else
+	not_ok "kexec, 2 boots: the campaign finished, each boot's run done (${took}s)" "$why"
+fi
+
+# Three boots (the user's, then two of fsconc's), each a new one; fsconc
+# scheduled each of its boots from the boot before.
+ids=$(cut -d ' ' -f 3 "$s/boots.log" 2>/dev/null)
+sched=$(sed -n 's/^schedule [0-9]* [0-9]* \([^ ]*\) .*/\1/p' "$j" 2>/dev/null)
+if [ "$(echo "$ids" | sort -u | grep -c .)" -eq 3 ] &&
+    [ "$sched" = "$(echo "$ids" | head -n 2)" ]; then
+	ok "3 boots, 3 boot ids; each of fsconc's 2 boots scheduled from the one before"
+else
+	not_ok "3 boots, 3 boot ids; each of fsconc's 2 boots scheduled from the one before" \
+	    "boots: $(cat "$s/boots.log" 2>&1); scheduled from: $sched"
+fi
+
+# systemd started the unit fsconc installed, in each of its boots: that
+# boot's journal, followed from inside it.
+n=0 bad=
+for id in $(echo "$ids" | sed -n '2,$p'); do
+	if grep -q 'Started fsconc-campaign.service' "$s/unit.$id.log" 2>/dev/null &&
+	    grep -q 'verified: running' "$s/unit.$id.log"; then
+		n=$((n + 1))
+	else
+		bad="$bad $id: $(tail -n 5 "$s/unit.$id.log" 2>&1)"
+	fi
+done
+[ $n -eq 2 ] &&
+    ok "systemd started fsconc-campaign.service in both of fsconc's boots, and it ran the boot's run" ||
+    not_ok "systemd started fsconc-campaign.service in both of fsconc's boots, and it ran the boot's run" "$bad"
+
+# A result set per boot, boots 1 and 2, of configuration B, each with
+# its timings.
+got=
+for set in "$s"/sets/*; do
+	[ -s "$set/meta" ] && [ -s "$set/jobs-1.real" ] || continue
+	got="$got $(sed -n 's/^campaign_config=//p' "$set/meta")$(sed -n 's/^campaign_boot=//p' "$set/meta")"
+done
+[ "$(echo $got | tr ' ' '\n' | sort | tr '\n' ' ')" = "B1 B2 " ] &&
+    ok "a result set for each boot, with its timings:$got" ||
+    not_ok "a result set for each boot, with its timings:$got" "$(ls -R "$s/sets" 2>&1)"
+
+# The campaign over: no fsconc unit, no kexec image, GRUB's state as it
+# was (the command line is the campaign's last boot's: not compared).
+fault_after "kexec, 2 boots"
+echo "1..$_t"
