@@ -48,8 +48,11 @@ case \$1 in /*) exec "\$@";; esac
 EOF
 chmod +x "$w/request.sh" "$w/exec.sh"
 mkdir "$w/hook"
+# The archive beside the campaign: the guest sees the host's root read-only,
+# where the default archive's cache (/var/cache/fsconc) may not exist yet.
+"$FSCONC" mkarchive "$w/a.tar" >/dev/null 2>&1 || not_ok "mkarchive $w/a.tar"
 cat >"$w/g.campaign" <<EOF
-run -j 1,2 -r 10 --disk tmpfs:256m --disturb-limit off
+run -a $w/a.tar -j 1,2 -r 10 --disk tmpfs:256m --disturb-limit off
 boots 3
 seed 5
 retries 2
