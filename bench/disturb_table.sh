@@ -19,6 +19,7 @@
 #   DT_KINDS    kinds to run (default: tmpfs ext4 xfs btrfs zram brd dir)
 #   DT_LOADS    loads (default: none busy dd tar)
 #   DT_ARGS     more run options (default: none)
+#   DT_BRD_SIZE brd's size (default 2g; brd's size is fixed when it is loaded)
 set -u
 top=${FSCONC_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 fsconc=${FSCONC:-$top/fsconc}
@@ -117,7 +118,7 @@ disk_args() {
 	tmpfs) echo "--disk tmpfs:2g" ;;
 	ext4|xfs|btrfs) echo "--disk loop:2g --fs $1" ;;
 	zram) echo "--disk zram:2g" ;;
-	brd) echo "--disk brd:2g" ;;
+	brd) echo "--disk brd:${DT_BRD_SIZE:-2g}" ;;
 	dir) mkdir -p "$priv/dirdisk"; echo "--disk dir:$priv/dirdisk/d" ;;
 	esac
 }

@@ -1,7 +1,8 @@
 /*
  * brd[:SIZE] (Linux): a /dev/ramN of the brd module.  brd has no
  * hot_add, so we claim a device nobody holds whose first MiB was never
- * written (all zero), and give it back discarded (zero, memory freed):
+ * written (all zero), and give it back discarded (zero, memory freed;
+ * where brd cannot discard, its first MiB zeroed):
  * a device holding someone's data is never touched.  When brd is not
  * loaded we try "modprobe brd rd_nr=1 rd_size=KiB" and say plainly when
  * that fails.
@@ -162,6 +163,28 @@ brd_create(struct md_ctx *ctx, struct md_disk *d)
 	return (md_blk_mkfs_mount(ctx, d));
 }
 
+#ifdef __linux__
+/*
+ * brd before Linux 6.10 cannot discard: its first MiB zeroed makes the
+ * device free again by brd_free's rule; its pages stay allocated until
+ * brd is unloaded.  A static buffer: teardown may run in a signal
+ * handler.
+ */
+static int
+brd_zero_head(int fd, uint64_t size)
+{
+	static const char zero[64 * 1024];
+	uint64_t off, end = size < 1024 * 1024 ? size : 1024 * 1024;
+	ssize_t w;
+
+	for (off = 0; off < end; off += (uint64_t)w)
+		if ((w = pwrite(fd, zero, sizeof(zero) < end - off ?
+		    sizeof(zero) : end - off, (off_t)off)) <= 0)
+			return (-1);
+	return (fsync(fd));
+}
+#endif
+
 /* Give the device back as we found it: all zero, its memory freed. */
 static int
 brd_release(struct md_ctx *ctx, const char *dev)
@@ -186,7 +209,8 @@ brd_release(struct md_ctx *ctx, const char *dev)
 		return (-1);
 	}
 	if (ioctl(fd, BLKGETSIZE64, &range[1]) == -1 ||
-	    ioctl(fd, BLKDISCARD, range) == -1) {
+	    (ioctl(fd, BLKDISCARD, range) == -1 &&
+	    (errno != EOPNOTSUPP || brd_zero_head(fd, range[1]) == -1))) {
 		warn("%s: discard", dev);
 		close(fd);
 		return (-1);
