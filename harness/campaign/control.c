@@ -198,6 +198,10 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 	    f->nconfigs, f->boots, n, (unsigned long long)f->seed,
 	    f->configs[f->baseline].name, campaign_method_name(f->method),
 	    (unsigned long long)f->boot_timeout, f->retries);
+	if (f->boots_auto)
+		printf("# boots auto: the cap planned; after every round from "
+		    "the 3rd the boots so far are judged and the campaign may "
+		    "stop there (target %g%%)\n", f->boots_target);
 	printf("# records, each written and fsync'd before its action: "
 	    "%s/campaign/%s/{campaign,plan,journal}, %s/campaign/active "
 	    "(ID is the start time and the file's name)\n", r, id, r);
