@@ -176,6 +176,14 @@ enum { BIS_AUTO_MORE = 0, BIS_AUTO_CLEAR, BIS_AUTO_TARGET, BIS_AUTO_CAP };
 int	 bis_auto_stop(const double *const *means, const size_t *n,
 	    size_t ncfg, size_t base, const struct bis_rule *, double conf,
 	    double target);
+/*
+ * The rule a campaign's `boots auto` applies, in its state machine and
+ * in its simulation alike: the defaults (alpha 0.01 over the looks, 3
+ * boots before the first, either direction, no threshold or margin)
+ * with the campaign's cap, and its intervals at BIS_AUTO_CONF percent.
+ */
+#define BIS_AUTO_CONF	95.0
+void	 bis_auto_rule(struct bis_rule *, int cap);
 
 /* --- simulation ---------------------------------------------------------- */
 

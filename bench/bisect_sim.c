@@ -216,10 +216,13 @@ main(int argc, char **argv)
 	for (k = 0; k < 4; k++) {
 		static const double eff[] = { 0, 1, 2, 3 };
 
-		bis_auto_simulate(&r, runs, eff[k], 95, 1, seed, &as);
-		f = r;
+		/* The rule the campaign's state machine applies. */
+		bis_auto_rule(&f, cap);
+		bis_auto_simulate(&f, runs, eff[k], BIS_AUTO_CONF, 1, seed,
+		    &as);
 		f.fixed = cap;
-		bis_auto_simulate(&f, runs, eff[k], 95, 1, seed, &fs);
+		bis_auto_simulate(&f, runs, eff[k], BIS_AUTO_CONF, 1, seed,
+		    &fs);
 		printf("%5.1f %-9s %7.2f%% %8.2f %6.1f%% %6.1f%% %6.1f%%\n",
 		    eff[k], "auto", pct(as.found, as.runs),
 		    (double)as.boots / (double)as.runs,

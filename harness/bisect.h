@@ -63,6 +63,15 @@ int	 bisect_git(const char *tree, char *const *argv, char *out,
 int	 bisect_capture(char *const *argv, const char *dir, char *const *env,
 	    char *out, size_t outlen, char *err, size_t errlen);
 /*
+ * In the clone src, checked out at the bad commit: culprit (hex)
+ * reverted by git revert --no-edit (a merge against its first parent),
+ * committed under the bisect's own identity.  0 applied; 1 it does not
+ * apply (a conflict, or nothing left to revert: the revert aborted),
+ * with git's status in err; -1 with err.
+ */
+int	 bisect_revert(const char *src, const char *culprit, char *err,
+	    size_t errlen);
+/*
  * ref as a commit id (git rev-parse --verify REF^{commit}), hex in
  * out.  0, 1 when it names no commit, -1 with err.
  */

@@ -12,7 +12,7 @@
  * The files form a tree, bottom up: file.c, kernel_linux.c /
  * kernel_freebsd.c, methods.c, journal.c (the plan and the journal on
  * disk: their grammar, writers and reader), status.c (the state shown),
- * control.c.
+ * auto.c (boots auto's decision after a round), control.c.
  */
 #ifndef FSCONC_HARNESS_CAMPAIGN_H
 #define FSCONC_HARNESS_CAMPAIGN_H
@@ -258,6 +258,7 @@ enum campaign_event_kind {
 	CAMPAIGN_EV_GUARD,	/* the boot-loop guard stopped it */
 	CAMPAIGN_EV_FINISH,
 	CAMPAIGN_EV_STOP,
+	CAMPAIGN_EV_EARLY,	/* boots auto: enough rounds (control.c) */
 	CAMPAIGN_EV_NKINDS
 };
 
@@ -281,6 +282,10 @@ struct campaign {
 	int		 last_bootno;
 	char		 last_bootid[64];
 	long long	 last_when;
+	/* boots auto: the rounds after which it stopped early, and why
+	   (0, NULL: it did not). */
+	int		 early_rounds;
+	char		*early_why;
 };
 
 /*
@@ -300,7 +305,7 @@ const char *campaign_state_name(enum campaign_state);
 
 /* --- the state shown (status.c) ------------------------------------------ */
 
-/* "done", "pending", "config failed" ... of slot k (from 0). */
+/* "done", "pending", "config failed", "not needed" ... of slot k (from 0). */
 const char *campaign_slot_status(const struct campaign *, size_t k);
 /*
  * fsconc campaign status: the state, every configuration and slot, one

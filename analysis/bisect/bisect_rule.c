@@ -473,6 +473,13 @@ bis_verdict_name(int v)
 
 /* --- adaptive boots for campaigns --------------------------------------- */
 
+void
+bis_auto_rule(struct bis_rule *r, int cap)
+{
+	bis_rule_default(r);
+	r->cap = cap;
+}
+
 int
 bis_auto_stop(const double *const *means, const size_t *n, size_t ncfg,
     size_t base, const struct bis_rule *rule, double conf, double target)

@@ -18,7 +18,12 @@
  *     run N BOOTNO EPOCH            its boot verified, the run starts
  *     mean N BOOTNO VALUE EPOCH     the boot's mean of the figure
  *     interrupted N BOOTNO          the run was cut off (booted again)
- *     done OUTCOME LO HI EPOCH      OUTCOME: analysis/bisect.h's BIS_*
+ *     done OUTCOME LO HI EPOCH      OUTCOME: analysis/bisect.h's BIS_*;
+ *                                   with a culprit, written once the
+ *                                   confirming revert is judged
+ * N is a commit's index in commits, or one past the bad one: the bad
+ * commit with the culprit reverted (bs_confirm), built, skipped and
+ * booted as the others are.
  *     stop EPOCH
  * and ROOT/bisect/active names the bisect in progress.  Resume (the
  * campaign's hook, running "bisect resume") replays the journal into the
@@ -41,6 +46,7 @@
 #include <unistd.h>
 
 #include "analysis/campaign.h"
+#include "analysis/stats.h"
 #include "harness/run.h"
 #include "bisect_int.h"
 #include "results/results.h"
@@ -134,7 +140,8 @@ commit_at(struct bs *b, const char *w)
 {
 	uint64_t v;
 
-	if (w == NULL || parse_uint(w, 0, b->n - 1, &v) != 0)
+	/* b->n: the confirming revert. */
+	if (w == NULL || parse_uint(w, 0, b->n, &v) != 0)
 		return (NULL);
 	return (&b->c[v]);
 }
@@ -265,7 +272,7 @@ bs_close(struct bs *b)
 {
 	size_t i;
 
-	for (i = 0; b->c != NULL && i < b->n; i++) {
+	for (i = 0; b->c != NULL && i < b->n + 1; i++) {
 		free(b->c[i].boots);
 		free(b->c[i].when);
 		free(b->c[i].why);
@@ -350,7 +357,7 @@ load(struct bs *b, const char *root, const char *id)
 		bs_say("%s: not a list of commits", p);
 		goto bad;
 	}
-	b->c = xcalloc(b->n, sizeof(*b->c));
+	b->c = xcalloc(b->n + 1, sizeof(*b->c));
 	b->pts = xcalloc(b->n, sizeof(*b->pts));
 	free(p);
 	p = xasprintf("%s/journal", b->dir);
@@ -539,6 +546,10 @@ name_of(const struct bs *b, size_t k, char *buf, size_t len)
 {
 	char hex[80];
 
+	if (k == b->n) {
+		snprintf(buf, len, "c%zu-revert", k);
+		return (buf);
+	}
 	if (bs_commit_id(b, k, hex, sizeof(hex)) != 0)
 		snprintf(hex, sizeof(hex), "?");
 	snprintf(buf, len, "c%zu-%.12s", k, hex);
@@ -552,7 +563,8 @@ step_env(const struct bs *b, size_t k, const char *src)
 	char hex[80], **env = xcalloc(10, sizeof(*env));
 	size_t n = 0;
 
-	if (bs_commit_id(b, k, hex, sizeof(hex)) != 0)
+	/* The revert: bad's id, the culprit reverted on it. */
+	if (bs_commit_id(b, k == b->n ? k - 1 : k, hex, sizeof(hex)) != 0)
 		hex[0] = '\0';
 	env[n++] = xasprintf("FSCONC_BISECT_COMMIT=%s", hex);
 	env[n++] = xasprintf("FSCONC_BISECT_N=%zu", k);
@@ -623,6 +635,125 @@ copy_file(const char *src, const char *dst, char *err, size_t errlen)
 	return (rv);
 }
 
+/* The culprit bis_next names now: 0 with *k, or -1. */
+static int
+culprit_of(const struct bs *b, size_t *k)
+{
+	struct bis_next nx;
+
+	if (bis_next(b->pts, b->n, &b->rule, &nx) != 0 || nx.action !=
+	    BIS_ACT_DONE || nx.outcome != BIS_CULPRIT)
+		return (-1);
+	*k = nx.hi;
+	return (0);
+}
+
+/* In the clone at bad: the culprit reverted.  0, or -1 with err. */
+static int
+revert(const struct bs *b, const char *src, char *err, size_t errlen)
+{
+	char hex[80], e[512];
+	size_t k;
+	int rv;
+
+	if (culprit_of(b, &k) != 0 || bs_commit_id(b, k, hex,
+	    sizeof(hex)) != 0) {
+		set_err(err, errlen, "revert: no culprit");
+		return (-1);
+	}
+	if ((rv = bisect_revert(src, hex, e, sizeof(e))) == 0)
+		return (0);
+	set_err(err, errlen, "%s%.400s", rv > 0 ? "revert does not apply: " :
+	    "revert: ", e);
+	return (-1);
+}
+
+void
+bs_interval(const struct bs_commit *c, double *mean, double *hw)
+{
+	double s = 0, ss = 0;
+	size_t i;
+
+	*mean = *hw = NAN;
+	if (c->nboots == 0)
+		return;
+	for (i = 0; i < c->nboots; i++)
+		s += c->boots[i];
+	*mean = s / (double)c->nboots;
+	if (c->nboots < 2)
+		return;
+	for (i = 0; i < c->nboots; i++)
+		ss += (c->boots[i] - *mean) * (c->boots[i] - *mean);
+	*hw = t_quantile(95, (double)c->nboots - 1) * sqrt(ss /
+	    (double)(c->nboots - 1) / (double)c->nboots);
+}
+
+void
+bs_confirm(const struct bs *b, struct bs_confirm *cf)
+{
+	const struct bs_commit *r = &b->c[b->n], *bad = &b->c[b->n - 1];
+	struct bis_rule rule = b->rule;
+	char hex[80], fig[32], vs[384];
+	const char *how;
+
+	memset(cf, 0, sizeof(*cf));
+	cf->state = BS_CONFIRM_NONE;
+	if (culprit_of(b, &cf->culprit) != 0 || bs_commit_id(b, cf->culprit,
+	    hex, sizeof(hex)) != 0)
+		return;
+	/* Over without a trace of it: a bisect made before it existed. */
+	if (b->state != BS_OPEN && r->nboots == 0 && !r->skipped &&
+	    r->builds == 0)
+		return;
+	bisect_figure_name(&b->f, fig, sizeof(fig));
+	bs_interval(r, &cf->mean, &cf->hw);
+	bs_interval(bad, &cf->bmean, &cf->bhw);
+	snprintf(vs, sizeof(vs), "reverting %.12s on bad gives %s %.6g "
+	    "[%.6g, %.6g] against bad's %.6g [%.6g, %.6g]", hex, fig,
+	    cf->mean, cf->mean - cf->hw, cf->mean + cf->hw, cf->bmean,
+	    cf->bmean - cf->bhw, cf->bmean + cf->bhw);
+	if (r->skipped) {
+		if (strncmp(r->why, "revert does not apply", 21) == 0) {
+			cf->state = BS_CONFIRM_NOAPPLY;
+			snprintf(cf->text, sizeof(cf->text), "revert does not "
+			    "apply: not checked");
+		} else {
+			cf->state = BS_CONFIRM_FAILED;
+			snprintf(cf->text, sizeof(cf->text), "revert not "
+			    "checked: %.600s", r->why);
+		}
+		return;
+	}
+	cf->state = BS_CONFIRM_MORE;
+	snprintf(cf->text, sizeof(cf->text), "confirming: reverting %.12s on "
+	    "bad, %zu boots so far", hex, r->nboots);
+	rule.fixed = 0;
+	if (r->nboots < (size_t)rule.min_boots || bad->nboots < 2 ||
+	    bis_endpoints(r->boots, r->nboots, bad->boots, bad->nboots, &rule,
+	    &cf->ends) != 0)
+		return;
+	switch (cf->ends.verdict) {
+	case BIS_ENDS_DIFFER:
+		cf->state = BS_CONFIRM_YES;
+		snprintf(cf->text, sizeof(cf->text), "confirmed: %s: better",
+		    vs);
+		return;
+	case BIS_ENDS_SAME:
+		how = "the same";
+		break;
+	case BIS_ENDS_BETTER:
+		how = "worse";
+		break;
+	default:
+		if (r->nboots < (size_t)rule.cap)
+			return;
+		how = "not shown to differ";
+		break;
+	}
+	cf->state = BS_CONFIRM_NO;
+	snprintf(cf->text, sizeof(cf->text), "not confirmed: %s: %s", vs, how);
+}
+
 /*
  * Check out commit k in the bisect's clone, build it, install it: 0,
  * or -1 with why in err (the commit is skipped).
@@ -635,7 +766,7 @@ build(struct bs *b, size_t k, char *err, size_t errlen)
 	const char *inst;
 	int log, rv = -1;
 
-	if (bs_commit_id(b, k, hex, sizeof(hex)) != 0) {
+	if (bs_commit_id(b, k == b->n ? k - 1 : k, hex, sizeof(hex)) != 0) {
 		set_err(err, errlen, "commit %zu: unreadable plan", k);
 		free(src);
 		return (-1);
@@ -648,6 +779,10 @@ build(struct bs *b, size_t k, char *err, size_t errlen)
 			free(src);
 			return (-1);
 		}
+	}
+	if (k == b->n && revert(b, src, err, errlen) != 0) {
+		free(src);
+		return (-1);
 	}
 	logp = xasprintf("%s/build.log", b->dir);
 	if ((log = open(logp, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
@@ -747,6 +882,20 @@ advance(struct bs *b)
 		if (bis_next(b->pts, b->n, &b->rule, &nx) != 0) {
 			bs_say("%s: the boot means cannot be judged", b->id);
 			return (EXIT_RUNTIME);
+		}
+		if (nx.action == BIS_ACT_DONE && nx.outcome == BIS_CULPRIT) {
+			struct bs_confirm cf;
+
+			/* The culprit reverted on bad, measured first. */
+			bs_confirm(b, &cf);
+			if (cf.state != BS_CONFIRM_MORE) {
+				if (cf.text[0] != '\0')
+					bs_say("%s: %s", b->id, cf.text);
+			}
+			else {
+				nx.action = BIS_ACT_BOOT;
+				nx.commit = b->n;
+			}
 		}
 		if (nx.action == BIS_ACT_DONE) {
 			if (record(b, "done %d %zu %zu %lld", nx.outcome, nx.lo,
@@ -1212,6 +1361,11 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		bs_say("-R %s: %s", r, fd < 0 ? e : "a memory file system "
 		    "(tmpfs) does not survive a reboot: want a result root on "
 		    "disk");
+		goto out;
+	}
+	/* A full /boot or ESP: refused before anything is written. */
+	if (campaign_boot_room(f.camp.method, e, sizeof(e)) != 0) {
+		bs_say("%s: %s", campaign_method_name(f.camp.method), e);
 		goto out;
 	}
 	/* One resume hook per machine: its directory locked. */

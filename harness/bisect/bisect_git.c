@@ -139,6 +139,37 @@ bisect_git(const char *tree, char *const *argv, char *out, size_t outlen,
 	return (st);
 }
 
+int
+bisect_revert(const char *src, const char *culprit, char *err,
+    size_t errlen)
+{
+	char *second = xasprintf("%s^2", culprit), e2[256];
+	char *probe[] = { "rev-parse", "--verify", "--quiet", second, NULL };
+	char *av[] = { "-c", "user.name=fsconc bisect", "-c",
+	    "user.email=fsconc-bisect@localhost", "revert", "--no-edit",
+	    (char *)culprit, NULL, NULL, NULL };
+	char *abort[] = { "revert", "--abort", NULL };
+	int st;
+
+	/* A merge is reverted against the first parent, the one bisected. */
+	st = bisect_git(src, probe, NULL, 0, err, errlen);
+	free(second);
+	if (st < 0)
+		return (-1);
+	if (st == 0) {
+		av[6] = "-m";
+		av[7] = "1";
+		av[8] = (char *)culprit;
+	}
+	st = bisect_git(src, av, NULL, 0, err, errlen);
+	if (st <= 0)
+		return (st);
+	set_err(err, errlen, "git revert --no-edit %.12s: exit status %d",
+	    culprit, st);
+	(void)bisect_git(src, abort, NULL, 0, e2, sizeof(e2));
+	return (1);
+}
+
 static int
 is_hex(const char *s, size_t n)
 {

@@ -27,7 +27,7 @@ struct bs {
 	struct bisect_file f;
 	int		 plan_fd;	/* ROOT/bisect/ID/commits */
 	size_t		 n, hexlen;
-	struct bs_commit *c;		/* n of them */
+	struct bs_commit *c;		/* n of them, and the revert's */
 	struct bis_point *pts;
 	struct bis_rule	 rule;
 	int		 state;		/* BS_* */
@@ -43,6 +43,32 @@ struct bs {
 	int		 outcome;
 	size_t		 lo, hi;
 };
+
+/*
+ * The confirming revert: once the culprit is named, the bad commit with
+ * the culprit reverted (git revert --no-edit in the clone) is built and
+ * booted as commit index n, one past the bad one, and its boot means
+ * judged against the bad commit's by the endpoints' rule (the revert as
+ * the good side: "differ" is better).  Only the revert gets boots, so
+ * that the bisect's own verdicts stay as they were.
+ */
+enum { BS_CONFIRM_NONE = 0,	/* no culprit, or a bisect made before */
+	BS_CONFIRM_MORE,	/* the revert wants a build or a boot */
+	BS_CONFIRM_YES, BS_CONFIRM_NO,
+	BS_CONFIRM_NOAPPLY,	/* git revert did not apply */
+	BS_CONFIRM_FAILED };	/* it did not build or boot */
+struct bs_confirm {
+	int		 state;		/* BS_CONFIRM_* */
+	size_t		 culprit;
+	struct bis_ends	 ends;
+	double		 mean, hw;	/* the revert's, 95% over boots */
+	double		 bmean, bhw;	/* the bad commit's */
+	char		 text[768];	/* the report's line */
+};
+/* A function of the journal replayed: the same state, the same answer. */
+void	 bs_confirm(const struct bs *, struct bs_confirm *);
+/* A commit's mean of boot means and its t half-width at 95% (NaN). */
+void	 bs_interval(const struct bs_commit *, double *mean, double *hw);
 
 /* "fsconc: bisect: " and the message, on stderr. */
 void	 bs_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -54,24 +54,22 @@ subject(const struct bs *b, size_t k, char *out, size_t len)
 	free(src);
 }
 
-static void
-interval(const struct bs_commit *c, double *mean, double *hw)
+static const char *
+confirm_name(int state)
 {
-	double s = 0, ss = 0;
-	size_t i;
-
-	*mean = *hw = NAN;
-	if (c->nboots == 0)
-		return;
-	for (i = 0; i < c->nboots; i++)
-		s += c->boots[i];
-	*mean = s / (double)c->nboots;
-	if (c->nboots < 2)
-		return;
-	for (i = 0; i < c->nboots; i++)
-		ss += (c->boots[i] - *mean) * (c->boots[i] - *mean);
-	*hw = t_quantile(95, (double)c->nboots - 1) * sqrt(ss /
-	    (double)(c->nboots - 1) / (double)c->nboots);
+	switch (state) {
+	case BS_CONFIRM_MORE:
+		return ("in progress");
+	case BS_CONFIRM_YES:
+		return ("confirmed");
+	case BS_CONFIRM_NO:
+		return ("not confirmed");
+	case BS_CONFIRM_NOAPPLY:
+		return ("revert does not apply");
+	case BS_CONFIRM_FAILED:
+		return ("not checked");
+	}
+	return ("none");
 }
 
 static const char *
@@ -93,6 +91,7 @@ verdict(struct bs *b, size_t k)
 int
 bisect_status(const char *root, const char *id)
 {
+	struct bs_confirm cf;
 	struct bis_next nx;
 	struct bs b;
 	char fig[32], hex[80];
@@ -119,6 +118,9 @@ bisect_status(const char *root, const char *id)
 		    sizeof(hex)) == 0)
 			printf(" %s (commit %zu)", hex, nx.hi);
 		printf("\n");
+		bs_confirm(&b, &cf);
+		if (cf.state != BS_CONFIRM_NONE)
+			printf("%s\n", cf.text);
 	} else if (nx.action == BIS_ACT_BOOT)
 		printf("between commit %zu (good) and %zu (bad); next: commit "
 		    "%zu\n", nx.lo, nx.hi, nx.commit);
@@ -193,7 +195,7 @@ svg_plot(FILE *fp, struct bs *b, const char *fig, size_t culprit)
 			    "fill=\"%s\"/>\n", x, y, k == culprit ? "#c00" :
 			    "#36c");
 		}
-		interval(&b->c[k], &m, &hw);
+		bs_interval(&b->c[k], &m, &hw);
 		y = T + (H - B - T) * (hi - m) / (hi - lo);
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 		    "y2=\"%.1f\" stroke=\"#000\"/>\n", x - 8, y, x + 8, y);
@@ -204,6 +206,7 @@ svg_plot(FILE *fp, struct bs *b, const char *fig, size_t culprit)
 int
 bisect_report(const char *root, const char *id, int format, const char *out)
 {
+	struct bs_confirm cf;
 	struct bis_next nx;
 	struct bs b;
 	char fig[32], hex[80], subj[256];
@@ -225,6 +228,7 @@ bisect_report(const char *root, const char *id, int format, const char *out)
 		(void)bs_commit_id(&b, culprit, hex, sizeof(hex));
 		subject(&b, culprit, subj, sizeof(subj));
 	}
+	bs_confirm(&b, &cf);
 	secs = b.t_last > b.t_start ? b.t_last - b.t_start : 0;
 	if (out != NULL && (fp = fopen(out, "w")) == NULL) {
 		bs_say("%s: %s", out, strerror(errno));
@@ -249,12 +253,34 @@ bisect_report(const char *root, const char *id, int format, const char *out)
 			fputc('}', fp);
 		} else
 			fputs("null", fp);
+		fputs(",\"confirm\":", fp);
+		if (cf.state != BS_CONFIRM_NONE) {
+			fprintf(fp, "{\"state\":\"%s\",\"text\":",
+			    confirm_name(cf.state));
+			json_string(fp, cf.text);
+			fputs(",\"boots\":[", fp);
+			for (i = 0; i < b.c[b.n].nboots; i++) {
+				if (i > 0)
+					fputc(',', fp);
+				json_number(fp, b.c[b.n].boots[i]);
+			}
+			fputs("],\"mean\":", fp);
+			json_number(fp, cf.mean);
+			fputs(",\"halfwidth95\":", fp);
+			json_number(fp, cf.hw);
+			fputs(",\"bad_mean\":", fp);
+			json_number(fp, cf.bmean);
+			fputs(",\"bad_halfwidth95\":", fp);
+			json_number(fp, cf.bhw);
+			fputc('}', fp);
+		} else
+			fputs("null", fp);
 		fputs(",\"steps\":[", fp);
 		for (k = 0, i = 0; k < b.n; k++) {
 			if (b.c[k].nboots == 0 && !b.c[k].skipped)
 				continue;
 			(void)bs_commit_id(&b, k, hex, sizeof(hex));
-			interval(&b.c[k], &m, &hw);
+			bs_interval(&b.c[k], &m, &hw);
 			fprintf(fp, "%s{\"index\":%zu,\"commit\":\"%s\","
 			    "\"verdict\":\"%s\",\"boots\":[", i++ ? "," : "", k,
 			    hex, verdict(&b, k));
@@ -291,7 +317,13 @@ bisect_report(const char *root, const char *id, int format, const char *out)
 		} else
 			fprintf(fp, "Outcome: %s", nx.action == BIS_ACT_DONE ?
 			    bis_outcome_name(nx.outcome) : state_name(&b));
-		fprintf(fp, "</p>\n<p>%s over %zu commits; %d boots; %lld s</p>\n",
+		fprintf(fp, "</p>\n");
+		if (cf.state != BS_CONFIRM_NONE) {
+			fputs("<p>", fp);
+			html_text(fp, cf.text);
+			fputs("</p>\n", fp);
+		}
+		fprintf(fp, "<p>%s over %zu commits; %d boots; %lld s</p>\n",
 		    fig, b.n, b.nboots, secs);
 		svg_plot(fp, &b, fig, culprit);
 		fprintf(fp, "<table border=\"1\"><tr><th>commit</th><th>id</th>"
@@ -306,6 +338,8 @@ bisect_report(const char *root, const char *id, int format, const char *out)
 			fprintf(fp, "outcome: %s%s\n", bis_outcome_name(
 			    nx.outcome), nx.outcome == BIS_AMBIGUOUS ?
 			    " (skipped commits hide the step)" : "");
+		if (cf.state != BS_CONFIRM_NONE)
+			fprintf(fp, "%s\n", cf.text);
 		fprintf(fp, "%-8s %-12s %-9s %-24s %s\n", "commit", "id",
 		    "verdict", "mean +- 95%", "boot means");
 	}
@@ -314,7 +348,7 @@ bisect_report(const char *root, const char *id, int format, const char *out)
 			continue;
 		nskip += b.c[k].skipped != 0;
 		(void)bs_commit_id(&b, k, hex, sizeof(hex));
-		interval(&b.c[k], &m, &hw);
+		bs_interval(&b.c[k], &m, &hw);
 		if (format == BISECT_OUT_HTML) {
 			fprintf(fp, "<tr><td>%zu</td><td>%.12s</td><td>", k, hex);
 			for (i = 0; i < b.c[k].nboots; i++)

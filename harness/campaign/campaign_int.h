@@ -1,8 +1,8 @@
 /*
  * Private to fsconc campaign's files: journal.c (the campaign's files on
  * the result root: trusted, locked, the plan, the journal's events
- * written and replayed) below status.c and control.c (start, resume,
- * stop: the state machine).
+ * written and replayed) below status.c, auto.c (boots auto's
+ * decision) and control.c (start, resume, stop: the state machine).
  */
 #ifndef FSCONC_CAMPAIGN_INT_H
 #define FSCONC_CAMPAIGN_INT_H
@@ -34,16 +34,18 @@ int	 cj_open(const char *root, const char *id, int latest,
 	    struct campaign *c);
 /*
  * One journal event (journal.c gives the grammar).  Which fields an
- * event has: slot and bootno all but start, failed, guard, finish and
- * stop; when start, schedule, finish and stop; bootid schedule; rc
- * done; config failed; text wrong, failed and guard (why) and done (the
- * set, "-" for none).  Strings point into the parsed line.
+ * event has: slot and bootno all but start, failed, guard, finish, stop
+ * and early; when start, schedule, finish and stop; bootid schedule; rc
+ * done; config failed; round early; text wrong, failed, guard and early
+ * (why) and done (the set, "-" for none).  Strings point into the
+ * parsed line.
  */
 struct campaign_event {
 	enum campaign_event_kind kind;
 	size_t		 slot;		/* 1.. */
 	int		 bootno;	/* 1.. */
 	int		 rc;
+	int		 round;		/* early: the rounds done */
 	long long	 when;		/* seconds since the epoch */
 	const char	*bootid;
 	const char	*config;
@@ -73,5 +75,28 @@ char	*cj_plan_text(const struct campaign_file *, const size_t *order,
 /* A wrong or interrupted boot of slot k's configuration: retried, or
    the configuration failed when it has had its retries. */
 int	 cj_bad_boot(struct campaign *c, size_t k);
+
+/*
+ * boots auto (auto.c): after the completed rounds before slot k (k =
+ * nslots: all of them), whether the campaign stops, from the sets of
+ * its finished boots.  BIS_AUTO_* (analysis/bisect.h; MORE when it is
+ * not a round's end, fewer rounds than the rule's first look, or no
+ * boots auto), *rounds the completed rounds, why the reason; -1 said.
+ */
+int	 cj_auto_check(const struct campaign *c, size_t k, int *rounds,
+	    char *why, size_t len);
+struct camp;
+/*
+ * The decision itself, a function of the data alone: every figure campaign
+ * report judges (the time at every level, EC(N) at every N > 1 with a
+ * level 1) of the configurations in cp not named in skip (ndrop names,
+ * failed ones), each through bis_auto_stop with bis_auto_rule(cap) at
+ * target percent.  Stop (CLEAR, TARGET or CAP) only when every figure
+ * says so: CLEAR when every figure is clear, CAP when any is capped,
+ * else TARGET; why says which.  MORE when the baseline is gone or a
+ * figure has no values; -1 for values that are not finite.
+ */
+int	 cj_auto_decide(const struct camp *cp, const char *const *skip,
+	    size_t nskip, int cap, double target, char *why, size_t len);
 
 #endif

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/bisect.h"
 #include "db/db.h"
 #include "harness/run.h"
 #include "campaign_int.h"
@@ -66,15 +67,30 @@ schedule_next(struct campaign *c, const struct campaign_ctx *ctx)
 	const struct campaign_boot_ops *ops = campaign_boot_ops(c->f.method);
 	char e[512], bootid[64];
 	size_t k, cfg, limit;
+	int rounds;
 
 	for (k = 0; k < c->nslots; k++)
 		if (!c->slots[k].done && c->failed[c->slots[k].config] == NULL)
 			break;
-	if (k == c->nslots) {
+	/*
+	 * boots auto: at a round's end the rule is applied again to the
+	 * sets so far (a resume after a cut decides as the first did);
+	 * its "early" is written before the finish that follows it.
+	 */
+	if (k < c->nslots && c->early_rounds == 0 && cj_auto_check(c, k,
+	    &rounds, e, sizeof(e)) != BIS_AUTO_MORE) {
+		if (cj_write(c, &(struct campaign_event){ .kind =
+		    CAMPAIGN_EV_EARLY, .round = rounds, .text = e }) != 0)
+			return (EXIT_RUNTIME);
+	}
+	if (k == c->nslots || c->early_rounds > 0) {
 		if (cj_write(c, &(struct campaign_event){ .kind =
 		    CAMPAIGN_EV_FINISH, .when = (long long)time(NULL) }) != 0)
 			return (EXIT_RUNTIME);
 		remove_hook(c, ctx);
+		if (c->early_rounds > 0)
+			cj_say("%s: stopped early after %d rounds: %s", c->id,
+			    c->early_rounds, c->early_why);
 		cj_say("%s: finished after %d boots; \"fsconc campaign report "
 		    "--id %s -R %s\"", c->id, c->nboots, c->id, c->root);
 		return (EXIT_OK);
@@ -182,6 +198,10 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 	    f->nconfigs, f->boots, n, (unsigned long long)f->seed,
 	    f->configs[f->baseline].name, campaign_method_name(f->method),
 	    (unsigned long long)f->boot_timeout, f->retries);
+	if (f->boots_auto)
+		printf("# boots auto: the cap planned; after every round from "
+		    "the 3rd the boots so far are judged and the campaign may "
+		    "stop there (target %g%%)\n", f->boots_target);
 	printf("# records, each written and fsync'd before its action: "
 	    "%s/campaign/%s/{campaign,plan,journal}, %s/campaign/active "
 	    "(ID is the start time and the file's name)\n", r, id, r);

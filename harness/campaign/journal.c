@@ -18,6 +18,9 @@
  *     interrupted K BOOTNO             the run was cut off (redone)
  *     failed CONFIG REASON...          no more boots of CONFIG
  *     guard REASON...                  the boot-loop guard stopped it
+ *     early ROUNDS REASON...           boots auto: the rule says enough
+ *                                      after ROUNDS rounds (a finish
+ *                                      follows; no schedule after it)
  *     finish EPOCH | stop EPOCH        over
  * and ROOT/campaign/active names the campaign in progress.  Numbers are
  * decimal digits; BOOTID and CONFIG one word; a line at most
@@ -503,6 +506,7 @@ static const char *const event_names[] = {
 	[CAMPAIGN_EV_GUARD] = "guard",
 	[CAMPAIGN_EV_FINISH] = "finish",
 	[CAMPAIGN_EV_STOP] = "stop",
+	[CAMPAIGN_EV_EARLY] = "early",
 };
 
 const char *
@@ -513,7 +517,7 @@ cj_event_name(enum campaign_event_kind k)
 
 /* What an event carries after its word, in this order. */
 enum { HAS_CONFIG = 1, HAS_SLOT = 2, HAS_BOOTID = 4, HAS_RC = 8,
-	HAS_WHEN = 16, HAS_TEXT = 32 };
+	HAS_WHEN = 16, HAS_ROUND = 32, HAS_TEXT = 64 };
 
 static int
 event_fields(enum campaign_event_kind k)
@@ -537,6 +541,8 @@ event_fields(enum campaign_event_kind k)
 		return (HAS_CONFIG | HAS_TEXT);
 	case CAMPAIGN_EV_GUARD:
 		return (HAS_TEXT);
+	case CAMPAIGN_EV_EARLY:
+		return (HAS_ROUND | HAS_TEXT);
 	default:
 		return (-1);
 	}
@@ -586,6 +592,8 @@ cj_event_line(const struct campaign_event *ev)
 		s = append(s, "%d", ev->rc);
 	if ((f & HAS_WHEN) && s != NULL)
 		s = append(s, "%lld", ev->when);
+	if ((f & HAS_ROUND) && s != NULL)
+		s = append(s, "%d", ev->round);
 	if ((f & HAS_TEXT) && s != NULL)
 		s = append(s, "%s", ev->text != NULL && ev->text[0] != '\0' ?
 		    ev->text : "-");
@@ -680,6 +688,11 @@ cj_event_parse(char *line, struct campaign_event *ev, char *err,
 			goto bad;
 		ev->when = (long long)v;
 	}
+	if (f & HAS_ROUND) {
+		if (field_number(&q, CAMPAIGN_BOOTS_MAX, &v) != 0 || v == 0)
+			goto bad;
+		ev->round = (int)v;
+	}
 	p = line + (q - line);
 	if (f & HAS_TEXT) {
 		/* The rest, blanks and all; a done names its set or "-". */
@@ -740,6 +753,20 @@ replay_check(const struct campaign *c, const struct campaign_event *ev,
 			return (-1);
 		}
 	}
+	/* Nothing follows an early stop but its finish. */
+	if (c->early_rounds > 0 && ev->kind != CAMPAIGN_EV_FINISH &&
+	    ev->kind != CAMPAIGN_EV_STOP) {
+		set_err(err, errlen, "%s after the early stop",
+		    event_names[ev->kind]);
+		return (-1);
+	}
+	if (ev->kind == CAMPAIGN_EV_EARLY && (!c->f.boots_auto ||
+	    ev->round > c->f.boots)) {
+		set_err(err, errlen, "early after %d rounds: %s", ev->round,
+		    !c->f.boots_auto ? "not a boots auto campaign" :
+		    "more than the plan's");
+		return (-1);
+	}
 	if (ev->kind == CAMPAIGN_EV_FAILED && config_index(c, ev->config,
 	    strlen(ev->config), &cfg) != 0) {
 		set_err(err, errlen, "no configuration %s", ev->config);
@@ -765,6 +792,10 @@ cj_replay(struct campaign *c, const struct campaign_event *ev, char *err,
 		break;
 	case CAMPAIGN_EV_STOP:
 		c->state = CAMPAIGN_STOPPED;
+		break;
+	case CAMPAIGN_EV_EARLY:
+		c->early_rounds = ev->round;
+		c->early_why = xstrdup(ev->text);
 		break;
 	case CAMPAIGN_EV_FAILED:
 		(void)config_index(c, ev->config, strlen(ev->config), &cfg);
@@ -930,6 +961,7 @@ campaign_close(struct campaign *c)
 	for (i = 0; c->failed != NULL && i < c->f.nconfigs; i++)
 		free(c->failed[i]);
 	free(c->failed);
+	free(c->early_why);
 	free(c->bad);
 	free(c->slots);
 	free(c->byname);

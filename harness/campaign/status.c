@@ -18,6 +18,9 @@ campaign_slot_status(const struct campaign *c, size_t k)
 		    "done (precision not met)" : "done (run failed)");
 	if (c->failed[s->config] != NULL)
 		return ("config failed");
+	/* boots auto stopped it: the rest were never needed. */
+	if (c->early_rounds > 0)
+		return ("not needed");
 	if (c->state == CAMPAIGN_OPEN && c->last_slot == k &&
 	    c->last == CAMPAIGN_EV_SCHEDULE)
 		return ("booting");
@@ -34,8 +37,15 @@ campaign_status_text(FILE *fp, const struct campaign *c, int sets)
 	fprintf(fp, "campaign %s: %s, %zu of %zu planned boots done, %d "
 	    "boots so far (%s)\n", c->id, campaign_state_name(c->state), done,
 	    c->nslots, c->nboots, campaign_method_name(c->f.method));
-	fprintf(fp, "baseline %s; %d boots per configuration, seed %llu, %d "
-	    "retries\n", c->f.configs[c->f.baseline].name, c->f.boots,
+	if (c->early_rounds > 0) {
+		fprintf(fp, "stopped early after %d rounds: ",
+		    c->early_rounds);
+		put_safe(fp, c->early_why);
+		fputc('\n', fp);
+	}
+	fprintf(fp, "baseline %s; %s%d boots per configuration, seed %llu, "
+	    "%d retries\n", c->f.configs[c->f.baseline].name,
+	    c->f.boots_auto ? "boots auto: at most " : "", c->f.boots,
 	    (unsigned long long)c->f.seed, c->f.retries);
 	for (i = 0; i < c->f.nconfigs; i++) {
 		fprintf(fp, "  config %-16s %d bad boots", c->f.configs[i].name,
@@ -75,8 +85,16 @@ campaign_status_json(FILE *fp, const struct campaign *c, int open)
 	    campaign_state_name(c->state), campaign_method_name(c->f.method));
 	json_string(fp, c->f.configs[c->f.baseline].name);
 	fprintf(fp, ",\"boots_per_config\":%d,\"seed\":%llu,\"retries\":%d,"
-	    "\"boots\":%d,\"configs\":[", c->f.boots,
-	    (unsigned long long)c->f.seed, c->f.retries, c->nboots);
+	    "\"boots\":%d,\"boots_auto\":%s,\"stopped_early\":", c->f.boots,
+	    (unsigned long long)c->f.seed, c->f.retries, c->nboots,
+	    c->f.boots_auto ? "true" : "false");
+	if (c->early_rounds > 0) {
+		fprintf(fp, "{\"rounds\":%d,\"reason\":", c->early_rounds);
+		json_string(fp, c->early_why);
+		fprintf(fp, "}");
+	} else
+		fprintf(fp, "null");
+	fprintf(fp, ",\"configs\":[");
 	for (i = 0; i < c->f.nconfigs; i++) {
 		fprintf(fp, "%s{\"name\":", i ? "," : "");
 		json_string(fp, c->f.configs[i].name);

@@ -12,14 +12,17 @@ fi
 sim_machine "$s"
 hook="$s/hook/fsconc-campaign.service"
 
-# mktree DIR STEP: 10 commits; from commit STEP on (0: never) the figure
-# is 150, before it 100.
+# mktree DIR STEP [BUMP]: 10 commits; from commit STEP on (0: never)
+# the figure is 150, before it 100; from commit BUMP on 151 (the
+# culprit's line changed again: its revert conflicts).
 mktree() {
 	git init -q "$1" && git -C "$1" config user.email t@example.org &&
 	    git -C "$1" config user.name t
 	for i in 1 2 3 4 5 6 7 8 9 10; do
-		if [ "$2" -ne 0 ] && [ $i -ge "$2" ]; then echo 150; else echo 100; fi >"$1/figure"
-		echo "$i" >"$1/n"
+		if [ -n "${3:-}" ] && [ $i -ge "$3" ]; then echo 151
+		elif [ "$2" -ne 0 ] && [ $i -ge "$2" ]; then echo 150; else echo 100; fi >"$1/figure"
+		# A file of its own: the culprit's revert touches only figure.
+		echo "$i" >"$1/n$i"
 		git -C "$1" add -A && git -C "$1" commit -qm "commit $i$([ $i = "$2" ] && echo ': the regression')"
 	done
 }
@@ -129,6 +132,34 @@ err=$("$FSCONC" bisect resume -R "$R" --id "$id" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q 'is over' && ok "resume after the end: exit 2" ||
     not_ok "resume after the end: exit 2" "rc=$rc $err"
 
+# --- the confirming revert --------------------------------------------------
+# The bisect above: commit 6 reverted on bad builds a figure of 100,
+# measured over boots against bad's 150: confirmed.
+j="$R/bisect/$id/journal"
+echo "$rep" | grep -q "^confirmed: reverting $(echo "$c6" | cut -c1-12) on bad gives T(2) 10[0-9.]* \[.*\] against bad's 1[45][0-9.]* \[.*\]: better$" &&
+    grep -q "^built 10 " "$j" && [ "$(grep -c '^mean 10 ' "$j")" -ge 3 ] &&
+    [ "$(grep -n '^mean 10 ' "$j" | tail -n 1 | cut -d: -f1)" -lt "$(grep -n '^done ' "$j" | cut -d: -f1)" ] &&
+    ok "the culprit reverted on bad: built, booted, confirmed before the end" ||
+    not_ok "the culprit reverted on bad: built, booted, confirmed before the end" "$rep $(cat "$j")"
+echo "$js" | python3 -c 'import json,sys; d=json.load(sys.stdin); c=d["confirm"]; assert c["state"]=="confirmed" and len(c["boots"])>=3 and c["mean"]<c["bad_mean"]' 2>"$s/py.err" &&
+    grep -q 'confirmed: reverting' "$s/b.html" &&
+    ok "report --json and --html: the confirmation" || not_ok "report --json and --html: the confirmation" "$js $(cat "$s/py.err")"
+# A later commit touches the culprit's line: the revert conflicts.
+mktree "$s/conflict" 6 8
+bfile "$s/c.bisect" "$s/conflict" HEAD~9 HEAD
+Rc="$s/resc"
+"$FSCONC" bisect start -R "$Rc" "$s/c.bisect" >>"$s/resume.out" 2>&1
+idc=$(cat "$Rc/bisect/active" 2>/dev/null)
+resume_all "$Rc" 80
+rep=$("$FSCONC" bisect report -R "$Rc" --id "$idc" 2>&1)
+jc="$Rc/bisect/$idc/journal"
+echo "$rep" | grep -q "^first bad commit: .* commit 6: the regression$" &&
+    echo "$rep" | grep -q '^revert does not apply: not checked$' &&
+    grep -q '^skip 10 revert does not apply' "$jc" && ! grep -q '^schedule 10 ' "$jc" &&
+    [ -z "$(git -C "$Rc/bisect/$idc/src" status --porcelain --untracked-files=no)" ] &&
+    ok "a revert that conflicts: not booted, reported as not checked" ||
+    not_ok "a revert that conflicts: not booted, reported as not checked" "$rep $(cat "$jc")"
+
 # --- no regression -----------------------------------------------------------
 rm -f "$s/hang-at"
 bfile "$s/flat.bisect" "$s/flat" HEAD~9 HEAD "boots 4"
@@ -167,6 +198,26 @@ err=$("$FSCONC" bisect resume -R "$R5" --id "$(ls "$R5/bisect" | grep -v '^\.' |
 [ $rc -eq 0 ] && [ ! -e "$hook" ] && [ ! -e "$R5/bisect/active" ] && echo "$st" | grep -q ': stopped$' &&
     [ $rc2 -eq 2 ] && ok "stop: the hook and the active mark gone, status says stopped, resume refuses" ||
     not_ok "stop: the hook and the active mark gone, status says stopped, resume refuses" "rc=$rc rc2=$rc2 $st $err $(cat "$s/stop.out")"
+
+# A full /boot (FSCONC_TEST_BOOT_DIR stands for it): refused before
+# anything is written, as campaign start refuses it.
+b0=$(wc -l <"$s/boots.log")
+err=$(FSCONC_TEST_BOOT_DIR=$s/noboot "$FSCONC" bisect start -R "$s/res6" "$s/flat.bisect" 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$err" = "fsconc: bisect: command: $s/noboot: No such file or directory" ] &&
+    [ ! -e "$s/res6/bisect" ] && [ ! -e "$hook" ] && [ "$(wc -l <"$s/boots.log")" -eq "$b0" ] &&
+    ok "no /boot: start refused, exit 2, named; nothing written" ||
+    not_ok "no /boot: start refused, exit 2, named; nothing written" "rc=$rc $err"
+if is_root && mkdir "$s/full" && mount -t tmpfs -o size=256k,mode=0755 fsconc-bisectboot "$s/full"; then
+	at_exit "umount '$s/full'"
+	dd if=/dev/zero of="$s/full/fill" bs=4k 2>/dev/null
+	err=$(FSCONC_TEST_BOOT_DIR=$s/full "$FSCONC" bisect start -R "$s/res7" "$s/flat.bisect" 2>&1); rc=$?
+	[ $rc -eq 2 ] && echo "$err" | grep -q "^fsconc: bisect: command: $s/full: 0 bytes free, the one-shot wants [0-9]*: full$" &&
+	    [ ! -e "$s/res7/bisect" ] && [ ! -e "$hook" ] && [ "$(wc -l <"$s/boots.log")" -eq "$b0" ] &&
+	    ok "a full /boot: start refused, exit 2, named; nothing written" ||
+	    not_ok "a full /boot: start refused, exit 2, named; nothing written" "rc=$rc $err"
+else
+	skip "a full /boot" "needs root (a small tmpfs, filled)"
+fi
 
 # --- bad input -----------------------------------------------------------------
 bfile "$s/m.bisect" "$s/tree" HEAD~9 nosuchref

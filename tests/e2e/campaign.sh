@@ -526,4 +526,92 @@ for a in "frob" "status --dry-run" "start" "resume extra"; do
 	"$FSCONC" campaign $a >/dev/null 2>&1; rc=$?
 	[ $rc -eq 2 ] && ok "campaign $a: exit 2" || not_ok "campaign $a: exit 2" "rc=$rc"
 done
+# --- boots auto: a round at a time, stopped when the rule says so --------
+# The boots' times are planted (FSCONC_TEST_CAMPAIGN_TIMES: CONFIG ROUND
+# SECONDS) over real runs, so that the decision is the data's, not the
+# machine's noise.  Cap 6: 12 boots at most.
+autocamp() {	# autocamp FILE
+	cat >"$1" <<EOF
+run -w syscall -O count=2000 -j 1 -r 2 --disk tmpfs
+boots auto cap 6
+seed 5
+baseline B
+method command
+command $s/boot.sh
+config A
+	cmdline maxcpus=1
+config B
+EOF
+}
+autocamp "$s/auto.campaign"
+# A clear difference: A takes twice B's time.
+printf 'A 1 2.0\nA 2 2.1\nA 3 1.9\nA 4 2.05\nA 5 1.95\nA 6 2.0\nB 1 1.0\nB 2 1.05\nB 3 0.95\nB 4 1.0\nB 5 1.02\nB 6 0.98\n' >"$s/clear.times"
+# No difference: the same spread (7%) on both sides.
+printf 'A 1 1.0\nA 2 1.1\nA 3 0.9\nA 4 1.05\nA 5 0.95\nA 6 1.0\nB 1 1.05\nB 2 0.95\nB 3 1.0\nB 4 0.9\nB 5 1.1\nB 6 1.0\n' >"$s/null.times"
+R="$s/auto1"
+: >"$s/boots.log"
+export FSCONC_TEST_CAMPAIGN_TIMES="$s/clear.times"
+"$FSCONC" campaign start -R "$R" "$s/auto.campaign" >"$s/auto.out" 2>&1
+id=$(cat "$R/campaign/active")
+j="$R/campaign/$id/journal"
+resume_all "$R" 20
+st=$("$FSCONC" campaign status -R "$R" --id "$id" 2>&1)
+nb=$(grep -c '^done ' "$j")
+nn=$(echo "$st" | grep -c ' not needed')
+if [ "$nb" -eq 6 ] && grep -q '^early 3 every comparison with the baseline is clear' "$j" &&
+    [ "$(tail -n 1 "$j" | cut -d' ' -f1)" = finish ] && [ ! -e "$R/campaign/active" ] &&
+    echo "$st" | grep -q '^stopped early after 3 rounds: every comparison with the baseline is clear' &&
+    [ "$nn" -eq 6 ] && ! echo "$st" | grep -q 'failed\|not run'; then
+	ok "boots auto, a clear difference: stopped early after 3 rounds (6 of 12 boots), the rest not needed"
+else
+	not_ok "boots auto, a clear difference: stopped early after 3 rounds (6 of 12 boots), the rest not needed" \
+	    "done=$nb not-needed=$nn $(cat "$j") $st $(tail -5 "$s/resume.out")"
+fi
+rep=$("$FSCONC" campaign report -R "$R" --id "$id" 2>&1)
+js=$("$FSCONC" campaign status -R "$R" --id "$id" --json 2>&1)
+echo "$rep" | grep -q '^stopped early after 3 rounds: ' &&
+    echo "$js" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["boots_auto"] and d["stopped_early"]["rounds"] == 3
+assert d["stopped_early"]["reason"].startswith("every comparison")
+assert sum(1 for k in d["slots"] if k["status"] == "not needed") == 6' 2>/dev/null &&
+    ok "boots auto: report and JSON say it stopped early, and why" ||
+    not_ok "boots auto: report and JSON say it stopped early, and why" "$rep $js"
+# A power cut after "early", before "finish": resume finishes, no boot.
+cp "$j" "$s/j.full"
+sed -i '$d' "$j"
+echo "$id" >"$R/campaign/active"
+b0=$(wc -l <"$s/boots.log")
+"$FSCONC" campaign resume -R "$R" --id "$id" >"$s/cut2.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(tail -n 1 "$j" | cut -d' ' -f1)" = finish ] &&
+    [ "$(grep -c '^early ' "$j")" -eq 1 ] && [ "$(wc -l <"$s/boots.log")" -eq "$b0" ] &&
+    ok "boots auto: cut after its early stop, resume finishes, no boot" ||
+    not_ok "boots auto: cut after its early stop, resume finishes, no boot" "rc=$rc $(cat "$j" "$s/cut2.out")"
+# Cut before "early": the decision made again from the sets, the same.
+grep -v '^early \|^finish ' "$s/j.full" >"$j"
+echo "$id" >"$R/campaign/active"
+"$FSCONC" campaign resume -R "$R" --id "$id" >"$s/cut3.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(grep '^early ' "$j")" = "$(grep '^early ' "$s/j.full")" ] &&
+    [ "$(tail -n 1 "$j" | cut -d' ' -f1)" = finish ] && [ "$(wc -l <"$s/boots.log")" -eq "$b0" ] &&
+    ok "boots auto: cut before its early stop, resume decides the same from the sets" ||
+    not_ok "boots auto: cut before its early stop, resume decides the same from the sets" "rc=$rc $(cat "$j" "$s/cut3.out")"
+rm -f "$hook"
+# No difference: the cap, every planned boot.
+R="$s/auto2"
+: >"$s/boots.log"
+export FSCONC_TEST_CAMPAIGN_TIMES="$s/null.times"
+"$FSCONC" campaign start -R "$R" "$s/auto.campaign" >"$s/auto.out" 2>&1
+id=$(cat "$R/campaign/active")
+j="$R/campaign/$id/journal"
+resume_all "$R" 20
+st=$("$FSCONC" campaign status -R "$R" --id "$id" 2>&1)
+nb=$(grep -c '^done ' "$j")
+[ "$nb" -eq 12 ] && ! grep -q '^early ' "$j" && grep -q '^finish ' "$j" &&
+    ! echo "$st" | grep -q 'stopped early\|not needed' &&
+    ok "boots auto, no difference: the cap, 12 boots" ||
+    not_ok "boots auto, no difference: the cap, 12 boots" "done=$nb $(cat "$j") $st"
+unset FSCONC_TEST_CAMPAIGN_TIMES
+rm -f "$hook"
+
 echo "1..$_t"

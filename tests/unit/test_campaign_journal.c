@@ -22,6 +22,8 @@
 #include "harness/os.h"
 #include "harness/run.h"
 #include "harness/campaign.h"
+#include "analysis/bisect.h"
+#include "analysis/campaign.h"
 #include "harness/campaign/campaign_int.h"
 #include "common/util.h"
 #include "scratch.h"
@@ -165,6 +167,8 @@ test_event_round_trip(void **state)
 		{ .kind = CAMPAIGN_EV_GUARD, .text = "12 boots, at most 11" },
 		{ .kind = CAMPAIGN_EV_FINISH, .when = 5 },
 		{ .kind = CAMPAIGN_EV_STOP, .when = 6 },
+		{ .kind = CAMPAIGN_EV_EARLY, .round = 3,
+		    .text = "every comparison with the baseline is clear" },
 	};
 	struct campaign_event back;
 	char err[256], *line;
@@ -181,6 +185,7 @@ test_event_round_trip(void **state)
 		assert_int_equal(back.bootno, evs[i].bootno);
 		assert_int_equal(back.rc, evs[i].rc);
 		assert_true(back.when == evs[i].when);
+		assert_int_equal(back.round, evs[i].round);
 		if (evs[i].bootid != NULL)
 			assert_string_equal(back.bootid, evs[i].bootid);
 		if (evs[i].config != NULL)
@@ -374,6 +379,8 @@ test_replay_hostile(void **state)
 	refused(x, "start 1\nschedule 1 1 b 2\nrun 1 1\ndone 1 1 0\n");
 	refused(x, "start 1\nfailed nosuch why\n");
 	refused(x, "start 1\nfailed\n");
+	/* An early stop where boots auto is not the plan. */
+	refused(x, "start 1\nearly 1 clear\n");
 	/* A bootid longer than a boot id. */
 	big = xmalloc(80);
 	memset(big, 'b', 79);
@@ -382,6 +389,163 @@ test_replay_hostile(void **state)
 	refused(x, t);
 	free(t);
 	free(big);
+}
+
+/* A boots auto campaign of cap 3 in the fixture's place: 6 slots. */
+static void
+auto_fixture(const struct fx *x)
+{
+	static const char text[] = "run -w memcpy -j 1 -r 3\n"
+	    "boots auto cap 3\nseed 7\nconfig A\n\tkernel "
+#ifdef __FreeBSD__
+	    "GENERIC\nconfig B\n\tkernel GENERIC\n";
+#else
+	    "/boot/vmlinuz\nconfig B\n\tkernel /boot/vmlinuz\n";
+#endif
+	struct campaign_file f;
+	size_t order[6], len;
+	char err[512], *p, *t;
+
+	p = xasprintf("%s/campaign", x->dir);
+	assert_int_equal(write_file_durable(p, text, strlen(text), 0644), 0);
+	free(p);
+	assert_int_equal(campaign_file_parse(text, strlen(text), "t",
+	    os_this(), 0, &f, err, sizeof(err)), 0);
+	assert_int_equal(f.nconfigs * (size_t)f.boots, 6);
+	campaign_plan_order(f.nconfigs, f.boots, f.seed, order);
+	t = cj_plan_text(&f, order, &len);
+	p = xasprintf("%s/plan", x->dir);
+	assert_int_equal(write_file_durable(p, t, len, 0644), 0);
+	free(p);
+	free(t);
+	campaign_file_free(&f);
+}
+
+/* boots auto's early stop: replayed, then nothing but its finish. */
+static void
+test_replay_early(void **state)
+{
+	struct fx *x = *state;
+	struct campaign c;
+
+	auto_fixture(x);
+	assert_int_equal(load_text(x, "start 1\nschedule 1 1 b 2\nrun 1 1\n"
+	    "done 1 1 0 /s\nearly 1 every comparison clear\nfinish 3\n",
+	    &c), 0);
+	assert_int_equal(c.early_rounds, 1);
+	assert_string_equal(c.early_why, "every comparison clear");
+	assert_int_equal(c.state, CAMPAIGN_FINISHED);
+	assert_string_equal(campaign_slot_status(&c, 1), "not needed");
+	assert_string_equal(campaign_slot_status(&c, 0), "done");
+	campaign_close(&c);
+	/* Cut before its finish: open, early known. */
+	assert_int_equal(load_text(x, "start 1\nearly 2 why\n", &c), 0);
+	assert_int_equal(c.state, CAMPAIGN_OPEN);
+	assert_int_equal(c.early_rounds, 2);
+	campaign_close(&c);
+	refused(x, "start 1\nearly 1 why\nschedule 1 1 b 2\n");
+	refused(x, "start 1\nearly 1 why\nearly 2 why\n");
+	refused(x, "start 1\nearly 4 more rounds than the cap\n");
+	refused(x, "start 1\nearly 0 why\n");
+	refused(x, "start 1\nearly 1\n");
+}
+
+/* cp's configuration name: boots' times at jobs, round by round. */
+static void
+boots(struct camp *cp, const char *name, int jobs, const double *t,
+    size_t n)
+{
+	size_t c = camp_config(cp, name), i;
+	struct camp_boot *b;
+
+	for (i = 0; i < n; i++) {
+		b = camp_boot(cp, c, (int)i + 1, (int)i + 1);
+		camp_add(b, jobs, t[i]);
+		camp_add(b, jobs, t[i]);
+	}
+}
+
+/* The decision of boots auto from the data alone. */
+static void
+test_auto_decide(void **state)
+{
+	static const double base[] = { 1.0, 1.05, 0.95, 1.0, 1.02, 0.98 };
+	static const double twice[] = { 2.0, 2.1, 1.9, 2.05, 1.95, 2.0 };
+	static const double same[] = { 1.0, 1.1, 0.9, 1.05, 0.95, 1.0 };
+	static const double tight[] = { 1.0, 1.001, 0.999 };
+	static const double base2[] = { 1.05, 0.95, 1.0 };
+	static const double twice2[] = { 2.1, 1.9, 2.0 };
+	const char *skip[] = { "A" };
+	struct camp *cp;
+	char why[256];
+
+	(void)state;
+	/* A clear difference after 3 rounds; not before. */
+	cp = camp_new("t");
+	boots(cp, "B", 1, base, 3);
+	boots(cp, "A", 1, twice, 3);
+	assert_int_equal(camp_set_base(cp, "B"), 0);
+	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
+	    BIS_AUTO_CLEAR);
+	assert_non_null(strstr(why, "every comparison with the baseline is "
+	    "clear (1 figure"));
+	camp_free(cp);
+	cp = camp_new("t");
+	boots(cp, "B", 1, base, 2);
+	boots(cp, "A", 1, twice, 2);
+	assert_int_equal(camp_set_base(cp, "B"), 0);
+	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
+	    BIS_AUTO_MORE);
+	camp_free(cp);
+	/* No difference: more, then the cap. */
+	cp = camp_new("t");
+	boots(cp, "B", 1, base, 3);
+	boots(cp, "A", 1, same, 3);
+	assert_int_equal(camp_set_base(cp, "B"), 0);
+	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
+	    BIS_AUTO_MORE);
+	camp_free(cp);
+	cp = camp_new("t");
+	boots(cp, "B", 1, base, 6);
+	boots(cp, "A", 1, same, 6);
+	assert_int_equal(camp_set_base(cp, "B"), 0);
+	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
+	    BIS_AUTO_CAP);
+	camp_free(cp);
+	/* Equal and tight: every interval within 1%. */
+	cp = camp_new("t");
+	boots(cp, "B", 1, tight, 3);
+	boots(cp, "A", 1, tight, 3);
+	assert_int_equal(camp_set_base(cp, "B"), 0);
+	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
+	    BIS_AUTO_TARGET);
+	camp_free(cp);
+	/* A failed configuration is left out; a failed baseline stops
+	   nothing. */
+	cp = camp_new("t");
+	boots(cp, "B", 1, base, 3);
+	boots(cp, "A", 1, same, 3);
+	boots(cp, "C", 1, twice, 3);
+	assert_int_equal(camp_set_base(cp, "B"), 0);
+	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
+	    BIS_AUTO_MORE);
+	assert_int_equal(cj_auto_decide(cp, skip, 1, 6, 1, why, sizeof(why)),
+	    BIS_AUTO_CLEAR);
+	assert_int_equal(camp_set_base(cp, "A"), 0);
+	assert_int_equal(cj_auto_decide(cp, skip, 1, 6, 1, why, sizeof(why)),
+	    BIS_AUTO_MORE);
+	camp_free(cp);
+	/* Every figure: T(1) and T(2) differ, EC(2) does not (and spreads
+	   beyond the target): more. */
+	cp = camp_new("t");
+	boots(cp, "B", 1, base, 3);
+	boots(cp, "B", 2, base2, 3);
+	boots(cp, "A", 1, twice, 3);
+	boots(cp, "A", 2, twice2, 3);
+	assert_int_equal(camp_set_base(cp, "B"), 0);
+	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
+	    BIS_AUTO_MORE);
+	camp_free(cp);
 }
 
 int
@@ -397,6 +561,9 @@ main(int argc, char **argv)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_replay_hostile, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_replay_early, setup,
+		    teardown),
+		cmocka_unit_test(test_auto_decide),
 	};
 
 	UNIT_ARGS(argc, argv, tests);
