@@ -89,6 +89,22 @@ fig_values(const struct camp *cp, const size_t *use, size_t nuse, int jobs,
 	}
 }
 
+/* Has a boot of a compared configuration a flag that invalidates it? */
+static int
+invalidated(const struct camp *cp, const size_t *use, size_t nuse, int jobs,
+    int ec)
+{
+	struct camp_flags fl;
+	size_t c;
+
+	for (c = 0; c < nuse; c++) {
+		camp_flags_at(&cp->cfg[use[c]], jobs, ec, &fl);
+		if (fl.ninvalid > 0)
+			return (1);
+	}
+	return (0);
+}
+
 int
 cj_auto_decide(const struct camp *cp, const char *const *skip,
     size_t nskip, int cap, double target, char *why, size_t len)
@@ -125,6 +141,14 @@ cj_auto_decide(const struct camp *cp, const char *const *skip,
 		for (ec = 0; ec < 2; ec++) {
 			if (ec && (lv[l] == 1 || lv[0] != 1))
 				continue;
+			/* A figure a flag invalidates is judged by no one:
+			   never a reason to stop early. */
+			if (invalidated(cp, use, nuse, lv[l], ec)) {
+				set_err(why, len, "%s(%d): a boot flagged "
+				    "invalid: boots to the cap", ec ? "EC" :
+				    "T", lv[l]);
+				goto out;
+			}
 			fig_values(cp, use, nuse, lv[l], ec, &fg);
 			nfig++;
 			st = bis_auto_stop((const double *const *)fg.v, fg.n,

@@ -24,6 +24,7 @@
 #include "harness/campaign.h"
 #include "analysis/bisect.h"
 #include "analysis/campaign.h"
+#include "analysis/stats.h"
 #include "harness/campaign/campaign_int.h"
 #include "common/util.h"
 #include "scratch.h"
@@ -534,6 +535,21 @@ test_auto_decide(void **state)
 	assert_int_equal(camp_set_base(cp, "A"), 0);
 	assert_int_equal(cj_auto_decide(cp, skip, 1, 6, 1, why, sizeof(why)),
 	    BIS_AUTO_MORE);
+	camp_free(cp);
+	/* Clear, but a boot of A ran disturbed: never a reason to stop. */
+	cp = camp_new("t");
+	boots(cp, "B", 1, base, 3);
+	boots(cp, "A", 1, twice, 3);
+	{
+		struct gate g = { .kind = GATE_DISTURBED, .count = 2,
+		    .value = 30, .limit = 10 };
+
+		camp_flag(camp_boot(cp, camp_config(cp, "A"), 2, 2), &g);
+	}
+	assert_int_equal(camp_set_base(cp, "B"), 0);
+	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
+	    BIS_AUTO_MORE);
+	assert_non_null(strstr(why, "T(1): a boot flagged invalid"));
 	camp_free(cp);
 	/* Every figure: T(1) and T(2) differ, EC(2) does not (and spreads
 	   beyond the target): more. */
