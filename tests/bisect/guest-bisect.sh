@@ -30,6 +30,9 @@ if [ ! -e $me/started ]; then
 	install -m 0755 $d/fsconc /usr/local/bin/fsconc
 	install -m 0755 $d/git /usr/local/bin/git
 	ln -sf /usr/local/bin/git /usr/lib/git-core/git
+	# A local clone lists the source's refs through git-upload-pack,
+	# found in PATH: the git binary is it under that name.
+	ln -sf git /usr/local/bin/git-upload-pack
 	# Only the top Makefile of each commit is checked out: the build
 	# copies a bzImage built on the host, and writing the 80,000 files
 	# of a kernel tree under emulation would cost minutes per bisect.
