@@ -59,6 +59,9 @@ fi
 # ends this script first), an hour at most.
 w=0
 while [ -e $R/bisect/active ] && [ $w -lt 3600 ]; do
+	# The journal so far, for a run cut off before the end.
+	cp $R/bisect/"$(cat $R/bisect/active 2>/dev/null)"/journal \
+	    $d/journal.tmp 2>/dev/null && mv $d/journal.tmp $d/journal
 	sleep 5
 	w=$((w + 5))
 done
