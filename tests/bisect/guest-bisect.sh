@@ -52,8 +52,11 @@ if [ ! -e $me/started ]; then
 	sync
 	# Builds the good commit and kexecs it: this script ends there.
 	fsconc bisect start -R $R $me/t.bisect >$d/start.out 2>&1
-	echo "start-exit $n $? at $(date +%s.%N)" >>$d/times
-	off start-returned
+	rc=$?
+	echo "start-exit $n $rc at $(date +%s.%N)" >>$d/times
+	# 0: systemctl kexec is under way; a power-off now would race it.
+	[ $rc -ne 0 ] || { sleep 600; off "no-kexec-after-start"; }
+	off "start-failed"
 fi
 # The resume hook runs this boot; wait for the bisect to end (a kexec
 # ends this script first), an hour at most.
