@@ -61,7 +61,7 @@ campaign_text() {
 		 cmdline maxcpus=1
 		config B
 		 entry debian
-		 cmdline fsconc.entry=debian
+		 cmdline bootguest.entry=debian
 		EOF
 		;;
 	systemd-boot) cat <<-EOF
@@ -70,7 +70,7 @@ campaign_text() {
 		 cmdline maxcpus=1
 		config B
 		 entry debian.conf
-		 cmdline fsconc.entry=debian
+		 cmdline bootguest.entry=debian
 		EOF
 		;;
 	command) echo "command /mnt/bootguest/kexec-boot"
