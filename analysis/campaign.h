@@ -170,6 +170,12 @@ struct camp_flags {
 };
 void	 camp_flags_at(const struct camp_config *, int jobs, int ec,
 	    struct camp_flags *);
+/*
+ * Every level a boot of the configurations use[0..nuse) has (use NULL:
+ * the first nuse), once, in increasing order; *np of them (NULL if 0).
+ */
+int	*camp_levels(const struct camp *, const size_t *use, size_t nuse,
+	    size_t *np);
 /* jobs for camp_flags_at: the flags of every level. */
 #define CAMP_ALL_LEVELS	0
 /*

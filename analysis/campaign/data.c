@@ -243,3 +243,34 @@ camp_level_mean(const struct camp_level *l)
 		s += l->t[i];
 	return (s / (double)l->n);
 }
+
+int *
+camp_levels(const struct camp *c, const size_t *use, size_t nuse,
+    size_t *np)
+{
+	const struct camp_config *g;
+	int *lv = NULL, jobs;
+	size_t u, i, k, j, nl = 0, cap = 0;
+
+	for (u = 0; u < nuse; u++) {
+		g = &c->cfg[use != NULL ? use[u] : u];
+		for (i = 0; i < g->nboots; i++)
+			for (k = 0; k < g->boots[i].nlv; k++) {
+				jobs = g->boots[i].lv[k].jobs;
+				for (j = 0; j < nl && lv[j] < jobs; j++)
+					;
+				if (j < nl && lv[j] == jobs)
+					continue;
+				if (nl == cap) {
+					cap = cap ? 2 * cap : 8;
+					lv = xrealloc(lv, cap * sizeof(*lv));
+				}
+				memmove(&lv[j + 1], &lv[j], (nl - j) *
+				    sizeof(*lv));
+				lv[j] = jobs;
+				nl++;
+			}
+	}
+	*np = nl;
+	return (lv);
+}

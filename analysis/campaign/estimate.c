@@ -462,31 +462,15 @@ camp_analyse(const struct camp *c, const struct camp_opts *o,
 {
 	struct dataset **ds;
 	struct camp_row *row;
-	size_t g, i, j, k, nl = 0, cap = 0;
-	int *lv = NULL, have1, jobs;
+	size_t g, i, j, nl = 0;
+	int *lv, have1;
 
 	memset(r, 0, sizeof(*r));
 	if (c->ncfg == 0 || c->base >= c->ncfg) {
 		set_err(err, errlen, "campaign %s: no configuration", c->id);
 		return (-1);
 	}
-	/* Every level of every boot, once, kept in increasing order. */
-	for (g = 0; g < c->ncfg; g++)
-		for (i = 0; i < c->cfg[g].nboots; i++)
-			for (k = 0; k < c->cfg[g].boots[i].nlv; k++) {
-				jobs = c->cfg[g].boots[i].lv[k].jobs;
-				for (j = 0; j < nl && lv[j] < jobs; j++)
-					;
-				if (j < nl && lv[j] == jobs)
-					continue;
-				if (nl == cap) {
-					cap = cap ? 2 * cap : 8;
-					lv = xrealloc(lv, cap * sizeof(*lv));
-				}
-				memmove(&lv[j + 1], &lv[j], (nl - j) * sizeof(*lv));
-				lv[j] = jobs;
-				nl++;
-			}
+	lv = camp_levels(c, NULL, c->ncfg, &nl);
 	if (nl == 0) {
 		set_err(err, errlen, "campaign %s: no batches", c->id);
 		free(lv);

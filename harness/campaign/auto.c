@@ -37,35 +37,6 @@ skipped(const char *name, const char *const *skip, size_t nskip)
 	return (0);
 }
 
-/* Every level a boot of the judged configurations has, sorted. */
-static int *
-levels_of(const struct camp *cp, const size_t *use, size_t nuse,
-    size_t *np)
-{
-	int *lv = NULL, t;
-	size_t c, b, l, i, n = 0, j;
-
-	for (c = 0; c < nuse; c++)
-		for (b = 0; b < cp->cfg[use[c]].nboots; b++)
-			for (l = 0; l < cp->cfg[use[c]].boots[b].nlv; l++) {
-				t = cp->cfg[use[c]].boots[b].lv[l].jobs;
-				for (i = 0; i < n && lv[i] != t; i++)
-					;
-				if (i < n)
-					continue;
-				lv = xrealloc(lv, (n + 1) * sizeof(*lv));
-				lv[n++] = t;
-			}
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && lv[j - 1] > lv[j]; j--) {
-			t = lv[j];
-			lv[j] = lv[j - 1];
-			lv[j - 1] = t;
-		}
-	*np = n;
-	return (lv);
-}
-
 /* The figure's values: the time at jobs, or (ec) EC(jobs), per boot. */
 static void
 fig_values(const struct camp *cp, const size_t *use, size_t nuse, int jobs,
@@ -132,7 +103,7 @@ cj_auto_decide(const struct camp *cp, const char *const *skip,
 		if (cp->cfg[c].nboots > most)
 			most = cp->cfg[c].nboots;
 	}
-	lv = levels_of(cp, use, nuse, &nlv);
+	lv = camp_levels(cp, use, nuse, &nlv);
 	fg.v = xcalloc(nuse, sizeof(*fg.v));
 	fg.n = xcalloc(nuse, sizeof(*fg.n));
 	for (c = 0; c < nuse; c++)
