@@ -246,19 +246,22 @@ fault_after() {
 	    not_ok "$1: no qemu left behind" "$(pgrep -af "path=$s,")" ||
 	    ok "$1: no qemu left behind"
 }
-# fault_campaign DIR METHOD BOOTS TIMEOUT: a quick campaign (BG_QUICK;
-# BG_RUN a tiny workload unless set) for a fault; sets w, s, brc, took
-# and ng (the guest's boots).
+# fault_campaign DIR METHOD BOOTS TIMEOUT: a campaign with a tiny
+# workload (BG_RUN unless set) for a fault, then the machine's own
+# reboot (its default entry) where boot_after's state is taken; sets w,
+# s, brc, took and ng (the guest's boots, that last one included) and
+# returns brc (bootguest's status: powercut runs it in the background).
 fault_campaign() {
 	w=$1
 	s=$w/share
 	mkdir -p "$w"
 	start=$(date +%s)
-	BG_QUICK=1 BG_RUN=${BG_RUN:--j 1 -r 2 --disk tmpfs:64m --disturb-limit off} \
+	BG_RUN=${BG_RUN:--j 1 -r 2 --disk tmpfs:64m --disturb-limit off} \
 	    boot_campaign "$w" "$2" "$3" "$4" >"$w/boot.out" 2>&1
 	brc=$?
 	took=$(($(date +%s) - start))
 	ng=$(wc -l <"$s/boots.log" 2>/dev/null || echo 0)
+	return $brc
 }
 # tap STATUS NAME DETAIL: ok NAME when STATUS ($? of the checks) is 0.
 tap() {
@@ -275,7 +278,7 @@ fault_why() {
 boot_fault_powercut() {
 	s=$1/share
 	BG_CONFIGS=B BG_CMDLINE=$BG_FAST BG_EVERYBOOT=$TOP/tests/boot/fault-powercut.sh \
-	    BG_RUN="-j 1,2 -r 6 --disk tmpfs:64m --disturb-limit off" \
+	    BG_RUN="-j 1,2 -r 6 --disk tmpfs:160m --disturb-limit off" \
 	    fault_campaign "$1" kexec 1 "$2" &
 	bgp=$!
 	t0=$(date +%s)
@@ -301,7 +304,7 @@ boot_fault_powercut() {
 	    '^done 1 2 0 /' '^finish ' && ! grep -q '^done 1 1 ' "$s/journal"
 	tap $? "power cut in boot 1's run ($cut): recorded interrupted at the next boot, redone as boot 2, finished ($ng guest boots, ${took}s)" \
 	    "first bootguest $brc1; $(fault_why)"
-	fault_after "power cut"
+	boot_after "power cut" "$s"
 }
 
 # boot_fault_loop DIR TIMEOUT: a configuration whose kernel never
@@ -312,12 +315,12 @@ boot_fault_powercut() {
 boot_fault_loop() {
 	BG_CONFIGS=B BG_CMDLINE=init=/bin/false BG_RETRIES=1 \
 	    fault_campaign "$1" kexec 1 "$2"
-	[ $brc -eq 0 ] && [ "$ng" -eq 3 ] && fault_j '^wrong 1 1 ' '^wrong 1 2 ' \
+	[ $brc -eq 0 ] && [ "$ng" -eq 4 ] && fault_j '^wrong 1 1 ' '^wrong 1 2 ' \
 	    '^failed B 2 wrong or interrupted boots \(retries 1\)' '^finish ' &&
 	    ! grep -q '^run ' "$s/journal" && grep -q 'failed' "$s/status.out"
-	tap $? "a boot that never reaches the resume: 2 tries, then the configuration failed, the campaign over, no reboot after ($ng guest boots, ${took}s)" \
+	tap $? "a boot that never reaches the resume: 2 tries, then the configuration failed, the campaign over, no reboot of fsconc's after ($ng guest boots, ${took}s)" \
 	    "$(fault_why)"
-	fault_after "boot loop"
+	boot_after "boot loop" "$s"
 }
 
 # boot_fault_nobin DIR TIMEOUT: the fsconc binary the unit runs removed
@@ -328,14 +331,14 @@ boot_fault_nobin() {
 	BG_CONFIGS=B BG_CMDLINE=$BG_FAST \
 	    BG_EVERYBOOT=$TOP/tests/boot/fault-nobin.sh \
 	    fault_campaign "$1" kexec 2 "$2"
-	[ $brc -eq 0 ] && [ "$ng" -eq 3 ] && [ -s "$s/removed" ] &&
+	[ $brc -eq 0 ] && [ "$ng" -eq 4 ] && [ -s "$s/removed" ] &&
 	    grep -q 'ExecMainStatus=203' "$s/nobin.show" &&
 	    grep -q 'NRestarts=0' "$s/nobin.later" && [ -s "$s/nobin.still" ] &&
 	    fault_j '^done 1 1 0 /' '^schedule 2 2 ' '^stop ' &&
 	    ! grep -q '^boot 2 2' "$s/journal" && [ "$(cat "$s/stop.rc")" = 0 ]
 	tap $? "fsconc missing at boot 2: the unit failed (203), no restart, no reboot for a minute; stopped once put back ($ng guest boots, ${took}s)" \
 	    "$(cat "$s/removed" "$s/nobin.show" "$s/nobin.later" "$s/nobin.still" "$s/nobin.log" 2>&1) $(fault_why)"
-	fault_after "binary missing"
+	boot_after "binary missing" "$s"
 }
 
 # boot_fault_broken DIR TIMEOUT: grub-reboot's one-shot names GRUB's
@@ -345,12 +348,12 @@ boot_fault_nobin() {
 # still runs; the campaign finishes.
 boot_fault_broken() {
 	BG_BROKEN=1 BG_RETRIES=1 fault_campaign "$1" grub-reboot 1 "$2"
-	[ $brc -eq 0 ] && [ "$ng" -eq 4 ] && fault_j '^wrong [0-9]+ [0-9]+ ' \
+	[ $brc -eq 0 ] && [ "$ng" -eq 5 ] && fault_j '^wrong [0-9]+ [0-9]+ ' \
 	    '^failed X 2 wrong or interrupted boots \(retries 1\)' \
 	    '^done [0-9]+ [0-9]+ 0 /' '^finish ' &&
 	    [ "$(grep -c '^wrong ' "$s/journal")" -eq 2 ] &&
 	    [ "$(grep -c '^done ' "$s/journal")" -eq 1 ]
 	tap $? "grub-reboot to the broken entry: GRUB fell back to the default, found wrong twice, X failed, B done, finished ($ng guest boots, ${took}s)" \
 	    "$(fault_why)"
-	fault_after "broken entry"
+	boot_after "broken entry" "$s"
 }
