@@ -1,0 +1,48 @@
+# tests/long's choice of the long items .ci/run runs in what is left of
+# its time (--plan: nothing runs): from the K-th item on, wrapping round,
+# each only if its cost fits what is left; a bisect item not without its
+# kernels built; bad options and unknown items refused with exit 2.
+. "$FSCONC_TOP/tests/lib.sh"
+
+L="sh $TOP/tests/long"
+# Costs from the list, so that the expectations follow them.
+cost() { $L --list | awk -v n="$1" '$1 == n { print $2 }'; }
+ck=$(cost boot-kexec) cg=$(cost boot-grub-reboot)
+ran() { sed -n 's/^# ran: \([^;]*\);.*/\1/p'; }
+
+out=$($L --plan --budget $((ck + cg)) --start 0)
+check "a budget of kexec's and grub-reboot's costs, from item 0: those two" \
+    test "$(echo "$out" | ran)" = "boot-kexec boot-grub-reboot"
+out=$($L --plan --budget $((ck + cg - 1)) --start 0)
+r=$(echo "$out" | ran)
+case " $r " in
+" boot-kexec "*" boot-grub-reboot "*) not_ok "one second less: kexec, not grub-reboot ($r)" ;;
+" boot-kexec "*) ok "one second less: kexec, not grub-reboot, then what fits ($r)" ;;
+*) not_ok "one second less: kexec, not grub-reboot ($r)" ;;
+esac
+echo "$out" | grep -q '^# boot-grub-reboot: not run: its [0-9]* s do not fit' &&
+    ok "what does not fit is named, with its cost and what is left" ||
+    not_ok "what does not fit is named, with its cost and what is left" "$out"
+n=$($L --list | wc -l)
+a=$($L --plan --budget "$cg" --start 1 | ran)
+b=$($L --plan --budget "$cg" --start $((n + 1)) | ran)
+check "--start wraps round the $n items ($a)" test "$a" = boot-grub-reboot -a "$a" = "$b"
+
+# Without its kernels built, a bisect item is not run under a budget.
+e=$(scratch)
+out=$(FSCONC_KERNEL_CACHE=$e $L --plan --budget 100000 bisect-clean)
+echo "$out" | grep -q '^# bisect-clean: not run: its kernels are not built yet' &&
+    ok "a bisect item without its kernels is not run, and says so" ||
+    not_ok "a bisect item without its kernels is not run, and says so" "$out"
+out=$($L --plan boot-stop boot-kexec)
+check "named items, no budget: both, in the list's order" \
+    test "$(echo "$out" | ran)" = "boot-kexec boot-stop"
+
+for bad in "--budget x" "--budget -1" "--start 1.5" "--budget" "--frob" "no-such-item"; do
+	# shellcheck disable=SC2086
+	err=$($L --plan $bad 2>&1 >/dev/null)
+	rc=$?
+	[ $rc -eq 2 ] && [ -n "$err" ] && ok "tests/long $bad: refused (2): $err" ||
+	    not_ok "tests/long $bad: refused (2)" "exit $rc: $err"
+done
+echo "1..$_t"
