@@ -1,7 +1,7 @@
 # tests/long's choice of the long items .ci/run runs in what is left of
 # its time (--plan: nothing runs): from the K-th item on, wrapping round,
-# each only if its cost fits what is left; a bisect item not without its
-# kernels built; bad options and unknown items refused with exit 2.
+# each only if its cost fits what is left; a bisect item not run without
+# its kernels built; bad options and unknown items refused with exit 2.
 . "$FSCONC_TOP/tests/lib.sh"
 
 L="sh $TOP/tests/long"

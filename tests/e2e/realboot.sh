@@ -6,8 +6,8 @@
 # Checked: each boot is a new boot (its boot id), systemd started
 # fsconc's unit in each (the boot's own journal says so), each boot's
 # run left its result set on its configuration's CPUs (A's on 1, B's on
-# 2), the campaign finished and took its unit and kexec image away.  make check-boot (tests/boot/run) has every method
-# and fault.
+# 2), the campaign finished and took its unit and kexec image away.
+# make check-boot (tests/boot/run) has every method and fault.
 # The guest image is not built here (3-6 minutes cold): without a cached
 # image for the current recipe this skips, saying how to make one
 # (.ci/run makes it before make check).
