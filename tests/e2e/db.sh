@@ -167,6 +167,21 @@ out=$("$FSCONC" db sync -R "$s/root" --db "$s/junk.db" 2>&1); rc=$?
 [ $rc -eq 1 ] && case $out in *junk.db*"not a database"*) true ;; *) false ;; esac &&
     ok "sqlite: a file that is not a database: exit 1, named" ||
     not_ok "sqlite: a file that is not a database: exit 1, named" "rc=$rc $out"
+# libpq is loaded only for PostgreSQL (db/pg.c): the installed binary
+# does not need it to start, and a missing one is named, exit 1.
+if ! command -v readelf >/dev/null 2>&1; then
+	skip "libpq is not loaded at start" "no readelf (binutils)"
+elif readelf -d "$FSCONC_PLAIN" | grep -q 'NEEDED.*libpq'; then
+	not_ok "libpq is not loaded at start" "$(readelf -d "$FSCONC_PLAIN" | grep NEEDED)"
+else
+	ok "libpq is not loaded at start"
+fi
+out=$(FSCONC_TEST_LIBPQ=libfsconc-nosuch.so.5 "$FSCONC" db sync -R "$s/root" \
+    --db "postgresql://fsconc@/fsconc?host=$s/nosuchdir" 2>&1); rc=$?
+[ $rc -eq 1 ] && case $out in *"cannot load PostgreSQL's client library: libfsconc-nosuch.so.5"*) true ;;
+    *) false ;; esac &&
+    ok "postgresql: without libpq, exit 1 naming the library" ||
+    not_ok "postgresql: without libpq, exit 1 naming the library" "rc=$rc $out"
 "$FSCONC" db frob >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "db: unknown subcommand: exit 2" || not_ok "db: unknown subcommand: exit 2" "rc=$rc"
 
