@@ -19,8 +19,8 @@
 /*
  * libpq is loaded when a PostgreSQL database is first opened, not at
  * every start: it brings some twenty libraries (TLS, Kerberos, LDAP)
- * whose loading doubled the start-up of every fsconc command (35 ms of
- * CPU against 18 without it, measured 2026-12-06; `fsconc stat` is run
+ * whose loading doubled the start-up of every fsconc command (43 ms of
+ * CPU against 22 without it, measured 2026-12-06; `fsconc stat` is run
  * by the thousand in scripts and tests).
  */
 #define LIBPQ	"libpq.so.5"
