@@ -88,13 +88,59 @@ verdict(struct bs *b, size_t k)
 	return (bis_verdict_name(st.verdict));
 }
 
+/*
+ * The endpoints' test in a line: a "no regression" at the cap is "not
+ * shown to differ", which a developer should read apart from "the
+ * same"; the figures say how far from a difference it was.
+ */
+static const char *
+ends_verdict(const struct bs *b, const struct bis_ends *e)
+{
+	switch (e->verdict) {
+	case BIS_ENDS_DIFFER:
+		return ("they differ");
+	case BIS_ENDS_BETTER:
+		return ("they differ, the bad one better");
+	case BIS_ENDS_SAME:
+		if (e->p <= e->alpha_look)
+			return ("the same: the difference is within the "
+			    "threshold");
+		return (b->rule.fixed ? "not shown to differ in the fixed "
+		    "boots" : "the same: the difference is within the margin");
+	}
+	if (isnan(e->p))
+		return (b->state == BS_DONE ? "not judged" : "not yet judged");
+	if (b->c[0].nboots >= (size_t)b->rule.cap &&
+	    b->c[b->n - 1].nboots >= (size_t)b->rule.cap)
+		return ("not shown to differ at the cap");
+	return ("not yet told apart");
+}
+
+static void
+ends_line(const struct bs *b, const struct bis_ends *e, char *out,
+    size_t len)
+{
+	size_t ng = b->c[0].nboots, nb = b->c[b->n - 1].nboots;
+
+	if (isnan(e->p)) {
+		snprintf(out, len, "endpoints: good %zu boots, bad %zu boots: "
+		    "%s", ng, nb, ends_verdict(b, e));
+		return;
+	}
+	snprintf(out, len, "endpoints: good %zu boots, bad %zu boots; bad - "
+	    "good %.4g (%+.1f%%) [%.4g, %.4g], Welch p %.3g %s %.3g, a look's "
+	    "level: %s", ng, nb, e->diff, e->pct, e->lo, e->hi, e->p,
+	    e->p <= e->alpha_look ? "<=" : ">", e->alpha_look,
+	    ends_verdict(b, e));
+}
+
 int
 bisect_status(const char *root, const char *id)
 {
 	struct bs_confirm cf;
 	struct bis_next nx;
 	struct bs b;
-	char fig[32], hex[80];
+	char fig[32], hex[80], line[256];
 	size_t k, measured = 0, skipped = 0;
 	int rc;
 
@@ -110,8 +156,8 @@ bisect_status(const char *root, const char *id)
 	    b.f.good, b.f.bad, b.n, bisect_figure_name(&b.f, fig, sizeof(fig)));
 	printf("boots %d, commits measured %zu, skipped %zu; last event %s\n",
 	    b.nboots, measured, skipped, b.last[0] != '\0' ? b.last : "-");
-	printf("endpoints: good %zu boots, bad %zu boots\n", b.c[0].nboots,
-	    b.c[b.n - 1].nboots);
+	ends_line(&b, &nx.ends, line, sizeof(line));
+	printf("%s\n", line);
 	if (nx.action == BIS_ACT_DONE) {
 		printf("outcome: %s", bis_outcome_name(nx.outcome));
 		if (nx.outcome == BIS_CULPRIT && bs_commit_id(&b, nx.hi, hex,
@@ -209,7 +255,7 @@ bisect_report(const char *root, const char *id, int format, const char *out)
 	struct bs_confirm cf;
 	struct bis_next nx;
 	struct bs b;
-	char fig[32], hex[80], subj[256];
+	char fig[32], hex[80], subj[256], line[256];
 	size_t k, i, culprit = (size_t)-1, nskip = 0;
 	double m, hw;
 	long long secs;
@@ -229,6 +275,7 @@ bisect_report(const char *root, const char *id, int format, const char *out)
 		subject(&b, culprit, subj, sizeof(subj));
 	}
 	bs_confirm(&b, &cf);
+	ends_line(&b, &nx.ends, line, sizeof(line));
 	secs = b.t_last > b.t_start ? b.t_last - b.t_start : 0;
 	if (out != NULL && (fp = fopen(out, "w")) == NULL) {
 		bs_say("%s: %s", out, strerror(errno));
@@ -253,6 +300,21 @@ bisect_report(const char *root, const char *id, int format, const char *out)
 			fputc('}', fp);
 		} else
 			fputs("null", fp);
+		fprintf(fp, ",\"endpoints\":{\"verdict\":");
+		json_string(fp, ends_verdict(&b, &nx.ends));
+		fputs(",\"diff\":", fp);
+		json_number(fp, nx.ends.diff);
+		fputs(",\"pct\":", fp);
+		json_number(fp, nx.ends.pct);
+		fputs(",\"lo\":", fp);
+		json_number(fp, nx.ends.lo);
+		fputs(",\"hi\":", fp);
+		json_number(fp, nx.ends.hi);
+		fputs(",\"p\":", fp);
+		json_number(fp, nx.ends.p);
+		fputs(",\"alpha_look\":", fp);
+		json_number(fp, nx.ends.alpha_look);
+		fputc('}', fp);
 		fputs(",\"confirm\":", fp);
 		if (cf.state != BS_CONFIRM_NONE) {
 			fprintf(fp, "{\"state\":\"%s\",\"text\":",
@@ -317,6 +379,8 @@ bisect_report(const char *root, const char *id, int format, const char *out)
 		} else
 			fprintf(fp, "Outcome: %s", nx.action == BIS_ACT_DONE ?
 			    bis_outcome_name(nx.outcome) : state_name(&b));
+		fprintf(fp, "</p>\n<p>");
+		html_text(fp, line);
 		fprintf(fp, "</p>\n");
 		if (cf.state != BS_CONFIRM_NONE) {
 			fputs("<p>", fp);
@@ -338,6 +402,7 @@ bisect_report(const char *root, const char *id, int format, const char *out)
 			fprintf(fp, "outcome: %s%s\n", bis_outcome_name(
 			    nx.outcome), nx.outcome == BIS_AMBIGUOUS ?
 			    " (skipped commits hide the step)" : "");
+		fprintf(fp, "%s\n", line);
 		if (cf.state != BS_CONFIRM_NONE)
 			fprintf(fp, "%s\n", cf.text);
 		fprintf(fp, "%-8s %-12s %-9s %-24s %s\n", "commit", "id",

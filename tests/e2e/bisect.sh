@@ -120,6 +120,8 @@ if grep -q "^build 6 " "$R/bisect/$id/journal"; then
 else
 	not_ok "a hanging build: killed at the timeout, the commit skipped" "commit 6 never built"
 fi
+echo "$rep" | grep -q '^endpoints: good [0-9]* boots, bad [0-9]* boots; bad - good [0-9.]* (+[0-9.]*%) \[[0-9.]*, [0-9.]*\], Welch p [0-9.e-]* <= [0-9.e-]*, a look.s level: they differ$' &&
+    ok "report: the endpoints' test, told apart" || not_ok "report: the endpoints' test, told apart" "$rep"
 echo "$rep" | grep -q "^6 .* skipped" && echo "$rep" | grep -q 'boots; [0-9]* s from start' &&
     ok "report: the skipped commit, boots and time" || not_ok "report: the skipped commit, boots and time" "$rep"
 js=$("$FSCONC" bisect report -R "$R" --id "$id" --json 2>&1)
@@ -171,6 +173,36 @@ rep=$("$FSCONC" bisect report -R "$R2" --id "$id2" 2>&1)
 echo "$rep" | grep -q '^outcome: no regression' && ! echo "$rep" | grep -q 'first bad' &&
     ok "a history without a regression: said so" ||
     not_ok "a history without a regression: said so" "$rep $(tail -5 "$s/resume.out")"
+# Not "the same": not shown to differ in the 4 boots of the cap, and how
+# far from it.
+js=$("$FSCONC" bisect report -R "$R2" --id "$id2" --json 2>&1)
+echo "$rep" | grep -q '^endpoints: good 4 boots, bad 4 boots; bad - good .*, Welch p [0-9.e-]* > 0.005, a look.s level: not shown to differ at the cap$' &&
+    echo "$js" | python3 -c 'import json,sys; e=json.load(sys.stdin)["endpoints"]; assert e["verdict"]=="not shown to differ at the cap" and e["p"]>e["alpha_look"]==0.005 and e["lo"]<=e["diff"]<=e["hi"]' 2>"$s/py.err" &&
+    ok "report: no regression is 'not shown to differ at the cap', with the test's figures" ||
+    not_ok "report: no regression is 'not shown to differ at the cap', with the test's figures" "$rep $js $(cat "$s/py.err")"
+# The endpoints' figures against scipy's Welch (another route than
+# analysis/bisect's).
+if /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
+	echo "$js" | /usr/bin/python3 -c '
+import json, sys
+from scipy import stats
+d = json.load(sys.stdin)
+e, st = d["endpoints"], d["steps"]
+g, b = st[0]["boots"], st[-1]["boots"]
+r = stats.ttest_ind(b, g, equal_var=False)
+va, vb = stats.tvar(g) / len(g), stats.tvar(b) / len(b)
+df = (va + vb) ** 2 / (va ** 2 / (len(g) - 1) + vb ** 2 / (len(b) - 1))
+se = (va + vb) ** 0.5
+q = stats.t.ppf(1 - e["alpha_look"], df)
+m = sum(b) / len(b) - sum(g) / len(g)
+for got, want in ((e["p"], r.pvalue), (e["diff"], m), (e["lo"], m - q * se), (e["hi"], m + q * se)):
+    assert abs(got - want) <= 1e-6 * max(1, abs(want)), (got, want)
+print("p %.4g diff %.4g [%.4g, %.4g]" % (e["p"], e["diff"], e["lo"], e["hi"]))' >"$s/py.out" 2>"$s/py.err" &&
+	    ok "report: the endpoints' Welch p and interval agree with scipy: $(cat "$s/py.out")" ||
+	    not_ok "report: the endpoints' Welch p and interval agree with scipy" "$js $(cat "$s/py.err")"
+else
+	skip "report: the endpoints' figures against scipy" "/usr/bin/python3 with scipy is not installed (scripts/install-deps)"
+fi
 
 # --- a power cut during a build: resume builds again and goes on -------------
 echo 0 >"$s/wait-at"
