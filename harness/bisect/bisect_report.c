@@ -302,18 +302,17 @@ bisect_report(const char *root, const char *id, int format, const char *out)
 			fputs("null", fp);
 		fprintf(fp, ",\"endpoints\":{\"verdict\":");
 		json_string(fp, ends_verdict(&b, &nx.ends));
-		fputs(",\"diff\":", fp);
-		json_number(fp, nx.ends.diff);
-		fputs(",\"pct\":", fp);
-		json_number(fp, nx.ends.pct);
-		fputs(",\"lo\":", fp);
-		json_number(fp, nx.ends.lo);
-		fputs(",\"hi\":", fp);
-		json_number(fp, nx.ends.hi);
-		fputs(",\"p\":", fp);
-		json_number(fp, nx.ends.p);
-		fputs(",\"alpha_look\":", fp);
-		json_number(fp, nx.ends.alpha_look);
+		{
+			const char *key[] = { "diff", "pct", "lo", "hi", "p",
+			    "alpha_look" };
+			double val[] = { nx.ends.diff, nx.ends.pct, nx.ends.lo,
+			    nx.ends.hi, nx.ends.p, nx.ends.alpha_look };
+
+			for (i = 0; i < sizeof(val) / sizeof(val[0]); i++) {
+				fprintf(fp, ",\"%s\":", key[i]);
+				json_number(fp, val[i]);
+			}
+		}
 		fputc('}', fp);
 		fputs(",\"confirm\":", fp);
 		if (cf.state != BS_CONFIRM_NONE) {
