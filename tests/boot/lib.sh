@@ -178,7 +178,7 @@ PY
 				for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
 					t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
 				}
-			return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+			return (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2) + 0
 		    }
 		    { d = $1; gsub(/[][,]/, " ", d); split(d, f, " ")
 		      exit !(median($3) > median($2) && f[2] <= f[1] &&
