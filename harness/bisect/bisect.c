@@ -556,17 +556,33 @@ name_of(const struct bs *b, size_t k, char *buf, size_t len)
 	return (buf);
 }
 
+/* The culprit bis_next names now: 0 with *k, or -1. */
+static int
+culprit_of(const struct bs *b, size_t *k)
+{
+	struct bis_next nx;
+
+	if (bis_next(b->pts, b->n, &b->rule, &nx) != 0 || nx.action !=
+	    BIS_ACT_DONE || nx.outcome != BIS_CULPRIT)
+		return (-1);
+	*k = nx.hi;
+	return (0);
+}
+
 /* The environment the build, install and test hooks get (NULL-ended). */
 static char **
 step_env(const struct bs *b, size_t k, const char *src)
 {
 	char hex[80], **env = xcalloc(10, sizeof(*env));
-	size_t n = 0;
+	size_t n = 0, c;
 
-	/* The revert: bad's id, the culprit reverted on it. */
+	/* The revert: bad's id, and the culprit reverted on it. */
 	if (bs_commit_id(b, k == b->n ? k - 1 : k, hex, sizeof(hex)) != 0)
 		hex[0] = '\0';
 	env[n++] = xasprintf("FSCONC_BISECT_COMMIT=%s", hex);
+	if (k == b->n && culprit_of(b, &c) == 0 && bs_commit_id(b, c, hex,
+	    sizeof(hex)) == 0)
+		env[n++] = xasprintf("FSCONC_BISECT_REVERT=%s", hex);
 	env[n++] = xasprintf("FSCONC_BISECT_N=%zu", k);
 	env[n++] = xasprintf("FSCONC_BISECT_GOOD=%s", b->f.good);
 	env[n++] = xasprintf("FSCONC_BISECT_BAD=%s", b->f.bad);
@@ -633,19 +649,6 @@ copy_file(const char *src, const char *dst, char *err, size_t errlen)
 		set_err(err, errlen, "%s: %s", dst, strerror(errno));
 	free(text);
 	return (rv);
-}
-
-/* The culprit bis_next names now: 0 with *k, or -1. */
-static int
-culprit_of(const struct bs *b, size_t *k)
-{
-	struct bis_next nx;
-
-	if (bis_next(b->pts, b->n, &b->rule, &nx) != 0 || nx.action !=
-	    BIS_ACT_DONE || nx.outcome != BIS_CULPRIT)
-		return (-1);
-	*k = nx.hi;
-	return (0);
 }
 
 /* In the clone at bad: the culprit reverted.  0, or -1 with err. */
@@ -1282,6 +1285,10 @@ plan(const struct bisect_file *f, const char *file, const char *root,
 		printf(" %s", f->camp.run_argv[i]);
 	printf(" --label cN-COMMIT -R %s; the boot's %s recorded; the next "
 	    "step decided\n", r, fig);
+	printf("# the culprit confirmed: git -C %s/bisect/ID/src revert "
+	    "--no-edit CULPRIT at bad, built as above with FSCONC_BISECT_N=%zu "
+	    "FSCONC_BISECT_COMMIT=BAD FSCONC_BISECT_REVERT=CULPRIT, booted "
+	    "until judged against bad\n", r, n);
 	printf("# once the culprit is found, and on fsconc bisect stop:\n");
 	if (campaign_hook_remove(&ctx, e, sizeof(e)) != 0 ||
 	    ops->cancel(&ctx, e, sizeof(e)) != 0) {

@@ -43,7 +43,7 @@ good $3
 bad $4
 figure t 2
 run -w syscall -O count=2000 -j 1,2 -r 2 --disk tmpfs
-build echo "\$FSCONC_BISECT_N" >>"$s/built.log"; [ "\$FSCONC_BISECT_N" = "\$(cat "$s/hang-at" 2>/dev/null)" ] && exec sleep 613; [ "\$FSCONC_BISECT_N" = "\$(cat "$s/wait-at" 2>/dev/null)" ] && { echo \$\$ >"$s/building"; exec sleep 614; }; cat figure > vmlinuz
+build echo "\$FSCONC_BISECT_N \$FSCONC_BISECT_COMMIT \${FSCONC_BISECT_REVERT:--}" >>"$s/built.log"; [ "\$FSCONC_BISECT_N" = "\$(cat "$s/hang-at" 2>/dev/null)" ] && exec sleep 613; [ "\$FSCONC_BISECT_N" = "\$(cat "$s/wait-at" 2>/dev/null)" ] && { echo \$\$ >"$s/building"; exec sleep 614; }; cat figure > vmlinuz
 image vmlinuz
 build-timeout 3s
 method command
@@ -86,10 +86,11 @@ if [ $rck -eq 0 ] && echo "$outk" | grep -q 'clone --shared --no-checkout' &&
     echo "$outk" | grep -q 'checkout --quiet --force --detach COMMIT --' &&
     echo "$outk" | grep -q "^kexec -l $s/none/bisect/ID/kernel/N " &&
     echo "$outk" | grep -q '^systemctl kexec$' &&
+    echo "$outk" | grep -q 'revert --no-edit CULPRIT at bad, .* FSCONC_BISECT_COMMIT=BAD FSCONC_BISECT_REVERT=CULPRIT' &&
     echo "$outk" | grep -q '^ExecStart=.* bisect resume -R .* --id ID$' && [ ! -e "$s/none" ]; then
-	ok "--dry-run --os linux: git, build, kexec, the unit"
+	ok "--dry-run --os linux: git, build, kexec, the confirming revert, the unit"
 else
-	not_ok "--dry-run --os linux: git, build, kexec, the unit" "rc=$rck $outk"
+	not_ok "--dry-run --os linux: git, build, kexec, the confirming revert, the unit" "rc=$rck $outk"
 fi
 
 # --- a bisect that names commit 6 -------------------------------------------
@@ -141,8 +142,10 @@ j="$R/bisect/$id/journal"
 echo "$rep" | grep -q "^confirmed: reverting $(echo "$c6" | cut -c1-12) on bad gives T(2) 10[0-9.]* \[.*\] against bad's 1[45][0-9.]* \[.*\]: better$" &&
     grep -q "^built 10 " "$j" && [ "$(grep -c '^mean 10 ' "$j")" -ge 3 ] &&
     [ "$(grep -n '^mean 10 ' "$j" | tail -n 1 | cut -d: -f1)" -lt "$(grep -n '^done ' "$j" | cut -d: -f1)" ] &&
-    ok "the culprit reverted on bad: built, booted, confirmed before the end" ||
-    not_ok "the culprit reverted on bad: built, booted, confirmed before the end" "$rep $(cat "$j")"
+    grep -q "^10 $(git -C "$s/tree" rev-parse HEAD) $c6\$" "$s/built.log" &&
+    [ "$(awk '$3 != "-"' "$s/built.log" | sort -u | wc -l)" -eq 1 ] &&
+    ok "the culprit reverted on bad: built (FSCONC_BISECT_COMMIT bad, FSCONC_BISECT_REVERT the culprit, for the revert only), booted, confirmed before the end" ||
+    not_ok "the culprit reverted on bad: built (FSCONC_BISECT_COMMIT bad, FSCONC_BISECT_REVERT the culprit, for the revert only), booted, confirmed before the end" "$rep $(cat "$j" "$s/built.log")"
 echo "$js" | python3 -c 'import json,sys; d=json.load(sys.stdin); c=d["confirm"]; assert c["state"]=="confirmed" and len(c["boots"])>=3 and c["mean"]<c["bad_mean"]' 2>"$s/py.err" &&
     grep -q 'confirmed: reverting' "$s/b.html" &&
     ok "report --json and --html: the confirmation" || not_ok "report --json and --html: the confirmation" "$js $(cat "$s/py.err")"
