@@ -94,8 +94,11 @@ verdict(struct bs *b, size_t k)
  * same"; the figures say how far from a difference it was.
  */
 static const char *
-ends_verdict(const struct bs *b, const struct bis_ends *e)
+ends_verdict(const struct bs *b, const struct bis_next *nx)
 {
+	const struct bis_ends *e = &nx->ends;
+	int over = nx->action == BIS_ACT_DONE;
+
 	switch (e->verdict) {
 	case BIS_ENDS_DIFFER:
 		return ("they differ");
@@ -108,30 +111,29 @@ ends_verdict(const struct bs *b, const struct bis_ends *e)
 		return (b->rule.fixed ? "not shown to differ in the fixed "
 		    "boots" : "the same: the difference is within the margin");
 	}
+	/* Unknown: the rule's last word only once the bisect is over. */
 	if (isnan(e->p))
-		return (b->state == BS_DONE ? "not judged" : "not yet judged");
-	if (b->c[0].nboots >= (size_t)b->rule.cap &&
-	    b->c[b->n - 1].nboots >= (size_t)b->rule.cap)
-		return ("not shown to differ at the cap");
-	return ("not yet told apart");
+		return (over ? "not judged" : "not yet judged");
+	return (over ? "not shown to differ at the cap" : "not yet told apart");
 }
 
 static void
-ends_line(const struct bs *b, const struct bis_ends *e, char *out,
+ends_line(const struct bs *b, const struct bis_next *nx, char *out,
     size_t len)
 {
+	const struct bis_ends *e = &nx->ends;
 	size_t ng = b->c[0].nboots, nb = b->c[b->n - 1].nboots;
 
 	if (isnan(e->p)) {
 		snprintf(out, len, "endpoints: good %zu boots, bad %zu boots: "
-		    "%s", ng, nb, ends_verdict(b, e));
+		    "%s", ng, nb, ends_verdict(b, nx));
 		return;
 	}
 	snprintf(out, len, "endpoints: good %zu boots, bad %zu boots; bad - "
 	    "good %.4g (%+.1f%%) [%.4g, %.4g], Welch p %.3g %s %.3g, a look's "
 	    "level: %s", ng, nb, e->diff, e->pct, e->lo, e->hi, e->p,
 	    e->p <= e->alpha_look ? "<=" : ">", e->alpha_look,
-	    ends_verdict(b, e));
+	    ends_verdict(b, nx));
 }
 
 int
@@ -156,7 +158,7 @@ bisect_status(const char *root, const char *id)
 	    b.f.good, b.f.bad, b.n, bisect_figure_name(&b.f, fig, sizeof(fig)));
 	printf("boots %d, commits measured %zu, skipped %zu; last event %s\n",
 	    b.nboots, measured, skipped, b.last[0] != '\0' ? b.last : "-");
-	ends_line(&b, &nx.ends, line, sizeof(line));
+	ends_line(&b, &nx, line, sizeof(line));
 	printf("%s\n", line);
 	if (nx.action == BIS_ACT_DONE) {
 		printf("outcome: %s", bis_outcome_name(nx.outcome));
@@ -275,7 +277,7 @@ bisect_report(const char *root, const char *id, int format, const char *out)
 		subject(&b, culprit, subj, sizeof(subj));
 	}
 	bs_confirm(&b, &cf);
-	ends_line(&b, &nx.ends, line, sizeof(line));
+	ends_line(&b, &nx, line, sizeof(line));
 	secs = b.t_last > b.t_start ? b.t_last - b.t_start : 0;
 	if (out != NULL && (fp = fopen(out, "w")) == NULL) {
 		bs_say("%s: %s", out, strerror(errno));
@@ -301,7 +303,7 @@ bisect_report(const char *root, const char *id, int format, const char *out)
 		} else
 			fputs("null", fp);
 		fprintf(fp, ",\"endpoints\":{\"verdict\":");
-		json_string(fp, ends_verdict(&b, &nx.ends));
+		json_string(fp, ends_verdict(&b, &nx));
 		{
 			const char *key[] = { "diff", "pct", "lo", "hi", "p",
 			    "alpha_look" };
