@@ -171,7 +171,7 @@ PY
 			    ok "$m: campaign report over $nb boots a side (no test under 3): EC(2) B - A $diff" ||
 			    not_ok "$m: campaign report over $nb boots a side" \
 			    "$(cat "$s/report.out" "$s/report.err")"
-		elif echo "$diff|$eca|$ecb" | awk -F'|' '
+		elif note=$(echo "$diff|$eca|$ecb" | awk -F'|' '
 		    function median(s,  v, n, i, j, t) {
 			n = split(s, v, " ")
 			for (i = 2; i <= n; i++)
@@ -181,10 +181,10 @@ PY
 			return (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2) + 0
 		    }
 		    { d = $1; gsub(/[][,]/, " ", d); split(d, f, " ")
+		      if (f[2] > 0) printf " (excludes 0)"
 		      exit !(median($3) > median($2) && f[2] <= f[1] &&
-			  f[1] <= f[3] && f[4] == "invalid") }'; then
-			ok "$m: campaign report: EC(2) B - A inside its interval, invalid (A oversubscribed), B's median boot above A's: $diff$(echo "$diff" |
-			    awk '{ gsub(/[][,]/, " ") } $2 > 0 { printf " (excludes 0)" }')"
+			  f[1] <= f[3] && f[4] == "invalid") }'); then
+			ok "$m: campaign report: EC(2) B - A inside its interval, invalid (A oversubscribed), B's median boot above A's: $diff$note"
 		else
 			not_ok "$m: campaign report: EC(2) B - A inside its interval, invalid (A oversubscribed), B's median boot above A's: $diff; per boot A:$eca B:$ecb" \
 			    "$(cat "$s/report.out" "$s/report.err")"
