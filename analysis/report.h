@@ -31,7 +31,7 @@ int	 report_write(const char *dir, struct rs_set *const *sets,
 
 /*
  * The ceilings file fsconc limits -o writes and report --limits reads
- * (analysis/limits.c, the one definition of its format): kv as
+ * (analysis/report/limits.c, the one definition of its format): kv as
  * "key=value" lines, durably; read back, at most LIMITS_MAX_BYTES.
  * 0 (limits_read: *kv and *n filled, limits_free frees them), or -1
  * with "file: cause" (limits_read: "file:line: cause") in err.

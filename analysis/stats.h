@@ -226,9 +226,8 @@ double	 t_pvalue(double t, double df);
 void	 stat_gsl_quiet(void);
 
 
-/* ---- verdicts and reports (analysis/stats/verdict.c, analysis/report/report.c,
- * analysis/report/plot.c; used by fsconc report and nightly).  Kept as one
- * separate block at the end of this header. ---- */
+/* ---- verdicts and validity flags (analysis/stats/verdict.c, validity.c;
+ * used by compare, report, nightly and campaign report). ---- */
 
 /*
  * Holm's step-down correction: adj[i] is the adjusted p-value of p[i]
@@ -423,7 +422,7 @@ int	 precision_print(FILE *, const char *prefix, const struct rs_set *);
 const char *conf_arg(const char *arg, double *conf);
 
 /* ---- Universal Scalability Law (analysis/stats/usl.c; used by compare and
- * report).  Kept as one separate block at the end of this header. ---- */
+ * report). ---- */
 
 enum { USL_OK, USL_REFUSED, USL_NOFIT };	/* usl_fit.status */
 enum { USL_PEAK, USL_NOPEAK, USL_NOGAIN };	/* usl_fit.peak */

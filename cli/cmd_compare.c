@@ -1,9 +1,10 @@
 /*
  * fsconc compare SET_A SET_B [SET...]: the first set is the baseline, as
  * ministat compares every data set with its first.  The work is done in
- * compare.c; this file is the command line.  Sets of one boot campaign
- * are compared over boots instead (campaign.c): one boot's interval
- * never stands for the configuration's.
+ * analysis/compare/compare.c; this file is the command line.  Sets of one
+ * boot campaign are compared over boots instead
+ * (analysis/compare/compare_campaign.c): one boot's interval never
+ * stands for the configuration's.
  */
 #include <err.h>
 #include <errno.h>

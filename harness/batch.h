@@ -198,7 +198,7 @@ struct batch_spec {
  */
 int	 harness_run_batch(const struct batch_spec *, struct rs_run *run,
 	    struct rs_worker *workers);
-/* --- memory guard (harness/memguard.c) ----------------------------------- */
+/* --- memory guard (harness/batch/memguard.c) ----------------------------- */
 
 /*
  * What --memory-guard does here: auto is touch where the host takes
@@ -222,7 +222,7 @@ uint64_t memory_guard_bytes(uint64_t written, int n, uint64_t disk_bytes,
  */
 int	 memory_guard_touch(uint64_t len, char *err, size_t errlen);
 
-/* --- disturbance (harness/disturb.c) -------------------------------------- */
+/* --- disturbance (harness/batch/disturb.c) -------------------------------- */
 
 /*
  * kt_sample: os_kthreads, and when it fails, a warning once a process.

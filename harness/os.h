@@ -24,7 +24,7 @@
 #define CPU_LIST_MAX	65536
 #define CPU_LIST_TEXT	4096
 
-/* --- signals (harness/signals.c: the state machine is described there) -- */
+/* --- signals (harness/os/signals.c, where the state machine is described) */
 
 /*
  * How a controller answers its first SIGINT, SIGTERM or SIGHUP:
@@ -54,7 +54,7 @@ void	 harness_signals_child(void);
 /* Test hook: create FSCONC_TEST_MARKER.what, if set.  Async-signal-safe. */
 void	 harness_test_mark(const char *what);
 
-/* --- OS specifics (harness/os_times.c, os_linux.c, os_freebsd.c) -------- */
+/* --- OS specifics (harness/os/os_times.c, os_linux.c, os_freebsd.c) ----- */
 
 /* Cumulative CPU time counters, system-wide, in ticks of 1/hz s. */
 struct os_cpu_times {
@@ -130,7 +130,7 @@ int	 os_spin_priority(void);
 /* The CPU the calling thread is running on; -1 if unknown. */
 int	 os_cpu_now(void);
 
-/* --- kernel threads (harness/kthread.c, os_*.c) ------------------------- */
+/* --- kernel threads (harness/os/kthread.c, os_*.c) ---------------------- */
 
 /*
  * One kernel thread as a snapshot holds it: pid (Linux) or thread id
