@@ -12,10 +12,13 @@ of a row its row allows.  Calls (with --objs): a file uses symbols
 defined only in its own row and in rows it may include.
 Circles (with --objs, the objects of a build): file A uses a symbol file B
 defines; a set of files that reach each other is a circle, and there
-must be none.  Prints one line per violation; exit 1 if any, 0 if none,
-2 if the table cannot be read.
+must be none.  Comments: a source file a comment names (dir/file.c,
+file.h) is in the tree: a path from the root, from the file's folder, or
+the tail of one; a bare name, any file of that name.  Prints one line
+per violation; exit 1 if any, 0 if none, 2 if the table cannot be read.
 """
 import argparse
+import functools
 import glob
 import os
 import re
@@ -24,6 +27,11 @@ import sys
 
 ROW = re.compile(r"^\|\s*`([^`]+)/`\s*\|([^|]*)\|[^|]*\|([^|]*)\|\s*$")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# A comment, or a literal skipped so that "/*" in a string opens none.
+C_TOKEN = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'
+                     r"'(?:\\.|[^'\\\n])*'", re.S)
+# A source file's name: dir/file.c, file.h (not os_*.c, not <sys/x.h>).
+SOURCE_NAME = re.compile(r"(?<![\w./<-])(?:[\w.-]+/)*[\w-]+\.[ch](?!\w)")
 
 
 def header_path(row, name):
@@ -153,6 +161,46 @@ def check_includes(root, rows):
     return bad
 
 
+def tree_sources(root):
+    """Every .c and .h under root, outside build/ and hidden folders."""
+    out = set()
+    for dirpath, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "build" and not d.startswith(".")]
+        out |= {os.path.relpath(os.path.join(dirpath, f), root)
+                for f in files if f.endswith((".c", ".h"))}
+    return out
+
+
+def stale_paths(root):
+    """A comment naming a source file that is not in the tree: a file
+    moved or removed, and the comment left behind."""
+    bad = []
+    tree = tree_sources(root)
+    names = {os.path.basename(f) for f in tree}
+    for rel in sorted(tree):
+        with open(os.path.join(root, rel), encoding="utf-8",
+                  errors="replace") as f:
+            text = f.read()
+        for tok in C_TOKEN.finditer(text):
+            if tok.group(0)[0] in "\"'":
+                continue
+            for m in SOURCE_NAME.finditer(tok.group(0)):
+                name = m.group(0)
+                here = os.path.normpath(os.path.join(os.path.dirname(rel),
+                                                     name))
+                if name in tree or here in tree:
+                    continue
+                if "/" in name and any(t.endswith("/" + name)
+                                       for t in tree):
+                    continue
+                if "/" not in name and name in names:
+                    continue
+                line = text.count("\n", 0, tok.start() + m.start()) + 1
+                bad.append("%s:%d: a comment names %s, which is not in "
+                           "the tree" % (rel, line, name))
+    return bad
+
+
 def symbols(obj):
     out = subprocess.run(["nm", "-P", obj], capture_output=True,
                          text=True, check=True).stdout
@@ -168,6 +216,7 @@ def symbols(obj):
     return defined, used
 
 
+@functools.lru_cache(maxsize=None)
 def scan(objs):
     """Where each symbol is defined (its source file), and what each file
     uses."""
@@ -271,6 +320,7 @@ def main():
         print("layering: DESIGN.md: %s" % e, file=sys.stderr)
         return 2
     bad = check_includes(a.root, rows)
+    bad += stale_paths(a.root)
     if a.objs:
         bad += floors(rows, a.objs)
         bad += cli_calls(a.objs)

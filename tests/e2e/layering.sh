@@ -1,5 +1,6 @@
-# DESIGN.md's module table is kept: tests/layering.py passes on the tree,
-# and fails on each kind of violation planted in a copy of it.
+# DESIGN.md's module table is kept, and comments name files that exist:
+# tests/layering.py passes on the tree, and fails on each kind of
+# violation planted in a copy of it.
 . "$FSCONC_TOP/tests/lib.sh"
 
 if [ ! -x /usr/bin/python3 ]; then
@@ -11,10 +12,10 @@ objs=${FSCONC_BUILD:-$TOP/build}/obj
 
 # The tree as it is: includes, and circles over the build's objects.
 if [ -d "$objs" ] && command -v nm >/dev/null 2>&1; then
-	check "the tree keeps DESIGN.md's layering (includes, floors, circles, no cli/ file calling another)" \
+	check "the tree keeps DESIGN.md's layering (includes, floors, circles, no cli/ file calling another, no stale path in a comment)" \
 	    python3 "$check_py" --root "$TOP" --objs "$objs"
 else
-	check "the tree keeps DESIGN.md's layering (includes)" \
+	check "the tree keeps DESIGN.md's layering (includes, no stale path in a comment)" \
 	    python3 "$check_py" --root "$TOP"
 	skip "no circle of files" "no objects in $objs or no nm"
 fi
@@ -29,15 +30,12 @@ planted() {
 		not_ok "planted: $1 is refused" "$out"
 	fi
 }
+# Every source outside build/: a comment may name one in tests/ or bench/.
 fresh_copy() {
 	copy=$(scratch)
 	cp "$TOP/DESIGN.md" "$copy/"
-	for m in common md-setup workloads results analysis db harness cli; do
-		(cd "$TOP" && find "$m" -name '*.[ch]') | while read -r f; do
-			mkdir -p "$copy/${f%/*}"
-			cp "$TOP/$f" "$copy/$f"
-		done
-	done
+	(cd "$TOP" && find . -name build -prune -o -name '.?*' -prune -o \
+	    -name '*.[ch]' -print | tar -cf - -T -) | tar -xf - -C "$copy"
 }
 
 fresh_copy
@@ -65,6 +63,27 @@ fresh_copy
 echo '/* nothing */' >"$copy/analysis/unlisted.h"
 planted "a header the table does not list" "" \
     "analysis/unlisted.h: a header DESIGN.md's table does not list"
+
+# A comment naming a file moved away, from the root or bare.
+fresh_copy
+n=$(($(wc -l <"$copy/results/common.c") + 1))
+echo '/* the columns as harness/nowhere.c writes them */' >>"$copy/results/common.c"
+planted "a comment naming a path not in the tree" "" \
+    "results/common.c:$n: a comment names harness/nowhere.c, which is not in the tree"
+
+fresh_copy
+echo '/* see gone_helper.h */' >>"$copy/md-setup/loop.c"
+planted "a comment naming a bare file not in the tree" "" \
+    "a comment names gone_helper.h, which is not in the tree"
+
+fresh_copy
+printf 'static const char *pat = "/* x.c */";\n/* md-setup/loop.c, loop.c, os/signals.c */\n' \
+    >>"$copy/results/common.c"
+if out=$(python3 "$check_py" --root "$copy" 2>&1); then
+	ok "a string is no comment; a file named from the root, bare or by its tail is found"
+else
+	not_ok "a string is no comment; a file named from the root, bare or by its tail is found" "$out"
+fi
 
 fresh_copy
 sed -i 's/^| `db\/` |.*$/| `db\/` | **db.h** (db_int.h) | x | harness |/' "$copy/DESIGN.md"
