@@ -22,14 +22,16 @@
 #define KNOB_NAME_MAX		128
 
 /*
- * Set one sysctl, its original saved first as above (harness/
- * knob_record.c: --vary and --qos-sysctls share it).  -1 with a message
- * in err.
+ * Set one sysctl, its original saved first as above
+ * (harness/knobs/knob_record.c: --vary and --qos-sysctls share it).  -1
+ * with a message in err.
  */
 int	 knob_set(const char *name, const char *value, char *err,
 	    size_t errlen);
 /* 0, or the number of sysctls that could not be restored. */
 int	 knob_restore_all(void);
+/* knob_restore_all as the signal owner's restore hook (async-signal-safe). */
+void	 knob_restore_hook(void);
 /* Current value of a sysctl as text; -1 with a message in err. */
 int	 knob_get(const char *name, char *buf, size_t len, char *err,
 	    size_t errlen);
@@ -60,14 +62,6 @@ int	 knob_os_set(const struct knob_saved *, const char *value, char *err,
 /* Async-signal-safe. */
 int	 knob_os_restore(const struct knob_saved *);
 
-/*
- * harness/knobs/knob_record.c: the first n saved sysctls written to this
- * process's record (fsync'd) before any is changed; the record removed
- * (async-signal-safe) once they are all back.
- */
-int	 knob_record_save(const struct knob_saved *, int n, char *err,
-	    size_t errlen);
-void	 knob_record_remove(void);
 int	 knob_os_get(const char *name, char *buf, size_t len, char *err,
 	    size_t errlen);
 

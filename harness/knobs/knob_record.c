@@ -46,7 +46,11 @@ name_ok(const char *name)
 	return (1);
 }
 
-int
+/*
+ * The first n saved sysctls written to this process's record (fsync'd)
+ * before any is changed.
+ */
+static int
 knob_record_save(const struct knob_saved *s, int n, char *err,
     size_t errlen)
 {
@@ -78,7 +82,8 @@ knob_record_save(const struct knob_saved *s, int n, char *err,
 	return (rv);
 }
 
-void
+/* The record removed once they are all back.  Async-signal-safe. */
+static void
 knob_record_remove(void)
 {
 	int e = errno;
@@ -243,6 +248,12 @@ knob_restore_all(void)
 		nsaved = 0;
 	}
 	return (failed);
+}
+
+void
+knob_restore_hook(void)
+{
+	(void)knob_restore_all();
 }
 
 int

@@ -80,13 +80,6 @@ vary_apply_sysctls(const struct vary *v, size_t cell, char *err,
 
 /* --- the driver --------------------------------------------------------- */
 
-/* The signal owner's restore hook (async-signal-safe). */
-static void
-restore_sysctls(void)
-{
-	(void)knob_restore_all();
-}
-
 void
 vary_step_order(size_t *order, size_t ncells, enum run_order o,
     uint64_t *state)
@@ -221,7 +214,7 @@ vary_experiment(struct run_config *c, char *set_path, size_t len)
 	}
 	/* Handlers first: from the first sysctl set on, a signal or an
 	 * exit puts them back. */
-	harness_signals_begin(HARNESS_SIG_ORDERLY, restore_sysctls, &saved);
+	harness_signals_begin(HARNESS_SIG_ORDERLY, knob_restore_hook, &saved);
 	/* Every sysctl readable and writable before anything is made. */
 	if (vary_apply_sysctls(v, 0, err, sizeof(err)) != 0) {
 		warnx("run: --vary: %s", err);
