@@ -317,7 +317,11 @@ out:
 	return (rc);
 }
 
-int
+/*
+ * Open the set directory dir as rs_read does (O_NOFOLLOW, owner
+ * checked): the descriptor, or -1 with errno and err.
+ */
+static int
 rs_open_set_dir(const char *dir, char *err, size_t errlen)
 {
 	struct stat st;
@@ -860,23 +864,30 @@ int_cmp(const void *a, const void *b)
 }
 
 size_t
+rs_levels_sort(int *v, size_t n)
+{
+	size_t i, kept;
+
+	if (n == 0)
+		return (0);
+	qsort(v, n, sizeof(*v), int_cmp);
+	for (i = kept = 0; i < n; i++)
+		if (kept == 0 || v[kept - 1] != v[i])
+			v[kept++] = v[i];
+	return (kept);
+}
+
+size_t
 rs_levels(const struct rs_set *s, int **levels)
 {
 	int *v;
-	size_t i, n = 0;
+	size_t i;
 
 	v = xcalloc(s->nruns + 1, sizeof(int));
 	for (i = 0; i < s->nruns; i++)
-		v[n++] = s->runs[i].jobs;
-	qsort(v, n, sizeof(int), int_cmp);
-	for (i = 0; i < n; i++)
-		if (i > 0 && v[i] == v[i - 1]) {
-			memmove(v + i, v + i + 1, (n - i - 1) * sizeof(int));
-			n--;
-			i--;
-		}
+		v[i] = s->runs[i].jobs;
 	*levels = v;
-	return (n);
+	return (rs_levels_sort(v, s->nruns));
 }
 
 size_t

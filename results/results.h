@@ -245,11 +245,6 @@ struct rs_set *rs_read(const char *dir, int flags, char *err,
  */
 struct rs_set *rs_read_at(int dirfd, const char *dir, int flags,
 	    char *err, size_t errlen);
-/*
- * Open the set directory dir as rs_read does (O_NOFOLLOW, owner
- * checked): the descriptor, or -1 with errno and err.
- */
-int	 rs_open_set_dir(const char *dir, char *err, size_t errlen);
 void	 rs_free(struct rs_set *);
 const char *rs_meta_get(const struct rs_set *, const char *key);
 /* 1 if some set has another value for key than the first (or none). */
@@ -262,6 +257,11 @@ int	 rs_meta_differs(struct rs_set *const *, size_t n, const char *key);
 int	 rs_complete(const struct rs_set *);
 /* Sorted distinct jobs levels of runs.tsv; the count, *levels malloc'd. */
 size_t	 rs_levels(const struct rs_set *, int **levels);
+/*
+ * The n levels at v sorted in place, ascending, each once: returns how
+ * many are left.  rs_levels, report's and the USL fit's levels use it.
+ */
+size_t	 rs_levels_sort(int *v, size_t n);
 /*
  * Values of a metric ("real", "user", "sys", "idle", "setup", "nvcsw",
  * "nivcsw", "start_skew", "steal", "foreign" or a workload metric) for

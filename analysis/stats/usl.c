@@ -249,14 +249,6 @@ start_values(const int *lv, const double *mean, size_t nlv, double *p)
 	p[P_KAPPA] = fmax(0, (s11 * b2 - s12 * b1) / det);
 }
 
-static int
-int_cmp(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return ((x > y) - (x < y));
-}
-
 static void
 list_levels(char *buf, size_t len, const int *lv, size_t n)
 {
@@ -326,10 +318,7 @@ usl_fit(const int *n, const double *t, size_t npts, double conf,
 	lv = xmalloc((npts ? npts : 1) * sizeof(*lv));
 	if (npts > 0)
 		memcpy(lv, n, npts * sizeof(*lv));
-	qsort(lv, npts, sizeof(*lv), int_cmp);
-	for (i = nlv = 0; i < npts; i++)
-		if (nlv == 0 || lv[nlv - 1] != lv[i])
-			lv[nlv++] = lv[i];
+	nlv = rs_levels_sort(lv, npts);
 	u->nlevels = (int)nlv;
 	u->maxlevel = nlv ? lv[nlv - 1] : 0;
 	list_levels(u->levels, sizeof(u->levels), lv, nlv);
