@@ -1,5 +1,5 @@
 /*
- * fsconc report --history: one self-contained page for a fleet.  An
+ * fsconc history -o DIR (or report --history): one page for a fleet.  An
  * overview (a row per host and label: nights, the latest value, the last
  * change point), then per host and label a plot of the metric per night
  * and level with its intervals and the change points marked, the change
@@ -461,11 +461,10 @@ hist_report_write(const char *dir, struct hist_series *hs,
 {
 	struct hreport r;
 	const struct hist_set *s, *t;
-	struct outdir od = OUTDIR_INIT;
-	char *page, *svg, stamp[64], real[PATH_MAX];
-	size_t first, n, g, len;
-	time_t now;
-	FILE *fp = NULL;
+	struct html_page pg = HTML_PAGE_INIT;
+	char *svg, real[PATH_MAX];
+	size_t first, n, g;
+	FILE *fp;
 	int rc = -1;
 
 	memset(&r, 0, sizeof(r));
@@ -487,26 +486,18 @@ hist_report_write(const char *dir, struct hist_series *hs,
 		r.grp[r.ngrp - 1].ns++;
 		r.nser++;
 	}
-	page = NULL;
-	if (outdir_open(&od, dir) != 0)
+	if (html_page_open(&pg, dir, title != NULL ? title :
+	    "fsconc history") != 0)
 		goto out;
 	/* Now that it exists (outdir_open makes it): links are relative. */
 	r.dir = realpath(dir, real) != NULL ? xstrdup(real) : NULL;
-	r.plotdir = od.plotpath;
-	r.plotfd = od.plotfd;
-	/* The page in memory, then into place with the plots (outdir.c). */
-	if ((fp = open_memstream(&page, &len)) == NULL) {
-		warn("%s/index.html", dir);
-		goto out;
-	}
-	html_head(fp, title != NULL ? title : "fsconc history");
-	now = time(NULL);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
-	fprintf(fp, "<p class=\"note\">Made by fsconc %s on %s: %s per "
-	    "night with %g%% intervals; change points by E-divisive means "
-	    "(Matteson &amp; James 2014), permutation test p &le; %g, %d "
-	    "permutations; shifts are the change in the segment means with "
-	    "Welch's interval.</p>\n", FSCONC_VERSION, stamp,
+	r.plotdir = pg.od.plotpath;
+	r.plotfd = pg.od.plotfd;
+	fp = pg.fp;
+	fprintf(fp, ": %s per night with %g%% intervals; change points by "
+	    "E-divisive means (Matteson &amp; James 2014), permutation test "
+	    "p &le; %g, %d permutations; shifts are the change in the "
+	    "segment means with Welch's interval.</p>\n",
 	    strcmp(hs->metric, "ec") == 0 ? "EC(N)" : hs->metric, hs->conf,
 	    cp->alpha, cp->permutations);
 	html_overview(fp, &r);
@@ -529,22 +520,11 @@ hist_report_write(const char *dir, struct hist_series *hs,
 		html_changes(fp, &r, g);
 		html_nights(fp, &r, g);
 	}
-	fputs("</body>\n</html>\n", fp);
-	g = (size_t)ferror(fp);
-	fclose(fp);
-	fp = NULL;
-	if (g != 0) {
-		warnx("%s/index.html: out of memory", dir);
-		goto out;
-	}
-	if (outdir_commit(&od, page, len) != 0)
+	if (html_page_commit(&pg) != 0)
 		goto out;
 	rc = 0;
 out:
-	if (fp != NULL)
-		fclose(fp);
-	outdir_close(&od);
-	free(page);
+	html_page_close(&pg);
 	hreport_free(&r);
 	return (rc);
 }

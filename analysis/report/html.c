@@ -1,9 +1,13 @@
 /*
- * HTML text shared by fsconc report and report --history: escaping and
- * the page head with its one inline style sheet, so both pages look
- * alike and neither loads anything from elsewhere.
+ * HTML shared by fsconc report and history -o: escaping, the page head
+ * with its one inline style sheet, so both pages look alike and neither
+ * loads anything from elsewhere, and the page's skeleton, written in
+ * memory and put in place with its plots.
  */
+#include <err.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 
 #include "html.h"
 
@@ -57,4 +61,52 @@ html_head(FILE *fp, const char *title)
 	    "</style>\n</head>\n<body>\n<h1>", fp);
 	html_puts(fp, title);
 	fputs("</h1>\n", fp);
+}
+
+int
+html_page_open(struct html_page *pg, const char *dir, const char *title)
+{
+	char stamp[64];
+	time_t now;
+
+	pg->dir = dir;
+	if (outdir_open(&pg->od, dir) != 0)
+		return (-1);
+	if ((pg->fp = open_memstream(&pg->text, &pg->len)) == NULL) {
+		warn("%s/index.html", dir);
+		return (-1);
+	}
+	html_head(pg->fp, title);
+	now = time(NULL);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
+	fprintf(pg->fp, "<p class=\"note\">Made by fsconc %s on %s",
+	    FSCONC_VERSION, stamp);
+	return (0);
+}
+
+int
+html_page_commit(struct html_page *pg)
+{
+	int failed;
+
+	fputs("</body>\n</html>\n", pg->fp);
+	failed = ferror(pg->fp);
+	fclose(pg->fp);
+	pg->fp = NULL;
+	if (failed) {
+		warnx("%s/index.html: out of memory", pg->dir);
+		return (-1);
+	}
+	return (outdir_commit(&pg->od, pg->text, pg->len));
+}
+
+void
+html_page_close(struct html_page *pg)
+{
+	if (pg->fp != NULL)
+		fclose(pg->fp);
+	pg->fp = NULL;
+	outdir_close(&pg->od);
+	free(pg->text);
+	pg->text = NULL;
 }

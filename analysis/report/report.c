@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "analysis/stats.h"
@@ -459,14 +458,6 @@ unique_labels(struct report *r)
 	free(dup);
 }
 
-static int
-int_cmp(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return ((x > y) - (x < y));
-}
-
 static void
 union_levels(struct report *r)
 {
@@ -481,12 +472,7 @@ union_levels(struct report *r)
 	for (i = 0; i < r->nsets; i++)
 		for (j = 0; j < r->sets[i].nlevels; j++)
 			r->levels[n++] = r->sets[i].levels[j];
-	qsort(r->levels, n, sizeof(int), int_cmp);
-	r->nlevels = 0;
-	for (i = 0; i < n; i++)
-		if (r->nlevels == 0 ||
-		    r->levels[r->nlevels - 1] != r->levels[i])
-			r->levels[r->nlevels++] = r->levels[i];
+	r->nlevels = rs_levels_sort(r->levels, n);
 	/*
 	 * Levels spanning a factor of 8 or more (1..64 sweeps) on a log2
 	 * axis, so that 1, 2 and 4 do not sit on top of each other.
@@ -535,10 +521,9 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
     const struct report_opts *opts)
 {
 	struct report r;
-	struct outdir od = OUTDIR_INIT;
-	char *page, *title, stamp[64];
-	time_t now;
-	size_t i, len;
+	struct html_page pg = HTML_PAGE_INIT;
+	char *title;
+	size_t i;
 	FILE *fp;
 	int rc;
 
@@ -562,19 +547,9 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	union_levels(&r);
 	union_metrics(&r);
 	rc = -1;
-	page = title = NULL;
-	fp = NULL;
+	title = NULL;
 	if (r.nlevels == 0) {
 		warnx("%s: no measurements to report", sets[0]->path);
-		goto out;
-	}
-	if (outdir_open(&od, dir) != 0)
-		goto out;
-	r.plotdir = od.plotpath;
-	r.plotfd = od.plotfd;
-	/* The page in memory, then into place with the plots (outdir.c). */
-	if ((fp = open_memstream(&page, &len)) == NULL) {
-		warn("%s/index.html", dir);
 		goto out;
 	}
 	if (opts->title != NULL)
@@ -584,11 +559,12 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 	else
 		title = xasprintf("fsconc report: %s and %zu more",
 		    r.sets[0].label, nsets - 1);
-	html_head(fp, title);
-	now = time(NULL);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
-	fprintf(fp, "<p class=\"note\">Made by fsconc %s on %s; %g%% "
-	    "confidence throughout.</p>\n", FSCONC_VERSION, stamp, opts->conf);
+	if (html_page_open(&pg, dir, title) != 0)
+		goto out;
+	r.plotdir = pg.od.plotpath;
+	r.plotfd = pg.od.plotfd;
+	fp = pg.fp;
+	fprintf(fp, "; %g%% confidence throughout.</p>\n", opts->conf);
 	html_verdicts(fp, &r);
 	html_validity(fp, &r);
 	if (report_campaign(fp, sets, nsets, opts->conf, r.plotfd,
@@ -606,27 +582,16 @@ report_write(const char *dir, struct rs_set *const *sets, size_t nsets,
 		goto out;
 	if (html_ministat(fp, &r) != 0)
 		goto out;
-	fputs("</body>\n</html>\n", fp);
-	i = ferror(fp);
-	fclose(fp);
-	fp = NULL;
-	if (i != 0) {
-		warnx("%s/index.html: out of memory", dir);
-		goto out;
-	}
-	if (outdir_commit(&od, page, len) != 0)
+	if (html_page_commit(&pg) != 0)
 		goto out;
 	rc = 0;
 out:
-	if (fp != NULL)
-		fclose(fp);
-	outdir_close(&od);
+	html_page_close(&pg);
 	for (i = 0; i < nsets; i++)
 		rset_free(&r.sets[i]);
 	free(r.sets);
 	free(r.levels);
 	free(r.wmetrics);
-	free(page);
 	free(title);
 	return (rc);
 }
