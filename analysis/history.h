@@ -3,7 +3,7 @@
  * one concurrency level: a metric's value and its interval), loaded from
  * the result sets on disk (hist_load) or from a database (db_load_series,
  * db/), and the change points in it (hist_changes).  Used by fsconc
- * history and fsconc report --history.
+ * history (its text, JSON and, with -o, its page).
  */
 #ifndef FSCONC_HISTORY_H
 #define FSCONC_HISTORY_H
@@ -127,9 +127,6 @@ void	 hist_cp_defaults(struct hist_cp_opts *);
  */
 size_t	 hist_changes(const struct hist_series *, size_t first, size_t n,
 	    const struct hist_cp_opts *, struct hist_change **changes);
-
-/* Read a meta_lazy set's meta from its path (once). */
-void	 hist_set_load_meta(struct hist_series *, size_t set);
 
 /*
  * The meta keys whose values differ between two sets (a key missing on

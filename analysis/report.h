@@ -44,7 +44,7 @@ int	 limits_read(const char *path, struct rs_kv **kv, size_t *n,
 void	 limits_free(struct rs_kv *, size_t n);
 
 /*
- * fsconc report --history: DIR/index.html, self-contained (plots by
+ * fsconc history -o DIR: DIR/index.html, self-contained (plots by
  * gnuplot in DIR/plots), title NULL for the default.  0, or -1 after a
  * warn(3) message.
  */

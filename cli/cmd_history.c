@@ -1,8 +1,9 @@
 /*
  * fsconc history: the series of a metric per host, label and level over
  * the nights, with its change points and the configuration changes
- * behind them (analysis/history/history.c).  Also fsconc report --history, the
- * same series as one HTML page.
+ * behind them (analysis/history/history.c); with -o DIR, the same series
+ * as one HTML page (analysis/report/history_report.c).  fsconc report
+ * --history is kept as another name for history -o DIR.
  */
 #include <err.h>
 #include <getopt.h>
@@ -23,23 +24,16 @@
 	"[-j N]\n"							\
 	"                      [--metric ec|real|user|sys|METRIC] "	\
 	"[--since TIME]\n"						\
-	"                      [-c confidence] [--alpha P] [--json]\n"
-#define REPORT_HISTORY_USAGE						\
-	"usage: fsconc report --history [-R root | --db URL] [-H host] "	\
-	"[-l label]\n"							\
-	"                     [-j N] [--since TIME] [-c confidence] "	\
-	"[--alpha P]\n"							\
-	"                     [-t title] -o DIR\n"
+	"                      [-c confidence] [--alpha P] "		\
+	"[--json | -o DIR [-t title]]\n"
 
 enum { OPT_ALPHA = 256, OPT_DB, OPT_HISTORY, OPT_JSON, OPT_METRIC,
 	OPT_SINCE };
 
-static int report_mode;
-
 static void
 usage(FILE *fp, int status)
 {
-	fputs(report_mode ? REPORT_HISTORY_USAGE : HISTORY_USAGE, fp);
+	fputs(HISTORY_USAGE, fp);
 	exit(status);
 }
 
@@ -246,7 +240,10 @@ print_json(FILE *fp, struct hist_series *hs,
 	fprintf(fp, "]}\n");
 }
 
-/* The options both front ends share; the report's with report != 0. */
+/*
+ * report != 0: called as report --history, the old name of history -o
+ * DIR, kept for the crontabs that use it; -o is then required.
+ */
 static int
 history_main(int argc, char **argv, int report)
 {
@@ -277,7 +274,6 @@ history_main(int argc, char **argv, int report)
 	uint64_t v;
 	int ch, json = 0, rootset = 0, dbopt = 0, rc;
 
-	report_mode = report;
 	memset(&q, 0, sizeof(q));
 	q.conf = 95;
 	q.metric = "ec";
@@ -340,22 +336,16 @@ history_main(int argc, char **argv, int report)
 			q.label = optarg;
 			break;
 		case OPT_JSON:
-			if (report)
-				usage(stderr, EXIT_USAGE);
 			json = 1;
 			break;
 		case OPT_METRIC:
-			if (report || !metric_ok(optarg)) {
-				if (!report)
-					warnx("--metric %s: not a metric name",
-					    optarg);
+			if (!metric_ok(optarg)) {
+				warnx("--metric %s: not a metric name", optarg);
 				usage(stderr, EXIT_USAGE);
 			}
 			q.metric = optarg;
 			break;
 		case 'o':
-			if (!report)
-				usage(stderr, EXIT_USAGE);
 			dir = optarg;
 			break;
 		case 'R':
@@ -369,8 +359,6 @@ history_main(int argc, char **argv, int report)
 			}
 			break;
 		case 't':
-			if (!report)
-				usage(stderr, EXIT_USAGE);
 			title = optarg;
 			break;
 		default:
@@ -385,7 +373,15 @@ history_main(int argc, char **argv, int report)
 		usage(stderr, EXIT_USAGE);
 	}
 	if (report && dir == NULL) {
-		warnx("report: -o DIR is required");
+		warnx("report --history: -o DIR is required");
+		usage(stderr, EXIT_USAGE);
+	}
+	if (json && dir != NULL) {
+		warnx("--json and -o: choose one");
+		usage(stderr, EXIT_USAGE);
+	}
+	if (title != NULL && dir == NULL) {
+		warnx("-t: the page's title, only with -o DIR");
 		usage(stderr, EXIT_USAGE);
 	}
 	/* -R reads the sets on disk even when FSCONC_DB is set. */
@@ -414,7 +410,7 @@ history_main(int argc, char **argv, int report)
 		return (EXIT_RUNTIME);
 	}
 	rc = EXIT_OK;
-	if (report) {
+	if (dir != NULL) {
 		if (mkdir_p(dir, 0755) != 0) {
 			warn("%s", dir);
 			rc = EXIT_RUNTIME;

@@ -126,16 +126,26 @@ FSCONC_DB=postgresql://nowhere "$FSCONC" history -R "$root" -H alpha >/dev/null 
 [ $rc -eq 0 ] && ok "-R reads the sets on disk even with FSCONC_DB set" ||
     not_ok "-R reads the sets on disk even with FSCONC_DB set" "rc=$rc"
 
-# The dashboard.
+# The dashboard: history -o DIR; report --history is another name for it.
 "$FSCONC" report --history -R "$root" >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "report --history without -o: exit 2" || not_ok "report --history without -o: exit 2" "rc=$rc"
-"$FSCONC" report --history -R "$root" --json -o "$s/x" >/dev/null 2>&1; rc=$?
-[ $rc -eq 2 ] && ok "report --history --json: exit 2" || not_ok "report --history --json: exit 2" "rc=$rc"
+"$FSCONC" history -R "$root" --json -o "$s/x" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$s/x" ] && ok "history --json -o: exit 2, nothing made" ||
+    not_ok "history --json -o: exit 2, nothing made" "rc=$rc"
+"$FSCONC" history -R "$root" -t title >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "history -t without -o: exit 2" || not_ok "history -t without -o: exit 2" "rc=$rc"
 dash=$s/dash
-err=$("$FSCONC" report --history -R "$root" -o "$dash" 2>&1 >/dev/null); rc=$?
+err=$("$FSCONC" history -R "$root" -o "$dash" 2>&1 >/dev/null); rc=$?
 html=$dash/index.html
 [ $rc -eq 0 ] && [ -s "$html" ] && [ -z "$err" ] &&
-    ok "report --history writes the page" || not_ok "report --history writes the page" "rc=$rc $err"
+    ok "history -o writes the page" || not_ok "history -o writes the page" "rc=$rc $err"
+err=$("$FSCONC" report --history -R "$root" -o "$s/dash2" 2>&1 >/dev/null); rc=$?
+if [ $rc -eq 0 ] && [ -z "$err" ] &&
+    [ "$(grep -v 'Made by fsconc' "$html")" = "$(grep -v 'Made by fsconc' "$s/dash2/index.html")" ]; then
+	ok "report --history -o: the same page"
+else
+	not_ok "report --history -o: the same page" "rc=$rc $err"
+fi
 n=$(grep -c '<svg' "$html")
 [ "$n" -eq 3 ] && ok "a plot per host and label" || not_ok "a plot per host and label" "got $n"
 grep -Eq '<script|<link|<img|src=|@import|url\(|href="(https?:)?//' "$html" &&
