@@ -310,14 +310,6 @@ size_t	 verdict_family(struct rs_set *const *sets, size_t nsets,
 void	 verdict_family_free(struct verdict_test *, size_t n);
 #define VERDICT_MIN_NIGHTS	3
 /*
- * One night's value for a test of that kind: the mean of metric at jobs
- * and its squared standard error, or (ec set) EC(jobs) from the real
- * times and its squared standard error by the delta method.  -1 when a
- * level has fewer than STAT_MIN_N values or a mean is not above 0.
- */
-int	 verdict_night(const struct rs_set *, int jobs, const char *metric,
-	    int ec, double *value, double *se2);
-/*
  * The variance between k nights' values beyond what their squared
  * standard errors explain: the sample variance of value less the mean
  * of se2, at least 0 (the method of moments).  -1 when k is below

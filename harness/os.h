@@ -46,8 +46,6 @@ void	 harness_signals_end(const struct harness_signals *saved);
 extern volatile sig_atomic_t harness_interrupted;
 /* The process-mode batch in flight, killed on teardown (NULL: none). */
 void	 harness_signals_workers(pid_t *pids, int n);
-/* SIGKILL them.  Async-signal-safe. */
-void	 harness_kill_workers(void);
 /* In a forked worker: default actions back (ignored ones stay ignored),
  * since a signal stops the run, not a worker. */
 void	 harness_signals_child(void);

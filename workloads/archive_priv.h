@@ -173,17 +173,6 @@ struct xctx {
 int	 xctx_open(struct xctx *, const void *buf, size_t len, int imgfd,
 	    int formats, const char *dir, int flags, const void *owners,
 	    pid_t owner_pid);
-/*
- * Make dir the working directory of this worker alone, when that is
- * possible (a forked worker; a thread that can unshare(CLONE_FS)), so
- * that entry names stay relative and libarchive's symlink walk does not
- * start at "/" for every entry, as with "tar xfC".  owner_pid is the pid
- * of the controller.  0 when entered; -1 leaves the prefix method on.
- * xctx_open calls it when given owner_pid.
- */
-int	 xctx_enter_dir(struct xctx *, pid_t owner_pid);
-/* Back to the working directory of before. */
-void	 xctx_leave_dir(struct xctx *);
 /* Extract every entry; returns the worst status. */
 enum wl_status xctx_run(struct xctx *);
 void	 xctx_close(struct xctx *);

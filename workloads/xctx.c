@@ -44,6 +44,8 @@
 #include "wl_common.h"
 #include "workloads/workload.h"
 
+static int	 xctx_enter_dir(struct xctx *, pid_t owner_pid);
+
 /*
  * A failed write on a full or broken disk is only a warning to libarchive;
  * here it ends the extraction: every later entry would fail the same way
@@ -124,7 +126,15 @@ xctx_open(struct xctx *x, const void *buf, size_t len, int imgfd,
 	return (0);
 }
 
-int
+/*
+ * Make dir the working directory of this worker alone, when that is
+ * possible (a forked worker; a thread that can unshare(CLONE_FS)), so
+ * that entry names stay relative and libarchive's symlink walk does not
+ * start at "/" for every entry, as with "tar xfC".  owner_pid is the pid
+ * of the controller.  0 when entered; -1 leaves the prefix method on.
+ * xctx_open calls it when given owner_pid.
+ */
+static int
 xctx_enter_dir(struct xctx *x, pid_t owner_pid)
 {
 	int fd;
@@ -151,7 +161,8 @@ xctx_enter_dir(struct xctx *x, pid_t owner_pid)
 	return (0);
 }
 
-void
+/* Back to the working directory of before. */
+static void
 xctx_leave_dir(struct xctx *x)
 {
 	if (x->oldcwd == -1)

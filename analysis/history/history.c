@@ -306,7 +306,8 @@ set_points(struct hist_series *hs, const struct rs_set *rs,
 	return (np);
 }
 
-void
+/* Read a meta_lazy set's meta from its path (once). */
+static void
 hist_set_load_meta(struct hist_series *hs, size_t set)
 {
 	struct hist_set *s = &hs->sets[set];

@@ -197,7 +197,13 @@ verdict_family_free(struct verdict_test *tests, size_t n)
 	free(tests);
 }
 
-int
+/*
+ * One night's value for a test of that kind: the mean of metric at jobs
+ * and its squared standard error, or (ec set) EC(jobs) from the real
+ * times and its squared standard error by the delta method.  -1 when a
+ * level has fewer than STAT_MIN_N values or a mean is not above 0.
+ */
+static int
 verdict_night(const struct rs_set *s, int jobs, const char *metric, int ec,
     double *value, double *se2)
 {

@@ -90,7 +90,8 @@ harness_signals_workers(pid_t *pids, int n)
 	nlive = pids != NULL ? n : 0;
 }
 
-void
+/* SIGKILL the batch in flight's workers.  Async-signal-safe. */
+static void
 harness_kill_workers(void)
 {
 	pid_t *p = live_pids;
