@@ -98,7 +98,7 @@ n=$("$FSCONC" history -R "$root" -l base --since 2026-10-20 --metric real | grep
     ok "nothing matches: exit 1, said" || not_ok "nothing matches: exit 1, said" "rc=$rc $(cat "$s/err")"
 
 for bad in "--since 2026-13-01" "--since yesterday" "-j 0" "-j x" \
-    "--metric a/b" "--alpha 1" "-o $s/x" "extra"; do
+    "--metric a/b" "--alpha 1" "-t title" "extra"; do
 	# shellcheck disable=SC2086
 	"$FSCONC" history -R "$root" $bad >/dev/null 2>&1; rc=$?
 	[ $rc -eq 2 ] || { not_ok "usage errors exit 2" "$bad: rc=$rc"; bad=fail; break; }
