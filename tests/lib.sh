@@ -9,8 +9,8 @@ FSCONC_PLAIN=${FSCONC_PLAIN:-$TOP/fsconc}
 # contain PATTERN ('*' and '?' match as in a unit binary's PATTERN) are
 # printed, numbered and counted; check does not even run the others' CMD.
 # The others print nothing, so a count of the output is the count of
-# what ran.  _t: checks printed; _fail: of them, failed.
-_t=0 _fail=0
+# what ran.  _t: checks printed; _fail, _skip: of them, failed, skipped.
+_t=0 _fail=0 _skip=0
 selected() {
 	[ -z "${TEST_MATCH:-}" ] && return 0
 	# shellcheck disable=SC2254
@@ -25,7 +25,18 @@ not_ok() {
 	[ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'
 	return 0
 }
-skip()   { selected "$1" || return 0; _t=$((_t + 1)); echo "ok $_t - $1 # SKIP $2"; }
+skip()   {
+	selected "$1" || return 0
+	_t=$((_t + 1)) _skip=$((_skip + 1))
+	echo "ok $_t - $1 # SKIP $2"
+}
+# tap_close: the plan and the runners' closing line (tests/boot/run);
+# exit status 0 when no check failed.
+tap_close() {
+	echo "1..$_t"
+	echo "$((_t - _fail - _skip)) passed, $_fail failed, $_skip skipped"
+	[ "$_fail" -eq 0 ]
+}
 # check NAME CMD...: ok when CMD exits 0.
 check() {
 	selected "$1" || return 0
