@@ -60,7 +60,7 @@ $_at_exit"
 # TEST_KEEP=1 (tests/run --keep) keeps it for a look, and names it.
 _scratch_root=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-e2e.XXXXXX")
 if [ -n "${TEST_KEEP:-}" ]; then
-	trap 'eval "$_at_exit"; echo "# kept: $_scratch_root"' EXIT
+	trap 'eval "$_at_exit"; echo "kept: $_scratch_root" >&2' EXIT
 else
 	trap 'eval "$_at_exit"; rm -rf "$_scratch_root"' EXIT
 fi
