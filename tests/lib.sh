@@ -5,12 +5,41 @@
 TOP=${FSCONC_TOP:-$(pwd)}
 FSCONC=${FSCONC:-${FSCONC_BUILD:-$TOP/build}/test/fsconc}
 FSCONC_PLAIN=${FSCONC_PLAIN:-$TOP/fsconc}
-_t=0
-ok()     { _t=$((_t + 1)); echo "ok $_t - $1"; }
-not_ok() { _t=$((_t + 1)); echo "not ok $_t - $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; return 0; }
-skip()   { _t=$((_t + 1)); echo "ok $_t - $1 # SKIP $2"; }
+# TEST_MATCH=PATTERN (tests/run -k PATTERN): only the checks whose names
+# contain PATTERN ('*' and '?' match as in a unit binary's PATTERN) are
+# printed, numbered and counted; check does not even run the others' CMD.
+# The others print nothing, so a count of the output is the count of
+# what ran.  _t: checks printed; _fail, _skip: of them, failed, skipped.
+_t=0 _fail=0 _skip=0
+selected() {
+	[ -z "${TEST_MATCH:-}" ] && return 0
+	# shellcheck disable=SC2254
+	case $1 in *$TEST_MATCH*) return 0 ;; esac
+	return 1
+}
+ok()     { selected "$1" || return 0; _t=$((_t + 1)); echo "ok $_t - $1"; }
+not_ok() {
+	selected "$1" || return 0
+	_t=$((_t + 1)) _fail=$((_fail + 1))
+	echo "not ok $_t - $1"
+	[ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'
+	return 0
+}
+skip()   {
+	selected "$1" || return 0
+	_t=$((_t + 1)) _skip=$((_skip + 1))
+	echo "ok $_t - $1 # SKIP $2"
+}
+# tap_close: the plan and the runners' closing line (tests/boot/run);
+# exit status 0 when no check failed.
+tap_close() {
+	echo "1..$_t"
+	echo "$((_t - _fail - _skip)) passed, $_fail failed, $_skip skipped"
+	[ "$_fail" -eq 0 ]
+}
 # check NAME CMD...: ok when CMD exits 0.
 check() {
+	selected "$1" || return 0
 	_n=$1; shift
 	if _o=$("$@" 2>&1); then ok "$_n"; else not_ok "$_n" "$_o"; fi
 }
@@ -28,8 +57,13 @@ $_at_exit"
 # A scratch directory removed at exit, after the at_exit commands.  Works
 # as dir=$(scratch): the trap lives in the test's own shell (a trap set
 # inside $(...) would fire when the subshell ends).
+# TEST_KEEP=1 (tests/run --keep) keeps it for a look, and names it.
 _scratch_root=$(mktemp -d "${TMPDIR:-/tmp}/fsconc-e2e.XXXXXX")
-trap 'eval "$_at_exit"; rm -rf "$_scratch_root"' EXIT
+if [ -n "${TEST_KEEP:-}" ]; then
+	trap 'eval "$_at_exit"; echo "kept: $_scratch_root" >&2' EXIT
+else
+	trap 'eval "$_at_exit"; rm -rf "$_scratch_root"' EXIT
+fi
 # Killed by tests/run's time limit (TERM) or by hand: still clean up (a
 # shell runs its EXIT trap on exit, not on a signal it does not catch).
 trap 'exit 143' TERM
@@ -82,6 +116,8 @@ wait_until() {
 # the screenshot is not blank (plots and tables darken >3% of it) and the
 # page logged nothing to its console.  SKIP without chromium or python3.
 rendered() {
+	selected "rendered by chromium: not blank" ||
+	    selected "rendered by chromium: no console messages" || return 0
 	if ! command -v chromium >/dev/null 2>&1; then
 		skip "rendered by chromium" "chromium not installed"
 		return

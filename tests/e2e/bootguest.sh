@@ -4,7 +4,8 @@
 # (an mmdebstrap that refuses), so that the check is quick: the damaged
 # image is gone, QEMU (a stub that would say so) was never started,
 # and the failed build left no loop device, mount or temporary
-# directory behind.  Also bad usage: exit 2.
+# directory behind.  Killed, bootguest kills its guest.  Also bad
+# usage: exit 2.
 . "$FSCONC_TOP/tests/lib.sh"
 
 if ! is_root; then
@@ -68,6 +69,34 @@ for how in half-written altered; do
 	    not_ok "$how image: the failed build left no loop device, mount or directory" \
 	    "$(losetup -a | grep "$w"; mount | grep "$w"; ls "$w/cache")"
 done
+# Killed (tests/run's limit on a suite), bootguest takes its guest with
+# it: a stub QEMU that would run for ten minutes, on a cached image made
+# whole here (its checksum).
+mkdir -p "$w/c2/$key" "$w/g/share"
+qemu-img create -q -f qcow2 "$w/c2/$key/disk.qcow2" 16M &&
+    (cd "$w/c2/$key" && sha256sum disk.qcow2 >SHA256SUMS)
+cat >"$w/bin/qemu-long" <<EOF
+#!/bin/sh
+echo \$\$ >"$w/qemu-long.pid"
+exec sleep 600
+EOF
+chmod 755 "$w/bin/qemu-long"
+PATH=$w/bin:$PATH QEMU=$w/bin/qemu-long FSCONC_CACHE=$w/c2 \
+    sh "$TOP/scripts/bootguest" --timeout 900 boot "$w/g/state" "$w/g/share" \
+    >"$w/g/out" 2>&1 &
+bgp=$!
+wait_until test -s "$w/qemu-long.pid"
+qp=$(cat "$w/qemu-long.pid" 2>/dev/null)
+kill -TERM $bgp
+wait $bgp
+rc=$?
+gone() { ! kill -0 "$qp" 2>/dev/null; }
+if [ -n "$qp" ] && wait_until gone; then
+	ok "bootguest killed: its guest killed too (exit $rc)"
+else
+	not_ok "bootguest killed: its guest killed too" "qemu pid '$qp' exit $rc $(cat "$w/g/out")"
+	[ -z "$qp" ] || kill "$qp" 2>/dev/null
+fi
 bg --smp 0 build >/dev/null 2>&1
 [ $? -eq 2 ] && ok "bad usage: exit 2" || not_ok "bad usage: exit 2"
 bg frobnicate >/dev/null 2>&1

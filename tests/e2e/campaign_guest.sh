@@ -15,11 +15,16 @@
 # free for its two vCPUs, and on a host loaded beyond its CPUs B measured
 # no concurrency (EC(2) 0.9-1.3 per boot); the known answer is held by
 # the real-boot items of tests/long, which run alone.  So this runs
-# beside the other suites.  A guest boot takes 15-50 s here; 9 boots (6
-# planned, the wrong one, the killed one and its redo): 3-4 minutes,
-# 6-8 on a loaded 2-CPU host (623 and 645 s with two other guests
-# beside it).
-# suite-timeout: 900
+# beside the other suites, in the background with the other guests: it
+# needs only the tests' binary, so it boots while make check builds the
+# unit tests and the ASan twin (tests/run --build-rest).  A guest boot
+# takes 15-50 s here; 9 boots (6 planned, the wrong one, the killed one
+# and its redo): 3-4 minutes, 6-8 on a loaded 2-CPU host (623 and 645 s
+# with two other guests beside it; a hang guard of 1200 s: under make
+# check it now starts beside three other guests and the rest of the
+# build).
+# suite-timeout: 1200
+# suite-background: yes
 . "$FSCONC_TOP/tests/lib.sh"
 
 if ! is_root; then

@@ -42,7 +42,7 @@ for bad in "--budget x" "--budget -1" "--start 1.5" "--budget" "--frob" "no-such
 	# shellcheck disable=SC2086
 	err=$($L --plan $bad 2>&1 >/dev/null)
 	rc=$?
-	[ $rc -eq 2 ] && [ -n "$err" ] && ok "tests/long $bad: refused (2): $err" ||
+	[ $rc -eq 2 ] && [ -n "$err" ] && ok "tests/long $bad: refused (2): $(echo "$err" | head -n 1)" ||
 	    not_ok "tests/long $bad: refused (2)" "exit $rc: $err"
 done
 echo "1..$_t"

@@ -34,7 +34,44 @@ out=$s/out
 err=$("$FSCONC" report -R "$s/root" -o "$out" h1/base h1/mpsafe 2>&1); rc=$?
 html=$out/index.html
 [ $rc -eq 0 ] && [ -s "$html" ] && [ -z "$err" ] &&
-    ok "report of two sets" || not_ok "report of two sets" "rc=$rc $err"
+    ok "report of two sets: exit 0, quiet" || not_ok "report of two sets: exit 0, quiet" "rc=$rc $err"
+# The page says what it is of: its title, each set's row (label, path,
+# levels, batches as the fixture wrote them: 4 levels x 10 batches), its
+# sections in order, and it is whole (closed).
+want="fsconc report: base and 1 more"
+grep -q "<title>$want</title>" "$html" && grep -q "<h1>$want</h1>" "$html" &&
+    ok "report of two sets: title and heading name the sets" ||
+    not_ok "report of two sets: title and heading name the sets" "$(grep -m 2 '<title>\|<h1>' "$html")"
+rows=$(sed -n '/<h2>Result sets<\/h2>/,/<\/table>/p' "$html" | grep '^<tr><td>')
+want=
+for l in base mpsafe; do
+	b=$(grep -vc '^#' "$s/root/h1/$l/20261129T000000Z/runs.tsv")
+	want="$want<tr><td>$(($(echo "$want" | grep -c '<tr>') + 1))</td><td>$l</td><td class=\"path\">$s/root/h1/$l/20261129T000000Z</td><td>1,2,4,8</td><td class=\"num\">$b</td></tr>
+"
+done
+[ "$rows
+" = "$want" ] && ok "report of two sets: each set's label, path, levels and batches" ||
+    not_ok "report of two sets: each set's label, path, levels and batches" "got:
+$rows
+want:
+$want"
+order=$(grep -o '^<h2>[^<]*</h2>' "$html" | sed 's/<[^>]*>//g' | tr '\n' ,)
+[ "$order" = "Validity,Result sets,Plots,Effective concurrency,Universal Scalability Law,ministat," ] &&
+    [ "$(tail -n 1 "$html")" = "</html>" ] &&
+    ok "report of two sets: its sections in order, the page closed" ||
+    not_ok "report of two sets: its sections in order, the page closed" "$order / $(tail -n 1 "$html")"
+# Every level above 1 of both sets in the EC table, each EC inside its
+# interval.
+bad=$(sed -n '/<h2>Effective concurrency/,/<\/pre>/p' "$html" | awk '
+	$1 == "base" || $1 == "mpsafe" { n++; seen[$1 " " $2] = 1
+		lo = $6; hi = $7; gsub(/[][,]/, "", lo); gsub(/[][,]/, "", hi)
+		if (!($5 + 0 >= lo + 0 && $5 + 0 <= hi + 0)) print "EC outside CI: " $0 }
+	END { for (i = 0; i < 2; i++) for (j = 2; j <= 8; j *= 2) {
+		k = (i ? "mpsafe" : "base") " " j
+		if (!(k in seen)) print "missing " k }
+		if (n != 6) print n " rows" }')
+[ -z "$bad" ] && ok "report of two sets: EC with its interval at 2, 4, 8 for both" ||
+    not_ok "report of two sets: EC with its interval at 2, 4, 8 for both" "$bad"
 
 # Five plots (EC, efficiency, wall, sys per job, idle), each an inline
 # <svg> holding drawn paths with data.
