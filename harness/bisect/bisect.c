@@ -1496,7 +1496,7 @@ bisect_resume(const char *root, const char *id)
 {
 	struct bs b;
 	long long t0 = (long long)time(NULL);
-	char *lock, *r, *i;
+	char *lock, *r, *i, e[PATH_MAX + 128];
 	int rc, fd;
 
 	if ((rc = bs_open(root, id, &b)) != EXIT_OK)
@@ -1532,6 +1532,17 @@ bisect_resume(const char *root, const char *id)
 	}
 	free(r);
 	free(i);
+	/* git runs in the clone as root: refused unless it is ours. */
+	if (bisect_tree_trusted(lock = xasprintf("%s/src", b.dir), e,
+	    sizeof(e)) != 0) {
+		bs_say("%s: the bisect's clone is not to be trusted: no git "
+		    "runs in it", e);
+		free(lock);
+		close(fd);
+		bs_close(&b);
+		return (EXIT_USAGE);
+	}
+	free(lock);
 	rc = EXIT_OK;
 	if (strcmp(b.last, "schedule") == 0)
 		rc = check_boot(&b, t0);
