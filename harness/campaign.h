@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/campaign.h"
 #include "harness/run.h"
 
 #define CAMPAIGN_BOOTS_DEFAULT	5	/* boots per configuration */
@@ -358,5 +359,28 @@ int	 campaign_flock(int fd, const char *path);
  * and trusted (campaign_open_trusted); NULL said why.
  */
 char	*campaign_abs_root(const char *root, int make);
+
+/*
+ * The command line of a boot-driven command, campaign or bisect (one
+ * parser, cmdline.c): SUB [-R root] [--id id] [--json] [--dry-run [--os
+ * OS]] [file], each option where its subcommand takes it.  0 with cl
+ * filled (sub one of start, resume, status, stop, report; file start's),
+ * or -1 with the exit status in *rc (help shown, or refused: said, with
+ * the usage).
+ */
+struct campaign_cmdline_spec {
+	const char	*cmd;		/* "campaign", "bisect": in messages */
+	void		(*usage)(FILE *);
+	int		 html;		/* report --html FILE; --json report's */
+	int		 stats;		/* report -c, --seed */
+};
+struct campaign_cmdline {
+	const char	*sub, *root, *id, *file, *html;
+	enum md_os	 os;
+	int		 dry_run, os_given, json;
+	struct camp_opts stats;		/* -c, --seed; else the defaults */
+};
+int	 campaign_cmdline_parse(const struct campaign_cmdline_spec *,
+	    int argc, char **argv, struct campaign_cmdline *, int *rc);
 
 #endif
