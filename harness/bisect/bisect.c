@@ -1242,6 +1242,10 @@ plan(const struct bisect_file *f, const char *file, const char *root,
 	    "%s/bisect/ID/{bisect,commits,journal}, %s/bisect/active\n", r, r);
 	printf("# the user's tree is only read: the bisect builds in its own "
 	    "clone\n");
+	printf("# every git below runs as git -c core.hooksPath=/dev/null -c "
+	    "core.fsmonitor=false: no hook or fsmonitor of any config; in the "
+	    "clone only once it is found root's or yours, writable by no one "
+	    "else\n");
 	printf("git -C %s clone --shared --no-checkout --quiet -- %s "
 	    "%s/bisect/ID/src\n", f->tree, f->tree, r);
 	printf("git -C %s rev-list --first-parent --end-of-options %.12s..%.12s"
