@@ -151,7 +151,7 @@ test_refs(void **state)
 {
 	struct bisect_file f;
 	char err[512] = "";
-	const char *bad[] = { "v6.2\xc2\x9b" "31m", "v6.2\x80", "\xff",
+	const char *bad[] = { "v6.2\xc2\x9b[31m", "v6.2\x80", "\xff",
 	    "v6.2\xc3\xa9" };
 	char *text;
 	size_t i;
