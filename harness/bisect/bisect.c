@@ -1039,6 +1039,7 @@ test_figure(const struct bs *b, size_t k, int bootno, double *v)
 	env = step_env(b, k, src);
 	free(env[6]);
 	env[6] = xasprintf("FSCONC_BISECT_BOOT=%d", bootno);
+	free(src);
 	src = kernel_path(b, k);
 	env[7] = xasprintf("FSCONC_BISECT_IMAGE=%s", src);
 	free(src);
