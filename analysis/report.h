@@ -10,6 +10,7 @@
 #define FSCONC_ANALYSIS_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analysis/history.h"
 #include "analysis/stats.h"
@@ -50,5 +51,22 @@ void	 limits_free(struct rs_kv *, size_t n);
  */
 int	 hist_report_write(const char *dir, struct hist_series *,
 	    const struct hist_cp_opts *, const char *title);
+
+/*
+ * A report that is one file (bisect report --html): made new by the rule
+ * every file of a report directory is made by (outdir.c), so a file, a
+ * FIFO or a link already at path is refused, never truncated, opened or
+ * followed; buf written whole and fsync'd, or nothing left.  0, or -1
+ * with errno and "path: cause" in err.
+ */
+int	 report_file_write(const char *path, const void *buf, size_t len,
+	    char *err, size_t errlen);
+/*
+ * s as HTML text, safe in text and in quoted attributes: <, >, & and "
+ * as entities; a control byte (but a newline or a tab: <pre> blocks) or
+ * a byte of no UTF-8 character as put_safe (common/util.h) writes it,
+ * so nothing untrusted reaches the page raw.
+ */
+void	 html_puts(FILE *, const char *s);
 
 #endif

@@ -6,7 +6,6 @@
 
 #include <err.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,19 +17,6 @@
 #include "harness/run.h"
 #include "harness/campaign.h"
 #include "common/util.h"
-
-enum { OPT_DRY_RUN = 256, OPT_OS, OPT_ID, OPT_JSON, OPT_SEED, OPT_HELP };
-
-static const struct option longopts[] = {
-	{ "dry-run",	no_argument,	   NULL, OPT_DRY_RUN },
-	{ "help",	no_argument,	   NULL, OPT_HELP },
-	{ "id",		required_argument, NULL, OPT_ID },
-	{ "json",	no_argument,	   NULL, OPT_JSON },
-	{ "os",		required_argument, NULL, OPT_OS },
-	{ "results",	required_argument, NULL, 'R' },
-	{ "seed",	required_argument, NULL, OPT_SEED },
-	{ NULL, 0, NULL, 0 },
-};
 
 static void
 usage(FILE *fp)
@@ -173,121 +159,19 @@ show(const char *root, const char *id, int json, int report,
 int
 cmd_campaign(int argc, char **argv)
 {
-	const char *root = NULL, *id = NULL, *sub, *why;
-	enum md_os os = os_this();
-	struct camp_opts co;
-	int ch, dry = 0, json = 0, os_given = 0, statopt = 0;
+	static const struct campaign_cmdline_spec spec = { "campaign", usage,
+	    0, 1 };
+	struct campaign_cmdline cl;
+	int rc;
 
-	camp_opts_default(&co);
-
-	if (argc < 2) {
-		usage(stderr);
-		return (EXIT_USAGE);
-	}
-	sub = argv[1];
-	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
-		usage(stdout);
-		return (EXIT_OK);
-	}
-	argc--;
-	argv++;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "R:c:", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'R':
-			if (*optarg == '\0') {
-				warnx("campaign: -R '': want a directory");
-				usage(stderr);
-				return (EXIT_USAGE);
-			}
-			root = optarg;
-			break;
-		case 'c':
-			if (compare_parse_conf(optarg, &co.conf) != 0)
-				return (EXIT_USAGE);
-			statopt = 1;
-			break;
-		case OPT_SEED:
-			if (parse_uint(optarg, 0, UINT64_MAX, &co.seed) != 0) {
-				warnx("campaign: --seed %s: want a whole "
-				    "number", optarg);
-				return (EXIT_USAGE);
-			}
-			statopt = 1;
-			break;
-		case OPT_DRY_RUN:
-			dry = 1;
-			break;
-		case OPT_ID:
-			id = optarg;
-			break;
-		case OPT_JSON:
-			json = 1;
-			break;
-		case OPT_OS:
-			if ((why = md_os_parse(optarg, &os)) != NULL) {
-				warnx("campaign: --os %s: %s", optarg, why);
-				usage(stderr);
-				return (EXIT_USAGE);
-			}
-			os_given = 1;
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			return (EXIT_OK);
-		default:
-			usage(stderr);
-			return (EXIT_USAGE);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	/* Each subcommand takes only its own options. */
-	if ((dry || os_given) && strcmp(sub, "start") != 0) {
-		warnx("campaign %s: --dry-run and --os are start's", sub);
-		usage(stderr);
-		return (EXIT_USAGE);
-	}
-	if (statopt && strcmp(sub, "report") != 0) {
-		warnx("campaign %s: -c and --seed are report's", sub);
-		usage(stderr);
-		return (EXIT_USAGE);
-	}
-	if (json && strcmp(sub, "status") != 0 && strcmp(sub, "report") != 0) {
-		warnx("campaign %s: --json is status's and report's", sub);
-		usage(stderr);
-		return (EXIT_USAGE);
-	}
-	if (strcmp(sub, "start") == 0) {
-		if (argc != 1 || id != NULL) {
-			warnx("campaign start: want one campaign file (and no "
-			    "--id)");
-			usage(stderr);
-			return (EXIT_USAGE);
-		}
-		if (os_given && os != os_this() && !dry) {
-			warnx("campaign start: --os %s is not this system: use "
-			    "it with --dry-run", os == MD_OS_FREEBSD ?
-			    "freebsd" : "linux");
-			return (EXIT_USAGE);
-		}
-		return (campaign_start(argv[0], root, dry, os));
-	}
-	if (argc != 0) {
-		warnx("campaign %s: unexpected argument '%s'", sub, argv[0]);
-		usage(stderr);
-		return (EXIT_USAGE);
-	}
-	if (strcmp(sub, "resume") == 0)
-		return (campaign_resume(root, id));
-	if (strcmp(sub, "stop") == 0)
-		return (campaign_stop(root, id));
-	if (strcmp(sub, "status") == 0)
-		return (show(root, id, json, 0, &co));
-	if (strcmp(sub, "report") == 0)
-		return (show(root, id, json, 1, &co));
-	warnx("campaign %s: unknown subcommand (want start, resume, status, "
-	    "stop or report)", sub);
-	usage(stderr);
-	return (EXIT_USAGE);
+	if (campaign_cmdline_parse(&spec, argc, argv, &cl, &rc) != 0)
+		return (rc);
+	if (strcmp(cl.sub, "start") == 0)
+		return (campaign_start(cl.file, cl.root, cl.dry_run, cl.os));
+	if (strcmp(cl.sub, "resume") == 0)
+		return (campaign_resume(cl.root, cl.id));
+	if (strcmp(cl.sub, "stop") == 0)
+		return (campaign_stop(cl.root, cl.id));
+	return (show(cl.root, cl.id, cl.json, strcmp(cl.sub, "report") == 0,
+	    &cl.stats));
 }

@@ -53,11 +53,20 @@ const char *bisect_figure_name(const struct bisect_file *, char *buf,
 /* --- git and the build (bisect_git.c) --------------------------------- */
 
 /*
- * git -C tree with argv (NULL-ended), no shell; its first line of
- * output in out (NULL: discarded).  The exit status, or -1 with err.
+ * git -C tree with argv (NULL-ended), no shell, no hook and no
+ * fsmonitor run whatever any config says; its first line of output in
+ * out (NULL: discarded).  The exit status, or -1 with err.
  */
 int	 bisect_git(const char *tree, char *const *argv, char *out,
 	    size_t outlen, char *err, size_t errlen);
+/*
+ * The bisect's clone src (ROOT/bisect/ID/src) trusted as the rest of its
+ * state (campaign_open_trusted): src, src/.git and src/.git/config owned
+ * by root or the caller, writable by no one else, no link on the way, so
+ * no one else's setting reaches the git run there as root.  0, or -1
+ * with "path: cause" in err.
+ */
+int	 bisect_tree_trusted(const char *src, char *err, size_t errlen);
 /* argv (no shell) in dir with env added: its first line of output in
    out; its exit status, or -1 with err. */
 int	 bisect_capture(char *const *argv, const char *dir, char *const *env,

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/campaign.h"
 #include "harness/run.h"
 
 #define CAMPAIGN_BOOTS_DEFAULT	5	/* boots per configuration */
@@ -95,6 +96,28 @@ struct campaign_file {
 int	 campaign_file_parse(const char *text, size_t len, const char *name,
 	    enum md_os os, int check_host, struct campaign_file *,
 	    char *err, size_t errlen);
+/*
+ * The same parser a key at a time, for a file that holds the campaign
+ * file's keys among its own (the bisect file), so that they mean and
+ * refuse the same things: new (f set to its defaults; err, errlen kept
+ * for every message), then config NAME and the key lines in the file's
+ * order (w[0] the key, lineno its line, 0 for none), then finish (the
+ * checks of a whole file; the parser freed, f freed on failure), or
+ * free (the parser only: the caller frees f) to give up.  Each
+ * 0, or -1 with "NAME: line N: ..." in err; campaign_parser_key 1 when
+ * w[0] is not a key of the campaign file where it stands (nothing said).
+ */
+struct campaign_parser;
+struct campaign_parser *campaign_parser_new(const char *name, enum md_os os,
+	    struct campaign_file *f, char *err, size_t errlen);
+int	 campaign_parser_config(struct campaign_parser *, int lineno,
+	    const char *name);
+int	 campaign_parser_key(struct campaign_parser *, int lineno, char **w,
+	    size_t nw);
+int	 campaign_parser_finish(struct campaign_parser *, int check_host);
+void	 campaign_parser_free(struct campaign_parser *);
+/* 1 when key is a configuration's (kernel, cmdline, sysctl:...). */
+int	 campaign_key_is_config(const char *key);
 /* The same for a file on disk, read through read_bounded. */
 int	 campaign_file_load(const char *path, enum md_os os, int check_host,
 	    struct campaign_file *, char *err, size_t errlen);
@@ -336,5 +359,28 @@ int	 campaign_flock(int fd, const char *path);
  * and trusted (campaign_open_trusted); NULL said why.
  */
 char	*campaign_abs_root(const char *root, int make);
+
+/*
+ * The command line of a boot-driven command, campaign or bisect (one
+ * parser, cmdline.c): SUB [-R root] [--id id] [--json] [--dry-run [--os
+ * OS]] [file], each option where its subcommand takes it.  0 with cl
+ * filled (sub one of start, resume, status, stop, report; file start's),
+ * or -1 with the exit status in *rc (help shown, or refused: said, with
+ * the usage).
+ */
+struct campaign_cmdline_spec {
+	const char	*cmd;		/* "campaign", "bisect": in messages */
+	void		(*usage)(FILE *);
+	int		 html;		/* report --html FILE; --json report's */
+	int		 stats;		/* report -c, --seed */
+};
+struct campaign_cmdline {
+	const char	*sub, *root, *id, *file, *html;
+	enum md_os	 os;
+	int		 dry_run, os_given, json;
+	struct camp_opts stats;		/* -c, --seed; else the defaults */
+};
+int	 campaign_cmdline_parse(const struct campaign_cmdline_spec *,
+	    int argc, char **argv, struct campaign_cmdline *, int *rc);
 
 #endif

@@ -10,11 +10,22 @@
 #include <time.h>
 
 #include "html.h"
+#include "common/util.h"
 
 void
 html_puts(FILE *fp, const char *s)
 {
-	for (; *s != '\0'; s++)
+	char out[4];
+	size_t used;
+
+	for (; *s != '\0'; s += used) {
+		used = 1;
+		if (((unsigned char)*s < ' ' && *s != '\n' && *s != '\t') ||
+		    (unsigned char)*s >= 0x7f) {
+			/* Printable UTF-8 as it is, the rest escaped. */
+			fwrite(out, 1, text_escape_char(s, out, &used), fp);
+			continue;
+		}
 		switch (*s) {
 		case '<':
 			fputs("&lt;", fp);
@@ -31,6 +42,7 @@ html_puts(FILE *fp, const char *s)
 		default:
 			fputc(*s, fp);
 		}
+	}
 }
 
 void

@@ -7,10 +7,10 @@
 
 #include <stdio.h>
 
+#include "analysis/report.h"
 #include "outdir.h"
 
-/* s with <, >, & and " escaped: safe in text and in quoted attributes. */
-void	 html_puts(FILE *, const char *s);
+/* html_puts, the escaping, is public (analysis/report.h, included). */
 /* The page's head (one style sheet, no external asset) and its <h1>. */
 void	 html_head(FILE *, const char *title);
 

@@ -18,10 +18,51 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/report.h"
 #include "outdir.h"
 #include "common/util.h"
 
 #define OUTDIR_TEMP	".fsconc-XXXXXX"
+
+int
+outdir_create_at(int dirfd, const char *name)
+{
+	return (openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0644));
+}
+
+int
+report_file_write(const char *path, const void *buf, size_t len, char *err,
+    size_t errlen)
+{
+	int fd, e;
+
+	if ((fd = outdir_create_at(AT_FDCWD, path)) == -1) {
+		e = errno;
+		set_err(err, errlen, "%s: %s", path, e == EEXIST ? "exists "
+		    "(a file, a FIFO or a link): not overwritten, name a new "
+		    "file" : strerror(e));
+		errno = e;
+		return (-1);
+	}
+	if (write_all(fd, buf, len) != 0 || fsync(fd) != 0) {
+		e = errno;
+		set_err(err, errlen, "%s: %s", path, strerror(e));
+		/* Ours, made above: no half page left behind. */
+		(void)unlink(path);
+		close(fd);
+		errno = e;
+		return (-1);
+	}
+	if (close(fd) != 0) {
+		e = errno;
+		set_err(err, errlen, "%s: %s", path, strerror(e));
+		(void)unlink(path);
+		errno = e;
+		return (-1);
+	}
+	return (0);
+}
 
 int
 outdir_open(struct outdir *od, const char *dir)

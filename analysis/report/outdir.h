@@ -34,5 +34,12 @@ int	 outdir_commit(struct outdir *, const void *page, size_t len);
 /* Remove what is left of the fresh directory; close (also after
  * OUTDIR_INIT alone or a failed outdir_open). */
 void	 outdir_close(struct outdir *);
+/*
+ * The one way a report's file is made: name in the directory open as
+ * dirfd (AT_FDCWD: path), created with O_EXCL and O_NOFOLLOW, so a file,
+ * FIFO or link already there is never opened, truncated or followed
+ * (EEXIST).  The descriptor, or -1 with errno.
+ */
+int	 outdir_create_at(int dirfd, const char *name);
 
 #endif

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "outdir.h"
 #include "plot.h"
 #include "common/util.h"
 
@@ -25,8 +26,7 @@ plot_file(int dirfd, const char *shown, const char *name)
 	FILE *fp;
 	int fd;
 
-	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-	    O_CLOEXEC, 0644);
+	fd = outdir_create_at(dirfd, name);
 	if (fd == -1 || (fp = fdopen(fd, "w")) == NULL) {
 		warn("%s/%s", shown, name);
 		if (fd >= 0)
@@ -93,8 +93,7 @@ make_empty(int dirfd, const char *shown, const char *name, int keep)
 {
 	int fd;
 
-	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-	    O_CLOEXEC, 0644);
+	fd = outdir_create_at(dirfd, name);
 	if (fd == -1)
 		warn("%s/%s", shown, name);
 	else if (!keep)

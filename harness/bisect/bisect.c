@@ -1039,6 +1039,7 @@ test_figure(const struct bs *b, size_t k, int bootno, double *v)
 	env = step_env(b, k, src);
 	free(env[6]);
 	env[6] = xasprintf("FSCONC_BISECT_BOOT=%d", bootno);
+	free(src);
 	src = kernel_path(b, k);
 	env[7] = xasprintf("FSCONC_BISECT_IMAGE=%s", src);
 	free(src);
@@ -1242,6 +1243,10 @@ plan(const struct bisect_file *f, const char *file, const char *root,
 	    "%s/bisect/ID/{bisect,commits,journal}, %s/bisect/active\n", r, r);
 	printf("# the user's tree is only read: the bisect builds in its own "
 	    "clone\n");
+	printf("# every git below runs as git -c core.hooksPath=/dev/null -c "
+	    "core.fsmonitor=false: no hook or fsmonitor of any config; in the "
+	    "clone only once it is found root's or yours, writable by no one "
+	    "else\n");
 	printf("git -C %s clone --shared --no-checkout --quiet -- %s "
 	    "%s/bisect/ID/src\n", f->tree, f->tree, r);
 	printf("git -C %s rev-list --first-parent --end-of-options %.12s..%.12s"
@@ -1496,7 +1501,7 @@ bisect_resume(const char *root, const char *id)
 {
 	struct bs b;
 	long long t0 = (long long)time(NULL);
-	char *lock, *r, *i;
+	char *lock, *r, *i, e[PATH_MAX + 128];
 	int rc, fd;
 
 	if ((rc = bs_open(root, id, &b)) != EXIT_OK)
@@ -1532,6 +1537,17 @@ bisect_resume(const char *root, const char *id)
 	}
 	free(r);
 	free(i);
+	/* git runs in the clone as root: refused unless it is ours. */
+	if (bisect_tree_trusted(lock = xasprintf("%s/src", b.dir), e,
+	    sizeof(e)) != 0) {
+		bs_say("%s: the bisect's clone is not to be trusted: no git "
+		    "runs in it", e);
+		free(lock);
+		close(fd);
+		bs_close(&b);
+		return (EXIT_USAGE);
+	}
+	free(lock);
 	rc = EXIT_OK;
 	if (strcmp(b.last, "schedule") == 0)
 		rc = check_boot(&b, t0);

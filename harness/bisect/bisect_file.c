@@ -1,8 +1,11 @@
 /*
  * fsconc bisect: the bisect file.  Its own keys are read here; the
  * campaign's (run, method, command, boot-timeout) go to the campaign
- * parser unchanged, so that they mean and refuse the same things.
+ * file's own key handlers (campaign_parser_key), so that they mean and
+ * refuse the same things.  Every key is taken once; every path and
+ * recipe is bounded here, so --dry-run refuses what no build could use.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +31,8 @@ own_key(const char *w)
 
 /*
  * A ref as given: git parses it, never a shell, but a ref that could be
- * read as an option, or holds a blank or a control byte, is refused
- * before git sees it.
+ * read as an option, or holds a blank, a control or a non-ASCII byte, is
+ * refused before git sees it (and before status prints it).
  */
 static const char *
 ref_error(const char *r)
@@ -42,9 +45,11 @@ ref_error(const char *r)
 		return ("starts with '-'");
 	if (strlen(r) > BISECT_REF_MAX)
 		return ("too long");
+	/* Bytes above 0x7e too: a C1 control, or no UTF-8 at all. */
 	for (p = (const unsigned char *)r; *p != '\0'; p++)
-		if (*p <= ' ' || *p == 0x7f)
-			return ("holds a blank or a control byte");
+		if (*p <= ' ' || *p >= 0x7f)
+			return ("holds a blank, a control byte or a byte above "
+			    "0x7e");
 	return (NULL);
 }
 
@@ -56,16 +61,135 @@ bisect_figure_name(const struct bisect_file *f, char *buf, size_t len)
 	return (buf);
 }
 
+/*
+ * sh -c's recipe is one argument: the kernel takes at most MAX_ARG_STRLEN
+ * (32 pages, 128 KiB) bytes for one, its NUL included.
+ */
+#define RECIPE_MAX	(128 * 1024)
+
+/* One own key's value (rest, at line lineno): 0, or -1 with err. */
+static int
+own_value(struct bisect_file *f, const char *key, const char *rest,
+    const char *name, int lineno, int *seen, char *err, size_t errlen)
+{
+	char e[512], **dst = NULL;
+	const char *why;
+	uint64_t v;
+	size_t len = strlen(rest);
+
+	if (strcmp(key, "tree") == 0)
+		dst = &f->tree;
+	else if (strcmp(key, "good") == 0)
+		dst = &f->good;
+	else if (strcmp(key, "bad") == 0)
+		dst = &f->bad;
+	else if (strcmp(key, "build") == 0)
+		dst = &f->build;
+	else if (strcmp(key, "install") == 0)
+		dst = &f->install;
+	else if (strcmp(key, "kconfig") == 0)
+		dst = &f->kconfig;
+	else if (strcmp(key, "image") == 0)
+		dst = &f->image;
+	if (dst != NULL ? *dst != NULL : *seen) {
+		set_err(err, errlen, "%s: line %d: %s given twice", name, lineno,
+		    key);
+		return (-1);
+	}
+	*seen = 1;
+	if (dst == &f->build || dst == &f->install) {
+		if (len >= RECIPE_MAX) {
+			set_err(err, errlen, "%s: line %d: %s: a command of %zu "
+			    "bytes: sh -c takes at most %d (the kernel's "
+			    "MAX_ARG_STRLEN)", name, lineno, key, len,
+			    RECIPE_MAX - 1);
+			return (-1);
+		}
+	} else if (dst != NULL && len >= PATH_MAX) {
+		/* No file is named by more: it could never be opened. */
+		set_err(err, errlen, "%s: line %d: %s: a path of %zu bytes, "
+		    "at most %d", name, lineno, key, len, PATH_MAX - 1);
+		return (-1);
+	}
+	if (dst != NULL) {
+		*dst = xstrdup(rest);
+		if ((dst == &f->good || dst == &f->bad) && (why =
+		    ref_error(rest)) != NULL) {
+			set_err(err, errlen, "%s: line %d: %s ref: %s", name,
+			    lineno, key, why);
+			return (-1);
+		}
+		if ((dst == &f->tree || dst == &f->image || dst ==
+		    &f->kconfig) && (why = campaign_word_error(rest, e,
+		    sizeof(e))) != NULL) {
+			set_err(err, errlen, "%s: line %d: %s %s: %s", name,
+			    lineno, key, rest, why);
+			return (-1);
+		}
+		return (0);
+	}
+	if (strcmp(key, "figure") == 0) {
+		char kind[8], extra;
+		unsigned j;
+
+		if (sscanf(rest, "%7s %u %c", kind, &j, &extra) != 2 || j < 1 ||
+		    j > 100000 || (strcmp(kind, "ec") != 0 && strcmp(kind,
+		    "t") != 0) || (strcmp(kind, "ec") == 0 && j < 2)) {
+			set_err(err, errlen, "%s: line %d: figure %s: want ec N "
+			    "(N > 1) or t N", name, lineno, rest);
+			return (-1);
+		}
+		f->figure = strcmp(kind, "ec") == 0 ? BISECT_EC : BISECT_T;
+		f->jobs = (int)j;
+	} else if (strcmp(key, "build-timeout") == 0) {
+		if (parse_duration(rest, 7 * 86400, &v) != 0 || v == 0) {
+			set_err(err, errlen, "%s: line %d: build-timeout %s: want "
+			    "a duration (90s, 2h) up to 7 days", name, lineno,
+			    rest);
+			return (-1);
+		}
+		f->build_timeout = v;
+	} else if (strcmp(key, "boots") == 0) {
+		if (parse_uint(rest, 3, CAMPAIGN_BOOTS_MAX, &v) != 0) {
+			set_err(err, errlen, "%s: line %d: boots %s: want the cap "
+			    "of boots of one commit, 3 to %d", name, lineno,
+			    rest, CAMPAIGN_BOOTS_MAX);
+			return (-1);
+		}
+		f->cap = (int)v;
+	}
+	return (0);
+}
+
+/* A line of the campaign's keys, split on blanks as its parser splits. */
+static int
+campaign_line(struct campaign_parser *cp, int lineno, char *rest)
+{
+	char *tok, *save, **w = NULL;
+	size_t nw = 0;
+	int r;
+
+	for (tok = strtok_r(rest, " \t", &save); tok != NULL;
+	    tok = strtok_r(NULL, " \t", &save)) {
+		w = xrealloc(w, (nw + 1) * sizeof(*w));
+		w[nw++] = tok;
+	}
+	r = campaign_parser_key(cp, lineno, w, nw);
+	free(w);
+	return (r);
+}
+
 int
 bisect_file_parse(const char *text, size_t len, const char *name,
     enum md_os os, struct bisect_file *f, char *err, size_t errlen)
 {
-	char *copy, *line, *next, *rest, *fw = NULL, **dst, e[512];
-	const char *why;
-	size_t fwlen = 0, fwcap = 0, n, i;
+	/* Seen once: the keys that fill no pointer, and run. */
+	enum { S_FIGURE, S_TIMEOUT, S_BOOTS, S_RUN, S_PTR, S_N };
+	struct campaign_parser *cp = NULL;
+	char *copy, *line, *next, *rest, key[32];
+	size_t n, i;
 	struct run_config rc;
-	uint64_t v;
-	int lineno = 0, rv = -1, have_jobs;
+	int lineno = 0, rv = -1, have_jobs, r, seen[S_N] = { 0 }, *sp;
 
 	memset(f, 0, sizeof(*f));
 	f->build_timeout = BISECT_BUILD_TIMEOUT;
@@ -75,6 +199,7 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 		set_err(err, errlen, "%s: a NUL byte", name);
 		return (-1);
 	}
+	cp = campaign_parser_new(name, os, &f->camp, err, errlen);
 	copy = xasprintf("%.*s", (int)len, text);
 	for (line = copy; line != NULL && *line != '\0'; line = next) {
 		lineno++;
@@ -89,30 +214,11 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 				goto out;
 			}
 		rest = line + strspn(line, " \t");
+		if (*rest == '\0' || *rest == '#')
+			continue;
 		n = strcspn(rest, " \t");
-		{
-			char key[32];
-
-			snprintf(key, sizeof(key), "%.*s", (int)(n < 31 ? n :
-			    31), rest);
-			if (n >= 31 || !own_key(key)) {
-				/* The campaign's: its line numbers kept. */
-				i = strlen(line) + 2;
-				if (fwlen + i + 1 > fwcap) {
-					fwcap = 2 * (fwlen + i + 1);
-					fw = xrealloc(fw, fwcap);
-				}
-				fwlen += (size_t)snprintf(fw + fwlen, fwcap -
-				    fwlen, "%s\n", line);
-				continue;
-			}
-			/* Blank, so that the campaign's line numbers hold. */
-			if (fwlen + 2 > fwcap) {
-				fwcap = 2 * (fwlen + 2);
-				fw = xrealloc(fw, fwcap);
-			}
-			fw[fwlen++] = '\n';
-			fw[fwlen] = '\0';
+		snprintf(key, sizeof(key), "%.*s", (int)(n < 31 ? n : 31), rest);
+		if (n < 31 && own_key(key)) {
 			rest += n;
 			rest += strspn(rest, " \t");
 			n = strlen(rest);
@@ -124,83 +230,38 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 				    "value", name, lineno, key);
 				goto out;
 			}
-			dst = NULL;
-			if (strcmp(key, "tree") == 0)
-				dst = &f->tree;
-			else if (strcmp(key, "good") == 0)
-				dst = &f->good;
-			else if (strcmp(key, "bad") == 0)
-				dst = &f->bad;
-			else if (strcmp(key, "build") == 0)
-				dst = &f->build;
-			else if (strcmp(key, "install") == 0)
-				dst = &f->install;
-			else if (strcmp(key, "kconfig") == 0)
-				dst = &f->kconfig;
-			else if (strcmp(key, "image") == 0)
-				dst = &f->image;
-			if (dst != NULL) {
-				if (*dst != NULL) {
-					set_err(err, errlen, "%s: line %d: %s "
-					    "given twice", name, lineno, key);
-					goto out;
-				}
-				*dst = xstrdup(rest);
-				if ((dst == &f->good || dst == &f->bad) &&
-				    (why = ref_error(rest)) != NULL) {
-					set_err(err, errlen, "%s: line %d: %s "
-					    "ref: %s", name, lineno, key, why);
-					goto out;
-				}
-				if ((dst == &f->tree || dst == &f->image ||
-				    dst == &f->kconfig) && (why =
-				    campaign_word_error(rest, e, sizeof(e))) !=
-				    NULL) {
-					set_err(err, errlen, "%s: line %d: %s "
-					    "%s: %s", name, lineno, key, rest,
-					    why);
-					goto out;
-				}
-				continue;
-			}
-			if (strcmp(key, "figure") == 0) {
-				char kind[8], extra;
-				unsigned j;
-
-				if (sscanf(rest, "%7s %u %c", kind, &j,
-				    &extra) != 2 || j < 1 || j > 100000 ||
-				    (strcmp(kind, "ec") != 0 && strcmp(kind,
-				    "t") != 0) || (strcmp(kind, "ec") == 0 &&
-				    j < 2)) {
-					set_err(err, errlen, "%s: line %d: figure "
-					    "%s: want ec N (N > 1) or t N", name,
-					    lineno, rest);
-					goto out;
-				}
-				f->figure = strcmp(kind, "ec") == 0 ? BISECT_EC :
-				    BISECT_T;
-				f->jobs = (int)j;
-			} else if (strcmp(key, "build-timeout") == 0) {
-				if (parse_duration(rest, 7 * 86400, &v) != 0 ||
-				    v == 0) {
-					set_err(err, errlen, "%s: line %d: "
-					    "build-timeout %s: want a duration "
-					    "(90s, 2h) up to 7 days", name,
-					    lineno, rest);
-					goto out;
-				}
-				f->build_timeout = v;
-			} else if (strcmp(key, "boots") == 0) {
-				if (parse_uint(rest, 3, CAMPAIGN_BOOTS_MAX,
-				    &v) != 0) {
-					set_err(err, errlen, "%s: line %d: boots "
-					    "%s: want the cap of boots of one "
-					    "commit, 3 to %d", name, lineno, rest,
-					    CAMPAIGN_BOOTS_MAX);
-					goto out;
-				}
-				f->cap = (int)v;
-			}
+			sp = strcmp(key, "figure") == 0 ? &seen[S_FIGURE] :
+			    strcmp(key, "build-timeout") == 0 ?
+			    &seen[S_TIMEOUT] : strcmp(key, "boots") == 0 ?
+			    &seen[S_BOOTS] : &seen[S_PTR];
+			if (own_value(f, key, rest, name, lineno, sp, err,
+			    errlen) != 0)
+				goto out;
+			continue;
+		}
+		/*
+		 * Every commit boots alike: a configuration's words would
+		 * reach no boot, so they are refused, never dropped.
+		 */
+		if ((n == 6 && strncmp(rest, "config", 6) == 0) ||
+		    (n < 31 && campaign_key_is_config(key))) {
+			set_err(err, errlen, "%s: line %d: %s: a bisect boots "
+			    "every commit alike: no config, cmdline, tunable, "
+			    "sysctl: or other word of a configuration is "
+			    "taken", name, lineno, key);
+			goto out;
+		}
+		if (n == 3 && strncmp(rest, "run", 3) == 0 && seen[S_RUN]++) {
+			set_err(err, errlen, "%s: line %d: run given twice", name,
+			    lineno);
+			goto out;
+		}
+		if ((r = campaign_line(cp, lineno, rest)) < 0)
+			goto out;
+		if (r > 0) {
+			set_err(err, errlen, "%s: line %d: unknown key '%s'",
+			    name, lineno, key);
+			goto out;
 		}
 	}
 	if (f->tree == NULL || f->good == NULL || f->bad == NULL) {
@@ -249,17 +310,16 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 	 * each boot (the kept image, or /boot/bisect-N).
 	 */
 	{
-		char *t = xasprintf("%s\nconfig commit\n\tkernel %s\n", fw != NULL ?
-		    fw : "", os == MD_OS_FREEBSD ? "bisect-0" : "/boot/bisect");
+		char *w[] = { "kernel", os == MD_OS_FREEBSD ? "bisect-0" :
+		    "/boot/bisect", NULL };
 
-		rv = campaign_file_parse(t, strlen(t), name, os, 0, &f->camp, e,
-		    sizeof(e));
-		free(t);
-		if (rv != 0) {
-			set_err(err, errlen, "%s", e);
+		if (campaign_parser_config(cp, 0, "commit") != 0 ||
+		    campaign_parser_key(cp, 0, w, 2) != 0)
 			goto out;
-		}
-		rv = -1;
+		r = campaign_parser_finish(cp, 0);
+		cp = NULL;
+		if (r != 0)
+			goto out;
 	}
 	if (f->camp.method != CAMPAIGN_KEXEC && f->camp.method !=
 	    CAMPAIGN_NEXTBOOT && f->camp.method != CAMPAIGN_COMMAND) {
@@ -268,9 +328,14 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 		    campaign_method_name(f->camp.method));
 		goto out;
 	}
-	if (campaign_run_config(&f->camp, "x", "/", &rc, e, sizeof(e)) != 0) {
-		set_err(err, errlen, "%s: run options: %s", name, e);
-		goto out;
+	{
+		char e[512];
+
+		if (campaign_run_config(&f->camp, "x", "/", &rc, e, sizeof(e)) !=
+		    0) {
+			set_err(err, errlen, "%s: run options: %s", name, e);
+			goto out;
+		}
 	}
 	have_jobs = 0;
 	for (i = 0; i < rc.nlevels; i++)
@@ -287,8 +352,9 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 	}
 	rv = 0;
 out:
+	if (cp != NULL)
+		campaign_parser_free(cp);
 	free(copy);
-	free(fw);
 	if (rv != 0)
 		bisect_file_free(f);
 	return (rv);

@@ -117,26 +117,62 @@ bisect_capture(char *const *av, const char *dir, char *const *env, char *out,
 	return (wait_status(pid, av[0], err, errlen));
 }
 
+/*
+ * Every git of the bisect, in the user's tree or in its clone: no hook
+ * and no fsmonitor of anyone's config runs (core.hooksPath and
+ * core.fsmonitor given on the command line win over every file).  av
+ * gets "git", these, "-C", tree, then argv (NULL-ended); free it.
+ */
+static char **
+git_argv(const char *tree, char *const *argv)
+{
+	static char *const safe[] = { "git", "-c", "core.hooksPath=/dev/null",
+	    "-c", "core.fsmonitor=false", "-C" };
+	const size_t ns = sizeof(safe) / sizeof(safe[0]);
+	char **av;
+	size_t n;
+
+	for (n = 0; argv[n] != NULL; n++)
+		;
+	av = xcalloc(ns + n + 2, sizeof(*av));
+	memcpy(av, safe, sizeof(safe));
+	av[ns] = (char *)tree;
+	memcpy(av + ns + 1, argv, (n + 1) * sizeof(*av));
+	return (av);
+}
+
 int
 bisect_git(const char *tree, char *const *argv, char *out, size_t outlen,
     char *err, size_t errlen)
 {
-	char **av;
-	size_t n;
+	char **av = git_argv(tree, argv);
 	int st;
 
-	for (n = 0; argv[n] != NULL; n++)
-		;
-	av = xcalloc(n + 4, sizeof(*av));
-	av[0] = "git";
-	av[1] = "-C";
-	av[2] = (char *)tree;
-	memcpy(av + 3, argv, (n + 1) * sizeof(*av));
 	st = bisect_capture(av, NULL, NULL, out, outlen, err, errlen);
 	free(av);
 	if (st > 0)
 		set_err(err, errlen, "git %s: exit status %d", argv[0], st);
 	return (st);
+}
+
+int
+bisect_tree_trusted(const char *src, char *err, size_t errlen)
+{
+	/* What git reads its settings from, and the way to it. */
+	static const char *const parts[] = { "", "/.git", "/.git/config" };
+	char *p;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		p = xasprintf("%s%s", src, parts[i]);
+		fd = campaign_open_trusted(p, i < 2, err, errlen);
+		free(p);
+		if (fd == -1)
+			return (-1);
+		close(fd);
+	}
+	return (0);
 }
 
 int
@@ -209,8 +245,9 @@ bisect_plan_write(const char *tree, const char *good, const char *bad,
 	char cnt[64], *range = xasprintf("%s..%s", good, bad), line[128];
 	char *avc[] = { "rev-list", "--first-parent", "--count",
 	    "--end-of-options", range, NULL };
-	char *avl[] = { "git", "-C", (char *)tree, "rev-list",
-	    "--first-parent", "--end-of-options", range, NULL };
+	char *avr[] = { "rev-list", "--first-parent", "--end-of-options",
+	    range, NULL };
+	char **avl;
 	size_t hexlen = strlen(good), total, k = 0;
 	uint64_t v;
 	FILE *fp;
@@ -235,7 +272,9 @@ bisect_plan_write(const char *tree, const char *good, const char *bad,
 		free(range);
 		return (0);
 	}
+	avl = git_argv(tree, avr);
 	pid = spawn(avl, NULL, NULL, pfd[1], -1, 0);
+	free(avl);
 	close(pfd[1]);
 	if (pid == -1 || (fp = fdopen(pfd[0], "r")) == NULL) {
 		set_err(err, errlen, "git rev-list: %s", strerror(errno));

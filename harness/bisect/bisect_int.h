@@ -70,6 +70,42 @@ void	 bs_confirm(const struct bs *, struct bs_confirm *);
 /* A commit's mean of boot means and its t half-width at 95% (NaN). */
 void	 bs_interval(const struct bs_commit *, double *mean, double *hw);
 
+/*
+ * The report, computed (bs_report_compute), then rendered as text,
+ * JSON or HTML (bisect_report.c), as analysis/compare's results are.
+ * What came from the state is kept as read; each renderer writes it
+ * through its own sanitiser (put_safe, json_string, html_puts).
+ */
+struct bs_row {			/* a commit measured or skipped */
+	size_t		 k;		/* its index, 0 the good one */
+	char		 hex[80];	/* its id, "" when the plan's line is none */
+	const char	*verdict;
+	double		 mean, hw;	/* over boots, 95% */
+	const double	*boots;		/* the boot means, nboots */
+	size_t		 nboots;
+	long long	 build_secs;
+	const char	*why;		/* why skipped, or NULL */
+};
+struct bs_report {
+	const struct bs	*b;
+	const char	*state;		/* in progress, done, stopped */
+	char		 fig[32];	/* EC(N), T(N) */
+	struct bis_next	 nx;		/* the outcome now */
+	int		 done;		/* nx holds the outcome */
+	size_t		 culprit;	/* (size_t)-1: none */
+	char		 chex[80];	/* the culprit's id, or "" */
+	char		 subject[256];	/* its subject, printable ASCII */
+	const char	*ends_verdict;
+	char		 ends[256];	/* the endpoints' line */
+	struct bs_confirm cf;
+	long long	 secs;		/* from start to the last event */
+	struct bs_row	*rows;
+	size_t		 nrows, nmeasured, nskip;
+};
+/* r from b (subject: the culprit's subject read with git, else not). */
+void	 bs_report_compute(struct bs *b, int subject, struct bs_report *r);
+void	 bs_report_free(struct bs_report *);
+
 /* "fsconc: bisect: " and the message, on stderr. */
 void	 bs_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Find (id, else the active one, else the newest) and load. */

@@ -2,14 +2,20 @@
  * fsconc bisect: status and report, from the journal replayed.  The
  * report names the first bad commit with its subject, every commit
  * measured with its boot means, their interval over boots and its
- * verdict, the skipped commits, the boots and the time; as text, JSON,
- * or an HTML page with the figure plotted along the commits tested.
+ * verdict, the skipped commits, the boots and the time; computed once
+ * (bs_report_compute), then rendered as text, JSON, or an HTML page with
+ * the figure plotted along the commits tested, written as every report
+ * file is (report_file_write).  Text read from the state reaches the
+ * output only through put_safe, json_string or html_puts.
  */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/report.h"
 #include "analysis/stats.h"
 #include "bisect_int.h"
 #include "common/util.h"
@@ -36,17 +42,23 @@ state_name(const struct bs *b)
 	    "stopped" : "in progress");
 }
 
-/* A subject for a terminal or a page: printable ASCII, bounded. */
+/*
+ * A subject for a terminal or a page: printable ASCII, bounded; "?"
+ * when it cannot be read, or the clone is not to be trusted (said).
+ */
 static void
 subject(const struct bs *b, size_t k, char *out, size_t len)
 {
-	char hex[80], e[256], *src = xasprintf("%s/src", b->dir);
+	char hex[80], e[PATH_MAX + 128], *src = xasprintf("%s/src", b->dir);
 	char *av[] = { "log", "-1", "--format=%s", hex, "--", NULL };
 	size_t i;
 
 	out[0] = '\0';
-	if (bs_commit_id(b, k, hex, sizeof(hex)) != 0 || bisect_git(src, av,
-	    out, len, e, sizeof(e)) != 0)
+	if (bisect_tree_trusted(src, e, sizeof(e)) != 0) {
+		bs_say("%s: the subject is not read", e);
+		snprintf(out, len, "?");
+	} else if (bs_commit_id(b, k, hex, sizeof(hex)) != 0 ||
+	    bisect_git(src, av, out, len, e, sizeof(e)) != 0)
 		snprintf(out, len, "?");
 	for (i = 0; out[i] != '\0'; i++)
 		if ((unsigned char)out[i] < ' ' || (unsigned char)out[i] >= 0x7f)
@@ -73,7 +85,7 @@ confirm_name(int state)
 }
 
 static const char *
-verdict(struct bs *b, size_t k)
+verdict(const struct bs *b, size_t k)
 {
 	struct bis_step st;
 
@@ -136,75 +148,269 @@ ends_line(const struct bs *b, const struct bis_next *nx, char *out,
 	    ends_verdict(b, nx));
 }
 
+void
+bs_report_compute(struct bs *b, int subj, struct bs_report *r)
+{
+	struct bs_row *row;
+	size_t k;
+
+	memset(r, 0, sizeof(*r));
+	r->b = b;
+	r->state = state_name(b);
+	bisect_figure_name(&b->f, r->fig, sizeof(r->fig));
+	outcome(b, &r->nx);
+	r->done = r->nx.action == BIS_ACT_DONE;
+	r->culprit = (size_t)-1;
+	if (r->done && r->nx.outcome == BIS_CULPRIT) {
+		r->culprit = r->nx.hi;
+		/* A line of the plan that is no id is never shown. */
+		if (bs_commit_id(b, r->culprit, r->chex, sizeof(r->chex)) != 0)
+			r->chex[0] = '\0';
+		if (subj)
+			subject(b, r->culprit, r->subject, sizeof(r->subject));
+	}
+	r->ends_verdict = ends_verdict(b, &r->nx);
+	ends_line(b, &r->nx, r->ends, sizeof(r->ends));
+	bs_confirm(b, &r->cf);
+	r->secs = b->t_last > b->t_start ? b->t_last - b->t_start : 0;
+	r->rows = xcalloc(b->n, sizeof(*r->rows));
+	for (k = 0; k < b->n; k++) {
+		r->nmeasured += b->c[k].nboots > 0;
+		if (b->c[k].nboots == 0 && !b->c[k].skipped)
+			continue;
+		row = &r->rows[r->nrows++];
+		row->k = k;
+		if (bs_commit_id(b, k, row->hex, sizeof(row->hex)) != 0)
+			row->hex[0] = '\0';
+		row->verdict = verdict(b, k);
+		bs_interval(&b->c[k], &row->mean, &row->hw);
+		row->boots = b->c[k].boots;
+		row->nboots = b->c[k].nboots;
+		row->build_secs = b->c[k].build_secs;
+		if (b->c[k].skipped) {
+			row->why = b->c[k].why != NULL ? b->c[k].why : "";
+			r->nskip++;
+		}
+	}
+}
+
+void
+bs_report_free(struct bs_report *r)
+{
+	free(r->rows);
+	memset(r, 0, sizeof(*r));
+}
+
+/* An id as text or HTML shows it: "?" for a line of the plan that is none. */
+static const char *
+shown_id(const char *hex)
+{
+	return (hex[0] != '\0' ? hex : "?");
+}
+
 int
 bisect_status(const char *root, const char *id)
 {
-	struct bs_confirm cf;
-	struct bis_next nx;
+	struct bs_report r;
 	struct bs b;
-	char fig[32], hex[80], line[256];
-	size_t k, measured = 0, skipped = 0;
 	int rc;
 
 	if ((rc = bs_open(root, id, &b)) != EXIT_OK)
 		return (rc);
-	outcome(&b, &nx);
-	for (k = 0; k < b.n; k++) {
-		measured += b.c[k].nboots > 0;
-		skipped += b.c[k].skipped != 0;
-	}
-	printf("bisect %s: %s\n", b.id, state_name(&b));
-	printf("tree %s, good %s, bad %s: %zu commits; figure %s\n", b.f.tree,
-	    b.f.good, b.f.bad, b.n, bisect_figure_name(&b.f, fig, sizeof(fig)));
-	printf("boots %d, commits measured %zu, skipped %zu; last event %s\n",
-	    b.nboots, measured, skipped, b.last[0] != '\0' ? b.last : "-");
-	ends_line(&b, &nx, line, sizeof(line));
-	printf("%s\n", line);
-	if (nx.action == BIS_ACT_DONE) {
-		printf("outcome: %s", bis_outcome_name(nx.outcome));
-		if (nx.outcome == BIS_CULPRIT && bs_commit_id(&b, nx.hi, hex,
-		    sizeof(hex)) == 0)
-			printf(" %s (commit %zu)", hex, nx.hi);
+	bs_report_compute(&b, 0, &r);
+	printf("bisect %s: %s\n", b.id, r.state);
+	fputs("tree ", stdout);
+	put_safe(stdout, b.f.tree);
+	fputs(", good ", stdout);
+	put_safe(stdout, b.f.good);
+	fputs(", bad ", stdout);
+	put_safe(stdout, b.f.bad);
+	printf(": %zu commits; figure %s\n", b.n, r.fig);
+	printf("boots %d, commits measured %zu, skipped %zu; last event ",
+	    b.nboots, r.nmeasured, r.nskip);
+	put_safe(stdout, b.last[0] != '\0' ? b.last : "-");
+	printf("\n%s\n", r.ends);
+	if (r.done) {
+		printf("outcome: %s", bis_outcome_name(r.nx.outcome));
+		if (r.culprit != (size_t)-1 && r.chex[0] != '\0')
+			printf(" %s (commit %zu)", r.chex, r.culprit);
 		printf("\n");
-		bs_confirm(&b, &cf);
-		if (cf.state != BS_CONFIRM_NONE)
-			printf("%s\n", cf.text);
-	} else if (nx.action == BIS_ACT_BOOT)
+		if (r.cf.state != BS_CONFIRM_NONE) {
+			put_safe(stdout, r.cf.text);
+			putchar('\n');
+		}
+	} else if (r.nx.action == BIS_ACT_BOOT)
 		printf("between commit %zu (good) and %zu (bad); next: commit "
-		    "%zu\n", nx.lo, nx.hi, nx.commit);
+		    "%zu\n", r.nx.lo, r.nx.hi, r.nx.commit);
+	bs_report_free(&r);
 	bs_close(&b);
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		bs_say("stdout: %s", strerror(errno));
+		return (EXIT_RUNTIME);
+	}
 	return (EXIT_OK);
 }
 
 static void
-html_text(FILE *fp, const char *s)
+render_text(FILE *fp, const struct bs_report *r)
 {
-	for (; *s != '\0'; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", fp); break;
-		case '>': fputs("&gt;", fp); break;
-		case '&': fputs("&amp;", fp); break;
-		case '"': fputs("&quot;", fp); break;
-		default: fputc(*s, fp);
+	const struct bs *b = r->b;
+	const struct bs_row *row;
+	char mm[64];
+	size_t i, j;
+
+	fprintf(fp, "bisect %s: %s; %s over %zu commits (good ", b->id,
+	    r->state, r->fig, b->n);
+	put_safe(fp, b->f.good);
+	fputs(", bad ", fp);
+	put_safe(fp, b->f.bad);
+	fputs(")\n", fp);
+	if (r->culprit != (size_t)-1)
+		fprintf(fp, "first bad commit: %s %s\n", shown_id(r->chex),
+		    r->subject);
+	else if (r->done)
+		fprintf(fp, "outcome: %s%s\n", bis_outcome_name(r->nx.outcome),
+		    r->nx.outcome == BIS_AMBIGUOUS ? " (skipped commits hide "
+		    "the step)" : "");
+	fprintf(fp, "%s\n", r->ends);
+	if (r->cf.state != BS_CONFIRM_NONE) {
+		put_safe(fp, r->cf.text);
+		fputc('\n', fp);
+	}
+	fprintf(fp, "%-8s %-12s %-9s %-24s %s\n", "commit", "id", "verdict",
+	    "mean +- 95%", "boot means");
+	for (i = 0; i < r->nrows; i++) {
+		row = &r->rows[i];
+		snprintf(mm, sizeof(mm), "%.4g +- %.2g", row->mean, row->hw);
+		fprintf(fp, "%-8zu %-12.12s %-9s %-24s", row->k,
+		    shown_id(row->hex), row->verdict, row->nboots ? mm : "-");
+		for (j = 0; j < row->nboots; j++)
+			fprintf(fp, " %.4g", row->boots[j]);
+		if (row->why != NULL) {
+			fputs("  skipped: ", fp);
+			put_safe(fp, row->why);
 		}
+		fputc('\n', fp);
+	}
+	fprintf(fp, "%zu skipped; %d boots; %lld s from start to the last "
+	    "event\n", r->nskip, b->nboots, r->secs);
+}
+
+static void
+json_numbers(FILE *fp, const double *v, size_t n)
+{
+	size_t i;
+
+	fputc('[', fp);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			fputc(',', fp);
+		json_number(fp, v[i]);
+	}
+	fputc(']', fp);
+}
+
+/* An id, or null for a line of the plan that is none. */
+static void
+json_id(FILE *fp, const char *hex)
+{
+	if (hex[0] != '\0')
+		json_string(fp, hex);
+	else
+		fputs("null", fp);
+}
+
+static void
+render_json(FILE *fp, const struct bs_report *r)
+{
+	const struct bs *b = r->b;
+	const struct bs_row *row;
+	const struct bis_ends *e = &r->nx.ends;
+	const char *key[] = { "diff", "pct", "lo", "hi", "p", "alpha_look" };
+	double val[] = { e->diff, e->pct, e->lo, e->hi, e->p, e->alpha_look };
+	size_t i;
+
+	fprintf(fp, "{\"id\":");
+	json_string(fp, b->id);
+	fprintf(fp, ",\"state\":\"%s\",\"figure\":\"%s\",\"commits\":%zu,"
+	    "\"boots\":%d,\"seconds\":%lld,\"outcome\":", r->state, r->fig,
+	    b->n, b->nboots, r->secs);
+	if (r->done)
+		json_string(fp, bis_outcome_name(r->nx.outcome));
+	else
+		fputs("null", fp);
+	fputs(",\"culprit\":", fp);
+	if (r->culprit != (size_t)-1) {
+		fprintf(fp, "{\"index\":%zu,\"commit\":", r->culprit);
+		json_id(fp, r->chex);
+		fputs(",\"subject\":", fp);
+		json_string(fp, r->subject);
+		fputc('}', fp);
+	} else
+		fputs("null", fp);
+	fprintf(fp, ",\"endpoints\":{\"verdict\":");
+	json_string(fp, r->ends_verdict);
+	for (i = 0; i < sizeof(val) / sizeof(val[0]); i++) {
+		fprintf(fp, ",\"%s\":", key[i]);
+		json_number(fp, val[i]);
+	}
+	fputc('}', fp);
+	fputs(",\"confirm\":", fp);
+	if (r->cf.state != BS_CONFIRM_NONE) {
+		fprintf(fp, "{\"state\":\"%s\",\"text\":",
+		    confirm_name(r->cf.state));
+		json_string(fp, r->cf.text);
+		fputs(",\"boots\":", fp);
+		json_numbers(fp, b->c[b->n].boots, b->c[b->n].nboots);
+		fputs(",\"mean\":", fp);
+		json_number(fp, r->cf.mean);
+		fputs(",\"halfwidth95\":", fp);
+		json_number(fp, r->cf.hw);
+		fputs(",\"bad_mean\":", fp);
+		json_number(fp, r->cf.bmean);
+		fputs(",\"bad_halfwidth95\":", fp);
+		json_number(fp, r->cf.bhw);
+		fputc('}', fp);
+	} else
+		fputs("null", fp);
+	fputs(",\"steps\":[", fp);
+	for (i = 0; i < r->nrows; i++) {
+		row = &r->rows[i];
+		fprintf(fp, "%s{\"index\":%zu,\"commit\":", i > 0 ? "," : "",
+		    row->k);
+		json_id(fp, row->hex);
+		fprintf(fp, ",\"verdict\":\"%s\",\"boots\":", row->verdict);
+		json_numbers(fp, row->boots, row->nboots);
+		fputs(",\"mean\":", fp);
+		json_number(fp, row->mean);
+		fputs(",\"halfwidth95\":", fp);
+		json_number(fp, row->hw);
+		fprintf(fp, ",\"build_seconds\":%lld,\"skipped\":",
+		    row->build_secs);
+		if (row->why != NULL)
+			json_string(fp, row->why);
+		else
+			fputs("null", fp);
+		fputc('}', fp);
+	}
+	fputs("]}\n", fp);
 }
 
 /* An SVG plot of every boot mean along the commits tested. */
 static void
-svg_plot(FILE *fp, struct bs *b, const char *fig, size_t culprit)
+svg_plot(FILE *fp, const struct bs_report *r)
 {
-	double lo = INFINITY, hi = -INFINITY, x, y, m, hw;
-	size_t k, i, nt = 0, t;
+	const struct bs_row *row;
+	double lo = INFINITY, hi = -INFINITY, x, y;
+	size_t t, i, culprit = r->culprit;
 	const double W = 800, H = 320, L = 70, R = 20, T = 20, B = 50;
 
-	for (k = 0; k < b->n; k++)
-		for (i = 0; i < b->c[k].nboots; i++) {
-			lo = fmin(lo, b->c[k].boots[i]);
-			hi = fmax(hi, b->c[k].boots[i]);
+	for (t = 0; t < r->nrows; t++)
+		for (i = 0; i < r->rows[t].nboots; i++) {
+			lo = fmin(lo, r->rows[t].boots[i]);
+			hi = fmax(hi, r->rows[t].boots[i]);
 		}
-	for (k = 0; k < b->n; k++)
-		nt += b->c[k].nboots > 0 || b->c[k].skipped;
-	if (nt == 0 || !isfinite(lo))
+	if (r->nrows == 0 || !isfinite(lo))
 		return;
 	if (hi - lo < 1e-12 * fabs(hi) + 1e-300) {
 		lo -= 1;
@@ -222,238 +428,122 @@ svg_plot(FILE *fp, struct bs *b, const char *fig, size_t culprit)
 	    H - B, lo);
 	fprintf(fp, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\">commit "
 	    "(first parent, good 0 to bad %zu); %s per boot, mean and 95%% "
-	    "interval</text>\n", L, H - 10, b->n - 1, fig);
-	for (k = 0, t = 0; k < b->n; k++) {
-		if (b->c[k].nboots == 0 && !b->c[k].skipped)
-			continue;
-		x = L + (W - L - R) * ((double)t + 0.5) / (double)nt;
-		t++;
+	    "interval</text>\n", L, H - 10, r->b->n - 1, r->fig);
+	for (t = 0; t < r->nrows; t++) {
+		row = &r->rows[t];
+		x = L + (W - L - R) * ((double)t + 0.5) / (double)r->nrows;
 		fprintf(fp, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\" "
 		    "text-anchor=\"middle\"%s>%zu</text>\n", x, H - B + 15,
-		    k == culprit ? " fill=\"#c00\"" : "", k);
-		if (b->c[k].skipped && b->c[k].nboots == 0) {
+		    row->k == culprit ? " fill=\"#c00\"" : "", row->k);
+		if (row->why != NULL && row->nboots == 0) {
 			fprintf(fp, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\""
 			    " text-anchor=\"middle\">skip</text>\n", x, H - B -
 			    5);
 			continue;
 		}
-		for (i = 0; i < b->c[k].nboots; i++) {
-			y = T + (H - B - T) * (hi - b->c[k].boots[i]) / (hi - lo);
+		for (i = 0; i < row->nboots; i++) {
+			y = T + (H - B - T) * (hi - row->boots[i]) / (hi - lo);
 			fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
-			    "fill=\"%s\"/>\n", x, y, k == culprit ? "#c00" :
+			    "fill=\"%s\"/>\n", x, y, row->k == culprit ? "#c00" :
 			    "#36c");
 		}
-		bs_interval(&b->c[k], &m, &hw);
-		y = T + (H - B - T) * (hi - m) / (hi - lo);
+		y = T + (H - B - T) * (hi - row->mean) / (hi - lo);
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 		    "y2=\"%.1f\" stroke=\"#000\"/>\n", x - 8, y, x + 8, y);
 	}
 	fputs("</svg>\n", fp);
 }
 
+static void
+render_html(FILE *fp, const struct bs_report *r)
+{
+	const struct bs *b = r->b;
+	const struct bs_row *row;
+	size_t t, i;
+
+	fprintf(fp, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+	    "<title>fsconc bisect ");
+	html_puts(fp, b->id);
+	fprintf(fp, "</title></head><body>\n<h1>fsconc bisect ");
+	html_puts(fp, b->id);
+	fprintf(fp, "</h1>\n<p>");
+	if (r->culprit != (size_t)-1) {
+		fprintf(fp, "First bad commit: <b>%s</b> ", shown_id(r->chex));
+		html_puts(fp, r->subject);
+	} else
+		fprintf(fp, "Outcome: %s", r->done ?
+		    bis_outcome_name(r->nx.outcome) : r->state);
+	fprintf(fp, "</p>\n<p>");
+	html_puts(fp, r->ends);
+	fprintf(fp, "</p>\n");
+	if (r->cf.state != BS_CONFIRM_NONE) {
+		fputs("<p>", fp);
+		html_puts(fp, r->cf.text);
+		fputs("</p>\n", fp);
+	}
+	fprintf(fp, "<p>%s over %zu commits; %d boots; %lld s</p>\n", r->fig,
+	    b->n, b->nboots, r->secs);
+	svg_plot(fp, r);
+	fprintf(fp, "<table border=\"1\"><tr><th>commit</th><th>id</th>"
+	    "<th>boot means</th><th>mean &plusmn; 95%%</th>"
+	    "<th>verdict</th></tr>\n");
+	for (t = 0; t < r->nrows; t++) {
+		row = &r->rows[t];
+		fprintf(fp, "<tr><td>%zu</td><td>%.12s</td><td>", row->k,
+		    shown_id(row->hex));
+		for (i = 0; i < row->nboots; i++)
+			fprintf(fp, "%s%.4g", i ? " " : "", row->boots[i]);
+		fprintf(fp, "</td><td>%.4g &plusmn; %.2g</td><td>%s", row->mean,
+		    row->hw, row->verdict);
+		if (row->why != NULL) {
+			fputs(": ", fp);
+			html_puts(fp, row->why);
+		}
+		fputs("</td></tr>\n", fp);
+	}
+	fputs("</table>\n</body></html>\n", fp);
+}
+
 int
 bisect_report(const char *root, const char *id, int format, const char *out)
 {
-	struct bs_confirm cf;
-	struct bis_next nx;
+	struct bs_report r;
 	struct bs b;
-	char fig[32], hex[80], subj[256], line[256];
-	size_t k, i, culprit = (size_t)-1, nskip = 0;
-	double m, hw;
-	long long secs;
+	char *buf = NULL, e[PATH_MAX + 128];
+	size_t len = 0;
 	FILE *fp = stdout;
 	int rc;
 
 	if ((rc = bs_open(root, id, &b)) != EXIT_OK)
 		return (rc);
-	outcome(&b, &nx);
-	bisect_figure_name(&b.f, fig, sizeof(fig));
-	if (nx.action == BIS_ACT_DONE && nx.outcome == BIS_CULPRIT)
-		culprit = nx.hi;
-	subj[0] = '\0';
-	hex[0] = '\0';
-	if (culprit != (size_t)-1) {
-		(void)bs_commit_id(&b, culprit, hex, sizeof(hex));
-		subject(&b, culprit, subj, sizeof(subj));
-	}
-	bs_confirm(&b, &cf);
-	ends_line(&b, &nx, line, sizeof(line));
-	secs = b.t_last > b.t_start ? b.t_last - b.t_start : 0;
-	if (out != NULL && (fp = fopen(out, "w")) == NULL) {
-		bs_say("%s: %s", out, strerror(errno));
-		bs_close(&b);
-		return (EXIT_RUNTIME);
-	}
-	if (format == BISECT_OUT_JSON) {
-		fprintf(fp, "{\"id\":");
-		json_string(fp, b.id);
-		fprintf(fp, ",\"state\":\"%s\",\"figure\":\"%s\",\"commits\":%zu,"
-		    "\"boots\":%d,\"seconds\":%lld,\"outcome\":", state_name(&b),
-		    fig, b.n, b.nboots, secs);
-		if (nx.action == BIS_ACT_DONE)
-			json_string(fp, bis_outcome_name(nx.outcome));
-		else
-			fputs("null", fp);
-		fputs(",\"culprit\":", fp);
-		if (culprit != (size_t)-1) {
-			fprintf(fp, "{\"index\":%zu,\"commit\":\"%s\","
-			    "\"subject\":", culprit, hex);
-			json_string(fp, subj);
-			fputc('}', fp);
-		} else
-			fputs("null", fp);
-		fprintf(fp, ",\"endpoints\":{\"verdict\":");
-		json_string(fp, ends_verdict(&b, &nx));
-		{
-			const char *key[] = { "diff", "pct", "lo", "hi", "p",
-			    "alpha_look" };
-			double val[] = { nx.ends.diff, nx.ends.pct, nx.ends.lo,
-			    nx.ends.hi, nx.ends.p, nx.ends.alpha_look };
-
-			for (i = 0; i < sizeof(val) / sizeof(val[0]); i++) {
-				fprintf(fp, ",\"%s\":", key[i]);
-				json_number(fp, val[i]);
-			}
-		}
-		fputc('}', fp);
-		fputs(",\"confirm\":", fp);
-		if (cf.state != BS_CONFIRM_NONE) {
-			fprintf(fp, "{\"state\":\"%s\",\"text\":",
-			    confirm_name(cf.state));
-			json_string(fp, cf.text);
-			fputs(",\"boots\":[", fp);
-			for (i = 0; i < b.c[b.n].nboots; i++) {
-				if (i > 0)
-					fputc(',', fp);
-				json_number(fp, b.c[b.n].boots[i]);
-			}
-			fputs("],\"mean\":", fp);
-			json_number(fp, cf.mean);
-			fputs(",\"halfwidth95\":", fp);
-			json_number(fp, cf.hw);
-			fputs(",\"bad_mean\":", fp);
-			json_number(fp, cf.bmean);
-			fputs(",\"bad_halfwidth95\":", fp);
-			json_number(fp, cf.bhw);
-			fputc('}', fp);
-		} else
-			fputs("null", fp);
-		fputs(",\"steps\":[", fp);
-		for (k = 0, i = 0; k < b.n; k++) {
-			if (b.c[k].nboots == 0 && !b.c[k].skipped)
-				continue;
-			(void)bs_commit_id(&b, k, hex, sizeof(hex));
-			bs_interval(&b.c[k], &m, &hw);
-			fprintf(fp, "%s{\"index\":%zu,\"commit\":\"%s\","
-			    "\"verdict\":\"%s\",\"boots\":[", i++ ? "," : "", k,
-			    hex, verdict(&b, k));
-			for (size_t j = 0; j < b.c[k].nboots; j++) {
-				if (j > 0)
-					fputc(',', fp);
-				json_number(fp, b.c[k].boots[j]);
-			}
-			fputs("],\"mean\":", fp);
-			json_number(fp, m);
-			fputs(",\"halfwidth95\":", fp);
-			json_number(fp, hw);
-			fprintf(fp, ",\"build_seconds\":%lld,\"skipped\":",
-			    b.c[k].build_secs);
-			if (b.c[k].skipped)
-				json_string(fp, b.c[k].why);
-			else
-				fputs("null", fp);
-			fputc('}', fp);
-		}
-		fputs("]}\n", fp);
-		goto done;
-	}
-	if (format == BISECT_OUT_HTML) {
-		fprintf(fp, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-		    "<title>fsconc bisect ");
-		html_text(fp, b.id);
-		fprintf(fp, "</title></head><body>\n<h1>fsconc bisect ");
-		html_text(fp, b.id);
-		fprintf(fp, "</h1>\n<p>");
-		if (culprit != (size_t)-1) {
-			fprintf(fp, "First bad commit: <b>%s</b> ", hex);
-			html_text(fp, subj);
-		} else
-			fprintf(fp, "Outcome: %s", nx.action == BIS_ACT_DONE ?
-			    bis_outcome_name(nx.outcome) : state_name(&b));
-		fprintf(fp, "</p>\n<p>");
-		html_text(fp, line);
-		fprintf(fp, "</p>\n");
-		if (cf.state != BS_CONFIRM_NONE) {
-			fputs("<p>", fp);
-			html_text(fp, cf.text);
-			fputs("</p>\n", fp);
-		}
-		fprintf(fp, "<p>%s over %zu commits; %d boots; %lld s</p>\n",
-		    fig, b.n, b.nboots, secs);
-		svg_plot(fp, &b, fig, culprit);
-		fprintf(fp, "<table border=\"1\"><tr><th>commit</th><th>id</th>"
-		    "<th>boot means</th><th>mean &plusmn; 95%%</th>"
-		    "<th>verdict</th></tr>\n");
-	} else {
-		fprintf(fp, "bisect %s: %s; %s over %zu commits (good %s, bad %s)\n",
-		    b.id, state_name(&b), fig, b.n, b.f.good, b.f.bad);
-		if (culprit != (size_t)-1)
-			fprintf(fp, "first bad commit: %s %s\n", hex, subj);
-		else if (nx.action == BIS_ACT_DONE)
-			fprintf(fp, "outcome: %s%s\n", bis_outcome_name(
-			    nx.outcome), nx.outcome == BIS_AMBIGUOUS ?
-			    " (skipped commits hide the step)" : "");
-		fprintf(fp, "%s\n", line);
-		if (cf.state != BS_CONFIRM_NONE)
-			fprintf(fp, "%s\n", cf.text);
-		fprintf(fp, "%-8s %-12s %-9s %-24s %s\n", "commit", "id",
-		    "verdict", "mean +- 95%", "boot means");
-	}
-	for (k = 0; k < b.n; k++) {
-		if (b.c[k].nboots == 0 && !b.c[k].skipped)
-			continue;
-		nskip += b.c[k].skipped != 0;
-		(void)bs_commit_id(&b, k, hex, sizeof(hex));
-		bs_interval(&b.c[k], &m, &hw);
-		if (format == BISECT_OUT_HTML) {
-			fprintf(fp, "<tr><td>%zu</td><td>%.12s</td><td>", k, hex);
-			for (i = 0; i < b.c[k].nboots; i++)
-				fprintf(fp, "%s%.4g", i ? " " : "",
-				    b.c[k].boots[i]);
-			fprintf(fp, "</td><td>%.4g &plusmn; %.2g</td><td>%s",
-			    m, hw, verdict(&b, k));
-			if (b.c[k].skipped) {
-				fputs(": ", fp);
-				html_text(fp, b.c[k].why);
-			}
-			fputs("</td></tr>\n", fp);
-			continue;
-		}
-		{
-			char mm[64];
-
-			snprintf(mm, sizeof(mm), "%.4g +- %.2g", m, hw);
-			fprintf(fp, "%-8zu %-12.12s %-9s %-24s", k, hex,
-			    verdict(&b, k), b.c[k].nboots ? mm : "-");
-		}
-		for (i = 0; i < b.c[k].nboots; i++)
-			fprintf(fp, " %.4g", b.c[k].boots[i]);
-		if (b.c[k].skipped) {
-			fputs("  skipped: ", fp);
-			put_safe(fp, b.c[k].why);
-		}
-		fputc('\n', fp);
-	}
-	if (format == BISECT_OUT_HTML)
-		fputs("</table>\n</body></html>\n", fp);
-	else
-		fprintf(fp, "%zu skipped; %d boots; %lld s from start to the "
-		    "last event\n", nskip, b.nboots, secs);
-done:
-	if (fp != stdout && fclose(fp) != 0) {
+	bs_report_compute(&b, 1, &r);
+	/* A file is written whole once rendered, or not at all. */
+	if (out != NULL && (fp = open_memstream(&buf, &len)) == NULL) {
 		bs_say("%s: %s", out, strerror(errno));
 		rc = EXIT_RUNTIME;
+		goto done;
 	}
+	if (format == BISECT_OUT_JSON)
+		render_json(fp, &r);
+	else if (format == BISECT_OUT_HTML)
+		render_html(fp, &r);
+	else
+		render_text(fp, &r);
+	if (out != NULL) {
+		if (fclose(fp) != 0) {
+			bs_say("%s: %s", out, strerror(errno));
+			rc = EXIT_RUNTIME;
+		} else if (report_file_write(out, buf, len, e, sizeof(e)) != 0) {
+			bs_say("%s", e);
+			rc = errno == EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
+		}
+		free(buf);
+	} else if (fflush(stdout) == EOF || ferror(stdout)) {
+		bs_say("stdout: %s", strerror(errno));
+		rc = EXIT_RUNTIME;
+	}
+done:
+	bs_report_free(&r);
 	bs_close(&b);
 	return (rc);
 }

@@ -81,7 +81,7 @@ key_in(const char *key, const char *const *keys)
 }
 
 /* The parser's state: the file, the line, the error. */
-struct parse {
+struct campaign_parser {
 	const char	*name;
 	int		 line;
 	char		*err;
@@ -94,7 +94,7 @@ struct parse {
 };
 
 static int
-fail(struct parse *p, const char *fmt, ...)
+fail(struct campaign_parser *p, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -130,7 +130,7 @@ free_words(char **v, size_t n)
 
 /* key's single word, once. */
 static int
-one_word(struct parse *p, char **field, char **w, size_t nw)
+one_word(struct campaign_parser *p, char **field, char **w, size_t nw)
 {
 	char buf[128];
 	const char *why;
@@ -146,7 +146,7 @@ one_word(struct parse *p, char **field, char **w, size_t nw)
 }
 
 static int
-number(struct parse *p, char **w, size_t nw, int *seen, uint64_t min,
+number(struct campaign_parser *p, char **w, size_t nw, int *seen, uint64_t min,
     uint64_t max, uint64_t *v)
 {
 	char msg[64];
@@ -169,7 +169,7 @@ number(struct parse *p, char **w, size_t nw, int *seen, uint64_t min,
  * most N a configuration (analysis/bisect.h, bis_auto_stop).
  */
 static int
-boots_auto(struct parse *p, char **w, size_t nw)
+boots_auto(struct campaign_parser *p, char **w, size_t nw)
 {
 	struct campaign_file *f = p->f;
 	char msg[64];
@@ -210,7 +210,7 @@ boots_auto(struct parse *p, char **w, size_t nw)
 
 /* A campaign-wide key; 1 when key is not one. */
 static int
-global_key(struct parse *p, char **w, size_t nw)
+global_key(struct campaign_parser *p, char **w, size_t nw)
 {
 	struct campaign_file *f = p->f;
 	char buf[128];
@@ -305,7 +305,7 @@ global_key(struct parse *p, char **w, size_t nw)
 
 /* What a runtime setting's key may be: as --vary takes it, one value. */
 static int
-setting(struct parse *p, char **w, size_t nw)
+setting(struct campaign_parser *p, char **w, size_t nw)
 {
 	char err[512], buf[128];
 	const char *eq, *why;
@@ -329,7 +329,7 @@ setting(struct parse *p, char **w, size_t nw)
 }
 
 static int
-config_key(struct parse *p, char **w, size_t nw)
+config_key(struct campaign_parser *p, char **w, size_t nw)
 {
 	struct campaign_config *c = p->cur;
 	char buf[128];
@@ -380,7 +380,7 @@ config_key(struct parse *p, char **w, size_t nw)
 
 /* What a configuration needs for the method; what only the host knows. */
 static int
-config_check(struct parse *p, struct campaign_config *c, int check_host)
+config_check(struct campaign_parser *p, struct campaign_config *c, int check_host)
 {
 	struct campaign_file *f = p->f;
 	struct stat st;
@@ -450,7 +450,7 @@ config_check(struct parse *p, struct campaign_config *c, int check_host)
 }
 
 static int
-finish(struct parse *p, int check_host)
+finish(struct campaign_parser *p, int check_host)
 {
 	struct campaign_file *f = p->f;
 	struct run_config rc;
@@ -550,44 +550,116 @@ bad:
 	return (-1);
 }
 
-int
-campaign_file_parse(const char *text, size_t len, const char *name,
-    enum md_os os, int check_host, struct campaign_file *f, char *err,
-    size_t errlen)
+struct campaign_parser *
+campaign_parser_new(const char *name, enum md_os os, struct campaign_file *f,
+    char *err, size_t errlen)
 {
-	struct parse p;
-	char *copy, *line, *next, *tok, *save, **w = NULL, bad[128];
-	const char *why;
-	size_t nw, i;
-	int rv = -1, r;
+	struct campaign_parser *p = xcalloc(1, sizeof(*p));
 
 	memset(f, 0, sizeof(*f));
-	memset(&p, 0, sizeof(p));
 	f->os = os;
 	f->boots = CAMPAIGN_BOOTS_DEFAULT;
 	f->retries = CAMPAIGN_RETRIES_DEFAULT;
 	f->boot_timeout = CAMPAIGN_TIMEOUT_DEFAULT;
 	push(&f->run_argv, &f->nrun, "run");
-	p.name = name;
-	p.err = err;
-	p.errlen = errlen;
-	p.f = f;
+	p->name = name;
+	p->err = err;
+	p->errlen = errlen;
+	p->f = f;
+	return (p);
+}
+
+int
+campaign_parser_config(struct campaign_parser *p, int lineno,
+    const char *name)
+{
+	struct campaign_file *f = p->f;
+	const char *why;
+	char bad[128];
+	size_t i;
+
+	p->line = lineno;
+	if (strlen(name) > CAMPAIGN_NAME_MAX)
+		return (fail(p, "config %.32s...: a name of %zu bytes, at most "
+		    "%d", name, strlen(name), CAMPAIGN_NAME_MAX));
+	if ((why = campaign_word_error(name, bad, sizeof(bad))) != NULL ||
+	    (why = rs_name_error(name)) != NULL)
+		return (fail(p, "config '%s': %s", name, why));
+	/* Bounded, so is the search for its name. */
+	if (f->nconfigs == CAMPAIGN_CONFIGS_MAX)
+		return (fail(p, "config %s: more than %d configurations", name,
+		    CAMPAIGN_CONFIGS_MAX));
+	for (i = 0; i < f->nconfigs; i++)
+		if (strcmp(f->configs[i].name, name) == 0)
+			return (fail(p, "config %s: the name is taken (line %d)",
+			    name, f->configs[i].line));
+	f->configs = xrealloc(f->configs, (f->nconfigs + 1) *
+	    sizeof(*f->configs));
+	p->cur = &f->configs[f->nconfigs++];
+	memset(p->cur, 0, sizeof(*p->cur));
+	p->cur->name = xstrdup(name);
+	p->cur->line = p->line;
+	return (0);
+}
+
+int
+campaign_parser_key(struct campaign_parser *p, int lineno, char **w,
+    size_t nw)
+{
+	p->line = lineno;
+	return (p->cur != NULL ? config_key(p, w, nw) : global_key(p, w, nw));
+}
+
+int
+campaign_key_is_config(const char *key)
+{
+	return (key_in(key, config_keys));
+}
+
+void
+campaign_parser_free(struct campaign_parser *p)
+{
+	free(p->baseline);
+	free(p);
+}
+
+int
+campaign_parser_finish(struct campaign_parser *p, int check_host)
+{
+	int rv = finish(p, check_host);
+
+	if (rv != 0)
+		campaign_file_free(p->f);
+	campaign_parser_free(p);
+	return (rv);
+}
+
+int
+campaign_file_parse(const char *text, size_t len, const char *name,
+    enum md_os os, int check_host, struct campaign_file *f, char *err,
+    size_t errlen)
+{
+	struct campaign_parser *p;
+	char *copy, *line, *next, *tok, *save, **w = NULL;
+	size_t nw, i;
+	int lineno = 0, r;
+
+	p = campaign_parser_new(name, os, f, err, errlen);
 	if (memchr(text, '\0', len) != NULL) {
-		for (i = 0, p.line = 1; text[i] != '\0'; i++)
-			p.line += text[i] == '\n';
-		fail(&p, "a NUL byte");
-		campaign_file_free(f);
-		return (-1);
+		for (i = 0, p->line = 1; text[i] != '\0'; i++)
+			p->line += text[i] == '\n';
+		fail(p, "a NUL byte");
+		goto bad;
 	}
 	copy = xasprintf("%.*s", (int)len, text);
 	for (line = copy; line != NULL && *line != '\0'; line = next) {
-		p.line++;
+		p->line = ++lineno;
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
 		for (i = 0; line[i] != '\0'; i++)
 			if (((unsigned char)line[i] < ' ' && line[i] != '\t') ||
 			    line[i] == 0x7f) {
-				fail(&p, "holds the control byte 0x%02x",
+				fail(p, "holds the control byte 0x%02x",
 				    (unsigned char)line[i]);
 				goto out;
 			}
@@ -604,66 +676,37 @@ campaign_file_parse(const char *text, size_t len, const char *name,
 		}
 		if (strcmp(w[0], "config") == 0) {
 			if (nw != 2) {
-				fail(&p, "config: want one name");
+				fail(p, "config: want one name");
 				goto out;
 			}
-			if (strlen(w[1]) > CAMPAIGN_NAME_MAX) {
-				fail(&p, "config %.32s...: a name of %zu "
-				    "bytes, at most %d", w[1], strlen(w[1]),
-				    CAMPAIGN_NAME_MAX);
+			if (campaign_parser_config(p, lineno, w[1]) != 0)
 				goto out;
-			}
-			if ((why = campaign_word_error(w[1], bad,
-			    sizeof(bad))) != NULL || (why =
-			    rs_name_error(w[1])) != NULL) {
-				fail(&p, "config '%s': %s", w[1], why);
-				goto out;
-			}
-			/* Bounded, so is the search for its name. */
-			if (f->nconfigs == CAMPAIGN_CONFIGS_MAX) {
-				fail(&p, "config %s: more than %d "
-				    "configurations", w[1], CAMPAIGN_CONFIGS_MAX);
-				goto out;
-			}
-			for (i = 0; i < f->nconfigs; i++)
-				if (strcmp(f->configs[i].name, w[1]) == 0) {
-					fail(&p, "config %s: the name is taken "
-					    "(line %d)", w[1],
-					    f->configs[i].line);
-					goto out;
-				}
-			f->configs = xrealloc(f->configs, (f->nconfigs + 1) *
-			    sizeof(*f->configs));
-			p.cur = &f->configs[f->nconfigs++];
-			memset(p.cur, 0, sizeof(*p.cur));
-			p.cur->name = xstrdup(w[1]);
-			p.cur->line = p.line;
 			continue;
 		}
-		r = p.cur != NULL ? config_key(&p, w, nw) : global_key(&p, w,
-		    nw);
-		if (r < 0)
+		if ((r = campaign_parser_key(p, lineno, w, nw)) < 0)
 			goto out;
 		if (r > 0) {
-			if (key_in(w[0], p.cur == NULL ? config_keys :
+			if (key_in(w[0], p->cur == NULL ? config_keys :
 			    global_keys))
-				fail(&p, "%s: %s", w[0], p.cur == NULL ?
+				fail(p, "%s: %s", w[0], p->cur == NULL ?
 				    "belongs in a configuration (after config "
 				    "NAME)" : "campaign-wide: put it before the "
 				    "first config");
 			else
-				fail(&p, "unknown key '%s'", w[0]);
+				fail(p, "unknown key '%s'", w[0]);
 			goto out;
 		}
 	}
-	rv = finish(&p, check_host);
+	free(w);
+	free(copy);
+	return (campaign_parser_finish(p, check_host));
 out:
 	free(w);
 	free(copy);
-	free(p.baseline);
-	if (rv != 0)
-		campaign_file_free(f);
-	return (rv);
+bad:
+	campaign_file_free(f);
+	campaign_parser_free(p);
+	return (-1);
 }
 
 int

@@ -64,6 +64,24 @@ resume_all() {
 # --- plans ----------------------------------------------------------------
 bfile "$s/t.bisect" "$s/tree" HEAD~9 HEAD
 out=$("$FSCONC" bisect start --dry-run --os freebsd -R "$s/none" "$s/t.bisect" 2>&1); rc=$?
+# The plan of the file as written: its figure, refs, recipe, timeout and
+# boot command; FreeBSD's install; nothing made.
+g9=$(git -C "$s/tree" rev-parse --short=12 HEAD~9)
+if [ $rc -eq 0 ] &&
+    echo "$out" | grep -q "^# fsconc bisect $s/t.bisect: T(2) over 10 first-parent commits, good HEAD~9 ($g9) to bad HEAD (.*); at most 10 boots a commit; method command; build timeout 3s$" &&
+    echo "$out" | grep -qxF "git -C $s/tree clone --shared --no-checkout --quiet -- $s/tree $s/none/bisect/ID/src" &&
+    echo "$out" | grep -q "^git -C $s/tree rev-list --first-parent --end-of-options $g9\.\.[0-9a-f]*$" &&
+    echo "$out" | grep -qF "FSCONC_BISECT_KCONFIG=GENERIC sh -c 'echo \"\$FSCONC_BISECT_N " &&
+    echo "$out" | grep -q "cat figure > vmlinuz'   # killed after 3s: skipped$" &&
+    echo "$out" | grep -qF "sh -c 'make installkernel KERNCONF=\"\$FSCONC_BISECT_KCONFIG\" KODIR=\"\$FSCONC_BISECT_KODIR\"'" &&
+    echo "$out" | grep -q "^env FSCONC_CAMPAIGN=ID FSCONC_CAMPAIGN_BOOT=1 FSCONC_CAMPAIGN_CONFIG=cN .* FSCONC_CAMPAIGN_KERNEL=bisect-N $s/boot.sh$" &&
+    echo "$out" | grep -q "fsconc run -w syscall -O count=2000 -j 1,2 -r 2 --disk tmpfs --label cN-COMMIT -R $s/none;" &&
+    echo "$out" | grep -q '^# method command: no one-shot to take back$' &&
+    [ ! -e "$s/none" ]; then
+	ok "--dry-run: the plan of the file as written (figure, refs, clone, recipe and timeout, install, boot command, run), nothing made"
+else
+	not_ok "--dry-run: the plan of the file as written (figure, refs, clone, recipe and timeout, install, boot command, run), nothing made" "rc=$rc $out"
+fi
 # FreeBSD's own recipe: the file's build line is the user's; a plan
 # with the defaults.
 grep -v '^build\|^image' "$s/t.bisect" | sed 's/^method command/method nextboot/; /^command/d' >"$s/f.bisect"
@@ -134,6 +152,63 @@ echo "$js" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["culp
 err=$("$FSCONC" bisect resume -R "$R" --id "$id" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q 'is over' && ok "resume after the end: exit 2" ||
     not_ok "resume after the end: exit 2" "rc=$rc $err"
+
+# --- report --html: made new, never written through what is there ----------
+# (issue 38 item 1): a link to a root-only file, a file, a FIFO.
+mkdir "$s/out" && echo secret >"$s/out/root-only" && chmod 600 "$s/out/root-only" &&
+    ln -s "$s/out/root-only" "$s/out/link.html" && echo keep >"$s/out/exists.html" &&
+    mkfifo "$s/out/fifo.html"
+for t in link exists fifo; do
+	# Bounded: a FIFO opened for writing would block for good.
+	err=$(timeout 120 "$FSCONC" bisect report -R "$R" --id "$id" --html "$s/out/$t.html" 2>&1); rc=$?
+	[ $rc -eq 2 ] &&
+	    [ "$err" = "fsconc: bisect: $s/out/$t.html: exists (a file, a FIFO or a link): not overwritten, name a new file" ] &&
+	    [ "$(cat "$s/out/root-only")" = secret ] && [ "$(cat "$s/out/exists.html")" = keep ] &&
+	    [ -L "$s/out/link.html" ] && [ -p "$s/out/fifo.html" ] &&
+	    ok "report --html at a planted $t: refused, exit 2, named; nothing written through it" ||
+	    not_ok "report --html at a planted $t: refused, exit 2, named; nothing written through it" "rc=$rc $err"
+done
+
+# --- state read back: nothing of it reaches a terminal or a page raw --------
+# (issue 38 item 4): commit ids that are no ids, a skip reason with an
+# escape sequence; whatever status and report say of them, no raw byte.
+H="$s/hostile"
+cp -a "$R" "$H"
+python3 - "$H/bisect/$id/commits" "$H/bisect/$id/journal" <<'PY'
+import sys
+c, j = sys.argv[1], sys.argv[2]
+lines = open(c, "rb").read().split(b"\n")
+# Every line but good's (load reads its length): same length, no hex.
+lines[1:-1] = [b"\x1b[2J\x9b" + l[5:] for l in lines[1:-1]]
+open(c, "wb").write(b"\n".join(lines))
+t = open(j, "rb").read().replace(b"skip 6 build:", b"skip 6 \x1b]0;pwned\x07build:")
+open(j, "wb").write(t)
+PY
+esc=$(printf '\033')
+c1=$(printf '\302\233')
+raw=0
+for a in status report "report --json"; do
+	"$FSCONC" bisect $a -R "$H" --id "$id" >"$s/h.out" 2>&1
+	echo "rc=$?" >>"$s/h.out"
+	grep -q "$esc\|$c1" "$s/h.out" && raw=1
+	cat "$s/h.out" >>"$s/h.all"
+done
+"$FSCONC" bisect report -R "$H" --id "$id" --html "$s/h.html" >>"$s/h.all" 2>&1
+grep -q "$esc\|$c1" "$s/h.html" "$s/h.all" && raw=1
+[ $raw -eq 0 ] && grep -q '^first bad commit: ? ?$' "$s/h.all" &&
+    grep -q '^6 *? *skipped .*  skipped: ' "$s/h.all" &&
+    grep -qF 'skipped: \033]0;pwned\abuild: timeout' "$s/h.all" &&
+    grep -qF '"skipped":"\u001b]0;pwned\u0007build: timeout' "$s/h.all" &&
+    grep -q '"commit":null' "$s/h.all" && grep -qF 'skipped: \033]0;pwned\abuild: timeout' "$s/h.html" &&
+    ok "state read back: ids that are none and an escape in a skip reason never printed raw (text, JSON, HTML)" ||
+    not_ok "state read back: ids that are none and an escape in a skip reason never printed raw (text, JSON, HTML)" "$(od -c "$s/h.all" | head -40)"
+# A ref with a C1 control in the bisect's copy of its file: refused.
+sed -i "s/^bad HEAD$/bad HEAD$c1[31m/" "$H/bisect/$id/bisect"
+err=$("$FSCONC" bisect status -R "$H" --id "$id" 2>&1); rc=$?
+[ $rc -eq 2 ] && ! echo "$err" | grep -q "$c1" &&
+    echo "$err" | grep -q "bisect: line 3: bad ref: holds a blank, a control byte or a byte above 0x7e$" &&
+    ok "status: a ref with a C1 control in the state refused, exit 2, never printed" ||
+    not_ok "status: a ref with a C1 control in the state refused, exit 2, never printed" "rc=$rc $err"
 
 # --- the confirming revert --------------------------------------------------
 # The bisect above: commit 6 reverted on bad builds a figure of 100,
@@ -233,6 +308,42 @@ err=$("$FSCONC" bisect resume -R "$R5" --id "$(ls "$R5/bisect" | grep -v '^\.' |
 [ $rc -eq 0 ] && [ ! -e "$hook" ] && [ ! -e "$R5/bisect/active" ] && echo "$st" | grep -q ': stopped$' &&
     [ $rc2 -eq 2 ] && ok "stop: the hook and the active mark gone, status says stopped, resume refuses" ||
     not_ok "stop: the hook and the active mark gone, status says stopped, resume refuses" "rc=$rc rc2=$rc2 $st $err $(cat "$s/stop.out")"
+
+# --- git in the clone: no hook, no fsmonitor, and only in a clone of ours --
+# (issue 38 item 2) A bisect in progress whose clone's config names a
+# hook directory and an fsmonitor program, each of which would leave a
+# mark: the next step's checkout runs neither.
+R8="$s/res8"
+mkdir "$s/hooks"
+printf '#!/bin/sh\necho "$0" >>%s/hooked\n' "$s" >"$s/hooks/post-checkout"
+cp "$s/hooks/post-checkout" "$s/hooks/fsmonitor"
+chmod +x "$s/hooks/post-checkout" "$s/hooks/fsmonitor"
+"$FSCONC" bisect start -R "$R8" "$s/flat.bisect" >>"$s/resume.out" 2>&1
+id8=$(cat "$R8/bisect/active" 2>/dev/null)
+src8="$R8/bisect/$id8/src"
+git -C "$src8" config core.hooksPath "$s/hooks" && git -C "$src8" config core.fsmonitor "$s/hooks/fsmonitor"
+b8=$(grep -c '^build ' "$R8/bisect/$id8/journal")
+"$FSCONC" bisect resume -R "$R8" >>"$s/resume.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '^build ' "$R8/bisect/$id8/journal")" -gt "$b8" ] && [ ! -e "$s/hooked" ] &&
+    ok "a clone whose config sets core.hooksPath and core.fsmonitor: the checkout runs neither" ||
+    not_ok "a clone whose config sets core.hooksPath and core.fsmonitor: the checkout runs neither" "rc=$rc $(cat "$s/hooked" 2>/dev/null) $(cat "$R8/bisect/$id8/journal")"
+# The same clone handed to another user, with root's git trusting every
+# directory (safe.directory=*, in a HOME of the test's own): resume
+# refuses it, names it, runs no git in it, writes nothing.
+if is_root && id nobody >/dev/null 2>&1; then
+	mkdir "$s/home" && printf '[safe]\n\tdirectory = *\n' >"$s/home/.gitconfig"
+	chown -R nobody "$src8"
+	cp "$R8/bisect/$id8/journal" "$s/j8"
+	err=$(HOME="$s/home" "$FSCONC" bisect resume -R "$R8" 2>&1); rc=$?
+	[ $rc -eq 2 ] && [ "$err" = "fsconc: bisect: $src8: owned by uid $(id -u nobody), not root: the bisect's clone is not to be trusted: no git runs in it" ] &&
+	    [ ! -e "$s/hooked" ] && cmp -s "$s/j8" "$R8/bisect/$id8/journal" &&
+	    ok "a clone owned by another user (root's safe.directory=*): resume refuses, exit 2, names it; no hook ran" ||
+	    not_ok "a clone owned by another user (root's safe.directory=*): resume refuses, exit 2, names it; no hook ran" "rc=$rc $err $(cat "$s/hooked" 2>/dev/null)"
+	chown -R root "$src8"
+else
+	skip "a clone owned by another user" "needs root and the user nobody (chown)"
+fi
+"$FSCONC" bisect stop -R "$R8" >>"$s/resume.out" 2>&1
 
 # A full /boot (FSCONC_TEST_BOOT_DIR stands for it): refused before
 # anything is written, as campaign start refuses it.

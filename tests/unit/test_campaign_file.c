@@ -381,6 +381,59 @@ test_name_bound(void **state)
 	free(text);
 }
 
+/*
+ * The parser a key at a time (the bisect file's way in): the same file
+ * as the whole-file parser makes, 1 for what is no key where it stands.
+ */
+static void
+test_per_key(void **state)
+{
+	struct campaign_file whole, f;
+	struct campaign_parser *p;
+	char err[512] = "";
+	char *run[] = { "run", "-w", "memcpy", "-j", "1,2", "-r", "3" };
+	char *kernel[] = { "kernel", "/boot/vmlinuz" };
+	char *cmdline[] = { "cmdline", "maxcpus=1" };
+	char *nosuch[] = { "nosuch", "1" };
+	char *boots[] = { "boots", "0" };
+
+	(void)state;
+	assert_int_equal(parse(LINUX_HEAD LINUX_A LINUX_B, &whole, err), 0);
+	p = campaign_parser_new("t.campaign", MD_OS_LINUX, &f, err,
+	    sizeof(err));
+	assert_int_equal(campaign_parser_key(p, 1, nosuch, 2), 1);
+	assert_int_equal(campaign_parser_key(p, 1, cmdline, 2), 1);
+	assert_int_equal(campaign_parser_key(p, 1, run, 7), 0);
+	assert_int_equal(campaign_parser_config(p, 2, "A"), 0);
+	assert_int_equal(campaign_parser_key(p, 3, kernel, 2), 0);
+	assert_int_equal(campaign_parser_key(p, 4, cmdline, 2), 0);
+	assert_int_equal(campaign_parser_config(p, 5, "B"), 0);
+	assert_int_equal(campaign_parser_key(p, 6, kernel, 2), 0);
+	assert_int_equal(campaign_parser_config(p, 7, "A"), -1);
+	assert_string_equal(err, "t.campaign: line 7: config A: the name is "
+	    "taken (line 2)");
+	assert_int_equal(campaign_parser_finish(p, 0), 0);
+	assert_int_equal(f.nrun, whole.nrun);
+	assert_int_equal(f.nconfigs, whole.nconfigs);
+	assert_string_equal(f.configs[0].bootopts[0],
+	    whole.configs[0].bootopts[0]);
+	assert_int_equal(f.method, whole.method);
+	assert_int_equal(f.boots, whole.boots);
+	campaign_file_free(&f);
+	campaign_file_free(&whole);
+	/* A refusal names the line; free gives up, the caller frees f. */
+	p = campaign_parser_new("t.campaign", MD_OS_LINUX, &f, err,
+	    sizeof(err));
+	assert_int_equal(campaign_parser_key(p, 9, boots, 2), -1);
+	assert_string_equal(err, "t.campaign: line 9: boots 0: want 1 to 1000 "
+	    "boots per configuration");
+	campaign_parser_free(p);
+	campaign_file_free(&f);
+	assert_true(campaign_key_is_config("sysctl:vm.swappiness=1"));
+	assert_true(campaign_key_is_config("cmdline"));
+	assert_false(campaign_key_is_config("run"));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -393,6 +446,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_plan_order),
 		cmocka_unit_test(test_name_bound),
+		cmocka_unit_test(test_per_key),
 #ifdef __linux__
 		cmocka_unit_test(test_image_release),
 #endif

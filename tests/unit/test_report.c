@@ -1,6 +1,7 @@
 /*
  * The report's building blocks with known answers: HTML escaping
- * (html.c), text for gnuplot's scripts and data files (plot.c), the
+ * (html.c), a report that is one file made new (outdir.c's
+ * report_file_write), text for gnuplot's scripts and data files (plot.c), the
  * ceilings file's round trip (limits.c), the confidence parser
  * (report.c).
  */
@@ -10,6 +11,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +56,58 @@ test_html_puts(void **state)
 	s = out_of(html_puts, "");
 	assert_string_equal(s, "");
 	free(s);
+	/* Untrusted text: controls and bytes of no UTF-8 as put_safe has
+	   them; a newline, a tab and UTF-8 as they are. */
+	s = out_of(html_puts, "a\033[2J\r\x9b\xc2\x9b<\n\t\xc3\xa9\\");
+	assert_string_equal(s, "a\\033[2J\\r\\233\\302\\233&lt;\n\t"
+	    "\xc3\xa9\\");
+	free(s);
+}
+
+/* One file, made new: never through a file, FIFO or link already there. */
+static void
+test_report_file_write(void **state)
+{
+	char dir[] = "/tmp/test_report.XXXXXX", p[128], q[128], err[256];
+	char *text;
+	size_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/new.html", dir);
+	assert_int_equal(report_file_write(p, "page", 4, err, sizeof(err)), 0);
+	text = read_bounded(p, 0, 100, &len, err, sizeof(err));
+	assert_non_null(text);
+	assert_string_equal(text, "page");
+	free(text);
+	/* The file now there: refused, kept. */
+	assert_int_equal(report_file_write(p, "x", 1, err, sizeof(err)), -1);
+	assert_int_equal(errno, EEXIST);
+	assert_non_null(strstr(err, "new.html: exists (a file, a FIFO or a "
+	    "link): not overwritten"));
+	text = read_bounded(p, 0, 100, &len, err, sizeof(err));
+	assert_string_equal(text, "page");
+	free(text);
+	/* A link to it, and a FIFO (opened, it would block): refused. */
+	snprintf(q, sizeof(q), "%s/link.html", dir);
+	assert_int_equal(symlink(p, q), 0);
+	assert_int_equal(report_file_write(q, "x", 1, err, sizeof(err)), -1);
+	assert_int_equal(errno, EEXIST);
+	text = read_bounded(p, 0, 100, &len, err, sizeof(err));
+	assert_string_equal(text, "page");
+	free(text);
+	unlink(q);
+	snprintf(q, sizeof(q), "%s/fifo.html", dir);
+	assert_int_equal(mkfifo(q, 0644), 0);
+	assert_int_equal(report_file_write(q, "x", 1, err, sizeof(err)), -1);
+	assert_int_equal(errno, EEXIST);
+	unlink(q);
+	/* A directory that is not there: no file, the cause named. */
+	snprintf(q, sizeof(q), "%s/none/x.html", dir);
+	assert_int_equal(report_file_write(q, "x", 1, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "No such file or directory"));
+	unlink(p);
+	rmdir(dir);
 }
 
 static void
@@ -236,6 +292,7 @@ main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_html_puts),
+		cmocka_unit_test(test_report_file_write),
 		cmocka_unit_test(test_html_head),
 		cmocka_unit_test(test_plot_text),
 		cmocka_unit_test(test_plot_data_string),
