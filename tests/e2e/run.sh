@@ -24,7 +24,7 @@ if [ $rc -eq 0 ] && [ -n "$set" ] && [ "$(rows "$set/runs.tsv")" -eq 6 ] &&
 else
 	not_ok "process mode: 6 batches, 9 workers, jobs-N.real" "rc=$rc $out $(cat "$S/p.err")"
 fi
-grep -qx 'mode=process' "$set/meta" && grep -qx 'levels=1,2' "$set/meta" &&
+grep -qx 'mode=process' "$set/meta" && grep -qx 'jobs=1,2' "$set/meta" &&
     grep -qx 'reps=3' "$set/meta" && grep -q '^kernel.release=' "$set/meta" &&
     grep -q '^topology=' "$set/meta" && grep -qx 'workload=calib' "$set/meta" &&
     grep -q '^start=' "$set/meta" && grep -q '^end=' "$set/meta" &&
