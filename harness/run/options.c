@@ -541,6 +541,58 @@ set_vary(struct run_config *c, const char *arg)
 	return (0);
 }
 
+/*
+ * --note KEY=VALUE: what the run cannot see (the patch under test, a
+ * firmware setting), kept as meta note.KEY, so that compare, report and
+ * history show it as a difference between sets.  Bounded and from a
+ * small character set; in its own namespace, it never stands for a key
+ * run writes.
+ */
+#define NOTE_MAX	8
+#define NOTE_KEY_MAX	32
+#define NOTE_VALUE_MAX	256
+
+static int
+set_note(struct run_config *c, const char *arg)
+{
+	const char *eq = strchr(arg, '='), *v;
+	char key[sizeof("note.") + NOTE_KEY_MAX];
+	size_t klen = eq != NULL ? (size_t)(eq - arg) : 0, i, n = 0;
+
+	if (klen == 0 || klen > NOTE_KEY_MAX) {
+		warnx("run: --note %s: want key=value, a key of 1 to %d "
+		    "characters", arg, NOTE_KEY_MAX);
+		return (-1);
+	}
+	snprintf(key, sizeof(key), "note.%.*s", (int)klen, arg);
+	if (!meta_key_valid(key)) {
+		warnx("run: --note %s: the key is not [A-Za-z0-9_.-]+", arg);
+		return (-1);
+	}
+	for (v = eq + 1; *v != '\0'; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			break;
+	if (*v != '\0' || strlen(eq + 1) > NOTE_VALUE_MAX) {
+		warnx("run: --note %.*s: want a value of at most %d "
+		    "characters, none a control character", (int)klen, arg,
+		    NOTE_VALUE_MAX);
+		return (-1);
+	}
+	for (i = 0; i < c->nmeta; i++) {
+		if (strcmp(c->meta[i].key, key) == 0) {
+			warnx("run: --note %.*s: given twice", (int)klen, arg);
+			return (-1);
+		}
+		n += strncmp(c->meta[i].key, "note.", 5) == 0;
+	}
+	if (n == NOTE_MAX) {
+		warnx("run: --note %s: more than %d notes", arg, NOTE_MAX);
+		return (-1);
+	}
+	run_config_add_meta(c, key, eq + 1);
+	return (0);
+}
+
 /* The values meta and the plan show of the options the setters keep. */
 static const char *
 show_reps(const struct run_config *c, char *buf, size_t len)
@@ -597,6 +649,21 @@ show_disturb_wait(const struct run_config *c, char *buf, size_t len)
 		return ("off");
 	snprintf(buf, len, "%.0f", c->disturb_wait);
 	return (buf);
+}
+
+static const char *
+show_note(const struct run_config *c, char *buf, size_t len)
+{
+	size_t i;
+
+	/* "patch=v3, mitigations=off"; meta has them as note.KEY. */
+	buf[0] = '\0';
+	for (i = 0; i < c->nmeta; i++)
+		if (strncmp(c->meta[i].key, "note.", 5) == 0)
+			snprintf(buf + strlen(buf), len - strlen(buf),
+			    "%s%s=%s", buf[0] != '\0' ? ", " : "",
+			    c->meta[i].key + 5, c->meta[i].value);
+	return (buf[0] != '\0' ? buf : NULL);
 }
 
 static const char *
@@ -732,6 +799,8 @@ static const struct run_opt opts[] = {
 	    .flags = O_VARY | O_VARY_EMPTY, .help = "opts" },
 	{ "newfs-opts", 0, required_argument, OPT_STR, SFIELD(newfs_opts),
 	    .flags = O_VARY | O_VARY_EMPTY, .help = "args" },
+	{ "note", 0, required_argument, OPT_FN, .set = set_note,
+	    .show = show_note, .flags = O_PLAN, .help = "key=value" },
 	{ "option", 'O', required_argument, OPT_FN, .set = set_option,
 	    .help = "key=value" },
 	{ "os", 0, required_argument, OPT_FN, .set = set_os,
@@ -1071,7 +1140,7 @@ run_options_meta(const struct run_config *c, FILE *meta)
 void
 run_options_plan(const struct run_config *c, FILE *fp)
 {
-	char buf[1024];
+	char buf[NOTE_MAX * (NOTE_KEY_MAX + NOTE_VALUE_MAX + 3) + 1];
 	const char *v, *p;
 	size_t i;
 	int k;
