@@ -814,9 +814,6 @@ static const struct run_opt opts[] = {
 	{ "qos-sysctls", 0, no_argument, OPT_FLAG, .field = FIELD(qos_sysctls) },
 	{ "results", 'R', required_argument, OPT_STR, SFIELD(results),
 	    .help = "root" },
-	/* -o: the deprecated spelling of -R */
-	{ NULL, 'o', required_argument, OPT_STR, SFIELD(results),
-	    .flags = O_NO_USAGE },
 	{ "synthetic", 0, required_argument, OPT_STR, SFIELD(synthetic),
 	    .help = "topology" },
 	{ "vary", 0, required_argument, OPT_FN, .set = set_vary,
@@ -879,7 +876,7 @@ run_option(struct run_config *c, int ch, const char *arg)
 		break;
 	case OPT_STR:
 		/* An empty path would name "" (or, for -R, the root). */
-		if (*arg == '\0' && strchr("aoR", o->letter) != NULL &&
+		if (*arg == '\0' && strchr("aR", o->letter) != NULL &&
 		    o->letter != 0) {
 			warnx("run: -%c '': empty: want a %s", o->letter,
 			    o->letter == 'a' ? "file" : "directory");

@@ -106,12 +106,11 @@ set=$(set_of "$S/o")
 [ "$(ls -d "$S"/l/*/mylabel/*/ | wc -l)" -eq 2 ] &&
     ok "--label names the set; a second run makes a second set" ||
     not_ok "--label names the set; a second run makes a second set" "$(ls -R "$S/l")"
-# -o, the former spelling of -R, still names the result root; --results too.
-"$FSCONC" run $CAL -j 1 -r 1 --label old -o "$S/l" >/dev/null 2>&1
+# --results, -R's long name, names the result root too.
 "$FSCONC" run $CAL -j 1 -r 1 --label long --results "$S/l" >/dev/null 2>&1
-[ "$(ls -d "$S"/l/*/old/*/ "$S"/l/*/long/*/ | wc -l)" -eq 2 ] &&
-    ok "-o (deprecated) and --results: the result root" ||
-    not_ok "-o (deprecated) and --results: the result root" "$(ls -R "$S/l")"
+[ "$(ls -d "$S"/l/*/long/*/ | wc -l)" -eq 1 ] &&
+    ok "--results: the result root" ||
+    not_ok "--results: the result root" "$(ls -R "$S/l")"
 
 # --- --memory-guard ---------------------------------------------------------
 "$FSCONC" run $CAL --memory-guard sometimes --dry-run >"$S/mg.out" 2>&1; rc=$?
