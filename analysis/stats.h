@@ -401,8 +401,8 @@ void	 gate_text(char *buf, size_t len, const struct rs_set *,
 void	 gate_print(FILE *, const char *prefix, const struct rs_set *,
 	    const struct gate *, size_t n);
 /*
- * The precision meta of a set (precision_target, _met, _stop, _real.N,
- * _ec.N), as one line after prefix; 0 (nothing printed) without them.
+ * The precision meta of a set (precision, precision_met, _stop,
+ * _real.N, _ec.N), as one line after prefix; 0 (nothing printed) without them.
  */
 int	 precision_print(FILE *, const char *prefix, const struct rs_set *);
 

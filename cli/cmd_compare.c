@@ -45,7 +45,6 @@ static const struct option longopts[] = {
 	{ "metric",	required_argument,	NULL,	'm' },
 	{ "no-campaign", no_argument,		NULL,	OPT_NO_CAMPAIGN },
 	{ "results",	required_argument,	NULL,	'R' },
-	{ "root",	required_argument,	NULL,	'R' },
 	{ "usl-all",	no_argument,		NULL,	OPT_USL_ALL },
 	{ "width",	required_argument,	NULL,	'w' },
 	{ NULL,		0,			NULL,	0 },

@@ -260,7 +260,6 @@ history_main(int argc, char **argv, int report)
 		{ "metric",	required_argument,	NULL, OPT_METRIC },
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "results",	required_argument,	NULL, 'R' },
-		{ "root",	required_argument,	NULL, 'R' },
 		{ "since",	required_argument,	NULL, OPT_SINCE },
 		{ "title",	required_argument,	NULL, 't' },
 		{ NULL,		0,			NULL, 0 },

@@ -42,7 +42,7 @@ struct level {
 
 struct import {
 	const char	*label;		/* -l */
-	const char	*root;		/* -R (-o: deprecated) */
+	const char	*root;		/* -R */
 	const char	*host;		/* --host */
 	const char	*ncpu;		/* --ncpu */
 	const char	*db;		/* --db */
@@ -406,7 +406,7 @@ cmd_import(int argc, char **argv)
 	im.root = rs_default_root();
 	im.date = -1;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "hl:m:o:R:", longopts, NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, "hl:m:R:", longopts, NULL)) != -1)
 		switch (ch) {
 		case 'h':
 			usage(stdout);
@@ -434,7 +434,6 @@ cmd_import(int argc, char **argv)
 			    (im.nmeta + 1) * sizeof(char *));
 			im.meta[im.nmeta++] = optarg;
 			break;
-		case 'o':		/* deprecated spelling of -R */
 		case 'R':
 			im.root = optarg;
 			break;
@@ -476,7 +475,7 @@ cmd_import(int argc, char **argv)
 		goto usage;
 	}
 	if (*im.root == '\0') {
-		warnx("import: -o '': empty: want a directory");
+		warnx("import: -R '': empty: want a directory");
 		goto usage;
 	}
 	if ((why = rs_name_error(im.label)) != NULL ||

@@ -120,7 +120,6 @@ make_longopts(void)
 		    NIGHTLY_OPT_NO_RUN },
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "results",	required_argument,	NULL, 'R' },
-		{ "root",	required_argument,	NULL, 'R' },
 		{ "spread-nights", required_argument,	NULL,
 		    NIGHTLY_OPT_SPREAD_NIGHTS },
 		{ "threshold",	required_argument,	NULL,

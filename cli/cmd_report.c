@@ -37,7 +37,6 @@ cmd_report(int argc, char **argv)
 		{ "max-cv",	required_argument,	NULL, 'V' },
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "results",	required_argument,	NULL, 'R' },
-		{ "root",	required_argument,	NULL, 'R' },
 		{ "title",	required_argument,	NULL, 't' },
 		{ "usl-all",	no_argument,		NULL, 'U' },
 		{ NULL,		0,			NULL, 0 },

@@ -33,7 +33,6 @@ cmd_why(int argc, char **argv)
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "results",	required_argument,	NULL, 'R' },
-		{ "root",	required_argument,	NULL, 'R' },
 		{ "scope",	required_argument,	NULL, 's' },
 		{ "top",	required_argument,	NULL, 'n' },
 		{ NULL,		0,			NULL, 0 },

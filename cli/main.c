@@ -46,7 +46,7 @@ const struct fsconc_command fsconc_commands[] = {
 	    "tables and plots (SVG/HTML)" },
 	{ "nightly", cmd_nightly, "nightly [run options] [--baseline SET|latest]",
 	    "run, compare with a baseline, give a verdict" },
-	{ "import", cmd_import, "import --label L -o DIR N=FILE...",
+	{ "import", cmd_import, "import -l label [options] N=file ...",
 	    "bring in time(1) or plain measurements" },
 	{ "limits", cmd_limits, "limits",
 	    "the machine's copy, device and syscall ceilings" },

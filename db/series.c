@@ -156,7 +156,8 @@ meta_row(void *arg, const struct dbx_row *r)
 {
 	struct loader *l = arg;
 	struct lset *s = find(l, dbx_int(r, 0));
-	const char *key = dbx_text(r, 1);
+	/* A row synced from an old set keeps its old key. */
+	const char *key = rs_meta_key_now(dbx_text(r, 1));
 
 	if (s != NULL && s->hist != (size_t)-1 && !rs_meta_outcome(key))
 		hist_set_meta(l->hs, s->hist, key, dbx_text(r, 2));

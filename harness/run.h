@@ -140,43 +140,15 @@ struct run_config {
 	size_t		 nmeta;
 };
 
-/* Long-only option codes; a command extending run's options uses codes
- * from RUN_OPT_END up. */
+/*
+ * getopt codes: an option's is its letter, or RUN_OPT_TABLE + its row
+ * in options.c's table; the two below are fixed, as other files name
+ * them.  A command extending run's options uses codes from RUN_OPT_END up.
+ */
 enum {
-	RUN_OPT_ORDER = 256,
-	RUN_OPT_SEED,
-	RUN_OPT_DISK,
-	RUN_OPT_FS,
-	RUN_OPT_NEWFS_OPTS,
-	RUN_OPT_MOUNT_OPTS,
-	RUN_OPT_LAYOUT,
-	RUN_OPT_BIND,
-	RUN_OPT_DISTRIB,
-	RUN_OPT_MODE,
+	RUN_OPT_HELP = 256,
 	RUN_OPT_LABEL,
-	RUN_OPT_DRY_RUN,
-	RUN_OPT_VERIFY,
-	RUN_OPT_OS,
-	RUN_OPT_SYNTHETIC,
-	RUN_OPT_HELP,
-	RUN_OPT_VARY,
-	RUN_OPT_PROFILE,
-	RUN_OPT_PROFILE_FREQ,
-	RUN_OPT_PROFILE_REPS,
-	RUN_OPT_DISTURB_LIMIT,
-	RUN_OPT_DISTURB_RERUNS,
-	RUN_OPT_WAIT_QUIET,
-	RUN_OPT_IDLE_GUARD,
-	RUN_OPT_QOS_SYSCTLS,
-	RUN_OPT_PRECISION,
-	RUN_OPT_BUDGET,
-	RUN_OPT_MAX_REPS,
-	RUN_OPT_DISTURB_WAIT,
-	RUN_OPT_WARMUP,
-	RUN_OPT_MEMORY_GUARD,
-	RUN_OPT_CPUS,
-	RUN_OPT_BATCH_END,
-	RUN_OPT_TABLE = 384,	/* options.c's table numbers the rest */
+	RUN_OPT_TABLE,
 	RUN_OPT_END = 512,
 };
 
@@ -198,8 +170,9 @@ void	 run_usage_options(FILE *);
 int	 run_vary_option(const char *key, size_t len, int *empty);
 const char *run_vary_keys(char *buf, size_t len);
 /*
- * The options whose meta keys and plan lines the table writes (the
- * others' are run_meta.c's): "key=value" lines, "name: value" lines.
+ * The meta keys and plan lines the table's rows make (the others' are
+ * run_meta.c's): "key=value" lines, the key an option's name with '_'
+ * for '-'; "name: value" lines, with what the value means.
  */
 void	 run_options_meta(const struct run_config *, FILE *meta);
 void	 run_options_plan(const struct run_config *, FILE *);
@@ -345,8 +318,6 @@ const char *run_size_disk(struct md_spec *, enum run_layout, int max_level,
 const char *run_order_name(enum run_order);
 const char *idle_guard_name(enum idle_guard);
 const char *memory_guard_name(enum memory_guard);
-const char *batch_end_name(enum batch_end);
-int	 batch_end_parse(const char *);	/* -1 if unknown */
 const char *run_mode_name(enum run_mode);
 const char *run_layout_name(enum run_layout);
 const char *bind_level_name(enum bind_level);

@@ -281,6 +281,25 @@ rs_meta_outcome(const char *key)
 }
 
 const char *
+rs_meta_key_now(const char *key)
+{
+	/* Renamed to the option's name: old key, new key. */
+	static const char *const renamed[][2] = {
+		{ "levels", "jobs" },
+		{ "workload.option", "option" },
+		{ "precision_target", "precision" },
+		{ "disturb_threshold", "disturb_limit" },
+		{ "disturb_max_reruns", "disturb_reruns" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++)
+		if (strcmp(key, renamed[i][0]) == 0)
+			return (renamed[i][1]);
+	return (key);
+}
+
+const char *
 rs_utc_time(char *buf, size_t len, time_t t)
 {
 	struct tm tm;

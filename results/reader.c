@@ -377,7 +377,7 @@ read_meta_at(struct rs_set *s, int dirfd, char *err, size_t errlen)
 			break;
 		}
 		s->meta = xrealloc(s->meta, (s->nmeta + 1) * sizeof(*s->meta));
-		s->meta[s->nmeta].key = xstrdup(line);
+		s->meta[s->nmeta].key = xstrdup(rs_meta_key_now(line));
 		s->meta[s->nmeta].value = xstrdup(eq + 1);
 		s->nmeta++;
 	}

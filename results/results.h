@@ -59,6 +59,13 @@ int	 rs_meta_volatile(const char *key);
  * (interrupted, aborted).  A change in them names no cause (history).
  */
 int	 rs_meta_outcome(const char *key);
+/*
+ * A meta key under its name today: an old set's "levels" is "jobs",
+ * "precision_target" "precision" ... (meta keys are run's option names
+ * since; results/FORMAT.md lists the old ones).  Anything else as it is.
+ * The reader and the database's rows read old keys through it.
+ */
+const char *rs_meta_key_now(const char *key);
 
 #define RS_MAX_METRICS	16
 #define RS_MAX_JOBS	(1 << 20)	/* highest concurrency level read */

@@ -109,12 +109,12 @@ gate_set(const struct rs_set *s, double conf, double max_cv,
 	if ((v = rs_meta_get(s, "precision_met")) != NULL &&
 	    strcmp(v, "no") == 0) {
 		g[n].kind = GATE_PRECISION;
-		g[n].limit = meta_pct(s, "precision_target");
+		g[n].limit = meta_pct(s, "precision");
 		n++;
 	}
 	v = rs_meta_get(s, "disturbed_kept");
 	if (gate_disturbed(v != NULL ? atoi(v) : 0,
-	    meta_pct(s, "disturbed_worst"), meta_pct(s, "disturb_threshold"),
+	    meta_pct(s, "disturbed_worst"), meta_pct(s, "disturb_limit"),
 	    &g[n]))
 		g[n++].by = rs_meta_get(s, "disturbed_by");
 	*gp = g;
@@ -304,7 +304,7 @@ reached(FILE *fp, const struct rs_set *s, const char *prefix,
 int
 precision_print(FILE *fp, const char *prefix, const struct rs_set *s)
 {
-	const char *t = rs_meta_get(s, "precision_target");
+	const char *t = rs_meta_get(s, "precision");
 	const char *met = rs_meta_get(s, "precision_met");
 	const char *stop = rs_meta_get(s, "precision_stop");
 	int any;

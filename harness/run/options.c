@@ -57,12 +57,6 @@ static const char *const batch_end_names[] = {
 };
 
 const char *
-batch_end_name(enum batch_end e)
-{
-	return (batch_end_names[e]);
-}
-
-const char *
 run_order_name(enum run_order o)
 {
 	return (order_names[o]);
@@ -136,13 +130,6 @@ lookup(const char *const *names, size_t n, const char *s)
 		if (strcmp(names[i], s) == 0)
 			return ((int)i);
 	return (-1);
-}
-#define LOOKUP(names, s) lookup(names, sizeof(names) / sizeof(names[0]), s)
-
-int
-batch_end_parse(const char *s)
-{
-	return (LOOKUP(batch_end_names, s));
 }
 
 void
@@ -554,41 +541,179 @@ set_vary(struct run_config *c, const char *arg)
 	return (0);
 }
 
+/*
+ * --note KEY=VALUE: what the run cannot see (the patch under test, a
+ * firmware setting), kept as meta note.KEY, so that compare, report and
+ * history show it as a difference between sets.  Bounded and from a
+ * small character set; in its own namespace, it never stands for a key
+ * run writes.
+ */
+#define NOTE_MAX	8
+#define NOTE_KEY_MAX	32
+#define NOTE_VALUE_MAX	256
+
+static int
+set_note(struct run_config *c, const char *arg)
+{
+	const char *eq = strchr(arg, '='), *v;
+	char key[sizeof("note.") + NOTE_KEY_MAX];
+	size_t klen = eq != NULL ? (size_t)(eq - arg) : 0, i, n = 0;
+
+	if (klen == 0 || klen > NOTE_KEY_MAX) {
+		warnx("run: --note %s: want key=value, a key of 1 to %d "
+		    "characters", arg, NOTE_KEY_MAX);
+		return (-1);
+	}
+	snprintf(key, sizeof(key), "note.%.*s", (int)klen, arg);
+	if (!meta_key_valid(key)) {
+		warnx("run: --note %s: the key is not [A-Za-z0-9_.-]+", arg);
+		return (-1);
+	}
+	for (v = eq + 1; *v != '\0'; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			break;
+	if (*v != '\0' || strlen(eq + 1) > NOTE_VALUE_MAX) {
+		warnx("run: --note %.*s: want a value of at most %d "
+		    "characters, none a control character", (int)klen, arg,
+		    NOTE_VALUE_MAX);
+		return (-1);
+	}
+	for (i = 0; i < c->nmeta; i++) {
+		if (strcmp(c->meta[i].key, key) == 0) {
+			warnx("run: --note %.*s: given twice", (int)klen, arg);
+			return (-1);
+		}
+		n += strncmp(c->meta[i].key, "note.", 5) == 0;
+	}
+	if (n == NOTE_MAX) {
+		warnx("run: --note %s: more than %d notes", arg, NOTE_MAX);
+		return (-1);
+	}
+	run_config_add_meta(c, key, eq + 1);
+	return (0);
+}
+
+/* The values meta and the plan show of the options the setters keep. */
+static const char *
+show_reps(const struct run_config *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d", c->reps);
+	return (buf);
+}
+
+static const char *
+show_seed(const struct run_config *c, char *buf, size_t len)
+{
+	/* Only a random order has a seed to say. */
+	if (c->order != RUN_ORDER_RANDOM)
+		return (NULL);
+	snprintf(buf, len, "%lu", c->seed);
+	return (buf);
+}
+
+static const char *
+show_jobs(const struct run_config *c, char *buf, size_t len)
+{
+	size_t i;
+
+	/* The levels -j expanded to, "1,2", not the "1,ncpu" given. */
+	buf[0] = '\0';
+	for (i = 0; i < c->nlevels; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%d",
+		    i ? "," : "", c->levels[i]);
+	return (buf);
+}
+
+static const char *
+show_precision(const struct run_config *c, char *buf, size_t len)
+{
+	if (c->precision <= 0)
+		return (NULL);
+	snprintf(buf, len, "%g", c->precision);
+	return (buf);
+}
+
+static const char *
+show_disturb_limit(const struct run_config *c, char *buf, size_t len)
+{
+	if (c->disturb_limit < 0)
+		return ("off");
+	snprintf(buf, len, "%g", 100 * c->disturb_limit);
+	return (buf);
+}
+
+static const char *
+show_disturb_wait(const struct run_config *c, char *buf, size_t len)
+{
+	if (c->disturb_wait <= 0)
+		return ("off");
+	snprintf(buf, len, "%.0f", c->disturb_wait);
+	return (buf);
+}
+
+static const char *
+show_note(const struct run_config *c, char *buf, size_t len)
+{
+	size_t i;
+
+	/* "patch=v3, mitigations=off"; meta has them as note.KEY. */
+	buf[0] = '\0';
+	for (i = 0; i < c->nmeta; i++)
+		if (strncmp(c->meta[i].key, "note.", 5) == 0)
+			snprintf(buf + strlen(buf), len - strlen(buf),
+			    "%s%s=%s", buf[0] != '\0' ? ", " : "",
+			    c->meta[i].key + 5, c->meta[i].value);
+	return (buf[0] != '\0' ? buf : NULL);
+}
+
+static const char *
+show_cpus(const struct run_config *c, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return (c->cpus != NULL ? c->cpus : "inherited");
+}
+
 enum opt_kind {
 	OPT_NONE,	/* --help: the caller's */
 	OPT_FLAG,	/* int field set to 1 */
 	OPT_STR,	/* char * field, replaced */
 	OPT_ENUM,	/* int-sized enum field, one of names */
 	OPT_UINT,	/* int field, min..max */
-	OPT_FN,		/* the setter does it all */
+	OPT_FN,		/* the setter does it all, show says the value */
 };
 
 /* Flags. */
 #define O_VARY		0x01	/* a --vary axis under its long name */
 #define O_VARY_EMPTY	0x02	/* ... whose empty value is one */
-#define O_META		0x04	/* meta key written by run_options_meta */
-#define O_PLAN		0x08	/* line in the plan by run_options_plan */
+#define O_META		0x04	/* its meta key is its name, '-' as '_' */
+#define O_PLAN		0x08	/* --dry-run's plan has a line for it */
+#define O_IF_SET	0x10	/* ... both only when not 0 */
+#define O_NO_USAGE	0x20	/* not in usage (or in another's help) */
 
 /*
  * One option of run's.  A field is named by its offset in run_config;
  * FIELD refuses, at compile time, one that is not int-sized (the enum
- * and int kinds store an int).
+ * and int kinds store an int).  Its getopt code is its letter, or
+ * RUN_OPT_TABLE + its row, or code when other files name it.
  */
 struct run_opt {
 	const char	*name;		/* long name; NULL: short only */
 	int		 letter;	/* short letter, or 0 */
-	int		 code;		/* getopt's value; 0: assigned */
 	int		 has_arg;	/* getopt's */
 	enum opt_kind	 kind;
 	size_t		 field;		/* offsetof(struct run_config, ...) */
 	const char *const *names;	/* OPT_ENUM: the values */
 	size_t		 nnames;
+	const char *const *explain;	/* OPT_ENUM: the plan's words for
+					   each value, or NULL */
 	unsigned	 min, max;	/* OPT_UINT */
 	int		 (*set)(struct run_config *, const char *);
-	const char	*meta;		/* meta key; NULL: none */
+	/* The value meta and the plan show, when the field is not it. */
+	const char	*(*show)(const struct run_config *, char *, size_t);
 	int		 flags;		/* O_* */
-	int		 usage;		/* usage line * 10 + place; 0: none */
 	const char	*help;		/* usage's argument; NULL: enum values */
+	int		 code;		/* RUN_OPT_HELP ...; 0: from the row */
 };
 
 #define FIELD(m)	(offsetof(struct run_config, m) + 0 * sizeof(char	\
@@ -596,119 +721,119 @@ struct run_opt {
 #define SFIELD(m)	offsetof(struct run_config, m)
 #define NAMES(a)	(a), sizeof(a) / sizeof((a)[0])
 
+static const char *const batch_end_explain[] = {
+	[BATCH_END_EXIT] = "the last worker's exit (dirty data is written by "
+	    "the untimed refresh)",
+	[BATCH_END_SYNCFS] = "after the last worker, syncfs(2) of every disk, "
+	    "timed",
+};
+
 /*
- * Run's options: getopt's tables, usage, the --vary axes, the generic
- * meta keys and plan lines, and run_option's dispatch come from here.
- * In getopt's order (alphabetical, as it was).  A new option is an entry
- * here (code 0: one is assigned), its field in struct run_config, and
- * the code that uses the field; with O_META and O_PLAN its value goes
- * to meta and the plan, and its key into results/FORMAT.md.
+ * Run's options: getopt's tables, usage (sorted by name), the --vary
+ * axes, the meta keys (in the table's order) and plan lines of the
+ * flagged rows come from here.  A new option is a row, the field it
+ * sets in struct run_config if it needs one, the code that uses it, and
+ * with O_META its key in results/FORMAT.md.  The rows with O_META come
+ * first, in the order meta has them; the others follow by name.
  */
 static const struct run_opt opts[] = {
-	{ "archive", 'a', 'a', required_argument, OPT_STR, SFIELD(archive),
-	    .usage = 11, .help = "archive" },
-	{ "batch-end", 0, RUN_OPT_BATCH_END, required_argument, OPT_ENUM,
-	    FIELD(batch_end), NAMES(batch_end_names), .meta = "batch_end",
-	    .flags = O_VARY | O_META, .usage = 151 },
-	{ "bind", 0, RUN_OPT_BIND, required_argument, OPT_ENUM, FIELD(bind),
-	    NAMES(bind_names), .meta = "bind", .flags = O_VARY,
-	    .usage = 22 },
-	{ "budget", 0, RUN_OPT_BUDGET, required_argument, OPT_FN,
-	    .set = set_budget },
-	{ "cpus", 0, RUN_OPT_CPUS, required_argument, OPT_FN,
-	    .set = set_cpus, .meta = "cpus", .usage = 141,
-	    .help = "inherited|online|isolated|list" },
-	{ "disk", 0, RUN_OPT_DISK, required_argument, OPT_STR, SFIELD(disk),
-	    .meta = "disk", .flags = O_VARY, .usage = 31, .help = "spec" },
-	{ "distrib", 0, RUN_OPT_DISTRIB, required_argument, OPT_ENUM,
-	    FIELD(distrib), NAMES(distrib_names), .meta = "distrib",
-	    .usage = 32 },
-	{ "disturb-limit", 0, RUN_OPT_DISTURB_LIMIT, required_argument, OPT_FN,
-	    .set = set_disturb_limit, .meta = "disturb_threshold",
-	    .usage = 102, .help = "pct|off" },
-	{ "disturb-reruns", 0, RUN_OPT_DISTURB_RERUNS, required_argument,
-	    OPT_UINT, FIELD(disturb_reruns), .min = 0, .max = 100,
-	    .meta = "disturb_max_reruns", .usage = 111, .help = "n" },
-	{ "disturb-wait", 0, RUN_OPT_DISTURB_WAIT, required_argument, OPT_FN,
-	    .set = set_disturb_wait, .meta = "disturb_wait", .usage = 112,
-	    .help = "duration|off" },
-	{ "dry-run", 0, RUN_OPT_DRY_RUN, no_argument, OPT_FLAG,
-	    FIELD(dry_run), .usage = 33 },
-	{ "fs", 0, RUN_OPT_FS, required_argument, OPT_STR, SFIELD(fs),
-	    .meta = "fs", .flags = O_VARY, .usage = 41, .help = "type" },
-	{ "help", 0, RUN_OPT_HELP, no_argument, OPT_NONE, .usage = 0 },
-	{ "idle-guard", 0, RUN_OPT_IDLE_GUARD, required_argument, OPT_ENUM,
-	    FIELD(idle_guard), NAMES(guard_names), .meta = "idle_guard",
-	    .flags = O_VARY, .usage = 121 },
-	{ "jobs", 'j', 'j', required_argument, OPT_STR, SFIELD(jobs_spec),
-	    .meta = "levels", .usage = 12, .help = "jobs" },
-	{ "label", 0, RUN_OPT_LABEL, required_argument, OPT_FN,
-	    .set = set_label, .usage = 42, .help = "name" },
-	{ "layout", 0, RUN_OPT_LAYOUT, required_argument, OPT_ENUM,
-	    FIELD(layout), NAMES(layout_names), .meta = "layout",
-	    .flags = O_VARY, .usage = 43 },
-	{ "max-reps", 0, RUN_OPT_MAX_REPS, required_argument, OPT_UINT,
-	    FIELD(max_reps), .min = 1, .max = 100000 },
-	{ "memory-guard", 0, RUN_OPT_MEMORY_GUARD, required_argument, OPT_ENUM,
-	    FIELD(memory_guard), NAMES(memory_guard_names),
-	    .meta = "memory_guard", .flags = O_VARY, .usage = 131 },
-	{ "mode", 0, RUN_OPT_MODE, required_argument, OPT_ENUM, FIELD(mode),
-	    NAMES(mode_names), .meta = "mode", .flags = O_VARY, .usage = 51 },
-	{ "mount-opts", 0, RUN_OPT_MOUNT_OPTS, required_argument, OPT_STR,
-	    SFIELD(mount_opts), .meta = "mount_opts",
-	    .flags = O_VARY | O_VARY_EMPTY, .usage = 52, .help = "opts" },
-	{ "newfs-opts", 0, RUN_OPT_NEWFS_OPTS, required_argument, OPT_STR,
-	    SFIELD(newfs_opts), .meta = "newfs_opts",
-	    .flags = O_VARY | O_VARY_EMPTY, .usage = 61, .help = "args" },
-	{ "option", 'O', 'O', required_argument, OPT_FN, .set = set_option,
-	    .meta = "workload.option", .usage = 13, .help = "key=value" },
-	{ "order", 0, RUN_OPT_ORDER, required_argument, OPT_ENUM,
-	    FIELD(order), NAMES(order_names), .meta = "order", .usage = 62 },
-	{ "os", 0, RUN_OPT_OS, required_argument, OPT_FN, .set = set_os,
-	    .usage = 71, .help = "linux|freebsd" },
-	{ "profile", 0, RUN_OPT_PROFILE, optional_argument, OPT_FN,
-	    .set = set_profile, .usage = 91, .help = "required|optional" },
-	{ "profile-freq", 0, RUN_OPT_PROFILE_FREQ, required_argument, OPT_UINT,
-	    FIELD(profile_hz), .min = 1, .max = 100000, .usage = 92,
-	    .help = "hz" },
-	{ "profile-reps", 0, RUN_OPT_PROFILE_REPS, required_argument, OPT_UINT,
-	    FIELD(profile_reps), .min = 1, .max = 1000, .usage = 101,
-	    .help = "n" },
-	{ "qos-sysctls", 0, RUN_OPT_QOS_SYSCTLS, no_argument, OPT_FLAG,
-	    FIELD(qos_sysctls), .usage = 122 },
-	{ "precision", 0, RUN_OPT_PRECISION, required_argument, OPT_FN,
-	    .set = set_precision, .meta = "precision_target", .usage = 82,
+	{ "mode", 0, required_argument, OPT_ENUM, FIELD(mode),
+	    NAMES(mode_names), .flags = O_VARY | O_META },
+	{ "bind", 0, required_argument, OPT_ENUM, FIELD(bind),
+	    NAMES(bind_names), .flags = O_VARY | O_META },
+	{ "distrib", 0, required_argument, OPT_ENUM, FIELD(distrib),
+	    NAMES(distrib_names), .flags = O_META },
+	{ "layout", 0, required_argument, OPT_ENUM, FIELD(layout),
+	    NAMES(layout_names), .flags = O_VARY | O_META },
+	{ "order", 0, required_argument, OPT_ENUM, FIELD(order),
+	    NAMES(order_names), .flags = O_META },
+	{ "seed", 0, required_argument, OPT_FN, .set = set_seed,
+	    .show = show_seed, .flags = O_META, .help = "n" },
+	{ "jobs", 'j', required_argument, OPT_STR, SFIELD(jobs_spec),
+	    .show = show_jobs, .flags = O_META, .help = "jobs" },
+	{ "reps", 'r', required_argument, OPT_FN, .set = set_reps,
+	    .show = show_reps, .flags = O_META, .help = "reps" },
+	{ "warmup", 0, required_argument, OPT_UINT, FIELD(warmup), .min = 0,
+	    .max = RUN_MAX_WARMUP, .flags = O_META | O_IF_SET, .help = "n" },
+	{ "precision", 0, required_argument, OPT_FN, .set = set_precision,
+	    .show = show_precision, .flags = O_META,
 	    .help = "pct [--budget time] [--max-reps n]" },
-	{ "reps", 'r', 'r', required_argument, OPT_FN, .set = set_reps,
-	    .meta = "reps", .usage = 15, .help = "reps" },
-	{ "results", 'R', 'R', required_argument, OPT_STR, SFIELD(results),
-	    .usage = 14, .help = "root" },
-	/* -o: the deprecated spelling of -R */
-	{ NULL, 'o', 'o', required_argument, OPT_STR, SFIELD(results),
-	    .usage = 0 },
-	{ "seed", 0, RUN_OPT_SEED, required_argument, OPT_FN, .set = set_seed,
-	    .meta = "seed", .usage = 72, .help = "n" },
-	{ "synthetic", 0, RUN_OPT_SYNTHETIC, required_argument, OPT_STR,
-	    SFIELD(synthetic), .usage = 73, .help = "topology" },
-	{ "vary", 0, RUN_OPT_VARY, required_argument, OPT_FN, .set = set_vary },
-	{ "verify", 0, RUN_OPT_VERIFY, no_argument, OPT_FLAG, FIELD(verify),
-	    .meta = "verify", .usage = 81 },
-	{ "wait-quiet", 0, RUN_OPT_WAIT_QUIET, optional_argument, OPT_FN,
-	    .set = set_wait_quiet, .meta = "wait_quiet", .usage = 161,
+	{ "verify", 0, no_argument, OPT_FLAG, FIELD(verify),
+	    .flags = O_META },
+	{ "disturb-limit", 0, required_argument, OPT_FN,
+	    .set = set_disturb_limit, .show = show_disturb_limit,
+	    .flags = O_META, .help = "pct|off" },
+	{ "disturb-reruns", 0, required_argument, OPT_UINT,
+	    FIELD(disturb_reruns), .min = 0, .max = 100, .flags = O_META,
+	    .help = "n" },
+	{ "disturb-wait", 0, required_argument, OPT_FN,
+	    .set = set_disturb_wait, .show = show_disturb_wait,
+	    .flags = O_META, .help = "duration|off" },
+	{ "batch-end", 0, required_argument, OPT_ENUM, FIELD(batch_end),
+	    NAMES(batch_end_names), batch_end_explain,
+	    .flags = O_VARY | O_META | O_PLAN },
+	{ "cpus", 0, required_argument, OPT_FN, .set = set_cpus,
+	    .show = show_cpus, .flags = O_META,
+	    .help = "inherited|online|isolated|list" },
+	/* By name: their meta keys (if any) are written by their use. */
+	{ "archive", 'a', required_argument, OPT_STR, SFIELD(archive),
+	    .help = "archive" },
+	{ "budget", 0, required_argument, OPT_FN, .set = set_budget,
+	    .flags = O_NO_USAGE },
+	{ "disk", 0, required_argument, OPT_STR, SFIELD(disk),
+	    .flags = O_VARY, .help = "spec" },
+	{ "dry-run", 0, no_argument, OPT_FLAG, .field = FIELD(dry_run) },
+	{ "fs", 0, required_argument, OPT_STR, SFIELD(fs), .flags = O_VARY,
+	    .help = "type" },
+	{ "help", 0, no_argument, OPT_NONE, .flags = O_NO_USAGE,
+	    .code = RUN_OPT_HELP },
+	{ "idle-guard", 0, required_argument, OPT_ENUM, FIELD(idle_guard),
+	    NAMES(guard_names), .flags = O_VARY },
+	{ "label", 0, required_argument, OPT_FN, .set = set_label,
+	    .help = "name", .code = RUN_OPT_LABEL },
+	{ "max-reps", 0, required_argument, OPT_UINT, FIELD(max_reps),
+	    .min = 1, .max = 100000, .flags = O_NO_USAGE },
+	{ "memory-guard", 0, required_argument, OPT_ENUM,
+	    FIELD(memory_guard), NAMES(memory_guard_names), .flags = O_VARY },
+	{ "mount-opts", 0, required_argument, OPT_STR, SFIELD(mount_opts),
+	    .flags = O_VARY | O_VARY_EMPTY, .help = "opts" },
+	{ "newfs-opts", 0, required_argument, OPT_STR, SFIELD(newfs_opts),
+	    .flags = O_VARY | O_VARY_EMPTY, .help = "args" },
+	{ "note", 0, required_argument, OPT_FN, .set = set_note,
+	    .show = show_note, .flags = O_PLAN, .help = "key=value" },
+	{ "option", 'O', required_argument, OPT_FN, .set = set_option,
+	    .help = "key=value" },
+	{ "os", 0, required_argument, OPT_FN, .set = set_os,
+	    .help = "linux|freebsd" },
+	{ "profile", 0, optional_argument, OPT_FN, .set = set_profile,
+	    .help = "required|optional" },
+	{ "profile-freq", 0, required_argument, OPT_UINT, FIELD(profile_hz),
+	    .min = 1, .max = 100000, .help = "hz" },
+	{ "profile-reps", 0, required_argument, OPT_UINT, FIELD(profile_reps),
+	    .min = 1, .max = 1000, .help = "n" },
+	{ "qos-sysctls", 0, no_argument, OPT_FLAG, .field = FIELD(qos_sysctls) },
+	{ "results", 'R', required_argument, OPT_STR, SFIELD(results),
+	    .help = "root" },
+	{ "synthetic", 0, required_argument, OPT_STR, SFIELD(synthetic),
+	    .help = "topology" },
+	{ "vary", 0, required_argument, OPT_FN, .set = set_vary,
+	    .flags = O_NO_USAGE },
+	{ "wait-quiet", 0, optional_argument, OPT_FN, .set = set_wait_quiet,
 	    .help = "duration|off" },
-	{ "warmup", 0, RUN_OPT_WARMUP, required_argument, OPT_UINT,
-	    FIELD(warmup), .min = 0, .max = RUN_MAX_WARMUP, .meta = "warmup",
-	    .usage = 162, .help = "n" },
-	{ "workload", 'w', 'w', required_argument, OPT_FN,
-	    .set = set_workload, .meta = "workload", .usage = 21,
+	{ "workload", 'w', required_argument, OPT_FN, .set = set_workload,
 	    .help = "workload" },
 };
 #define NOPTS	(sizeof(opts) / sizeof(opts[0]))
 
+_Static_assert(RUN_OPT_TABLE + NOPTS <= RUN_OPT_END,
+    "run's options: more rows than codes below RUN_OPT_END");
+
 static int
 opt_code(size_t i)
 {
-	return (opts[i].code != 0 ? opts[i].code : RUN_OPT_TABLE + (int)i);
+	if (opts[i].code != 0)
+		return (opts[i].code);
+	return (opts[i].letter != 0 ? opts[i].letter : RUN_OPT_TABLE + (int)i);
 }
 
 static const struct run_opt *
@@ -751,7 +876,7 @@ run_option(struct run_config *c, int ch, const char *arg)
 		break;
 	case OPT_STR:
 		/* An empty path would name "" (or, for -R, the root). */
-		if (*arg == '\0' && strchr("aoR", o->letter) != NULL &&
+		if (*arg == '\0' && strchr("aR", o->letter) != NULL &&
 		    o->letter != 0) {
 			warnx("run: -%c '': empty: want a %s", o->letter,
 			    o->letter == 'a' ? "file" : "directory");
@@ -820,48 +945,66 @@ run_long_options(void)
 
 /* What usage shows for an option: "[-a archive]", "[--dry-run]" ... */
 static void
-usage_item(FILE *fp, const struct run_opt *o)
+usage_item(char *buf, size_t len, const struct run_opt *o)
 {
-	char buf[256];
+	char vals[256];
 	const char *help = o->help;
 
 	if (help == NULL && o->kind == OPT_ENUM) {
-		buf[0] = '\0';
+		vals[0] = '\0';
 		for (size_t k = 0; k < o->nnames; k++)
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
-			    "%s%s", k ? "|" : "", o->names[k]);
-		help = buf;
+			snprintf(vals + strlen(vals), sizeof(vals) -
+			    strlen(vals), "%s%s", k ? "|" : "", o->names[k]);
+		help = vals;
 	}
 	if (o->letter != 0)
-		fprintf(fp, "[-%c %s]", o->letter, help);
+		snprintf(buf, len, "[-%c %s]", o->letter, help);
 	else if (o->has_arg == optional_argument)
-		fprintf(fp, "[--%s[=%s]]", o->name, help);
+		snprintf(buf, len, "[--%s[=%s]]", o->name, help);
 	else if (o->has_arg == required_argument)
-		fprintf(fp, "[--%s %s]", o->name, help);
+		snprintf(buf, len, "[--%s %s]", o->name, help);
 	else
-		fprintf(fp, "[--%s]", o->name);
+		snprintf(buf, len, "[--%s]", o->name);
 }
+
+/* Usage's order, as style(9)'s: letters, then long names, by name. */
+static int
+usage_cmp(const void *a, const void *b)
+{
+	const struct run_opt *x = *(const struct run_opt *const *)a;
+	const struct run_opt *y = *(const struct run_opt *const *)b;
+	int k;
+
+	if ((x->letter != 0) != (y->letter != 0))
+		return (x->letter != 0 ? -1 : 1);
+	if (x->letter != 0) {
+		k = tolower(x->letter) - tolower(y->letter);
+		return (k != 0 ? k : x->letter - y->letter);
+	}
+	return (strcmp(x->name, y->name));
+}
+
+#define USAGE_WIDTH	60	/* a line's items, after its indent */
 
 void
 run_usage_options(FILE *fp)
 {
-	size_t i;
-	int at = 0, next;
+	const struct run_opt *sorted[NOPTS];
+	char item[320];
+	size_t i, n = 0, col = 0;
 
-	/* The items by their place, lines of "    " and items. */
-	for (;;) {
-		next = INT_MAX;
-		for (i = 0; i < NOPTS; i++)
-			if (opts[i].usage > at && opts[i].usage < next)
-				next = opts[i].usage;
-		if (next == INT_MAX)
-			break;
-		fputs(at == 0 ? "    " : next / 10 != at / 10 ? "\n    " :
-		    " ", fp);
-		for (i = 0; i < NOPTS; i++)
-			if (opts[i].usage == next)
-				usage_item(fp, &opts[i]);
-		at = next;
+	for (i = 0; i < NOPTS; i++)
+		if (!(opts[i].flags & O_NO_USAGE))
+			sorted[n++] = &opts[i];
+	qsort(sorted, n, sizeof(*sorted), usage_cmp);
+	for (i = 0; i < n; i++) {
+		usage_item(item, sizeof(item), sorted[i]);
+		if (col > 0 && col + 1 + strlen(item) > USAGE_WIDTH) {
+			fputs("\n", fp);
+			col = 0;
+		}
+		fprintf(fp, "%s%s", col == 0 ? "    " : " ", item);
+		col += (col == 0 ? 0 : 1) + strlen(item);
 	}
 	fputs("\n", fp);
 }
@@ -880,6 +1023,12 @@ run_vary_option(const char *key, size_t len, int *empty)
 	return (-1);
 }
 
+static int
+str_cmp(const void *a, const void *b)
+{
+	return (strcmp(*(const char *const *)a, *(const char *const *)b));
+}
+
 const char *
 run_vary_keys(char *buf, size_t len)
 {
@@ -889,6 +1038,7 @@ run_vary_keys(char *buf, size_t len)
 	for (i = 0; i < NOPTS; i++)
 		if (opts[i].flags & O_VARY)
 			names[n++] = opts[i].name;
+	qsort(names, n, sizeof(*names), str_cmp);
 	return (join_or(names, n, buf, len));
 }
 
@@ -935,7 +1085,7 @@ vary_parse(struct vary *v, const char *spec, char *err, size_t errlen)
 	return (vary_add(v, spec, key, name, empty, err, errlen));
 }
 
-/* An option's value as meta and the plan show it. */
+/* An option's value as meta and the plan show it; NULL: none. */
 static const char *
 opt_value(const struct run_config *c, const struct run_opt *o, char *buf,
     size_t len)
@@ -943,6 +1093,10 @@ opt_value(const struct run_config *c, const struct run_opt *o, char *buf,
 	const char *p = (const char *)c + o->field;
 	int v = o->kind == OPT_STR ? 0 : *(const int *)(const void *)p;
 
+	if (o->show != NULL)
+		return (o->show(c, buf, len));
+	if ((o->flags & O_IF_SET) && v == 0 && o->kind != OPT_STR)
+		return (NULL);
 	switch (o->kind) {
 	case OPT_ENUM:
 		return (v >= 0 && (size_t)v < o->nnames ? o->names[v] : "?");
@@ -953,39 +1107,56 @@ opt_value(const struct run_config *c, const struct run_opt *o, char *buf,
 		return (v ? "yes" : "no");
 	case OPT_STR:
 		p = *(char *const *)(const void *)p;
-		return (p != NULL ? p : "");
+		return (p != NULL && *p != '\0' ? p : (o->flags & O_IF_SET) ?
+		    NULL : "");
 	default:
-		return ("");
+		return (NULL);
 	}
 }
 
 void
 run_options_meta(const struct run_config *c, FILE *meta)
 {
-	char buf[64];
-	size_t i;
+	char key[64], buf[1024];
+	const char *v;
+	size_t i, k;
 
-	for (i = 0; i < NOPTS; i++)
-		if (opts[i].flags & O_META)
-			meta_put(meta, opts[i].meta, "%s", opt_value(c,
-			    &opts[i], buf, sizeof(buf)));
+	for (i = 0; i < NOPTS; i++) {
+		if (!(opts[i].flags & O_META) ||
+		    (v = opt_value(c, &opts[i], buf, sizeof(buf))) == NULL)
+			continue;
+		/* The key is the option's name: --disturb-limit's is
+		 * disturb_limit. */
+		for (k = 0; opts[i].name[k] != '\0' && k + 1 < sizeof(key); k++)
+			key[k] = opts[i].name[k] == '-' ? '_' : opts[i].name[k];
+		key[k] = '\0';
+		meta_put(meta, key, "%s", v);
+	}
 }
 
 void
 run_options_plan(const struct run_config *c, FILE *fp)
 {
-	char buf[64];
+	char buf[NOTE_MAX * (NOTE_KEY_MAX + NOTE_VALUE_MAX + 3) + 1];
+	const char *v, *p;
 	size_t i;
-	const char *p;
+	int k;
 
 	for (i = 0; i < NOPTS; i++) {
-		if (!(opts[i].flags & O_PLAN))
+		if (!(opts[i].flags & O_PLAN) ||
+		    (v = opt_value(c, &opts[i], buf, sizeof(buf))) == NULL)
 			continue;
-		/* "--memory-guard" as "memory guard: ". */
+		/* "--batch-end" as "batch end: ", then its value and what
+		 * that value means. */
 		for (p = opts[i].name; *p != '\0'; p++)
 			fputc(*p == '-' ? ' ' : *p, fp);
-		fprintf(fp, ": %s\n", opt_value(c, &opts[i], buf,
-		    sizeof(buf)));
+		fprintf(fp, ": %s", v);
+		k = opts[i].kind == OPT_ENUM ? *(const int *)(const void *)
+		    ((const char *)c + opts[i].field) : -1;
+		if (opts[i].explain != NULL && k >= 0 &&
+		    (size_t)k < opts[i].nnames)
+			fprintf(fp, ": %s", opts[i].explain[k]);
+		fputc('\n', fp);
 	}
 }
 

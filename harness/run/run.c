@@ -1,7 +1,8 @@
 /*
  * The experiment: for every repetition and concurrency level, a fresh file
  * system (never timed), one batch of workers, its rows appended to the
- * result set, committed at least every RUN_COMMIT_SECONDS and at the end.
+ * result set; committed after a batch once the last commit is
+ * RUN_COMMIT_SECONDS old (so at most once a second), and at the end.
  */
 #include <sys/stat.h>
 

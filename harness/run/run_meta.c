@@ -89,10 +89,6 @@ run_dry_run(struct run *r)
 		    c->memory_guard == MEMORY_GUARD_AUTO ? " (auto: this "
 		    "host takes free memory back)" : "");
 	printf("\n");
-	printf("batch end: %s\n", c->batch_end == BATCH_END_SYNCFS ?
-	    "syncfs: after the last worker, syncfs(2) of every disk, timed" :
-	    "exit: the last worker's exit (dirty data is written by the "
-	    "untimed refresh)");
 	run_options_plan(c, stdout);
 	if (r->have_spec) {
 		ndisks = c->layout == RUN_LAYOUT_SHARED ? 1 : max_level(c);
@@ -147,37 +143,21 @@ run_write_meta(struct run *r)
 	hwloc_bitmap_list_snprintf(buf, sizeof(buf),
 	    hwloc_topology_get_topology_cpuset(r->topo));
 	rs_meta(r->rs, "cpuset", "%s", buf);
-	rs_meta(r->rs, "cpus", "%s", c->cpus != NULL ? c->cpus : "inherited");
 	if (r->have_cpus) {
 		cpu_facts_meta(&r->cpus, mf);
 		fflush(mf);
 	}
 	rs_meta(r->rs, "workload", "%s", c->wl->name);
 	for (i = 0; i < c->nwopts; i++)
-		rs_meta(r->rs, "workload.option", "%s=%s", c->wopts[i].key,
+		rs_meta(r->rs, "option", "%s=%s", c->wopts[i].key,
 		    c->wopts[i].value);
 	if (c->wl->describe != NULL) {
 		c->wl->describe(r->wl_state, mf);
 		fflush(mf);
 	}
-	rs_meta(r->rs, "mode", "%s", run_mode_name(c->mode));
-	rs_meta(r->rs, "bind", "%s", bind_level_name(c->bind));
-	rs_meta(r->rs, "distrib", "%s", bind_distrib_name(c->distrib));
-	rs_meta(r->rs, "layout", "%s", run_layout_name(c->layout));
-	rs_meta(r->rs, "order", "%s", run_order_name(c->order));
-	if (c->order == RUN_ORDER_RANDOM)
-		rs_meta(r->rs, "seed", "%lu", c->seed);
-	buf[0] = '\0';
-	for (i = 0; i < c->nlevels; i++)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%d",
-		    i ? "," : "", c->levels[i]);
-	rs_meta(r->rs, "levels", "%s", buf);
-	rs_meta(r->rs, "reps", "%d", c->reps);
-	if (c->warmup > 0)
-		rs_meta(r->rs, "warmup", "%d", c->warmup);
-	if (c->precision > 0)
-		rs_meta(r->rs, "precision_target", "%g", c->precision);
-	rs_meta(r->rs, "verify", "%s", c->verify ? "yes" : "no");
+	/* mode ... cpus: the options' own keys, from their table. */
+	run_options_meta(c, mf);
+	fflush(mf);
 	buf[0] = '\0';
 	for (i = 0; i < c->nlevels; i++)
 		if (c->levels[i] > r->ncpu) {
@@ -187,20 +167,8 @@ run_write_meta(struct run *r)
 			    "CPUs", c->levels[i], c->levels[i], r->ncpu);
 		}
 	rs_meta(r->rs, "oversubscribed", "%s", over ? buf : "no");
-	if (c->disturb_limit >= 0)
-		rs_meta(r->rs, "disturb_threshold", "%g", 100 *
-		    c->disturb_limit);
-	else
-		rs_meta(r->rs, "disturb_threshold", "off");
-	rs_meta(r->rs, "disturb_max_reruns", "%d", c->disturb_reruns);
-	if (c->disturb_wait > 0)
-		rs_meta(r->rs, "disturb_wait", "%.0f", c->disturb_wait);
-	else
-		rs_meta(r->rs, "disturb_wait", "off");
 	idle_guard_describe(c, r->ncpu, mf);
 	rs_meta(r->rs, "memory_guard", "%s", memory_guard_name(r->mem_guard));
-	run_options_meta(c, mf);
-	fflush(mf);
 	for (i = 0; i < c->nmeta; i++)	/* a driver's (campaign resume) */
 		rs_meta(r->rs, c->meta[i].key, "%s", c->meta[i].value);
 	if (r->quiet != NULL) {

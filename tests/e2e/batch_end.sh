@@ -27,13 +27,14 @@ out=$("$FSCONC" run --dry-run -w calib --os freebsd --batch-end syncfs 2>&1); rc
 [ $rc -eq 2 ] && echo "$out" | grep -q 'FreeBSD has no syncfs' &&
     ok "--batch-end syncfs on FreeBSD: refused" ||
     not_ok "--batch-end syncfs on FreeBSD: refused" "rc=$rc $out"
-out=$("$FSCONC" run --dry-run -w calib 2>&1)
-out2=$("$FSCONC" run --dry-run -w calib --vary batch-end=exit,syncfs 2>&1); rc=$?
-echo "$out" | grep -q '^batch end: exit: ' && [ $rc -eq 0 ] &&
-    echo "$out2" | grep -q '^batch end: syncfs: .*timed' &&
+out=$("$FSCONC" run --dry-run -w calib 2>&1); rc=$?
+out2=$("$FSCONC" run --dry-run -w calib --vary batch-end=exit,syncfs 2>&1); rc2=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q '^batch end: exit: ' &&
+    [ $rc2 -eq 0 ] && echo "$out2" | grep -q '^batch end: syncfs: .*timed' &&
     [ "$(echo "$out2" | grep -c '^batch end: ')" -eq 2 ] &&
     ok "the plan says how a batch ends; a --vary axis" ||
-    not_ok "the plan says how a batch ends; a --vary axis" "$out $out2"
+    not_ok "the plan says how a batch ends; a --vary axis" \
+    "rc=$rc rc2=$rc2 $out $out2"
 
 if ! "$FSCONC" mkarchive --files 400 --bytes 8m "$S/a.tar" >/dev/null 2>"$S/mk.err"; then
 	not_ok "mkarchive" "$(cat "$S/mk.err")"

@@ -33,6 +33,12 @@ for c in run nightly compare report import; do
 	echo "$u" | grep -q -- '-R root' && ! echo "$u" | grep -q -- '-o dir' &&
 	    ok "$c: -R root in the usage" || not_ok "$c: -R root in the usage" "$u"
 done
+# ... whose long name is --results, and no other.
+for c in run nightly compare report import history why; do
+	"$FSCONC" $c --root /nonexistent --help >/dev/null 2>&1; rc=$?
+	[ $rc -eq 2 ] && ok "$c --root: no such option, exit 2" ||
+	    not_ok "$c --root: no such option, exit 2" "rc=$rc"
+done
 u=$("$FSCONC" nightly --help 2>&1)
 echo "$u" | grep -q -- '-o DIR' && ! echo "$u" | grep -q -- '--vary' &&
     ok "nightly: -o DIR, no --vary in the usage" ||
@@ -66,9 +72,9 @@ usage_err "mkarchive -s -1: out of range" 'seed -1: out of range' \
 usage_err "mkarchive -n +5: not a whole number" 'not a whole number' \
     "$FSCONC" mkarchive -n +5 "$d/x.tar"
 usage_err "import --ncpu -1: out of range" 'ncpu -1: CPU count out of range' \
-    "$FSCONC" import -l x --ncpu -1 -o "$d" 1=/dev/null
+    "$FSCONC" import -l x --ncpu -1 -R "$d" 1=/dev/null
 usage_err "import -1=FILE: out of range" 'level out of range' \
-    "$FSCONC" import -l x -o "$d" -- -1=/dev/null
+    "$FSCONC" import -l x -R "$d" -- -1=/dev/null
 usage_err "limits -j -4: out of range" '-j -4: number of workers out of range' \
     "$FSCONC" limits -j -4
 usage_err "compare -w 1e2: not a whole number" 'not a whole number' \
@@ -82,20 +88,25 @@ usage_err "run -O count=-1: out of range" 'count=-1: out of range' \
 # --- usage errors say what is wrong and exit 2 -------------------------
 printf '1\n2\n3\n' >"$d/t1"
 usage_err "import -l ../../x: exit 2" "label '\.\./\.\./x': want a name without '/'" \
-    "$FSCONC" import -l ../../x -o "$d/imp" 1="$d/t1"
+    "$FSCONC" import -l ../../x -R "$d/imp" 1="$d/t1"
 usage_err "import --host '': exit 2, empty" "host '': empty" \
-    "$FSCONC" import -l x --host '' -o "$d/imp" 1="$d/t1"
+    "$FSCONC" import -l x --host '' -R "$d/imp" 1="$d/t1"
 usage_err "import -m 'a b=1': bad key, exit 2" "KEY is not" \
-    "$FSCONC" import -l x -m 'a b=1' -o "$d/imp" 1="$d/t1"
+    "$FSCONC" import -l x -m 'a b=1' -R "$d/imp" 1="$d/t1"
 [ ! -e "$d/imp" ] && ok "refused imports wrote nothing" || not_ok "refused imports wrote nothing"
 usage_err "run --label '': empty" "label '': empty: want a name" \
     "$FSCONC" run --dry-run --label ''
-usage_err "run -o '': empty" "-o '': empty: want a directory" \
-    "$FSCONC" run --dry-run -o ''
+usage_err "run -R '': empty" "-R '': empty: want a directory" \
+    "$FSCONC" run --dry-run -R ''
+# -o is output elsewhere, never the result root.
+usage_err "run -o: no such option" "invalid option -- 'o'" \
+    "$FSCONC" run --dry-run -o "$d/o"
 usage_err "run -a '': empty" "-a '': empty: want a file" \
     "$FSCONC" run --dry-run -a ''
-usage_err "import -o '': empty" "-o '': empty: want a directory" \
-    "$FSCONC" import -l x -o '' 1="$d/t1"
+usage_err "import -R '': empty" "-R '': empty: want a directory" \
+    "$FSCONC" import -l x -R '' 1="$d/t1"
+usage_err "import -o: no such option" "invalid option -- 'o'" \
+    "$FSCONC" import -l x -o "$d/o" 1="$d/t1"
 usage_err "run --label ..: not . or .." "label '\.\.': want a name, not \. or \.\." \
     "$FSCONC" run --dry-run --label ..
 
@@ -110,7 +121,7 @@ else
 	chmod 644 "$nb/a.tar"
 	out=$(cd "$nb" && FSCONC_RUNDIR="$nb/run" setpriv --reuid=65534 \
 	    --regid=65534 --clear-groups "$FSCONC" run -a "$nb/a.tar" -j 1 \
-	    -r 1 --disk tmpfs -o "$nb/res" 2>&1); rc=$?
+	    -r 1 --disk tmpfs -R "$nb/res" 2>&1); rc=$?
 	if [ $rc -eq 1 ] && echo "$out" | grep -q 'need root' &&
 	    [ -z "$(find "$nb/res" -name meta 2>/dev/null)" ]; then
 		ok "non-root tmpfs run: refused, no set"

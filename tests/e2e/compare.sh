@@ -204,7 +204,7 @@ done
 # --- sets with and without start_skew, cpu_start, cpu_end ----------------
 NCPU=2 LEVELS="1 2" REPS=3 LABEL=old sh "$FSCONC_TOP/tests/fixtures/mkset.sh" \
     "$R/box/old/20261129T000000Z"
-"$FSCONC" run -w calib -O iterations=100000 -j 1,2 -r 3 -o "$R" --label new \
+"$FSCONC" run -w calib -O iterations=100000 -j 1,2 -r 3 -R "$R" --label new \
     >"$d/new.out" 2>&1
 new=$(ls -d "$R"/*/new/*/)
 out=$("$FSCONC" compare --force "$R/box/old" "$new" 2>&1); rc=$?
@@ -226,7 +226,7 @@ else
 	"$FSCONC" mkarchive --files 20 --bytes 64k "$d/small.tar" >/dev/null 2>&1
 	for o in "$d/real1" "$d/real2"; do
 		"$FSCONC" run -a "$d/small.tar" -j 1,2 -r 3 --disk tmpfs:32m \
-		    --order random -o "$o" >/dev/null 2>&1
+		    --order random -R "$o" >/dev/null 2>&1
 	done
 	s1=$(ls -d "$d"/real1/*/*/* 2>/dev/null)
 	s2=$(ls -d "$d"/real2/*/*/* 2>/dev/null)

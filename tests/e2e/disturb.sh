@@ -23,8 +23,8 @@ set=$(set_of "$S/c")
 head -n 1 "$set/runs.tsv" | grep -q "	start_skew	steal	foreign	disturbed	" &&
     awk -F'\t' 'NR > 1 && !($12 >= 0 && $13 >= 0 && ($14 == 0 || $14 == 1)) \
     { bad = 1 } END { exit bad }' "$set/runs.tsv" &&
-    grep -qx 'disturb_threshold=off' "$set/meta" &&
-    grep -qx 'disturb_max_reruns=3' "$set/meta" &&
+    grep -qx 'disturb_limit=off' "$set/meta" &&
+    grep -qx 'disturb_reruns=3' "$set/meta" &&
     grep -qx 'disturbed_reruns=0' "$set/meta" &&
     ok "runs.tsv: steal, foreign (s), disturbed (0/1); meta threshold" ||
     not_ok "runs.tsv: steal, foreign (s), disturbed (0/1); meta threshold" \
@@ -63,7 +63,7 @@ else
 	    "rc=$rc $out $(cat "$S/h.err" "$set/runs.tsv")"
 fi
 grep -qx 'disturbed_reruns=2' "$set/meta" &&
-    grep -qx 'disturb_threshold=10' "$set/meta" &&
+    grep -qx 'disturb_limit=10' "$set/meta" &&
     grep -qx 'idle_guard=none' "$set/meta" &&
     grep -qx 'disturbed_kept=0' "$set/meta" &&
     echo "$out" | grep -q '^disturbed: 2 tries re-run (runs.tsv disturbed=1, not counted), 0 still disturbed' &&
@@ -126,7 +126,7 @@ out=$(FSCONC_TEST_FOREIGN=100 "$FSCONC" run $CAL -j 1 -r 2 \
 set=$(set_of "$S/o")
 [ $rc -eq 0 ] && [ "$(disturbed_rows "$set/runs.tsv" 1)" -eq 0 ] &&
     [ "$(wc -l <"$set/jobs-1.real")" -eq 2 ] &&
-    grep -qx 'disturb_threshold=off' "$set/meta" &&
+    grep -qx 'disturb_limit=off' "$set/meta" &&
     ok "--disturb-limit off: nothing marked" ||
     not_ok "--disturb-limit off: nothing marked" "rc=$rc $out"
 

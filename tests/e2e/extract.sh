@@ -111,7 +111,7 @@ hostile() {
 	before=$(outside_state)
 	# A verify stuck on a FIFO fails here instead of stalling the suite.
 	$tmo "$FSCONC" run -w extract -a "$a" -j 2 -r 1 --mode "$hmode" \
-	    "$@" --disk "$hdisk" -o "$d/hres" >"$d/out" 2>&1; rc=$?
+	    "$@" --disk "$hdisk" -R "$d/hres" >"$d/out" 2>&1; rc=$?
 	after=$(outside_state)
 	if [ "$before" != "$after" ]; then
 		not_ok "$n: nothing outside changed" "$before
@@ -149,7 +149,7 @@ is_root || skip "hostile archives on tmpfs" "needs root"
 # mtree names host files (contents=) and links by keyword: off by default.
 for a in file-link contents; do
 	"$FSCONC" run -w extract -a "$d/hostile/$a.mtree" -j 1 -r 1 \
-	    --disk "dir:$d/hd" -o "$d/hres" >"$d/out" 2>&1; rc=$?
+	    --disk "dir:$d/hd" -R "$d/hres" >"$d/out" 2>&1; rc=$?
 	if [ $rc -ne 0 ] && grep -q "$a.mtree: mtree archives are not read unless asked for (-O formats=default,mtree)" "$d/out"; then
 		ok "mtree $a: refused by default, by name"
 	else
@@ -163,7 +163,7 @@ done
 full() {
 	rm -rf "$d/fres"
 	$tmo "$FSCONC" run -w extract -a "$3" -j 1,2 -r 1 --mode "${4:-process}" \
-	    --disk "$2" -o "$d/fres" >"$d/out" 2>&1; rc=$?
+	    --disk "$2" -R "$d/fres" >"$d/out" 2>&1; rc=$?
 	# The worker stopped at the first failed write: not all 128 MiB.
 	big=$(awk -F'\t' 'NR > 1 && $9 > 100 * 1048576' \
 	    "$d"/fres/*/*/*/workers.tsv 2>/dev/null)
@@ -202,7 +202,7 @@ for mode in process thread; do
 	rm -rf "$d/nres"
 	mkdir -p "$d/nd"
 	"$FSCONC" run -w extract -a "$d/hostile/names.tar" -j 1 -r 1 \
-	    --mode $mode --disk "dir:$d/nd" -o "$d/nres" >"$d/out" 2>&1; rc=$?
+	    --mode $mode --disk "dir:$d/nd" -R "$d/nres" >"$d/out" 2>&1; rc=$?
 	esc=$(printf '\033')
 	if [ $rc -eq 1 ] && ! grep -q "$esc" "$d/out" "$d"/nres/*/*/*/*.tsv &&
 	    grep -q '\\033]0;pwned\\aAAAA.*\.\.\..*AAA/\.\./evil: Path contains '"'"'\.\.'"'" \
@@ -243,7 +243,7 @@ for mode in process thread; do
 		fi
 		rm -rf "$d/lres"
 		"$FSCONC" run -w $w -a "$d/deep.tar" -j 1 -r 1 --mode $mode \
-		    --disk tmpfs:16m -o "$d/lres" >"$d/out" 2>&1; rc=$?
+		    --disk tmpfs:16m -R "$d/lres" >"$d/out" 2>&1; rc=$?
 		if [ $rc -eq 0 ]; then
 			ok "$mode: -w $w: names beyond PATH_MAX"
 		else
@@ -266,7 +266,7 @@ head -c 200 /dev/zero >>"$d/x.lrz"
 rm -rf "$d/disk" "$d/res"
 mkdir "$d/disk"
 PATH="$d/fakebin:$PATH" "$FSCONC" run -a "$d/x.lrz" -j 1 -r 1 \
-    --disk "dir:$d/disk" -o "$d/res" >"$d/out" 2>&1; rc=$?
+    --disk "dir:$d/disk" -R "$d/res" >"$d/out" 2>&1; rc=$?
 if [ $rc -ne 0 ] && ! ls "$d"/executed-* >/dev/null 2>&1; then
 	ok "lrzip magic: refused, no external decompressor run"
 else
@@ -286,7 +286,7 @@ if truncate -s 1T "$d/sparse/big" 2>/dev/null && echo x >"$d/sparse/small" &&
 	rm -rf "$d/disk" "$d/res"
 	mkdir "$d/disk"
 	"$FSCONC" run -w tree -a "$d/sparse.tar" -j 1 -r 1 \
-	    --disk "dir:$d/disk" -o "$d/res" >"$d/out" 2>&1; rc=$?
+	    --disk "dir:$d/disk" -R "$d/res" >"$d/out" 2>&1; rc=$?
 	if [ $rc -ne 0 ] && grep -q "trees and their copies need about 2.0T" "$d/out"; then
 		ok "-w tree: sparse 1 TiB entry refused before copying, exit $rc"
 	else
@@ -316,7 +316,7 @@ then
 	rm -rf "$d/disk" "$d/res"
 	mkdir "$d/disk"
 	"$FSCONC" run -w tree -a "$d/eib.tar" -j 1 -r 1 \
-	    --disk "dir:$d/disk" -o "$d/res" >"$d/out" 2>&1; rc=$?
+	    --disk "dir:$d/disk" -R "$d/res" >"$d/out" 2>&1; rc=$?
 	m=$(find "$d/res" -name meta | head -n 1)
 	if [ $rc -ne 0 ] && [ -n "$m" ] && grep -qx 'tree.bytes=16384P' "$m" &&
 	    grep -q "trees and their copies need about 16384P" "$d/out"; then
@@ -341,7 +341,7 @@ img_run() {	# ARCHIVE [OPTION...]: run it once on a dir: disk
 	rm -rf "$d/disk" "$d/res"
 	mkdir "$d/disk"
 	"$FSCONC" run -a "$_a" "$@" -j 1 -r 1 --disk "dir:$d/disk" \
-	    -o "$d/res" >"$d/out" 2>&1
+	    -R "$d/res" >"$d/out" 2>&1
 }
 img_run "$d/zeros.tgz" -O max-image=16m; rc=$?
 if [ $rc -ne 0 ] && grep -q "zeros.tgz: decompresses to more than the archive image may be (max-image=16M; -O max-image=SIZE)" "$d/out"; then

@@ -11,7 +11,7 @@ evil=$(printf '%s/evil\nncpu=999.tar' "$d")
 "$FSCONC" mkarchive -n 3 -b 1k "$evil" >/dev/null
 mkdir "$d/disk"
 "$FSCONC" run -w extract -a "$evil" -j 1 -r 1 --disk "dir:$d/disk" \
-    --label "$(printf 'l\tx')" -o "$d/res" >"$d/out" 2>&1; rc=$?
+    --label "$(printf 'l\tx')" -R "$d/res" >"$d/out" 2>&1; rc=$?
 meta=$(ls "$d"/res/*/*/*/meta 2>/dev/null)
 if [ $rc -eq 0 ] && [ -n "$meta" ] && ! grep -q '^ncpu=999' "$meta" &&
     grep -qx "archive=$d/evil ncpu=999.tar" "$meta" &&
@@ -136,7 +136,7 @@ bounded() {
 mkfifo "$d/fifo"
 mkdir -p "$d/disk2"
 bounded "run -a FIFO: refused, no hang" 1 'fifo: not a regular file' \
-    "$FSCONC" run -a "$d/fifo" -j 1 -r 1 --disk "dir:$d/disk2" -o "$d/res-fifo"
+    "$FSCONC" run -a "$d/fifo" -j 1 -r 1 --disk "dir:$d/disk2" -R "$d/res-fifo"
 [ ! -e "$d/res-fifo" ] && ok "run -a FIFO: no result set" || not_ok "run -a FIFO: no result set"
 bounded "stat /dev/zero: line too long" 2 '/dev/zero: line 1 longer than 1048576 bytes' \
     "$FSCONC" stat /dev/zero
@@ -145,12 +145,12 @@ bounded "stat: more than 10^7 values" 2 'many: more than 10000000 values' \
     "$FSCONC" stat "$d/many"
 rm -f "$d/many"
 bounded "import 1=/dev/zero: refused" 1 '/dev/zero: not a regular file' \
-    "$FSCONC" import -l x -o "$d/imp" 1=/dev/zero
+    "$FSCONC" import -l x -R "$d/imp" 1=/dev/zero
 bounded "import 1=FIFO: refused, no hang" 1 'fifo: not a regular file' \
-    "$FSCONC" import -l x -o "$d/imp" 1="$d/fifo"
+    "$FSCONC" import -l x -R "$d/imp" 1="$d/fifo"
 awk 'BEGIN { s = "1"; while (length(s) < 2000000) s = s s; print s }' >"$d/long"
 bounded "import: line too long" 1 'long:1: line longer than 1048576 bytes' \
-    "$FSCONC" import -l x -o "$d/imp" 1="$d/long"
+    "$FSCONC" import -l x -R "$d/imp" 1="$d/long"
 [ ! -e "$d/imp" ] && ok "refused imports: no result set" || not_ok "refused imports: no result set"
 bounded "topo --synthetic pu:100000: usage error" 2 'more than 4096 PUs' \
     "$FSCONC" topo --synthetic pu:100000
@@ -172,7 +172,7 @@ setid_case() {
 	_mk=$d/setid-$_n
 	mkfifo "$_mk.released"
 	FSCONC_TEST_MARKER=$_mk "$FSCONC" run -a "$pub/x.tar" -j 1 -r 3 \
-	    --disk "$_spec" -o "$d/setid-res-$_n" >"$d/setid-$_n.out" 2>&1 &
+	    --disk "$_spec" -R "$d/setid-res-$_n" >"$d/setid-$_n.out" 2>&1 &
 	_pid=$!
 	if wait_until sh -c 'for r in $1; do test -e "$r/0/zz-last" &&
 	    exit 0; done; exit 1' _ "$_root"; then

@@ -78,10 +78,10 @@ for case in "mixed.txt:2: a plain line in a file of bsd lines" \
 	fi
 done
 
-"$FSCONC" import -l old -o "$d/res-o" --host h 1=plain.txt >/dev/null 2>&1; rc=$?
+"$FSCONC" import -l old --results "$d/res-o" --host h 1=plain.txt >/dev/null 2>&1; rc=$?
 [ $rc -eq 0 ] && [ -n "$(ls -d "$d"/res-o/h/old/*/ 2>/dev/null)" ] &&
-    ok "import -o (deprecated): the result root" ||
-    not_ok "import -o (deprecated): the result root" "rc=$rc"
+    ok "import --results: the result root" ||
+    not_ok "import --results: the result root" "rc=$rc"
 
 for args in "1=plain.txt" "-l x" "-l x 0=plain.txt" "-l x one=plain.txt" \
     "-l x 1=plain.txt 1=plain.txt" "-l x 1=" "-l x --ncpu 0 1=plain.txt" \

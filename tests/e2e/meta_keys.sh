@@ -2,7 +2,9 @@
 # keys of a few representative runs (extract, tree and syscall on a dir:
 # disk, calib with --precision, --vary, --profile, a boot campaign with
 # simulated reboots) checked by tests/meta_keys.py, which knows
-# FORMAT.md's patterns (`sysctl.NAME`, `precision_real.N`).  No root.
+# FORMAT.md's patterns (`sysctl.NAME`, `precision_real.N`); none of
+# them under a name an option had before (levels ...), and a set written
+# under those names reads as one under today's.  No root.
 . "$FSCONC_TOP/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -74,3 +76,26 @@ out=$(python3 "$FSCONC_TOP/tests/meta_keys.py" "$F" $metas 2>&1); rc=$?
     ok "every meta key of $n sets is in FORMAT.md" ||
     not_ok "every meta key is in FORMAT.md" "rc=$rc sets=$n
 $out"
+
+# Keys are the options' names: none under the names sets had before.
+old='^(levels|workload\.option|precision_target|disturb_threshold|disturb_max_reruns)='
+out=$(grep -EH "$old" $metas)
+[ -z "$out" ] && ok "no set writes an option's old key" ||
+    not_ok "no set writes an option's old key" "$out"
+
+# An old set (tests/fixtures/oldkeys) reads as its twin under today's
+# names: compare finds no key that differs, and the validity flags read
+# the old precision_target and disturb_threshold.
+cp -R "$FSCONC_TOP/tests/fixtures/oldkeys" "$S/newkeys"
+sed -e 's/^levels=/jobs=/' -e 's/^workload\.option=/option=/' \
+    -e 's/^precision_target=/precision=/' \
+    -e 's/^disturb_threshold=/disturb_limit=/' \
+    -e 's/^disturb_max_reruns=/disturb_reruns=/' \
+    "$FSCONC_TOP/tests/fixtures/oldkeys/meta" >"$S/newkeys/meta"
+out=$("$FSCONC" compare "$FSCONC_TOP/tests/fixtures/oldkeys" "$S/newkeys" 2>&1); rc=$?
+[ $rc -eq 0 ] && ! grep -q 'levels=' "$S/newkeys/meta" &&
+    echo "$out" | grep -q '^Meta: no key differs' &&
+    [ "$(echo "$out" | grep -c 'precision not reached: target 2%')" -eq 2 ] &&
+    [ "$(echo "$out" | grep -c 'took more than 10% of the machine')" -eq 2 ] &&
+    ok "a set with the old keys reads as one with today's" ||
+    not_ok "a set with the old keys reads as one with today's" "rc=$rc $out"

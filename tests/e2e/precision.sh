@@ -47,7 +47,7 @@ refuse "run --max-reps without --precision" "$FSCONC" run $CAL --max-reps 9
 # --- target reached: 100% is met after the minimum -------------------------
 out=$("$FSCONC" run $CAL --precision 100% --max-reps 200 -R "$S/t" 2>"$S/err"); rc=$?
 set=$(set_of "$S/t")
-if [ $rc -eq 0 ] && meta_is "$set" precision_target 100 &&
+if [ $rc -eq 0 ] && meta_is "$set" precision 100 &&
     meta_is "$set" precision_met yes && meta_is "$set" precision_stop target &&
     grep -q '^precision_real\.1=[0-9.]*$' "$set/meta" &&
     grep -q '^precision_real\.2=[0-9.]*$' "$set/meta" &&

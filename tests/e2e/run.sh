@@ -24,12 +24,12 @@ if [ $rc -eq 0 ] && [ -n "$set" ] && [ "$(rows "$set/runs.tsv")" -eq 6 ] &&
 else
 	not_ok "process mode: 6 batches, 9 workers, jobs-N.real" "rc=$rc $out $(cat "$S/p.err")"
 fi
-grep -qx 'mode=process' "$set/meta" && grep -qx 'levels=1,2' "$set/meta" &&
+grep -qx 'mode=process' "$set/meta" && grep -qx 'jobs=1,2' "$set/meta" &&
     grep -qx 'reps=3' "$set/meta" && grep -q '^kernel.release=' "$set/meta" &&
     grep -q '^topology=' "$set/meta" && grep -qx 'workload=calib' "$set/meta" &&
     grep -q '^start=' "$set/meta" && grep -q '^end=' "$set/meta" &&
-    ok "meta: mode, levels, reps, kernel, topology, times" ||
-    not_ok "meta: mode, levels, reps, kernel, topology, times" "$(cat "$set/meta")"
+    ok "meta: mode, jobs, reps, kernel, topology, times" ||
+    not_ok "meta: mode, jobs, reps, kernel, topology, times" "$(cat "$set/meta")"
 [ ! -s "$S/p.err" ] && ok "no tty: nothing on stderr" ||
     not_ok "no tty: nothing on stderr" "$(cat "$S/p.err")"
 echo "$out" | grep -q '^result set: ' && echo "$out" | grep -q 'EC(N)' &&
@@ -106,12 +106,11 @@ set=$(set_of "$S/o")
 [ "$(ls -d "$S"/l/*/mylabel/*/ | wc -l)" -eq 2 ] &&
     ok "--label names the set; a second run makes a second set" ||
     not_ok "--label names the set; a second run makes a second set" "$(ls -R "$S/l")"
-# -o, the former spelling of -R, still names the result root; --results too.
-"$FSCONC" run $CAL -j 1 -r 1 --label old -o "$S/l" >/dev/null 2>&1
+# --results, -R's long name, names the result root too.
 "$FSCONC" run $CAL -j 1 -r 1 --label long --results "$S/l" >/dev/null 2>&1
-[ "$(ls -d "$S"/l/*/old/*/ "$S"/l/*/long/*/ | wc -l)" -eq 2 ] &&
-    ok "-o (deprecated) and --results: the result root" ||
-    not_ok "-o (deprecated) and --results: the result root" "$(ls -R "$S/l")"
+[ "$(ls -d "$S"/l/*/long/*/ | wc -l)" -eq 1 ] &&
+    ok "--results: the result root" ||
+    not_ok "--results: the result root" "$(ls -R "$S/l")"
 
 # --- --memory-guard ---------------------------------------------------------
 "$FSCONC" run $CAL --memory-guard sometimes --dry-run >"$S/mg.out" 2>&1; rc=$?
@@ -336,4 +335,38 @@ for bad in "--warmup -1" "--warmup x" "--warmup 101" "--warmup ''" \
 	[ $rc -eq 2 ] && grep -q 'warmup' "$S/bad.out" &&
 	    ok "$bad: usage error" ||
 	    not_ok "$bad: usage error" "rc=$rc $(cat "$S/bad.out")"
+done
+
+# --- --note: what the run cannot see, as meta note.KEY --------------------
+out=$("$FSCONC" run $CAL -j 1 -r 2 --note patch=v3-lockless \
+    --note 'mitigations=off, smt on' -R "$S/n1" 2>&1); rc=$?
+n1=$(set_of "$S/n1")
+[ $rc -eq 0 ] && grep -qx 'note.patch=v3-lockless' "$n1/meta" &&
+    grep -qx 'note.mitigations=off, smt on' "$n1/meta" &&
+    ok "--note: meta note.KEY, one a note" ||
+    not_ok "--note: meta note.KEY, one a note" "rc=$rc $out $(cat "$n1/meta")"
+out=$("$FSCONC" run $CAL -j 1 -r 2 --note patch=v4 -R "$S/n2" 2>&1); rc=$?
+n2=$(set_of "$S/n2")
+out=$("$FSCONC" compare "$n1" "$n2" 2>&1)
+echo "$out" | grep -q '^  note.patch  *x v3-lockless$' &&
+    echo "$out" | grep -q '^  *+ v4$' &&
+    ok "--note: compare shows where two sets' notes differ" ||
+    not_ok "--note: compare shows where two sets' notes differ" "$out"
+out=$("$FSCONC" run $CAL -j 1 --dry-run --note patch=v4 --note a.b-c_D=1 2>&1)
+echo "$out" | grep -qx 'note: patch=v4, a.b-c_D=1' &&
+    ok "--note --dry-run: the plan says them" ||
+    not_ok "--note --dry-run: the plan says them" "$out"
+long=$(printf '%0257d' 0)
+nine=$(for i in 1 2 3 4 5 6 7 8 9; do printf ' --note k%d=v' $i; done)
+# Each a command line's notes, refused before anything runs.
+for bad in "--note patch" "--note =v3" "--note a/b=1" "--note 'a b=1'" \
+    "--note $(printf '%033d' 0)=1" "--note k=$long" "--note 'k=a	b'" \
+    "--note k=1 --note k=2" "$nine"; do
+	eval "\"\$FSCONC\" run $CAL -j 1 --dry-run $bad" >"$S/bad.out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] && grep -q -- '--note' "$S/bad.out" &&
+	    ! grep -q '^dry run' "$S/bad.out" &&
+	    ok "$(printf '%.44s' "$bad"): refused, exit 2" ||
+	    not_ok "$(printf '%.44s' "$bad"): refused, exit 2" \
+	    "rc=$rc $(cat "$S/bad.out")"
 done

@@ -29,7 +29,7 @@ while [ $i -lt 12 ]; do
 	delay=$(awk -v s=$seed -v i=$i 'BEGIN { srand(s + i); printf "%.2f", rand() * 1.5 }')
 	# Long enough (some 20 s quiet) to be killed, never to end first.
 	FSCONC_MD_TEST_DELAY=0.02 "$FSCONC" run -w syscall -O count=2000 \
-	    -j 1,2 -r 2000 --disk tmpfs:16m -o "$s/res" --label vk \
+	    -j 1,2 -r 2000 --disk tmpfs:16m -R "$s/res" --label vk \
 	    --vary "sysctl:vm.dirty_writeback_centisecs=$a,$b" >/dev/null 2>&1 &
 	p=$!
 	sleep "$delay"
@@ -60,7 +60,7 @@ fi
 
 # Killed while the sysctl is changed: cleanup says what it puts back.
 "$FSCONC" run -w syscall -O count=2000 -j 1,2 -r 500 --disk tmpfs:16m \
-    -o "$s/res" --label vk --vary "sysctl:vm.dirty_writeback_centisecs=$a,$b" \
+    -R "$s/res" --label vk --vary "sysctl:vm.dirty_writeback_centisecs=$a,$b" \
     >/dev/null 2>&1 &
 p=$!
 n=0

@@ -56,7 +56,7 @@ for depth in 40000 60000; do
 		rm -rf "$d/res"
 		set -- $(/usr/bin/python3 "$d/peak.py" "$d/out" "$FSCONC" run \
 		    -w extract -a "$d/deep.tar" -j 1 -r 1 --mode $mode --verify \
-		    --disk tmpfs:64m -o "$d/res")
+		    --disk tmpfs:64m -R "$d/res")
 		rc=${1:-255} peak=${2:-999999999}
 		echo "# $mode, depth $depth: exit $rc, peak RSS $peak KiB"
 		if [ "$rc" -eq 0 ] && grep -q '	ok	' \

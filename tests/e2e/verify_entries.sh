@@ -30,7 +30,7 @@ verify() {
 			mkdir "$d/disk"
 			"$FSCONC" run -w extract -a "$a" -j 1 -r 1 \
 			    --mode $mode --verify "$@" --disk "$disk" \
-			    -o "$d/res" >"$d/out" 2>&1; rc=$?
+			    -R "$d/res" >"$d/out" 2>&1; rc=$?
 			if [ $rc -eq 0 ] && grep -q '	ok	' \
 			    "$d"/res/*/*/*/workers.tsv 2>/dev/null; then
 				ok "${disk%%:*} $mode: $n: verified"

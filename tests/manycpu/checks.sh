@@ -31,7 +31,7 @@ node1=$(cat "$sysfs/node/node1/cpulist")
 # $rc, the set in $set.
 run() {
 	_l=$1; shift
-	out=$("$FSCONC" run -o "$res" --label "$_l" -r 1 "$@" 2>&1); rc=$?
+	out=$("$FSCONC" run -R "$res" --label "$_l" -r 1 "$@" 2>&1); rc=$?
 	set=$(ls -d "$res"/*/"$_l"/*/ 2>/dev/null | tail -n 1)
 }
 # col FILE N COL: column COL of FILE's rows at level N.

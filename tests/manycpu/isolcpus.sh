@@ -75,7 +75,7 @@ run isolated -j 1,ncpu -r 2 --cpus isolated --bind none
 echo "# --cpus isolated: $(echo "$out" | awk '$1 == 1 { print "T1", $3 }' | head -n 1)"
 s=$(col "$set/workers.tsv" 1 11 | sort -u | tr '\n' ' ')
 e=$(col "$set/workers.tsv" 1 12 | sort -u | tr '\n' ' ')
-[ $rc -eq 0 ] && grep -qx 'levels=1' "$set/meta" && grep -qx 'cpuset=1' "$set/meta" &&
+[ $rc -eq 0 ] && grep -qx 'jobs=1' "$set/meta" && grep -qx 'cpuset=1' "$set/meta" &&
     [ "$s" = "1 " ] && [ "$e" = "1 " ] &&
     ok "--cpus isolated: ncpu 1, the worker on the isolated CPU" ||
     not_ok "--cpus isolated: ncpu 1, the worker on the isolated CPU" \

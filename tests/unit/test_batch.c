@@ -438,7 +438,7 @@ test_experiment_set(void **state)
 	assert_true(set->workers[7].cpu_start >= 0);
 	assert_true(set->workers[7].cpu_end >= 0);
 	assert_string_equal(rs_meta_get(set, "workload"), "calib");
-	assert_string_equal(rs_meta_get(set, "levels"), "1,3");
+	assert_string_equal(rs_meta_get(set, "jobs"), "1,3");
 	assert_non_null(rs_meta_get(set, "end"));
 	rs_free(set);
 	run_config_free(&c);

@@ -1007,9 +1007,9 @@ test_meta_volatile(void **state)
 {
 	static const char *const same[] = { "host", "ncpu", "archive_sha256",
 	    "disk", "disk_spec", "disk_size", "disk_fs", "mount_opts", "fs",
-	    "workload", "order", "levels", "interrupted", "aborted",
-	    "sourcex", "vary.fs", "seeds", "imported", "precision_target",
-	    "idle_guard", "disturb_threshold" };
+	    "workload", "order", "jobs", "interrupted", "aborted",
+	    "sourcex", "vary.fs", "seeds", "imported", "precision",
+	    "idle_guard", "disturb_limit" };
 	static const char *const differ[] = { "created", "start", "end",
 	    "command", "label", "seed", "disk_id", "disk_device",
 	    "disk_mountpoint", "disk_newfs_command", "vary.run", "vary.cell",

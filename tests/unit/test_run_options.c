@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,20 @@ levels_str(const char *spec, int ncpu)
 		    i ? "," : "", v[i]);
 	free(v);
 	return (out);
+}
+
+/* An option's getopt code, as run_long_options has it. */
+static int
+code_of(const char *name)
+{
+	const struct option *lo = run_long_options();
+	size_t n;
+
+	for (n = 0; lo[n].name != NULL; n++)
+		if (strcmp(lo[n].name, name) == 0)
+			return (lo[n].val);
+	fail_msg("no option --%s", name);
+	return (-1);
 }
 
 static void
@@ -211,7 +226,7 @@ test_all_options(void **state)
 	    "--order random --seed 7 --bind pu --distrib compact "
 	    "--mode thread --layout per-worker -O a=b -O c=d=e "
 	    "--disk tmpfs:64m --fs ext4 --newfs-opts -q --mount-opts noatime "
-	    "--label k1 -o /tmp/r --dry-run --verify --os freebsd"), READY);
+	    "--label k1 -R /tmp/r --dry-run --verify --os freebsd"), READY);
 	assert_string_equal(c.wl->name, "calib");
 	assert_string_equal(c.archive, "/x.tar");
 	assert_int_equal(c.nlevels, 2);
@@ -438,7 +453,7 @@ test_vary_parsed(void **state)
 	assert_int_equal(parse(&c, "run --dry-run --vary mode=process,thread "
 	    "--vary sysctl:vm.x=1,2,3"), READY);
 	assert_int_equal(c.vary.naxes, 2);
-	assert_int_equal(c.vary.axes[0].key, RUN_OPT_MODE);
+	assert_int_equal(c.vary.axes[0].key, code_of("mode"));
 	assert_int_equal(c.vary.axes[0].nvalues, 2);
 	assert_int_equal(c.vary.axes[1].key, VARY_SYSCTL);
 	assert_string_equal(c.vary.axes[1].name, "vm.x");
@@ -553,71 +568,122 @@ printed(void (*fn)(const struct run_config *, FILE *),
 }
 
 /*
- * The option table: usage as it was written by hand, getopt's tables
- * from the same entries, the enum kind's refusal, the --vary axes.
+ * The option table: usage, getopt's tables and codes from the same
+ * rows, the enum kind's refusal, the --vary axes, meta keys named as
+ * the options.
  */
 static void
 test_option_table(void **state)
 {
 	const struct option *lo = run_long_options();
-	const char *s = run_short_options(), *p;
+	const char *s = run_short_options(), *p, *q, *usage;
 	struct run_config c;
-	char err[512];
-	size_t n;
-	int empty;
+	char err[512], item[64], prev[64];
+	size_t n, k;
+	int empty, depth;
 
 	(void)state;
-	assert_string_equal(printed(NULL, NULL),
-	    "    [-a archive] [-j jobs] [-O key=value] [-R root] [-r reps]\n"
-	    "    [-w workload] [--bind none|pu|core|package|numa]\n"
-	    "    [--disk spec] [--distrib compact|scatter] [--dry-run]\n"
-	    "    [--fs type] [--label name] [--layout shared|per-worker]\n"
-	    "    [--mode process|thread] [--mount-opts opts]\n"
-	    "    [--newfs-opts args] [--order interleaved|sequential|random]\n"
-	    "    [--os linux|freebsd] [--seed n] [--synthetic topology]\n"
-	    "    [--verify] [--precision pct [--budget time] [--max-reps n]]\n"
-	    "    [--profile[=required|optional]] [--profile-freq hz]\n"
-	    "    [--profile-reps n] [--disturb-limit pct|off]\n"
-	    "    [--disturb-reruns n] [--disturb-wait duration|off]\n"
-	    "    [--idle-guard none|qos|spin] [--qos-sysctls]\n"
-	    "    [--memory-guard auto|none|touch]\n"
-	    "    [--cpus inherited|online|isolated|list]\n"
-	    "    [--batch-end exit|syncfs]\n"
-	    "    [--wait-quiet[=duration|off]] [--warmup n]\n");
-	/* The letters run had, each taking an argument. */
-	assert_int_equal(strlen(s), 14);
-	for (p = "OajoRrw"; *p != '\0'; p++)
+	/* Usage has every option once, letters then long names by name
+	 * (style(9)), in lines of at most 64 columns; a new option needs no
+	 * change here. */
+	usage = printed(NULL, NULL);
+	prev[0] = '\0';
+	for (p = usage; *p != '\0'; p = q + 1) {
+		q = strchr(p, '\n');
+		assert_non_null(q);
+		assert_true(q - p <= 64 && strncmp(p, "    [", 5) == 0);
+	}
+	for (p = usage, depth = 0; *p != '\0'; p++) {
+		depth += *p == '[' ? 1 : *p == ']' ? -1 : 0;
+		/* Items, not those within one (--precision's --budget). */
+		if (*p != '[' || depth != 1)
+			continue;
+		/* "-a" sorts before "-j", "-w" before "--batch-end". */
+		snprintf(item, sizeof(item), "%.*s", (int)strcspn(p + 1,
+		    " ]["), p + 1);
+		if (item[1] != '-')
+			item[1] = (char)tolower((unsigned char)item[1]);
+		assert_true(strcmp(prev, item) <= 0 || (prev[1] != '-' &&
+		    item[1] == '-'));
+		snprintf(prev, sizeof(prev), "%s", item);
+	}
+	for (n = 0; lo[n].name != NULL; n++) {
+		snprintf(item, sizeof(item), "[--%s", lo[n].name);
+		/* Shown as its letter, then; --budget and --max-reps are
+		 * in --precision's item. */
+		if (lo[n].val < 256)
+			continue;
+		if (strcmp(lo[n].name, "help") == 0 ||
+		    strcmp(lo[n].name, "vary") == 0)
+			assert_null(strstr(usage, item));
+		else
+			assert_non_null(strstr(usage, item));
+	}
+	for (p = s; *p != '\0'; p++)
+		if (*p != ':') {
+			snprintf(item, sizeof(item), "[-%c ", *p);
+			assert_non_null(strstr(usage, item));
+		}
+	/* The letters run has, each taking an argument; -o is output
+	 * elsewhere, never the result root. */
+	assert_int_equal(strlen(s), 12);
+	for (p = "OajRrw"; *p != '\0'; p++)
 		assert_true(strchr(s, *p) != NULL && strchr(s, *p)[1] == ':');
+	/* Codes from the rows: one each. */
 	for (n = 0; lo[n].name != NULL; n++)
-		;
-	assert_int_equal(n, 39);
+		for (k = n + 1; lo[k].name != NULL; k++)
+			assert_int_not_equal(lo[n].val, lo[k].val);
 	/* Every long option's code is one run_option knows (help aside). */
 	run_config_init(&c);
 	for (n = 0; lo[n].name != NULL; n++)
 		if (lo[n].val == RUN_OPT_HELP)
 			assert_int_equal(run_option(&c, lo[n].val, "x"), -1);
-	assert_int_equal(run_option(&c, RUN_OPT_MEMORY_GUARD, "touch"), 0);
+	assert_int_equal(run_option(&c, code_of("memory-guard"), "touch"), 0);
 	assert_int_equal(c.memory_guard, MEMORY_GUARD_TOUCH);
-	assert_int_equal(run_option(&c, RUN_OPT_MEMORY_GUARD, "tuoch"), -1);
+	assert_int_equal(run_option(&c, code_of("memory-guard"), "tuoch"), -1);
 	assert_int_equal(c.memory_guard, MEMORY_GUARD_TOUCH);
-	assert_int_equal(run_option(&c, RUN_OPT_WARMUP, "7"), 0);
+	assert_int_equal(run_option(&c, code_of("warmup"), "7"), 0);
 	assert_int_equal(c.warmup, 7);
-	assert_int_equal(run_option(&c, RUN_OPT_WARMUP, "101"), -1);
-	assert_int_equal(run_option(&c, RUN_OPT_PROFILE_FREQ, "99"), 0);
+	assert_int_equal(run_option(&c, code_of("warmup"), "101"), -1);
+	assert_int_equal(run_option(&c, code_of("profile-freq"), "99"), 0);
 	assert_int_equal(c.profile_hz, 99);
 	assert_int_equal(run_option(&c, RUN_OPT_END, "x"), -1);
-	/* Generic meta and plan lines: batch_end is the table's. */
-	assert_string_equal(printed(run_options_meta, &c), "batch_end=exit\n");
+	/* Meta keys are the options' names, in the table's order; an
+	 * option not set (seed of an unshuffled order, precision) has none. */
+	assert_int_equal(run_option(&c, code_of("disturb-limit"), "5%"), 0);
+	assert_int_equal(run_option(&c, 'j', "1,ncpu"), 0);
+	c.levels = xcalloc(2, sizeof(*c.levels));
+	c.levels[0] = 1;
+	c.levels[1] = 4;
+	c.nlevels = 2;
+	assert_string_equal(printed(run_options_meta, &c), "mode=process\n"
+	    "bind=core\ndistrib=scatter\nlayout=shared\norder=interleaved\n"
+	    "jobs=1,4\nreps=10\nwarmup=7\nverify=no\ndisturb_limit=5\n"
+	    "disturb_reruns=3\ndisturb_wait=60\nbatch_end=exit\n"
+	    "cpus=inherited\n");
+	c.warmup = 0;
+	assert_int_equal(run_option(&c, code_of("order"), "random"), 0);
+	assert_int_equal(run_option(&c, code_of("seed"), "42"), 0);
+	assert_int_equal(run_option(&c, code_of("precision"), "2"), 0);
+	assert_int_equal(run_option(&c, code_of("disturb-wait"), "off"), 0);
+	assert_non_null(strstr(printed(run_options_meta, &c),
+	    "\norder=random\nseed=42\njobs=1,4\nreps=10\nprecision=2\n"
+	    "verify=no\ndisturb_limit=5\ndisturb_reruns=3\n"
+	    "disturb_wait=off\n"));
+	/* The plan's lines: the value and what it means. */
+	assert_string_equal(printed(run_options_plan, &c), "batch end: exit: "
+	    "the last worker's exit (dirty data is written by the untimed "
+	    "refresh)\n");
 	run_config_free(&c);
 	/* Every axis the table flags, and the message names them all. */
 	assert_int_equal(run_vary_option("memory-guard", 12, &empty),
-	    RUN_OPT_MEMORY_GUARD);
+	    code_of("memory-guard"));
 	assert_int_equal(empty, 0);
 	assert_int_equal(run_vary_option("mount-opts", 10, &empty),
-	    RUN_OPT_MOUNT_OPTS);
+	    code_of("mount-opts"));
 	assert_int_equal(empty, 1);
 	assert_int_equal(run_vary_option("order", 5, &empty), -1);
-	assert_int_equal(run_vary_option("fsx", 2, &empty), RUN_OPT_FS);
+	assert_int_equal(run_vary_option("fsx", 2, &empty), code_of("fs"));
 	assert_string_equal(run_vary_keys(err, sizeof(err)), "batch-end, bind, "
 	    "disk, fs, idle-guard, layout, memory-guard, mode, mount-opts or "
 	    "newfs-opts");

@@ -24,6 +24,7 @@ test_parse(void **state)
 {
 	struct vary v;
 	char err[256];
+	int empty;
 
 	(void)state;
 	memset(&v, 0, sizeof(v));
@@ -33,7 +34,7 @@ test_parse(void **state)
 	assert_int_equal(vary_parse(&v, "sysctl:vm.dirty_ratio=10,20", err,
 	    sizeof(err)), 0);
 	assert_int_equal(v.naxes, 2);
-	assert_int_equal(v.axes[0].key, RUN_OPT_FS);
+	assert_int_equal(v.axes[0].key, run_vary_option("fs", 2, &empty));
 	assert_int_equal(v.axes[1].key, VARY_SYSCTL);
 	assert_string_equal(v.axes[1].name, "vm.dirty_ratio");
 	assert_int_equal(vary_ncells(&v), 6);
