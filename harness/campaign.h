@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "harness/reboot.h"
 #include "harness/run.h"
 
 #define CAMPAIGN_BOOTS_DEFAULT	5	/* boots per configuration */
@@ -316,25 +317,5 @@ void	 campaign_status_text(FILE *, const struct campaign *, int sets);
 void	 campaign_status_json(FILE *, const struct campaign *, int open);
 /* campaign report's foot: a line per failed configuration. */
 void	 campaign_status_failed(FILE *, const struct campaign *);
-
-/* --- trusted state (journal.c), shared with fsconc bisect ---------------- */
-
-/*
- * path (absolute, canonical) opened by descriptor from "/", never
- * through a symbolic link, every directory on the way and path itself
- * owned by root or the caller and writable by no one else (a sticky
- * directory on the way, /tmp, aside): what resume, run as root, may
- * trust.  dir: path is a directory, else a regular file.  The
- * descriptor, or -1 with errno and "path: cause" in err.
- */
-int	 campaign_open_trusted(const char *path, int dir, char *err,
-	    size_t errlen);
-/* fd locked (flock, exclusive), waited for: 0, or -1 said (path). */
-int	 campaign_flock(int fd, const char *path);
-/*
- * root as an absolute path (rs_default_root() when NULL), made when make,
- * and trusted (campaign_open_trusted); NULL said why.
- */
-char	*campaign_abs_root(const char *root, int make);
 
 #endif

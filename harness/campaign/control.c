@@ -8,7 +8,7 @@
  * ROOT/campaign/.lock (cj_lock); resume does not hold it while its run
  * runs, and reads the journal again under it before it orders a boot.
  * All of it, and the binary the hook runs, is trusted only when root's
- * (campaign_open_trusted): resume runs as root what it says.
+ * (reboot_open_trusted): resume runs as root what it says.
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -249,21 +249,12 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 static int
 machine_lock(enum md_os os)
 {
-	char *dir = xstrdup(campaign_hook_path(os)), *sl;
+	char e[PATH_MAX + 128];
 	int fd;
 
-	if ((sl = strrchr(dir, '/')) != NULL)
-		sl[sl == dir] = '\0';
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
-		cj_say("%s: %s", dir, strerror(errno));
-		free(dir);
-		return (-1);
-	}
-	if (campaign_flock(fd, dir) != 0) {
-		close(fd);
-		fd = -1;
-	}
-	free(dir);
+	if ((fd = reboot_machine_lock(campaign_hook_path(os), e,
+	    sizeof(e))) == -1)
+		cj_say("%s", e);
 	return (fd);
 }
 
@@ -323,12 +314,12 @@ campaign_start(const char *file, const char *root, int dry_run,
 	}
 	/* The program the hook runs as root at every boot, trusted as
 	   the campaign's state is. */
-	if ((v = campaign_open_trusted(bin, 0, e, sizeof(e))) == -1) {
+	if ((v = reboot_open_trusted(bin, 0, e, sizeof(e))) == -1) {
 		cj_say("%s", e);
 		goto out;
 	}
 	close(v);
-	if ((r = campaign_abs_root(root, 1)) == NULL)
+	if ((r = cj_abs_root(root, 1)) == NULL)
 		goto out;
 	/* A tmpfs would not survive the reboot: nothing would resume. */
 	if ((v = campaign_os_volatile_fs(r, e, sizeof(e))) != 0) {
@@ -413,7 +404,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 	cj_say("%s: %zu boots planned under %s", c.id, c.nslots, c.dir);
 	rc = schedule_next(&c, &ctx);
 out:
-	cj_unlock();
+	reboot_unlock();
 	if (mfd != -1)
 		close(mfd);
 	free(order);
@@ -487,7 +478,7 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 	cj_say("%s: boot %d (round %d): config %s verified: running", c->id,
 	    bootno, c->slots[k].round, cfg->name);
 	/* A stop may come while it runs: it is read before the next boot. */
-	cj_unlock();
+	reboot_unlock();
 	status = run_experiment(&rc, set, sizeof(set));
 	if (knob_restore_all() != 0)
 		cj_say("config %s: some runtime settings were not put back "
@@ -663,7 +654,7 @@ campaign_resume(const char *root, const char *id)
 	}
 	rc = schedule_next(&c, &ctx);
 out:
-	cj_unlock();
+	reboot_unlock();
 	if (fd != -1)
 		close(fd);
 	campaign_close(&c);
@@ -715,7 +706,7 @@ campaign_stop(const char *root, const char *id)
 	/* Its hook (not another campaign's) and the active mark. */
 	remove_hook(&c, &ctx);
 out:
-	cj_unlock();
+	reboot_unlock();
 	campaign_close(&c);
 	return (rc);
 }

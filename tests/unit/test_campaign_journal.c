@@ -341,10 +341,10 @@ test_replay_hostile(void **state)
 	struct fx *x = *state;
 	char *t, *big;
 
-	/* Overlong: a reason past CJ_LINE_MAX. */
-	big = xmalloc(CJ_LINE_MAX + 16);
-	memset(big, 'x', CJ_LINE_MAX + 15);
-	big[CJ_LINE_MAX + 15] = '\0';
+	/* Overlong: a reason past REBOOT_LINE_MAX. */
+	big = xmalloc(REBOOT_LINE_MAX + 16);
+	memset(big, 'x', REBOOT_LINE_MAX + 15);
+	big[REBOOT_LINE_MAX + 15] = '\0';
 	t = xasprintf("start 1\nguard %s\n", big);
 	refused(x, t);
 	free(t);
