@@ -10,8 +10,9 @@
  * this file's.
  *
  * The files form a tree, bottom up: file.c, kernel_linux.c /
- * kernel_freebsd.c, methods.c, journal.c (the plan and the journal on
- * disk: their grammar, writers and reader), status.c (the state shown),
+ * kernel_freebsd.c, methods.c, journal.c (the plan, and the journal's
+ * events and rules; harness/reboot.h reads and writes the lines, and
+ * holds the trusted state and the locks), status.c (the state shown),
  * auto.c (boots auto's decision after a round), control.c.
  */
 #ifndef FSCONC_HARNESS_CAMPAIGN_H
@@ -31,7 +32,6 @@
 #define CAMPAIGN_AUTO_TARGET	1.0
 #define CAMPAIGN_CONFIGS_MAX	1000
 #define CAMPAIGN_SLOTS_MAX	10000	/* configurations x boots */
-#define CAMPAIGN_ID_MAX		128	/* bytes */
 #define CAMPAIGN_RETRIES_DEFAULT 2
 #define CAMPAIGN_RETRIES_MAX	100
 #define CAMPAIGN_TIMEOUT_DEFAULT 600	/* boot timeout, seconds */
@@ -123,13 +123,6 @@ void	 campaign_plan_order(size_t nconfigs, int boots, uint64_t seed,
  * or shell metacharacter).  NULL, or the offending character described.
  */
 const char *campaign_word_error(const char *, char *buf, size_t len);
-/*
- * A campaign id, wherever one is read (ROOT/campaign/active, --id, the
- * hook, the kernel command line): letters, digits and . _ - only, at
- * most CAMPAIGN_ID_MAX bytes, not starting with a dot.  NULL, or why
- * not (in buf, which may be NULL: then a fixed text).
- */
-const char *campaign_id_error(const char *, char *buf, size_t len);
 
 /* --- what the running kernel is (kernel_linux.c, kernel_freebsd.c) ------ */
 

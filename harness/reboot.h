@@ -68,6 +68,38 @@ int	 reboot_locked(void);
  */
 int	 reboot_machine_lock(const char *hook, char *err, size_t errlen);
 
+/* --- a job's id and its mark (job.c) ---------------------------------- */
+
+#define REBOOT_ID_MAX		128	/* bytes */
+/*
+ * An id, wherever one is read (ROOT/KIND/active, --id, the hook, the
+ * kernel command line): letters, digits and . _ - only, at most
+ * REBOOT_ID_MAX bytes, not starting with a dot.  NULL, or why not (in
+ * buf, which may be NULL: then a fixed text).
+ */
+const char *reboot_id_error(const char *, char *buf, size_t len);
+/*
+ * A new job's directory, ROOT/KIND/ID, made: ID is the UTC time and
+ * file's name (without ".KIND"; other bytes than an id's become '_').
+ * malloc'd, or NULL with err.
+ */
+char	*reboot_job_dir(const char *root, const char *kind, const char *file,
+	    char *err, size_t errlen);
+/*
+ * The job in progress under root, as ROOT/KIND/active names it, read
+ * through the trusted directory: 0 with *idp (malloc'd; NULL when
+ * none), or -1 with err (not trusted, not an id).
+ */
+int	 reboot_active(const char *root, const char *kind, char **idp,
+	    char *err, size_t errlen);
+/* ROOT/KIND/active written durably to name id: 0, or -1 with err. */
+int	 reboot_active_set(const char *root, const char *kind, const char *id,
+	    char *err, size_t errlen);
+/* ROOT/KIND/active removed if it names id (never another job's): 0,
+   or -1 with err. */
+int	 reboot_active_clear(const char *root, const char *kind,
+	    const char *id, char *err, size_t errlen);
+
 /* --- the journal (journal.c) -------------------------------------------- */
 
 /*

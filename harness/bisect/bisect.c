@@ -21,15 +21,18 @@
  *     done OUTCOME LO HI EPOCH      OUTCOME: analysis/bisect.h's BIS_*;
  *                                   with a culprit, written once the
  *                                   confirming revert is judged
+ *     stop EPOCH
  * N is a commit's index in commits, or one past the bad one: the bad
  * commit with the culprit reverted (bs_confirm), built, skipped and
- * booted as the others are.
- *     stop EPOCH
- * and ROOT/bisect/active names the bisect in progress.  Resume (the
- * campaign's hook, running "bisect resume") replays the journal into the
- * boot means so far and asks bis_next (analysis/bisect.h) what to do:
- * the same journal, the same decision.  Trusted as campaigns' are
- * (reboot_open_trusted) and changed under ROOT/bisect/.lock.
+ * booted as the others are.  ROOT/bisect/active names the bisect in
+ * progress.  The lines are harness/reboot.h's, read and written by its
+ * one reader and writer (a torn last line left out, then cut); the
+ * rules are bs_check's, so a forged line refuses the bisect.  Resume
+ * (the campaign's hook, running "bisect resume") replays the journal
+ * into the boot means so far and asks bis_next (analysis/bisect.h)
+ * what to do: the same journal, the same decision.  Trusted as
+ * campaigns' are (reboot_open_trusted) and changed under
+ * ROOT/bisect/.lock (reboot_lock).
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -489,45 +492,17 @@ bad:
 	return (-1);
 }
 
-/* The active bisect's id under root (*idp NULL when none), read
-   through the trusted directory: 0, or -1 said why. */
+/* The active bisect's id under root (*idp NULL when none): 0, or -1
+   said why. */
 static int
 active(const char *root, char **idp)
 {
-	char e[PATH_MAX + 128], *dir, *p, *s;
-	size_t n;
-	int dfd, en;
+	char e[PATH_MAX + 128];
 
-	*idp = NULL;
-	dir = xasprintf("%s/bisect", root);
-	p = xasprintf("%s/active", dir);
-	dfd = reboot_open_trusted(dir, 1, e, sizeof(e));
-	en = errno;
-	free(dir);
-	s = dfd == -1 ? NULL : reboot_read_trusted(dfd, "active", p, 256, &n,
-	    e, sizeof(e));
-	if (dfd != -1) {
-		en = errno;
-		close(dfd);
-	}
-	if (s == NULL) {
-		free(p);
-		/* No bisect made, or none in progress. */
-		if (en == ENOENT)
-			return (0);
+	if (reboot_active(root, "bisect", idp, e, sizeof(e)) != 0) {
 		bs_say("%s", e);
 		return (-1);
 	}
-	if (n > 0 && s[n - 1] == '\n')
-		s[--n] = '\0';
-	if (strlen(s) != n || campaign_id_error(s, NULL, 0) != NULL) {
-		bs_say("%s: not a bisect id", p);
-		free(s);
-		free(p);
-		return (-1);
-	}
-	free(p);
-	*idp = s;
 	return (0);
 }
 
@@ -540,7 +515,7 @@ bs_open(const char *root, const char *id, struct bs *b)
 
 	memset(b, 0, sizeof(*b));
 	b->plan_fd = -1;
-	if (id != NULL && (why = campaign_id_error(id, e, sizeof(e))) !=
+	if (id != NULL && (why = reboot_id_error(id, e, sizeof(e))) !=
 	    NULL) {
 		bs_say("--id %s: %s", id, why);
 		return (EXIT_USAGE);
@@ -880,19 +855,15 @@ static void
 remove_hook(struct bs *b)
 {
 	struct campaign_ctx ctx = { NULL, os_this() };
-	char e[512], *hook, *id, *p;
+	char e[PATH_MAX + 128], *hook;
 
 	if ((hook = campaign_hook_id(ctx.os)) != NULL && (hook[0] == '\0' ||
 	    strcmp(hook, b->id) == 0) && campaign_hook_remove(&ctx, e,
 	    sizeof(e)) != 0)
 		bs_say("resume hook: %s", e);
 	free(hook);
-	p = xasprintf("%s/bisect/active", b->root);
-	if (active(b->root, &id) == 0 && id != NULL && strcmp(id, b->id) ==
-	    0 && unlink(p) != 0 && errno != ENOENT)
-		bs_say("%s: %s", p, strerror(errno));
-	free(id);
-	free(p);
+	if (reboot_active_clear(b->root, "bisect", b->id, e, sizeof(e)) != 0)
+		bs_say("%s", e);
 }
 
 /*
@@ -1186,27 +1157,6 @@ check_boot(struct bs *b, long long t0)
 
 /* --- the commands ---------------------------------------------------------- */
 
-static char *
-id_name(const char *file)
-{
-	const char *s = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 :
-	    file;
-	char *n = xstrdup(s), *p;
-
-	if ((p = strstr(n, ".bisect")) != NULL && p != n)
-		*p = '\0';
-	for (p = n; *p != '\0'; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' ||
-		    *p == '.'))
-			*p = '_';
-	if (n[0] == '.' || n[0] == '\0' || strlen(n) > 64) {
-		free(n);
-		n = xstrdup("bisect");
-	}
-	return (n);
-}
-
 /* good and bad resolved and checked: 0, or EXIT_USAGE said why. */
 static int
 check_refs(const struct bisect_file *f, char *good, char *bad, size_t len)
@@ -1336,7 +1286,7 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 	struct bisect_file f;
 	struct bs b;
 	char e[PATH_MAX + 256], good[80], bad[80], *text, *r = NULL;
-	char *bin = NULL, *p, *name, *id = NULL, *dir = NULL;
+	char *bin = NULL, *p, *id = NULL, *dir = NULL;
 	size_t len, n;
 	int rc = EXIT_USAGE, fd, mfd = -1;
 
@@ -1426,16 +1376,10 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		goto out;
 	}
 	rc = EXIT_RUNTIME;
-	p = xasprintf("%s/bisect", r);
-	name = id_name(file);
-	dir = rs_mkdir_stamped(p, time(NULL), name);
-	free(name);
-	if (dir == NULL) {
-		bs_say("%s: %s", p, strerror(errno));
-		free(p);
+	if ((dir = reboot_job_dir(r, "bisect", file, e, sizeof(e))) == NULL) {
+		bs_say("%s", e);
 		goto out;
 	}
-	free(p);
 	id = xstrdup(strrchr(dir, '/') + 1);
 	p = xasprintf("%s/bisect", dir);
 	if (write_file_durable(p, text, len, 0644) != 0) {
@@ -1484,13 +1428,10 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 	if (load(&b, r, id) != 0 || bs_write(&b, EVENT(BS_EV_START,
 	    NOW)) != 0)
 		goto out;
-	p = xasprintf("%s/bisect/active", r);
-	fd = write_file_durable(p, id, strlen(id), 0644);
-	if (fd != 0)
-		bs_say("%s: %s", p, strerror(errno));
-	free(p);
-	if (fd != 0)
+	if (reboot_active_set(r, "bisect", id, e, sizeof(e)) != 0) {
+		bs_say("%s", e);
 		goto out;
+	}
 	if (campaign_hook_install_cmd(&ctx, bin, "bisect", r, id, e,
 	    sizeof(e)) != 0) {
 		bs_say("resume hook: %s", e);

@@ -14,9 +14,8 @@
 
 /* "fsconc: campaign: " and the message, on stderr. */
 void	 cj_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* ROOT/campaign/active, and the id it names (*idp NULL: none): 0, or
-   -1 said why (not trusted, not an id). */
-char	*cj_active_path(const char *root);
+/* The id ROOT/campaign/active names (*idp NULL: none): 0, or -1 said
+   why (not trusted, not an id). */
 int	 cj_active(const char *root, char **idp);
 /*
  * The lock of the campaigns under root (reboot_lock: ROOT/campaign/.lock,

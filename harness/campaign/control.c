@@ -42,19 +42,16 @@
 static void
 remove_hook(struct campaign *c, const struct campaign_ctx *ctx)
 {
-	char e[512], *p, *hook, *id;
+	char e[PATH_MAX + 128], *hook;
 
 	if ((hook = campaign_hook_id(ctx->os)) != NULL && (hook[0] == '\0' ||
 	    strcmp(hook, c->id) == 0) && campaign_hook_remove(ctx, e,
 	    sizeof(e)) != 0)
 		cj_say("resume hook: %s", e);
 	free(hook);
-	p = cj_active_path(c->root);
-	if (cj_active(c->root, &id) == 0 && id != NULL && strcmp(id,
-	    c->id) == 0 && unlink(p) != 0 && errno != ENOENT)
-		cj_say("%s: %s", p, strerror(errno));
-	free(id);
-	free(p);
+	if (reboot_active_clear(c->root, "campaign", c->id, e, sizeof(e)) !=
+	    0)
+		cj_say("%s", e);
 }
 
 /*
@@ -157,28 +154,6 @@ remove_stale_hook(const struct campaign_ctx *ctx, const char *id)
 }
 
 /* --- start ------------------------------------------------------------- */
-
-/* A file name as an id's tail: [A-Za-z0-9_.-], no extension. */
-static char *
-id_name(const char *file)
-{
-	const char *b = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 :
-	    file;
-	char *s = xstrdup(b), *p;
-
-	if ((p = strstr(s, ".campaign")) != NULL && p != s)
-		*p = '\0';
-	for (p = s; *p != '\0'; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' ||
-		    *p == '.'))
-			*p = '_';
-	if (s[0] == '.' || s[0] == '\0' || strlen(s) > 64) {
-		free(s);
-		s = xstrdup("campaign");
-	}
-	return (s);
-}
 
 /* --dry-run: every command of the campaign, boot by boot. */
 static int
@@ -350,16 +325,11 @@ campaign_start(const char *file, const char *root, int dry_run,
 		goto out;
 	}
 	rc = EXIT_RUNTIME;
-	p = xasprintf("%s/campaign", r);
-	name = id_name(file);
-	if ((c.dir = rs_mkdir_stamped(p, time(NULL), name)) == NULL) {
-		cj_say("%s: %s", p, strerror(errno));
-		free(p);
-		free(name);
+	if ((c.dir = reboot_job_dir(r, "campaign", file, e, sizeof(e))) ==
+	    NULL) {
+		cj_say("%s", e);
 		goto out;
 	}
-	free(name);
-	free(p);
 	c.root = xstrdup(r);
 	c.id = xstrdup(strrchr(c.dir, '/') + 1);
 	/* The copy resume reads, the plan, the journal, then "active". */
@@ -387,13 +357,10 @@ campaign_start(const char *file, const char *root, int dry_run,
 	free(id);
 	if (i != 0)
 		goto out;
-	p = cj_active_path(r);
-	i = (size_t)write_file_durable(p, c.id, strlen(c.id), 0644);
-	if (i != 0)
-		cj_say("%s: %s", p, strerror(errno));
-	free(p);
-	if (i != 0)
+	if (reboot_active_set(r, "campaign", c.id, e, sizeof(e)) != 0) {
+		cj_say("%s", e);
 		goto out;
+	}
 	if (campaign_hook_install(&ctx, bin, r, c.id, e, sizeof(e)) != 0) {
 		cj_say("resume hook: %s", e);
 		remove_hook(&c, &ctx);

@@ -1,6 +1,7 @@
 /*
- * fsconc campaign: its files on the result root, trusted, locked, read
- * and written.  Everything lives in ROOT/campaign/ID/ (which must
+ * fsconc campaign: its files on the result root read and written, through
+ * harness/reboot.h (trusted, locked; the journal's one reader and
+ * writer, given the table of events and the rules below).  Everything lives in ROOT/campaign/ID/ (which must
  * survive a reboot):
  *   campaign   the campaign file as started (resume reads this copy)
  *   plan       "seed S", then "K ROUND CONFIG" per planned boot, in
@@ -29,9 +30,9 @@
  * boot, wrong, run, done and interrupted name the last schedule's slot
  * and boot; a slot is done once.  A line that breaks a rule refuses the
  * campaign (cj_load), and cj_write never writes one.  A last line
- * without its newline is an append a crash cut short: its action was
- * never taken (the event is written first), so it is left out, and cut
- * off before the next append.
+ * without its newline is an append a power cut left torn: its action
+ * was never taken (the event is written first), so it is left out, and
+ * cut off before the next append (harness/reboot/journal.c).
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -81,52 +82,15 @@ cj_say(const char *fmt, ...)
 	fprintf(stderr, "\n");
 }
 
-char *
-cj_active_path(const char *root)
-{
-	return (xasprintf("%s/campaign/active", root));
-}
-
 int
 cj_active(const char *root, char **idp)
 {
-	char e[PATH_MAX + 128], *dir, *p, *s;
-	const char *why;
-	size_t n;
-	int dfd, en;
+	char e[PATH_MAX + 128];
 
-	*idp = NULL;
-	dir = xasprintf("%s/campaign", root);
-	p = cj_active_path(root);
-	dfd = reboot_open_trusted(dir, 1, e, sizeof(e));
-	en = errno;
-	free(dir);
-	s = dfd == -1 ? NULL : reboot_read_trusted(dfd, "active", p, 256, &n,
-	    e, sizeof(e));
-	if (dfd != -1) {
-		en = errno;
-		close(dfd);
-	}
-	if (s == NULL) {
-		free(p);
-		/* No campaign made, or none in progress. */
-		if (en == ENOENT)
-			return (0);
+	if (reboot_active(root, "campaign", idp, e, sizeof(e)) != 0) {
 		cj_say("%s", e);
 		return (-1);
 	}
-	if (n > 0 && s[n - 1] == '\n')
-		s[--n] = '\0';
-	if (strlen(s) != n || (why = campaign_id_error(s, e,
-	    sizeof(e))) != NULL) {
-		cj_say("%s: not a campaign id (%s)", p, strlen(s) != n ?
-		    "holds a NUL byte" : why);
-		free(s);
-		free(p);
-		return (-1);
-	}
-	free(p);
-	*idp = s;
 	return (0);
 }
 
@@ -610,7 +574,7 @@ cj_load(struct campaign *c, const char *root, const char *id)
 	c->root = xstrdup(root);
 	c->id = xstrdup(id);
 	c->dir = xasprintf("%s/campaign/%s", root, id);
-	if ((why = campaign_id_error(id, e, sizeof(e))) != NULL) {
+	if ((why = reboot_id_error(id, e, sizeof(e))) != NULL) {
 		cj_say("%s: not a campaign id (%s)", c->dir, why);
 		return (-1);
 	}
@@ -690,7 +654,7 @@ newest_id(const char *root)
 	dir = xasprintf("%s/campaign", root);
 	if ((dp = opendir(dir)) != NULL) {
 		while ((de = readdir(dp)) != NULL)
-			if (campaign_id_error(de->d_name, NULL, 0) == NULL &&
+			if (reboot_id_error(de->d_name, NULL, 0) == NULL &&
 			    strcmp(de->d_name, "active") != 0 && (best == NULL ||
 			    strcmp(de->d_name, best) > 0)) {
 				free(best);
@@ -721,7 +685,7 @@ find(const char *root, const char *id, int latest, char **rootp,
 		return (EXIT_USAGE);
 	}
 	if (id != NULL) {
-		if ((why = campaign_id_error(id, e, sizeof(e))) != NULL) {
+		if ((why = reboot_id_error(id, e, sizeof(e))) != NULL) {
 			cj_say("--id: not a campaign id (%s)", why);
 			goto bad;
 		}
