@@ -303,8 +303,8 @@ bs_apply(void *state, const struct reboot_event *ev)
 		break;
 	case BS_EV_SKIP:
 		skip(c, ev->f[1].s);
-		if (b->last_commit == (size_t)ev->f[0].n)
-			b->in_flight = BS_EV_NONE;
+		/* A skipped commit's boot, if one was in flight, is over. */
+		b->in_flight = BS_EV_NONE;
 		break;
 	case BS_EV_SCHEDULE:
 		b->nboots = (int)ev->f[1].n;
