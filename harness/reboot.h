@@ -183,9 +183,6 @@ int	 reboot_event_parse(const struct reboot_grammar *, char *line,
  */
 int	 reboot_control_byte(const char *path, const char *text, size_t len,
 	    char *err, size_t errlen);
-/* The first field of role in ev's type: its index, or -1. */
-int	 reboot_field_of(const struct reboot_grammar *,
-	    const struct reboot_event *ev, int role);
 /*
  * The journal read (bounded, trusted) and every whole line parsed,
  * checked and applied in order.  0 with *torn the number of a torn last

@@ -27,20 +27,6 @@ type_of(const struct reboot_grammar *g, int kind)
 	return (&g->types[kind]);
 }
 
-int
-reboot_field_of(const struct reboot_grammar *g, const struct reboot_event *ev,
-    int role)
-{
-	const struct reboot_event_type *t = type_of(g, ev->kind);
-	int i;
-
-	for (i = 0; t != NULL && i < REBOOT_FIELDS_MAX && t->f[i].kind !=
-	    REBOOT_END; i++)
-		if (t->f[i].role == role)
-			return (i);
-	return (-1);
-}
-
 /* s and " fmt"'s text, s freed; NULL when out of room. */
 static char *
 append(char *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
