@@ -61,7 +61,7 @@ int	 bisect_git(const char *tree, char *const *argv, char *out,
 	    size_t outlen, char *err, size_t errlen);
 /*
  * The bisect's clone src (ROOT/bisect/ID/src) trusted as the rest of its
- * state (campaign_open_trusted): src, src/.git and src/.git/config owned
+ * state (reboot_open_trusted): src, src/.git and src/.git/config owned
  * by root or the caller, writable by no one else, no link on the way, so
  * no one else's setting reaches the git run there as root.  0, or -1
  * with "path: cause" in err.

@@ -10,8 +10,9 @@
  * this file's.
  *
  * The files form a tree, bottom up: file.c, kernel_linux.c /
- * kernel_freebsd.c, methods.c, journal.c (the plan and the journal on
- * disk: their grammar, writers and reader), status.c (the state shown),
+ * kernel_freebsd.c, methods.c, journal.c (the plan, and the journal's
+ * events and rules; harness/reboot.h reads and writes the lines, and
+ * holds the trusted state and the locks), status.c (the state shown),
  * auto.c (boots auto's decision after a round), control.c.
  */
 #ifndef FSCONC_HARNESS_CAMPAIGN_H
@@ -22,6 +23,7 @@
 #include <stdio.h>
 
 #include "analysis/campaign.h"
+#include "harness/reboot.h"
 #include "harness/run.h"
 
 #define CAMPAIGN_BOOTS_DEFAULT	5	/* boots per configuration */
@@ -31,7 +33,6 @@
 #define CAMPAIGN_AUTO_TARGET	1.0
 #define CAMPAIGN_CONFIGS_MAX	1000
 #define CAMPAIGN_SLOTS_MAX	10000	/* configurations x boots */
-#define CAMPAIGN_ID_MAX		128	/* bytes */
 #define CAMPAIGN_RETRIES_DEFAULT 2
 #define CAMPAIGN_RETRIES_MAX	100
 #define CAMPAIGN_TIMEOUT_DEFAULT 600	/* boot timeout, seconds */
@@ -145,13 +146,6 @@ void	 campaign_plan_order(size_t nconfigs, int boots, uint64_t seed,
  * or shell metacharacter).  NULL, or the offending character described.
  */
 const char *campaign_word_error(const char *, char *buf, size_t len);
-/*
- * A campaign id, wherever one is read (ROOT/campaign/active, --id, the
- * hook, the kernel command line): letters, digits and . _ - only, at
- * most CAMPAIGN_ID_MAX bytes, not starting with a dot.  NULL, or why
- * not (in buf, which may be NULL: then a fixed text).
- */
-const char *campaign_id_error(const char *, char *buf, size_t len);
 
 /* --- what the running kernel is (kernel_linux.c, kernel_freebsd.c) ------ */
 
@@ -339,26 +333,6 @@ void	 campaign_status_text(FILE *, const struct campaign *, int sets);
 void	 campaign_status_json(FILE *, const struct campaign *, int open);
 /* campaign report's foot: a line per failed configuration. */
 void	 campaign_status_failed(FILE *, const struct campaign *);
-
-/* --- trusted state (journal.c), shared with fsconc bisect ---------------- */
-
-/*
- * path (absolute, canonical) opened by descriptor from "/", never
- * through a symbolic link, every directory on the way and path itself
- * owned by root or the caller and writable by no one else (a sticky
- * directory on the way, /tmp, aside): what resume, run as root, may
- * trust.  dir: path is a directory, else a regular file.  The
- * descriptor, or -1 with errno and "path: cause" in err.
- */
-int	 campaign_open_trusted(const char *path, int dir, char *err,
-	    size_t errlen);
-/* fd locked (flock, exclusive), waited for: 0, or -1 said (path). */
-int	 campaign_flock(int fd, const char *path);
-/*
- * root as an absolute path (rs_default_root() when NULL), made when make,
- * and trusted (campaign_open_trusted); NULL said why.
- */
-char	*campaign_abs_root(const char *root, int make);
 
 /*
  * The command line of a boot-driven command, campaign or bisect (one

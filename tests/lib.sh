@@ -98,6 +98,29 @@ EOF
 	export FSCONC_TEST_BOOT_ID="$1/bootid" FSCONC_TEST_CMDLINE="$1/cmdline" \
 	    FSCONC_TEST_EXEC="$1/exec.sh" FSCONC_TEST_HOOK_DIR="$1/hook"
 }
+# The power cuts an append can meet, one table for every journal's
+# tests (campaign, bisect; the unit tests' twin is in
+# tests/unit/test_campaign_journal.c): while LINE (an event, no newline)
+# is appended after BASE, the file holds BASE and the first N bytes of
+# LINE, N = 1 .. its length (its newline not yet there); or BASE and
+# zeroes (a file system that grew the file first).  Each is a line
+# left out, its action never taken.  A whole line of zeroes is damage,
+# refused.  torn_cases LINE: the cases' names; torn_is_damage CASE;
+# torn_write CASE BASE LINE JOURNAL: the journal as the cut left it.
+torn_cases() {
+	_n=$(printf '%s' "$1" | wc -c)
+	seq 1 "$_n"
+	echo zeroes
+	echo zeroline
+}
+torn_is_damage() { [ "$1" = zeroline ]; }
+torn_write() {
+	case $1 in
+	zeroes)		{ cat "$2"; printf '\000\000\000\000'; } >"$4" ;;
+	zeroline)	{ cat "$2"; printf '\000\000\n'; } >"$4" ;;
+	*)		{ cat "$2"; printf '%s' "$3" | head -c "$1"; } >"$4" ;;
+	esac
+}
 # wait_until CMD...: poll CMD until it succeeds, for at most 60 s (a
 # loaded machine is slow, never this slow).  Exit status of the last try.
 wait_until() {

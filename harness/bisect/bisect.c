@@ -21,15 +21,18 @@
  *     done OUTCOME LO HI EPOCH      OUTCOME: analysis/bisect.h's BIS_*;
  *                                   with a culprit, written once the
  *                                   confirming revert is judged
+ *     stop EPOCH
  * N is a commit's index in commits, or one past the bad one: the bad
  * commit with the culprit reverted (bs_confirm), built, skipped and
- * booted as the others are.
- *     stop EPOCH
- * and ROOT/bisect/active names the bisect in progress.  Resume (the
- * campaign's hook, running "bisect resume") replays the journal into the
- * boot means so far and asks bis_next (analysis/bisect.h) what to do:
- * the same journal, the same decision.  Trusted as campaigns' are
- * (campaign_open_trusted) and changed under ROOT/bisect/.lock.
+ * booted as the others are.  ROOT/bisect/active names the bisect in
+ * progress.  The lines are harness/reboot.h's, read and written by its
+ * one reader and writer (a torn last line left out, then cut); the
+ * rules are bs_check's, so a forged line refuses the bisect.  Resume
+ * (the campaign's hook, running "bisect resume") replays the journal
+ * into the boot means so far and asks bis_next (analysis/bisect.h)
+ * what to do: the same journal, the same decision.  Trusted as
+ * campaigns' are (reboot_open_trusted) and changed under
+ * ROOT/bisect/.lock (reboot_lock).
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -47,12 +50,14 @@
 
 #include "analysis/campaign.h"
 #include "analysis/stats.h"
+#include "harness/reboot.h"
 #include "harness/run.h"
 #include "bisect_int.h"
 #include "results/results.h"
 #include "common/util.h"
 
-#define JOURNAL_MAX	(64 << 20)
+/* The longest reason a skip gives (the journal's line stays short). */
+#define BS_REASON_MAX	900
 
 void
 bs_say(const char *fmt, ...)
@@ -67,204 +72,29 @@ bs_say(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* A file under a trusted directory: regular, ours or root's, not
-   writable by others. */
-static int
-trusted_file(int fd, const char *path)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) != 0) {
-		bs_say("%s: %s", path, strerror(errno));
-		return (-1);
-	}
-	if (!S_ISREG(st.st_mode) || (st.st_uid != 0 && st.st_uid !=
-	    geteuid()) || (st.st_mode & 022) != 0) {
-		bs_say("%s: not a regular file owned by root or you and "
-		    "writable by no one else", path);
-		return (-1);
-	}
-	return (0);
-}
-
-/* --- the lock ----------------------------------------------------------- */
-
-static int held = -1;
-
+/* The lock of the root's bisects (reboot_lock): 0, or -1 said why. */
 static int
 bs_lock(const char *root)
 {
-	char e[PATH_MAX + 128], *dir, *p;
-	int dfd, fd;
+	char e[PATH_MAX + 128];
 
-	if (held != -1)
-		return (0);
-	dir = xasprintf("%s/bisect", root);
-	p = xasprintf("%s/.lock", dir);
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-		bs_say("%s: %s", dir, strerror(errno));
-		fd = -1;
-	} else if ((dfd = campaign_open_trusted(dir, 1, e, sizeof(e))) == -1) {
+	if (reboot_lock(root, "bisect", 1, e, sizeof(e)) != 0) {
 		bs_say("%s", e);
-		fd = -1;
-	} else {
-		fd = openat(dfd, ".lock", O_RDWR | O_CREAT | O_NOFOLLOW |
-		    O_CLOEXEC | O_NONBLOCK, 0600);
-		close(dfd);
-		if (fd == -1)
-			bs_say("%s: %s", p, strerror(errno));
-		else if (trusted_file(fd, p) != 0 || campaign_flock(fd, p) !=
-		    0) {
-			close(fd);
-			fd = -1;
-		}
-	}
-	free(dir);
-	free(p);
-	held = fd;
-	return (fd == -1 ? -1 : 0);
-}
-
-static void
-bs_unlock(void)
-{
-	if (held != -1)
-		close(held);
-	held = -1;
-}
-
-/* --- replay -------------------------------------------------------------- */
-
-static struct bs_commit *
-commit_at(struct bs *b, const char *w)
-{
-	uint64_t v;
-
-	/* b->n: the confirming revert. */
-	if (w == NULL || parse_uint(w, 0, b->n, &v) != 0)
-		return (NULL);
-	return (&b->c[v]);
-}
-
-static void
-skip(struct bs_commit *c, const char *why)
-{
-	c->skipped = 1;
-	free(c->why);
-	c->why = xstrdup(why != NULL && *why != '\0' ? why : "failed");
-}
-
-/* One journal line into b: 0, or -1 for a line that is no event. */
-static int
-replay(struct bs *b, const char *line)
-{
-	char copy[1024], *w[6], *save, *rest;
-	struct bs_commit *c;
-	size_t nw = 0;
-	uint64_t v;
-	double d;
-
-	snprintf(copy, sizeof(copy), "%s", line);
-	rest = NULL;
-	for (char *t = strtok_r(copy, " ", &save); t != NULL && nw < 6;
-	    t = strtok_r(NULL, " ", &save)) {
-		w[nw++] = t;
-		if (nw == 2 && strcmp(w[0], "skip") == 0) {
-			rest = strtok_r(NULL, "", &save);
-			break;
-		}
-	}
-	if (nw == 0)
 		return (-1);
-	for (size_t i = nw; i < 6; i++)
-		w[i] = NULL;
-	snprintf(b->last, sizeof(b->last), "%s", w[0]);
-	if (strcmp(w[0], "start") == 0) {
-		if (w[1] != NULL && parse_uint(w[1], 0, INT64_MAX, &v) == 0)
-			b->t_start = b->t_last = (long long)v;
-		return (0);
 	}
-	if (strcmp(w[0], "stop") == 0 || strcmp(w[0], "done") == 0) {
-		b->state = strcmp(w[0], "stop") == 0 ? BS_STOPPED : BS_DONE;
-		if (b->state == BS_DONE && nw >= 4) {
-			/* w[1] the outcome (BIS_*), w[2..3] lo hi. */
-			if (parse_uint(w[1], BIS_CULPRIT, BIS_ENDPOINT_FAILED,
-			    &v) != 0)
-				return (-1);
-			b->outcome = (int)v;
-			if (parse_uint(w[2], 0, b->n - 1, &v) == 0)
-				b->lo = (size_t)v;
-			if (parse_uint(w[3], 0, b->n - 1, &v) == 0)
-				b->hi = (size_t)v;
-		}
-		if (w[nw - 1] != NULL && parse_uint(w[nw - 1], 0, INT64_MAX,
-		    &v) == 0)
-			b->t_last = (long long)v;
-		return (0);
-	}
-	if ((c = commit_at(b, w[1])) == NULL)
-		return (-1);
-	b->last_commit = (size_t)(c - b->c);
-	if (strcmp(w[0], "build") == 0) {
-		c->builds++;
-		if (w[2] != NULL && parse_uint(w[2], 0, INT64_MAX, &v) == 0)
-			b->t_last = (long long)v;
-	} else if (strcmp(w[0], "built") == 0) {
-		c->built = 1;
-		if (w[2] != NULL && parse_uint(w[2], 0, INT64_MAX, &v) == 0) {
-			c->build_secs += (long long)v;
-			b->t_last += (long long)v;
-		}
-	} else if (strcmp(w[0], "skip") == 0)
-		skip(c, rest);
-	else if (strcmp(w[0], "schedule") == 0) {
-		if (w[2] == NULL || w[3] == NULL || w[4] == NULL ||
-		    parse_uint(w[2], 1, INT_MAX, &v) != 0)
-			return (-1);
-		b->last_bootno = (int)v;
-		b->nboots = (int)v;
-		snprintf(b->last_bootid, sizeof(b->last_bootid), "%s", w[3]);
-		if (parse_uint(w[4], 0, INT64_MAX, &v) != 0)
-			return (-1);
-		b->last_when = b->t_last = (long long)v;
-	} else if (strcmp(w[0], "run") == 0) {
-		if (w[2] == NULL || parse_uint(w[2], 1, INT_MAX, &v) != 0)
-			return (-1);
-		b->last_bootno = (int)v;
-	} else if (strcmp(w[0], "mean") == 0) {
-		if (w[3] == NULL || (d = strtod(w[3], &save), *save != '\0') ||
-		    !isfinite(d))
-			return (-1);
-		c->boots = xrealloc(c->boots, (c->nboots + 1) *
-		    sizeof(*c->boots));
-		c->when = xrealloc(c->when, (c->nboots + 1) * sizeof(*c->when));
-		c->boots[c->nboots] = d;
-		c->when[c->nboots] = 0;
-		if (w[4] != NULL && parse_uint(w[4], 0, INT64_MAX, &v) == 0)
-			c->when[c->nboots] = b->t_last = (long long)v;
-		c->nboots++;
-	} else if (strcmp(w[0], "interrupted") == 0)
-		c->cut++;
-	else
-		return (-1);
 	return (0);
 }
 
 int
 bs_commit_id(const struct bs *b, size_t k, char *buf, size_t len)
 {
-	size_t i;
-
 	if (k >= b->n || len < b->hexlen + 1 || pread(b->plan_fd, buf,
 	    b->hexlen, (off_t)(k * (b->hexlen + 1))) != (ssize_t)b->hexlen)
 		return (-1);
 	buf[b->hexlen] = '\0';
-	/* What reaches git's argv and the recipe's environment: hex only. */
-	for (i = 0; i < b->hexlen; i++)
-		if (!((buf[i] >= '0' && buf[i] <= '9') || (buf[i] >= 'a' &&
-		    buf[i] <= 'f')))
-			return (-1);
-	return (0);
+	/* What reaches git's argv and the recipe's environment: hex only
+	   (load checked it; the file may have changed since). */
+	return (strspn(buf, "0123456789abcdef") == b->hexlen ? 0 : -1);
 }
 
 void
@@ -302,39 +132,317 @@ points(struct bs *b)
 	}
 }
 
+/* --- the journal's events (harness/reboot.h writes and reads them) ------ */
+
+enum bs_event_kind { BS_EV_NONE, BS_EV_START, BS_EV_BUILD, BS_EV_BUILT,
+	BS_EV_SKIP, BS_EV_SCHEDULE, BS_EV_RUN, BS_EV_MEAN,
+	BS_EV_INTERRUPTED, BS_EV_DONE, BS_EV_STOP, BS_EV_NKINDS };
+
+/* A commit's index, one past the bad one for the revert (checked by
+   the replay against the plan). */
+#define F_COMMIT	{ REBOOT_NUM, 0, BISECT_COMMITS_MAX + 1, 0 }
+/* A boot's number: the next one is still an int. */
+#define F_BOOTNO	{ REBOOT_NUM, 1, INT_MAX - 1, 0 }
+#define F_WHEN		{ REBOOT_NUM, 0, LLONG_MAX, 0 }
+/* The fields, in order, with their index in struct reboot_event. */
+static const struct reboot_event_type bs_events[BS_EV_NKINDS] = {
+	[BS_EV_START] = { "start", { F_WHEN } },
+	[BS_EV_BUILD] = { "build", { F_COMMIT, F_WHEN } },
+	[BS_EV_BUILT] = { "built", { F_COMMIT, F_WHEN } },	/* seconds */
+	[BS_EV_SKIP] = { "skip", { F_COMMIT,
+	    { REBOOT_TEXT, 0, BS_REASON_MAX, 0 } } },
+	[BS_EV_SCHEDULE] = { "schedule", { F_COMMIT, F_BOOTNO,
+	    { REBOOT_WORD, 1, 63, 0 }, F_WHEN } },
+	[BS_EV_RUN] = { "run", { F_COMMIT, F_BOOTNO, F_WHEN } },
+	[BS_EV_MEAN] = { "mean", { F_COMMIT, F_BOOTNO, { REBOOT_REAL, 0, 0, 0 },
+	    F_WHEN } },
+	[BS_EV_INTERRUPTED] = { "interrupted", { F_COMMIT, F_BOOTNO } },
+	[BS_EV_DONE] = { "done", { { REBOOT_NUM, BIS_CULPRIT,
+	    BIS_ENDPOINT_FAILED, 0 }, F_COMMIT, F_COMMIT, F_WHEN } },
+	[BS_EV_STOP] = { "stop", { F_WHEN } },
+};
+
+/* Whether the event names a commit (its first field). */
+static int
+names_commit(int kind)
+{
+	return (kind != BS_EV_START && kind != BS_EV_DONE && kind !=
+	    BS_EV_STOP);
+}
+
+/* Whether the event names a boot (its second field). */
+static int
+names_boot(int kind)
+{
+	return (kind == BS_EV_SCHEDULE || kind == BS_EV_RUN || kind ==
+	    BS_EV_MEAN || kind == BS_EV_INTERRUPTED);
+}
+
+/*
+ * Whether ev may follow b's events: a commit of the plan (or the
+ * revert); a build of a commit not built, built after its build; a
+ * boot scheduled as the next one, of a commit built and not skipped;
+ * its run, its mean or its interruption only for the boot in flight
+ * (a mean for a commit never built or booted is forged); done's bounds
+ * within the plan.
+ */
+static int
+bs_check(const void *state, const struct reboot_event *ev, char *err,
+    size_t errlen)
+{
+	const struct bs *b = state;
+	const struct bs_commit *c = NULL;
+	unsigned long long k = ev->f[0].n;
+	int bootno = (int)ev->f[1].n;
+
+	if (names_commit(ev->kind)) {
+		if (k > b->n) {
+			set_err(err, errlen, "commit %llu: the plan has %zu",
+			    k, b->n);
+			return (-1);
+		}
+		c = &b->c[k];
+	}
+	switch (ev->kind) {
+	case BS_EV_BUILD:
+		if (c->built) {
+			set_err(err, errlen, "commit %llu built again", k);
+			return (-1);
+		}
+		break;
+	case BS_EV_BUILT:
+		if (c->built || c->builds == 0) {
+			set_err(err, errlen, "commit %llu built %s", k,
+			    c->built ? "twice" : "before its build");
+			return (-1);
+		}
+		break;
+	case BS_EV_SCHEDULE:
+		if (bootno != b->nboots + 1) {
+			set_err(err, errlen, "boot %d scheduled after boot %d",
+			    bootno, b->nboots);
+			return (-1);
+		}
+		if (!c->built || c->skipped) {
+			set_err(err, errlen, "commit %llu booted, %s", k,
+			    c->skipped ? "skipped" : "never built");
+			return (-1);
+		}
+		break;
+	case BS_EV_RUN:
+	case BS_EV_MEAN:
+	case BS_EV_INTERRUPTED:
+		if (b->nboots == 0 || k != b->last_commit || bootno !=
+		    b->last_bootno || bootno != b->nboots || b->in_flight !=
+		    (ev->kind == BS_EV_RUN ? BS_EV_SCHEDULE : BS_EV_RUN)) {
+			set_err(err, errlen, "commit %llu boot %d: not the "
+			    "boot %s", k, bootno, ev->kind == BS_EV_RUN ?
+			    "last scheduled" : "whose run started last");
+			return (-1);
+		}
+		break;
+	case BS_EV_DONE:
+		if (ev->f[1].n > ev->f[2].n || ev->f[2].n >= b->n) {
+			set_err(err, errlen, "commits %llu to %llu: not within "
+			    "the plan's 0 to %zu", ev->f[1].n, ev->f[2].n,
+			    b->n - 1);
+			return (-1);
+		}
+		break;
+	default:
+		break;
+	}
+	return (0);
+}
+
+static void
+skip(struct bs_commit *c, const char *why)
+{
+	c->skipped = 1;
+	free(c->why);
+	c->why = xstrdup(why != NULL && *why != '\0' ? why : "failed");
+}
+
+/* ev, checked, taken into b. */
+static void
+bs_apply(void *state, const struct reboot_event *ev)
+{
+	struct bs *b = state;
+	struct bs_commit *c = NULL;
+	long long when = 0;
+
+	snprintf(b->last, sizeof(b->last), "%s", bs_events[ev->kind].word);
+	if (names_commit(ev->kind)) {
+		c = &b->c[ev->f[0].n];
+		b->last_commit = (size_t)ev->f[0].n;
+	}
+	if (names_boot(ev->kind))
+		b->last_bootno = (int)ev->f[1].n;
+	switch (ev->kind) {
+	case BS_EV_START:
+		b->t_start = b->t_last = (long long)ev->f[0].n;
+		break;
+	case BS_EV_STOP:
+	case BS_EV_DONE:
+		b->state = ev->kind == BS_EV_STOP ? BS_STOPPED : BS_DONE;
+		if (ev->kind == BS_EV_DONE) {
+			b->outcome = (int)ev->f[0].n;
+			b->lo = (size_t)ev->f[1].n;
+			b->hi = (size_t)ev->f[2].n;
+		}
+		b->t_last = (long long)ev->f[ev->kind == BS_EV_DONE ? 3 : 0].n;
+		break;
+	case BS_EV_BUILD:
+		c->builds++;
+		b->t_last = (long long)ev->f[1].n;
+		break;
+	case BS_EV_BUILT:
+		c->built = 1;
+		c->build_secs += (long long)ev->f[1].n;
+		b->t_last += (long long)ev->f[1].n;
+		break;
+	case BS_EV_SKIP:
+		skip(c, ev->f[1].s);
+		/* A skipped commit's boot, if one was in flight, is over. */
+		b->in_flight = BS_EV_NONE;
+		break;
+	case BS_EV_SCHEDULE:
+		b->nboots = (int)ev->f[1].n;
+		snprintf(b->last_bootid, sizeof(b->last_bootid), "%s",
+		    ev->f[2].s);
+		b->last_when = b->t_last = (long long)ev->f[3].n;
+		b->in_flight = BS_EV_SCHEDULE;
+		break;
+	case BS_EV_RUN:
+		b->in_flight = BS_EV_RUN;
+		break;
+	case BS_EV_MEAN:
+		when = (long long)ev->f[3].n;
+		c->boots = xrealloc(c->boots, (c->nboots + 1) *
+		    sizeof(*c->boots));
+		c->when = xrealloc(c->when, (c->nboots + 1) * sizeof(*c->when));
+		c->boots[c->nboots] = ev->f[2].x;
+		c->when[c->nboots] = b->t_last = when;
+		c->nboots++;
+		b->in_flight = BS_EV_NONE;
+		break;
+	case BS_EV_INTERRUPTED:
+		c->cut++;
+		b->in_flight = BS_EV_NONE;
+		break;
+	default:
+		break;
+	}
+	points(b);
+}
+
+static const struct reboot_grammar bs_grammar = {
+	bs_events, BS_EV_NKINDS, bs_check, bs_apply
+};
+
+static struct reboot_journal
+journal_of(struct bs *b)
+{
+	return ((struct reboot_journal){ &bs_grammar, b, b->root, "bisect",
+	    b->dir });
+}
+
+/* An event of the table, its fields in order: EVENT(BS_EV_RUN, N(k), ...). */
+#define EVENT(kind, ...) (&(struct reboot_event){ (kind), { __VA_ARGS__ } })
+#define N(v)	{ .n = (unsigned long long)(v) }
+#define S(v)	{ .s = (v) }
+#define X(v)	{ .x = (v) }
+#define NOW	N(time(NULL))
+
+/* One event appended durably under the lock, then replayed. */
+static int
+bs_write(struct bs *b, const struct reboot_event *ev)
+{
+	struct reboot_journal j = journal_of(b);
+	char e[PATH_MAX + 256];
+
+	if (reboot_journal_append(&j, ev, e, sizeof(e)) != 0) {
+		bs_say("%s", e);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Commit k skipped, and why (cut to what the journal takes). */
+static int
+bs_skip(struct bs *b, size_t k, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int
+bs_skip(struct bs *b, size_t k, const char *fmt, ...)
+{
+	char why[BS_REASON_MAX + 1];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return (bs_write(b, EVENT(BS_EV_SKIP, N(k), S(why))));
+}
+
+/*
+ * The commits file, b->plan_fd, read as lines of hexlen lowercase hex
+ * digits each (bs_commit_id reads one at a time): 0, or -1 with the
+ * first line that is not named in err.
+ */
+static int
+check_commits(const struct bs *b, const char *path, char *err,
+    size_t errlen)
+{
+	char buf[1 << 16];
+	size_t line = b->hexlen + 1, per = sizeof(buf) / line, k, i, n;
+	ssize_t got;
+	off_t off;
+
+	for (k = 0; k < b->n; k += n) {
+		n = b->n - k < per ? b->n - k : per;
+		off = (off_t)(k * line);
+		if ((got = pread(b->plan_fd, buf, n * line, off)) !=
+		    (ssize_t)(n * line)) {
+			set_err(err, errlen, "%s: %s", path, got < 0 ?
+			    strerror(errno) : "cut short");
+			return (-1);
+		}
+		for (i = 0; i < n; i++)
+			if (strspn(buf + i * line, "0123456789abcdef") !=
+			    b->hexlen || buf[i * line + b->hexlen] != '\n') {
+				set_err(err, errlen, "%s: line %zu: not a "
+				    "commit id (%zu lowercase hex digits)",
+				    path, k + i + 1, b->hexlen);
+				return (-1);
+			}
+	}
+	return (0);
+}
+
 /* b loaded from root/bisect/id: 0, or -1 said why. */
 static int
 load(struct bs *b, const char *root, const char *id)
 {
-	char e[PATH_MAX + 128], *text = NULL, *p, *line, *next, hex[80];
+	struct reboot_journal j;
 	struct stat st;
-	size_t len, lineno = 0;
-	int dfd, fd;
+	char e[PATH_MAX + 128], *text = NULL, *p, hex[80];
+	size_t len;
+	ssize_t got;
+	int dfd, torn;
 
 	memset(b, 0, sizeof(*b));
 	b->plan_fd = -1;
 	b->root = xstrdup(root);
 	b->id = xstrdup(id);
 	b->dir = xasprintf("%s/bisect/%s", root, id);
-	if ((dfd = campaign_open_trusted(b->dir, 1, e, sizeof(e))) == -1) {
+	if ((dfd = reboot_open_trusted(b->dir, 1, e, sizeof(e))) == -1) {
 		bs_say("%s", e);
 		return (-1);
 	}
 	p = xasprintf("%s/bisect", b->dir);
-	if ((fd = openat(dfd, "bisect", O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
-	    O_NONBLOCK)) == -1 || trusted_file(fd, p) != 0) {
-		if (fd == -1)
-			bs_say("%s: %s", p, strerror(errno));
-		goto bad;
-	}
-	close(fd);
-	if ((text = read_bounded_at(dfd, "bisect", p, OPEN_NOFOLLOW,
-	    CAMPAIGN_FILE_MAX, &len, NULL, e, sizeof(e))) == NULL) {
-		bs_say("%s", e);
-		goto bad;
-	}
-	if (bisect_file_parse(text, len, p, os_this(), &b->f, e,
-	    sizeof(e)) != 0) {
+	if ((text = reboot_read_trusted(dfd, "bisect", p, CAMPAIGN_FILE_MAX,
+	    &len, e, sizeof(e))) == NULL || bisect_file_parse(text, len, p,
+	    os_this(), &b->f, e, sizeof(e)) != 0) {
 		bs_say("%s", e);
 		goto bad;
 	}
@@ -342,61 +450,38 @@ load(struct bs *b, const char *root, const char *id)
 	text = NULL;
 	free(p);
 	p = xasprintf("%s/commits", b->dir);
-	if ((b->plan_fd = openat(dfd, "commits", O_RDONLY | O_NOFOLLOW |
-	    O_CLOEXEC)) == -1 || trusted_file(b->plan_fd, p) != 0 ||
-	    fstat(b->plan_fd, &st) != 0) {
-		if (b->plan_fd == -1)
-			bs_say("%s: %s", p, strerror(errno));
+	if ((b->plan_fd = reboot_openat_trusted(dfd, "commits", p, O_RDONLY,
+	    e, sizeof(e))) == -1 || fstat(b->plan_fd, &st) != 0) {
+		bs_say("%s", b->plan_fd == -1 ? e : strerror(errno));
 		goto bad;
 	}
-	if (pread(b->plan_fd, hex, sizeof(hex), 0) < 41 || (b->hexlen =
-	    strcspn(hex, "\n")) == sizeof(hex) || (b->hexlen != 40 &&
-	    b->hexlen != 64) || st.st_size % (off_t)(b->hexlen + 1) != 0 ||
-	    (b->n = (size_t)(st.st_size / (off_t)(b->hexlen + 1))) < 2 ||
-	    b->n > BISECT_COMMITS_MAX + 1) {
+	if ((got = pread(b->plan_fd, hex, sizeof(hex), 0)) < 41 ||
+	    (b->hexlen = strcspn(hex, "\n")) >= (size_t)got ||
+	    (b->hexlen != 40 && b->hexlen != 64) || st.st_size %
+	    (off_t)(b->hexlen + 1) != 0 || (b->n = (size_t)(st.st_size /
+	    (off_t)(b->hexlen + 1))) < 2 || b->n > BISECT_COMMITS_MAX + 1) {
 		bs_say("%s: not a list of commits", p);
+		goto bad;
+	}
+	if (check_commits(b, p, e, sizeof(e)) != 0) {
+		bs_say("%s", e);
 		goto bad;
 	}
 	b->c = xcalloc(b->n + 1, sizeof(*b->c));
 	b->pts = xcalloc(b->n, sizeof(*b->pts));
-	free(p);
-	p = xasprintf("%s/journal", b->dir);
-	if ((fd = openat(dfd, "journal", O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
-	    O_NONBLOCK)) == -1 || trusted_file(fd, p) != 0) {
-		if (fd == -1)
-			bs_say("%s: %s", p, strerror(errno));
-		else
-			close(fd);
-		goto bad;
-	}
-	close(fd);
-	if ((text = read_bounded_at(dfd, "journal", p, OPEN_NOFOLLOW,
-	    JOURNAL_MAX, &len, NULL, e, sizeof(e))) == NULL) {
-		bs_say("%s", e);
-		goto bad;
-	}
-	if (memchr(text, '\0', len) != NULL) {
-		bs_say("%s: a NUL byte", p);
-		goto bad;
-	}
-	for (line = text; line < text + len && *line != '\0'; line = next) {
-		lineno++;
-		if ((next = strchr(line, '\n')) == NULL) {
-			/* A line cut by a power cut: the action never began. */
-			break;
-		}
-		*next++ = '\0';
-		if (replay(b, line) != 0) {
-			bs_say("%s: line %zu: not an event", p, lineno);
-			goto bad;
-		}
-	}
 	bis_rule_default(&b->rule);
 	b->rule.cap = b->f.cap;
 	b->rule.dir = b->f.figure == BISECT_EC ? BIS_LOWER_WORSE :
 	    BIS_HIGHER_WORSE;
+	j = journal_of(b);
+	if (reboot_journal_replay(&j, &torn, e, sizeof(e)) != 0) {
+		bs_say("%s", e);
+		goto bad;
+	}
+	if (torn > 0)
+		bs_say("%s/journal: line %d: no end of line, an append cut "
+		    "short: left out", b->dir, torn);
 	points(b);
-	free(text);
 	free(p);
 	close(dfd);
 	return (0);
@@ -407,61 +492,38 @@ bad:
 	return (-1);
 }
 
-/* The active bisect's id under root: *idp NULL when none. */
+/* The active bisect's id under root (*idp NULL when none): 0, or -1
+   said why. */
 static int
 active(const char *root, char **idp)
 {
-	char e[PATH_MAX + 128], *p = xasprintf("%s/bisect/active", root);
-	size_t n;
-	int fd;
+	char e[PATH_MAX + 128];
 
-	*idp = NULL;
-	if ((fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
-	    O_NONBLOCK)) == -1) {
-		free(p);
-		return (errno == ENOENT ? 0 : -1);
-	}
-	if (trusted_file(fd, p) != 0) {
-		close(fd);
-		free(p);
-		return (-1);
-	}
-	close(fd);
-	if ((*idp = read_bounded(p, OPEN_NOFOLLOW, 256, &n, e,
-	    sizeof(e))) == NULL) {
+	if (reboot_active(root, "bisect", idp, e, sizeof(e)) != 0) {
 		bs_say("%s", e);
-		free(p);
 		return (-1);
 	}
-	if (n > 0 && (*idp)[n - 1] == '\n')
-		(*idp)[--n] = '\0';
-	if (strlen(*idp) != n || campaign_id_error(*idp, NULL, 0) != NULL) {
-		bs_say("%s: not a bisect id", p);
-		free(*idp);
-		*idp = NULL;
-		free(p);
-		return (-1);
-	}
-	free(p);
 	return (0);
 }
 
 int
 bs_open(const char *root, const char *id, struct bs *b)
 {
-	char *r, *a = NULL, e[256];
+	char *r, *a = NULL, e[PATH_MAX + 128];
 	const char *why;
 	int rv;
 
 	memset(b, 0, sizeof(*b));
 	b->plan_fd = -1;
-	if (id != NULL && (why = campaign_id_error(id, e, sizeof(e))) !=
+	if (id != NULL && (why = reboot_id_error(id, e, sizeof(e))) !=
 	    NULL) {
 		bs_say("--id %s: %s", id, why);
 		return (EXIT_USAGE);
 	}
-	if ((r = campaign_abs_root(root, 0)) == NULL)
+	if ((r = reboot_abs_root(root, 0, e, sizeof(e))) == NULL) {
+		bs_say("%s", e);
 		return (EXIT_USAGE);
+	}
 	if (id == NULL) {
 		if (active(r, &a) != 0) {
 			free(r);
@@ -479,63 +541,6 @@ bs_open(const char *root, const char *id, struct bs *b)
 	free(r);
 	if (rv != EXIT_OK)
 		bs_close(b);
-	return (rv);
-}
-
-/* One event appended durably under the lock, then replayed. */
-static int
-record(struct bs *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int
-record(struct bs *b, const char *fmt, ...)
-{
-	char e[PATH_MAX + 128], *line, *text, *path;
-	va_list ap;
-	size_t n;
-	int rv = -1, own = held == -1, dfd, fd;
-
-	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) == -1)
-		line = NULL;
-	va_end(ap);
-	if (line == NULL)
-		return (-1);
-	/* One line: a reason never plants another event. */
-	for (n = 0; line[n] != '\0'; n++)
-		if ((unsigned char)line[n] < ' ' || line[n] == 0x7f)
-			line[n] = ' ';
-	if (n > 900)
-		line[900] = '\0';
-	text = xasprintf("%s\n", line);
-	path = xasprintf("%s/journal", b->dir);
-	if (own && bs_lock(b->root) != 0)
-		goto out;
-	if ((dfd = campaign_open_trusted(b->dir, 1, e, sizeof(e))) == -1) {
-		bs_say("%s", e);
-		goto out;
-	}
-	fd = openat(dfd, "journal", O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
-	    O_NONBLOCK | O_CLOEXEC, 0644);
-	if (fd == -1)
-		bs_say("%s: %s", path, strerror(errno));
-	else if (trusted_file(fd, path) != 0)
-		;
-	else if (write_all(fd, text, strlen(text)) != 0 || fsync(fd) != 0 ||
-	    fsync(dfd) != 0)
-		bs_say("%s: %s", path, strerror(errno));
-	else {
-		rv = replay(b, line);
-		points(b);
-	}
-	if (fd != -1)
-		close(fd);
-	close(dfd);
-out:
-	if (own)
-		bs_unlock();
-	free(text);
-	free(path);
-	free(line);
 	return (rv);
 }
 
@@ -850,19 +855,15 @@ static void
 remove_hook(struct bs *b)
 {
 	struct campaign_ctx ctx = { NULL, os_this() };
-	char e[512], *hook, *id, *p;
+	char e[PATH_MAX + 128], *hook;
 
 	if ((hook = campaign_hook_id(ctx.os)) != NULL && (hook[0] == '\0' ||
 	    strcmp(hook, b->id) == 0) && campaign_hook_remove(&ctx, e,
 	    sizeof(e)) != 0)
 		bs_say("resume hook: %s", e);
 	free(hook);
-	p = xasprintf("%s/bisect/active", b->root);
-	if (active(b->root, &id) == 0 && id != NULL && strcmp(id, b->id) ==
-	    0 && unlink(p) != 0 && errno != ENOENT)
-		bs_say("%s: %s", p, strerror(errno));
-	free(id);
-	free(p);
+	if (reboot_active_clear(b->root, "bisect", b->id, e, sizeof(e)) != 0)
+		bs_say("%s", e);
 }
 
 /*
@@ -901,9 +902,8 @@ advance(struct bs *b)
 			}
 		}
 		if (nx.action == BIS_ACT_DONE) {
-			if (record(b, "done %d %zu %zu %lld", nx.outcome, nx.lo,
-			    nx.hi,
-			    (long long)time(NULL)) != 0)
+			if (bs_write(b, EVENT(BS_EV_DONE, N(nx.outcome),
+			    N(nx.lo), N(nx.hi), NOW)) != 0)
 				return (EXIT_RUNTIME);
 			remove_hook(b);
 			bs_say("%s: %s after %d boots; \"fsconc bisect report "
@@ -916,25 +916,25 @@ advance(struct bs *b)
 		if (!b->c[k].built) {
 			/* A build cut off twice (a power cut, a panic): skip. */
 			if (b->c[k].builds >= 2) {
-				if (record(b, "skip %zu build cut off twice", k) !=
+				if (bs_skip(b, k, "build cut off twice") !=
 				    0)
 					return (EXIT_RUNTIME);
 				continue;
 			}
-			if (record(b, "build %zu %lld", k,
-			    (long long)time(NULL)) != 0)
+			if (bs_write(b, EVENT(BS_EV_BUILD, N(k),
+			    NOW)) != 0)
 				return (EXIT_RUNTIME);
 			bs_say("%s: commit %zu (%s): building", b->id, k,
 			    name_of(b, k, name, sizeof(name)));
 			t0 = now_monotonic();
 			if (build(b, k, e, sizeof(e)) != 0) {
 				bs_say("%s: commit %zu skipped: %s", b->id, k, e);
-				if (record(b, "skip %zu %s", k, e) != 0)
+				if (bs_skip(b, k, "%s", e) != 0)
 					return (EXIT_RUNTIME);
 				continue;
 			}
-			if (record(b, "built %zu %lld", k,
-			    (long long)(now_monotonic() - t0 + 0.5)) != 0)
+			if (bs_write(b, EVENT(BS_EV_BUILT, N(k),
+			    N(now_monotonic() - t0 + 0.5))) != 0)
 				return (EXIT_RUNTIME);
 		}
 		if (campaign_os_boot_id(bootid, sizeof(bootid), e,
@@ -953,17 +953,17 @@ advance(struct bs *b)
 			free(r);
 			free(i);
 			if (rv != 0) {
-				bs_unlock();
+				reboot_unlock();
 				return (EXIT_RUNTIME);
 			}
 		}
 		if (b->state != BS_OPEN) {
-			bs_unlock();
+			reboot_unlock();
 			return (EXIT_OK);
 		}
-		if (record(b, "schedule %zu %d %s %lld", k, b->nboots + 1,
-		    bootid, (long long)time(NULL)) != 0) {
-			bs_unlock();
+		if (bs_write(b, EVENT(BS_EV_SCHEDULE, N(k),
+		    N(b->nboots + 1), S(bootid), NOW)) != 0) {
+			reboot_unlock();
 			return (EXIT_RUNTIME);
 		}
 		bs_say("%s: boot %d: commit %zu (%s), by %s", b->id, b->nboots,
@@ -973,7 +973,7 @@ advance(struct bs *b)
 		rv = ops->boot(&ctx, &b->f.camp, &cfg, b->id, b->nboots, e,
 		    sizeof(e));
 		free(cfg.kernel);
-		bs_unlock();
+		reboot_unlock();
 		if (rv != 0) {
 			/* The next boot, whatever it is, says it was wrong. */
 			bs_say("boot %d: %s", b->nboots, e);
@@ -1083,7 +1083,7 @@ measure(struct bs *b, size_t k, int bootno, long long up)
 		run_config_add_meta(&rc, "bisect_commit", hex);
 	run_config_add_meta(&rc, "bisect", b->id);
 	rc.progress = 0;
-	if (record(b, "run %zu %d %lld", k, bootno, (long long)time(NULL)) !=
+	if (bs_write(b, EVENT(BS_EV_RUN, N(k), N(bootno), NOW)) !=
 	    0) {
 		run_config_free(&rc);
 		return (-1);
@@ -1097,7 +1097,7 @@ measure(struct bs *b, size_t k, int bootno, long long up)
 		snprintf(e, sizeof(e), "boot %d: the run failed (exit status "
 		    "%d)", bootno, status);
 		bs_say("%s: commit %zu skipped: %s", b->id, k, e);
-		return (record(b, "skip %zu %s", k, e));
+		return (bs_skip(b, k, "%s", e));
 	}
 	if ((t = test_figure(b, k, bootno, &v)) < 0) {
 		bs_say("FSCONC_TEST_BISECT_FIGURE failed");
@@ -1105,12 +1105,12 @@ measure(struct bs *b, size_t k, int bootno, long long up)
 	}
 	if (t == 0 && figure_of(b, set, &v, e, sizeof(e)) != 0) {
 		bs_say("%s: commit %zu skipped: %s", b->id, k, e);
-		return (record(b, "skip %zu boot %d: %s", k, bootno, e));
+		return (bs_skip(b, k, "boot %d: %s", bootno, e));
 	}
 	bs_say("%s: boot %d: commit %zu: %s %.6g", b->id, bootno, k,
 	    bisect_figure_name(&b->f, num, sizeof(num)), v);
-	return (record(b, "mean %zu %d %.17g %lld", k, bootno, v,
-	    (long long)time(NULL)));
+	return (bs_write(b, EVENT(BS_EV_MEAN, N(k), N(bootno), X(v),
+	    NOW)));
 }
 
 /* The boot the journal's last "schedule" asked for, checked and run. */
@@ -1149,7 +1149,7 @@ check_boot(struct bs *b, long long t0)
 	if (v != 0) {
 		bs_say("%s: boot %d came up wrong for commit %zu: %s", b->id,
 		    bootno, k, why);
-		return (record(b, "skip %zu boot %d: %s", k, bootno, why) != 0 ?
+		return (bs_skip(b, k, "boot %d: %s", bootno, why) != 0 ?
 		    EXIT_RUNTIME : EXIT_OK);
 	}
 	return (measure(b, k, bootno, t0 >= b->last_when ? t0 - b->last_when :
@@ -1157,27 +1157,6 @@ check_boot(struct bs *b, long long t0)
 }
 
 /* --- the commands ---------------------------------------------------------- */
-
-static char *
-id_name(const char *file)
-{
-	const char *s = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 :
-	    file;
-	char *n = xstrdup(s), *p;
-
-	if ((p = strstr(n, ".bisect")) != NULL && p != n)
-		*p = '\0';
-	for (p = n; *p != '\0'; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' ||
-		    *p == '.'))
-			*p = '_';
-	if (n[0] == '.' || n[0] == '\0' || strlen(n) > 64) {
-		free(n);
-		n = xstrdup("bisect");
-	}
-	return (n);
-}
 
 /* good and bad resolved and checked: 0, or EXIT_USAGE said why. */
 static int
@@ -1312,7 +1291,7 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 	struct bisect_file f;
 	struct bs b;
 	char e[PATH_MAX + 256], good[80], bad[80], *text, *r = NULL;
-	char *bin = NULL, *p, *name, *id = NULL, *dir = NULL;
+	char *bin = NULL, *p, *id = NULL, *dir = NULL;
 	size_t len, n;
 	int rc = EXIT_USAGE, fd, mfd = -1;
 
@@ -1362,13 +1341,15 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		    "root");
 		goto out;
 	}
-	if ((fd = campaign_open_trusted(bin, 0, e, sizeof(e))) == -1) {
+	if ((fd = reboot_open_trusted(bin, 0, e, sizeof(e))) == -1) {
 		bs_say("%s", e);
 		goto out;
 	}
 	close(fd);
-	if ((r = campaign_abs_root(root, 1)) == NULL)
+	if ((r = reboot_abs_root(root, 1, e, sizeof(e))) == NULL) {
+		bs_say("%s", e);
 		goto out;
+	}
 	if ((fd = campaign_os_volatile_fs(r, e, sizeof(e))) != 0) {
 		bs_say("-R %s: %s", r, fd < 0 ? e : "a memory file system "
 		    "(tmpfs) does not survive a reboot: want a result root on "
@@ -1381,17 +1362,11 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		goto out;
 	}
 	/* One resume hook per machine: its directory locked. */
-	p = xstrdup(campaign_hook_path(os));
-	if (strrchr(p, '/') != NULL)
-		*strrchr(p, '/') = '\0';
-	if ((mfd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
-	    campaign_flock(mfd, p) != 0) {
-		if (mfd == -1)
-			bs_say("%s: %s", p, strerror(errno));
-		free(p);
+	if ((mfd = reboot_machine_lock(campaign_hook_path(os), e,
+	    sizeof(e))) == -1) {
+		bs_say("%s", e);
 		goto out;
 	}
-	free(p);
 	if (bs_lock(r) != 0 || active(r, &id) != 0)
 		goto out;
 	if (id != NULL) {
@@ -1406,16 +1381,10 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		goto out;
 	}
 	rc = EXIT_RUNTIME;
-	p = xasprintf("%s/bisect", r);
-	name = id_name(file);
-	dir = rs_mkdir_stamped(p, time(NULL), name);
-	free(name);
-	if (dir == NULL) {
-		bs_say("%s: %s", p, strerror(errno));
-		free(p);
+	if ((dir = reboot_job_dir(r, "bisect", file, e, sizeof(e))) == NULL) {
+		bs_say("%s", e);
 		goto out;
 	}
-	free(p);
 	id = xstrdup(strrchr(dir, '/') + 1);
 	p = xasprintf("%s/bisect", dir);
 	if (write_file_durable(p, text, len, 0644) != 0) {
@@ -1461,29 +1430,26 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		goto out;
 	}
 	free(p);
-	if (load(&b, r, id) != 0 || record(&b, "start %lld",
-	    (long long)time(NULL)) != 0)
+	if (load(&b, r, id) != 0 || bs_write(&b, EVENT(BS_EV_START,
+	    NOW)) != 0)
 		goto out;
-	p = xasprintf("%s/bisect/active", r);
-	fd = write_file_durable(p, id, strlen(id), 0644);
-	if (fd != 0)
-		bs_say("%s: %s", p, strerror(errno));
-	free(p);
-	if (fd != 0)
+	if (reboot_active_set(r, "bisect", id, e, sizeof(e)) != 0) {
+		bs_say("%s", e);
 		goto out;
+	}
 	if (campaign_hook_install_cmd(&ctx, bin, "bisect", r, id, e,
 	    sizeof(e)) != 0) {
 		bs_say("resume hook: %s", e);
 		remove_hook(&b);
-		(void)record(&b, "stop %lld", (long long)time(NULL));
+		(void)bs_write(&b, EVENT(BS_EV_STOP, NOW));
 		goto out;
 	}
 	bs_say("%s: %zu commits, good %.12s to bad %.12s, under %s", id, n,
 	    good, bad, dir);
-	bs_unlock();
+	reboot_unlock();
 	rc = advance(&b);
 out:
-	bs_unlock();
+	reboot_unlock();
 	if (mfd != -1)
 		close(mfd);
 	free(id);
@@ -1555,11 +1521,11 @@ bisect_resume(const char *root, const char *id)
 		/* Power lost, a panic, a kill: that boot is done again. */
 		bs_say("%s: boot %d's run was cut off: booted again", b.id,
 		    b.last_bootno);
-		if (record(&b, "interrupted %zu %d", b.last_commit,
-		    b.last_bootno) != 0)
+		if (bs_write(&b, EVENT(BS_EV_INTERRUPTED,
+		    N(b.last_commit), N(b.last_bootno))) != 0)
 			rc = EXIT_RUNTIME;
-		else if (b.c[b.last_commit].cut >= 2 && record(&b, "skip %zu "
-		    "runs cut off twice", b.last_commit) != 0)
+		else if (b.c[b.last_commit].cut >= 2 && bs_skip(&b,
+		    b.last_commit, "runs cut off twice") != 0)
 			rc = EXIT_RUNTIME;
 	} else if (strcmp(b.last, "build") == 0)
 		bs_say("%s: commit %zu's build was cut off: built again", b.id,
@@ -1587,8 +1553,8 @@ bisect_stop(const char *root, const char *id)
 		return (EXIT_RUNTIME);
 	}
 	if (b.state == BS_OPEN) {
-		if (record(&b, "stop %lld", (long long)time(NULL)) != 0) {
-			bs_unlock();
+		if (bs_write(&b, EVENT(BS_EV_STOP, NOW)) != 0) {
+			reboot_unlock();
 			bs_close(&b);
 			return (EXIT_RUNTIME);
 		}
@@ -1602,7 +1568,7 @@ bisect_stop(const char *root, const char *id)
 	} else
 		bs_say("%s is already over", b.id);
 	remove_hook(&b);
-	bs_unlock();
+	reboot_unlock();
 	bs_close(&b);
 	return (rc);
 }

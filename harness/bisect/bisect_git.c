@@ -166,7 +166,7 @@ bisect_tree_trusted(const char *src, char *err, size_t errlen)
 
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		p = xasprintf("%s%s", src, parts[i]);
-		fd = campaign_open_trusted(p, i < 2, err, errlen);
+		fd = reboot_open_trusted(p, i < 2, err, errlen);
 		free(p);
 		if (fd == -1)
 			return (-1);

@@ -39,6 +39,8 @@ struct bs {
 	int		 last_bootno;
 	char		 last_bootid[64];
 	long long	 last_when;
+	int		 in_flight;	/* the boot's last event: schedule,
+					   run, or none (bisect.c) */
 	/* done: the outcome recorded. */
 	int		 outcome;
 	size_t		 lo, hi;

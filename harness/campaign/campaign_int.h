@@ -14,18 +14,19 @@
 
 /* "fsconc: campaign: " and the message, on stderr. */
 void	 cj_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* ROOT/campaign/active, and the id it names (*idp NULL: none): 0, or
-   -1 said why (not trusted, not an id). */
-char	*cj_active_path(const char *root);
+/* The id ROOT/campaign/active names (*idp NULL: none): 0, or -1 said
+   why (not trusted, not an id). */
 int	 cj_active(const char *root, char **idp);
 /*
- * The lock of the campaigns under root (ROOT/campaign/.lock, ROOT/campaign
- * made when make), waited for: start, resume and stop change a
- * campaign's state only under it.  0, or -1 said why.  Held until
- * cj_unlock; taken again while held, nothing happens.
+ * The lock of the campaigns under root (reboot_lock: ROOT/campaign/.lock,
+ * ROOT/campaign made when make), waited for: start, resume and stop
+ * change a campaign's state only under it.  0, or -1 said why.  Held
+ * until reboot_unlock.
  */
 int	 cj_lock(const char *root, int make);
-void	 cj_unlock(void);
+/* root as an absolute path, made when make, trusted (reboot_abs_root);
+   NULL said why. */
+char	*cj_abs_root(const char *root, int make);
 /* The plan loaded and the journal replayed into c (said why not). */
 int	 cj_load(struct campaign *c, const char *root, const char *id);
 /* Find (id, else the active one, else with latest the newest) and
@@ -33,7 +34,8 @@ int	 cj_load(struct campaign *c, const char *root, const char *id);
 int	 cj_open(const char *root, const char *id, int latest,
 	    struct campaign *c);
 /*
- * One journal event (journal.c gives the grammar).  Which fields an
+ * One journal event (journal.c gives its table, harness/reboot.h the
+ * line grammar).  Which fields an
  * event has: slot and bootno all but start, failed, guard, finish, stop
  * and early; when start, schedule, finish and stop; bootid schedule; rc
  * done; config failed; round early; text wrong, failed, guard and early
@@ -51,10 +53,6 @@ struct campaign_event {
 	const char	*config;
 	const char	*text;
 };
-/* The longest journal line read or written, newline aside. */
-#define CJ_LINE_MAX	(PATH_MAX + 1024)
-/* "schedule" ..., the event's word. */
-const char *cj_event_name(enum campaign_event_kind);
 /* The event's line, malloc'd, without its newline; a control byte in a
    text becomes a blank (a reason never plants another event). */
 char	*cj_event_line(const struct campaign_event *);

@@ -8,7 +8,7 @@
  * ROOT/campaign/.lock (cj_lock); resume does not hold it while its run
  * runs, and reads the journal again under it before it orders a boot.
  * All of it, and the binary the hook runs, is trusted only when root's
- * (campaign_open_trusted): resume runs as root what it says.
+ * (reboot_open_trusted): resume runs as root what it says.
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -42,19 +42,16 @@
 static void
 remove_hook(struct campaign *c, const struct campaign_ctx *ctx)
 {
-	char e[512], *p, *hook, *id;
+	char e[PATH_MAX + 128], *hook;
 
 	if ((hook = campaign_hook_id(ctx->os)) != NULL && (hook[0] == '\0' ||
 	    strcmp(hook, c->id) == 0) && campaign_hook_remove(ctx, e,
 	    sizeof(e)) != 0)
 		cj_say("resume hook: %s", e);
 	free(hook);
-	p = cj_active_path(c->root);
-	if (cj_active(c->root, &id) == 0 && id != NULL && strcmp(id,
-	    c->id) == 0 && unlink(p) != 0 && errno != ENOENT)
-		cj_say("%s: %s", p, strerror(errno));
-	free(id);
-	free(p);
+	if (reboot_active_clear(c->root, "campaign", c->id, e, sizeof(e)) !=
+	    0)
+		cj_say("%s", e);
 }
 
 /*
@@ -158,28 +155,6 @@ remove_stale_hook(const struct campaign_ctx *ctx, const char *id)
 
 /* --- start ------------------------------------------------------------- */
 
-/* A file name as an id's tail: [A-Za-z0-9_.-], no extension. */
-static char *
-id_name(const char *file)
-{
-	const char *b = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 :
-	    file;
-	char *s = xstrdup(b), *p;
-
-	if ((p = strstr(s, ".campaign")) != NULL && p != s)
-		*p = '\0';
-	for (p = s; *p != '\0'; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' ||
-		    *p == '.'))
-			*p = '_';
-	if (s[0] == '.' || s[0] == '\0' || strlen(s) > 64) {
-		free(s);
-		s = xstrdup("campaign");
-	}
-	return (s);
-}
-
 /* --dry-run: every command of the campaign, boot by boot. */
 static int
 plan(const struct campaign_file *f, const char *file, const char *root,
@@ -249,21 +224,12 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 static int
 machine_lock(enum md_os os)
 {
-	char *dir = xstrdup(campaign_hook_path(os)), *sl;
+	char e[PATH_MAX + 128];
 	int fd;
 
-	if ((sl = strrchr(dir, '/')) != NULL)
-		sl[sl == dir] = '\0';
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
-		cj_say("%s: %s", dir, strerror(errno));
-		free(dir);
-		return (-1);
-	}
-	if (campaign_flock(fd, dir) != 0) {
-		close(fd);
-		fd = -1;
-	}
-	free(dir);
+	if ((fd = reboot_machine_lock(campaign_hook_path(os), e,
+	    sizeof(e))) == -1)
+		cj_say("%s", e);
 	return (fd);
 }
 
@@ -323,12 +289,12 @@ campaign_start(const char *file, const char *root, int dry_run,
 	}
 	/* The program the hook runs as root at every boot, trusted as
 	   the campaign's state is. */
-	if ((v = campaign_open_trusted(bin, 0, e, sizeof(e))) == -1) {
+	if ((v = reboot_open_trusted(bin, 0, e, sizeof(e))) == -1) {
 		cj_say("%s", e);
 		goto out;
 	}
 	close(v);
-	if ((r = campaign_abs_root(root, 1)) == NULL)
+	if ((r = cj_abs_root(root, 1)) == NULL)
 		goto out;
 	/* A tmpfs would not survive the reboot: nothing would resume. */
 	if ((v = campaign_os_volatile_fs(r, e, sizeof(e))) != 0) {
@@ -359,16 +325,11 @@ campaign_start(const char *file, const char *root, int dry_run,
 		goto out;
 	}
 	rc = EXIT_RUNTIME;
-	p = xasprintf("%s/campaign", r);
-	name = id_name(file);
-	if ((c.dir = rs_mkdir_stamped(p, time(NULL), name)) == NULL) {
-		cj_say("%s: %s", p, strerror(errno));
-		free(p);
-		free(name);
+	if ((c.dir = reboot_job_dir(r, "campaign", file, e, sizeof(e))) ==
+	    NULL) {
+		cj_say("%s", e);
 		goto out;
 	}
-	free(name);
-	free(p);
 	c.root = xstrdup(r);
 	c.id = xstrdup(strrchr(c.dir, '/') + 1);
 	/* The copy resume reads, the plan, the journal, then "active". */
@@ -396,13 +357,10 @@ campaign_start(const char *file, const char *root, int dry_run,
 	free(id);
 	if (i != 0)
 		goto out;
-	p = cj_active_path(r);
-	i = (size_t)write_file_durable(p, c.id, strlen(c.id), 0644);
-	if (i != 0)
-		cj_say("%s: %s", p, strerror(errno));
-	free(p);
-	if (i != 0)
+	if (reboot_active_set(r, "campaign", c.id, e, sizeof(e)) != 0) {
+		cj_say("%s", e);
 		goto out;
+	}
 	if (campaign_hook_install(&ctx, bin, r, c.id, e, sizeof(e)) != 0) {
 		cj_say("resume hook: %s", e);
 		remove_hook(&c, &ctx);
@@ -413,7 +371,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 	cj_say("%s: %zu boots planned under %s", c.id, c.nslots, c.dir);
 	rc = schedule_next(&c, &ctx);
 out:
-	cj_unlock();
+	reboot_unlock();
 	if (mfd != -1)
 		close(mfd);
 	free(order);
@@ -487,7 +445,7 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 	cj_say("%s: boot %d (round %d): config %s verified: running", c->id,
 	    bootno, c->slots[k].round, cfg->name);
 	/* A stop may come while it runs: it is read before the next boot. */
-	cj_unlock();
+	reboot_unlock();
 	status = run_experiment(&rc, set, sizeof(set));
 	if (knob_restore_all() != 0)
 		cj_say("config %s: some runtime settings were not put back "
@@ -663,7 +621,7 @@ campaign_resume(const char *root, const char *id)
 	}
 	rc = schedule_next(&c, &ctx);
 out:
-	cj_unlock();
+	reboot_unlock();
 	if (fd != -1)
 		close(fd);
 	campaign_close(&c);
@@ -715,7 +673,7 @@ campaign_stop(const char *root, const char *id)
 	/* Its hook (not another campaign's) and the active mark. */
 	remove_hook(&c, &ctx);
 out:
-	cj_unlock();
+	reboot_unlock();
 	campaign_close(&c);
 	return (rc);
 }

@@ -1,6 +1,7 @@
 /*
- * fsconc campaign: its files on the result root, trusted, locked, read
- * and written.  Everything lives in ROOT/campaign/ID/ (which must
+ * fsconc campaign: its files on the result root read and written, through
+ * harness/reboot.h (trusted, locked; the journal's one reader and
+ * writer, given the table of events and the rules below).  Everything lives in ROOT/campaign/ID/ (which must
  * survive a reboot):
  *   campaign   the campaign file as started (resume reads this copy)
  *   plan       "seed S", then "K ROUND CONFIG" per planned boot, in
@@ -24,14 +25,14 @@
  *     finish EPOCH | stop EPOCH        over
  * and ROOT/campaign/active names the campaign in progress.  Numbers are
  * decimal digits; BOOTID and CONFIG one word; a line at most
- * CJ_LINE_MAX bytes, with no control byte.  Replayed (cj_replay), a
+ * REBOOT_LINE_MAX bytes, with no control byte.  Replayed (cj_replay), a
  * schedule's BOOTNO is the campaign's next boot and its slot not done;
  * boot, wrong, run, done and interrupted name the last schedule's slot
  * and boot; a slot is done once.  A line that breaks a rule refuses the
  * campaign (cj_load), and cj_write never writes one.  A last line
- * without its newline is an append a crash cut short: its action was
- * never taken (the event is written first), so it is left out, and cut
- * off before the next append.
+ * without its newline is an append a power cut left torn: its action
+ * was never taken (the event is written first), so it is left out, and
+ * cut off before the next append (harness/reboot/journal.c).
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -54,8 +55,7 @@
 #include "results/results.h"
 #include "common/util.h"
 #include "harness/knobs.h"
-
-#define JOURNAL_MAX	(64 << 20)
+#include "harness/reboot.h"
 
 static const char *const state_names[] = {
 	[CAMPAIGN_OPEN] = "running",
@@ -82,272 +82,38 @@ cj_say(const char *fmt, ...)
 	fprintf(stderr, "\n");
 }
 
-/*
- * Campaign state is trusted as the result-set reader trusts a set: owned
- * by root or the caller and writable by no one else, since resume runs
- * as root what it says.  ancestor: a directory on the way, which may be
- * sticky (/tmp): no one else may rename what is ours in it.
- */
-static int
-trusted(const struct stat *st, const char *path, int ancestor, char *err,
-    size_t errlen)
-{
-	uid_t me = geteuid();
-
-	if (st->st_uid != 0 && st->st_uid != me) {
-		if (me == 0)
-			set_err(err, errlen, "%s: owned by uid %ju, not root",
-			    path, (uintmax_t)st->st_uid);
-		else
-			set_err(err, errlen, "%s: owned by uid %ju, neither "
-			    "root nor you (uid %ju)", path,
-			    (uintmax_t)st->st_uid, (uintmax_t)me);
-		return (-1);
-	}
-	if ((st->st_mode & (S_IWGRP | S_IWOTH)) != 0 && !(ancestor &&
-	    S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX) != 0)) {
-		set_err(err, errlen, "%s: writable by %s (mode %04o), not only "
-		    "by its owner", path, (st->st_mode & S_IWOTH) != 0 ?
-		    "others" : "its group", (unsigned)(st->st_mode & 07777));
-		return (-1);
-	}
-	return (0);
-}
-
-int
-campaign_open_trusted(const char *path, int dir, char *err, size_t errlen)
-{
-	struct stat st;
-	char *copy, *w, *next, *save, *pre = NULL;
-	int fd, nfd, last, e;
-
-	if (path[0] != '/') {
-		set_err(err, errlen, "%s: not an absolute path", path);
-		errno = EINVAL;
-		return (-1);
-	}
-	if ((fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
-		e = errno;
-		set_err(err, errlen, "/: %s", strerror(e));
-		errno = e;
-		return (-1);
-	}
-	copy = xstrdup(path);
-	if (fstat(fd, &st) != 0 || trusted(&st, "/", path[1] != '\0', err,
-	    errlen) != 0) {
-		e = EPERM;
-		goto bad;
-	}
-	for (w = strtok_r(copy, "/", &save); w != NULL; w = next) {
-		next = strtok_r(NULL, "/", &save);
-		last = next == NULL;
-		free(pre);
-		/* The prefix of path up to w, for messages. */
-		pre = xasprintf("%.*s", (int)(w - copy + strlen(w)), path);
-		if (strcmp(w, "..") == 0 || strcmp(w, ".") == 0) {
-			set_err(err, errlen, "%s: not a canonical path", path);
-			e = EINVAL;
-			goto bad;
-		}
-		nfd = openat(fd, w, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
-		    (last && !dir ? O_NONBLOCK : O_DIRECTORY));
-		if (nfd == -1) {
-			e = errno;
-			/* ENOTDIR (Linux), ELOOP or EMLINK (FreeBSD): a link. */
-			set_err(err, errlen, "%s: %s", pre, fstatat(fd, w, &st,
-			    AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) ?
-			    "a symbolic link, not followed" : strerror(e));
-			goto bad;
-		}
-		close(fd);
-		fd = nfd;
-		if (fstat(fd, &st) != 0) {
-			e = errno;
-			set_err(err, errlen, "%s: %s", pre, strerror(e));
-			goto bad;
-		}
-		if (last && !dir && !S_ISREG(st.st_mode)) {
-			set_err(err, errlen, "%s: not a regular file", pre);
-			e = EINVAL;
-			goto bad;
-		}
-		if (trusted(&st, pre, !last, err, errlen) != 0) {
-			e = EPERM;
-			goto bad;
-		}
-	}
-	free(pre);
-	free(copy);
-	return (fd);
-bad:
-	free(pre);
-	free(copy);
-	close(fd);
-	errno = e;
-	return (-1);
-}
-
-/* name in the directory dfd (path names it) read whole, and trusted. */
-static char *
-read_trusted(int dfd, const char *name, const char *path, off_t max,
-    size_t *lenp, char *err, size_t errlen)
-{
-	struct stat st;
-	char *s;
-
-	if ((s = read_bounded_at(dfd, name, path, OPEN_NOFOLLOW, max, lenp,
-	    &st, err, errlen)) == NULL)
-		return (NULL);
-	if (trusted(&st, path, 0, err, errlen) != 0) {
-		free(s);
-		errno = EPERM;
-		return (NULL);
-	}
-	return (s);
-}
-
-/* root as an absolute path (rs_default_root() when NULL); made when make. */
-char *
-campaign_abs_root(const char *root, int make)
-{
-	char buf[PATH_MAX], e[PATH_MAX + 128];
-	int fd;
-
-	if (root == NULL)
-		root = rs_default_root();
-	if (make && mkdir_p(root, 0755) != 0) {
-		cj_say("%s: %s", root, strerror(errno));
-		return (NULL);
-	}
-	if (realpath(root, buf) == NULL) {
-		cj_say("-R %s: %s", root, strerror(errno));
-		return (NULL);
-	}
-	if ((fd = campaign_open_trusted(buf, 1, e, sizeof(e))) == -1) {
-		cj_say("%s", e);
-		return (NULL);
-	}
-	close(fd);
-	return (xstrdup(buf));
-}
-
-char *
-cj_active_path(const char *root)
-{
-	return (xasprintf("%s/campaign/active", root));
-}
-
 int
 cj_active(const char *root, char **idp)
 {
-	char e[PATH_MAX + 128], *dir, *p, *s;
-	const char *why;
-	size_t n;
-	int dfd, en;
+	char e[PATH_MAX + 128];
 
-	*idp = NULL;
-	dir = xasprintf("%s/campaign", root);
-	p = cj_active_path(root);
-	dfd = campaign_open_trusted(dir, 1, e, sizeof(e));
-	en = errno;
-	free(dir);
-	s = dfd == -1 ? NULL : read_trusted(dfd, "active", p, 256, &n, e,
-	    sizeof(e));
-	if (dfd != -1) {
-		en = errno;
-		close(dfd);
-	}
-	if (s == NULL) {
-		free(p);
-		/* No campaign made, or none in progress. */
-		if (en == ENOENT)
-			return (0);
+	if (reboot_active(root, "campaign", idp, e, sizeof(e)) != 0) {
 		cj_say("%s", e);
 		return (-1);
 	}
-	if (n > 0 && s[n - 1] == '\n')
-		s[--n] = '\0';
-	if (strlen(s) != n || (why = campaign_id_error(s, e,
-	    sizeof(e))) != NULL) {
-		cj_say("%s: not a campaign id (%s)", p, strlen(s) != n ?
-		    "holds a NUL byte" : why);
-		free(s);
-		free(p);
-		return (-1);
-	}
-	free(p);
-	*idp = s;
-	return (0);
-}
-
-/* The lock of a root's campaigns, when this process holds it. */
-static int held = -1;
-
-int
-campaign_flock(int fd, const char *path)
-{
-	while (flock(fd, LOCK_EX) != 0)
-		if (errno != EINTR) {
-			cj_say("%s: %s", path, strerror(errno));
-			return (-1);
-		}
 	return (0);
 }
 
 int
 cj_lock(const char *root, int make)
 {
-	struct stat st;
-	char e[PATH_MAX + 128], *dir, *p;
-	int dfd, fd = -1;
+	char e[PATH_MAX + 128];
 
-	if (held != -1)
-		return (0);
-	dir = xasprintf("%s/campaign", root);
-	p = xasprintf("%s/.lock", dir);
-	if (make && mkdir(dir, 0755) != 0 && errno != EEXIST) {
-		cj_say("%s: %s", dir, strerror(errno));
-		goto bad;
-	}
-	if ((dfd = campaign_open_trusted(dir, 1, e, sizeof(e))) == -1) {
+	if (reboot_lock(root, "campaign", make, e, sizeof(e)) != 0) {
 		cj_say("%s", e);
-		goto bad;
+		return (-1);
 	}
-	fd = openat(dfd, ".lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
-	    O_NONBLOCK, 0600);
-	close(dfd);
-	if (fd == -1 || fstat(fd, &st) != 0) {
-		cj_say("%s: %s", p, strerror(errno));
-		goto bad;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		cj_say("%s: not a regular file", p);
-		goto bad;
-	}
-	if (trusted(&st, p, 0, e, sizeof(e)) != 0) {
-		cj_say("%s", e);
-		goto bad;
-	}
-	if (campaign_flock(fd, p) != 0)
-		goto bad;
-	free(dir);
-	free(p);
-	held = fd;
 	return (0);
-bad:
-	if (fd != -1)
-		close(fd);
-	free(dir);
-	free(p);
-	return (-1);
 }
 
-void
-cj_unlock(void)
+char *
+cj_abs_root(const char *root, int make)
 {
-	if (held != -1)
-		close(held);
-	held = -1;
+	char e[PATH_MAX + 128], *r;
+
+	if ((r = reboot_abs_root(root, make, e, sizeof(e))) == NULL)
+		cj_say("%s", e);
+	return (r);
 }
 
 /* --- loading: the plan and the journal replayed ------------------------ */
@@ -493,224 +259,152 @@ load_plan(struct campaign *c, const char *text, size_t len)
 	return (k == n ? 0 : -1);
 }
 
-static const char *const event_names[] = {
-	[CAMPAIGN_EV_NONE] = "",
-	[CAMPAIGN_EV_START] = "start",
-	[CAMPAIGN_EV_SCHEDULE] = "schedule",
-	[CAMPAIGN_EV_BOOT] = "boot",
-	[CAMPAIGN_EV_WRONG] = "wrong",
-	[CAMPAIGN_EV_RUN] = "run",
-	[CAMPAIGN_EV_DONE] = "done",
-	[CAMPAIGN_EV_INTERRUPTED] = "interrupted",
-	[CAMPAIGN_EV_FAILED] = "failed",
-	[CAMPAIGN_EV_GUARD] = "guard",
-	[CAMPAIGN_EV_FINISH] = "finish",
-	[CAMPAIGN_EV_STOP] = "stop",
-	[CAMPAIGN_EV_EARLY] = "early",
+/*
+ * The events' table (harness/reboot.h reads and writes the lines): each
+ * field's role names the member of struct campaign_event it fills.
+ */
+enum { R_CONFIG = 1, R_SLOT, R_BOOTNO, R_BOOTID, R_RC, R_WHEN, R_ROUND,
+	R_TEXT };
+#define F_CONFIG { REBOOT_WORD, 1, CAMPAIGN_NAME_MAX, R_CONFIG }
+#define F_SLOT	{ REBOOT_NUM, 1, CAMPAIGN_SLOTS_MAX, R_SLOT }, \
+		{ REBOOT_NUM, 1, INT_MAX, R_BOOTNO }
+#define F_BOOTID { REBOOT_WORD, 1, 63, R_BOOTID }
+#define F_RC	{ REBOOT_NUM, 0, 255, R_RC }
+#define F_WHEN	{ REBOOT_NUM, 0, LLONG_MAX, R_WHEN }
+#define F_ROUND	{ REBOOT_NUM, 1, CAMPAIGN_BOOTS_MAX, R_ROUND }
+#define F_TEXT	{ REBOOT_TEXT, 0, REBOOT_LINE_MAX, R_TEXT }
+static const struct reboot_event_type event_types[CAMPAIGN_EV_NKINDS] = {
+	[CAMPAIGN_EV_START] = { "start", { F_WHEN } },
+	[CAMPAIGN_EV_SCHEDULE] = { "schedule", { F_SLOT, F_BOOTID, F_WHEN } },
+	[CAMPAIGN_EV_BOOT] = { "boot", { F_SLOT } },
+	[CAMPAIGN_EV_WRONG] = { "wrong", { F_SLOT, F_TEXT } },
+	[CAMPAIGN_EV_RUN] = { "run", { F_SLOT } },
+	/* A done names its set, or "-". */
+	[CAMPAIGN_EV_DONE] = { "done", { F_SLOT, F_RC,
+	    { REBOOT_TEXT, 1, REBOOT_LINE_MAX, R_TEXT } } },
+	[CAMPAIGN_EV_INTERRUPTED] = { "interrupted", { F_SLOT } },
+	[CAMPAIGN_EV_FAILED] = { "failed", { F_CONFIG, F_TEXT } },
+	[CAMPAIGN_EV_GUARD] = { "guard", { F_TEXT } },
+	[CAMPAIGN_EV_FINISH] = { "finish", { F_WHEN } },
+	[CAMPAIGN_EV_STOP] = { "stop", { F_WHEN } },
+	[CAMPAIGN_EV_EARLY] = { "early", { F_ROUND, F_TEXT } },
 };
 
-const char *
-cj_event_name(enum campaign_event_kind k)
+static int	 check_event(const void *, const struct reboot_event *, char *,
+		    size_t);
+static void	 apply_event(void *, const struct reboot_event *);
+
+static const struct reboot_grammar grammar = {
+	event_types, CAMPAIGN_EV_NKINDS, check_event, apply_event
+};
+
+/* ev in the journal's terms, its strings ev's. */
+static void
+to_reboot(const struct campaign_event *ev, struct reboot_event *r)
 {
-	return ((unsigned)k < CAMPAIGN_EV_NKINDS ? event_names[k] : "?");
+	const struct reboot_event_type *t;
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	r->kind = (int)ev->kind;
+	if ((unsigned)ev->kind >= CAMPAIGN_EV_NKINDS)
+		return;
+	t = &event_types[ev->kind];
+	for (i = 0; i < REBOOT_FIELDS_MAX && t->f[i].kind != REBOOT_END; i++)
+		switch (t->f[i].role) {
+		case R_CONFIG:
+			r->f[i].s = ev->config;
+			break;
+		case R_SLOT:
+			r->f[i].n = ev->slot;
+			break;
+		case R_BOOTNO:
+			r->f[i].n = (unsigned long long)ev->bootno;
+			break;
+		case R_BOOTID:
+			r->f[i].s = ev->bootid;
+			break;
+		case R_RC:
+			r->f[i].n = (unsigned long long)ev->rc;
+			break;
+		case R_WHEN:
+			r->f[i].n = (unsigned long long)ev->when;
+			break;
+		case R_ROUND:
+			r->f[i].n = (unsigned long long)ev->round;
+			break;
+		case R_TEXT:
+			r->f[i].s = ev->text != NULL && ev->text[0] != '\0' ?
+			    ev->text : "-";
+			break;
+		}
 }
 
-/* What an event carries after its word, in this order. */
-enum { HAS_CONFIG = 1, HAS_SLOT = 2, HAS_BOOTID = 4, HAS_RC = 8,
-	HAS_WHEN = 16, HAS_ROUND = 32, HAS_TEXT = 64 };
-
-static int
-event_fields(enum campaign_event_kind k)
+/* The journal's event as the campaign's, its strings r's. */
+static void
+from_reboot(const struct reboot_event *r, struct campaign_event *ev)
 {
-	switch (k) {
-	case CAMPAIGN_EV_START:
-	case CAMPAIGN_EV_FINISH:
-	case CAMPAIGN_EV_STOP:
-		return (HAS_WHEN);
-	case CAMPAIGN_EV_SCHEDULE:
-		return (HAS_SLOT | HAS_BOOTID | HAS_WHEN);
-	case CAMPAIGN_EV_BOOT:
-	case CAMPAIGN_EV_RUN:
-	case CAMPAIGN_EV_INTERRUPTED:
-		return (HAS_SLOT);
-	case CAMPAIGN_EV_WRONG:
-		return (HAS_SLOT | HAS_TEXT);
-	case CAMPAIGN_EV_DONE:
-		return (HAS_SLOT | HAS_RC | HAS_TEXT);
-	case CAMPAIGN_EV_FAILED:
-		return (HAS_CONFIG | HAS_TEXT);
-	case CAMPAIGN_EV_GUARD:
-		return (HAS_TEXT);
-	case CAMPAIGN_EV_EARLY:
-		return (HAS_ROUND | HAS_TEXT);
-	default:
-		return (-1);
-	}
-}
+	const struct reboot_event_type *t = &event_types[r->kind];
+	int i;
 
-/* s and " fmt"'s text, s freed. */
-static char *
-append(char *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static char *
-append(char *s, const char *fmt, ...)
-{
-	va_list ap;
-	char *a, *t;
-
-	va_start(ap, fmt);
-	if (vasprintf(&a, fmt, ap) == -1)
-		a = NULL;
-	va_end(ap);
-	if (a == NULL) {
-		free(s);
-		return (NULL);
-	}
-	t = xasprintf("%s %s", s, a);
-	free(a);
-	free(s);
-	return (t);
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = (enum campaign_event_kind)r->kind;
+	for (i = 0; i < REBOOT_FIELDS_MAX && t->f[i].kind != REBOOT_END; i++)
+		switch (t->f[i].role) {
+		case R_CONFIG:
+			ev->config = r->f[i].s;
+			break;
+		case R_SLOT:
+			ev->slot = (size_t)r->f[i].n;
+			break;
+		case R_BOOTNO:
+			ev->bootno = (int)r->f[i].n;
+			break;
+		case R_BOOTID:
+			ev->bootid = r->f[i].s;
+			break;
+		case R_RC:
+			ev->rc = (int)r->f[i].n;
+			break;
+		case R_WHEN:
+			ev->when = (long long)r->f[i].n;
+			break;
+		case R_ROUND:
+			ev->round = (int)r->f[i].n;
+			break;
+		case R_TEXT:
+			ev->text = r->f[i].s;
+			break;
+		}
 }
 
 char *
 cj_event_line(const struct campaign_event *ev)
 {
-	int f = event_fields(ev->kind);
-	char *s;
-	size_t n;
+	struct reboot_event r;
 
-	if (f < 0)
-		return (NULL);
-	s = xstrdup(event_names[ev->kind]);
-	if ((f & HAS_CONFIG) && s != NULL)
-		s = append(s, "%s", ev->config);
-	if ((f & HAS_SLOT) && s != NULL)
-		s = append(s, "%zu %d", ev->slot, ev->bootno);
-	if ((f & HAS_BOOTID) && s != NULL)
-		s = append(s, "%s", ev->bootid);
-	if ((f & HAS_RC) && s != NULL)
-		s = append(s, "%d", ev->rc);
-	if ((f & HAS_WHEN) && s != NULL)
-		s = append(s, "%lld", ev->when);
-	if ((f & HAS_ROUND) && s != NULL)
-		s = append(s, "%d", ev->round);
-	if ((f & HAS_TEXT) && s != NULL)
-		s = append(s, "%s", ev->text != NULL && ev->text[0] != '\0' ?
-		    ev->text : "-");
-	if (s == NULL)
-		return (NULL);
-	/* One line: a reason never plants another event. */
-	for (n = 0; s[n] != '\0'; n++)
-		if ((unsigned char)s[n] < ' ' || s[n] == 0x7f)
-			s[n] = ' ';
-	return (s);
-}
-
-/* " NUMBER" at *p, digits only, up to max; *p moved past it. */
-static int
-field_number(const char **p, unsigned long long max, unsigned long long *v)
-{
-	if (**p != ' ')
-		return (-1);
-	(*p)++;
-	return (plan_number(p, max, v));
-}
-
-/* " WORD" at *p, 1 to max bytes: its start, its end in *endp. */
-static char *
-field_word(char **p, size_t max, char **endp)
-{
-	char *w;
-	size_t n;
-
-	if (**p != ' ')
-		return (NULL);
-	w = *p + 1;
-	n = strcspn(w, " ");
-	if (n == 0 || n > max)
-		return (NULL);
-	*p = *endp = w + n;
-	return (w);
+	to_reboot(ev, &r);
+	return (reboot_event_line(&grammar, &r));
 }
 
 int
 cj_event_parse(char *line, struct campaign_event *ev, char *err,
     size_t errlen)
 {
-	unsigned long long v;
-	char *p, *cut[2] = { NULL, NULL };
-	const char *q;
-	size_t n;
-	int k, f;
+	struct reboot_event r;
 
 	memset(ev, 0, sizeof(*ev));
-	if (strlen(line) > CJ_LINE_MAX) {
-		set_err(err, errlen, "longer than %d bytes", CJ_LINE_MAX);
+	if (reboot_event_parse(&grammar, line, &r, err, errlen) != 0)
 		return (-1);
-	}
-	n = strcspn(line, " ");
-	for (k = CAMPAIGN_EV_START; k < CAMPAIGN_EV_NKINDS; k++)
-		if (strlen(event_names[k]) == n && strncmp(line,
-		    event_names[k], n) == 0)
-			break;
-	if (k == CAMPAIGN_EV_NKINDS) {
-		set_err(err, errlen, "no such event '%.*s'", (int)(n > 32 ?
-		    32 : n), line);
-		return (-1);
-	}
-	ev->kind = (enum campaign_event_kind)k;
-	f = event_fields(ev->kind);
-	p = line + n;
-	if ((f & HAS_CONFIG) && (ev->config = field_word(&p,
-	    CAMPAIGN_NAME_MAX, &cut[0])) == NULL)
-		goto bad;
-	q = p;
-	if (f & HAS_SLOT) {
-		if (field_number(&q, CAMPAIGN_SLOTS_MAX, &v) != 0 || v == 0)
-			goto bad;
-		ev->slot = (size_t)v;
-		if (field_number(&q, INT_MAX, &v) != 0 || v == 0)
-			goto bad;
-		ev->bootno = (int)v;
-	}
-	p = line + (q - line);
-	if ((f & HAS_BOOTID) && (ev->bootid = field_word(&p, 63,
-	    &cut[1])) == NULL)
-		goto bad;
-	q = p;
-	if (f & HAS_RC) {
-		if (field_number(&q, 255, &v) != 0)
-			goto bad;
-		ev->rc = (int)v;
-	}
-	if (f & HAS_WHEN) {
-		if (field_number(&q, LLONG_MAX, &v) != 0)
-			goto bad;
-		ev->when = (long long)v;
-	}
-	if (f & HAS_ROUND) {
-		if (field_number(&q, CAMPAIGN_BOOTS_MAX, &v) != 0 || v == 0)
-			goto bad;
-		ev->round = (int)v;
-	}
-	p = line + (q - line);
-	if (f & HAS_TEXT) {
-		/* The rest, blanks and all; a done names its set or "-". */
-		if (*p != ' ' || (ev->kind == CAMPAIGN_EV_DONE && p[1] ==
-		    '\0'))
-			goto bad;
-		ev->text = p + 1;
-		p += strlen(p);
-	}
-	if (*p != '\0')
-		goto bad;
-	for (k = 0; k < 2; k++)
-		if (cut[k] != NULL)
-			*cut[k] = '\0';
+	from_reboot(&r, ev);
 	return (0);
-bad:
-	set_err(err, errlen, "not a '%s' event", event_names[ev->kind]);
-	return (-1);
+}
+
+/* Whether the event has slot and boot fields. */
+static int
+has_slot(enum campaign_event_kind k)
+{
+	return (event_types[k].f[0].role == R_SLOT);
 }
 
 /* Whether ev may follow c's events (the rules atop this file). */
@@ -721,11 +415,12 @@ replay_check(const struct campaign *c, const struct campaign_event *ev,
 	const struct campaign_slot *s;
 	size_t cfg;
 
-	if (event_fields(ev->kind) < 0) {
+	if ((unsigned)ev->kind >= CAMPAIGN_EV_NKINDS ||
+	    event_types[ev->kind].word == NULL) {
 		set_err(err, errlen, "no such event");
 		return (-1);
 	}
-	if (event_fields(ev->kind) & HAS_SLOT) {
+	if (has_slot(ev->kind)) {
 		if (ev->slot < 1 || ev->slot > c->nslots) {
 			set_err(err, errlen, "slot %zu: the plan has %zu",
 			    ev->slot, c->nslots);
@@ -757,7 +452,7 @@ replay_check(const struct campaign *c, const struct campaign_event *ev,
 	if (c->early_rounds > 0 && ev->kind != CAMPAIGN_EV_FINISH &&
 	    ev->kind != CAMPAIGN_EV_STOP) {
 		set_err(err, errlen, "%s after the early stop",
-		    event_names[ev->kind]);
+		    event_types[ev->kind].word);
 		return (-1);
 	}
 	if (ev->kind == CAMPAIGN_EV_EARLY && (!c->f.boots_auto ||
@@ -775,16 +470,14 @@ replay_check(const struct campaign *c, const struct campaign_event *ev,
 	return (0);
 }
 
-int
-cj_replay(struct campaign *c, const struct campaign_event *ev, char *err,
-    size_t errlen)
+/* ev, checked, taken into c's state. */
+static void
+apply(struct campaign *c, const struct campaign_event *ev)
 {
 	struct campaign_slot *s = NULL;
 	size_t cfg = 0;
 
-	if (replay_check(c, ev, err, errlen) != 0)
-		return (-1);
-	if (event_fields(ev->kind) & HAS_SLOT)
+	if (has_slot(ev->kind))
 		s = &c->slots[ev->slot - 1];
 	switch (ev->kind) {
 	case CAMPAIGN_EV_FINISH:
@@ -795,6 +488,7 @@ cj_replay(struct campaign *c, const struct campaign_event *ev, char *err,
 		break;
 	case CAMPAIGN_EV_EARLY:
 		c->early_rounds = ev->round;
+		free(c->early_why);
 		c->early_why = xstrdup(ev->text);
 		break;
 	case CAMPAIGN_EV_FAILED:
@@ -828,66 +522,70 @@ cj_replay(struct campaign *c, const struct campaign_event *ev, char *err,
 		c->last_bootno = ev->bootno;
 	}
 	c->last = ev->kind;
-	return (0);
 }
 
-/* One journal line into the state: 0, or -1 with why in err. */
 static int
-replay_line(struct campaign *c, char *line, char *err, size_t errlen)
+check_event(const void *state, const struct reboot_event *r, char *err,
+    size_t errlen)
 {
 	struct campaign_event ev;
 
-	if (cj_event_parse(line, &ev, err, errlen) != 0)
-		return (-1);
-	return (cj_replay(c, &ev, err, errlen));
+	from_reboot(r, &ev);
+	return (replay_check(state, &ev, err, errlen));
 }
 
-/*
- * A control byte (a NUL among them) in a campaign's text file: refused
- * and named, never read as an end.  0, or -1 said.
- */
-static int
-control_byte(const char *path, const char *text, size_t len)
+static void
+apply_event(void *state, const struct reboot_event *r)
 {
-	size_t i;
-	int ln = 1;
+	struct campaign_event ev;
 
-	for (i = 0; i < len; i++) {
-		if (text[i] == '\n')
-			ln++;
-		else if ((unsigned char)text[i] < ' ' || text[i] == 0x7f) {
-			cj_say("%s: line %d: control byte 0x%02x", path, ln,
-			    (unsigned char)text[i]);
-			return (-1);
-		}
-	}
+	from_reboot(r, &ev);
+	apply(state, &ev);
+}
+
+int
+cj_replay(struct campaign *c, const struct campaign_event *ev, char *err,
+    size_t errlen)
+{
+	if (replay_check(c, ev, err, errlen) != 0)
+		return (-1);
+	apply(c, ev);
 	return (0);
+}
+
+/* c's journal, for the reader and the writer. */
+static struct reboot_journal
+journal_of(struct campaign *c)
+{
+	return ((struct reboot_journal){ &grammar, c, c->root, "campaign",
+	    c->dir });
 }
 
 int
 cj_load(struct campaign *c, const char *root, const char *id)
 {
-	char e[PATH_MAX + 128], said[65], *p, *text, *line, *next;
+	struct reboot_journal j;
+	char e[PATH_MAX + 128], *p = NULL, *text = NULL;
 	const char *why;
-	size_t len, whole;
-	int ln = 0, dfd, rv = -1;
+	size_t len;
+	int torn, dfd, rv = -1;
 
 	memset(c, 0, sizeof(*c));
 	c->root = xstrdup(root);
 	c->id = xstrdup(id);
 	c->dir = xasprintf("%s/campaign/%s", root, id);
-	if ((why = campaign_id_error(id, e, sizeof(e))) != NULL) {
+	if ((why = reboot_id_error(id, e, sizeof(e))) != NULL) {
 		cj_say("%s: not a campaign id (%s)", c->dir, why);
 		return (-1);
 	}
-	if ((dfd = campaign_open_trusted(c->dir, 1, e, sizeof(e))) == -1) {
+	if ((dfd = reboot_open_trusted(c->dir, 1, e, sizeof(e))) == -1) {
 		cj_say("%s", e);
 		return (-1);
 	}
 	p = xasprintf("%s/campaign", c->dir);
 	/* Its kernels were checked at the start; now they may be gone. */
-	if ((text = read_trusted(dfd, "campaign", p, CAMPAIGN_FILE_MAX, &len,
-	    e, sizeof(e))) == NULL || campaign_file_parse(text, len, p,
+	if ((text = reboot_read_trusted(dfd, "campaign", p, CAMPAIGN_FILE_MAX,
+	    &len, e, sizeof(e))) == NULL || campaign_file_parse(text, len, p,
 	    os_this(), 0, &c->f, e, sizeof(e)) != 0) {
 		cj_say("%s", e);
 		goto out;
@@ -898,51 +596,24 @@ cj_load(struct campaign *c, const char *root, const char *id)
 	c->bad = xcalloc(c->f.nconfigs, sizeof(*c->bad));
 	c->failed = xcalloc(c->f.nconfigs, sizeof(*c->failed));
 	p = xasprintf("%s/plan", c->dir);
-	if ((text = read_trusted(dfd, "plan", p, JOURNAL_MAX, &len, e,
-	    sizeof(e))) == NULL) {
+	if ((text = reboot_read_trusted(dfd, "plan", p, REBOOT_JOURNAL_MAX,
+	    &len, e, sizeof(e))) == NULL || reboot_control_byte(p, text, len,
+	    e, sizeof(e)) != 0) {
 		cj_say("%s", e);
 		goto out;
 	}
-	if (control_byte(p, text, len) != 0)
-		goto out;
 	if (load_plan(c, text, len) != 0) {
 		cj_say("%s: not a campaign plan", p);
 		goto out;
 	}
-	free(text);
-	free(p);
-	p = xasprintf("%s/journal", c->dir);
-	if ((text = read_trusted(dfd, "journal", p, JOURNAL_MAX, &len, e,
-	    sizeof(e))) == NULL) {
+	j = journal_of(c);
+	if (reboot_journal_replay(&j, &torn, e, sizeof(e)) != 0) {
 		cj_say("%s", e);
 		goto out;
 	}
-	/*
-	 * An event counts once its line is whole.  A last line without its
-	 * newline is an append a crash cut short, before the action it
-	 * records: left out (cj_write cuts it); any other damage refused.
-	 */
-	for (whole = len; whole > 0 && text[whole - 1] != '\n'; whole--)
-		;
-	if (control_byte(p, text, whole) != 0)
-		goto out;
-	text[whole] = '\0';
-	for (line = text; *line != '\0'; line = next) {
-		ln++;
-		next = strchr(line, '\n');
-		*next++ = '\0';
-		/* Said as it was: the parse cuts words in place. */
-		snprintf(said, sizeof(said), "%s", line);
-		if (replay_line(c, line, e, sizeof(e)) != 0) {
-			cj_say("%s: line %d: bad event '%s%s': %s", p, ln,
-			    said, strlen(said) == sizeof(said) - 1 ? "..." :
-			    "", e);
-			goto out;
-		}
-	}
-	if (whole < len)
-		cj_say("%s: line %d: no end of line, an append cut short: "
-		    "left out", p, ln + 1);
+	if (torn > 0)
+		cj_say("%s/journal: line %d: no end of line, an append cut "
+		    "short: left out", c->dir, torn);
 	rv = 0;
 out:
 	free(text);
@@ -983,7 +654,7 @@ newest_id(const char *root)
 	dir = xasprintf("%s/campaign", root);
 	if ((dp = opendir(dir)) != NULL) {
 		while ((de = readdir(dp)) != NULL)
-			if (campaign_id_error(de->d_name, NULL, 0) == NULL &&
+			if (reboot_id_error(de->d_name, NULL, 0) == NULL &&
 			    strcmp(de->d_name, "active") != 0 && (best == NULL ||
 			    strcmp(de->d_name, best) > 0)) {
 				free(best);
@@ -1008,13 +679,13 @@ find(const char *root, const char *id, int latest, char **rootp,
 	char e[128], *dir;
 
 	*idp = NULL;
-	if ((*rootp = campaign_abs_root(root, 0)) == NULL) {
+	if ((*rootp = cj_abs_root(root, 0)) == NULL) {
 		cj_say("no campaign under %s", root != NULL ? root :
 		    rs_default_root());
 		return (EXIT_USAGE);
 	}
 	if (id != NULL) {
-		if ((why = campaign_id_error(id, e, sizeof(e))) != NULL) {
+		if ((why = reboot_id_error(id, e, sizeof(e))) != NULL) {
 			cj_say("--id: not a campaign id (%s)", why);
 			goto bad;
 		}
@@ -1067,104 +738,20 @@ campaign_open(const char *root, const char *id, struct campaign *c)
 
 /* --- writing: an event on disk before what it records ------------------ */
 
-/*
- * A last line a crash cut short (cj_load leaves it out) cut off the
- * journal open as fd, st its size, before an append would extend it.
- * 0, or -1 with errno.
- */
-static int
-cut_torn(int fd, const struct stat *st)
-{
-	char *tail;
-	off_t want, off;
-	ssize_t n;
-	size_t i;
-
-	if (st->st_size == 0)
-		return (0);
-	want = st->st_size < CJ_LINE_MAX + 2 ? st->st_size : CJ_LINE_MAX + 2;
-	off = st->st_size - want;
-	tail = xmalloc((size_t)want);
-	if ((n = pread(fd, tail, (size_t)want, off)) != (ssize_t)want) {
-		free(tail);
-		if (n >= 0)
-			errno = EIO;
-		return (-1);
-	}
-	for (i = (size_t)want; i > 0 && tail[i - 1] != '\n'; i--)
-		;
-	free(tail);
-	if (i == (size_t)want)
-		return (0);
-	/* No line's end within the longest line: not a torn append. */
-	if (i == 0 && off > 0) {
-		errno = EINVAL;
-		return (-1);
-	}
-	return (ftruncate(fd, off + (off_t)i));
-}
-
-/*
- * Appended, under the root's lock (taken here when not held), and
- * fsync'd: never the journal rewritten from this process's copy, which
- * another (a stop) may have outgrown since it was read.  The event is
- * read back and checked against the state before it is written, so the
- * journal never holds a line its reader refuses.
- */
+/* Appended by the journal's one writer (harness/reboot.h). */
 int
 cj_write(struct campaign *c, const struct campaign_event *ev)
 {
-	struct campaign_event back;
-	struct stat st;
-	char e[PATH_MAX + 128], *line, *copy = NULL, *path, *text = NULL;
-	int rv = -1, own = held == -1, dfd, fd = -1;
+	struct reboot_journal j = journal_of(c);
+	struct reboot_event r;
+	char e[PATH_MAX + 256];
 
-	path = xasprintf("%s/journal", c->dir);
-	if ((line = cj_event_line(ev)) == NULL) {
-		cj_say("%s: no such event", path);
-		free(path);
+	to_reboot(ev, &r);
+	if (reboot_journal_append(&j, &r, e, sizeof(e)) != 0) {
+		cj_say("%s", e);
 		return (-1);
 	}
-	copy = xstrdup(line);
-	if (cj_event_parse(copy, &back, e, sizeof(e)) != 0 ||
-	    replay_check(c, &back, e, sizeof(e)) != 0) {
-		cj_say("%s: event '%.64s' not written: %s", path, line, e);
-		goto out;
-	}
-	text = xasprintf("%s\n", line);
-	if (own && cj_lock(c->root, 0) != 0)
-		goto out;
-	if ((dfd = campaign_open_trusted(c->dir, 1, e, sizeof(e))) == -1) {
-		cj_say("%s", e);
-		goto out;
-	}
-	fd = openat(dfd, "journal", O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW |
-	    O_NONBLOCK | O_CLOEXEC, 0644);
-	if (fd == -1 || fstat(fd, &st) != 0)
-		cj_say("%s: %s", path, strerror(errno));
-	else if (!S_ISREG(st.st_mode))
-		cj_say("%s: not a regular file", path);
-	else if (trusted(&st, path, 0, e, sizeof(e)) != 0)
-		cj_say("%s", e);
-	else if (cut_torn(fd, &st) != 0)
-		cj_say("%s: its cut short last line: %s", path,
-		    strerror(errno));
-	else if (write_all(fd, text, strlen(text)) != 0 || fsync(fd) != 0 ||
-	    (st.st_size == 0 && fsync(dfd) != 0))
-		cj_say("%s: %s", path, strerror(errno));
-	else
-		rv = cj_replay(c, &back, e, sizeof(e));
-	if (fd != -1)
-		close(fd);
-	close(dfd);
-out:
-	if (own)
-		cj_unlock();
-	free(text);
-	free(path);
-	free(copy);
-	free(line);
-	return (rv);
+	return (0);
 }
 
 /* A wrong or interrupted boot of slot k's configuration: retry or fail. */

@@ -19,38 +19,6 @@
 #include "harness/campaign.h"
 #include "common/util.h"
 
-const char *
-campaign_id_error(const char *id, char *buf, size_t len)
-{
-	const unsigned char *p;
-
-	if (*id == '\0')
-		return ("empty");
-	if (*id == '.')
-		return ("starts with a dot");
-	if (strlen(id) > CAMPAIGN_ID_MAX) {
-		if (buf == NULL)
-			return ("too long");
-		snprintf(buf, len, "longer than %d bytes", CAMPAIGN_ID_MAX);
-		return (buf);
-	}
-	for (p = (const unsigned char *)id; *p != '\0'; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' ||
-		    *p == '-')
-			continue;
-		if (buf == NULL)
-			return ("holds a byte other than letters, digits, . _ -");
-		if (*p < ' ' || *p >= 0x7f)
-			snprintf(buf, len, "holds the byte 0x%02x", *p);
-		else
-			snprintf(buf, len, "holds '%c': letters, digits and "
-			    ". _ - only", *p);
-		return (buf);
-	}
-	return (NULL);
-}
-
 /* A word as a shell would need it, for the plan only. */
 static void
 plan_word(FILE *fp, const char *w)
@@ -577,7 +545,7 @@ campaign_hook_install_cmd(const struct campaign_ctx *ctx, const char *bin,
 		set_err(err, errlen, "-R %s: %s", root, why);
 		return (-1);
 	}
-	if ((why = campaign_id_error(id, buf, sizeof(buf))) != NULL) {
+	if ((why = reboot_id_error(id, buf, sizeof(buf))) != NULL) {
 		set_err(err, errlen, "campaign id %s: %s", id, why);
 		return (-1);
 	}
@@ -643,7 +611,7 @@ campaign_hook_id(enum md_os os)
 		n = strcspn(p, "\n");
 		id = xasprintf("%.*s", (int)n, p);
 		/* Not an id: a hook whose campaign is unknown. */
-		if (campaign_id_error(id, NULL, 0) != NULL)
+		if (reboot_id_error(id, NULL, 0) != NULL)
 			id[0] = '\0';
 	} else
 		id = xstrdup("");	/* a hook, whose campaign is unknown */

@@ -240,6 +240,88 @@ echo "$rep" | grep -q "^first bad commit: .* commit 6: the regression$" &&
     ok "a revert that conflicts: not booted, reported as not checked" ||
     not_ok "a revert that conflicts: not booted, reported as not checked" "$rep $(cat "$jc")"
 
+# --- the journal: power cuts, forged events, an old journal ------------------
+# A copy of the bisect above, its journal as given: cut ROOT JOURNAL.
+jcopy() {
+	rm -rf "$1" && mkdir -p "$1/bisect" && cp -a "$R/bisect/$id" "$1/bisect/" &&
+	    cp "$2" "$1/bisect/$id/journal"
+}
+j="$R/bisect/$id/journal"
+n=$(grep -n '^mean ' "$j" | head -n 1 | cut -d: -f1)
+head -n $((n - 1)) "$j" >"$s/base"
+line=$(sed -n "${n}p" "$j")
+# A power cut at every byte of the first mean's append (tests/lib.sh's
+# table): status, report and stop read past it, stop's event on a line
+# of its own; resume takes the run for cut off and goes on.
+bad=
+for c in $(torn_cases "$line"); do
+	torn_write "$c" "$s/base" "$line" "$s/cut.journal"
+	jcopy "$s/cut" "$s/cut.journal"
+	st=$("$FSCONC" bisect status -R "$s/cut" --id "$id" 2>&1); rs=$?
+	if torn_is_damage "$c"; then
+		[ $rs -eq 2 ] && echo "$st" | grep -q "$id/journal: line $n: control byte 0x00" ||
+		    bad="$bad [$c: status rc=$rs $st]"
+		continue
+	fi
+	"$FSCONC" bisect report -R "$s/cut" --id "$id" >/dev/null 2>&1; rr=$?
+	"$FSCONC" bisect stop -R "$s/cut" --id "$id" >/dev/null 2>&1; rt=$?
+	cj="$s/cut/bisect/$id/journal"
+	{ [ $rs -eq 0 ] && [ $rr -eq 0 ] && [ $rt -eq 0 ] &&
+	    echo "$st" | grep -q "journal: line $n: no end of line, an append cut short: left out" &&
+	    head -n $((n - 1)) "$cj" | cmp -s - "$s/base" && [ "$(wc -l <"$cj")" -eq "$n" ] &&
+	    sed -n "${n}p" "$cj" | grep -qx 'stop [0-9]*' &&
+	    "$FSCONC" bisect status -R "$s/cut" --id "$id" 2>&1 | grep -q ': stopped$'; } ||
+	    bad="$bad [$c: status $rs report $rr stop $rt $(tail -n 2 "$cj")]"
+	jcopy "$s/cut" "$s/cut.journal"
+	"$FSCONC" bisect resume -R "$s/cut" --id "$id" >"$s/cut.out" 2>&1; ru=$?
+	[ $ru -eq 0 ] && head -n $((n - 1)) "$cj" | cmp -s - "$s/base" &&
+	    [ "$(sed -n "${n}p" "$cj")" = "interrupted $(echo "$line" | cut -d' ' -f2-3)" ] &&
+	    "$FSCONC" bisect status -R "$s/cut" --id "$id" >/dev/null 2>&1 ||
+	    bad="$bad [$c: resume rc=$ru $(cat "$s/cut.out") $(sed -n "${n},\$p" "$cj")]"
+done
+[ -z "$bad" ] &&
+    ok "a power cut at every byte of an append ($(torn_cases "$line" | wc -l) cases): status, report, stop and resume go on, the next event on its own line; a line of zeroes refused" ||
+    not_ok "a power cut at every byte of an append: status, report, stop and resume go on" "$bad"
+
+# forged TEXT NAME WHY: the journal base + TEXT refused by status,
+# resume and report, exit 2, the journal and its line named.
+forged() {
+	printf '%s\n' "$1" | cat "$s/base" - >"$s/forged.journal"
+	jcopy "$s/cut" "$s/forged.journal"
+	_bad=
+	for _c in status resume report; do
+		_e=$("$FSCONC" bisect $_c -R "$s/cut" --id "$id" 2>&1); _r=$?
+		[ $_r -eq 2 ] && echo "$_e" | grep -q "^fsconc: bisect: $s/cut/bisect/$id/journal: line $n: bad event '$1': $3" ||
+		    _bad="$_bad [$_c rc=$_r $_e]"
+	done
+	cmp -s "$s/forged.journal" "$s/cut/bisect/$id/journal" || _bad="$_bad [the journal changed]"
+	[ -z "$_bad" ] && ok "forged: $2: refused, exit 2, the journal's line named" ||
+	    not_ok "forged: $2: refused, exit 2, the journal's line named" "$_bad"
+}
+forged "mean 3 1 100 1" "a mean for a commit never built or booted" "commit 3 boot 1: not the boot whose run started last"
+forged "done 1 4 15 1" "done with its upper end past the last commit" "commits 4 to 15: not within the plan's 0 to 9"
+forged "schedule 0 2147483647 b 1" "a boot number near INT_MAX" "not a 'schedule' event"
+forged "schedule 0 2147483646 b 1" "a boot number out of order" "boot 2147483646 scheduled after boot 1"
+# A commits file whose line is not hex: refused at load.
+jcopy "$s/cut" "$j"
+printf '\033[2J%036d\n' 0 | dd of="$s/cut/bisect/$id/commits" bs=41 seek=2 conv=notrunc 2>/dev/null
+err=$("$FSCONC" bisect report -R "$s/cut" --id "$id" 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$err" = "fsconc: bisect: $s/cut/bisect/$id/commits: line 3: not a commit id (40 lowercase hex digits)" ] &&
+    ok "forged: a commits line that is not hex: refused at load, exit 2, named, nothing printed raw" ||
+    not_ok "forged: a commits line that is not hex: refused at load, exit 2, named, nothing printed raw" "rc=$rc $(echo "$err" | od -c | head)"
+# A journal the main branch's binary wrote (eaab21c, on a history made
+# as this one): replayed as it was written, its culprit (done's upper
+# end) named.
+jcopy "$s/cut" "$FSCONC_TOP/tests/fixtures/bisect-main.journal"
+hi=$(awk '$1 == "done" { print $4 }' "$s/cut/bisect/$id/journal")
+rep=$("$FSCONC" bisect report -R "$s/cut" --id "$id" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ -n "$hi" ] &&
+    echo "$rep" | grep -q "^first bad commit: $(sed -n "$((hi + 1))p" "$s/cut/bisect/$id/commits") " &&
+    echo "$rep" | grep -q '^confirmed: reverting' &&
+    "$FSCONC" bisect status -R "$s/cut" --id "$id" >/dev/null 2>&1 &&
+    ok "a journal written before the shared journal: replayed, its culprit and confirmation reported" ||
+    not_ok "a journal written before the shared journal: replayed" "rc=$rc $rep"
+
 # --- no regression -----------------------------------------------------------
 rm -f "$s/hang-at"
 bfile "$s/flat.bisect" "$s/flat" HEAD~9 HEAD "boots 4"

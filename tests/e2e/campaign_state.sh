@@ -186,6 +186,41 @@ e=$("$FSCONC" campaign status -R "$R" --id "$id" 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$e" | grep -q "line $n: control byte 0x1b" &&
     ok "an escape in the journal: refused, named" || not_ok "an escape in the journal: refused, named" "rc=$rc $e"
 cp "$s/journal.keep" "$d/journal"
+
+# --- a power cut at every byte of an append ----------------------------------
+# tests/lib.sh's table, as e2e/bisect uses it: the journal's last event
+# cut at each byte, in a copy of the campaign: status and resume read
+# past it, stop's event and resume's next one start a line of their own.
+n=$(wc -l <"$s/journal.keep")
+head -n $((n - 1)) "$s/journal.keep" >"$s/base"
+line=$(tail -n 1 "$s/journal.keep")
+C="$s/cut"
+bad=
+for c in $(torn_cases "$line"); do
+	for cmd in stop resume; do
+		rm -rf "$C" && mkdir -p "$C/campaign" && cp -a "$d" "$C/campaign/" &&
+		    torn_write "$c" "$s/base" "$line" "$C/campaign/$id/journal"
+		cj="$C/campaign/$id/journal"
+		st=$("$FSCONC" campaign status -R "$C" --id "$id" 2>&1); rs=$?
+		if torn_is_damage "$c"; then
+			[ $rs -eq 1 ] && echo "$st" | grep -q "$id/journal: line $n: control byte 0x00" ||
+			    bad="$bad [$c: status rc=$rs $st]"
+			continue
+		fi
+		"$FSCONC" campaign $cmd -R "$C" --id "$id" >"$s/cut.out" 2>&1; rc=$?
+		{ [ $rs -eq 0 ] && [ $rc -eq 0 ] &&
+		    echo "$st" | grep -q "journal: line $n: no end of line, an append cut short: left out" &&
+		    head -n $((n - 1)) "$cj" | cmp -s - "$s/base" && [ "$(wc -l <"$cj")" -ge "$n" ] &&
+		    [ "$(tail -c 1 "$cj" | od -An -c | tr -d ' ')" = '\n' ] &&
+		    "$FSCONC" campaign status -R "$C" --id "$id" >/dev/null 2>&1; } ||
+		    bad="$bad [$c $cmd: status $rs $cmd $rc $(cat "$s/cut.out") $(sed -n "${n},\$p" "$cj")]"
+		[ $cmd = resume ] || sed -n "${n}p" "$cj" | grep -qx 'stop [0-9]*' || bad="$bad [$c: no stop]"
+	done
+done
+rm -f "$hook"
+[ -z "$bad" ] &&
+    ok "a power cut at every byte of an append ($(torn_cases "$line" | wc -l) cases, '$line'): status, stop and resume go on, the next event on its own line; a line of zeroes refused" ||
+    not_ok "a power cut at every byte of an append: status, stop and resume go on" "$bad"
 stop_all "$R"
 
 # --- a stop while a resume runs wins ---------------------------------------

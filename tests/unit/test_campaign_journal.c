@@ -334,6 +334,39 @@ test_replay_torn(void **state)
 	campaign_close(&c);
 }
 
+/*
+ * A power cut at every byte of an append (the cases of tests/lib.sh's
+ * torn_cases, which e2e/campaign_state and e2e/bisect run through the
+ * commands): the torn line left out, and the next event written on a
+ * line of its own, the journal whole again.
+ */
+static void
+test_replay_torn_every_byte(void **state)
+{
+	static const char base[] = "start 1\nschedule 1 1 b 2\nboot 1 1\n";
+	static const char line[] = "run 1 1\n";
+	struct fx *x = *state;
+	struct campaign c;
+	char *t, *want;
+	size_t len, cut;
+
+	want = xasprintf("%s%s", base, line);
+	for (cut = 1; cut < sizeof(line) - 1; cut++) {
+		t = xasprintf("%s%.*s", base, (int)cut, line);
+		journal(x, t, strlen(t));
+		free(t);
+		assert_int_equal(cj_load(&c, x->root, ID), 0);
+		assert_int_equal(c.last, CAMPAIGN_EV_BOOT);
+		assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+		    CAMPAIGN_EV_RUN, .slot = 1, .bootno = 1 }), 0);
+		campaign_close(&c);
+		t = journal_text(x, &len);
+		assert_string_equal(t, want);
+		free(t);
+	}
+	free(want);
+}
+
 /* Hostile lines: the campaign refused, never half read. */
 static void
 test_replay_hostile(void **state)
@@ -341,10 +374,10 @@ test_replay_hostile(void **state)
 	struct fx *x = *state;
 	char *t, *big;
 
-	/* Overlong: a reason past CJ_LINE_MAX. */
-	big = xmalloc(CJ_LINE_MAX + 16);
-	memset(big, 'x', CJ_LINE_MAX + 15);
-	big[CJ_LINE_MAX + 15] = '\0';
+	/* Overlong: a reason past REBOOT_LINE_MAX. */
+	big = xmalloc(REBOOT_LINE_MAX + 16);
+	memset(big, 'x', REBOOT_LINE_MAX + 15);
+	big[REBOOT_LINE_MAX + 15] = '\0';
 	t = xasprintf("start 1\nguard %s\n", big);
 	refused(x, t);
 	free(t);
@@ -573,6 +606,8 @@ main(int argc, char **argv)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_write_and_refuse, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_replay_torn_every_byte,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay_torn, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_replay_hostile, setup,

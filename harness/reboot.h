@@ -1,0 +1,203 @@
+/*
+ * fsconc reboot: what every boot-driven job (a campaign, a bisect) does
+ * the same way, below harness/campaign and harness/bisect, its two
+ * users.  A job lives in ROOT/KIND/ID/ on a result root that survives a
+ * reboot (KIND "campaign" or "bisect"); resume, run as root at boot,
+ * trusts only state owned by root or the caller (trusted.c), and every
+ * action is an event appended to the job's journal before it is taken
+ * (journal.c).  Each user gives its own table of events and its rules;
+ * the line grammar, the reader and the one writer are here.
+ */
+#ifndef FSCONC_HARNESS_REBOOT_H
+#define FSCONC_HARNESS_REBOOT_H
+
+#include <limits.h>
+#include <stddef.h>
+
+/* --- trusted state and the locks (trusted.c) --------------------------- */
+
+/*
+ * path (absolute, canonical) opened by descriptor from "/", never
+ * through a symbolic link, every directory on the way and path itself
+ * owned by root or the caller and writable by no one else (a sticky
+ * directory on the way, /tmp, aside): what resume, run as root, may
+ * trust.  dir: path is a directory, else a regular file.  The
+ * descriptor, or -1 with errno and "path: cause" in err.
+ */
+int	 reboot_open_trusted(const char *path, int dir, char *err,
+	    size_t errlen);
+/*
+ * name in the directory dfd (a trusted one; path names it) read whole,
+ * at most max bytes, never through a link, and trusted as above: the
+ * text (NUL-ended, *lenp bytes), or NULL with errno and err.
+ */
+char	*reboot_read_trusted(int dfd, const char *name, const char *path,
+	    long long max, size_t *lenp, char *err, size_t errlen);
+/*
+ * name, a regular file in the trusted directory dfd (path names it),
+ * opened with flags (O_RDONLY; O_RDWR, O_APPEND, O_CREAT: made 0644),
+ * never through a link, and trusted as above: the descriptor, or -1
+ * with errno and err.
+ */
+int	 reboot_openat_trusted(int dfd, const char *name, const char *path,
+	    int flags, char *err, size_t errlen);
+/* fd locked (flock, exclusive), waited for: 0, or -1 with err (path). */
+int	 reboot_flock(int fd, const char *path, char *err, size_t errlen);
+/*
+ * root as an absolute path (rs_default_root() when NULL), made when make,
+ * and trusted: malloc'd, or NULL with err.
+ */
+char	*reboot_abs_root(const char *root, int make, char *err,
+	    size_t errlen);
+/*
+ * The lock of the KIND jobs under root (ROOT/KIND/.lock, ROOT/KIND made
+ * when make), waited for: a job's state changes only under it.  Held
+ * until reboot_unlock; taken again while held, nothing happens.  0, or
+ * -1 with err.
+ */
+int	 reboot_lock(const char *root, const char *kind, int make, char *err,
+	    size_t errlen);
+void	 reboot_unlock(void);
+/* Whether this process holds the lock. */
+int	 reboot_locked(void);
+/*
+ * The machine's lock: one resume hook per machine, so start holds the
+ * directory of the hook's file (hook, its path) locked while it looks
+ * for one and installs its own.  The descriptor (closed to let go), or
+ * -1 with err.
+ */
+int	 reboot_machine_lock(const char *hook, char *err, size_t errlen);
+
+/* --- a job's id and its mark (job.c) ---------------------------------- */
+
+#define REBOOT_ID_MAX		128	/* bytes */
+/*
+ * An id, wherever one is read (ROOT/KIND/active, --id, the hook, the
+ * kernel command line): letters, digits and . _ - only, at most
+ * REBOOT_ID_MAX bytes, not starting with a dot.  NULL, or why not (in
+ * buf, which may be NULL: then a fixed text).
+ */
+const char *reboot_id_error(const char *, char *buf, size_t len);
+/*
+ * A new job's directory, ROOT/KIND/ID, made: ID is the UTC time and
+ * file's name (without ".KIND"; other bytes than an id's become '_').
+ * malloc'd, or NULL with err.
+ */
+char	*reboot_job_dir(const char *root, const char *kind, const char *file,
+	    char *err, size_t errlen);
+/*
+ * The job in progress under root, as ROOT/KIND/active names it, read
+ * through the trusted directory: 0 with *idp (malloc'd; NULL when
+ * none), or -1 with err (not trusted, not an id).
+ */
+int	 reboot_active(const char *root, const char *kind, char **idp,
+	    char *err, size_t errlen);
+/* ROOT/KIND/active written durably to name id: 0, or -1 with err. */
+int	 reboot_active_set(const char *root, const char *kind, const char *id,
+	    char *err, size_t errlen);
+/* ROOT/KIND/active removed if it names id (never another job's): 0,
+   or -1 with err. */
+int	 reboot_active_clear(const char *root, const char *kind,
+	    const char *id, char *err, size_t errlen);
+
+/* --- the journal (journal.c) -------------------------------------------- */
+
+/*
+ * ROOT/KIND/ID/journal: one event a line, "WORD FIELD ...", each field
+ * after one blank; appended (O_APPEND, fsync'd) before the action it
+ * records, never rewritten.  Numbers are decimal digits; a real is what
+ * strtod reads, finite; a word has no blank; a text is the rest of the
+ * line, blanks and all; no line holds a control byte or is longer than
+ * REBOOT_LINE_MAX.  A last line without its newline is an append a
+ * power cut left torn: its action was never taken (the event is
+ * written first), so it is left out, and cut off before the next
+ * append.  Any other damage refuses the job.
+ */
+#define REBOOT_LINE_MAX		(PATH_MAX + 1024)
+#define REBOOT_JOURNAL_MAX	(64 << 20)	/* bytes */
+#define REBOOT_FIELDS_MAX	6
+
+enum reboot_field_kind {
+	REBOOT_END,		/* no more fields */
+	REBOOT_NUM,		/* min..max */
+	REBOOT_REAL,		/* finite */
+	REBOOT_WORD,		/* min..max bytes */
+	REBOOT_TEXT,		/* min..max bytes, the last field */
+};
+struct reboot_field_type {
+	enum reboot_field_kind kind;
+	unsigned long long min, max;
+	int		 role;		/* the user's name for the field */
+};
+/* An event's word and its fields, in their order on the line. */
+struct reboot_event_type {
+	const char	*word;		/* NULL: none (a table's slot 0) */
+	struct reboot_field_type f[REBOOT_FIELDS_MAX];
+};
+struct reboot_field {
+	unsigned long long n;		/* NUM */
+	double		 x;		/* REAL */
+	const char	*s;		/* WORD, TEXT */
+};
+struct reboot_event {
+	int		 kind;		/* its index in the user's table */
+	struct reboot_field f[REBOOT_FIELDS_MAX];
+};
+/*
+ * A user's events and rules.  check: whether ev may follow the state
+ * (0, or -1 with why in err); apply: ev taken into it (after check; the
+ * strings of ev are the reader's, copied if kept).
+ */
+struct reboot_grammar {
+	const struct reboot_event_type *types;
+	size_t		 ntypes;
+	int		(*check)(const void *state,
+			    const struct reboot_event *ev, char *err,
+			    size_t errlen);
+	void		(*apply)(void *state, const struct reboot_event *ev);
+};
+/* One job's journal: ROOT/KIND/ID/journal, its state and its rules. */
+struct reboot_journal {
+	const struct reboot_grammar *g;
+	void		*state;
+	const char	*root;		/* the result root, absolute */
+	const char	*kind;		/* "campaign", "bisect" */
+	const char	*dir;		/* ROOT/KIND/ID */
+};
+
+/*
+ * The event's line, malloc'd, without its newline; a control byte in a
+ * word or text becomes a blank (a reason never plants another event).
+ * NULL for a kind not in the table.
+ */
+char	*reboot_event_line(const struct reboot_grammar *,
+	    const struct reboot_event *);
+/* A line (no newline) parsed into ev, its strings pointing into line,
+   which is changed: 0, or -1 with why in err. */
+int	 reboot_event_parse(const struct reboot_grammar *, char *line,
+	    struct reboot_event *ev, char *err, size_t errlen);
+/*
+ * A control byte (a NUL among them) in len bytes of a job's text file:
+ * 0, or -1 with "path: line N: control byte 0xXX" in err (it is refused
+ * and named, never read as an end).
+ */
+int	 reboot_control_byte(const char *path, const char *text, size_t len,
+	    char *err, size_t errlen);
+/*
+ * The journal read (bounded, trusted) and every whole line parsed,
+ * checked and applied in order.  0 with *torn the number of a torn last
+ * line left out (0: none), or -1 with "PATH: line N: ..." in err.
+ */
+int	 reboot_journal_replay(const struct reboot_journal *, int *torn,
+	    char *err, size_t errlen);
+/*
+ * ev written: its line read back and checked against the state, so the
+ * journal never holds a line its reader refuses; under the lock (taken
+ * here when not held); a torn last line cut off; appended and fsync'd,
+ * never the journal rewritten from this process's copy (a stop may
+ * have outgrown it); then applied.  0, or -1 with err.
+ */
+int	 reboot_journal_append(const struct reboot_journal *,
+	    const struct reboot_event *ev, char *err, size_t errlen);
+
+#endif
