@@ -443,6 +443,7 @@ proc_start(const struct proc_spec *sp, struct proc *p, char *err,
 	sigset_t all;
 	size_t n, i;
 	int life[2] = { -1, -1 }, po[2] = { -1, -1 }, pe[2] = { -1, -1 };
+	const char *what;
 	int serrno;
 	pid_t pid, parent;
 
@@ -450,9 +451,13 @@ proc_start(const struct proc_spec *sp, struct proc *p, char *err,
 	memset(&pr, 0, sizeof(pr));
 	p->pid = -1;
 	p->out = p->life = p->cap_out = p->cap_err = -1;
-	p->spec = sp;
-	p->pidp = sp->pidp;
-	p->timeout = sp->timeout;
+	/* What proc_wait needs, kept: the spec may be gone by then. */
+	p->sp = *sp;
+	p->sp.argv = NULL;
+	p->sp.path = p->sp.dir = NULL;
+	p->sp.dirfd = p->sp.keep = NULL;
+	p->sp.env = NULL;
+	snprintf(p->name, sizeof(p->name), "%s", sp->argv[0]);
 	pr.fd_out = pr.fd_err = pr.life = -1;
 	if (sp->line != NULL && sp->linelen > 0)
 		sp->line[0] = '\0';
@@ -470,6 +475,7 @@ proc_start(const struct proc_spec *sp, struct proc *p, char *err,
 	pr.shargv[1] = pr.path;
 	for (i = 1; i <= n; i++)
 		pr.shargv[i + 1] = sp->argv[i];
+	what = "pipe";
 	if (pipe(life) == -1)
 		goto fail;
 	/* A bounded copy or a capture reads a pipe; else the fd itself. */
@@ -507,6 +513,7 @@ proc_start(const struct proc_spec *sp, struct proc *p, char *err,
 	sigprocmask(SIG_SETMASK, &pr.omask, NULL);
 	if (pid == -1) {
 		errno = serrno;
+		what = "fork";
 		goto fail;
 	}
 	prep_free(&pr);
@@ -532,7 +539,8 @@ proc_start(const struct proc_spec *sp, struct proc *p, char *err,
 	return (0);
 fail:
 	serrno = errno;
-	set_err(err, errlen, "%s: %s", sp->argv[0], strerror(serrno));
+	set_err(err, errlen, "%s: %s: %s", sp->argv[0], what,
+	    strerror(serrno));
 	for (i = 0; i < 2; i++) {
 		if (life[i] >= 0)
 			close(life[i]);
@@ -549,7 +557,7 @@ fail:
 static void
 bounded_put(struct proc *p, int fd, const char *buf, size_t n)
 {
-	uint64_t max = p->spec->max_bytes;
+	uint64_t max = p->sp.max_bytes;
 	uint64_t head = max > CUT_LINE ? max - CUT_LINE - p->tailmax : 0;
 	size_t k;
 
@@ -585,7 +593,7 @@ bounded_end(struct proc *p, int fd)
 
 	if (p->cut > 0) {
 		snprintf(line, sizeof(line), "\nfsconc: %.40s: output cut: "
-		    "%llu bytes left out here\n", p->spec->argv[0],
+		    "%llu bytes left out here\n", p->name,
 		    (unsigned long long)p->cut);
 		(void)write_all(fd, line, strlen(line));
 	}
@@ -601,7 +609,7 @@ bounded_end(struct proc *p, int fd)
 static void
 take(struct proc *p, int is_err, const char *buf, size_t n)
 {
-	const struct proc_spec *sp = p->spec;
+	const struct proc_spec *sp = &p->sp;
 	enum proc_to to = is_err ? sp->err : sp->out;
 	size_t i;
 
@@ -666,8 +674,8 @@ reap(struct proc *p)
 		p->ended = 1;
 	}
 	p->pid = -1;
-	if (p->pidp != NULL)
-		*p->pidp = 0;
+	if (p->sp.pidp != NULL)
+		*p->sp.pidp = 0;
 }
 
 int
@@ -692,7 +700,7 @@ proc_poll(struct proc *p)
 int
 proc_wait(struct proc *p, char *err, size_t errlen)
 {
-	const struct proc_spec *sp = p->spec;
+	const struct proc_spec *sp = &p->sp;
 	struct pollfd pfd[3];
 	char buf[65536];
 	double left;
@@ -720,7 +728,7 @@ proc_wait(struct proc *p, char *err, size_t errlen)
 		if ((rc = poll(pfd, 3, ms)) == -1) {
 			if (errno == EINTR)
 				continue;
-			set_err(err, errlen, "%s: poll: %s", sp->argv[0],
+			set_err(err, errlen, "%s: poll: %s", p->name,
 			    strerror(errno));
 			break;
 		}
@@ -767,8 +775,8 @@ proc_ok(const struct proc *p, char *buf, size_t len)
 {
 	if (p->timed_out)
 		set_err(buf, len, "timeout: still running after %.*fs, killed",
-		    p->timeout == (double)(long long)p->timeout ? 0 : 1,
-		    p->timeout);
+		    p->sp.timeout == (double)(long long)p->sp.timeout ? 0 : 1,
+		    p->sp.timeout);
 	else if (WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0)
 		return (1);
 	else if (WIFEXITED(p->status))

@@ -75,16 +75,15 @@ struct proc {
 	int		 timed_out;	/* it was TERMinated at its timeout */
 	int		 ended;		/* status is known */
 	/* What proc_wait needs of the spec; not for callers. */
+	struct proc_spec sp;		/* argv, path, dir, env: NULL */
+	char		 name[48];	/* argv[0], for messages */
 	int		 life, cap_out, cap_err;
-	const struct proc_spec *spec;
 	double		 start;
 	uint64_t	 written, cut;
 	char		*tail;		/* the bound's kept last bytes */
 	size_t		 ntail, tailmax, tailpos;
 	size_t		 nline, nwhy;
 	int		 line_done, why_nl;
-	double		 timeout;
-	volatile pid_t	*pidp;
 };
 
 /*

@@ -38,11 +38,13 @@ for tool in losetup mkfs.ext4 mount; do
 done
 
 kills=0
-# Kill PID once a child named TOOL runs under it (or after 5 s).
+# Kill PID once a tool named TOOL runs under it (or after 5 s): a child
+# of its reaper (common/proc.c), the child of PID.
 kill_during() {	# PID TOOL
 	_i=0
 	while [ $_i -lt 250 ]; do
-		pgrep -P "$1" -x "$2" >/dev/null 2>&1 && break
+		_r=$(pgrep -d, -P "$1")
+		[ -n "$_r" ] && pgrep -P "$_r" -x "$2" >/dev/null 2>&1 && break
 		sleep 0.02
 		_i=$((_i + 1))
 	done
