@@ -338,8 +338,8 @@ reaper(const struct proc_spec *sp, const struct prep *pr, pid_t parent)
 #endif
 #ifdef __FreeBSD__
 	sig = DIED_SIG;
-	(void)procctl(P_PID, 0, PROC_REAP_ACQUIRE, NULL);
-	(void)procctl(P_PID, 0, PROC_PDEATHSIG_CTL, &sig);
+	(void)procctl(P_PID, me, PROC_REAP_ACQUIRE, NULL);
+	(void)procctl(P_PID, me, PROC_PDEATHSIG_CTL, &sig);
 #endif
 	if (getppid() != parent)
 		_exit(1);
