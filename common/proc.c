@@ -238,7 +238,8 @@ mono(void)
 /*
  * sig to every descendant: Linux, each child of ours (the program and
  * the orphans we adopted) and its group; FreeBSD, the whole subtree.
- * The number of children signalled (FreeBSD: of processes).
+ * The number of children signalled (FreeBSD: of processes), or -1 when
+ * they cannot be listed.
  */
 static int
 signal_descendants(pid_t group, int sig)
@@ -258,7 +259,7 @@ signal_descendants(pid_t group, int sig)
 		/* This thread's children; the reaper has one thread. */
 		if ((fd = open("/proc/thread-self/children", O_RDONLY |
 		    O_CLOEXEC)) == -1)
-			return (0);
+			return (-1);	/* a kernel without PROC_CHILDREN */
 		while ((r = read(fd, buf, sizeof(buf))) > 0)
 			for (i = 0; i < r; i++)
 				if (buf[i] >= '0' && buf[i] <= '9')
@@ -290,6 +291,7 @@ static void
 kill_all(pid_t prog, int *status, int *done)
 {
 	struct timespec wait_ms = { 0, 10 * 1000 * 1000 };
+	double blind = 0;
 	sigset_t chld;
 	pid_t w;
 	int st;
@@ -304,8 +306,17 @@ kill_all(pid_t prog, int *status, int *done)
 			}
 		if (w == -1 && errno == ECHILD)
 			return;
-		/* An orphan comes to us as its parent dies: again. */
-		(void)signal_descendants(*done ? 0 : prog, SIGKILL);
+		/*
+		 * An orphan comes to us as its parent dies: again.  Where
+		 * children cannot be listed, only the group was killed: what
+		 * left it is given 2 s, then left, never waited for forever.
+		 */
+		if (signal_descendants(*done ? 0 : prog, SIGKILL) == -1) {
+			if (blind == 0)
+				blind = mono() + 2;
+			else if (*done && mono() > blind)
+				return;
+		}
 		(void)sigtimedwait(&chld, NULL, &wait_ms);
 	}
 }
