@@ -95,10 +95,18 @@ size_t	 bisect_plan_write(const char *tree, const char *good,
 	    const char *bad, int fd, char *err, size_t errlen);
 /*
  * The shell command cmd (sh -c) in dir with env added, in its own
- * process group, killed (TERM, then KILL) after timeout seconds; its
- * output to log (a descriptor, or -1: inherited).  0, or -1 with why
- * (exit status, signal, timeout) in err.
+ * process group, killed (TERM, then KILL) after timeout seconds, and
+ * every descendant with it, or when it ends (common/proc.h); its output
+ * to log (a descriptor, or -1: inherited), bounded: a build leaves at
+ * most BISECT_BUILD_LOG_MAX bytes, and build.log (all the commits')
+ * grows past BISECT_BUILD_LOG_FILE_MAX by at most BISECT_BUILD_LOG_MIN a
+ * build.  A kernel's build prints about 1 MiB at its default verbosity;
+ * its error is in its last lines, which the bound keeps.  0, or -1 with
+ * why (exit status, signal, timeout) in err.
  */
+#define BISECT_BUILD_LOG_MAX		(8ULL << 20)
+#define BISECT_BUILD_LOG_FILE_MAX	(64ULL << 20)
+#define BISECT_BUILD_LOG_MIN		(256ULL << 10)
 int	 bisect_shell(const char *cmd, const char *dir, char *const *env,
 	    uint64_t timeout, int log, char *err, size_t errlen);
 

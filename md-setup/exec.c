@@ -1,5 +1,5 @@
 /*
- * Actions of md-setup: external tools (fork/exec with argv, never a
+ * Actions of md-setup: external tools (common/proc.h: argv, never a
  * shell), small file writes, mkdir/rmdir, mount/umount.  In plan mode
  * (ctx->plan != NULL) each prints the equivalent command line instead.
  */
@@ -7,8 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +17,7 @@
 #include <unistd.h>
 
 #include "md_int.h"
+#include "common/proc.h"
 #include "common/util.h"
 
 void
@@ -151,39 +150,24 @@ join_argv(const char *const *argv)
 	return (s);
 }
 
-/* The last non-empty line of a tool's stderr: usually the reason. */
-static const char *
-last_line(char *buf)
-{
-	char *p, *line;
-	size_t n = strlen(buf);
-
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	if (n == 0)
-		return (NULL);
-	line = (p = strrchr(buf, '\n')) != NULL ? p + 1 : buf;
-	return (line);
-}
-
 /*
  * Run argv[0] (searched in PATH and the sbin directories) with argv, stdin
- * from /dev/null, stdout into out (if given), stderr captured for the
- * error message.  In plan mode print "argv" or "var=$(argv)" and set out
- * to "$var".
+ * from /dev/null, stdout's first line into out (if given), stderr's last
+ * line kept for the error message (common/proc.h: its own group, every
+ * descendant killed when it ends).  In plan mode print "argv" or
+ * "var=$(argv)" and set out to "$var".
  */
 int
 md_run(struct md_ctx *ctx, const char *var, char *out, size_t outlen,
     const char *const *argv)
 {
-	char *line, *path, errbuf[4096], chunk[512];
-	const char *why;
-	size_t nout = 0, nerr = 0;
-	int opipe[2], epipe[2], status, open_fds, i, rv = -1, serrno;
-	struct pollfd pfd[2];
-	sigset_t block, omask;
-	ssize_t n;
-	pid_t pid, parent;
+	char *line, *path, why[512], err[256];
+	struct proc_spec sp = { .argv = (char *const *)argv,
+	    .out = out != NULL ? PROC_LINE : PROC_NULL, .line = out,
+	    .linelen = outlen, .err = PROC_LINE, .why = why,
+	    .whylen = sizeof(why), .pidp = &md_child_pid };
+	struct proc p;
+	int rv = -1;
 
 	line = join_argv(argv);
 	if (out != NULL && outlen > 0)
@@ -199,116 +183,24 @@ md_run(struct md_ctx *ctx, const char *var, char *out, size_t outlen,
 		return (0);
 	}
 	if ((path = md_which(argv[0])) == NULL) {
-		md_check_tool(argv[0], errbuf, sizeof(errbuf));
-		warnx("%s", errbuf);
+		md_check_tool(argv[0], err, sizeof(err));
+		warnx("%s", err);
 		free(line);
 		return (-1);
 	}
 	/* Not err(3): the caller must get to undo what it recorded. */
-	if (pipe(opipe) == -1) {
-		warn("%s: pipe", line);
-		free(path);
-		free(line);
-		return (-1);
-	}
-	if (pipe(epipe) == -1) {
-		serrno = errno;
-		close(opipe[0]);
-		close(opipe[1]);
-		md_warnc(serrno, "%s: pipe", line);
-		free(path);
-		free(line);
-		return (-1);
-	}
-	parent = getpid();
-	/*
-	 * The signal handler kills md_child_pid: hold the signals until it
-	 * is set, or a tool forked just then would outlive the cleanup.
-	 */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &omask);
-	if ((pid = fork()) == -1) {
-		serrno = errno;
-		sigprocmask(SIG_SETMASK, &omask, NULL);
-		close(opipe[0]); close(opipe[1]);
-		close(epipe[0]); close(epipe[1]);
-		md_warnc(serrno, "%s: fork", line);
-		free(path);
-		free(line);
-		return (-1);
-	}
-	if (pid == 0) {
-		int fd = open("/dev/null", O_RDWR);
-
-		sigprocmask(SIG_SETMASK, &omask, NULL);
-		md_os_child_setup(parent);
-		if (fd >= 0)
-			dup2(fd, 0);
-		dup2(opipe[1], 1);
-		dup2(epipe[1], 2);
-		close(opipe[0]); close(epipe[0]);
-		execv(path, (char *const *)argv);
-		dprintf(2, "exec %s: %s\n", path, strerror(errno));
-		_exit(127);
-	}
-	md_child_pid = pid;
-	sigprocmask(SIG_SETMASK, &omask, NULL);
-	close(opipe[1]);
-	close(epipe[1]);
-	errbuf[0] = '\0';
-	pfd[0].fd = opipe[0];
-	pfd[1].fd = epipe[0];
-	pfd[0].events = pfd[1].events = POLLIN;
-	open_fds = 2;
-	while (open_fds > 0) {
-		if (poll(pfd, 2, -1) == -1) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (i = 0; i < 2; i++) {
-			if (pfd[i].fd < 0 || pfd[i].revents == 0)
-				continue;
-			n = read(pfd[i].fd, chunk, sizeof(chunk));
-			if (n <= 0) {
-				close(pfd[i].fd);
-				pfd[i].fd = -1;
-				open_fds--;
-				continue;
-			}
-			if (i == 0 && out != NULL && nout + 1 < outlen) {
-				size_t k = (size_t)n < outlen - 1 - nout ?
-				    (size_t)n : outlen - 1 - nout;
-				memcpy(out + nout, chunk, k);
-				out[nout += k] = '\0';
-			} else if (i == 1) {
-				/* Keep the tail: the reason comes last. */
-				if (nerr + (size_t)n >= sizeof(errbuf)) {
-					nerr = 0;
-				}
-				memcpy(errbuf + nerr, chunk, (size_t)n);
-				errbuf[nerr += (size_t)n] = '\0';
-			}
-		}
-	}
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-		;
-	md_child_pid = 0;
-	if (out != NULL && nout > 0 && out[nout - 1] == '\n')
-		out[nout - 1] = '\0';
-	why = last_line(errbuf);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	sp.path = path;
+	if (proc_run(&sp, &p, err, sizeof(err)) != 0)
+		warnx("%s: %s", line, err);
+	else if (WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0)
 		rv = 0;
-	else if (WIFSIGNALED(status))
-		warnx("%s: killed by signal %d%s%s", line, WTERMSIG(status),
-		    why != NULL ? ": " : "", why != NULL ? why : "");
-	else if (why != NULL)
+	else if (WIFSIGNALED(p.status))
+		warnx("%s: killed by signal %d%s%s", line, WTERMSIG(p.status),
+		    why[0] != '\0' ? ": " : "", why);
+	else if (why[0] != '\0')
 		warnx("%s: %s", line, why);
 	else
-		warnx("%s: exit status %d", line, WEXITSTATUS(status));
+		warnx("%s: exit status %d", line, WEXITSTATUS(p.status));
 	free(path);
 	free(line);
 	md_test_delay();
@@ -493,36 +385,26 @@ md_mount(struct md_ctx *ctx, const char *fs, const char *opts,
 static char *
 holders(const char *path)
 {
-	char *fuser, *res = NULL, *line = NULL, *tmp;
+	/* FreeBSD's fuser names a file system with -c, not -m. */
+	char *argv[] = { "fuser", md_host_os() == MD_OS_FREEBSD ? "-cu" :
+	    "-vm", (char *)path, NULL };
+	struct proc_spec sp = { .argv = argv, .out = PROC_PIPE,
+	    .err = PROC_STDOUT };
+	char *fuser, *res = NULL, *line = NULL, *tmp, err[256];
 	size_t cap = 0;
-	int p[2], status, nlines = 0;
+	int nlines = 0;
+	struct proc p;
 	ssize_t n;
 	FILE *fp;
-	pid_t pid;
 
 	if ((fuser = md_which("fuser")) == NULL)
 		return (NULL);
-	if (pipe(p) == -1) {
+	sp.path = fuser;
+	if (proc_start(&sp, &p, err, sizeof(err)) != 0) {
 		free(fuser);
 		return (NULL);
 	}
-	if ((pid = fork()) == 0) {
-		int fd = open("/dev/null", O_RDWR);
-
-		if (fd >= 0)
-			dup2(fd, 0);
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		close(p[0]);
-		/* FreeBSD's fuser names a file system with -c, not -m. */
-		if (md_host_os() == MD_OS_FREEBSD)
-			execl(fuser, "fuser", "-cu", path, (char *)NULL);
-		else
-			execl(fuser, "fuser", "-vm", path, (char *)NULL);
-		_exit(127);
-	}
-	close(p[1]);
-	if (pid > 0 && (fp = fdopen(p[0], "r")) != NULL) {
+	if ((fp = fdopen(p.out, "r")) != NULL) {
 		/* Read it all; keep the table, not the complaints. */
 		while ((n = getline(&line, &cap, fp)) > 0) {
 			if (line[n - 1] == '\n')
@@ -538,9 +420,8 @@ holders(const char *path)
 		fclose(fp);
 		free(line);
 	} else
-		close(p[0]);
-	if (pid > 0)
-		waitpid(pid, &status, 0);
+		close(p.out);
+	(void)proc_wait(&p, err, sizeof(err));
 	free(fuser);
 	return (res);
 }

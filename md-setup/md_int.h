@@ -172,7 +172,6 @@ int	 md_os_avail_memory(uint64_t *);
 int	 md_os_proc_alive(pid_t, unsigned long long start);
 unsigned long long md_os_proc_start(pid_t);
 int	 md_os_self_exe(char *, size_t);
-void	 md_os_child_setup(pid_t parent);	/* in the forked child */
 /*
  * Clear the immutable and append-only flags of name in dfd (name NULL:
  * of dfd itself; only regular files and directories).  0, or -1.

@@ -1,12 +1,11 @@
 /*
  * FreeBSD specifics of md-setup: statfs(2)/unmount(2), memory from
- * vm.stats, process identity from kern.proc, procctl(2) death signal.
+ * vm.stats, process identity from kern.proc.
  */
 #ifdef __FreeBSD__
 #include <sys/param.h>
 #include <sys/mount.h>
 #include <sys/proc.h>
-#include <sys/procctl.h>
 #include <sys/stat.h>
 #include <sys/sysctl.h>
 #include <sys/user.h>
@@ -115,16 +114,6 @@ md_os_self_exe(char *buf, size_t len)
 	int mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_PATHNAME, -1 };
 
 	return (sysctl(mib, 4, buf, &len, NULL, 0));
-}
-
-void
-md_os_child_setup(pid_t parent)
-{
-	int sig = SIGKILL;
-
-	procctl(P_PID, 0, PROC_PDEATHSIG_CTL, &sig);
-	if (getppid() != parent)
-		_exit(127);
 }
 
 #define PROTECT	(UF_IMMUTABLE | UF_APPEND | UF_NOUNLINK | SF_IMMUTABLE | \

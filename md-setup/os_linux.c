@@ -1,11 +1,10 @@
 /*
  * Linux specifics of md-setup: mount table, umount2, memory, process
- * identity, parent-death signal.
+ * identity.
  */
 #ifdef __linux__
 #include <sys/ioctl.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 
 #include <linux/fs.h>
@@ -167,15 +166,6 @@ md_os_self_exe(char *buf, size_t len)
 		return (-1);
 	buf[n] = '\0';
 	return (0);
-}
-
-void
-md_os_child_setup(pid_t parent)
-{
-	/* Tools die with us: a SIGKILLed fsconc leaves no mkfs running. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
 }
 
 int

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "md_int.h"
+#include "common/proc.h"
 #include "common/util.h"
 
 static char *rundir;
@@ -570,11 +571,8 @@ md_teardown_async(void)
 
 	if (getpid() != sig_pid)
 		return;
-	if ((c = md_child_pid) > 0) {
-		kill(c, SIGKILL);
-		while (waitpid(c, &status, 0) == -1 && errno == EINTR)
-			;
-	}
+	if ((c = md_child_pid) > 0)
+		proc_kill_async(c);	/* the tool and what it started */
 	/*
 	 * We are about to die: let go of anything that would keep our
 	 * mounts busy (open files, the working directory).

@@ -18,6 +18,7 @@
 
 #include "outdir.h"
 #include "plot.h"
+#include "common/proc.h"
 #include "common/util.h"
 
 FILE *
@@ -106,9 +107,11 @@ plot_run(int dirfd, const char *shown, const char *name, int height,
     const char *script)
 {
 	char *gp, *svg, *log, *text, *start;
+	struct proc_spec sp = { .out = PROC_FD, .err = PROC_STDOUT };
+	char *argv[3], e[256];
 	const char *prog;
+	struct proc p;
 	size_t len;
-	pid_t pid;
 	int logfd, status;
 	FILE *fp;
 
@@ -132,25 +135,18 @@ plot_run(int dirfd, const char *shown, const char *name, int height,
 	    (logfd = make_empty(dirfd, shown, log, 1)) == -1)
 		goto out;
 	prog = "gnuplot";
-	fflush(NULL);
-	if ((pid = fork()) == -1) {
-		warn("fork for gnuplot");
+	argv[0] = (char *)prog;
+	argv[1] = gp;
+	argv[2] = NULL;
+	/* The script names its files relative to the directory. */
+	sp.argv = argv;
+	sp.dirfd = &dirfd;
+	sp.out_fd = logfd;
+	if (proc_run(&sp, &p, e, sizeof(e)) != 0) {
+		warnx("%s", e);
 		goto out;
 	}
-	if (pid == 0) {
-		dup2(logfd, STDOUT_FILENO);
-		dup2(logfd, STDERR_FILENO);
-		/* The script names its files relative to the directory. */
-		if (fchdir(dirfd) != 0)
-			_exit(126);
-		execlp(prog, prog, gp, (char *)NULL);
-		_exit(errno == ENOENT ? 127 : 126);
-	}
-	while (waitpid(pid, &status, 0) == -1)
-		if (errno != EINTR) {
-			warn("waitpid gnuplot");
-			goto out;
-		}
+	status = p.status;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
 		warnx("%s: not found; install gnuplot (scripts/install-deps) "
 		    "to make plots", prog);

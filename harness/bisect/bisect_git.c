@@ -6,115 +6,35 @@
  * fixed-width lines, never held whole.
  */
 #include <sys/types.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "harness/bisect.h"
+#include "common/proc.h"
 #include "common/util.h"
-
-/* argv run with out (a descriptor, or -1: /dev/null) as its stdout. */
-static pid_t
-spawn(char *const *argv, const char *dir, char *const *env, int out,
-    int err_fd, int group)
-{
-	pid_t pid;
-	size_t i;
-	int nul;
-
-	fflush(NULL);
-	if ((pid = fork()) != 0)
-		return (pid);
-	if (group)
-		(void)setpgid(0, 0);
-	if ((nul = open("/dev/null", O_RDWR)) != -1) {
-		(void)dup2(nul, 0);
-		if (out == -1)
-			(void)dup2(nul, 1);
-	}
-	if (out != -1)
-		(void)dup2(out, 1);
-	if (err_fd != -1)
-		(void)dup2(err_fd, 2);
-	if (dir != NULL && chdir(dir) != 0) {
-		fprintf(stderr, "fsconc: bisect: %s: %s\n", dir,
-		    strerror(errno));
-		_exit(127);
-	}
-	for (i = 0; env != NULL && env[i] != NULL; i++)
-		putenv(env[i]);
-	execvp(argv[0], argv);
-	fprintf(stderr, "fsconc: bisect: %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
-static int
-wait_status(pid_t pid, const char *what, char *err, size_t errlen)
-{
-	int st;
-
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR) {
-			set_err(err, errlen, "%s: waitpid: %s", what,
-			    strerror(errno));
-			return (-1);
-		}
-	if (WIFEXITED(st))
-		return (WEXITSTATUS(st));
-	set_err(err, errlen, "%s: killed by signal %d", what, WTERMSIG(st));
-	return (-1);
-}
 
 int
 bisect_capture(char *const *av, const char *dir, char *const *env, char *out,
     size_t outlen, char *err, size_t errlen)
 {
-	char buf[512];
-	size_t i;
-	ssize_t r;
-	int pfd[2], got = 0;
-	pid_t pid;
+	struct proc_spec sp = { .argv = av, .dir = dir, .env = env,
+	    .out = out != NULL ? PROC_LINE : PROC_NULL, .line = out,
+	    .linelen = outlen, .err = PROC_INHERIT };
+	struct proc p;
 
-	if (pipe(pfd) != 0) {
-		set_err(err, errlen, "pipe: %s", strerror(errno));
+	if (proc_run(&sp, &p, err, errlen) != 0)
 		return (-1);
-	}
-	pid = spawn(av, dir, env, pfd[1], -1, 0);
-	close(pfd[1]);
-	if (pid == -1) {
-		set_err(err, errlen, "%s: fork: %s", av[0], strerror(errno));
-		close(pfd[0]);
-		return (-1);
-	}
-	if (out != NULL && outlen > 0)
-		out[0] = '\0';
-	/* The first line kept, bounded; the rest read and dropped. */
-	while ((r = read(pfd[0], buf, sizeof(buf))) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (i = 0; out != NULL && i < (size_t)r && !got; i++) {
-			size_t l = strlen(out);
-
-			if (buf[i] == '\n')
-				got = 1;
-			else if (l + 1 < outlen) {
-				out[l] = buf[i];
-				out[l + 1] = '\0';
-			}
-		}
-	}
-	close(pfd[0]);
-	return (wait_status(pid, av[0], err, errlen));
+	if (proc_exit_status(&p) >= 0)
+		return (proc_exit_status(&p));
+	set_err(err, errlen, "%s: killed by signal %d", av[0],
+	    WTERMSIG(p.status));
+	return (-1);
 }
 
 /*
@@ -250,9 +170,11 @@ bisect_plan_write(const char *tree, const char *good, const char *bad,
 	char **avl;
 	size_t hexlen = strlen(good), total, k = 0;
 	uint64_t v;
+	struct proc_spec sp = { .argv = NULL, .out = PROC_PIPE,
+	    .err = PROC_INHERIT };
+	struct proc p;
 	FILE *fp;
-	pid_t pid;
-	int pfd[2], st;
+	int st;
 
 	if (bisect_git(tree, avc, cnt, sizeof(cnt), err, errlen) != 0 ||
 	    parse_uint(cnt, 1, BISECT_COMMITS_MAX, &v) != 0) {
@@ -267,18 +189,18 @@ bisect_plan_write(const char *tree, const char *good, const char *bad,
 	snprintf(line, sizeof(line), "%s\n", good);
 	if (pwrite(fd, line, hexlen + 1, 0) != (ssize_t)(hexlen + 1))
 		goto wr;
-	if (pipe(pfd) != 0) {
-		set_err(err, errlen, "pipe: %s", strerror(errno));
+	avl = git_argv(tree, avr);
+	sp.argv = avl;
+	st = proc_start(&sp, &p, err, errlen);
+	free(avl);
+	if (st != 0) {
 		free(range);
 		return (0);
 	}
-	avl = git_argv(tree, avr);
-	pid = spawn(avl, NULL, NULL, pfd[1], -1, 0);
-	free(avl);
-	close(pfd[1]);
-	if (pid == -1 || (fp = fdopen(pfd[0], "r")) == NULL) {
+	if ((fp = fdopen(p.out, "r")) == NULL) {
 		set_err(err, errlen, "git rev-list: %s", strerror(errno));
-		close(pfd[0]);
+		close(p.out);
+		(void)proc_wait(&p, err, errlen);
 		free(range);
 		return (0);
 	}
@@ -294,13 +216,13 @@ bisect_plan_write(const char *tree, const char *good, const char *bad,
 		if (pwrite(fd, line, hexlen + 1, (off_t)((total - 1 - k) *
 		    (hexlen + 1))) != (ssize_t)(hexlen + 1)) {
 			fclose(fp);
-			(void)wait_status(pid, "git", err, errlen);
+			(void)proc_wait(&p, err, errlen);
 			goto wr;
 		}
 		k++;
 	}
 	fclose(fp);
-	st = wait_status(pid, "git rev-list", err, errlen);
+	st = proc_wait(&p, err, errlen) != 0 ? -1 : proc_exit_status(&p);
 	if (k + 1 != total) {
 		if (k <= total)
 			set_err(err, errlen, "git rev-list %s: %zu commits, "
@@ -325,48 +247,40 @@ wr:
 	return (0);
 }
 
+/*
+ * The build's share of build.log: at most BISECT_BUILD_LOG_MAX bytes a
+ * build, and what the file has left of its cap across the commits, but
+ * never less than BISECT_BUILD_LOG_MIN, so that a failed build still
+ * shows its last lines.
+ */
+static uint64_t
+log_bound(int log)
+{
+	struct stat st;
+	uint64_t left;
+
+	if (log < 0 || fstat(log, &st) != 0 || !S_ISREG(st.st_mode))
+		return (BISECT_BUILD_LOG_MAX);
+	left = (uint64_t)st.st_size < BISECT_BUILD_LOG_FILE_MAX ?
+	    BISECT_BUILD_LOG_FILE_MAX - (uint64_t)st.st_size : 0;
+	if (left > BISECT_BUILD_LOG_MAX)
+		left = BISECT_BUILD_LOG_MAX;
+	return (left < BISECT_BUILD_LOG_MIN ? BISECT_BUILD_LOG_MIN : left);
+}
+
 int
 bisect_shell(const char *cmd, const char *dir, char *const *env,
     uint64_t timeout, int log, char *err, size_t errlen)
 {
-	char *av[] = { "/bin/sh", "-c", (char *)cmd, NULL };
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
-	double t0 = now_monotonic(), killed = 0;
-	pid_t pid, w;
-	int st;
+	char *av[] = { "sh", "-c", (char *)cmd, NULL };
+	struct proc_spec sp = { .argv = av, .path = "/bin/sh", .dir = dir,
+	    .env = env, .out = log >= 0 ? PROC_FD : PROC_INHERIT,
+	    .out_fd = log, .err = log >= 0 ? PROC_STDOUT : PROC_INHERIT,
+	    .max_bytes = log >= 0 ? log_bound(log) : 0,
+	    .timeout = (double)timeout };
+	struct proc p;
 
-	if ((pid = spawn(av, dir, env, log, log, 1)) == -1) {
-		set_err(err, errlen, "sh: fork: %s", strerror(errno));
+	if (proc_run(&sp, &p, err, errlen) != 0)
 		return (-1);
-	}
-	/* Also here: the group exists before a kill can name it. */
-	(void)setpgid(pid, pid);
-	for (;;) {
-		if ((w = waitpid(pid, &st, WNOHANG)) == pid)
-			break;
-		if (w == -1 && errno != EINTR) {
-			set_err(err, errlen, "waitpid: %s", strerror(errno));
-			return (-1);
-		}
-		if (killed == 0 && now_monotonic() - t0 > (double)timeout) {
-			(void)kill(-pid, SIGTERM);
-			killed = now_monotonic();
-		} else if (killed > 0 && now_monotonic() - killed > 5)
-			(void)kill(-pid, SIGKILL);
-		nanosleep(&ts, NULL);
-	}
-	/* What it left behind in its group goes too. */
-	(void)kill(-pid, SIGKILL);
-	if (killed > 0) {
-		set_err(err, errlen, "timeout: still running after %llus, "
-		    "killed", (unsigned long long)timeout);
-		return (-1);
-	}
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-		return (0);
-	if (WIFEXITED(st))
-		set_err(err, errlen, "exit status %d", WEXITSTATUS(st));
-	else
-		set_err(err, errlen, "killed by signal %d", WTERMSIG(st));
-	return (-1);
+	return (proc_ok(&p, err, errlen) ? 0 : -1);
 }

@@ -2,12 +2,12 @@
  * fsconc campaign: how the next boot is chosen (one ops table entry per
  * method, as md-setup's backends) and the hook that resumes the
  * campaign once the machine is up.  Every command goes through
- * campaign_exec: an argv, never a shell string, or in plan mode a line
- * of the plan.
+ * campaign_exec: an argv, never a shell string (common/proc.h: what it
+ * leaves running is killed when it exits), or in plan mode a line of
+ * the plan.
  */
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "harness/campaign.h"
+#include "common/proc.h"
 #include "common/util.h"
 
 /* A word as a shell would need it, for the plan only. */
@@ -43,10 +44,11 @@ campaign_exec(const struct campaign_ctx *ctx, char *const *argv,
     char *const *env, char *err, size_t errlen)
 {
 	const char *shim = test_hook_env("FSCONC_TEST_EXEC");
+	struct proc_spec sp = { .out = PROC_INHERIT, .err = PROC_INHERIT };
+	struct proc p;
+	char **av, why[64];
 	size_t i, n;
-	char **av;
-	pid_t pid;
-	int st;
+	int rv;
 
 	if (ctx->plan != NULL) {
 		if (env != NULL && env[0] != NULL) {
@@ -72,30 +74,14 @@ campaign_exec(const struct campaign_ctx *ctx, char *const *argv,
 	if (shim != NULL && *shim != '\0')
 		av[i++] = (char *)shim;
 	memcpy(av + i, argv, (n + 1) * sizeof(*av));
-	fflush(NULL);
-	if ((pid = fork()) == -1) {
-		set_err(err, errlen, "%s: fork: %s", argv[0], strerror(errno));
-		free(av);
-		return (-1);
-	}
-	if (pid == 0) {
-		for (i = 0; env != NULL && env[i] != NULL; i++)
-			putenv(env[i]);
-		execvp(av[0], av);
-		fprintf(stderr, "fsconc: %s: %s\n", av[0], strerror(errno));
-		_exit(127);
-	}
+	sp.argv = av;
+	sp.env = env;
+	rv = proc_run(&sp, &p, err, errlen);
 	free(av);
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR) {
-			set_err(err, errlen, "%s: waitpid: %s", argv[0],
-			    strerror(errno));
-			return (-1);
-		}
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		set_err(err, errlen, "%s: %s %d", argv[0], WIFEXITED(st) ?
-		    "exit status" : "killed by signal", WIFEXITED(st) ?
-		    WEXITSTATUS(st) : WTERMSIG(st));
+	if (rv != 0)
+		return (-1);
+	if (!proc_ok(&p, why, sizeof(why))) {
+		set_err(err, errlen, "%s: %s", argv[0], why);
 		return (-1);
 	}
 	return (0);

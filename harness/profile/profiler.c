@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "harness/profile.h"
-#include "harness/profile.h"
+#include "common/proc.h"
 #include "common/util.h"
 
 #define PROF_ACK_MS	60000	/* perf's answer to a control command */
@@ -36,7 +36,7 @@
 
 struct profiler {
 	enum md_os	 os;
-	pid_t		 pid;		/* perf or dtrace; -1: none */
+	struct proc	 proc;		/* perf or dtrace; proc.pid -1: none */
 	int		 ctl, ack;	/* perf's control pipe ends */
 	unsigned	 hz;
 	char		*dir;
@@ -425,33 +425,19 @@ lockstat_state(char *buf, size_t len)
 }
 
 /*
- * Fork and exec argv with stdout to out (-1: /dev/null), stderr to err
- * (-1: stdout's), keep[0..nkeep) left open.  The child dies with us.
+ * argv started with stdout to out (-1: /dev/null), stderr to err (-1:
+ * stdout's), keep[0..nkeep) left open (common/proc.h: it dies with us,
+ * and what it starts with it).  0, or -1 with err.
  */
-static pid_t
-spawn(char *const argv[], int out, int errfd, const int *keep, int nkeep)
+static int
+spawn(struct proc *p, char *const argv[], int out, int errfd,
+    const int *keep, size_t nkeep, char *err, size_t errlen)
 {
-	pid_t pid, ppid = getpid();
-	int i, fd, k, null;
+	struct proc_spec sp = { .argv = argv, .out = out >= 0 ? PROC_FD :
+	    PROC_NULL, .out_fd = out, .err = errfd >= 0 ? PROC_FD :
+	    PROC_STDOUT, .err_fd = errfd, .keep = keep, .nkeep = nkeep };
 
-	fflush(NULL);
-	if ((pid = fork()) != 0)
-		return (pid);
-	harness_signals_child();
-	os_die_with_parent(ppid);
-	null = open("/dev/null", O_RDWR);
-	dup2(null, 0);
-	dup2(out >= 0 ? out : null, 1);
-	dup2(errfd >= 0 ? errfd : 1, 2);
-	for (fd = 3; fd < 1024; fd++) {
-		for (k = 0, i = 0; i < nkeep; i++)
-			k |= keep[i] == fd;
-		if (!k)
-			close(fd);
-	}
-	execvp(argv[0], argv);
-	dprintf(2, "fsconc: %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
+	return (proc_start(&sp, p, err, errlen));
 }
 
 /* The last line of the profiler's log, for a message. */
@@ -476,12 +462,12 @@ log_tail(const struct profiler *p, char *buf, size_t len)
 static void
 reap(struct profiler *p, int sig)
 {
-	if (p->pid > 0) {
+	char e[256];
+
+	if (p->proc.pid > 0) {
 		if (sig != 0)
-			kill(p->pid, sig);
-		while (waitpid(p->pid, NULL, 0) == -1 && errno == EINTR)
-			;
-		p->pid = -1;
+			(void)proc_signal(p->proc.pid, sig);
+		(void)proc_wait(&p->proc, e, sizeof(e));
 	}
 }
 
@@ -507,7 +493,7 @@ profiler_start(const char *dir, unsigned hz, char *err, size_t errlen)
 	int ctl[2] = { -1, -1 }, ack[2] = { -1, -1 }, logfd, keep[2], n = 0;
 
 	p->os = os_this();
-	p->pid = -1;
+	p->proc.pid = -1;
 	p->ctl = p->ack = -1;
 	p->hz = hz;
 	p->dir = xstrdup(dir);
@@ -551,12 +537,10 @@ profiler_start(const char *dir, unsigned hz, char *err, size_t errlen)
 	argv[n] = NULL;
 	keep[0] = ctl[0];
 	keep[1] = ack[1];
-	p->pid = spawn(argv, logfd, logfd, keep, 2);
+	n = spawn(&p->proc, argv, logfd, logfd, keep, 2, err, errlen);
 	close(logfd);
-	if (p->pid == -1) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
+	if (n != 0)
 		goto fail;
-	}
 	close(ctl[0]);
 	close(ack[1]);
 	p->ctl = ctl[1];
@@ -626,27 +610,28 @@ perf_command(struct profiler *p, const char *cmd, char *err, size_t errlen)
 static int
 capture(char *const argv[], const char *errpath, char **out, size_t *len)
 {
-	char buf[65536];
+	struct proc_spec sp = { .argv = argv, .out = PROC_PIPE,
+	    .err = PROC_INHERIT };
+	char buf[65536], e[256];
 	size_t cap = 0;
+	struct proc p;
 	ssize_t r;
-	pid_t pid;
-	int fd[2], st, errfd;
+	int errfd;
 
 	*out = NULL;
 	*len = 0;
-	if (pipe(fd) != 0)
-		return (-1);
 	errfd = errpath != NULL ? open(errpath, O_WRONLY | O_CREAT |
 	    O_APPEND | O_CLOEXEC, 0644) : -1;
-	pid = spawn(argv, fd[1], errfd >= 0 ? errfd : 2, NULL, 0);
+	if (errfd >= 0) {
+		sp.err = PROC_FD;
+		sp.err_fd = errfd;
+	}
+	r = proc_start(&sp, &p, e, sizeof(e));
 	if (errfd >= 0)
 		close(errfd);
-	close(fd[1]);
-	if (pid == -1) {
-		close(fd[0]);
+	if (r != 0)
 		return (-1);
-	}
-	while ((r = read(fd[0], buf, sizeof(buf))) > 0 ||
+	while ((r = read(p.out, buf, sizeof(buf))) > 0 ||
 	    (r == -1 && errno == EINTR)) {
 		if (r <= 0)
 			continue;
@@ -657,12 +642,11 @@ capture(char *const argv[], const char *errpath, char **out, size_t *len)
 		memcpy(*out + *len, buf, (size_t)r);
 		*len += (size_t)r;
 	}
-	close(fd[0]);
-	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
-		;
+	close(p.out);
 	if (*out != NULL)
 		(*out)[*len] = '\0';
-	return (WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1);
+	return (proc_wait(&p, e, sizeof(e)) == 0 && proc_exit_status(&p) == 0 ?
+	    0 : -1);
 }
 
 static void
@@ -721,7 +705,7 @@ profiler_enable(struct profiler *p, char *err, size_t errlen)
 	char *script, *argv[12], line[64], tail[600];
 	double t0;
 	FILE *fp;
-	int fd, ready = 0;
+	int fd, rc, ready = 0;
 
 	lockstat_clear(p);
 	if (p->os != MD_OS_FREEBSD)
@@ -741,16 +725,16 @@ profiler_enable(struct profiler *p, char *err, size_t errlen)
 	argv[6] = "-n";
 	argv[7] = script;
 	argv[8] = NULL;
-	p->pid = spawn(argv, fd, -1, NULL, 0);
+	rc = spawn(&p->proc, argv, fd, -1, NULL, 0, err, errlen);
 	close(fd);
 	free(script);
+	if (rc != 0)
+		return (-1);
 	/* Sampling has begun when BEGIN's line is out: poll, bounded. */
-	for (t0 = now_monotonic(); !ready && p->pid > 0 &&
+	for (t0 = now_monotonic(); !ready && p->proc.pid > 0 &&
 	    now_monotonic() - t0 < PROF_ACK_MS / 1000; usleep(10000)) {
-		if (waitpid(p->pid, NULL, WNOHANG) == p->pid) {
-			p->pid = -1;
+		if (proc_poll(&p->proc) != 0)
 			break;
-		}
 		if ((fp = fopen(p->data, "r")) == NULL)
 			continue;
 		ready = fgets(line, sizeof(line), fp) != NULL &&
@@ -790,11 +774,10 @@ profiler_finish(struct profiler *p, const pid_t *workers, size_t nworkers,
 	int rc = -1, st = 0;
 
 	*have_locks = 0;
-	if (p->os != MD_OS_FREEBSD && p->pid > 0) {
-		kill(p->pid, SIGINT);
-		while (waitpid(p->pid, &st, 0) == -1 && errno == EINTR)
-			;
-		p->pid = -1;
+	if (p->os != MD_OS_FREEBSD && p->proc.pid > 0) {
+		(void)proc_signal(p->proc.pid, SIGINT);
+		(void)proc_wait(&p->proc, tail, sizeof(tail));
+		st = p->proc.status;
 		/* perf record writes its data, then dies of the signal. */
 		if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT) &&
 		    !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {

@@ -38,11 +38,22 @@ for tool in losetup mkfs.ext4 mount; do
 done
 
 kills=0
-# Kill PID once a child named TOOL runs under it (or after 5 s).
+# 0 when PID's grandparent is ANCESTOR: a tool's parent is fsconc's
+# reaper (common/proc.c).  One pgrep a poll, as before the reaper.
+grandchild() {	# PID ANCESTOR
+	read -r _x _x _x _pp _x <"/proc/$1/stat" 2>/dev/null &&
+	    read -r _x _x _x _gp _x <"/proc/$_pp/stat" 2>/dev/null &&
+	    [ "$_gp" = "$2" ]
+}
+# Kill PID once a tool named TOOL runs under it (or after 5 s).
 kill_during() {	# PID TOOL
 	_i=0
 	while [ $_i -lt 250 ]; do
-		pgrep -P "$1" -x "$2" >/dev/null 2>&1 && break
+		_seen=
+		for _c in $(pgrep -x "$2"); do
+			grandchild "$_c" "$1" && _seen=1
+		done
+		[ -n "$_seen" ] && break
 		sleep 0.02
 		_i=$((_i + 1))
 	done
