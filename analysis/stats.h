@@ -338,7 +338,9 @@ void	 verdict_print(FILE *, const struct verdict_test *, size_t n,
  * min(N, ncpu); GATE_NOISY: the real times of a level have a CV above
  * max_cv percent; GATE_PRECISION: meta precision_met=no (run
  * --precision missed its target); GATE_DISTURBED: batches counted
- * while something else took the machine (meta disturbed_kept > 0);
+ * while something else took the machine (meta disturbed_kept > 0), or
+ * so many tries over the limit that the machine was busy all along,
+ * even if every counted try fell under it (gate_busy);
  * GATE_OVERSUBSCRIBED: more workers than CPUs at a level (meta
  * oversubscribed; gate_oversubscribed, not part of gate_set).
  */
@@ -350,6 +352,9 @@ struct gate {
 	enum gate_kind	 kind;
 	int		 jobs;		/* 0: the whole set */
 	int		 count;		/* disturbed: batches counted */
+	int		 over, tries;	/* disturbed: tries over the limit
+					   (re-run or counted) of the tries
+					   checked; 0 of 0: unknown */
 	double		 value;		/* EC, the CV or the worst share in
 					   percent; NaN: unknown */
 	double		 limit;		/* min(N, ncpu), max_cv, the target,
@@ -368,11 +373,28 @@ struct gate {
 size_t	 gate_level(struct dataset *t1, struct dataset *tn, int jobs,
 	    int ncpu, double conf, double max_cv, struct gate *g);
 /*
- * A set that counted kept > 0 disturbed batches (the re-runs and the
- * wait for quiet ran out), worst and limit in percent (NaN: unknown):
- * 1 with the flag in g, else 0.  gate_set and run's summary both ask.
+ * The machine was busy during a run: over of the tries checked against
+ * --disturb-limit were over it (re-run, or counted at the last try),
+ * at least GATE_BUSY_SHARE of them, and more than a quiet machine,
+ * where a try crosses the limit by chance with probability at most
+ * GATE_BUSY_QUIET, gives in GATE_BUSY_ALPHA of runs (the binomial
+ * tail).  Re-runs keep the tries a steady load happened to miss, and
+ * the load slowed those too: the share of tries, not the counted ones,
+ * says whether the machine was quiet.  1 if busy, else 0.
  */
-int	 gate_disturbed(int kept, double worst, double limit, struct gate *g);
+#define GATE_BUSY_SHARE	0.20
+#define GATE_BUSY_QUIET	0.02
+#define GATE_BUSY_ALPHA	0.001
+int	 gate_busy(int over, int tries);
+/*
+ * A set that counted kept > 0 disturbed batches (the re-runs and the
+ * wait for quiet ran out), or whose tries were over the limit in a
+ * large share (gate_busy(over, tries)); worst and limit in percent
+ * (NaN: unknown): 1 with the flag in g, else 0.  gate_set and run's
+ * summary both ask.
+ */
+int	 gate_disturbed(int kept, int over, int tries, double worst,
+	    double limit, struct gate *g);
 /* Every level of a set, its precision and disturbance meta; *gp malloc'd. */
 size_t	 gate_set(const struct rs_set *, double conf, double max_cv,
 	    struct gate **gp);

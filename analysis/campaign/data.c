@@ -183,8 +183,12 @@ camp_flag_text(char *buf, size_t len, const struct gate *g)
 			snprintf(buf, len, "oversubscribed%s", at);
 		break;
 	case GATE_DISTURBED:
-		snprintf(buf, len, "disturbed: %d batch%s counted", g->count,
-		    g->count == 1 ? "" : "es");
+		if (g->count == 0)	/* busy all along (gate_busy) */
+			snprintf(buf, len, "disturbed: %d of %d tries over "
+			    "the limit", g->over, g->tries);
+		else
+			snprintf(buf, len, "disturbed: %d batch%s counted",
+			    g->count, g->count == 1 ? "" : "es");
 		if (isfinite(g->value))
 			snprintf(buf + strlen(buf), len - strlen(buf),
 			    " (worst %.1f%%)", g->value);

@@ -66,15 +66,16 @@ check_same(struct nightly_result *r)
 static void
 no_baseline(struct nightly_result *r)
 {
-	const char *met, *kept;
+	size_t i;
 
 	r->outcome = NIGHTLY_NO_BASELINE;
 	r->ngates[1] = gate_set(r->cand, r->o->conf, r->o->max_cv,
 	    &r->gates[1]);
-	met = rs_meta_get(r->cand, "precision_met");
-	kept = rs_meta_get(r->cand, "disturbed_kept");
-	r->rc = (met != NULL && strcmp(met, "no") == 0) ||
-	    (kept != NULL && atoi(kept) > 0) ? EXIT_INVALID : EXIT_OK;
+	r->rc = EXIT_OK;
+	for (i = 0; i < r->ngates[1]; i++)
+		if (r->gates[1][i].kind == GATE_PRECISION ||
+		    r->gates[1][i].kind == GATE_DISTURBED)
+			r->rc = EXIT_INVALID;
 }
 
 void

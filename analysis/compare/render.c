@@ -229,7 +229,8 @@ text_validity(FILE *out, const struct compare_result *r)
 
 	fprintf(out, "Validity (real time CV above %g%%, an EC interval "
 	    "above min(N, ncpu), a missed precision target, disturbed "
-	    "batches counted):\n", r->max_cv);
+	    "batches counted or tries over the disturbance limit in a "
+	    "large share):\n", r->max_cv);
 	for (i = 0; i < r->nsets; i++) {
 		snprintf(prefix, sizeof(prefix), "%c ", syms[i]);
 		for (k = 0; k < r->ngates[i]; k++) {

@@ -4,15 +4,19 @@
  * than CPUs: T1 or TN measured something else), a level whose real
  * times spread too much (CV above a threshold), a set that missed its
  * precision target (meta written by run --precision), a set that
- * counted disturbed batches (meta disturbed_kept).  run's summary,
+ * counted disturbed batches (meta disturbed_kept) or whose tries were
+ * over the disturbance limit in a large share (runs.tsv disturbed, the
+ * tries re-run, and disturbed_kept: gate_busy).  run's summary,
  * compare, report and nightly show them; nightly will not say "no
  * regression" over them.  A level run with more workers than CPUs
  * (meta oversubscribed) is a flag of boot campaigns' reports.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_cdf.h>
 
 #include "analysis/stats.h"
 #include "results/results.h"
@@ -70,14 +74,41 @@ meta_pct(const struct rs_set *s, const char *key)
 	return (x);
 }
 
-int
-gate_disturbed(int kept, double worst, double limit, struct gate *g)
+/* A count as meta holds it: 0 to INT_MAX, else 0. */
+static int
+meta_count(const struct rs_set *s, const char *key)
 {
-	if (kept <= 0)
+	const char *v = rs_meta_get(s, key);
+	uint64_t x;
+
+	return (v != NULL && parse_uint(v, 0, INT_MAX, &x) == 0 ? (int)x : 0);
+}
+
+int
+gate_busy(int over, int tries)
+{
+	if (over <= 0 || tries <= 0)
+		return (0);
+	if (over > tries)	/* no run writes that: as all of them */
+		over = tries;
+	if ((double)over < GATE_BUSY_SHARE * tries)
+		return (0);
+	/* P(at least over of tries | a quiet machine): Q(k) is P(X > k). */
+	return (gsl_cdf_binomial_Q((unsigned)(over - 1), GATE_BUSY_QUIET,
+	    (unsigned)tries) < GATE_BUSY_ALPHA);
+}
+
+int
+gate_disturbed(int kept, int over, int tries, double worst, double limit,
+    struct gate *g)
+{
+	if (kept <= 0 && !gate_busy(over, tries))
 		return (0);
 	memset(g, 0, sizeof(*g));
 	g->kind = GATE_DISTURBED;
-	g->count = kept;
+	g->count = kept > 0 ? kept : 0;
+	g->over = over;
+	g->tries = tries;
 	g->value = worst;
 	g->limit = limit;
 	return (1);
@@ -88,10 +119,11 @@ gate_set(const struct rs_set *s, double conf, double max_cv,
     struct gate **gp)
 {
 	struct dataset *t1, *tn;
+	const struct rs_run *r;
 	struct gate *g;
 	const char *v;
 	size_t nl, i, n = 0;
-	int *lv, ncpu;
+	int *lv, ncpu, kept, over, tries;
 
 	v = rs_meta_get(s, "ncpu");
 	ncpu = v != NULL ? atoi(v) : 0;
@@ -112,10 +144,18 @@ gate_set(const struct rs_set *s, double conf, double max_cv,
 		g[n].limit = meta_pct(s, "precision");
 		n++;
 	}
-	v = rs_meta_get(s, "disturbed_kept");
-	if (gate_disturbed(v != NULL ? atoi(v) : 0,
-	    meta_pct(s, "disturbed_worst"), meta_pct(s, "disturb_limit"),
-	    &g[n]))
+	/* Tries checked against the limit: every timed one that ran. */
+	kept = meta_count(s, "disturbed_kept");
+	for (i = 0, tries = 0, over = kept; i < s->nruns; i++) {
+		r = &s->runs[i];
+		if (r->warmup || r->profiled || r->status > RS_WARN)
+			continue;
+		tries++;
+		if (r->disturbed)
+			over++;
+	}
+	if (gate_disturbed(kept, over, tries, meta_pct(s, "disturbed_worst"),
+	    meta_pct(s, "disturb_limit"), &g[n]))
 		g[n++].by = rs_meta_get(s, "disturbed_by");
 	*gp = g;
 	return (n);
@@ -237,6 +277,17 @@ gate_text(char *buf, size_t len, const struct rs_set *s,
 		    "%.1f%%", g->value);
 		snprintf(lim, sizeof(lim), isnan(g->limit) ? "its limit" :
 		    "%g%%", g->limit);
+		if (g->count == 0) {
+			snprintf(buf, len, "disturbed: %d of %d tries over "
+			    "the limit (%s): the machine was busy during the "
+			    "run; its figures are not trusted, although every "
+			    "counted try fell under the limit (the re-runs "
+			    "keep the tries a steady load happened to miss, "
+			    "and it slowed those too); quiet the machine "
+			    "(--wait-quiet) and run again", g->over, g->tries,
+			    lim);
+			break;
+		}
 		snprintf(buf, len, "disturbed: %d %s counted while steal + "
 		    "foreign CPU time took more than %s of the machine "
 		    "(worst %s%s%s), after the re-runs and the wait for a "

@@ -8,6 +8,7 @@
 
 #include <err.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -257,11 +258,49 @@ progress(struct run *r, size_t done, double started)
 }
 
 /*
+ * FSCONC_TEST_FOREIGN: K, the first K tries disturbed and none after;
+ * or cycle:PATTERN, a 0 (quiet) or 1 (disturbed) per try, over and over
+ * ("cycle:10", a load the re-runs miss every other try).  -1 when unset
+ * or not one of those (then the counters decide).
+ */
+static void
+inject_open(struct run *r)
+{
+	const char *p = test_hook_env("FSCONC_TEST_FOREIGN");
+	uint64_t k;
+
+	r->inject = -1;
+	if (p == NULL)
+		return;
+	if (strncmp(p, "cycle:", 6) == 0 && p[6] != '\0' &&
+	    strspn(p + 6, "01") == strlen(p + 6)) {
+		r->inject_cycle = p + 6;
+		r->inject = 0;
+	} else if (parse_uint(p, 0, LONG_MAX, &k) == 0)
+		r->inject = (long)k;
+}
+
+/* Under the hook, whether this try is disturbed: 1 or 0. */
+static int
+inject_next(struct run *r)
+{
+	const char *c = r->inject_cycle;
+
+	if (c != NULL)
+		return (c[r->inject_at++ % strlen(c)] == '1');
+	if (r->inject == 0)
+		return (0);
+	r->inject--;
+	return (1);
+}
+
+/*
  * Whether a batch that ran was disturbed beyond --disturb-limit: steal
  * plus foreign CPU time above that share of the machine.  Test hook:
- * FSCONC_TEST_FOREIGN=K replaces the measured foreign time by the whole
- * machine's (and the counters' slack) for the first K tries and by none
- * after (deterministic, unlike a busy loop beside the run).
+ * FSCONC_TEST_FOREIGN (inject_open) replaces the measured foreign time
+ * by the whole machine's (and the counters' slack) in the tries it
+ * disturbs and by none in the others (deterministic, unlike a busy loop
+ * beside the run).
  */
 static int
 disturbed(struct run *r, struct rs_run *run, double *sharep)
@@ -273,10 +312,8 @@ disturbed(struct run *r, struct rs_run *run, double *sharep)
 		return (0);
 	if (r->inject >= 0 && !isnan(run->foreign)) {
 		run->steal = 0;
-		run->foreign = r->inject > 0 ? run->real * r->cpu.ncpu +
+		run->foreign = inject_next(r) ? run->real * r->cpu.ncpu +
 		    (double)DISTURB_SLACK_TICKS / r->cpu.hz : 0;
-		if (r->inject > 0)
-			r->inject--;
 	}
 	share = disturb_share(run->steal, run->foreign, run->real,
 	    r->cpu.ncpu, r->cpu.hz);
@@ -434,6 +471,9 @@ batch_try(struct run *r, size_t step, int try, int *again)
 		rc = -1;
 	/* The batch in flight when interrupted is not a measurement. */
 	if (!harness_interrupted) {
+		/* A try gate_busy weighs: as gate_set counts its rows. */
+		if (!run.profiled && !run.warmup && run.status <= RS_WARN)
+			r->ntries++;
 		/*
 		 * perf's own CPU time is no disturbance of a profiled one;
 		 * a warm-up counts for nothing, so nothing is run again.
@@ -671,7 +711,7 @@ int
 run_open(struct run_config *c, struct run **rp)
 {
 	char err[512], host[256], label[256], name[32];
-	const char *metrics[RS_MAX_METRICS], *p;
+	const char *metrics[RS_MAX_METRICS];
 	uint64_t footprint;
 	struct run *r;
 	size_t i;
@@ -707,8 +747,7 @@ run_open(struct run_config *c, struct run **rp)
 	}
 	if (os_cpu_times(&r->cpu) != 0)
 		warnx("run: no CPU time counters: steal and foreign unknown");
-	r->inject = (p = test_hook_env("FSCONC_TEST_FOREIGN")) != NULL ?
-	    strtol(p, NULL, 10) : -1;
+	inject_open(r);
 	r->worst = r->kept_worst = NAN;
 	r->wait_left = c->disturb_wait;
 	if (idle_guard_open(c, r->ncpu) != 0) {
@@ -829,9 +868,9 @@ run_close(struct run *r, char *set_path, size_t len)
 	 * holds the release back: how long. */
 	if (r->kt_cost > 0)
 		rs_meta(r->rs, "kthread_read_ms", "%.3f", 1e3 * r->kt_cost);
-	/* Counted disturbed: the figures are not valid (as a missed
-	 * precision target), whatever they say. */
-	if (r->nkept > 0 && rc == EXIT_OK)
+	/* Counted disturbed, or busy all along: the figures are not valid
+	 * (as a missed precision target), whatever they say. */
+	if (run_disturbed_gate(r, NULL) && rc == EXIT_OK)
 		rc = EXIT_INVALID;
 	if (r->nbad > 0)
 		rc = EXIT_RUNTIME;

@@ -48,6 +48,8 @@ struct run {
 	double		 kt_cost;	/* longest kernel-thread reading, s */
 	int		 nbad;		/* batches failed or killed */
 	struct os_cpu_times cpu;	/* the counters' unit and CPUs */
+	int		 ntries;	/* tries checked against the limit:
+					   timed, ok or warn (gate_busy) */
 	int		 nrerun;	/* disturbed batches re-run */
 	int		 nkept;		/* still disturbed at the last try:
 					   counted, and said so */
@@ -60,6 +62,8 @@ struct run {
 	double		 wait_left;	/* --disturb-wait's time left, s */
 	double		 disturb_waited; /* time it waited, s */
 	long		 inject;	/* FSCONC_TEST_FOREIGN tries left */
+	const char	*inject_cycle;	/* or its cycle:PATTERN, and */
+	size_t		 inject_at;	/* the next try's place in it */
 	const char	*quiet;		/* --wait-quiet's outcome, or NULL */
 	int		 guard_open;	/* idle_guard_open done */
 	enum memory_guard mem_guard;	/* --memory-guard, resolved */
@@ -109,6 +113,12 @@ void	 run_write_meta(struct run *);
 
 /* run_summary.c: the table and the flags printed at the end. */
 void	 run_summary(struct run *, FILE *);
+/*
+ * The run's disturbed flag, as gate_set will read it from the set
+ * (batches counted disturbed, or tries over the limit in a large
+ * share): 1 with it in g (NULL: only whether), else 0.
+ */
+int	 run_disturbed_gate(const struct run *, struct gate *g);
 /* The kernel threads that took most at each level: kthreads.tsv. */
 #define RUN_KT_TOP	8
 void	 run_kthreads_write(struct run *);

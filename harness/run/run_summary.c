@@ -91,6 +91,22 @@ run_summary_dirty(const struct run *r, FILE *fp)
 		fprintf(fp, "\n");
 }
 
+int
+run_disturbed_gate(const struct run *r, struct gate *g)
+{
+	const struct run_config *c = r->cfg;
+	struct gate tmp;
+
+	if (g == NULL)
+		g = &tmp;
+	if (!gate_disturbed(r->nkept, r->nrerun + r->nkept, r->ntries,
+	    100 * r->kept_worst, c->disturb_limit >= 0 ? 100 *
+	    c->disturb_limit : NAN, g))
+		return (0);
+	g->by = r->kept_by;
+	return (1);
+}
+
 void
 run_summary(struct run *r, FILE *fp)
 {
@@ -154,9 +170,7 @@ run_summary(struct run *r, FILE *fp)
 			fprintf(fp, "flag: %s\n", ci);
 		}
 	}
-	if (gate_disturbed(r->nkept, 100 * r->kept_worst, c->disturb_limit >=
-	    0 ? 100 * c->disturb_limit : NAN, &dg)) {
-		dg.by = r->kept_by;
+	if (run_disturbed_gate(r, &dg)) {
 		gate_text(ci, sizeof(ci), NULL, &dg);
 		fprintf(fp, "flag: %s\n", ci);
 	}

@@ -742,6 +742,7 @@ test_from_sets_flags(void **state)
 	const char *p[5];
 	char *own[5];
 	const struct camp_boot *b;
+	struct gate busy;
 	struct camp *c;
 	size_t i, k;
 
@@ -771,6 +772,10 @@ test_from_sets_flags(void **state)
 		assert_true(b[3].flags[k].kind == GATE_PRECISION ||
 		    b[3].flags[k].kind == GATE_DISTURBED);
 	assert_int_equal(b[4].nflags, 0);
+	/* Busy all along, nothing counted disturbed (gate_busy). */
+	assert_int_equal(gate_disturbed(0, 15, 35, NAN, 10, &busy), 1);
+	camp_flag_text(buf, sizeof(buf), &busy);
+	assert_string_equal(buf, "disturbed: 15 of 35 tries over the limit");
 	camp_free(c);
 	for (i = 0; i < 5; i++)
 		free(own[i]);

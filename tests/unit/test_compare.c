@@ -550,8 +550,8 @@ test_gate_disturbed(void **state)
 	    "(worst 45.2%)"));
 	free(g);
 	/* What run's summary asks: the same flag from its counters. */
-	assert_int_equal(gate_disturbed(0, 50, 10, &one), 0);
-	assert_int_equal(gate_disturbed(1, NAN, NAN, &one), 1);
+	assert_int_equal(gate_disturbed(0, 0, 20, 50, 10, &one), 0);
+	assert_int_equal(gate_disturbed(1, 1, 21, NAN, NAN, &one), 1);
 	gate_text(text, sizeof(text), NULL, &one);
 	assert_non_null(strstr(text, "disturbed: 1 batch counted while "
 	    "steal + foreign CPU time took more than its limit of the "
@@ -571,6 +571,131 @@ test_gate_disturbed(void **state)
 	free(buf);
 	rs_free(a);
 	rs_free(b);
+	gsl_rng_free(rng);
+}
+
+/*
+ * gate_busy, the rule of issue 43: at least a fifth of the tries over
+ * the limit, and a binomial tail below 0.001 at a quiet machine's 2% a
+ * try.  The tails, P(X >= k) for X ~ Bin(n, 0.02), by hand (the sum of
+ * C(n, i) 0.02^i 0.98^(n - i) for i >= k, Python's math.comb):
+ *   k 4 of n 20: 0.00060   k 3 of 10: 0.000864   k 3 of 3: 8.0e-06
+ *   k 2 of 10: 0.0162      k 2 of 3: 0.00118     k 3 of 20: 0.00707
+ *   k 60 of 300: 8.9e-41 (20%), k 59 of 300: 1.1e-39 (19.7%)
+ */
+static void
+test_gate_busy(void **state)
+{
+	(void)state;
+	assert_int_equal(gate_busy(4, 20), 1);
+	assert_int_equal(gate_busy(3, 10), 1);
+	assert_int_equal(gate_busy(3, 3), 1);
+	assert_int_equal(gate_busy(15, 35), 1);	/* the issue's run */
+	/* A fifth, but a quiet machine gives that once in 62 or 850. */
+	assert_int_equal(gate_busy(2, 10), 0);
+	assert_int_equal(gate_busy(2, 3), 0);
+	/* Below a fifth, however unlikely when quiet. */
+	assert_int_equal(gate_busy(3, 20), 0);
+	assert_int_equal(gate_busy(59, 300), 0);
+	assert_int_equal(gate_busy(60, 300), 1);
+	/* Nothing checked (--disturb-limit off), nothing over, nonsense. */
+	assert_int_equal(gate_busy(0, 0), 0);
+	assert_int_equal(gate_busy(0, 40), 0);
+	assert_int_equal(gate_busy(-3, 10), 0);
+	assert_int_equal(gate_busy(3, -10), 0);
+	assert_int_equal(gate_busy(9, 3), 1);	/* as 3 of 3 */
+}
+
+/* Appends k tries of level jobs to s, with the flags given. */
+static void
+add_tries(struct rs_set *s, int jobs, int k, int disturbed, int warmup,
+    enum rs_status status)
+{
+	struct rs_run *r;
+
+	s->runs = xrealloc(s->runs, (s->nruns + (size_t)k) *
+	    sizeof(*s->runs));
+	while (k-- > 0) {
+		r = &s->runs[s->nruns++];
+		memset(r, 0, sizeof(*r));
+		r->jobs = jobs;
+		r->rep = 1;
+		r->real = 1;
+		r->user = r->sys = r->kthread = NAN;
+		r->status = status;
+		r->disturbed = disturbed;
+		r->warmup = warmup;
+	}
+}
+
+/*
+ * A set whose tries were re-run in a large share is flagged disturbed
+ * although none was counted disturbed (runs.tsv disturbed 1 rows);
+ * warm-up and failed batches are no tries; a few re-runs are not.
+ */
+static void
+test_gate_busy_set(void **state)
+{
+	static const int lv[] = { 1, 2 };
+	static const double mu[] = { 1, 1.1 }, sd[] = { 0.01, 0.01 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct rs_set *s;
+	struct gate *g;
+	char text[768];
+	size_t n;
+
+	(void)state;
+	gsl_rng_set(rng, 11);
+	/* 20 counted, 15 re-run: 15 of 35, the issue's run. */
+	s = mkset("busy", rng, lv, mu, sd, 2);
+	add_meta(s, "disturb_threshold", "10");
+	add_meta(s, "disturbed_reruns", "15");
+	add_meta(s, "disturbed_kept", "0");
+	add_tries(s, 2, 15, 1, 0, RS_OK);
+	add_tries(s, 1, 4, 0, 1, RS_OK);	/* warm-ups */
+	add_tries(s, 2, 3, 0, 0, RS_FAILED);
+	n = gate_set(s, 95, GATE_MAX_CV, &g);
+	assert_int_equal(n, 1);
+	assert_int_equal(g[0].kind, GATE_DISTURBED);
+	assert_int_equal(g[0].count, 0);
+	assert_int_equal(g[0].over, 15);
+	assert_int_equal(g[0].tries, 35);
+	assert_true(gate_invalidates(g[0].kind));
+	gate_text(text, sizeof(text), s, &g[0]);
+	assert_non_null(strstr(text, "disturbed: 15 of 35 tries over the "
+	    "limit (10%): the machine was busy during the run; its figures "
+	    "are not trusted"));
+	free(g);
+	rs_free(s);
+	/* 3 of 23: what a quiet machine may do. */
+	s = mkset("quiet", rng, lv, mu, sd, 2);
+	add_meta(s, "disturb_threshold", "10");
+	add_meta(s, "disturbed_kept", "0");
+	add_tries(s, 1, 3, 1, 0, RS_OK);
+	n = gate_set(s, 95, GATE_MAX_CV, &g);
+	assert_int_equal(n, 0);
+	free(g);
+	rs_free(s);
+	/* Counted disturbed batches are tries over the limit too: 2 + 3. */
+	s = mkset("kept", rng, lv, mu, sd, 2);
+	add_meta(s, "disturb_threshold", "10");
+	add_meta(s, "disturbed_kept", "2");
+	add_tries(s, 1, 3, 1, 0, RS_OK);
+	n = gate_set(s, 95, GATE_MAX_CV, &g);
+	assert_int_equal(n, 1);
+	assert_int_equal(g[0].count, 2);
+	assert_int_equal(g[0].over, 5);
+	assert_int_equal(g[0].tries, 23);
+	free(g);
+	rs_free(s);
+	/* A hostile count is no count: the rows still speak. */
+	s = mkset("hostile", rng, lv, mu, sd, 2);
+	add_meta(s, "disturbed_kept", "-7");
+	add_tries(s, 1, 3, 1, 0, RS_OK);
+	n = gate_set(s, 95, GATE_MAX_CV, &g);
+	assert_int_equal(n, 0);
+	free(g);
+	rs_free(s);
 	gsl_rng_free(rng);
 }
 
@@ -870,6 +995,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_constant_sets),
 		cmocka_unit_test(test_gates),
 		cmocka_unit_test(test_gate_disturbed),
+		cmocka_unit_test(test_gate_busy),
+		cmocka_unit_test(test_gate_busy_set),
 		cmocka_unit_test(test_ec_table_decimals),
 		cmocka_unit_test(test_verdict_lines),
 		cmocka_unit_test(test_result_renders),
