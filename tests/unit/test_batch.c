@@ -401,7 +401,7 @@ test_experiment_set(void **state)
 {
 	char tmpl[] = "/tmp/fsconc-test-XXXXXX", path[4096], err[256];
 	char *argv[] = { "run", "-w", "calib", "-O", "iterations=100000",
-	    "-j", "1,3", "-r", "2", "--label", "unit", "-o", NULL, NULL };
+	    "-j", "1,3", "-r", "2", "--label", "unit", "-R", NULL, NULL };
 	struct run_config c;
 	struct rs_set *set;
 	double *v;

@@ -491,7 +491,7 @@ test_gates(void **state)
 	assert_non_null(strstr(buf, "noisy: jobs 8: real time CV"));
 	free(g);
 	/* A higher limit; a missed precision target. */
-	add_meta(s, "precision_target", "2");
+	add_meta(s, "precision", "2");
 	add_meta(s, "precision_met", "no");
 	n = gate_set(s, 95, 50, &g);
 	assert_int_equal(n, 3);
@@ -535,7 +535,7 @@ test_gate_disturbed(void **state)
 	n = gate_set(a, 95, GATE_MAX_CV, &g);
 	assert_int_equal(n, 0);
 	free(g);
-	add_meta(b, "disturb_threshold", "10");
+	add_meta(b, "disturb_limit", "10");
 	add_meta(b, "disturbed_kept", "20");
 	add_meta(b, "disturbed_worst", "45.2");
 	n = gate_set(b, 95, GATE_MAX_CV, &g);
@@ -648,7 +648,7 @@ test_gate_busy_set(void **state)
 	gsl_rng_set(rng, 11);
 	/* 20 counted, 15 re-run: 15 of 35, the run. */
 	s = mkset("busy", rng, lv, mu, sd, 2);
-	add_meta(s, "disturb_threshold", "10");
+	add_meta(s, "disturb_limit", "10");
 	add_meta(s, "disturbed_reruns", "15");
 	add_meta(s, "disturbed_kept", "0");
 	add_tries(s, 2, 15, 1, 0, RS_OK);
@@ -669,7 +669,7 @@ test_gate_busy_set(void **state)
 	rs_free(s);
 	/* 3 of 23: what a quiet machine may do. */
 	s = mkset("quiet", rng, lv, mu, sd, 2);
-	add_meta(s, "disturb_threshold", "10");
+	add_meta(s, "disturb_limit", "10");
 	add_meta(s, "disturbed_kept", "0");
 	add_tries(s, 1, 3, 1, 0, RS_OK);
 	n = gate_set(s, 95, GATE_MAX_CV, &g);
@@ -678,7 +678,7 @@ test_gate_busy_set(void **state)
 	rs_free(s);
 	/* Counted disturbed batches are tries over the limit too: 2 + 3. */
 	s = mkset("kept", rng, lv, mu, sd, 2);
-	add_meta(s, "disturb_threshold", "10");
+	add_meta(s, "disturb_limit", "10");
 	add_meta(s, "disturbed_kept", "2");
 	add_tries(s, 1, 3, 1, 0, RS_OK);
 	n = gate_set(s, 95, GATE_MAX_CV, &g);
