@@ -213,10 +213,13 @@ void	 bis_simulate(const struct bis_rule *, size_t runs, size_t cmin,
  * Campaigns of 2 configurations (sd 1, the candidate effect sd worse),
  * boots added a round at a time until bis_auto_stop (rule->fixed: that
  * many rounds).  found: the candidate judged worse than the baseline at
- * the end (Welch on boot means, p <= 1 - conf/100).
+ * the end as campaign report judges it (Welch on boot means, its p over
+ * the looks, looks_p, at most 1 - conf/100; fixed: one look); naive: by
+ * the fixed-sample test whatever the looks (the report before it
+ * counted them: optional stopping).
  */
 struct bis_auto_sim {
-	size_t	 runs, found, boots;
+	size_t	 runs, found, naive, boots;
 	size_t	 stop[4];	/* by BIS_AUTO_* */
 };
 void	 bis_auto_simulate(const struct bis_rule *, size_t runs,

@@ -299,6 +299,19 @@ int	 verdict_run(struct verdict_test *, size_t n, double conf,
 int	 verdict_judge(struct verdict_test *, size_t n, double conf,
 	    double threshold);
 /*
+ * Verdicts after looks (analysis/stats/looks.c): a design that may stop
+ * after any round from the first with first values to cap (a campaign's
+ * boots auto, the bisect's endpoints) has looks_planned of them, and
+ * judges each comparison with looks_p (Bonferroni over the looks, the
+ * chance that any look calls equal things different at most alpha,
+ * whatever stopped it) and shows intervals at looks_conf (repeated
+ * confidence intervals: they hold at every look together).  One look:
+ * p and conf unchanged.
+ */
+int	 looks_planned(int first, int cap);
+double	 looks_p(double p, int looks);
+double	 looks_conf(double conf, int looks);
+/*
  * The family of tests of sets[1..nsets-1] against the baseline sets[0]:
  * at each of the levels, for each candidate, each metric (times, lower
  * is better) then, when ec is set, EC(N) at N > 1 from the real times.

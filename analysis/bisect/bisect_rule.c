@@ -121,7 +121,7 @@ look_alpha(const struct bis_rule *r)
 {
 	if (r->fixed)
 		return (r->alpha);
-	return (r->alpha / (double)(r->cap - r->min_boots + 1));
+	return (r->alpha / (double)looks_planned(r->min_boots, r->cap));
 }
 
 int
