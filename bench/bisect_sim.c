@@ -71,10 +71,11 @@ static void
 row(const char *what, double effect, const struct pair *p)
 {
 	printf("%-10s %5.1f %8.2f%% %8.2f%% %8.2f%% %9.2f%% %8.2f %8.2f "
-	    "%6zu\n", what, effect, pct(p->reg.right, p->reg.runs),
+	    "%6zu %7.2f%%\n", what, effect, pct(p->reg.right, p->reg.runs),
 	    pct(p->reg.wrong, p->reg.runs), pct(p->reg.ambiguous,
 	    p->reg.runs), pct(p->none.right, p->none.runs),
-	    mean_boots(&p->reg), mean_boots(&p->none), p->reg.maxboots);
+	    mean_boots(&p->reg), mean_boots(&p->none), p->reg.maxboots,
+	    pct(p->reg.misjudged, p->reg.judged));
 }
 
 int
@@ -151,9 +152,13 @@ main(int argc, char **argv)
 	printf("rule: alpha %g over every endpoint look, odds %g, margin "
 	    "%g%%, boots: endpoints %d, steps %d, cap %d\n", r.alpha, r.odds,
 	    r.margin, r.min_boots, r.step_min, r.cap);
-	printf("%-10s %5s %9s %9s %9s %10s %8s %8s %6s\n", "boots",
+	printf("false alarms: a culprit named without a regression is "
+	    "100%% - none-ok, nominal at most\n  alpha %g; a step judged "
+	    "wrong (stepbad, of the steps judged), nominal at most 1 / (1 + "
+	    "odds) = %.2f%%\n", r.alpha, 100 / (1 + r.odds));
+	printf("%-10s %5s %9s %9s %9s %10s %8s %8s %6s %8s\n", "boots",
 	    "SD", "right", "wrong", "ambig", "none-ok", "boots", "b/none",
-	    "max");
+	    "max", "stepbad");
 	for (tok = strtok_r(list, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		effect = strtod(tok, &end);

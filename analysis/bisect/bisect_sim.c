@@ -59,12 +59,14 @@ bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
 	struct history h;
 	struct bis_run br;
 	size_t k, n, i;
+	int *verdicts;
 
 	memset(out, 0, sizeof(*out));
 	if (cmin < 2 || cmax < cmin)
 		return;
 	h.rng = seed;
 	h.skip = xcalloc(cmax, sizeof(*h.skip));
+	verdicts = xcalloc(cmax, sizeof(*verdicts));
 	for (k = 0; k < runs; k++) {
 		n = cmin + (size_t)(splitmix64(&h.rng) % (cmax - cmin + 1));
 		h.culprit = effect != 0 ?
@@ -75,8 +77,17 @@ bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
 		for (i = 0; i < n; i++)
 			h.skip[i] = i > 0 && i + 1 < n &&
 			    uniform(&h.rng) < pskip;
-		if (bis_drive(n, measure, &h, r, &br) != 0)
+		if (bis_drive_verdicts(n, measure, &h, r, &br, verdicts) != 0)
 			continue;
+		/* The steps' final verdicts against the truth. */
+		for (i = 1; i + 1 < n; i++) {
+			if (verdicts[i] == BIS_UNKNOWN)
+				continue;
+			out->judged++;
+			if ((verdicts[i] == BIS_BAD) != (h.culprit > 0 &&
+			    i >= h.culprit))
+				out->misjudged++;
+		}
 		out->runs++;
 		out->boots += br.boots;
 		out->steps += br.steps;
@@ -101,6 +112,7 @@ bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
 		}
 	}
 	free(h.skip);
+	free(verdicts);
 }
 
 void
