@@ -222,7 +222,8 @@ void	 bis_simulate(const struct bis_rule *, size_t runs, size_t cmin,
  * boots added a round at a time until bis_auto_stop (rule->fixed: that
  * many rounds).  found: the candidate judged worse than the baseline at
  * the end as campaign report judges it (Welch on boot means, its p over
- * the looks, looks_p, at most 1 - conf/100; fixed: one look); naive: by
+ * the looks n = min_boots .. cap, looks_p, at most 1 - conf/100;
+ * fixed: one look); naive: by
  * the fixed-sample test whatever the looks (the report before it
  * counted them: optional stopping).
  */

@@ -257,8 +257,8 @@ struct camp_result {
 	/*
 	 * The looks the verdicts account for (1: a fixed count; boots auto:
 	 * looks_planned(STAT_MIN_N, cap)), and the confidence of every
-	 * comparison's interval, looks_conf(conf, looks): repeated
-	 * intervals that hold after the looks.
+	 * comparison's interval, looks_conf(conf, STAT_MIN_N, cap):
+	 * repeated intervals that hold after the looks.
 	 */
 	int		 looks;
 	double		 cmp_conf;

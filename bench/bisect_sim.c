@@ -218,7 +218,7 @@ main(int argc, char **argv)
 	    "configurations, %zu each\n", cap, runs);
 	printf("found: a difference in the report's verdict (at 0 SD a false "
 	    "alarm, nominal %g%%,\n  simulation SE %.2f%%; auto: p over %d "
-	    "looks); naive: the fixed-sample test at the stop\n",
+	    "looks, looks_p); naive: the fixed-sample test at the stop\n",
 	    100 - BIS_AUTO_CONF, 100 * sqrt((1 - BIS_AUTO_CONF / 100) *
 	    BIS_AUTO_CONF / 100 / (double)runs), looks_planned(STAT_MIN_N,
 	    cap));

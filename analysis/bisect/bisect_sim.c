@@ -125,11 +125,11 @@ bis_auto_simulate(const struct bis_rule *r, size_t runs, double effect,
 	struct ttest t;
 	size_t k, n[2], c, lim;
 	uint64_t rng = seed;
-	int st, looks;
+	int st, last;
 
 	memset(out, 0, sizeof(*out));
 	lim = (size_t)(r->fixed ? r->fixed : r->cap);
-	looks = r->fixed ? 1 : looks_planned(r->min_boots, r->cap);
+	last = r->fixed ? 0 : r->cap;
 	v[0] = xcalloc(lim, sizeof(double));
 	v[1] = xcalloc(lim, sizeof(double));
 	shift = r->dir == BIS_LOWER_WORSE ? -effect : effect;
@@ -165,7 +165,7 @@ bis_auto_simulate(const struct bis_rule *r, size_t runs, double effect,
 		    (r->dir == BIS_EITHER || (t.diff > 0) ==
 		    (r->dir == BIS_HIGHER_WORSE))) {
 			/* The report's verdict: p over the looks. */
-			if (looks_p(t.p, looks) <= 1 - conf / 100)
+			if (looks_p(t.p, r->min_boots, last) <= 1 - conf / 100)
 				out->found++;
 			if (t.p <= 1 - conf / 100)
 				out->naive++;

@@ -389,7 +389,7 @@ verdicts(struct camp_result *r)
 		}
 	for (k = 0; k < n; k++) {
 		vt[k].verdict = VERDICT_SAME;
-		vt[k].t.p = looks_p(fam[k]->p, r->looks);
+		vt[k].t.p = looks_p(fam[k]->p, STAT_MIN_N, r->c->auto_cap);
 		vt[k].t.diff = fam[k]->diff;
 		vt[k].t.pct = fam[k]->pct;
 	}
@@ -485,7 +485,7 @@ camp_analyse(const struct camp *c, const struct camp_opts *o,
 	/* boots auto looked after every round: judged over those looks. */
 	r->looks = c->auto_cap > 0 ? looks_planned(STAT_MIN_N, c->auto_cap) :
 	    1;
-	r->cmp_conf = looks_conf(o->conf, r->looks);
+	r->cmp_conf = looks_conf(o->conf, STAT_MIN_N, c->auto_cap);
 	r->rows = xcalloc(c->ncfg * nl, sizeof(*r->rows));
 	ds = xcalloc(c->ncfg * nl, sizeof(*ds));
 	have1 = lv[0] == 1;

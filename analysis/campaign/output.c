@@ -178,12 +178,12 @@ camp_rule_text(char *buf, size_t len, const struct camp_result *r)
 	}
 	snprintf(buf, len, "boots auto (cap %d) may have stopped after any "
 	    "of %d looks (every round from %d boots): each comparison's p "
-	    "times %d (Bonferroni over the looks), then Holm over %zu tests "
-	    "at %g%%; the comparisons' intervals at %.4g%% hold after the "
-	    "looks (repeated confidence intervals), a configuration's own "
-	    "interval at %g%% does not", r->c->auto_cap, r->looks,
-	    STAT_MIN_N, r->looks, r->ntests, r->o.conf, r->cmp_conf,
-	    r->o.conf);
+	    "over the looks (a repeated significance test, a constant "
+	    "boundary at %.3g%% a look), then Holm over %zu tests at %g%%; "
+	    "the comparisons' intervals at %.4g%% hold after the looks "
+	    "(repeated confidence intervals), a configuration's own interval "
+	    "at %g%% does not", r->c->auto_cap, r->looks, STAT_MIN_N,
+	    100 - r->cmp_conf, r->ntests, r->o.conf, r->cmp_conf, r->o.conf);
 }
 
 void

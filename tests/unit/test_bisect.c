@@ -584,8 +584,10 @@ test_auto_sim(void **state)
  * different at most as often as promised (5%, 2 simulation standard
  * errors over it at most: 6.4% of 1000) once the report counts the
  * looks; the fixed-sample test at the stop does not (it is what the
- * report did before: 6.45% of 2000 in bench/bisect.sh).  The looks:
- * Bonferroni, looks_planned and looks_p.
+ * report did before: 6.45% of 2000 in bench/bisect.sh).  The looks'
+ * figures against scipy (tests/unit/bisect_ref.py: multivariate_normal
+ * over the looks 3..10): a p of 0.01 is 0.035368 over them, 0.001 is
+ * 0.004210, and 5% over them is 1.46809% a look.
  */
 static void
 test_auto_false_alarm(void **state)
@@ -596,12 +598,18 @@ test_auto_false_alarm(void **state)
 	(void)state;
 	assert_int_equal(looks_planned(3, 10), 8);
 	assert_int_equal(looks_planned(3, 3), 1);
-	assert_true(looks_p(0.01, 8) == 0.08);
-	assert_true(looks_p(0.5, 8) == 1);
-	assert_true(looks_p(0.2, 1) == 0.2);
-	assert_true(isnan(looks_p(NAN, 8)));
-	assert_true(looks_conf(95, 8) == 99.375);
-	assert_true(looks_conf(95, 1) == 95);
+	assert_true(fabs(looks_p(0.01, 3, 10) - 0.035368) < 1e-4);
+	assert_true(fabs(looks_p(0.001, 3, 10) - 0.004210) < 1e-5);
+	assert_true(fabs(looks_conf(95, 3, 10) - (100 - 1.46809)) < 2e-3);
+	/* Between one look's p and Bonferroni's; one look: unchanged. */
+	assert_true(looks_p(0.3, 3, 10) >= 0.3 && looks_p(0.3, 3, 10) <= 1);
+	assert_true(looks_p(0.5, 3, 10) <= 1);
+	assert_true(looks_p(0.2, 3, 3) == 0.2);
+	assert_true(looks_p(0, 3, 10) == 0 && looks_p(1, 3, 10) == 1);
+	assert_true(isnan(looks_p(NAN, 3, 10)));
+	assert_true(looks_conf(95, 3, 0) == 95);
+	/* Many looks: bounded time, and more spent than with fewer. */
+	assert_true(looks_conf(95, 3, 1000) > looks_conf(95, 3, 100));
 	bis_auto_rule(&r, 10);
 	bis_auto_simulate(&r, 1000, 0, BIS_AUTO_CONF, 1, 1, &a);
 	assert_int_equal(a.runs, 1000);

@@ -669,11 +669,14 @@ test_one_boot(void **state)
 
 /*
  * boots auto (cap 10: looks after 3..10 boots, 8 of them): test_hand's
- * campaign judged over the looks.  Each p is multiplied by 8 before
- * Holm (Bonferroni over the looks), and the comparisons' intervals are
- * at 1 - 0.05/8 = 99.375%: dT(2) = 1 -+ t(0.996875, 4) 0.4714 =
- * [-1.480086, 3.480086], p 0.101192 (scipy 1.10: stats.t.ppf(1 -
- * 0.05/16, 4) = 5.261058, ttest_ind(equal_var=False)).  A
+ * campaign judged over the looks.  Each p becomes the chance that a
+ * constant boundary through its z is crossed at one of the 8 looks
+ * before Holm, and the comparisons' intervals are at the level whose
+ * boundary is crossed with chance 5%: 98.53191% a look, dT(2) = 1 -+
+ * t(1 - 0.0146809/2, 4) 0.4714 = [-0.939483, 2.939483], p 0.101192
+ * over the looks 0.269013 (scipy 1.10: multivariate_normal.cdf of the
+ * looks' z, corr sqrt(n_j/n_k), n = 3..10, and brentq; t.ppf;
+ * ttest_ind(equal_var=False); tests/unit/bisect_ref.py).  A
  * configuration's own interval stays at 95%.
  */
 static void
@@ -705,14 +708,15 @@ test_looks(void **state)
 	c->auto_cap = 10;
 	assert_int_equal(camp_analyse(c, &o, &r, e, sizeof(e)), 0);
 	assert_int_equal(r.looks, 8);
-	assert_near(r.cmp_conf, 99.375, 1e-12);
+	assert_near(r.cmp_conf, 98.53191, 2e-3);
 	assert_near(camp_row_at(&r, 1, 1)->dtime.diff, 1, 1e-12);
-	assert_near(camp_row_at(&r, 1, 1)->dtime.dlo, -1.480086, 1e-6);
-	assert_near(camp_row_at(&r, 1, 1)->dtime.dhi, 3.480086, 1e-6);
+	assert_near(camp_row_at(&r, 1, 1)->dtime.dlo, -0.939483, 1e-3);
+	assert_near(camp_row_at(&r, 1, 1)->dtime.dhi, 2.939483, 1e-3);
 	assert_near(camp_row_at(&r, 1, 1)->dtime.p, 0.1011915, 1e-7);
+	assert_near(looks_p(0.1011915, STAT_MIN_N, 10), 0.269013, 5e-4);
 	/* The figure's own interval is not a comparison's: at 95%. */
 	assert_near(camp_row_at(&r, 0, 0)->time.lo, 8.5388, 1e-4);
-	/* Holm over the p's times the looks. */
+	/* Holm over the p's over the looks. */
 	m0[0] = &camp_row_at(&r0, 1, 0)->dtime;
 	m0[1] = &camp_row_at(&r0, 1, 1)->dtime;
 	m0[2] = &camp_row_at(&r0, 1, 1)->dec;
@@ -722,7 +726,7 @@ test_looks(void **state)
 	for (k = 0; k < 3; k++)
 		if (m0[k]->tested && !isnan(m0[k]->p)) {
 			assert_near(m[k]->p, m0[k]->p, 1e-12);
-			p[n++] = fmin(1, 8 * m0[k]->p);
+			p[n++] = looks_p(m0[k]->p, STAT_MIN_N, 10);
 		}
 	assert_int_equal(n, r.ntests);
 	holm_adjust(p, p, n);
@@ -733,7 +737,8 @@ test_looks(void **state)
 	camp_rule_text(rule, sizeof(rule), &r);
 	assert_non_null(strstr(rule, "boots auto (cap 10)"));
 	assert_non_null(strstr(rule, "8 looks"));
-	assert_non_null(strstr(rule, "99.38%"));
+	assert_non_null(strstr(rule, "98.53%"));
+	assert_non_null(strstr(rule, "1.47% a look"));
 	camp_rule_text(rule, sizeof(rule), &r0);
 	assert_non_null(strstr(rule, "a fixed count"));
 	camp_result_free(&r0);
