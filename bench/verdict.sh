@@ -6,7 +6,8 @@
 #     the night before, at nightly's default confidence (99%) and at 95%;
 #     beside each, the same night with a planted 3% slowdown.  Targets:
 #     flagged <= 5% of nights before Holm, <= 1% after; planted 3%
-#     slowdowns found in >= 90%.
+#     slowdowns found in >= 90%.  Then the --precision stop's own
+#     false alarms per test, adaptive against 30 rounds fixed.
 #  2. with the real harness: REAL calib nightlies of one label, each
 #     judged against the night before, then PLANTS nights with a planted
 #     +3% of work per batch (calib iterations x 1.03).
@@ -60,6 +61,15 @@ else
 			for c in 99 95; do
 				"$tmp/verdict_sim" -c $c -n "$NIGHTS" -t 2 \
 				    -b 600 -T 2 -p 0.03 "$pool" | sed 's/^/  /'
+			done
+			# --precision stops on widths: its false alarms per
+			# test (threshold 0, one-sided: nominal 0.5% at 99%)
+			# against 30 rounds fixed (the rule met at once).
+			for m in 5 30; do
+				echo "  --precision, at least $m rounds, threshold 0:"
+				"$tmp/verdict_sim" -c 99 -n "$NIGHTS" -t 2 \
+				    -b 600 -T 0 -p 0.03 -m $m "$pool" |
+				    grep -E '^(precision|false)' | sed 's/^/    /'
 			done
 		fi
 	fi
