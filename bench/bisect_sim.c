@@ -71,11 +71,13 @@ static void
 row(const char *what, double effect, const struct pair *p)
 {
 	printf("%-10s %5.1f %8.2f%% %8.2f%% %8.2f%% %9.2f%% %8.2f %8.2f "
-	    "%6zu %7.2f%%\n", what, effect, pct(p->reg.right, p->reg.runs),
-	    pct(p->reg.wrong, p->reg.runs), pct(p->reg.ambiguous,
-	    p->reg.runs), pct(p->none.right, p->none.runs),
-	    mean_boots(&p->reg), mean_boots(&p->none), p->reg.maxboots,
-	    pct(p->reg.misjudged, p->reg.judged));
+	    "%6zu %7.2f%% %6zu\n", what, effect, pct(p->reg.right,
+	    p->reg.runs), pct(p->reg.wrong, p->reg.runs),
+	    pct(p->reg.ambiguous, p->reg.runs), pct(p->none.right,
+	    p->none.runs), mean_boots(&p->reg), mean_boots(&p->none),
+	    p->reg.maxboots, pct(p->reg.misjudged, p->reg.judged),
+	    p->reg.judged);
+	if (getenv("JUDGED")) printf("  judged %zu misjudged %zu\n", p->reg.judged, p->reg.misjudged);
 }
 
 int
@@ -154,11 +156,13 @@ main(int argc, char **argv)
 	    r.margin, r.min_boots, r.step_min, r.cap);
 	printf("false alarms: a culprit named without a regression is "
 	    "100%% - none-ok, nominal at most\n  alpha %g; a step judged "
-	    "wrong (stepbad, of the steps judged), nominal at most 1 / (1 + "
-	    "odds) = %.2f%%\n", r.alpha, 100 / (1 + r.odds));
-	printf("%-10s %5s %9s %9s %9s %10s %8s %8s %6s %8s\n", "boots",
+	    "wrong (stepbad, of the judged steps), nominal at most 1 / (1 + "
+	    "odds) = %.2f%%;\n  its simulation SE is at least "
+	    "sqrt(p (1 - p) / judged) (a bisect's steps share endpoints)\n",
+	    r.alpha, 100 / (1 + r.odds));
+	printf("%-10s %5s %9s %9s %9s %10s %8s %8s %6s %8s %6s\n", "boots",
 	    "SD", "right", "wrong", "ambig", "none-ok", "boots", "b/none",
-	    "max", "stepbad");
+	    "max", "stepbad", "judged");
 	for (tok = strtok_r(list, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		effect = strtod(tok, &end);
