@@ -282,9 +282,11 @@ main(int argc, char **argv)
 		    pools[i].n);
 	printf("), %.2f s a round\n", per_round);
 	printf("target %g%%, budget %g s, threshold %g%%, confidence %g%%, "
-	    "%s, at least %d rounds, %d nights, planted %+g%%\n", target,
-	    budget, threshold, conf, tracked ? "real and EC judged" :
-	    "real, user, sys and EC judged", min_reps, nights, 100 * slow);
+	    "%s, at least %d rounds, the first look at round %d, %d nights, "
+	    "planted %+g%%%s\n", target, budget, threshold, conf, tracked ?
+	    "real and EC judged" : "real, user, sys and EC judged", min_reps,
+	    first_look, nights, 100 * slow, gauss_cv > 0 ?
+	    ", normal batches (-g)" : "");
 	printf("precision reached: %.1f%% of nights, mean %.1f rounds, "
 	    "%.0f s\n", 100.0 * met / nights, (double)rounds / nights,
 	    sec / nights);
