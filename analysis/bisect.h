@@ -155,6 +155,11 @@ struct bis_run {
 };
 int	 bis_drive(size_t n, int (*measure)(void *, size_t, double *),
 	    void *ctx, const struct bis_rule *, struct bis_run *);
+/* bis_drive, and each commit's verdict at the end in verdicts[n]
+   (BIS_*): the simulation counts the steps misjudged. */
+int	 bis_drive_verdicts(size_t n, int (*measure)(void *, size_t,
+	    double *), void *ctx, const struct bis_rule *, struct bis_run *,
+	    int *verdicts);
 
 const char *bis_outcome_name(int);
 const char *bis_verdict_name(int);
@@ -205,6 +210,9 @@ struct bis_sim {
 	size_t	 ambiguous;
 	size_t	 boots, steps;
 	size_t	 maxboots;	/* of one bisect */
+	/* Steps judged good or bad at the end, and those judged wrong
+	   (their nominal rate: at most 1 / (1 + odds) each). */
+	size_t	 judged, misjudged;
 };
 void	 bis_simulate(const struct bis_rule *, size_t runs, size_t cmin,
 	    size_t cmax, double effect, double pskip, double pout,
@@ -213,10 +221,14 @@ void	 bis_simulate(const struct bis_rule *, size_t runs, size_t cmin,
  * Campaigns of 2 configurations (sd 1, the candidate effect sd worse),
  * boots added a round at a time until bis_auto_stop (rule->fixed: that
  * many rounds).  found: the candidate judged worse than the baseline at
- * the end (Welch on boot means, p <= 1 - conf/100).
+ * the end as campaign report judges it (Welch on boot means, its p over
+ * the looks n = min_boots .. cap, looks_p, at most 1 - conf/100;
+ * fixed: one look); naive: by
+ * the fixed-sample test whatever the looks (the report before it
+ * counted them: optional stopping).
  */
 struct bis_auto_sim {
-	size_t	 runs, found, boots;
+	size_t	 runs, found, naive, boots;
 	size_t	 stop[4];	/* by BIS_AUTO_* */
 };
 void	 bis_auto_simulate(const struct bis_rule *, size_t runs,

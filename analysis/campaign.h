@@ -63,6 +63,12 @@ struct camp {
 	 */
 	double		 rep_cost, boot_cost;
 	size_t		 nskipped;	/* camp_from_sets: incomplete sets */
+	/*
+	 * boots auto's cap (the sets' campaign_boots_auto), so that the
+	 * verdicts account for a look after every round from STAT_MIN_N
+	 * boots to it (looks_planned); 0: a fixed count, one look.
+	 */
+	int		 auto_cap;
 };
 
 struct camp *camp_new(const char *id);
@@ -81,13 +87,15 @@ int	 camp_set_base(struct camp *, const char *name);
 /*
  * Meta keys of a set made by a campaign (results/FORMAT.md, "Campaign
  * keys").  campaign_boot_seconds, optional, is the time from the order
- * to reboot to the resume hook's start.
+ * to reboot to the resume hook's start; campaign_boots_auto, only under
+ * boots auto, its cap, the same in every set.
  */
 #define CAMP_KEY_ID		"campaign"
 #define CAMP_KEY_CONFIG		"campaign_config"
 #define CAMP_KEY_BOOT		"campaign_boot"
 #define CAMP_KEY_ROUND		"campaign_round"
 #define CAMP_KEY_BOOT_SECONDS	"campaign_boot_seconds"
+#define CAMP_KEY_BOOTS_AUTO	"campaign_boots_auto"
 
 /*
  * Read n set directories (rs_read) of one campaign and group their real
@@ -246,6 +254,14 @@ struct camp_result {
 	size_t		 nlevels;
 	struct camp_row	*rows;		/* [cfg * nlevels + level] */
 	struct camp_plan plan;		/* every time to within target */
+	/*
+	 * The looks the verdicts account for (1: a fixed count; boots auto:
+	 * looks_planned(STAT_MIN_N, cap)), and the confidence of every
+	 * comparison's interval, looks_conf(conf, STAT_MIN_N, cap):
+	 * repeated intervals that hold after the looks.
+	 */
+	int		 looks;
+	double		 cmp_conf;
 	size_t		 ntests;	/* Holm's family */
 	int		 nregressions;
 	int		 ninvalid;	/* figures with boots whose flags
@@ -288,6 +304,13 @@ double	 camp_plan_cost(int n1, int n2, double c1, double c2);
 void	 camp_invalid_text(char *buf, size_t len, const struct camp_result *,
 	    size_t cfg, size_t lv, int ec);
 
+/*
+ * The rule the verdicts came from, a sentence for every report: Holm
+ * over the tests at conf; after boots auto, each p over its looks first
+ * and the comparisons' intervals at cmp_conf, which hold after the
+ * looks (a configuration's own interval does not account for them).
+ */
+void	 camp_rule_text(char *buf, size_t len, const struct camp_result *);
 /* The report: text, and one JSON object. */
 void	 camp_print(FILE *, const struct camp_result *);
 void	 camp_json(FILE *, const struct camp_result *);

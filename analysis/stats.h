@@ -298,6 +298,20 @@ int	 verdict_run(struct verdict_test *, size_t n, double conf,
 int	 verdict_judge(struct verdict_test *, size_t n, double conf,
 	    double threshold);
 /*
+ * Verdicts after looks (analysis/stats/looks.c): a design that may stop
+ * after any of the rounds n = first .. cap (a campaign's boots auto)
+ * has looks_planned of them.  looks_p is a look's two-sided p over all
+ * of them: the chance, with no difference, that a constant boundary
+ * through its z is crossed at some look (Pocock's repeated
+ * significance test), valid whatever stopped the design.  looks_conf
+ * is the confidence of one look's interval such that every look's
+ * holds together at conf (repeated confidence intervals).  cap <= first:
+ * one look, p and conf unchanged.
+ */
+int	 looks_planned(int first, int cap);
+double	 looks_p(double p, int first, int cap);
+double	 looks_conf(double conf, int first, int cap);
+/*
  * The family of tests of sets[1..nsets-1] against the baseline sets[0]:
  * at each of the levels, for each candidate, each metric (times, lower
  * is better) then, when ec is set, EC(N) at N > 1 from the real times.

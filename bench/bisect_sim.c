@@ -71,10 +71,13 @@ static void
 row(const char *what, double effect, const struct pair *p)
 {
 	printf("%-10s %5.1f %8.2f%% %8.2f%% %8.2f%% %9.2f%% %8.2f %8.2f "
-	    "%6zu\n", what, effect, pct(p->reg.right, p->reg.runs),
-	    pct(p->reg.wrong, p->reg.runs), pct(p->reg.ambiguous,
-	    p->reg.runs), pct(p->none.right, p->none.runs),
-	    mean_boots(&p->reg), mean_boots(&p->none), p->reg.maxboots);
+	    "%6zu %7.2f%% %6zu\n", what, effect, pct(p->reg.right,
+	    p->reg.runs), pct(p->reg.wrong, p->reg.runs),
+	    pct(p->reg.ambiguous, p->reg.runs), pct(p->none.right,
+	    p->none.runs), mean_boots(&p->reg), mean_boots(&p->none),
+	    p->reg.maxboots, pct(p->reg.misjudged, p->reg.judged),
+	    p->reg.judged);
+	if (getenv("JUDGED")) printf("  judged %zu misjudged %zu\n", p->reg.judged, p->reg.misjudged);
 }
 
 int
@@ -151,9 +154,15 @@ main(int argc, char **argv)
 	printf("rule: alpha %g over every endpoint look, odds %g, margin "
 	    "%g%%, boots: endpoints %d, steps %d, cap %d\n", r.alpha, r.odds,
 	    r.margin, r.min_boots, r.step_min, r.cap);
-	printf("%-10s %5s %9s %9s %9s %10s %8s %8s %6s\n", "boots",
+	printf("false alarms: a culprit named without a regression is "
+	    "100%% - none-ok, nominal at most\n  alpha %g; a step judged "
+	    "wrong (stepbad, of the judged steps), nominal at most 1 / (1 + "
+	    "odds) = %.2f%%;\n  its simulation SE is at least "
+	    "sqrt(p (1 - p) / judged) (a bisect's steps share endpoints)\n",
+	    r.alpha, 100 / (1 + r.odds));
+	printf("%-10s %5s %9s %9s %9s %10s %8s %8s %6s %8s %6s\n", "boots",
 	    "SD", "right", "wrong", "ambig", "none-ok", "boots", "b/none",
-	    "max");
+	    "max", "stepbad", "judged");
 	for (tok = strtok_r(list, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		effect = strtod(tok, &end);
@@ -211,8 +220,14 @@ main(int argc, char **argv)
 	}
 	printf("\ncampaigns, boots auto (cap %d, target 1%%, sd 1%%): 2 "
 	    "configurations, %zu each\n", cap, runs);
-	printf("%5s %-9s %8s %8s %7s %7s %7s\n", "SD", "boots", "found",
-	    "boots", "clear", "target", "cap");
+	printf("found: a difference in the report's verdict (at 0 SD a false "
+	    "alarm, nominal %g%%,\n  simulation SE %.2f%%; auto: p over %d "
+	    "looks, looks_p); naive: the fixed-sample test at the stop\n",
+	    100 - BIS_AUTO_CONF, 100 * sqrt((1 - BIS_AUTO_CONF / 100) *
+	    BIS_AUTO_CONF / 100 / (double)runs), looks_planned(STAT_MIN_N,
+	    cap));
+	printf("%5s %-9s %8s %8s %8s %7s %7s %7s\n", "SD", "boots", "found",
+	    "naive", "boots", "clear", "target", "cap");
 	for (k = 0; k < 4; k++) {
 		static const double eff[] = { 0, 1, 2, 3 };
 
@@ -223,15 +238,16 @@ main(int argc, char **argv)
 		f.fixed = cap;
 		bis_auto_simulate(&f, runs, eff[k], BIS_AUTO_CONF, 1, seed,
 		    &fs);
-		printf("%5.1f %-9s %7.2f%% %8.2f %6.1f%% %6.1f%% %6.1f%%\n",
-		    eff[k], "auto", pct(as.found, as.runs),
-		    (double)as.boots / (double)as.runs,
+		printf("%5.1f %-9s %7.2f%% %7.2f%% %8.2f %6.1f%% %6.1f%% "
+		    "%6.1f%%\n", eff[k], "auto", pct(as.found, as.runs),
+		    pct(as.naive, as.runs), (double)as.boots /
+		    (double)as.runs,
 		    pct(as.stop[BIS_AUTO_CLEAR], as.runs),
 		    pct(as.stop[BIS_AUTO_TARGET], as.runs),
 		    pct(as.stop[BIS_AUTO_CAP], as.runs));
-		printf("%5.1f %-9s %7.2f%% %8.2f\n", eff[k], "fixed",
-		    pct(fs.found, fs.runs), (double)fs.boots /
-		    (double)fs.runs);
+		printf("%5.1f %-9s %7.2f%% %7.2f%% %8.2f\n", eff[k], "fixed",
+		    pct(fs.found, fs.runs), pct(fs.naive, fs.runs),
+		    (double)fs.boots / (double)fs.runs);
 	}
 	free(list);
 	return (0);

@@ -6,7 +6,9 @@
 #     the night before, at nightly's default confidence (99%) and at 95%;
 #     beside each, the same night with a planted 3% slowdown.  Targets:
 #     flagged <= 5% of nights before Holm, <= 1% after; planted 3%
-#     slowdowns found in >= 90%.
+#     slowdowns found in >= 90%.  Then the --precision stop's own
+#     false alarms per test, first look at round 5 and 10 against 30
+#     rounds fixed, on the pool and on normal batches (verdict_sim -g).
 #  2. with the real harness: REAL calib nightlies of one label, each
 #     judged against the night before, then PLANTS nights with a planted
 #     +3% of work per batch (calib iterations x 1.03).
@@ -60,6 +62,21 @@ else
 			for c in 99 95; do
 				"$tmp/verdict_sim" -c $c -n "$NIGHTS" -t 2 \
 				    -b 600 -T 2 -p 0.03 "$pool" | sed 's/^/  /'
+			done
+			# --precision stops on widths: its false alarms per
+			# test (threshold 0, one-sided: nominal 0.5% at 99%),
+			# the first look at round 5 (before issue 42) and 10
+			# (PREC_FIRST_LOOK), against 30 rounds fixed (the rule
+			# met at once); on the pool, then on normal batches
+			# of CV 1-3% (-g: no load of the pool's machine in it)
+			for g in 0 1 2 3; do
+				for l in "-l 5" "-l 10" "-m 30"; do
+					echo "  --precision, $l, threshold 0, $([ $g = 0 ] && echo pool || echo "normal, CV $g%"):"
+					"$tmp/verdict_sim" -c 99 -n "$NIGHTS" \
+					    -t 2 -b 600 -T 0 -p 0.03 -g $g $l \
+					    "$pool" | grep -E '^(precision|false)' |
+					    sed 's/^/    /'
+				done
 			done
 		fi
 	fi

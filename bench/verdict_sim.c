@@ -2,16 +2,22 @@
  * False alarms and power of fsconc nightly at a precision target, by
  * simulation: batches are drawn (with replacement) from the rows of a
  * real result set, level by level, real/user/sys together; every night
- * runs the --precision stop rule of harness/run/run.c (the minimum, then a
- * round at a time until prec_pair/prec_met say so, the budget or
- * --max-reps) against the night before, and is judged as nightly judges
+ * runs the --precision stop rule of harness/run/run_precision.c (the
+ * minimum, then a round at a time until prec_pair/prec_met say so from
+ * round PREC_FIRST_LOOK on, the budget or --max-reps) against the night before, and is judged as nightly judges
  * (verdict_run: Welch, EC(N) by dEC, Holm over the family, --threshold);
  * -f judges only real and EC(N), a smaller family, for comparison
  * (nightly judges real, user, sys and EC).
  * A planted slowdown multiplies every drawn batch by 1 + slow.
  *
- *   verdict_sim [-c conf%] [-f] [-n nights] [-t target%] [-b budget_s]
- *       [-T threshold%] [-p slow] [-m min_reps] [-s seed] SET
+ * -g cv draws normal batches (the pool's means, cv% of them as the SD)
+ * instead of the pool's rows: a spread that does not depend on how
+ * loaded the machine was that made the pool; -l sets the first round
+ * whose widths may stop the rounds (-l 5: the rule before issue 42).
+ *
+ *   verdict_sim [-c conf%] [-f] [-g cv%] [-l first_look] [-n nights]
+ *       [-t target%] [-b budget_s] [-T threshold%] [-p slow]
+ *       [-m min_reps] [-s seed] SET
  *
  * Built and run by bench/verdict.sh against build/libfsconc.a.
  */
@@ -24,6 +30,7 @@
 #include <unistd.h>
 
 #include "analysis/stats.h"
+#include "analysis/bisect.h"
 #include "harness/run.h"
 #include "results/results.h"
 #include "common/util.h"
@@ -35,6 +42,7 @@ struct pool {
 	int		 jobs;
 	double		(*row)[NM];	/* real, user, sys */
 	size_t		 n;
+	double		 mean[NM];	/* of the rows, for -g */
 };
 
 struct night {
@@ -47,10 +55,14 @@ struct night {
 static uint64_t rng;
 static int min_reps = PREC_MIN_REPS;
 static double conf = 99;	/* nightly's -c, its default */
+static double gauss_cv;		/* -g: normal batches of this CV (%) */
+static int first_look = PREC_FIRST_LOOK;	/* -l */
 
 static double
 draw(const struct pool *p, int m, size_t *pick, int first)
 {
+	if (gauss_cv > 0)	/* the pool's means, normal noise */
+		return (p->mean[m] * (1 + gauss_cv / 100 * bis_normal(&rng)));
 	if (first)
 		*pick = (size_t)(splitmix64(&rng) % p->n);
 	return (p->row[*pick][m]);
@@ -88,7 +100,8 @@ run_night(struct night *nt, const struct pool *pools, const int *levels,
 		if (nt->rounds < min_reps)
 			continue;
 		prec_pair(breal, real, levels, nl, 95, target, 1, pl);
-		if ((nt->met = prec_met(pl, nl, target)))
+		nt->met = prec_met(pl, nl, target);
+		if (nt->met && nt->rounds >= first_look)
 			break;
 		if (nt->seconds + per_round > budget ||
 		    nt->rounds >= PREC_MAX_REPS)
@@ -175,11 +188,13 @@ main(int argc, char **argv)
 	time_t t0, t1;
 
 	rng = 1;
-	while ((ch = getopt(argc, argv, "b:c:fm:n:p:s:T:t:")) != -1)
+	while ((ch = getopt(argc, argv, "b:c:fg:l:m:n:p:s:T:t:")) != -1)
 		switch (ch) {
 		case 'b': budget = atof(optarg); break;
 		case 'c': conf = atof(optarg); break;
 		case 'f': tracked = 1; break;
+		case 'g': gauss_cv = atof(optarg); break;
+		case 'l': first_look = atoi(optarg); break;
 		case 'm': min_reps = atoi(optarg); break;
 		case 'n': nights = atoi(optarg); break;
 		case 'p': slow = atof(optarg); break;
@@ -187,9 +202,9 @@ main(int argc, char **argv)
 		case 'T': threshold = atof(optarg); break;
 		case 't': target = atof(optarg); break;
 		default:
-			errx(2, "usage: verdict_sim [-c conf] [-f] [-n nights] "
-			    "[-t target] [-b budget] [-T threshold] [-p slow] "
-			    "[-s seed] SET");
+			errx(2, "usage: verdict_sim [-c conf] [-f] [-g cv] "
+			    "[-l first_look] [-n nights] [-t target] [-b budget] "
+			    "[-T threshold] [-p slow] [-m min_reps] [-s seed] SET");
 		}
 	if (optind + 1 != argc || nights < 1)
 		errx(2, "usage: verdict_sim [options] SET");
@@ -208,8 +223,14 @@ main(int argc, char **argv)
 				pools[i].row[pools[i].n][0] = s->runs[k].real;
 				pools[i].row[pools[i].n][1] = s->runs[k].user;
 				pools[i].row[pools[i].n][2] = s->runs[k].sys;
+				for (m = 0; m < NM; m++)
+					pools[i].mean[m] +=
+					    pools[i].row[pools[i].n][m];
 				pools[i].n++;
 			}
+		for (m = 0; m < NM; m++)
+			pools[i].mean[m] /= (double)(pools[i].n ? pools[i].n :
+			    1);
 		if (pools[i].n < 10)
 			errx(1, "%s: level %d: %zu batches, 10 wanted",
 			    s->path, levels[i], pools[i].n);
@@ -261,9 +282,11 @@ main(int argc, char **argv)
 		    pools[i].n);
 	printf("), %.2f s a round\n", per_round);
 	printf("target %g%%, budget %g s, threshold %g%%, confidence %g%%, "
-	    "%s, at least %d rounds, %d nights, planted %+g%%\n", target,
-	    budget, threshold, conf, tracked ? "real and EC judged" :
-	    "real, user, sys and EC judged", min_reps, nights, 100 * slow);
+	    "%s, at least %d rounds, the first look at round %d, %d nights, "
+	    "planted %+g%%%s\n", target, budget, threshold, conf, tracked ?
+	    "real and EC judged" : "real, user, sys and EC judged", min_reps,
+	    first_look, nights, 100 * slow, gauss_cv > 0 ?
+	    ", normal batches (-g)" : "");
 	printf("precision reached: %.1f%% of nights, mean %.1f rounds, "
 	    "%.0f s\n", 100.0 * met / nights, (double)rounds / nights,
 	    sec / nights);

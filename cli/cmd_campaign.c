@@ -79,6 +79,9 @@ load_stats(const struct campaign *c, int *rc, char *why, size_t len)
 		camp_free(cp);
 		cp = NULL;
 	}
+	/* Sets of boots auto from before they named its cap: the file's. */
+	if (cp != NULL && c->f.boots_auto && cp->auto_cap == 0)
+		cp->auto_cap = c->f.boots;
 	free(paths);
 	return (cp);
 }

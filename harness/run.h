@@ -273,6 +273,16 @@ int	 run_close(struct run *, char *set_path, size_t len);
  */
 #define PREC_MIN_REPS		5
 #define PREC_MAX_REPS		1000
+/*
+ * The first round whose widths may stop the rounds: a stop on a width
+ * picks the rounds whose spread came out small, and the fewer the
+ * rounds the more the spread varies; from 5 rounds nightly's tests
+ * erred at 0.68% against a nominal 0.5%, from 10 at 0.54%
+ * (bench/verdict.sh, fsconc-statistics(7)).  A stop forced by the
+ * budget or --max-reps is no choice of the data's: met if the widths
+ * meet the target there.
+ */
+#define PREC_FIRST_LOOK		10
 #define PREC_BUDGET		3600		/* seconds */
 /* "2%" or "2": a percentage in (0, 100]; -1 if not. */
 int	 parse_percent(const char *, double *);

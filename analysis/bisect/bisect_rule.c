@@ -121,7 +121,7 @@ look_alpha(const struct bis_rule *r)
 {
 	if (r->fixed)
 		return (r->alpha);
-	return (r->alpha / (double)(r->cap - r->min_boots + 1));
+	return (r->alpha / (double)looks_planned(r->min_boots, r->cap));
 }
 
 int
@@ -396,7 +396,15 @@ int
 bis_drive(size_t n, int (*measure)(void *, size_t, double *), void *ctx,
     const struct bis_rule *r, struct bis_run *out)
 {
+	return (bis_drive_verdicts(n, measure, ctx, r, out, NULL));
+}
+
+int
+bis_drive_verdicts(size_t n, int (*measure)(void *, size_t, double *),
+    void *ctx, const struct bis_rule *r, struct bis_run *out, int *verdicts)
+{
 	struct bis_point *p;
+	struct bis_step st;
 	double **v, m;
 	size_t i, guard, lim;
 	int rc = -1;
@@ -430,6 +438,9 @@ bis_drive(size_t n, int (*measure)(void *, size_t, double *), void *ctx,
 	for (i = 1; i + 1 < n; i++)
 		if (p[i].nboots > 0 || p[i].skipped)
 			out->steps++;
+	for (i = 0; verdicts != NULL && i < n; i++)
+		verdicts[i] = bis_verdict_at(p, n, i, r, &st) == 0 ?
+		    st.verdict : BIS_UNKNOWN;
 	rc = guard > 0 ? 0 : -1;
 out:
 	for (i = 0; i < n; i++)

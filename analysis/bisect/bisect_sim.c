@@ -59,12 +59,14 @@ bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
 	struct history h;
 	struct bis_run br;
 	size_t k, n, i;
+	int *verdicts;
 
 	memset(out, 0, sizeof(*out));
 	if (cmin < 2 || cmax < cmin)
 		return;
 	h.rng = seed;
 	h.skip = xcalloc(cmax, sizeof(*h.skip));
+	verdicts = xcalloc(cmax, sizeof(*verdicts));
 	for (k = 0; k < runs; k++) {
 		n = cmin + (size_t)(splitmix64(&h.rng) % (cmax - cmin + 1));
 		h.culprit = effect != 0 ?
@@ -75,8 +77,17 @@ bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
 		for (i = 0; i < n; i++)
 			h.skip[i] = i > 0 && i + 1 < n &&
 			    uniform(&h.rng) < pskip;
-		if (bis_drive(n, measure, &h, r, &br) != 0)
+		if (bis_drive_verdicts(n, measure, &h, r, &br, verdicts) != 0)
 			continue;
+		/* The steps' final verdicts against the truth. */
+		for (i = 1; i + 1 < n; i++) {
+			if (verdicts[i] == BIS_UNKNOWN)
+				continue;
+			out->judged++;
+			if ((verdicts[i] == BIS_BAD) != (h.culprit > 0 &&
+			    i >= h.culprit))
+				out->misjudged++;
+		}
 		out->runs++;
 		out->boots += br.boots;
 		out->steps += br.steps;
@@ -101,6 +112,7 @@ bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
 		}
 	}
 	free(h.skip);
+	free(verdicts);
 }
 
 void
@@ -113,10 +125,11 @@ bis_auto_simulate(const struct bis_rule *r, size_t runs, double effect,
 	struct ttest t;
 	size_t k, n[2], c, lim;
 	uint64_t rng = seed;
-	int st;
+	int st, last;
 
 	memset(out, 0, sizeof(*out));
 	lim = (size_t)(r->fixed ? r->fixed : r->cap);
+	last = r->fixed ? 0 : r->cap;
 	v[0] = xcalloc(lim, sizeof(double));
 	v[1] = xcalloc(lim, sizeof(double));
 	shift = r->dir == BIS_LOWER_WORSE ? -effect : effect;
@@ -149,10 +162,14 @@ bis_auto_simulate(const struct bis_rule *r, size_t runs, double effect,
 			ds_add(b, v[1][c]);
 		}
 		if (stat_welch(a, b, conf, &t) == 0 &&
-		    t.p <= 1 - conf / 100 &&
 		    (r->dir == BIS_EITHER || (t.diff > 0) ==
-		    (r->dir == BIS_HIGHER_WORSE)))
-			out->found++;
+		    (r->dir == BIS_HIGHER_WORSE))) {
+			/* The report's verdict: p over the looks. */
+			if (looks_p(t.p, r->min_boots, last) <= 1 - conf / 100)
+				out->found++;
+			if (t.p <= 1 - conf / 100)
+				out->naive++;
+		}
 		ds_free(a);
 		ds_free(b);
 	}

@@ -149,9 +149,9 @@ camp_bootstrap(struct camp_result *r)
 					v[i] = GM(g, j, i) - GM(c->base, j, i);
 					w[i] = GM(g, j, i) / GM(c->base, j, i);
 				}
-				percentile(v, B, r->o.conf, &row->dtime.bdlo,
+				percentile(v, B, r->cmp_conf, &row->dtime.bdlo,
 				    &row->dtime.bdhi);
-				percentile(w, B, r->o.conf, &row->dtime.brlo,
+				percentile(w, B, r->cmp_conf, &row->dtime.brlo,
 				    &row->dtime.brhi);
 			}
 			if (row->ec.nboot >= 2 && brow->ec.nboot >= 2) {
@@ -161,9 +161,9 @@ camp_bootstrap(struct camp_result *r)
 					w[i] = ECB(g, j, i) /
 					    ECB(c->base, j, i);
 				}
-				percentile(v, B, r->o.conf, &row->dec.bdlo,
+				percentile(v, B, r->cmp_conf, &row->dec.bdlo,
 				    &row->dec.bdhi);
-				percentile(w, B, r->o.conf, &row->dec.brlo,
+				percentile(w, B, r->cmp_conf, &row->dec.brlo,
 				    &row->dec.brhi);
 			}
 		}

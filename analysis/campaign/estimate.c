@@ -354,7 +354,9 @@ flags(struct camp_result *r)
 /*
  * The verdicts by the one engine (verdict_judge): every comparison
  * judged is one test of Holm's family, its p, difference and percent
- * from the boot-level tests above.
+ * from the boot-level tests above; after boots auto, its p over the
+ * looks first (looks_p), so that stopping when the figures looked clear
+ * costs no more false alarms than conf promises.
  */
 static void
 verdicts(struct camp_result *r)
@@ -387,7 +389,7 @@ verdicts(struct camp_result *r)
 		}
 	for (k = 0; k < n; k++) {
 		vt[k].verdict = VERDICT_SAME;
-		vt[k].t.p = fam[k]->p;
+		vt[k].t.p = looks_p(fam[k]->p, STAT_MIN_N, r->c->auto_cap);
 		vt[k].t.diff = fam[k]->diff;
 		vt[k].t.pct = fam[k]->pct;
 	}
@@ -480,6 +482,10 @@ camp_analyse(const struct camp *c, const struct camp_opts *o,
 	r->o = *o;
 	r->levels = lv;
 	r->nlevels = nl;
+	/* boots auto looked after every round: judged over those looks. */
+	r->looks = c->auto_cap > 0 ? looks_planned(STAT_MIN_N, c->auto_cap) :
+	    1;
+	r->cmp_conf = looks_conf(o->conf, STAT_MIN_N, c->auto_cap);
 	r->rows = xcalloc(c->ncfg * nl, sizeof(*r->rows));
 	ds = xcalloc(c->ncfg * nl, sizeof(*ds));
 	have1 = lv[0] == 1;
@@ -499,12 +505,12 @@ camp_analyse(const struct camp *c, const struct camp_opts *o,
 	for (g = 0; g < c->ncfg; g++)
 		for (j = 0; g != c->base && j < nl; j++) {
 			row = camp_row_at(r, g, j);
-			cmp_time(ds[c->base * nl + j], ds[g * nl + j], o->conf,
-			    &row->dtime);
+			cmp_time(ds[c->base * nl + j], ds[g * nl + j],
+			    r->cmp_conf, &row->dtime);
 			if (row->ec.valid &&
 			    camp_row_at(r, c->base, j)->ec.valid)
 				cmp_ec(&camp_row_at(r, c->base, j)->ec,
-				    &row->ec, o->conf, &row->dec);
+				    &row->ec, r->cmp_conf, &row->dec);
 		}
 	for (i = 0; i < c->ncfg * nl; i++)
 		ds_free(ds[i]);

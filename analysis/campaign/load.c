@@ -89,7 +89,7 @@ camp_from_sets(const char *const *paths, size_t n, const char *baseline,
 	const char *id, *name, *x;
 	double *v, rep = 0, boot = 0, ov;
 	size_t i, j, k, nv, nrep = 0, nboot = 0, nb;
-	int *lv, bootno, round, nolv, bootsec_all = 1;
+	int *lv, bootno, round, nolv, bootsec_all = 1, cap_seen = 0;
 	uint64_t u;
 
 	for (i = 0; i < n; i++) {
@@ -148,6 +148,20 @@ camp_from_sets(const char *const *paths, size_t n, const char *baseline,
 				    s->runs[j].setup : 0);
 			nrep += s->nruns;
 		}
+		/* boots auto's cap: the verdicts' looks, one for all. */
+		x = rs_meta_get(s, CAMP_KEY_BOOTS_AUTO);
+		u = 0;
+		if ((x != NULL && parse_uint(x, STAT_MIN_N, 1000, &u) != 0) ||
+		    (cap_seen && (uint64_t)c->auto_cap != u)) {
+			set_err(err, errlen, "%s: meta %s=%s: not a cap from "
+			    "%d to 1000, or not the other sets' (%d)", s->path,
+			    CAMP_KEY_BOOTS_AUTO, x != NULL ? x : "(none)",
+			    STAT_MIN_N, c->auto_cap);
+			rs_free(s);
+			goto fail;
+		}
+		c->auto_cap = (int)u;
+		cap_seen = 1;
 		x = rs_meta_get(s, CAMP_KEY_BOOT_SECONDS);
 		ov = set_overhead(s);
 		if (x != NULL && parse_uint(x, 0, 86400 * 7, &u) == 0 &&

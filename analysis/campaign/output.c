@@ -124,7 +124,7 @@ print_flags(FILE *fp, const struct camp_config *g)
 
 static void
 print_cmp(FILE *fp, const char *what, const struct camp_cmp *m, int pct,
-    const char *invalid)
+    const char *invalid, int looks)
 {
 	char a[80], b[80], c[80], d[80];
 
@@ -157,7 +157,8 @@ print_cmp(FILE *fp, const char *what, const struct camp_cmp *m, int pct,
 	if (*invalid != '\0')
 		fprintf(fp, "  %s\n", invalid);
 	else if (m->tested)
-		fprintf(fp, "  p %.3g Holm %.3g: %s%s\n", m->p, m->p_adj,
+		fprintf(fp, "  p %.3g %s %.3g: %s%s\n", m->p,
+		    looks > 1 ? "looks+Holm" : "Holm", m->p_adj,
 		    camp_verdict_name(m->verdict),
 		    m->regression ? ", REGRESSION" : "");
 	else
@@ -166,17 +167,41 @@ print_cmp(FILE *fp, const char *what, const struct camp_cmp *m, int pct,
 }
 
 void
+camp_rule_text(char *buf, size_t len, const struct camp_result *r)
+{
+	if (r->looks <= 1) {
+		snprintf(buf, len, "a fixed count of boots: each comparison's "
+		    "p from its test on boot means, Holm over %zu tests at "
+		    "%g%%; intervals at %g%%", r->ntests, r->o.conf,
+		    r->o.conf);
+		return;
+	}
+	snprintf(buf, len, "boots auto (cap %d) may have stopped after any "
+	    "of %d looks (every round from %d boots): each comparison's p "
+	    "over the looks (a repeated significance test, a constant "
+	    "boundary at %.3g%% a look), then Holm over %zu tests at %g%%; "
+	    "the comparisons' intervals at %.4g%% hold after the looks "
+	    "(repeated confidence intervals), a configuration's own interval "
+	    "at %g%% does not", r->c->auto_cap, r->looks, STAT_MIN_N,
+	    100 - r->cmp_conf, r->ntests, r->o.conf, r->cmp_conf, r->o.conf);
+}
+
+void
 camp_print(FILE *fp, const struct camp_result *r)
 {
 	const struct camp *c = r->c;
 	const struct camp_config *g;
 	const struct camp_row *row;
-	char what[32], inv[600];
+	char what[32], inv[600], rule[600];
 	size_t i, j;
 
 	fprintf(fp, "campaign %s: %zu configurations, baseline %s; %g%% "
-	    "intervals over boots\n", c->id, c->ncfg, c->cfg[c->base].name,
+	    "intervals over boots", c->id, c->ncfg, c->cfg[c->base].name,
 	    r->o.conf);
+	if (r->looks > 1)
+		fprintf(fp, ", %.4g%% against the baseline (boots auto: "
+		    "%d looks)", r->cmp_conf, r->looks);
+	fputc('\n', fp);
 	fprintf(fp, "  (t on boot means, df = boots - 1; EC: Fieller on paired "
 	    "boot means; bootstrap: %u resamples of boots, then batches, "
 	    "seed %llu)\n", r->o.iter, (unsigned long long)r->o.seed);
@@ -232,12 +257,14 @@ camp_print(FILE *fp, const struct camp_result *r)
 				continue;
 			snprintf(what, sizeof(what), "T(%d)", row->jobs);
 			camp_invalid_text(inv, sizeof(inv), r, i, j, 0);
-			print_cmp(fp, what, &row->dtime, 1, inv);
+			print_cmp(fp, what, &row->dtime, 1, inv,
+			    r->looks);
 			if (row->ec.valid) {
 				snprintf(what, sizeof(what), "EC(%d)",
 				    row->jobs);
 				camp_invalid_text(inv, sizeof(inv), r, i, j, 1);
-				print_cmp(fp, what, &row->dec, 0, inv);
+				print_cmp(fp, what, &row->dec, 0, inv,
+				    r->looks);
 			}
 		}
 	}
@@ -261,8 +288,11 @@ camp_print(FILE *fp, const struct camp_result *r)
 	if (isfinite(r->plan.cost))
 		fprintf(fp, "  about %.0f s per configuration\n",
 		    r->plan.cost);
-	fprintf(fp, "verdict: %d regression%s in %zu tests (Holm)",
-	    r->nregressions, r->nregressions == 1 ? "" : "s", r->ntests);
+	camp_rule_text(rule, sizeof(rule), r);
+	fprintf(fp, "rule: %s\n", rule);
+	fprintf(fp, "verdict: %d regression%s in %zu tests (%s)",
+	    r->nregressions, r->nregressions == 1 ? "" : "s", r->ntests,
+	    r->looks > 1 ? "over the looks, Holm" : "Holm");
 	if (r->ninvalid > 0)
 		fprintf(fp, "; invalid: %d figure%s whose boots carry flags "
 		    "that invalidate them (above), not judged",
@@ -402,7 +432,7 @@ camp_json(FILE *fp, const struct camp_result *r)
 	const struct camp *c = r->c;
 	const struct camp_config *g;
 	const struct camp_row *row;
-	char inv[600];
+	char inv[600], rule[600];
 	size_t i, j;
 
 	fprintf(fp, "{\"campaign\": ");
@@ -411,6 +441,13 @@ camp_json(FILE *fp, const struct camp_result *r)
 	json_string(fp, c->cfg[c->base].name);
 	fprintf(fp, ", \"conf\": ");
 	json_number(fp, r->o.conf);
+	camp_rule_text(rule, sizeof(rule), r);
+	fprintf(fp, ", \"rule\": {\"looks\": %d, \"boots_auto_cap\": %d, "
+	    "\"comparison_conf\": ", r->looks, r->c->auto_cap);
+	json_number(fp, r->cmp_conf);
+	fprintf(fp, ", \"text\": ");
+	json_string(fp, rule);
+	fprintf(fp, "}");
 	fprintf(fp, ", \"bootstrap\": {\"resamples\": %u, \"seed\": %llu}",
 	    r->o.iter, (unsigned long long)r->o.seed);
 	fprintf(fp, ", \"skipped_sets\": %zu, \"boot_cost\": ", c->nskipped);

@@ -17,6 +17,7 @@ compare_print_regressions(FILE *fp, const struct camp_result *r)
 {
 	const struct camp_row *row;
 	const struct camp_cmp *m;
+	const char *holm = r->looks > 1 ? "looks+Holm" : "Holm";
 	size_t i, j;
 
 	for (i = 0; i < r->c->ncfg; i++)
@@ -27,17 +28,17 @@ compare_print_regressions(FILE *fp, const struct camp_result *r)
 			m = &row->dtime;
 			if (m->regression)
 				fprintf(fp, "SLOWER: %s at jobs %d: real %+.3g%% "
-				    "[%+.3g%%, %+.3g%%] over boots (Holm p = "
+				    "[%+.3g%%, %+.3g%%] over boots (%s p = "
 				    "%.3g)\n", r->c->cfg[i].name, row->jobs,
 				    m->pct, 100 * m->dlo / m->base,
-				    100 * m->dhi / m->base, m->p_adj);
+				    100 * m->dhi / m->base, holm, m->p_adj);
 			m = &row->dec;
 			if (row->ec.valid && m->regression)
 				fprintf(fp, "EC DROP: %s: EC(%d) %.3g vs %.3g, "
-				    "%+.3g [%+.3g, %+.3g] over boots (Holm p = "
+				    "%+.3g [%+.3g, %+.3g] over boots (%s p = "
 				    "%.3g)\n", r->c->cfg[i].name, row->jobs,
 				    row->ec.est, m->base, m->diff, m->dlo,
-				    m->dhi, m->p_adj);
+				    m->dhi, holm, m->p_adj);
 		}
 }
 

@@ -375,7 +375,7 @@ section(FILE *fp, const struct camp_result *r, int plotfd,
 	const struct camp *c = r->c;
 	const struct camp_config *g;
 	const struct camp_row *row;
-	char inv[600];
+	char inv[600], rule[600];
 	size_t i, j;
 
 	fputs("<h2>Boot campaign</h2>\n<p class=\"note\">", fp);
@@ -421,14 +421,16 @@ section(FILE *fp, const struct camp_result *r, int plotfd,
 	}
 	fputs("</table>\n", fp);
 	if (c->ncfg > 1) {
-		fprintf(fp, "<p class=\"note\">Against the baseline "
+		camp_rule_text(rule, sizeof(rule), r);
+		fputs("<p class=\"note\">Against the baseline "
 		    "(candidate - baseline): times in percent of the "
-		    "baseline's, EC as a difference; Holm's correction over "
-		    "all %zu tests.</p>\n<table>\n<tr><th>configuration</th>"
-		    "<th>figure</th><th>change</th><th>%g%% CI</th>"
+		    "baseline's, EC as a difference. Verdicts: ", fp);
+		html_puts(fp, rule);
+		fprintf(fp, ".</p>\n<table>\n<tr><th>configuration</th>"
+		    "<th>figure</th><th>change</th><th>%.4g%% CI</th>"
 		    "<th>bootstrap</th><th>ratio</th><th>p</th>"
-		    "<th>Holm p</th><th>verdict</th></tr>\n", r->ntests,
-		    r->o.conf);
+		    "<th>%s p</th><th>verdict</th></tr>\n", r->cmp_conf,
+		    r->looks > 1 ? "looks+Holm" : "Holm");
 		for (i = 0; i < c->ncfg; i++) {
 			if (i == c->base)
 				continue;
@@ -468,9 +470,10 @@ section(FILE *fp, const struct camp_result *r, int plotfd,
 	if (isfinite(r->plan.cost))
 		fprintf(fp, ", about %.0f s per configuration", r->plan.cost);
 	fprintf(fp, ".<br>\nverdict: <span%s>%d regression%s</span> in %zu "
-	    "tests (Holm)", r->nregressions > 0 ?
+	    "tests (%s)", r->nregressions > 0 ?
 	    " class=\"slower\"" : "", r->nregressions,
-	    r->nregressions == 1 ? "" : "s", r->ntests);
+	    r->nregressions == 1 ? "" : "s", r->ntests, r->looks > 1 ?
+	    "over the looks, Holm" : "Holm");
 	if (r->ninvalid > 0)
 		fprintf(fp, "; <span class=\"slower\">invalid: %d figure%s "
 		    "whose boots carry flags that invalidate them, not "

@@ -410,6 +410,10 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 	run_config_add_meta(&rc, "campaign_boot", num);
 	snprintf(num, sizeof(num), "%d", c->slots[k].round);
 	run_config_add_meta(&rc, "campaign_round", num);
+	if (c->f.boots_auto) {	/* the looks the report's verdicts count */
+		snprintf(num, sizeof(num), "%d", c->f.boots);
+		run_config_add_meta(&rc, "campaign_boots_auto", num);
+	}
 	if (up >= 0) {
 		snprintf(num, sizeof(num), "%lld", up);
 		run_config_add_meta(&rc, "campaign_boot_seconds", num);

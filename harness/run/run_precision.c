@@ -1,9 +1,9 @@
 /*
  * run --precision: after the planned rounds, rounds of every level are
  * added until the 95% half-widths (of this set, of the change against
- * nightly's baseline, or between --vary's cells) meet the target, the
- * budget is spent or --max-reps is reached; what was reached goes to
- * meta and the summary.
+ * nightly's baseline, or between --vary's cells) meet the target from
+ * round PREC_FIRST_LOOK on, the budget is spent or --max-reps is
+ * reached; what was reached goes to meta and the summary.
  */
 #include <math.h>
 #include <stdio.h>
@@ -186,11 +186,13 @@ run_precision_more(struct run **runs, size_t n, int show)
 	double el, per;
 	const char *stop = NULL;
 	size_t k;
+	int met;
 
 	prec_evaluate(runs, n);
 	el = now_monotonic() - r->started;
 	per = el / r->rounds;
-	if (prec_met(r->prec_rule, c->nlevels, c->precision))
+	met = prec_met(r->prec_rule, c->nlevels, c->precision);
+	if (met && r->rounds >= PREC_FIRST_LOOK)
 		stop = "target";
 	else if (el + per > (double)c->budget)
 		stop = "budget";
@@ -198,7 +200,7 @@ run_precision_more(struct run **runs, size_t n, int show)
 		stop = "max-reps";
 	for (k = 0; k < n; k++) {
 		runs[k]->prec_known = 1;
-		runs[k]->prec_met = stop != NULL && strcmp(stop, "target") == 0;
+		runs[k]->prec_met = stop != NULL && met;
 		runs[k]->prec_stop = stop;
 		if (stop == NULL)
 			add_round(runs[k]);

@@ -12,12 +12,19 @@ route than analysis/bisect/bisect_rule.c takes:
     the marginal likelihoods of two normal linear models (flat prior on
     the coefficients, 1/s on s): (2 pi)^-(N-p)/2 |X'X|^-1/2
     Gamma(nu/2) (RSS/2)^-nu/2 / 2, with the design matrices built
-    explicitly and RSS by least squares, not by group sums.
+    explicitly and RSS by least squares, not by group sums;
+  - the looks of boots auto (analysis/stats/looks.c): a look's p over
+    the looks 3..10 as one minus the multivariate normal probability
+    (scipy's, Genz's algorithm) that every look's z, corr(Z_j, Z_k) =
+    sqrt(n_j / n_k), stays inside the boundary through its z; and the
+    level a look whose boundary is crossed with chance 5% (brentq).
+    Genz's is a randomised rule: 6 figures, the same on every run of
+    one scipy, and the unit test allows for its error.
 """
 import math
 
 import numpy as np
-from scipy import special, stats
+from scipy import optimize, special, stats
 
 ALPHA_LOOK = 0.01 / 8          # the default rule: alpha 0.01, looks 3..10
 
@@ -37,6 +44,20 @@ STEPS = [
     ("step_uneven", [1.91, 1.88, 1.95], [1.52, 1.61, 1.47, 1.58, 1.55],
      [1.60]),
 ]
+
+
+LOOKS = (3, 10)                 # boots auto: looks after 3..10 boots
+LOOKS_P = [0.01, 0.001, 0.1011915072182954]
+
+
+def cross(z, first, cap):
+    """The chance that some look's |Z| reaches z with no difference."""
+    n = np.arange(first, cap + 1)
+    c = np.sqrt(np.minimum.outer(n, n) / np.maximum.outer(n, n))
+    k = len(n)
+    return 1 - stats.multivariate_normal.cdf(
+        np.full(k, z), mean=np.zeros(k), cov=c, lower_limit=np.full(k, -z),
+        maxpts=500000, abseps=1e-7, releps=1e-7)
 
 
 def cnum(v):
@@ -78,6 +99,15 @@ def main():
         lg = log_ml(y, ["g"] * len(g) + ["b"] * len(b) + ["g"] * len(x))
         lb = log_ml(y, ["g"] * len(g) + ["b"] * len(b) + ["b"] * len(x))
         print("/* %s */ %s," % (name, cnum(lb - lg)))
+    print("/* tests/unit/bisect_ref.py: p over the looks %d..%d */" %
+          LOOKS)
+    for p in LOOKS_P:
+        print("{ %s, %.6g }," % (cnum(p), cross(stats.norm.isf(p / 2),
+                                               *LOOKS)))
+    z = optimize.brentq(lambda z: cross(z, *LOOKS) - 0.05, 2.3, 2.6,
+                        xtol=1e-6)
+    print("/* a look's confidence */ %.6g," %
+          (100 * (1 - 2 * stats.norm.sf(z))))
 
 
 if __name__ == "__main__":

@@ -579,6 +579,56 @@ test_auto_sim(void **state)
 	assert_int_equal(x.boots, 300 * 2 * (size_t)r.cap);
 }
 
+/*
+ * With no effect, boots auto's campaigns call the two configurations
+ * different at most as often as promised (5%, 2 simulation standard
+ * errors over it at most: 6.4% of 1000) once the report counts the
+ * looks; the fixed-sample test at the stop does not (it is what the
+ * report did before: 6.45% of 2000 in bench/bisect.sh).  The looks'
+ * figures against scipy's multivariate normal over the looks 3..10
+ * (tests/unit/bisect_ref.py; its error, a randomised rule's, and the
+ * lattice's are within the tolerances).
+ */
+static const double looks_ref[][2] = {
+/* tests/unit/bisect_ref.py: p over the looks 3..10 */
+{ 0.01, 0.0353404 },
+{ 0.001, 0.0042272 },
+{ 0.1011915072182954, 0.269022 },
+};
+static const double looks_conf_ref[] = {
+/* a look's confidence */ 98.5313,
+};
+
+static void
+test_auto_false_alarm(void **state)
+{
+	struct bis_rule r;
+	struct bis_auto_sim a;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(looks_planned(3, 10), 8);
+	assert_int_equal(looks_planned(3, 3), 1);
+	for (i = 0; i < sizeof(looks_ref) / sizeof(looks_ref[0]); i++)
+		assert_true(fabs(looks_p(looks_ref[i][0], 3, 10) -
+		    looks_ref[i][1]) < 5e-5 + 1e-3 * looks_ref[i][1]);
+	assert_true(fabs(looks_conf(95, 3, 10) - looks_conf_ref[0]) < 2e-3);
+	/* Between one look's p and Bonferroni's; one look: unchanged. */
+	assert_true(looks_p(0.3, 3, 10) >= 0.3 && looks_p(0.3, 3, 10) <= 1);
+	assert_true(looks_p(0.5, 3, 10) <= 1);
+	assert_true(looks_p(0.2, 3, 3) == 0.2);
+	assert_true(looks_p(0, 3, 10) == 0 && looks_p(1, 3, 10) == 1);
+	assert_true(isnan(looks_p(NAN, 3, 10)));
+	assert_true(looks_conf(95, 3, 0) == 95);
+	/* Many looks: bounded time, and more spent than with fewer. */
+	assert_true(looks_conf(95, 3, 1000) > looks_conf(95, 3, 100));
+	bis_auto_rule(&r, 10);
+	bis_auto_simulate(&r, 1000, 0, BIS_AUTO_CONF, 1, 1, &a);
+	assert_int_equal(a.runs, 1000);
+	assert_true(a.found <= 64);
+	assert_true(a.found <= a.naive);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -596,6 +646,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_sim_rates),
 		cmocka_unit_test(test_auto_stop),
 		cmocka_unit_test(test_auto_sim),
+		cmocka_unit_test(test_auto_false_alarm),
 	};
 
 	UNIT_ARGS(argc, argv, tests);

@@ -667,6 +667,85 @@ test_one_boot(void **state)
 	camp_free(c);
 }
 
+/*
+ * boots auto (cap 10: looks after 3..10 boots, 8 of them): test_hand's
+ * campaign judged over the looks.  Each p becomes the chance that a
+ * constant boundary through its z is crossed at one of the 8 looks
+ * before Holm, and the comparisons' intervals are at the level whose
+ * boundary is crossed with chance 5%: 98.53191% a look, dT(2) = 1 -+
+ * t(1 - 0.0146809/2, 4) 0.4714 = [-0.939483, 2.939483], p 0.101192
+ * over the looks 0.269013 (scipy 1.10: multivariate_normal.cdf of the
+ * looks' z, corr sqrt(n_j/n_k), n = 3..10, and brentq; t.ppf;
+ * ttest_ind(equal_var=False); tests/unit/bisect_ref.py).  A
+ * configuration's own interval stays at 95%.
+ */
+static void
+test_looks(void **state)
+{
+	static const double a1[3][2] = { { 10, 12 }, { 12, 12 }, { 13, 15 } };
+	static const double a2[3][2] = { { 5, 7 }, { 6, 6 }, { 8, 6 } };
+	struct camp *c = camp_new("looks");
+	struct camp_opts o;
+	struct camp_result r0, r;
+	struct camp_cmp *m0[4], *m[4];
+	double b2[2], p[4];
+	char e[128], rule[600];
+	size_t k, n = 0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		add_boot(c, "A", i + 1, 2, a1[i], a2[i], 2);
+		b2[0] = a2[i][0] + 1;
+		b2[1] = a2[i][1] + 1;
+		add_boot(c, "B", i + 1, 2, a1[i], b2, 2);
+	}
+	camp_opts_default(&o);
+	o.iter = 2000;
+	assert_int_equal(camp_analyse(c, &o, &r0, e, sizeof(e)), 0);
+	assert_int_equal(r0.looks, 1);
+	assert_near(r0.cmp_conf, 95, 0);
+	c->auto_cap = 10;
+	assert_int_equal(camp_analyse(c, &o, &r, e, sizeof(e)), 0);
+	assert_int_equal(r.looks, 8);
+	assert_near(r.cmp_conf, 98.53191, 2e-3);
+	assert_near(camp_row_at(&r, 1, 1)->dtime.diff, 1, 1e-12);
+	assert_near(camp_row_at(&r, 1, 1)->dtime.dlo, -0.939483, 1e-3);
+	assert_near(camp_row_at(&r, 1, 1)->dtime.dhi, 2.939483, 1e-3);
+	assert_near(camp_row_at(&r, 1, 1)->dtime.p, 0.1011915, 1e-7);
+	assert_near(looks_p(0.1011915, STAT_MIN_N, 10), 0.269013, 5e-4);
+	/* The figure's own interval is not a comparison's: at 95%. */
+	assert_near(camp_row_at(&r, 0, 0)->time.lo, 8.5388, 1e-4);
+	/* Holm over the p's over the looks. */
+	m0[0] = &camp_row_at(&r0, 1, 0)->dtime;
+	m0[1] = &camp_row_at(&r0, 1, 1)->dtime;
+	m0[2] = &camp_row_at(&r0, 1, 1)->dec;
+	m[0] = &camp_row_at(&r, 1, 0)->dtime;
+	m[1] = &camp_row_at(&r, 1, 1)->dtime;
+	m[2] = &camp_row_at(&r, 1, 1)->dec;
+	for (k = 0; k < 3; k++)
+		if (m0[k]->tested && !isnan(m0[k]->p)) {
+			assert_near(m[k]->p, m0[k]->p, 1e-12);
+			p[n++] = looks_p(m0[k]->p, STAT_MIN_N, 10);
+		}
+	assert_int_equal(n, r.ntests);
+	holm_adjust(p, p, n);
+	for (k = n = 0; k < 3; k++)
+		if (m0[k]->tested && !isnan(m0[k]->p))
+			assert_near(m[k]->p_adj, p[n++], 1e-12);
+	/* The report names the rule. */
+	camp_rule_text(rule, sizeof(rule), &r);
+	assert_non_null(strstr(rule, "boots auto (cap 10)"));
+	assert_non_null(strstr(rule, "8 looks"));
+	assert_non_null(strstr(rule, "98.53%"));
+	assert_non_null(strstr(rule, "1.47% a look"));
+	camp_rule_text(rule, sizeof(rule), &r0);
+	assert_non_null(strstr(rule, "a fixed count"));
+	camp_result_free(&r0);
+	camp_result_free(&r);
+	camp_free(c);
+}
+
 /* --- loading sets ------------------------------------------------------ */
 
 /* extra: meta keys and values, NULL-terminated, or NULL. */
@@ -782,6 +861,72 @@ test_from_sets_flags(void **state)
 	rm_rf(tmpl);
 }
 
+/*
+ * campaign_boots_auto: the cap read from the sets, the same in all;
+ * refused when malformed, out of range, or not every set's.
+ */
+static void
+test_from_sets_auto(void **state)
+{
+	static const char *const cap10[] = { "campaign_boots_auto", "10",
+	    NULL };
+	static const char *const cap9[] = { "campaign_boots_auto", "9",
+	    NULL };
+	static const char *const bad[][3] = { { "campaign_boots_auto", "2",
+	    NULL }, { "campaign_boots_auto", "1001", NULL },
+	    { "campaign_boots_auto", "10x", NULL },
+	    { "campaign_boots_auto", "", NULL } };
+	char tmpl[] = "/tmp/fsconc-camp-XXXXXX", err[512];
+	const char *p[2];
+	char *own[2];
+	struct camp *c;
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	own[0] = write_set_meta(tmpl, "a", "on", 1, "2026-12-02T06:01:00Z",
+	    10, 20, cap10);
+	own[1] = write_set_meta(tmpl, "b", "on", 2, "2026-12-02T06:01:00Z",
+	    10, 20, cap10);
+	p[0] = own[0];
+	p[1] = own[1];
+	c = camp_from_sets(p, 2, NULL, err, sizeof(err));
+	assert_non_null(c);
+	assert_int_equal(c->auto_cap, 10);
+	camp_free(c);
+	/* Another cap, or none, beside it: refused, in either order. */
+	free(own[1]);
+	own[1] = write_set_meta(tmpl, "c", "on", 3, "2026-12-02T06:01:00Z",
+	    10, 20, cap9);
+	p[1] = own[1];
+	assert_null(camp_from_sets(p, 2, NULL, err, sizeof(err)));
+	assert_non_null(strstr(err, "campaign_boots_auto=9"));
+	free(own[1]);
+	own[1] = write_set_meta(tmpl, "d", "on", 4, "2026-12-02T06:01:00Z",
+	    10, 20, NULL);
+	p[1] = own[1];
+	assert_null(camp_from_sets(p, 2, NULL, err, sizeof(err)));
+	p[0] = own[1];
+	p[1] = own[0];
+	assert_null(camp_from_sets(p, 2, NULL, err, sizeof(err)));
+	/* None in any set: a fixed count. */
+	c = camp_from_sets(p, 1, NULL, err, sizeof(err));
+	assert_non_null(c);
+	assert_int_equal(c->auto_cap, 0);
+	camp_free(c);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		free(own[0]);
+		own[0] = write_set_meta(tmpl, "e", "on", 10 + (int)i,
+		    "2026-12-02T06:01:00Z", 10, 20, bad[i]);
+		p[0] = own[0];
+		assert_null(camp_from_sets(p, 1, NULL, err, sizeof(err)));
+		assert_non_null(strstr(err, "campaign_boots_auto"));
+	}
+	free(own[0]);
+	free(own[1]);
+	rm_rf(tmpl);
+}
+
 static void
 test_from_sets(void **state)
 {
@@ -855,6 +1000,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_bootstrap_seeded),
 		cmocka_unit_test(test_one_boot),
 		cmocka_unit_test(test_from_sets),
+		cmocka_unit_test(test_from_sets_auto),
+		cmocka_unit_test(test_looks),
 		cmocka_unit_test(test_from_sets_flags),
 		cmocka_unit_test(test_flags_aggregate),
 		cmocka_unit_test(test_flags_verdicts),
