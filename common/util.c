@@ -110,6 +110,23 @@ bad:
 }
 
 int
+parse_uint_at(const char **p, unsigned long long max, unsigned long long *v)
+{
+	const char *s = *p;
+
+	*v = 0;
+	if (*s < '0' || *s > '9')
+		return (-1);
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (*v > (max - (unsigned long long)(*s - '0')) / 10)
+			return (-1);
+		*v = *v * 10 + (unsigned long long)(*s - '0');
+	}
+	*p = s;
+	return (0);
+}
+
+int
 parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	const char *p = s;

@@ -48,6 +48,12 @@ int	 parse_size(const char *, uint64_t *);
 int	 parse_uint(const char *, uint64_t min, uint64_t max, uint64_t *);
 const char *parse_uint_error(char *, size_t, uint64_t min, uint64_t max);
 /*
+ * A decimal number at *p inside a larger text (digits only, at most
+ * max), *p moved past it: 0, or -1 (no digit, or above max).
+ */
+int	 parse_uint_at(const char **p, unsigned long long max,
+	    unsigned long long *);
+/*
  * A duration: a whole number with an optional unit s, m or h ("90s",
  * "10m", "1h"; bare digits are seconds), at least 1 s and at most max
  * seconds.  0, or -1 with errno EINVAL (not a duration) or ERANGE.

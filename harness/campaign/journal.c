@@ -174,24 +174,6 @@ config_index(const struct campaign *c, const char *s, size_t len, size_t *i)
 	return (0);
 }
 
-/* A decimal number at *p, digits only, up to max; *p moved past it. */
-static int
-plan_number(const char **p, unsigned long long max, unsigned long long *v)
-{
-	const char *s = *p;
-
-	*v = 0;
-	if (*s < '0' || *s > '9')
-		return (-1);
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (*v > (max - (unsigned long long)(*s - '0')) / 10)
-			return (-1);
-		*v = *v * 10 + (unsigned long long)(*s - '0');
-	}
-	*p = s;
-	return (0);
-}
-
 void
 campaign_plan_order(size_t nconfigs, int boots, uint64_t seed,
     size_t *order)
@@ -240,14 +222,14 @@ load_plan(struct campaign *c, const char *text, size_t len)
 	if (strncmp(p, "seed ", 5) != 0)
 		return (-1);
 	p += 5;
-	if (plan_number(&p, ULLONG_MAX, &v) != 0 || *p++ != '\n')
+	if (parse_uint_at(&p, ULLONG_MAX, &v) != 0 || *p++ != '\n')
 		return (-1);
 	c->f.seed = v;
 	c->slots = xcalloc(n, sizeof(*c->slots));
 	for (k = 0; p < end; k++) {
 		if (k == n || (nl = memchr(p, '\n', (size_t)(end - p))) ==
-		    NULL || plan_number(&p, n, &v) != 0 || v != k + 1 ||
-		    *p++ != ' ' || plan_number(&p, (unsigned long long)
+		    NULL || parse_uint_at(&p, n, &v) != 0 || v != k + 1 ||
+		    *p++ != ' ' || parse_uint_at(&p, (unsigned long long)
 		    c->f.boots, &round) != 0 || round == 0 || *p++ != ' ' ||
 		    p >= nl || config_index(c, p, (size_t)(nl - p), &cfg) != 0)
 			return (-1);

@@ -86,24 +86,6 @@ reboot_event_line(const struct reboot_grammar *g,
 	return (s);
 }
 
-/* A decimal number at *p, digits only, up to max; *p moved past it. */
-static int
-number(char **p, unsigned long long max, unsigned long long *v)
-{
-	char *s = *p;
-
-	*v = 0;
-	if (*s < '0' || *s > '9')
-		return (-1);
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (*v > (max - (unsigned long long)(*s - '0')) / 10)
-			return (-1);
-		*v = *v * 10 + (unsigned long long)(*s - '0');
-	}
-	*p = s;
-	return (0);
-}
-
 int
 reboot_event_parse(const struct reboot_grammar *g, char *line,
     struct reboot_event *ev, char *err, size_t errlen)
@@ -139,7 +121,8 @@ reboot_event_parse(const struct reboot_grammar *g, char *line,
 			goto bad;
 		switch (ft->kind) {
 		case REBOOT_NUM:
-			if (number(&p, ft->max, &ev->f[i].n) != 0 ||
+			if (parse_uint_at((const char **)&p, ft->max,
+			    &ev->f[i].n) != 0 ||
 			    ev->f[i].n < ft->min)
 				goto bad;
 			break;
