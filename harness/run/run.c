@@ -885,13 +885,6 @@ run_close(struct run *r, char *set_path, size_t len)
 	return (rc);
 }
 
-/* The signal owner's restore hook for --qos-sysctls (async-signal-safe). */
-static void
-restore_sysctls(void)
-{
-	(void)knob_restore_all();
-}
-
 int
 run_experiment(struct run_config *c, char *set_path, size_t len)
 {
@@ -912,8 +905,9 @@ run_experiment(struct run_config *c, char *set_path, size_t len)
 	}
 	if ((rc = run_open(c, &r)) != EXIT_OK)
 		return (rc);
+	/* --qos-sysctls: the knobs put back if a second signal kills us. */
 	harness_signals_begin(HARNESS_SIG_ORDERLY, c->qos_sysctls ?
-	    restore_sysctls : NULL, &saved);
+	    knob_restore_hook : NULL, &saved);
 	for (i = 0; !harness_interrupted; i++) {
 		/* --precision: rounds are added until the rule says stop. */
 		if (i == r->nsteps && (c->precision == 0 ||
