@@ -1,7 +1,8 @@
 # tests/long's choice of the long items .ci/run runs in what is left of
 # its time (--plan: nothing runs): from the K-th item on, wrapping round,
 # each only if its cost fits what is left; a bisect item not run without
-# its kernels built; bad options and unknown items refused with exit 2.
+# its kernels built, the lab's without its chroot; bad options and
+# unknown items refused with exit 2.
 . "$FSCONC_TOP/tests/lib.sh"
 
 L="sh $TOP/tests/long"
@@ -34,6 +35,11 @@ out=$(FSCONC_KERNEL_CACHE=$e $L --plan --budget 100000 bisect-clean)
 echo "$out" | grep -q '^# bisect-clean: not run: its kernels are not built yet' &&
     ok "a bisect item without its kernels is not run, and says so" ||
     not_ok "a bisect item without its kernels is not run, and says so" "$out"
+# Nor the lab's item before its chroot is built.
+out=$(FSCONC_LAVA_CACHE=$e $L --plan --budget 100000 lava-lab)
+echo "$out" | grep -q "^# lava-lab: not run: the lab's chroot is not built yet" &&
+    ok "the lab's item without its chroot is not run, and says so" ||
+    not_ok "the lab's item without its chroot is not run, and says so" "$out"
 out=$($L --plan boot-stop boot-kexec)
 check "named items, no budget: both, in the list's order" \
     test "$(echo "$out" | ran)" = "boot-kexec boot-stop"
