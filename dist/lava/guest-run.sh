@@ -15,14 +15,14 @@
 # the set (scripts/lava fetchset).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
-out=/var/tmp/fsconc-lava
+out=/var/tmp/fsconc-guest
 rm -rf "$out"
 mkdir -p "$out"
 # shellcheck disable=SC2086
 "$here/fsconc" run -R "$out/sets" $1 >"$out/run.log" 2>&1
 rc=$?
 cat "$out/run.log"
-set=$(sed -n 's/^Result set: //p' "$out/run.log" | tail -n 1)
+set=$(sed -n 's/^[Rr]esult set: //p' "$out/run.log" | tail -n 1)
 if [ $rc -ne 0 ] || [ ! -d "$set" ]; then
 	lava-test-case fsconc-run --result fail
 	exit 0
