@@ -213,10 +213,20 @@ struct bis_sim {
 	/* Steps judged good or bad at the end, and those judged wrong
 	   (their nominal rate: at most 1 / (1 + odds) each). */
 	size_t	 judged, misjudged;
+	/* Over bisects, the sums of judged^2, misjudged^2 and their
+	   product: a bisect's steps are not independent, so the rate's
+	   standard error is taken over bisects (bis_sim_step_se). */
+	double	 jj, mm, jm;
 };
 void	 bis_simulate(const struct bis_rule *, size_t runs, size_t cmin,
 	    size_t cmax, double effect, double pskip, double pout,
 	    uint64_t seed, struct bis_sim *);
+/*
+ * The standard error of misjudged / judged, a ratio of sums over the
+ * bisects (the delta method, clustered by bisect); NAN without a judged
+ * step.
+ */
+double	 bis_sim_step_se(const struct bis_sim *);
 /*
  * Campaigns of 2 configurations (sd 1, the candidate effect sd worse),
  * boots added a round at a time until bis_auto_stop (rule->fixed: that
