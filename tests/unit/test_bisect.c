@@ -176,6 +176,27 @@ test_endpoints_refuse(void **state)
 }
 
 /* A step's log Bayes factor against numpy's design-matrix route. */
+/*
+ * A step between two endpoints: a history of 3 commits, in which the
+ * odds of the culprit's position are the Bayes factor of the step
+ * grouped with the bad boots against with the good.
+ */
+static int
+judge3(const double *g, size_t ng, const double *b, size_t nb,
+    const double *x, size_t nx, const struct bis_rule *r, struct bis_step *s)
+{
+	struct bis_point p[3];
+
+	memset(p, 0, sizeof(p));
+	p[0].boots = g;
+	p[0].nboots = ng;
+	p[1].boots = x;
+	p[1].nboots = nx;
+	p[2].boots = b;
+	p[2].nboots = nb;
+	return (bis_verdict_at(p, 3, 1, r, s));
+}
+
 static void
 test_judge_numpy(void **state)
 {
@@ -195,36 +216,36 @@ test_judge_numpy(void **state)
 
 	(void)state;
 	bis_rule_default(&r);
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), xb, N(xb), &r, &s),
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), xb, N(xb), &r, &s),
 	    0);
 	assert_rel(s.lodds, ref[0], 1e-9);
 	assert_near(s.pbad, 1 / (1 + exp(-ref[0])), 1e-12);
 	assert_int_equal(s.verdict, BIS_BAD);	/* log 99 = 4.6 */
 	assert_near(s.mean, 11.2, 1e-12);
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), xg, N(xg), &r, &s),
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), xg, N(xg), &r, &s),
 	    0);
 	assert_rel(s.lodds, ref[1], 1e-9);
 	assert_int_equal(s.verdict, BIS_GOOD);
 	/* One boot at the midpoint: even odds; below step_min: unknown. */
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), xo, 1, &r, &s), 0);
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), xo, 1, &r, &s), 0);
 	assert_near(s.lodds, ref[2], 1e-9);
 	assert_near(s.pbad, 0.5, 1e-9);
 	assert_int_equal(s.verdict, BIS_UNKNOWN);
-	assert_int_equal(bis_judge(ua, N(ua), ub, N(ub), xu, 1, &r, &s), 0);
+	assert_int_equal(judge3(ua, N(ua), ub, N(ub), xu, 1, &r, &s), 0);
 	assert_rel(s.lodds, ref[3], 1e-9);
 	assert_int_equal(s.verdict, BIS_UNKNOWN);	/* 1 boot < 2 */
 	r.step_min = 1;
-	assert_int_equal(bis_judge(ua, N(ua), ub, N(ub), xu, 1, &r, &s), 0);
+	assert_int_equal(judge3(ua, N(ua), ub, N(ub), xu, 1, &r, &s), 0);
 	assert_int_equal(s.verdict, BIS_BAD);
 	/* The stricter the odds, the more it takes. */
 	r.odds = 999;
-	assert_int_equal(bis_judge(ua, N(ua), ub, N(ub), xu, 1, &r, &s), 0);
+	assert_int_equal(judge3(ua, N(ua), ub, N(ub), xu, 1, &r, &s), 0);
 	assert_int_equal(s.verdict, BIS_UNKNOWN);
 	/* Fixed: the likelier model, whatever the odds. */
 	r.fixed = 2;
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), xb, 1, &r, &s), 0);
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), xb, 1, &r, &s), 0);
 	assert_int_equal(s.verdict, BIS_UNKNOWN);
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), xb, 2, &r, &s), 0);
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), xb, 2, &r, &s), 0);
 	assert_int_equal(s.verdict, BIS_BAD);
 }
 
@@ -239,28 +260,28 @@ test_judge_edges(void **state)
 	(void)state;
 	bis_rule_default(&r);
 	/* No spread anywhere: the step equal to one endpoint is it. */
-	assert_int_equal(bis_judge(c10, 3, c11, 3, x, 2, &r, &s), 0);
+	assert_int_equal(judge3(c10, 3, c11, 3, x, 2, &r, &s), 0);
 	assert_true(isinf(s.lodds) && s.lodds > 0);
 	assert_near(s.pbad, 1, 0);
 	assert_int_equal(s.verdict, BIS_BAD);
 	x[0] = x[1] = 10;
-	assert_int_equal(bis_judge(c10, 3, c11, 3, x, 2, &r, &s), 0);
+	assert_int_equal(judge3(c10, 3, c11, 3, x, 2, &r, &s), 0);
 	assert_true(isinf(s.lodds) && s.lodds < 0);
 	assert_int_equal(s.verdict, BIS_GOOD);
 	/* Every boot alike, endpoints too: no telling. */
-	assert_int_equal(bis_judge(c10, 3, c10, 3, x, 2, &r, &s), 0);
+	assert_int_equal(judge3(c10, 3, c10, 3, x, 2, &r, &s), 0);
 	assert_near(s.lodds, 0, 0);
 	assert_int_equal(s.verdict, BIS_UNKNOWN);
 	/* No boot yet. */
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), x, 0, &r, &s), 0);
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), x, 0, &r, &s), 0);
 	assert_int_equal(s.verdict, BIS_UNKNOWN);
 	assert_true(isnan(s.lodds));
 	/* Refused. */
 	x[1] = NAN;
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), x, 2, &r, &s), -1);
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), x, 2, &r, &s), -1);
 	x[1] = INFINITY;
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), x, 2, &r, &s), -1);
-	assert_int_equal(bis_judge(g1, 1, b1, N(b1), x, 1, &r, &s), -1);
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), x, 2, &r, &s), -1);
+	assert_int_equal(judge3(g1, 1, b1, N(b1), x, 1, &r, &s), -1);
 }
 
 /* --- the driver ---------------------------------------------------------- */
