@@ -131,8 +131,9 @@ int	 bis_next(const struct bis_point *pts, size_t n,
  * is judged by the posterior of the culprit's position given every
  * commit's boots (a linear history has one change: uniform prior over
  * the culprit among commits 1 .. n-1; each position splits the boots
- * into two normal groups with a common between-boot variance, flat
- * priors on the two means and 1/s on s, integrated out).  BAD when the
+ * into two normal groups with a common between-boot s, weighed by the
+ * JZS Bayes factor against one group: 1/s on s, a Cauchy prior of
+ * scale sqrt(2)/2 on the shift in units of s).  BAD when the
  * odds that the culprit is this commit or an earlier one reach
  * rule->odds, GOOD when 1/odds; UNKNOWN below step_min boots of its own,
  * or skipped.  Fixed design: the likelier side.  -1 for i out of range,

@@ -24,23 +24,27 @@
  * linear history, a single culprit), and the question is where.  The
  * posterior of the culprit's position given every commit's boots
  * measured so far: uniform prior over the positions 1 .. n-1; for each,
- * the boots before it one normal group, the rest another, a common
- * between-boot s, flat priors on the two means and 1/s on s, integrated
- * out (not plugged in: with few endpoint boots the plug-in is
- * overconfident).  A step is bad when the odds that the culprit is at
- * or before it reach rule->odds, good when the odds that it is after
- * it do.  With three commits this is the Bayes factor of the step
- * grouped with the good boots against with the bad; with more, every
- * step's boots inform the means, so that the same few endpoint boots
- * are not the whole evidence of every step in turn (judged pairwise
- * against the endpoints, a bisect's wrong steps came several at once
- * from one unlucky draw of them: 4.7% of steps at a 1 SD shift against
- * the 1% odds of 99 promise).  Posterior odds are not spoilt by
- * optional stopping (adding boots until they are large), so a step
- * stops as soon as they reach rule->odds either way: 2 or 3 boots where
- * the endpoints are far apart, more where they are close, up to the
- * cap, after which the step is undecided and counted as a skip.  The
- * odds grow with the commit, so good verdicts always lie below bad ones.
+ * the boots before it one normal group, the rest another, with a common
+ * between-boot s (prior 1/s) and a Cauchy prior on their shift in units
+ * of s, integrated out (the JZS Bayes factor of Rouder et al., 2009,
+ * against one group).  A step is bad when the odds that the culprit is
+ * at or before it reach rule->odds, good when the odds that it is after
+ * it do.  Every step's boots inform the two means, so that a few
+ * endpoint boots are not the whole evidence of every step in turn;
+ * judged pairwise against the endpoints (a Bayes factor of the step
+ * with the good boots against with the bad, flat priors on the means),
+ * 4.7% of steps were judged wrong at a 1 SD shift against the 1% odds
+ * of 99 promise.  Flat priors on the means, even over every commit,
+ * still judged 2.1% wrong: a bisect goes on only when the endpoint test
+ * rejects, so at a small shift their difference is overstated, and a
+ * flat prior takes it at its word; the Cauchy prior shrinks small
+ * shifts and leaves large ones alone (bench/README.md has the
+ * figures).  Posterior odds are not spoilt by optional stopping (adding
+ * boots until they are large), so a step stops as soon as they reach
+ * rule->odds either way: 2 or 3 boots where the endpoints are far
+ * apart, more where they are close, up to the cap, after which the
+ * step is undecided and counted as a skip.  The odds grow with the
+ * commit, so good verdicts always lie below bad ones.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -182,9 +186,7 @@ bis_endpoints(const double *good, size_t ng, const double *bad, size_t nb,
 /*
  * The prior of a step's shift in between-boot SDs: Cauchy, scale
  * sqrt(2)/2, the default of the JZS Bayes factor (Rouder et al., 2009;
- * R's BayesFactor, "medium").  A flat prior on the two means overstates
- * the shift after an endpoint test that only just rejects: at a 1 SD
- * shift it judged 2.1% of steps wrong at odds 99 (bench/README.md).
+ * R's BayesFactor, "medium").
  */
 #define STEP_PRIOR_SCALE	0.70710678118654752
 
