@@ -6,8 +6,11 @@
  * rule) against a fixed count of boots per commit, the smallest fixed
  * count (up to 20, "fixed N*") naming the culprit as often, its
  * endpoints tested at the adaptive rule's level of a look, and against 5
- * boots with the endpoints at alpha.  Then adaptive
- * boots for campaigns (`boots auto`) against a fixed count.
+ * boots with the endpoints at alpha; first a row of the histories
+ * without a regression (0 SD).  Each row gives the steps judged wrong at
+ * the end against the 1 / (1 + odds) their odds promise, with its
+ * simulation standard error over bisects.  Then adaptive boots for
+ * campaigns (`boots auto`) against a fixed count.
  *
  *   bisect_sim [-n runs] [-s seed] [-e effects] [-k pskip] [-c cap]
  *       [-o odds] [-t step_min] [-m margin%] [-u pout] [-F]
