@@ -1,8 +1,8 @@
 /*
  * analysis/bisect/bisect_rule.c: the decisions of a bisect at the level of the
- * boot.  The endpoints' Welch figures and a step's Bayes factor against
- * scipy and numpy (tests/unit/bisect_ref.py, another route to the same
- * numbers); the three ways of each rule, its refusals and edge cases
+ * boot.  The endpoints' Welch figures and a step's odds of the
+ * culprit's position against scipy and numpy (tests/unit/bisect_ref.py,
+ * another route to the same numbers); the three ways of each rule, its refusals and edge cases
  * (zero variance, one boot, values that are not finite, every step
  * skipped); bis_next as a function of the state alone (a replayed
  * journal gets the same actions); the error rates of simulated bisects;
