@@ -403,6 +403,20 @@ read_meta_at(struct rs_set *s, int dirfd, char *err, size_t errlen)
 }
 
 int
+rs_read_kconfig(struct rs_set *s, char *err, size_t errlen)
+{
+	int fd, rc;
+
+	if (s->kconfig != NULL)
+		return (0);
+	if ((fd = rs_open_set_dir(s->path, err, errlen)) == -1)
+		return (-1);
+	rc = read_kconfig(s, fd, err, errlen);
+	close(fd);
+	return (rc);
+}
+
+int
 rs_read_meta(struct rs_set *s, char *err, size_t errlen)
 {
 	int fd, rc;

@@ -267,6 +267,11 @@ struct rs_set *rs_read(const char *dir, int flags, char *err,
 struct rs_set *rs_read_at(int dirfd, const char *dir, int flags,
 	    char *err, size_t errlen);
 void	 rs_free(struct rs_set *);
+/*
+ * kernel.config into a set read without RS_KCONFIG (by its path, as
+ * rs_read would): 0 (s->kconfig NULL when it has none), or -1 with err.
+ */
+int	 rs_read_kconfig(struct rs_set *, char *err, size_t errlen);
 const char *rs_meta_get(const struct rs_set *, const char *key);
 /* 1 if some set has another value for key than the first (or none). */
 int	 rs_meta_differs(struct rs_set *const *, size_t n, const char *key);
