@@ -1,5 +1,5 @@
 /*
- * Result-set reader (set selection is select.c).  The writer fsyncs whole
+ * Result-set reader (set selection is find.c).  The writer fsyncs whole
  * lines, so a line without its newline can only be the tail of a killed
  * run: it is dropped and the rest of the set is read as usual.  Anything
  * else that the writer would not have written (a number in another
@@ -218,14 +218,14 @@ owner_check(const char *path, const struct stat *st, char *err,
  * through a symbolic link, its owner checked.  NULL with errno and err.
  */
 static char *
-read_set_file(int dirfd, const char *name, const char *path, size_t *lenp,
-    char *err, size_t errlen)
+read_set_file(int dirfd, const char *name, const char *path, off_t max,
+    size_t *lenp, char *err, size_t errlen)
 {
 	struct stat st;
 	char *buf;
 
 	if ((buf = read_bounded_at(dirfd, name, path, OPEN_NOFOLLOW,
-	    RS_MAX_FILE, lenp, &st, err, errlen)) == NULL)
+	    max, lenp, &st, err, errlen)) == NULL)
 		return (NULL);
 	if (owner_check(path, &st, err, errlen) == -1) {
 		free(buf);
@@ -233,6 +233,22 @@ read_set_file(int dirfd, const char *name, const char *path, size_t *lenp,
 		return (NULL);
 	}
 	return (buf);
+}
+
+/*
+ * kernel.config's bytes, bounded, when the set has one (older sets and
+ * those of a kernel whose config was not found have none).  What they
+ * say is checked by their reader (analysis/kconfig.h).
+ */
+static int
+read_kconfig(struct rs_set *s, int dirfd, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/kernel.config", s->path);
+	s->kconfig = read_set_file(dirfd, "kernel.config", path,
+	    RS_MAX_KCONFIG, &s->kconfig_len, err, errlen);
+	return (s->kconfig == NULL && errno != ENOENT ? -1 : 0);
 }
 
 /* A kernel thread's name as the writer writes it: [!-~] but \\ " ' `. */
@@ -264,8 +280,8 @@ read_kthreads(struct rs_set *s, int dirfd, char *err, size_t errlen)
 	int rc = -1;
 
 	snprintf(path, sizeof(path), "%s/kthreads.tsv", s->path);
-	if ((buf = read_set_file(dirfd, "kthreads.tsv", path, &len, err,
-	    errlen)) == NULL)
+	if ((buf = read_set_file(dirfd, "kthreads.tsv", path, RS_MAX_FILE,
+	    &len, err, errlen)) == NULL)
 		return (errno == ENOENT ? 0 : -1);
 	for (line = buf; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
@@ -356,8 +372,8 @@ read_meta_at(struct rs_set *s, int dirfd, char *err, size_t errlen)
 	int rc;
 
 	path = xasprintf("%s/meta", s->path);
-	if ((buf = read_set_file(dirfd, "meta", path, &len, err, errlen)) ==
-	    NULL) {
+	if ((buf = read_set_file(dirfd, "meta", path, RS_MAX_FILE, &len, err,
+	    errlen)) == NULL) {
 		free(path);
 		return (-1);
 	}
@@ -384,6 +400,20 @@ read_meta_at(struct rs_set *s, int dirfd, char *err, size_t errlen)
 	free(buf);
 	free(path);
 	return (rc == -1 ? -1 : 0);
+}
+
+int
+rs_read_kconfig(struct rs_set *s, char *err, size_t errlen)
+{
+	int fd, rc;
+
+	if (s->kconfig != NULL)
+		return (0);
+	if ((fd = rs_open_set_dir(s->path, err, errlen)) == -1)
+		return (-1);
+	rc = read_kconfig(s, fd, err, errlen);
+	close(fd);
+	return (rc);
 }
 
 int
@@ -637,17 +667,17 @@ read_table(struct rs_set *s, int dirfd, const char *file, int workers,
 	const char *why;
 	struct lines l;
 	struct rowkey *keys = NULL;
-	struct rs_run *r;
+	struct rs_batch *r;
 	struct rs_worker *k;
 	const struct rs_column *cols = workers ? rs_worker_columns :
-	    rs_run_columns;
-	size_t ncols = workers ? rs_nworker_columns : rs_nrun_columns;
+	    rs_batch_columns;
+	size_t ncols = workers ? rs_nworker_columns : rs_nbatch_columns;
 	size_t len, n, want, col, fixed, nrows = 0;
 	int rc = -1, got;
 
 	path = xasprintf("%s/%s", s->path, file);
-	if ((buf = read_set_file(dirfd, file, path, &len, err, errlen)) ==
-	    NULL) {
+	if ((buf = read_set_file(dirfd, file, path, RS_MAX_FILE, &len, err,
+	    errlen)) == NULL) {
 		/* Only runs.tsv is required; a set may lack per-worker data. */
 		if (workers && errno == ENOENT)
 			rc = 0;
@@ -695,19 +725,17 @@ read_table(struct rs_set *s, int dirfd, const char *file, int workers,
 			    s->workers[s->nworkers].worker, l.lineno, 0 };
 			s->nworkers++;
 		} else {
-			s->runs = xrealloc(s->runs,
-			    (s->nruns + 1) * sizeof(*s->runs));
-			r = &s->runs[s->nruns];
+			s->batches = xrealloc(s->batches,
+			    (s->nbatches + 1) * sizeof(*s->batches));
+			r = &s->batches[s->nbatches];
 			memset(r, 0, sizeof(*r));
 			if ((why = parse_row(s, f, cols, ncols, fixed, r,
 			    r->metric, r->reason, sizeof(r->reason), &col)) !=
 			    NULL)
 				goto bad;
-			keys[nrows] = (struct rowkey){ s->runs[s->nruns].jobs,
-			    s->runs[s->nruns].rep, 0, l.lineno,
-			    s->runs[s->nruns].disturbed ||
-			    s->runs[s->nruns].warmup };
-			s->nruns++;
+			keys[nrows] = (struct rowkey){ r->jobs, r->rep, 0,
+			    l.lineno, r->disturbed || r->warmup };
+			s->nbatches++;
 		}
 		nrows++;
 	}
@@ -812,7 +840,8 @@ rs_read_at(int dirfd, const char *dir, int flags, char *err, size_t errlen)
 	if (read_table(s, dirfd, "runs.tsv", 0, err, errlen) == -1 ||
 	    (!(flags & RS_RUNS_ONLY) &&
 	    (read_table(s, dirfd, "workers.tsv", 1, err, errlen) == -1 ||
-	    read_kthreads(s, dirfd, err, errlen) == -1)))
+	    read_kthreads(s, dirfd, err, errlen) == -1)) ||
+	    ((flags & RS_KCONFIG) && read_kconfig(s, dirfd, err, errlen) == -1))
 		goto bad;
 	return (s);
 bad:
@@ -836,9 +865,10 @@ rs_free(struct rs_set *s)
 		for (i = 0; i < s->nmetrics; i++)
 			free(s->metrics[i]);
 	free(s->metrics);
-	free(s->runs);
+	free(s->batches);
 	free(s->workers);
 	free(s->kthreads);
+	free(s->kconfig);
 	free(s->path);
 	free(s);
 }
@@ -883,11 +913,11 @@ rs_levels(const struct rs_set *s, int **levels)
 	int *v;
 	size_t i;
 
-	v = xcalloc(s->nruns + 1, sizeof(int));
-	for (i = 0; i < s->nruns; i++)
-		v[i] = s->runs[i].jobs;
+	v = xcalloc(s->nbatches + 1, sizeof(int));
+	for (i = 0; i < s->nbatches; i++)
+		v[i] = s->batches[i].jobs;
 	*levels = v;
-	return (rs_levels_sort(v, s->nruns));
+	return (rs_levels_sort(v, s->nbatches));
 }
 
 size_t
@@ -895,15 +925,15 @@ rs_values(const struct rs_set *s, int jobs, const char *metric,
     double **values)
 {
 	const struct rs_column *c = NULL;
-	const struct rs_run *r;
+	const struct rs_batch *r;
 	double *v, x;
 	size_t i, n = 0, m = 0;
 
 	*values = NULL;
-	for (i = 0; i < rs_nrun_columns && c == NULL; i++)
-		if (rs_col_is_value(&rs_run_columns[i]) &&
-		    strcmp(metric, rs_run_columns[i].name) == 0)
-			c = &rs_run_columns[i];
+	for (i = 0; i < rs_nbatch_columns && c == NULL; i++)
+		if (rs_col_is_value(&rs_batch_columns[i]) &&
+		    strcmp(metric, rs_batch_columns[i].name) == 0)
+			c = &rs_batch_columns[i];
 	if (c == NULL) {
 		for (m = 0; m < s->nmetrics; m++)
 			if (strcmp(metric, s->metrics[m]) == 0)
@@ -911,10 +941,10 @@ rs_values(const struct rs_set *s, int jobs, const char *metric,
 		if (m == s->nmetrics)
 			return (0);
 	}
-	v = xcalloc(s->nruns + 1, sizeof(double));
-	for (i = 0; i < s->nruns; i++) {
-		r = &s->runs[i];
-		if (r->jobs != jobs || !rs_run_counts(r))
+	v = xcalloc(s->nbatches + 1, sizeof(double));
+	for (i = 0; i < s->nbatches; i++) {
+		r = &s->batches[i];
+		if (r->jobs != jobs || !rs_batch_counts(r))
 			continue;
 		x = c != NULL ? rs_col_value(c, r) : r->metric[m];
 		if (isfinite(x))

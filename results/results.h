@@ -72,7 +72,7 @@ const char *rs_meta_key_now(const char *key);
 #define RS_MAX_FILE	((off_t)256 << 20)	/* bytes of a set's file read */
 
 /* One row of runs.tsv: one batch. */
-struct rs_run {
+struct rs_batch {
 	int		 jobs;
 	int		 rep;
 	double		 real, user, sys;	/* seconds */
@@ -103,7 +103,7 @@ struct rs_run {
  * out (disturbed, profiled: results_impl.h's RCF_UNCOUNTED).  Only such
  * batches reach the jobs-N files and rs_values.
  */
-int	 rs_run_counts(const struct rs_run *);
+int	 rs_batch_counts(const struct rs_batch *);
 
 /* One row of workers.tsv. */
 struct rs_worker {
@@ -148,12 +148,18 @@ void	 rs_meta(struct rs_writer *, const char *key, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 /* meta itself, for describers (md_describe etc.): write with meta_put. */
 FILE	*rs_meta_file(struct rs_writer *);
-void	 rs_add_run(struct rs_writer *, const struct rs_run *);
+void	 rs_add_batch(struct rs_writer *, const struct rs_batch *);
 void	 rs_add_worker(struct rs_writer *, const struct rs_worker *);
 /* kthreads.tsv, whole, replaced durably.  0, or -1 (message printed). */
 struct rs_kthread;
 int	 rs_write_kthreads(struct rs_writer *, const struct rs_kthread *,
 	    size_t n);
+/*
+ * kernel.config, the running kernel's config in its normal form
+ * (analysis/kconfig.h makes it), written durably.  0, or -1 (message
+ * printed).
+ */
+int	 rs_write_kconfig(struct rs_writer *, const char *text, size_t len);
 /*
  * Flush and fsync everything written so far: a repetition is complete.
  * 0, or -1 after a warn(3) message.  rs_close commits, then frees.
@@ -186,14 +192,18 @@ struct rs_set {
 	char		*path;
 	struct rs_kv	*meta;
 	size_t		 nmeta;
-	struct rs_run	*runs;
-	size_t		 nruns;
+	struct rs_batch	*batches;
+	size_t		 nbatches;
 	struct rs_worker *workers;
 	size_t		 nworkers;
 	char		**metrics;	/* workload metrics, column order */
 	size_t		 nmetrics;
 	struct rs_kthread *kthreads;	/* kthreads.tsv; none in older sets */
 	size_t		 nkthreads;
+	char		*kconfig;	/* kernel.config's bytes, NUL-
+					   terminated, with RS_KCONFIG; NULL
+					   when the set has none */
+	size_t		 kconfig_len;
 };
 
 /*
@@ -237,6 +247,10 @@ struct rs_set *rs_open(const char *root, const char *what, char *err,
  * reads thousands of sets.
  */
 #define RS_RUNS_ONLY	1
+/* kernel.config read too, at most RS_MAX_KCONFIG bytes (kconfig_from_set
+   checks what it says). */
+#define RS_KCONFIG	2
+#define RS_MAX_KCONFIG	((off_t)8 << 20)
 struct rs_set *rs_read(const char *dir, int flags, char *err,
 	    size_t errlen);
 /*
@@ -253,6 +267,11 @@ struct rs_set *rs_read(const char *dir, int flags, char *err,
 struct rs_set *rs_read_at(int dirfd, const char *dir, int flags,
 	    char *err, size_t errlen);
 void	 rs_free(struct rs_set *);
+/*
+ * kernel.config into a set read without RS_KCONFIG (by its path, as
+ * rs_read would): 0 (s->kconfig NULL when it has none), or -1 with err.
+ */
+int	 rs_read_kconfig(struct rs_set *, char *err, size_t errlen);
 const char *rs_meta_get(const struct rs_set *, const char *key);
 /* 1 if some set has another value for key than the first (or none). */
 int	 rs_meta_differs(struct rs_set *const *, size_t n, const char *key);

@@ -1,5 +1,5 @@
 /*
- * Result sets side by side, computed: the guard (the meta keys that
+ * Result sets side by side, computed: the meta check (the meta keys that
  * differ, before any number), per level and metric a ministat block with
  * its tests, the effective-concurrency table, the USL fits, the validity
  * flags and the verdict on real time, all in a struct compare_result
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/kconfig.h"
 #include "analysis/stats.h"
 #include "analysis/compare.h"
 #include "results/results.h"
@@ -86,14 +87,14 @@ result_init(struct compare_result *r, struct rs_set *const *sets,
 	}
 }
 
-/* --- the guard --------------------------------------------------------- */
+/* --- the meta check ---------------------------------------------------- */
 
 /*
  * Every meta key whose value differs, before any number.  Different
  * archives make the numbers incomparable: refuse unless --force.
  */
 static void
-guard(struct compare_result *r)
+meta_check(struct compare_result *r)
 {
 	struct compare_diff *d;
 	const char *key;
@@ -130,20 +131,20 @@ guard(struct compare_result *r)
 	}
 	if (sha_differs && !r->o->force) {
 		r->v.refused = 1;
-		add_warn(&r->guard_warn, &r->nguard_warn, "compare: "
+		add_warn(&r->meta_warn, &r->nmeta_warn, "compare: "
 		    "archive_sha256 differs: the sets extracted different "
 		    "archives (--force to compare anyway)");
 		return;
 	}
 	if (sha_differs)
-		add_warn(&r->guard_warn, &r->nguard_warn, "warning: "
+		add_warn(&r->meta_warn, &r->nmeta_warn, "warning: "
 		    "archive_sha256 differs (compared anyway: --force)");
 	else if (sha_missing)
-		add_warn(&r->guard_warn, &r->nguard_warn, "warning: "
+		add_warn(&r->meta_warn, &r->nmeta_warn, "warning: "
 		    "archive_sha256 not recorded in every set: cannot check "
 		    "that the archives are the same");
 	if (r->v.ndiff > 0)
-		add_warn(&r->guard_warn, &r->nguard_warn, "warning: %d meta "
+		add_warn(&r->meta_warn, &r->nmeta_warn, "warning: %d meta "
 		    "key%s differ%s between the sets (see the list)",
 		    r->v.ndiff, r->v.ndiff == 1 ? "" : "s",
 		    r->v.ndiff == 1 ? "s" : "");
@@ -422,14 +423,16 @@ compare_result_free(struct compare_result *r)
 		free(r->lab[i]);
 		free(r->path[i]);
 		free(r->gates[i]);
+		kconfig_free(&r->kc[i]);
+		free(r->kdiff[i]);
 	}
 	for (i = 0; i < r->nblocks; i++)
 		free_ds(r->blocks[i].ds, r->nsets);
-	for (i = 0; i < r->nguard_warn; i++)
-		free(r->guard_warn[i]);
+	for (i = 0; i < r->nmeta_warn; i++)
+		free(r->meta_warn[i]);
 	for (i = 0; i < r->nlevel_warn; i++)
 		free(r->level_warn[i]);
-	free(r->guard_warn);
+	free(r->meta_warn);
 	free(r->level_warn);
 	free(r->diffs);
 	free(r->levels);
@@ -442,12 +445,47 @@ compare_result_free(struct compare_result *r)
 }
 
 void
-compare_compute_guard(struct rs_set *const *sets, size_t nsets,
+compare_compute_meta_check(struct rs_set *const *sets, size_t nsets,
     const struct compare_opts *o, struct compare_result *r)
 {
 	result_init(r, sets, nsets < COMPARE_MAX_SETS ? nsets :
 	    COMPARE_MAX_SETS, o);
-	guard(r);
+	meta_check(r);
+}
+
+/*
+ * The options in which each set's kernel config differs from the
+ * baseline's, where their hashes differ (a config that cannot be read
+ * is said, and not compared).
+ */
+static void
+kconfig_diffs(struct compare_result *r)
+{
+	const char *h0 = rs_meta_get(r->sets[0], KCONFIG_KEY_HASH), *h;
+	char err[1024];
+	size_t i;
+
+	if (h0 == NULL)
+		return;
+	for (i = 1; i < r->nsets; i++) {
+		h = rs_meta_get(r->sets[i], KCONFIG_KEY_HASH);
+		if (h == NULL || strcmp(h, h0) == 0)
+			continue;
+		if ((r->kc[0].n == 0 && (rs_read_kconfig(r->sets[0], err,
+		    sizeof(err)) != 0 || kconfig_from_set(r->sets[0],
+		    &r->kc[0], err, sizeof(err)) != 0)) ||
+		    rs_read_kconfig(r->sets[i], err, sizeof(err)) != 0 ||
+		    kconfig_from_set(r->sets[i], &r->kc[i], err,
+		    sizeof(err)) != 0) {
+			add_warn(&r->meta_warn, &r->nmeta_warn, "compare: %s: "
+			    "kernel configs not compared", err);
+			if (r->kc[0].n == 0)
+				return;
+			continue;
+		}
+		r->nkdiff[i] = kconfig_diff(&r->kc[0], &r->kc[i],
+		    &r->kdiff[i]);
+	}
 }
 
 int
@@ -464,9 +502,10 @@ compare_compute(struct rs_set *const *sets, size_t nsets,
 		return (-1);
 	}
 	result_init(r, sets, nsets, o);
-	guard(r);
+	meta_check(r);
 	if (r->v.refused)
 		return (0);
+	kconfig_diffs(r);
 	metrics = o->metrics != NULL ? o->metrics : default_metrics;
 	nmetrics = o->metrics != NULL ? o->nmetrics :
 	    sizeof(default_metrics) / sizeof(default_metrics[0]);

@@ -1,7 +1,7 @@
 /*
  * compare's output, rendered from a struct compare_result (compare.c
  * computes it).  Order, text or JSON: the sets, the meta keys that
- * differ (the guard, before any number), per level and metric a ministat
+ * differ (the meta check, before any number), per level and metric a ministat
  * block with a Welch line, the effective-concurrency table, the USL
  * fits, the validity flags, the verdict on real time.  Warnings are said
  * (warnx) where the output reaches them.
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/kconfig.h"
 #include "analysis/stats.h"
 #include "analysis/compare.h"
 #include "results/results.h"
@@ -45,8 +46,73 @@ text_sets(FILE *out, const struct compare_result *r)
 	fputc('\n', out);
 }
 
+/* Options named in the text; JSON names all. */
+#define KCONFIG_SHOWN	5
+
+/* The kernel configs' differences, where sets' configs were compared. */
+static void
+text_kconfig(FILE *out, const struct compare_result *r)
+{
+	char buf[1024];
+	size_t i, n;
+	int head = 0;
+
+	for (i = 1; i < r->nsets; i++) {
+		if (r->kc[i].n == 0)
+			continue;
+		if (!head++)
+			fprintf(out, "Kernel configs (kernel.config):\n");
+		n = r->nkdiff[i];
+		kconfig_diff_text(buf, sizeof(buf), r->kdiff[i], n,
+		    KCONFIG_SHOWN);
+		fprintf(out, "  %c against x: %zu option%s differ%s: %s\n",
+		    syms[i], n, n == 1 ? "" : "s", n == 1 ? "s" : "", buf);
+	}
+}
+
+static void
+json_or_null(FILE *out, const char *s)
+{
+	if (s != NULL)
+		json_string(out, s);
+	else
+		fputs("null", out);
+}
+
+static void
+json_kconfig(FILE *out, const struct compare_result *r)
+{
+	size_t i, k;
+	int first = 1;
+
+	for (i = 1; i < r->nsets; i++)
+		if (r->kc[i].n != 0)
+			break;
+	if (i == r->nsets)
+		return;
+	fputs(",\"kernel_config_differences\":[", out);
+	for (i = 1; i < r->nsets; i++) {
+		if (r->kc[i].n == 0)
+			continue;
+		fprintf(out, "%s{\"set\":%zu,\"differ\":%zu,\"options\":[",
+		    first ? "" : ",", i, r->nkdiff[i]);
+		for (k = 0; k < r->nkdiff[i]; k++) {
+			fputs(k ? ",{\"name\":" : "{\"name\":", out);
+			json_string(out, r->kdiff[i][k].name);
+			fputs(",\"value\":", out);
+			json_or_null(out, r->kdiff[i][k].b);
+			fputs(",\"baseline\":", out);
+			json_or_null(out, r->kdiff[i][k].a);
+			fputc('}', out);
+		}
+		fputs("]}", out);
+		first = 0;
+	}
+	fputc(']', out);
+}
+
 static int
-text_guard(FILE *out, const struct compare_result *r)
+text_meta_check(FILE *out, const struct compare_result *r)
 {
 	const struct compare_diff *d;
 	size_t i, k, width = 0;
@@ -70,7 +136,8 @@ text_guard(FILE *out, const struct compare_result *r)
 			fputc('\n', out);
 		}
 	}
-	say(r->guard_warn, r->nguard_warn);
+	text_kconfig(out, r);
+	say(r->meta_warn, r->nmeta_warn);
 	return (r->v.refused ? -1 : 0);
 }
 
@@ -279,15 +346,15 @@ text_verdict(FILE *out, const struct compare_result *r)
 }
 
 int
-compare_render_guard(FILE *out, const struct compare_result *r)
+compare_render_meta_check(FILE *out, const struct compare_result *r)
 {
-	return (text_guard(out, r));
+	return (text_meta_check(out, r));
 }
 
 int
-compare_say_guard(const struct compare_result *r)
+compare_say_meta_check(const struct compare_result *r)
 {
-	say(r->guard_warn, r->nguard_warn);
+	say(r->meta_warn, r->nmeta_warn);
 	return (r->v.refused ? -1 : 0);
 }
 
@@ -297,7 +364,7 @@ compare_render_text(FILE *out, const struct compare_result *r)
 	size_t i;
 
 	text_sets(out, r);
-	if (text_guard(out, r) == -1)
+	if (text_meta_check(out, r) == -1)
 		return (-1);
 	say(r->level_warn, r->nlevel_warn);
 	for (i = 0; i < r->nblocks; i++)
@@ -336,7 +403,7 @@ json_sets(FILE *out, const struct compare_result *r)
 }
 
 static int
-json_guard(FILE *out, const struct compare_result *r)
+json_meta_check(FILE *out, const struct compare_result *r)
 {
 	const struct compare_diff *d;
 	size_t i, k;
@@ -358,7 +425,8 @@ json_guard(FILE *out, const struct compare_result *r)
 		fputs("]}", out);
 	}
 	fputc(']', out);
-	say(r->guard_warn, r->nguard_warn);
+	json_kconfig(out, r);
+	say(r->meta_warn, r->nmeta_warn);
 	return (r->v.refused ? -1 : 0);
 }
 
@@ -516,7 +584,7 @@ compare_render_json(FILE *out, const struct compare_result *r)
 	int first = 1;
 
 	json_sets(out, r);
-	if (json_guard(out, r) == -1) {
+	if (json_meta_check(out, r) == -1) {
 		fputs(",\"refused\":true}\n", out);
 		return (-1);
 	}
