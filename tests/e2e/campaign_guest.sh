@@ -20,9 +20,9 @@
 # nothing beside the lanes) and loads no disk's modules (--tmpfs-only:
 # its disk is tmpfs), and the workload is small: a 6 MiB archive
 # of 300 entries, 3 repetitions a boot, which is all the report's
-# figures need (a within-boot variance, 3 boots a side); its cost was
-# the suite's: 10 repetitions of the 32 MiB default archive took 5 s
-# each under emulation, 100 s a boot.  It runs beside the other suites,
+# figures need (a within-boot variance, 3 boots a side), where 10
+# repetitions of the 32 MiB default archive took 5 s each at a host
+# load of 20, over 100 s a boot.  It runs beside the other suites,
 # in the background with the other guests: it needs only the tests'
 # binary, so it boots while make check builds the unit tests and the
 # ASan twin (tests/run --build-rest).  9 guest boots (6 planned, the
@@ -88,7 +88,8 @@ id=$(cat "$R/campaign/active" 2>/dev/null)
 j="$R/campaign/$id/journal"
 # One boot, the hook's resume in it, with CMDLINE.
 guest() {
-	sh "$TOP/scripts/manycpu" --one-thread --tmpfs-only --share "$TOP" --smp 2 --mem 1024 --timeout $((400 * k)) --append "$1" -- \
+	sh "$TOP/scripts/manycpu" --one-thread --tmpfs-only --share "$TOP" \
+	    --smp 2 --mem 1024 --timeout $((400 * k)) --append "$1" -- \
 	    env FSCONC_TEST_EXEC="$w/exec.sh" FSCONC_TEST_HOOK_DIR="$w/hook" \
 	    FSCONC_TEST_FOREIGN=0 "$FSCONC" campaign resume -R "$R" --id "$id" \
 	    >>"$w/guest.out" 2>&1
@@ -116,7 +117,8 @@ while [ -n "$id" ] && [ -e "$R/campaign/active" ] && [ $n -lt 12 ] &&
 		killed=1
 		rows0=$(rows)
 		# manycpu itself in the background: its TERM stops qemu.
-		sh "$TOP/scripts/manycpu" --one-thread --tmpfs-only --share "$TOP" --smp 2 --mem 1024 --timeout $((400 * k)) --append "$cl" -- \
+		sh "$TOP/scripts/manycpu" --one-thread --tmpfs-only --share "$TOP" \
+		    --smp 2 --mem 1024 --timeout $((400 * k)) --append "$cl" -- \
 		    env FSCONC_TEST_EXEC="$w/exec.sh" FSCONC_TEST_HOOK_DIR="$w/hook" \
 		    FSCONC_TEST_FOREIGN=0 "$FSCONC" campaign resume -R "$R" --id "$id" \
 		    >>"$w/guest.out" 2>&1 &
