@@ -6,13 +6,19 @@
  * trusts only state owned by root or the caller (trusted.c), and every
  * action is an event appended to the job's journal before it is taken
  * (journal.c).  Each user gives its own table of events and its rules;
- * the line grammar, the reader and the one writer are here.
+ * the line grammar, the reader and the one writer are here.  The
+ * machine has one resume hook (hook.c); the next boot is set by one of
+ * the boot methods (methods.c), and once up is checked to be the one
+ * asked for (check.c, kernel_linux.c, kernel_freebsd.c).
  */
 #ifndef FSCONC_HARNESS_REBOOT_H
 #define FSCONC_HARNESS_REBOOT_H
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
+
+#include "md-setup/md.h"
 
 /* --- trusted state and the locks (trusted.c) --------------------------- */
 
@@ -199,5 +205,172 @@ int	 reboot_journal_replay(const struct reboot_journal *, int *torn,
  */
 int	 reboot_journal_append(const struct reboot_journal *,
 	    const struct reboot_event *ev, char *err, size_t errlen);
+
+/* --- the resume hook (hook.c) ------------------------------------------- */
+
+/*
+ * Where commands go: run, or with plan set printed there (--dry-run),
+ * for os.  FSCONC_TEST_EXEC names a program every command is run
+ * through instead (its argv after it), FSCONC_TEST_HOOK_DIR the hook's
+ * directory (tests).
+ */
+struct reboot_ctx {
+	FILE		*plan;
+	enum md_os	 os;
+};
+/*
+ * The machine's one resume hook: a systemd unit (Linux) or an rc.d
+ * script (FreeBSD) that runs "BIN CMD resume -R ROOT --id ID" once the
+ * system is up (CMD "campaign", "bisect").  Installed root-owned; in
+ * plan mode printed.  0, or -1 with err.
+ */
+const char *reboot_hook_path(enum md_os);
+int	 reboot_hook_install(const struct reboot_ctx *, const char *bin,
+	    const char *cmd, const char *root, const char *id, char *err,
+	    size_t errlen);
+int	 reboot_hook_remove(const struct reboot_ctx *, char *err,
+	    size_t errlen);
+/* The id the installed hook resumes (malloc'd; "" when it names none),
+   or NULL if there is no hook. */
+char	*reboot_hook_id(enum md_os);
+/*
+ * The hook removed if it is job id's or names none, never another
+ * job's (one started since, or the one a failed start found): 0, or -1
+ * with err.
+ */
+int	 reboot_hook_release(const struct reboot_ctx *, const char *id,
+	    char *err, size_t errlen);
+
+/* --- boot methods (methods.c) ------------------------------------------- */
+
+enum reboot_method {
+	REBOOT_NEXTBOOT,	/* FreeBSD: nextboot -k -e, shutdown -r now */
+	REBOOT_KEXEC,		/* Linux: kexec -l, systemctl kexec */
+	REBOOT_GRUB,		/* Linux: grub-reboot ENTRY, systemctl reboot */
+	REBOOT_SYSTEMD_BOOT,	/* Linux: bootctl set-oneshot ENTRY, reboot */
+	REBOOT_COMMAND,		/* an argv that boots the machine (guests) */
+	REBOOT_NMETHODS
+};
+/* The method's name in a job's file ("grub-reboot"); the method a name
+   names, or -1. */
+const char *reboot_method_name(enum reboot_method);
+int	 reboot_method_parse(const char *name);
+/*
+ * A word a boot option, kernel path or argv may hold: letters, digits
+ * and . _ , : = / + @ % - only (never a blank, quote, control character
+ * or shell metacharacter).  NULL, or the offending character described.
+ */
+const char *reboot_word_error(const char *, char *buf, size_t len);
+/* Run argv (NULL-ended) with env ("K=V", NULL-ended, may be NULL) added,
+   or print it in plan mode.  0, or -1 with err. */
+int	 reboot_exec(const struct reboot_ctx *, char *const *argv,
+	    char *const *env, char *err, size_t errlen);
+/* The plan's line of that command, without its newline: "env K=V ...
+   argv", each word quoted as a shell would need it. */
+void	 reboot_plan_command(FILE *, char *const *argv, char *const *env);
+
+/* How a job's machine boots: its file says. */
+struct reboot_how {
+	enum reboot_method method;
+	char		**command;	/* REBOOT_COMMAND: argv, NULL-ended */
+	size_t		 ncommand;
+	/* The boot options every target of the job sets (pointers into
+	   them): the running kernel's words of the same names are not
+	   carried to the next boot. */
+	char		**setwords;
+	size_t		 nsetwords;
+};
+/* What one boot is to be (the strings are the caller's: they reach
+   argv as they are). */
+struct reboot_target {
+	char		*name;		/* a configuration, a commit */
+	char		*kernel;	/* FreeBSD: directory under /boot;
+					   Linux: the image's path */
+	char		*initrd;	/* Linux, kexec */
+	char		*entry;		/* grub-reboot, systemd-boot entry */
+	char		*release;	/* uname -r / kern.ident expected */
+	char		**bootopts;	/* tunables VAR=VALUE (FreeBSD) or
+					   command-line words (Linux) */
+	size_t		 nbootopts;
+};
+struct reboot_boot_ops {
+	enum reboot_method method;
+	/*
+	 * Make the next boot t's, boot number bootno of job id (a
+	 * one-shot), and reboot.  0, or -1 with err.
+	 */
+	int	(*boot)(const struct reboot_ctx *, const struct reboot_how *,
+		    const struct reboot_target *t, const char *id, int bootno,
+		    char *err, size_t errlen);
+	/* Take back a one-shot not yet used (stop).  0, or -1 with err. */
+	int	(*cancel)(const struct reboot_ctx *, char *err, size_t errlen);
+	int	 words;		/* the job's words reach the kernel */
+};
+const struct reboot_boot_ops *reboot_boot_ops(enum reboot_method);
+/*
+ * Room on the file system the method's one-shot is written to (GRUB's
+ * grubenv, the ESP, FreeBSD's /boot), checked before anything is: 0,
+ * or -1 with err naming the directory.  FSCONC_TEST_BOOT_DIR names the
+ * directory instead (tests).
+ */
+int	 reboot_boot_room(enum reboot_method, char *err, size_t errlen);
+/*
+ * The command line a kexec or command boot gives the kernel: base (the
+ * running kernel's, or NULL) without fsconc.* words and without any
+ * word whose name (before '=') how's setwords set, then t's words, then
+ * fsconc.campaign=ID fsconc.boot=N.  malloc'd.
+ */
+char	*reboot_cmdline(const struct reboot_how *,
+	    const struct reboot_target *t, const char *base, const char *id,
+	    int bootno);
+
+/* --- the boot check (check.c; kernel_linux.c, kernel_freebsd.c) --------- */
+
+/*
+ * This boot's identity, different after every boot: Linux's boot_id,
+ * FreeBSD's kern.boottime.  FSCONC_TEST_BOOT_ID names a file read
+ * instead (tests).  0, or -1 with a message in err.
+ */
+int	 reboot_boot_id(char *buf, size_t len, char *err, size_t errlen);
+/* 1 when path is on a memory file system (tmpfs, ramfs), 0 if not, -1. */
+int	 reboot_volatile_fs(const char *path, char *err, size_t errlen);
+/* This program's absolute path, malloc'd; NULL with a message in err. */
+char	*reboot_self(char *err, size_t errlen);
+/*
+ * Linux: the running kernel's command line, malloc'd (FSCONC_TEST_CMDLINE
+ * names a file read instead of /proc/cmdline); NULL with a message.
+ */
+char	*reboot_running_cmdline(char *err, size_t errlen);
+/*
+ * Linux: the release an x86 kernel image says it is (its boot header's
+ * version string, first word), as uname -r will once it runs.  0, or
+ * -1 when the file is no such image or unreadable.
+ */
+int	 reboot_image_release(const char *path, char *buf, size_t len);
+/*
+ * Is the running kernel t, boot bootno of job id?  words: the boot
+ * carried the job's own words (fsconc.campaign=ID, fsconc.boot=N) to
+ * check too.  0 yes, 1 no with the reason in why, -1 when it cannot be
+ * told (message in why).
+ */
+int	 reboot_verify(const struct reboot_target *t, const char *id,
+	    int bootno, int words, char *why, size_t len);
+/* A boot a job's journal says it scheduled. */
+struct reboot_scheduled {
+	const char	*id;		/* the job */
+	int		 bootno;	/* 1.. */
+	const char	*bootid;	/* the boot id when it was scheduled */
+	long long	 when;		/* then, seconds since the epoch */
+	unsigned long long timeout;	/* seconds it may take */
+};
+enum { REBOOT_OK, REBOOT_WRONG, REBOOT_NOT_YET };
+/*
+ * The boot s, checked now: REBOOT_NOT_YET when the machine has not
+ * rebooted since; REBOOT_WRONG, why saying how (too late, another
+ * kernel or command line, or cannot be verified); REBOOT_OK; -1 when
+ * this boot's identity cannot be read (why).
+ */
+int	 reboot_check(const struct reboot_how *, const struct reboot_target *t,
+	    const struct reboot_scheduled *s, char *why, size_t len);
 
 #endif

@@ -120,7 +120,7 @@ own_value(struct bisect_file *f, const char *key, const char *rest,
 			return (-1);
 		}
 		if ((dst == &f->tree || dst == &f->image || dst ==
-		    &f->kconfig) && (why = campaign_word_error(rest, e,
+		    &f->kconfig) && (why = reboot_word_error(rest, e,
 		    sizeof(e))) != NULL) {
 			set_err(err, errlen, "%s: line %d: %s %s: %s", name,
 			    lineno, key, rest, why);
@@ -321,11 +321,11 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 		if (r != 0)
 			goto out;
 	}
-	if (f->camp.method != CAMPAIGN_KEXEC && f->camp.method !=
-	    CAMPAIGN_NEXTBOOT && f->camp.method != CAMPAIGN_COMMAND) {
+	if (f->camp.how.method != REBOOT_KEXEC && f->camp.how.method !=
+	    REBOOT_NEXTBOOT && f->camp.how.method != REBOOT_COMMAND) {
 		set_err(err, errlen, "%s: method %s: a bisect boots kernels it "
 		    "built: kexec, nextboot or command", name,
-		    campaign_method_name(f->camp.method));
+		    reboot_method_name(f->camp.how.method));
 		goto out;
 	}
 	{

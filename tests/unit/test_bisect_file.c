@@ -64,7 +64,7 @@ test_campaign_keys(void **state)
 	(void)state;
 	assert_int_equal(parse(HEAD "boot-timeout 20m\nboots 4\n", &f, err),
 	    0);
-	assert_int_equal(f.camp.method, CAMPAIGN_COMMAND);
+	assert_int_equal(f.camp.how.method, REBOOT_COMMAND);
 	assert_int_equal(f.camp.boot_timeout, 1200);
 	assert_int_equal(f.cap, 4);
 	assert_int_equal(f.camp.nconfigs, 1);
@@ -72,7 +72,7 @@ test_campaign_keys(void **state)
 	assert_string_equal(f.camp.configs[0].kernel, "/boot/bisect");
 	assert_int_equal(f.camp.nrun, 7);
 	assert_string_equal(f.camp.run_argv[6], "3");
-	assert_string_equal(f.camp.command[0], "/usr/local/bin/boot");
+	assert_string_equal(f.camp.how.command[0], "/usr/local/bin/boot");
 	assert_string_equal(f.build, "make");
 	assert_string_equal(f.image, "arch/x86/boot/bzImage");
 	bisect_file_free(&f);
