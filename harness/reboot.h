@@ -16,6 +16,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "md-setup/md.h"
@@ -372,5 +373,95 @@ enum { REBOOT_OK, REBOOT_WRONG, REBOOT_NOT_YET };
  */
 int	 reboot_check(const struct reboot_how *, const struct reboot_target *t,
 	    const struct reboot_scheduled *s, char *why, size_t len);
+
+/* --- the build (build.c) ------------------------------------------------- */
+
+/*
+ * git -C tree with argv (NULL-ended), no shell, no hook and no
+ * fsmonitor run whatever any config says; its first line of output in
+ * out (NULL: discarded).  The exit status, or -1 with err.
+ * reboot_git_argv: that argv ("git", the settings, "-C", tree, argv),
+ * malloc'd (the strings are the caller's), for a git whose output is
+ * streamed.
+ */
+int	 reboot_git(const char *tree, char *const *argv, char *out,
+	    size_t outlen, char *err, size_t errlen);
+char	**reboot_git_argv(const char *tree, char *const *argv);
+/* argv (no shell) in dir with env added: its first line of output in
+   out; its exit status, or -1 with err. */
+int	 reboot_capture(char *const *argv, const char *dir, char *const *env,
+	    char *out, size_t outlen, char *err, size_t errlen);
+/*
+ * A job's clone src trusted as the rest of its state
+ * (reboot_open_trusted): src, src/.git and src/.git/config owned by
+ * root or the caller, writable by no one else, no link on the way, so
+ * no one else's setting reaches the git run there as root.  0, or -1
+ * with "path: cause" in err.
+ */
+int	 reboot_tree_trusted(const char *src, char *err, size_t errlen);
+#define REBOOT_REF_MAX		255	/* bytes of a ref as given */
+/* A ref as a user gives it: not empty, no leading '-', no blank,
+   control byte or byte above 0x7e, at most REBOOT_REF_MAX bytes.
+   NULL, or why not. */
+const char *reboot_ref_error(const char *ref);
+/*
+ * ref (refused by reboot_ref_error: -1) as a commit id, resolved once
+ * (git rev-parse --verify REF^{commit}), hex in out.  0, 1 when it
+ * names no commit, -1 with err.
+ */
+int	 reboot_resolve(const char *tree, const char *ref, char *out,
+	    size_t outlen, char *err, size_t errlen);
+
+/*
+ * One build: in a tree the job owns, a commit resolved once and
+ * recorded (the job's journal says so before the build starts), a
+ * config, the user's recipes.  Each command runs in its own process
+ * group, killed (TERM, then KILL) with every descendant after timeout
+ * seconds or when it ends (common/proc.h); its output goes to log,
+ * bounded: a command leaves at most REBOOT_BUILD_LOG_MAX bytes, and the
+ * job's log grows past REBOOT_BUILD_LOG_FILE_MAX by at most
+ * REBOOT_BUILD_LOG_MIN a command.  A kernel's build prints about 1 MiB
+ * at its default verbosity; its error is in its last lines, which the
+ * bound keeps.
+ */
+#define REBOOT_BUILD_LOG_MAX		(8ULL << 20)
+#define REBOOT_BUILD_LOG_FILE_MAX	(64ULL << 20)
+#define REBOOT_BUILD_LOG_MIN		(256ULL << 10)
+struct reboot_build {
+	const char	*src;		/* the tree, absolute */
+	const char	*commit;	/* hex (reboot_resolve); in plan
+					   mode a placeholder */
+	/*
+	 * NULL: none (the recipe's business).  A .config: copied, then
+	 * make olddefconfig.  With fragments (NULL-ended, absolute
+	 * paths): the base they are merged onto the kernel's way,
+	 * scripts/kconfig/merge_config.sh -m, then make olddefconfig.
+	 */
+	const char	*config;
+	char *const	*fragments;
+	const char	*build;		/* sh -c, in src */
+	const char	*install;	/* sh -c, in src, or NULL */
+	char *const	*env;		/* the recipes' "K=V", NULL-ended */
+	uint64_t	 timeout;	/* seconds, each command */
+	int		 log;		/* a descriptor; -1: inherited */
+	/* Out: the options fragments asked for that this tree does not
+	   declare (dropped, blank-separated; malloc'd), or NULL. */
+	char		*dropped;
+};
+/* b's commit checked out in src (git checkout --force --detach): 0, or
+   -1 with err.  In plan mode printed. */
+int	 reboot_checkout(const struct reboot_ctx *, const struct reboot_build *b,
+	    char *err, size_t errlen);
+/*
+ * b's config made, then its build and install recipes run: 0, or -1
+ * with err naming the step.  Fragments' options the result lacks are
+ * looked up in the tree's Kconfig files: one none declares is dropped
+ * (in b->dropped and the log); one the build set to another value, or
+ * left out for its dependencies, refuses the build, naming it.
+ * Config paths are words (reboot_word_error), absolute.  In plan mode
+ * every command is printed instead, by the same code.
+ */
+int	 reboot_build(const struct reboot_ctx *, struct reboot_build *b,
+	    char *err, size_t errlen);
 
 #endif

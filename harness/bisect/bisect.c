@@ -763,60 +763,45 @@ bs_confirm(const struct bs *b, struct bs_confirm *cf)
 }
 
 /*
- * Check out commit k in the bisect's clone, build it, install it: 0,
- * or -1 with why in err (the commit is skipped).
+ * Check out commit k in the bisect's clone, build it, install it
+ * (reboot_build): 0, or -1 with why in err (the commit is skipped).
  */
 static int
 build(struct bs *b, size_t k, char *err, size_t errlen)
 {
+	const struct reboot_ctx ctx = { NULL, os_this() };
 	char hex[80], *src = xasprintf("%s/src", b->dir), *logp, *dst, *img;
-	char **env;
-	const char *inst;
-	int log, rv = -1;
+	char **env = NULL, e[1024];
+	struct reboot_build rb;
+	int rv = -1;
 
 	if (bs_commit_id(b, k == b->n ? k - 1 : k, hex, sizeof(hex)) != 0) {
 		set_err(err, errlen, "commit %zu: unreadable plan", k);
 		free(src);
 		return (-1);
 	}
-	{
-		char *av[] = { "checkout", "--quiet", "--force", "--detach",
-		    hex, "--", NULL };
-
-		if (bisect_git(src, av, NULL, 0, err, errlen) != 0) {
-			free(src);
-			return (-1);
-		}
-	}
-	if (k == b->n && revert(b, src, err, errlen) != 0) {
+	memset(&rb, 0, sizeof(rb));
+	rb.src = src;
+	rb.commit = hex;
+	rb.log = -1;
+	if (reboot_checkout(&ctx, &rb, err, errlen) != 0 || (k == b->n &&
+	    revert(b, src, err, errlen) != 0)) {
 		free(src);
 		return (-1);
 	}
 	logp = xasprintf("%s/build.log", b->dir);
-	if ((log = open(logp, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+	if ((rb.log = open(logp, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
 	    O_CLOEXEC, 0644)) == -1) {
 		set_err(err, errlen, "%s: %s", logp, strerror(errno));
-		free(logp);
-		free(src);
-		return (-1);
-	}
-	dprintf(log, "# fsconc bisect %s: commit %zu %s\n", b->id, k, hex);
-	env = step_env(b, k, src);
-	if (bisect_shell(build_recipe(&b->f, os_this()), src, env,
-	    b->f.build_timeout, log, err, errlen) != 0) {
-		char e2[1024];
-
-		snprintf(e2, sizeof(e2), "%s", err);
-		set_err(err, errlen, "build: %.600s (%s)", e2, logp);
 		goto out;
 	}
-	if ((inst = install_recipe(&b->f, os_this())) != NULL &&
-	    bisect_shell(inst, src, env, b->f.build_timeout, log, err,
-	    errlen) != 0) {
-		char e2[1024];
-
-		snprintf(e2, sizeof(e2), "%s", err);
-		set_err(err, errlen, "install: %.600s (%s)", e2, logp);
+	dprintf(rb.log, "# fsconc bisect %s: commit %zu %s\n", b->id, k, hex);
+	rb.env = env = step_env(b, k, src);
+	rb.build = build_recipe(&b->f, os_this());
+	rb.install = install_recipe(&b->f, os_this());
+	rb.timeout = b->f.build_timeout;
+	if (reboot_build(&ctx, &rb, e, sizeof(e)) != 0) {
+		set_err(err, errlen, "%.700s (%s)", e, logp);
 		goto out;
 	}
 	if (os_this() == MD_OS_LINUX) {
@@ -833,8 +818,11 @@ build(struct bs *b, size_t k, char *err, size_t errlen)
 	}
 	rv = 0;
 out:
-	free_env(env);
-	close(log);
+	if (env != NULL)
+		free_env(env);
+	if (rb.log != -1)
+		close(rb.log);
+	free(rb.dropped);
 	free(logp);
 	free(src);
 	return (rv);
@@ -1044,7 +1032,7 @@ test_figure(const struct bs *b, size_t k, int bootno, double *v)
 	src = xasprintf("%s/src", b->dir);
 	av[0] = (char *)prog;
 	av[1] = NULL;
-	st = bisect_capture(av, src, env, out, sizeof(out), e, sizeof(e));
+	st = reboot_capture(av, src, env, out, sizeof(out), e, sizeof(e));
 	free_env(env);
 	free(src);
 	if (st != 0)
@@ -1154,7 +1142,7 @@ check_refs(const struct bisect_file *f, char *good, char *bad, size_t len)
 	int r;
 
 	for (int side = 0; side < 2; side++) {
-		r = bisect_resolve(f->tree, side == 0 ? f->good : f->bad,
+		r = reboot_resolve(f->tree, side == 0 ? f->good : f->bad,
 		    side == 0 ? good : bad, len, e, sizeof(e));
 		if (r < 0) {
 			bs_say("tree %s: %s", f->tree, e);
@@ -1175,7 +1163,7 @@ check_refs(const struct bisect_file *f, char *good, char *bad, size_t len)
 	{
 		char *av[] = { "merge-base", "--is-ancestor", good, bad, NULL };
 
-		r = bisect_git(f->tree, av, NULL, 0, e, sizeof(e));
+		r = reboot_git(f->tree, av, NULL, 0, e, sizeof(e));
 	}
 	if (r != 0) {
 		if (r == 1)
@@ -1197,8 +1185,8 @@ plan(const struct bisect_file *f, const char *file, const char *root,
 	struct reboot_ctx ctx = { stdout, os };
 	const struct reboot_boot_ops *ops = reboot_boot_ops(f->camp.how.method);
 	struct reboot_target t;
-	const char *inst;
-	char e[512], fig[32], *kern, *r = xstrdup(root != NULL ? root : "ROOT");
+	char e[512], fig[32], *kern, *src, *kconf;
+	char *r = xstrdup(root != NULL ? root : "ROOT");
 	int rv;
 
 	printf("# fsconc bisect %s: %s over %zu first-parent commits, good %s "
@@ -1228,16 +1216,28 @@ plan(const struct bisect_file *f, const char *file, const char *root,
 	}
 	printf("# each step: commit N, chosen from the boot means so far "
 	    "(the endpoints first: N = 0, good; N = %zu, bad)\n", n - 1);
-	printf("git -C %s/bisect/ID/src checkout --quiet --force --detach "
-	    "COMMIT --\n", r);
-	printf("cd %s/bisect/ID/src && env FSCONC_BISECT_COMMIT=COMMIT "
-	    "FSCONC_BISECT_N=N FSCONC_BISECT_KODIR=/boot/bisect-N "
-	    "FSCONC_BISECT_KCONFIG=%s sh -c '%s'   # killed after %llus: "
-	    "skipped\n", r, f->kconfig != NULL ? f->kconfig : "GENERIC",
-	    build_recipe(f, os), (unsigned long long)f->build_timeout);
-	if ((inst = install_recipe(f, os)) != NULL)
-		printf("cd %s/bisect/ID/src && sh -c '%s'   # KODIR=/boot/"
-		    "bisect-N\n", r, inst);
+	/* The build's commands, by reboot_build's own code. */
+	src = xasprintf("%s/bisect/ID/src", r);
+	kconf = xasprintf("FSCONC_BISECT_KCONFIG=%s", f->kconfig != NULL ?
+	    f->kconfig : "GENERIC");
+	{
+		char *const env[] = { "FSCONC_BISECT_COMMIT=COMMIT",
+		    "FSCONC_BISECT_N=N", "FSCONC_BISECT_KODIR=/boot/bisect-N",
+		    kconf, NULL };
+		struct reboot_build rb = { .src = src, .commit = "COMMIT",
+		    .build = build_recipe(f, os), .install = install_recipe(f,
+		    os), .env = env, .timeout = f->build_timeout, .log = -1 };
+
+		rv = reboot_checkout(&ctx, &rb, e, sizeof(e)) != 0 ||
+		    reboot_build(&ctx, &rb, e, sizeof(e)) != 0 ? -1 : 0;
+	}
+	free(kconf);
+	free(src);
+	if (rv != 0) {
+		bs_say("%s", e);
+		free(r);
+		return (EXIT_USAGE);
+	}
 	if (os == MD_OS_LINUX)
 		printf("cp %s/bisect/ID/src/%s %s/bisect/ID/kernel/N\n", r,
 		    f->image, r);
@@ -1406,7 +1406,7 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		char *av[] = { "clone", "--shared", "--no-checkout", "--quiet",
 		    "--", f.tree, src, NULL };
 
-		if (bisect_git(f.tree, av, NULL, 0, e, sizeof(e)) != 0) {
+		if (reboot_git(f.tree, av, NULL, 0, e, sizeof(e)) != 0) {
 			bs_say("%s: %s", src, e);
 			free(src);
 			goto out;
@@ -1494,7 +1494,7 @@ bisect_resume(const char *root, const char *id)
 	free(r);
 	free(i);
 	/* git runs in the clone as root: refused unless it is ours. */
-	if (bisect_tree_trusted(lock = xasprintf("%s/src", b.dir), e,
+	if (reboot_tree_trusted(lock = xasprintf("%s/src", b.dir), e,
 	    sizeof(e)) != 0) {
 		bs_say("%s: the bisect's clone is not to be trusted: no git "
 		    "runs in it", e);

@@ -29,30 +29,6 @@ own_key(const char *w)
 	return (0);
 }
 
-/*
- * A ref as given: git parses it, never a shell, but a ref that could be
- * read as an option, or holds a blank, a control or a non-ASCII byte, is
- * refused before git sees it (and before status prints it).
- */
-static const char *
-ref_error(const char *r)
-{
-	const unsigned char *p;
-
-	if (*r == '\0')
-		return ("empty");
-	if (*r == '-')
-		return ("starts with '-'");
-	if (strlen(r) > BISECT_REF_MAX)
-		return ("too long");
-	/* Bytes above 0x7e too: a C1 control, or no UTF-8 at all. */
-	for (p = (const unsigned char *)r; *p != '\0'; p++)
-		if (*p <= ' ' || *p >= 0x7f)
-			return ("holds a blank, a control byte or a byte above "
-			    "0x7e");
-	return (NULL);
-}
-
 const char *
 bisect_figure_name(const struct bisect_file *f, char *buf, size_t len)
 {
@@ -114,7 +90,7 @@ own_value(struct bisect_file *f, const char *key, const char *rest,
 	if (dst != NULL) {
 		*dst = xstrdup(rest);
 		if ((dst == &f->good || dst == &f->bad) && (why =
-		    ref_error(rest)) != NULL) {
+		    reboot_ref_error(rest)) != NULL) {
 			set_err(err, errlen, "%s: line %d: %s ref: %s", name,
 			    lineno, key, why);
 			return (-1);
