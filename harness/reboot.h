@@ -2,14 +2,27 @@
  * fsconc reboot: what every boot-driven job (a campaign, a bisect) does
  * the same way, below harness/campaign and harness/bisect, its two
  * users.  A job lives in ROOT/KIND/ID/ on a result root that survives a
- * reboot (KIND "campaign" or "bisect"); resume, run as root at boot,
- * trusts only state owned by root or the caller (trusted.c), and every
- * action is an event appended to the job's journal before it is taken
- * (journal.c).  Each user gives its own table of events and its rules;
- * the line grammar, the reader and the one writer are here.  The
- * machine has one resume hook (hook.c); the next boot is set by one of
- * the boot methods (methods.c), and once up is checked to be the one
- * asked for (check.c, kernel_linux.c, kernel_freebsd.c).
+ * reboot (KIND "campaign" or "bisect"); its resume runs as root from the
+ * machine's hook at boot.  One section per idea, in the order a job
+ * meets them:
+ *
+ *   trusted state and the locks (trusted.c): what resume may trust,
+ *	the lock of a root's jobs, the machine's lock;
+ *   a job's id and its mark (job.c): the id's rule, the job's
+ *	directory, ROOT/KIND/active;
+ *   the journal (journal.c): every action an event appended before it
+ *	is taken, each user giving its table of events and its rules; the
+ *	line grammar, the reader and the one writer (a torn tail cut);
+ *   the resume hook (hook.c): the machine's one, for any job;
+ *   boot methods (methods.c): kexec, grub-reboot, systemd-boot,
+ *	nextboot, command, one ops table, plan mode by the same code;
+ *   the boot check (check.c, kernel_linux.c, kernel_freebsd.c): has
+ *	the machine rebooted, in time, into what was asked for;
+ *   the build (build.c): git without hooks, a ref resolved once, a
+ *	config, the user's recipes under a timeout, the bounded log.
+ *
+ * Library code: each function returns its error (err, errlen); the
+ * users say it and choose the exit status.
  */
 #ifndef FSCONC_HARNESS_REBOOT_H
 #define FSCONC_HARNESS_REBOOT_H
