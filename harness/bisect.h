@@ -40,7 +40,8 @@ struct bisect_file {
 
 /*
  * Parse a bisect file's text: its own keys (tree, good, bad, figure,
- * build, install, kconfig, image, build-timeout, boots), the rest
+ * build, install, kconfig, image, build-timeout, max-boots; boots, its
+ * old word, still read), the rest
  * (run, method, command, boot-timeout) through the campaign parser.
  * 0, or -1 with "FILE: line N: ..." in err.
  */

@@ -15,8 +15,8 @@
 #include "common/util.h"
 
 static const char *const own_keys[] = { "tree", "good", "bad", "figure",
-    "build", "install", "kconfig", "image", "build-timeout", "boots",
-    NULL };
+    "build", "install", "kconfig", "image", "build-timeout", "max-boots",
+    "boots", NULL };
 
 static int
 own_key(const char *w)
@@ -125,11 +125,13 @@ own_value(struct bisect_file *f, const char *key, const char *rest,
 			return (-1);
 		}
 		f->build_timeout = v;
-	} else if (strcmp(key, "boots") == 0) {
+	} else if (strcmp(key, "max-boots") == 0 || strcmp(key, "boots") ==
+	    0) {
+		/* "boots": the word before max-boots, still read. */
 		if (parse_uint(rest, 3, CAMPAIGN_BOOTS_MAX, &v) != 0) {
-			set_err(err, errlen, "%s: line %d: boots %s: want the cap "
+			set_err(err, errlen, "%s: line %d: %s %s: want the cap "
 			    "of boots of one commit, 3 to %d", name, lineno,
-			    rest, CAMPAIGN_BOOTS_MAX);
+			    key, rest, CAMPAIGN_BOOTS_MAX);
 			return (-1);
 		}
 		f->cap = (int)v;
@@ -208,8 +210,9 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 			}
 			sp = strcmp(key, "figure") == 0 ? &seen[S_FIGURE] :
 			    strcmp(key, "build-timeout") == 0 ?
-			    &seen[S_TIMEOUT] : strcmp(key, "boots") == 0 ?
-			    &seen[S_BOOTS] : &seen[S_PTR];
+			    &seen[S_TIMEOUT] : strcmp(key, "max-boots") == 0 ||
+			    strcmp(key, "boots") == 0 ? &seen[S_BOOTS] :
+			    &seen[S_PTR];
 			if (own_value(f, key, rest, name, lineno, sp, err,
 			    errlen) != 0)
 				goto out;
