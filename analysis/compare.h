@@ -1,6 +1,6 @@
 /*
  * The engine behind fsconc compare (and anything else that puts result
- * sets side by side): the apples-to-apples guard, ministat blocks with a
+ * sets side by side): the apples-to-apples meta check, ministat blocks with a
  * Welch line, the effective-concurrency table, the validity flags and
  * the slowdown verdict.
  */
@@ -84,11 +84,12 @@ struct compare_result {
 	const char	*label[COMPARE_MAX_SETS];	/* raw: JSON */
 	/* Labels and paths as text prints them: through put_clean. */
 	char		*lab[COMPARE_MAX_SETS], *path[COMPARE_MAX_SETS];
-	struct compare_diff *diffs;	/* the guard */
+	struct compare_diff *diffs;	/* the meta check */
 	size_t		 ndiffs;
-	char		**guard_warn;	/* after the guard's list */
-	size_t		 nguard_warn;
-	char		**level_warn;	/* after the guard: --jobs, levels */
+	char		**meta_warn;	/* after the meta check's list */
+	size_t		 nmeta_warn;
+	char		**level_warn;	/* after the meta check: --jobs,
+					   levels */
 	size_t		 nlevel_warn;
 	int		*levels;	/* common, selected */
 	size_t		 nlevels;
@@ -110,26 +111,26 @@ struct compare_result {
  * Compare sets[0] (the baseline) with the others: fill r (free it with
  * compare_result_free, whatever the return).  0, or -1 after a warnx(3)
  * message when nothing can be compared (the number of sets).  A refusal
- * by the guard is a result: r->v.refused, nothing past the guard.
+ * by the meta check is a result: r->v.refused, nothing past the meta check.
  */
 int	 compare_compute(struct rs_set *const *sets, size_t nsets,
 	    const struct compare_opts *, struct compare_result *r);
 /*
- * Only the guard (the meta keys that differ, the archive check) over the
+ * Only the meta check (the meta keys that differ, the archive check) over the
  * first COMPARE_MAX_SETS sets: compare of a campaign's configurations.
  */
-void	 compare_compute_guard(struct rs_set *const *sets, size_t nsets,
+void	 compare_compute_meta_check(struct rs_set *const *sets, size_t nsets,
 	    const struct compare_opts *, struct compare_result *r);
 void	 compare_result_free(struct compare_result *);
 /*
  * The renderers (render.c): the result as text or as one JSON object,
- * the warnings said in their place.  -1 when the guard refused, else 0.
+ * the warnings said in their place.  -1 when the meta check refused, else 0.
  */
 int	 compare_render_text(FILE *, const struct compare_result *);
 int	 compare_render_json(FILE *, const struct compare_result *);
-/* The guard's list alone, as text; its warnings alone (JSON beside it). */
-int	 compare_render_guard(FILE *, const struct compare_result *);
-int	 compare_say_guard(const struct compare_result *);
+/* The meta check's list alone, as text; its warnings alone (JSON beside it). */
+int	 compare_render_meta_check(FILE *, const struct compare_result *);
+int	 compare_say_meta_check(const struct compare_result *);
 
 /*
  * Compare sets[0] (the baseline) with the others and print to out, text
@@ -146,18 +147,19 @@ void	 compare_print_regressions(FILE *, const struct camp_result *);
 
 /*
  * compare of a campaign's configurations, judged over their boots
- * (compare_campaign.c): the guard over the first boot of each, baseline
- * first, then camp_analyse's figures unless the guard refused.
+ * (compare_campaign.c): the meta check over the first boot of each, baseline
+ * first, then camp_analyse's figures unless the meta check refused.
  */
 struct compare_campaign {
 	const struct camp *c;
 	struct rs_set	*rep[COMPARE_MAX_SETS];	/* first boots */
 	size_t		 cfg[COMPARE_MAX_SETS];	/* their configurations */
 	size_t		 nrep;
-	struct compare_result guard;
+	struct compare_result meta_check;
 	int		 analysed;	/* r is camp_analyse's */
 	struct camp_result r;
-	char		 err[1024];	/* else why not, if the guard passed */
+	char		 err[1024];	/* else why not, if the meta check
+					   passed */
 };
 
 /*
@@ -168,9 +170,9 @@ int	 compare_campaign_compute(const struct camp *,
 	    const struct compare_opts *, struct compare_campaign *cc);
 void	 compare_campaign_free(struct compare_campaign *);
 /*
- * Text (the configurations, the guard, camp_print and the regressions)
- * or JSON (camp_json's object alone; the guard's warnings said): 0, or
- * -1 after a warnx(3) message when the guard refused or nothing could
+ * Text (the configurations, the meta check, camp_print and the regressions)
+ * or JSON (camp_json's object alone; the meta check's warnings said): 0, or
+ * -1 after a warnx(3) message when the meta check refused or nothing could
  * be analysed.
  */
 int	 compare_campaign_render(FILE *, const struct compare_campaign *,

@@ -184,6 +184,7 @@ main(int argc, char **argv)
 	int *levels, nights = 1000, ch, tracked = 0, fa = 0, fa_raw = 0, found = 0,
 	    met = 0, raw, ntests = 0, nraw = 0, rounds = 0, dummy = 0, m;
 	const char *start, *end;
+	const struct rs_batch *b;
 	struct tm tm;
 	time_t t0, t1;
 
@@ -215,14 +216,15 @@ main(int argc, char **argv)
 		errx(1, "%s: 1 to 8 levels wanted", s->path);
 	for (i = 0; i < nl; i++) {
 		pools[i].jobs = levels[i];
-		pools[i].row = xcalloc(s->nruns, sizeof(*pools[i].row));
+		pools[i].row = xcalloc(s->nbatches, sizeof(*pools[i].row));
 		pools[i].n = 0;
-		for (k = 0; k < s->nruns; k++)
-			if (s->runs[k].jobs == levels[i] &&
-			    s->runs[k].status <= RS_WARN) {
-				pools[i].row[pools[i].n][0] = s->runs[k].real;
-				pools[i].row[pools[i].n][1] = s->runs[k].user;
-				pools[i].row[pools[i].n][2] = s->runs[k].sys;
+		for (k = 0; k < s->nbatches; k++)
+			if (s->batches[k].jobs == levels[i] &&
+			    s->batches[k].status <= RS_WARN) {
+				b = &s->batches[k];
+				pools[i].row[pools[i].n][0] = b->real;
+				pools[i].row[pools[i].n][1] = b->user;
+				pools[i].row[pools[i].n][2] = b->sys;
 				for (m = 0; m < NM; m++)
 					pools[i].mean[m] +=
 					    pools[i].row[pools[i].n][m];

@@ -331,7 +331,7 @@ static int
 write_set(struct import *im, int argc, char **argv)
 {
 	struct rs_writer *w;
-	struct rs_run r;
+	struct rs_batch r;
 	char *abs, *cmd, *t, *db, *red, key[64];
 	size_t i, j;
 	int k;
@@ -386,7 +386,7 @@ write_set(struct import *im, int argc, char **argv)
 			r.nvcsw = r.nivcsw = -1;
 			r.idle = r.setup = r.steal = r.foreign = r.kthread = NAN;
 			r.status = RS_OK;
-			rs_add_run(w, &r);
+			rs_add_batch(w, &r);
 		}
 	printf("%s\n", rs_path(w));
 	return (rs_close(w));

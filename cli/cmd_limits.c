@@ -3,7 +3,7 @@
  * figures can be read as a fraction of them: copy bandwidth (memcpy
  * workload), system call cost (syscall) and device bandwidth (devbw),
  * each with one worker and with -j workers (default: one per CPU),
- * through harness_run_batch like any batch of fsconc run.
+ * through batch_run like any batch of fsconc run.
  */
 #include <sys/stat.h>
 
@@ -142,7 +142,7 @@ fail:
 /* One batch of n workers; 0 with run filled, or -1 (message printed). */
 static int
 probe_batch(struct limits *l, const struct lim_probe *p, void *st, int n,
-    struct rs_run *run)
+    struct rs_batch *run)
 {
 	const char **dirs = NULL, **mounts = NULL, **devs = NULL;
 	struct bind_plan *plan;
@@ -189,7 +189,7 @@ probe_batch(struct limits *l, const struct lim_probe *p, void *st, int n,
 	bs.devices = devs;
 	rw = xcalloc((size_t)n, sizeof(*rw));
 	memset(run, 0, sizeof(*run));
-	rc = harness_run_batch(&bs, run, rw);
+	rc = batch_run(&bs, run, rw);
 	free(rw);
 out:
 	for (i = 0; paths != NULL && i < n; i++)
@@ -207,7 +207,7 @@ static int
 measure(struct limits *l)
 {
 	const struct lim_probe *p;
-	struct rs_run run;
+	struct rs_batch run;
 	size_t pi, r;
 	void *st;
 	int li, m, failed = 0;
@@ -431,7 +431,7 @@ write_file(const struct limits *l, const char *host)
 int
 cmd_limits(int argc, char **argv)
 {
-	struct harness_signals saved;
+	struct os_signals saved;
 	struct limits l;
 	struct topo_counts tc;
 	char err[512], host[256];
@@ -503,7 +503,7 @@ cmd_limits(int argc, char **argv)
 	rs_host_name(host, sizeof(host));
 
 	/* A signal kills the batch in flight and tears the disk down. */
-	harness_signals_begin(HARNESS_SIG_IMMEDIATE, NULL, &saved);
+	os_signals_begin(OS_SIG_IMMEDIATE, NULL, &saved);
 	md_spec_string(&l.spec, l.diskname, sizeof(l.diskname));
 	if ((l.md = md_create(&l.spec, MD_OWNER_PROCESS, &sec)) == NULL)
 		rc = EXIT_RUNTIME;	/* printed; the memory probes still run */
@@ -519,7 +519,7 @@ cmd_limits(int argc, char **argv)
 		print_table(&l, host, stdout);
 	if (l.out != NULL && write_file(&l, host) != 0)
 		rc = EXIT_RUNTIME;
-	harness_signals_end(&saved);
+	os_signals_end(&saved);
 	hwloc_topology_destroy(l.topo);
 	md_spec_free(&l.spec);
 	return (rc);

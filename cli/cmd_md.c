@@ -159,7 +159,7 @@ spec_from(const struct md_opts *o, struct md_spec *sp)
 }
 
 /* Until the command exits: a signal tears its disks down. */
-static struct harness_signals sigs;
+static struct os_signals sigs;
 
 static int
 md_create_cmd(int argc, char **argv)
@@ -186,7 +186,7 @@ md_create_cmd(int argc, char **argv)
 		md_spec_free(&sp);
 		return (EXIT_OK);
 	}
-	harness_signals_begin(HARNESS_SIG_IMMEDIATE, NULL, &sigs);
+	os_signals_begin(OS_SIG_IMMEDIATE, NULL, &sigs);
 	d = md_create(&sp, MD_OWNER_USER, NULL);
 	md_spec_free(&sp);
 	if (d == NULL)
@@ -245,7 +245,7 @@ md_cycle_cmd(int argc, char **argv)
 		o.spec = argv[optind];
 	if (spec_from(&o, &sp) == -1)
 		return (EXIT_USAGE);
-	harness_signals_begin(HARNESS_SIG_IMMEDIATE, NULL, &sigs);
+	os_signals_begin(OS_SIG_IMMEDIATE, NULL, &sigs);
 	d = xcalloc((size_t)o.disks + 1, sizeof(*d));
 	for (k = 0; k < o.disks; k++, n++) {
 		if ((d[k] = md_create(&sp, MD_OWNER_PROCESS, &s)) == NULL) {

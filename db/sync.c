@@ -500,8 +500,8 @@ insert_rows(struct db *db, struct ingest *in)
 	nlev = rs_levels(s, &levels);
 	r->t = T_LEVELS;
 	for (i = 0; i < nlev && rc == DBX_OK; i++) {
-		for (j = nb = 0; j < s->nruns; j++)
-			nb += s->runs[j].jobs == levels[i];
+		for (j = nb = 0; j < s->nbatches; j++)
+			nb += s->batches[j].jobs == levels[i];
 		nv = rs_values(s, levels[i], "real", &vals);
 		free(vals);
 		put(r, dbv_int(in->set_id));
@@ -530,8 +530,8 @@ insert_rows(struct db *db, struct ingest *in)
 	if (rc == DBX_OK)
 		rc = rows_flush(db, r);
 	r->t = T_BATCHES;
-	for (i = 0; i < s->nruns && rc == DBX_OK; i++) {
-		const struct rs_run *b = &s->runs[i];
+	for (i = 0; i < s->nbatches && rc == DBX_OK; i++) {
+		const struct rs_batch *b = &s->batches[i];
 
 		status = rs_status_name(b->status);
 		put(r, dbv_int(in->set_id));

@@ -6,7 +6,7 @@
  *                 the counters' arithmetic, --wait-quiet
  *   memguard.c    --memory-guard: memory touched before a batch
  *                 (memory_guard_*)
- *   batch.c       one batch of N workers (harness_run_batch)
+ *   batch.c       one batch of N workers (batch_run)
  */
 #ifndef FSCONC_HARNESS_BATCH_H
 #define FSCONC_HARNESS_BATCH_H
@@ -136,7 +136,7 @@ int	 bind_self(hwloc_topology_t, const struct bind_plan *, int worker,
 
 /* --- one batch ------------------------------------------------------------ */
 
-/* What harness_run_batch needs; the workload is prepared already. */
+/* What batch_run needs; the workload is prepared already. */
 struct batch_spec {
 	const struct workload *wl;
 	void		*wl_state;	/* after init/set_option/prepare */
@@ -196,7 +196,7 @@ struct batch_spec {
  * batch.  Returns 0 when the batch ran (whatever its status), -1 when it
  * could not be started (message printed).
  */
-int	 harness_run_batch(const struct batch_spec *, struct rs_run *run,
+int	 batch_run(const struct batch_spec *, struct rs_batch *run,
 	    struct rs_worker *workers);
 /* --- memory guard (harness/batch/memguard.c) ----------------------------- */
 

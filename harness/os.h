@@ -6,8 +6,8 @@
  *                 took foreign time): snapshots, their difference
  *                 by stable name, the walk of a /proc tree (kt_*)
  *   os_linux.c, os_freebsd.c  OS specifics (os_*)
- *   signals.c     the one owner of SIGINT, SIGTERM, SIGHUP (harness_
- *                 signals_*): workers killed, knobs and disks back
+ *   signals.c     the one owner of SIGINT, SIGTERM, SIGHUP
+ *                 (os_signals_*): workers killed, knobs and disks back
  */
 #ifndef FSCONC_HARNESS_OS_H
 #define FSCONC_HARNESS_OS_H
@@ -28,29 +28,29 @@
 
 /*
  * How a controller answers its first SIGINT, SIGTERM or SIGHUP:
- * ORDERLY sets harness_interrupted and lets the caller stop (a second
+ * ORDERLY sets os_interrupted and lets the caller stop (a second
  * signal tears down at once); IMMEDIATE tears down at once: workers
  * killed, restore hook, disks destroyed, death by the signal (128+sig).
  */
-enum harness_sig_mode { HARNESS_SIG_ORDERLY, HARNESS_SIG_IMMEDIATE };
-struct harness_signals { struct sigaction old[3]; };
+enum os_sig_mode { OS_SIG_ORDERLY, OS_SIG_IMMEDIATE };
+struct os_signals { struct sigaction old[3]; };
 /* restore: async-signal-safe, run on teardown and at exit while armed. */
-void	 harness_signals_begin(enum harness_sig_mode, void (*restore)(void),
-	    struct harness_signals *saved);
-void	 harness_signals_end(const struct harness_signals *saved);
+void	 os_signals_begin(enum os_sig_mode, void (*restore)(void),
+	    struct os_signals *saved);
+void	 os_signals_end(const struct os_signals *saved);
 /*
  * Set by the first signal in ORDERLY mode.  A process-mode batch then
  * kills its workers and returns with status killed, reason "interrupted";
  * a thread-mode batch runs to its end (threads cannot be killed alone).
  */
-extern volatile sig_atomic_t harness_interrupted;
+extern volatile sig_atomic_t os_interrupted;
 /* The process-mode batch in flight, killed on teardown (NULL: none). */
-void	 harness_signals_workers(pid_t *pids, int n);
+void	 os_signals_workers(pid_t *pids, int n);
 /* In a forked worker: default actions back (ignored ones stay ignored),
  * since a signal stops the run, not a worker. */
-void	 harness_signals_child(void);
+void	 os_signals_child(void);
 /* Test hook: create FSCONC_TEST_MARKER.what, if set.  Async-signal-safe. */
-void	 harness_test_mark(const char *what);
+void	 os_test_mark(const char *what);
 
 /* --- OS specifics (harness/os/os_times.c, os_linux.c, os_freebsd.c) ----- */
 

@@ -243,8 +243,8 @@ int	 vary_experiment(struct run_config *, char *set_path, size_t len);
  *                 printed); a batch that ran and failed is not -1
  *   run_close     disks destroyed, end time, summary, set closed; the
  *                 set's path into set_path; returns the exit status
- * Signals are the driver's, between harness_signals_begin (orderly) and
- * harness_signals_end: the loop stops when harness_interrupted is set.
+ * Signals are the driver's, between os_signals_begin (orderly) and
+ * os_signals_end: the loop stops when os_interrupted is set.
  */
 struct run;
 int	 run_open(struct run_config *, struct run **run);

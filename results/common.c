@@ -2,7 +2,7 @@
  * What the result-set writer and reader (and import) share: names and
  * number formats of the files, the result root, the host directory, set
  * directory names.  writer.c and reader.c use this file, never each other;
- * select.c uses it and reader.c.
+ * find.c uses it and reader.c.
  */
 #include <err.h>
 #include <errno.h>
@@ -88,12 +88,12 @@ rs_fmt_number(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.17g", v);
 }
 
-#define RUN(f, type, group, flags) { #f, type, offsetof(struct rs_run, f), \
-	sizeof(((struct rs_run *)0)->f), group, flags }
+#define RUN(f, type, group, flags) { #f, type, offsetof(struct rs_batch, f), \
+	sizeof(((struct rs_batch *)0)->f), group, flags }
 #define WORKER(f, type, group) { #f, type, offsetof(struct rs_worker, f), \
 	sizeof(((struct rs_worker *)0)->f), group, 0 }
 
-const struct rs_column rs_run_columns[] = {
+const struct rs_column rs_batch_columns[] = {
 	RUN(jobs,	RC_JOBS,	0, 0),
 	RUN(rep,	RC_REP,		0, 0),
 	RUN(real,	RC_SECONDS,	0, RCF_JOBS_FILE),
@@ -113,8 +113,8 @@ const struct rs_column rs_run_columns[] = {
 	RUN(dirty,	RC_COUNT,	5, 0),
 	RUN(kthread,	RC_SECONDS,	6, RCF_JOBS_FILE),
 };
-const size_t rs_nrun_columns = sizeof(rs_run_columns) /
-    sizeof(rs_run_columns[0]);
+const size_t rs_nbatch_columns = sizeof(rs_batch_columns) /
+    sizeof(rs_batch_columns[0]);
 
 const struct rs_column rs_worker_columns[] = {
 	WORKER(jobs,	RC_JOBS,	0),
@@ -171,15 +171,15 @@ rs_col_is_value(const struct rs_column *c)
 }
 
 int
-rs_run_counts(const struct rs_run *r)
+rs_batch_counts(const struct rs_batch *r)
 {
 	size_t i;
 
 	if (r->status != RS_OK && r->status != RS_WARN)
 		return (0);
-	for (i = 0; i < rs_nrun_columns; i++)
-		if ((rs_run_columns[i].flags & RCF_UNCOUNTED) &&
-		    rs_col_value(&rs_run_columns[i], r) != 0)
+	for (i = 0; i < rs_nbatch_columns; i++)
+		if ((rs_batch_columns[i].flags & RCF_UNCOUNTED) &&
+		    rs_col_value(&rs_batch_columns[i], r) != 0)
 			return (0);
 	return (1);
 }
@@ -192,8 +192,8 @@ reserved_name(const char *s)
 
 	if (strcmp(s, "reason") == 0)
 		return (1);
-	for (i = 0; i < rs_nrun_columns; i++)
-		if (strcmp(s, rs_run_columns[i].name) == 0)
+	for (i = 0; i < rs_nbatch_columns; i++)
+		if (strcmp(s, rs_batch_columns[i].name) == 0)
 			return (1);
 	for (i = 0; i < rs_nworker_columns; i++)
 		if (strcmp(s, rs_worker_columns[i].name) == 0)

@@ -1,5 +1,5 @@
 /*
- * Result-set reader (set selection is select.c).  The writer fsyncs whole
+ * Result-set reader (set selection is find.c).  The writer fsyncs whole
  * lines, so a line without its newline can only be the tail of a killed
  * run: it is dropped and the rest of the set is read as usual.  Anything
  * else that the writer would not have written (a number in another
@@ -637,11 +637,11 @@ read_table(struct rs_set *s, int dirfd, const char *file, int workers,
 	const char *why;
 	struct lines l;
 	struct rowkey *keys = NULL;
-	struct rs_run *r;
+	struct rs_batch *r;
 	struct rs_worker *k;
 	const struct rs_column *cols = workers ? rs_worker_columns :
-	    rs_run_columns;
-	size_t ncols = workers ? rs_nworker_columns : rs_nrun_columns;
+	    rs_batch_columns;
+	size_t ncols = workers ? rs_nworker_columns : rs_nbatch_columns;
 	size_t len, n, want, col, fixed, nrows = 0;
 	int rc = -1, got;
 
@@ -695,19 +695,17 @@ read_table(struct rs_set *s, int dirfd, const char *file, int workers,
 			    s->workers[s->nworkers].worker, l.lineno, 0 };
 			s->nworkers++;
 		} else {
-			s->runs = xrealloc(s->runs,
-			    (s->nruns + 1) * sizeof(*s->runs));
-			r = &s->runs[s->nruns];
+			s->batches = xrealloc(s->batches,
+			    (s->nbatches + 1) * sizeof(*s->batches));
+			r = &s->batches[s->nbatches];
 			memset(r, 0, sizeof(*r));
 			if ((why = parse_row(s, f, cols, ncols, fixed, r,
 			    r->metric, r->reason, sizeof(r->reason), &col)) !=
 			    NULL)
 				goto bad;
-			keys[nrows] = (struct rowkey){ s->runs[s->nruns].jobs,
-			    s->runs[s->nruns].rep, 0, l.lineno,
-			    s->runs[s->nruns].disturbed ||
-			    s->runs[s->nruns].warmup };
-			s->nruns++;
+			keys[nrows] = (struct rowkey){ r->jobs, r->rep, 0,
+			    l.lineno, r->disturbed || r->warmup };
+			s->nbatches++;
 		}
 		nrows++;
 	}
@@ -836,7 +834,7 @@ rs_free(struct rs_set *s)
 		for (i = 0; i < s->nmetrics; i++)
 			free(s->metrics[i]);
 	free(s->metrics);
-	free(s->runs);
+	free(s->batches);
 	free(s->workers);
 	free(s->kthreads);
 	free(s->path);
@@ -883,11 +881,11 @@ rs_levels(const struct rs_set *s, int **levels)
 	int *v;
 	size_t i;
 
-	v = xcalloc(s->nruns + 1, sizeof(int));
-	for (i = 0; i < s->nruns; i++)
-		v[i] = s->runs[i].jobs;
+	v = xcalloc(s->nbatches + 1, sizeof(int));
+	for (i = 0; i < s->nbatches; i++)
+		v[i] = s->batches[i].jobs;
 	*levels = v;
-	return (rs_levels_sort(v, s->nruns));
+	return (rs_levels_sort(v, s->nbatches));
 }
 
 size_t
@@ -895,15 +893,15 @@ rs_values(const struct rs_set *s, int jobs, const char *metric,
     double **values)
 {
 	const struct rs_column *c = NULL;
-	const struct rs_run *r;
+	const struct rs_batch *r;
 	double *v, x;
 	size_t i, n = 0, m = 0;
 
 	*values = NULL;
-	for (i = 0; i < rs_nrun_columns && c == NULL; i++)
-		if (rs_col_is_value(&rs_run_columns[i]) &&
-		    strcmp(metric, rs_run_columns[i].name) == 0)
-			c = &rs_run_columns[i];
+	for (i = 0; i < rs_nbatch_columns && c == NULL; i++)
+		if (rs_col_is_value(&rs_batch_columns[i]) &&
+		    strcmp(metric, rs_batch_columns[i].name) == 0)
+			c = &rs_batch_columns[i];
 	if (c == NULL) {
 		for (m = 0; m < s->nmetrics; m++)
 			if (strcmp(metric, s->metrics[m]) == 0)
@@ -911,10 +909,10 @@ rs_values(const struct rs_set *s, int jobs, const char *metric,
 		if (m == s->nmetrics)
 			return (0);
 	}
-	v = xcalloc(s->nruns + 1, sizeof(double));
-	for (i = 0; i < s->nruns; i++) {
-		r = &s->runs[i];
-		if (r->jobs != jobs || !rs_run_counts(r))
+	v = xcalloc(s->nbatches + 1, sizeof(double));
+	for (i = 0; i < s->nbatches; i++) {
+		r = &s->batches[i];
+		if (r->jobs != jobs || !rs_batch_counts(r))
 			continue;
 		x = c != NULL ? rs_col_value(c, r) : r->metric[m];
 		if (isfinite(x))

@@ -72,7 +72,7 @@ const char *rs_meta_key_now(const char *key);
 #define RS_MAX_FILE	((off_t)256 << 20)	/* bytes of a set's file read */
 
 /* One row of runs.tsv: one batch. */
-struct rs_run {
+struct rs_batch {
 	int		 jobs;
 	int		 rep;
 	double		 real, user, sys;	/* seconds */
@@ -103,7 +103,7 @@ struct rs_run {
  * out (disturbed, profiled: results_impl.h's RCF_UNCOUNTED).  Only such
  * batches reach the jobs-N files and rs_values.
  */
-int	 rs_run_counts(const struct rs_run *);
+int	 rs_batch_counts(const struct rs_batch *);
 
 /* One row of workers.tsv. */
 struct rs_worker {
@@ -148,7 +148,7 @@ void	 rs_meta(struct rs_writer *, const char *key, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 /* meta itself, for describers (md_describe etc.): write with meta_put. */
 FILE	*rs_meta_file(struct rs_writer *);
-void	 rs_add_run(struct rs_writer *, const struct rs_run *);
+void	 rs_add_batch(struct rs_writer *, const struct rs_batch *);
 void	 rs_add_worker(struct rs_writer *, const struct rs_worker *);
 /* kthreads.tsv, whole, replaced durably.  0, or -1 (message printed). */
 struct rs_kthread;
@@ -186,8 +186,8 @@ struct rs_set {
 	char		*path;
 	struct rs_kv	*meta;
 	size_t		 nmeta;
-	struct rs_run	*runs;
-	size_t		 nruns;
+	struct rs_batch	*batches;
+	size_t		 nbatches;
 	struct rs_worker *workers;
 	size_t		 nworkers;
 	char		**metrics;	/* workload metrics, column order */

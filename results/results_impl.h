@@ -11,7 +11,7 @@
  * in file order: the one list the writer (header and rows), the reader
  * (header, fields, messages, rs_values) and the metric-name check
  * (rs_valid_metric_name: no metric may take a column's name) all read.
- * A column is a field of struct rs_run (rs_worker) of the same name.
+ * A column is a field of struct rs_batch (rs_worker) of the same name.
  * Sets written before a column lack it: group 0 is in every set, group
  * k > 0 came k-th; a set's header holds groups 0..k whole, and the
  * reader gives a missing column its type's "unknown" (NaN, -1, 0).
@@ -33,7 +33,8 @@ enum rs_col_type {
 };
 #define RCF_JOBS_FILE	0x1	/* runs.tsv: its jobs-N.<name> file */
 #define RCF_UNCOUNTED	0x2	/* RC_FLAG: 1 keeps the batch out of every
-				   statistic and jobs-N file (rs_run_counts) */
+				   statistic and jobs-N file
+				   (rs_batch_counts) */
 struct rs_column {
 	const char	*name;
 	enum rs_col_type type;
@@ -41,8 +42,8 @@ struct rs_column {
 	int		 group;
 	int		 flags;
 };
-extern const struct rs_column rs_run_columns[], rs_worker_columns[];
-extern const size_t rs_nrun_columns, rs_nworker_columns;
+extern const struct rs_column rs_batch_columns[], rs_worker_columns[];
+extern const size_t rs_nbatch_columns, rs_nworker_columns;
 /* A numeric column's value in row as a double (NaN: unknown, -1). */
 double	 rs_col_value(const struct rs_column *, const void *row);
 /* 1 for a column that rs_values may be asked for (a time, share, count). */
@@ -55,7 +56,7 @@ int	 rs_valid_metric_name(const char *);
 struct rs_set;
 /*
  * reader.c: append s->path/meta's keys to s (torn last line dropped).  0,
- * or -1 with a message in err.  select.c reads only meta to tell a
+ * or -1 with a message in err.  find.c reads only meta to tell a
  * complete set.
  */
 int	 rs_read_meta(struct rs_set *s, char *err, size_t errlen);

@@ -296,7 +296,7 @@ rs_create_at(const char *root, const char *host, const char *label,
 		rs_close(w);
 		return (NULL);
 	}
-	put_header(w, w->runs.fp, rs_run_columns, rs_nrun_columns);
+	put_header(w, w->runs.fp, rs_batch_columns, rs_nbatch_columns);
 	put_header(w, w->workers.fp, rs_worker_columns, rs_nworker_columns);
 	rs_meta(w, "format", "%d", RS_FORMAT_VERSION);
 	rs_meta(w, "host", "%s", host);
@@ -380,19 +380,19 @@ pend_add(struct rs_writer *w, int jobs, const char *metric, double v,
 }
 
 void
-rs_add_run(struct rs_writer *w, const struct rs_run *r)
+rs_add_batch(struct rs_writer *w, const struct rs_batch *r)
 {
 	size_t i;
 
-	put_row(w, w->runs.fp, rs_run_columns, rs_nrun_columns, r, r->metric,
-	    r->reason);
+	put_row(w, w->runs.fp, rs_batch_columns, rs_nbatch_columns, r,
+	    r->metric, r->reason);
 	/* Only batches that count go where ministat reads them. */
-	if (!rs_run_counts(r))
+	if (!rs_batch_counts(r))
 		return;
-	for (i = 0; i < rs_nrun_columns; i++)
-		if (rs_run_columns[i].flags & RCF_JOBS_FILE)
-			pend_add(w, r->jobs, rs_run_columns[i].name,
-			    rs_col_value(&rs_run_columns[i], r), 1);
+	for (i = 0; i < rs_nbatch_columns; i++)
+		if (rs_batch_columns[i].flags & RCF_JOBS_FILE)
+			pend_add(w, r->jobs, rs_batch_columns[i].name,
+			    rs_col_value(&rs_batch_columns[i], r), 1);
 	for (i = 0; i < w->nmetrics; i++)
 		pend_add(w, r->jobs, w->metrics[i], r->metric[i], 0);
 }

@@ -49,9 +49,9 @@ set_overhead(const struct rs_set *s)
 	if (a == NULL || b == NULL || rs_parse_time(a, &ta) != NULL ||
 	    rs_parse_time(b, &tb) != NULL)
 		return (NAN);
-	for (i = 0; i < s->nruns; i++)
-		busy += s->runs[i].real + (isfinite(s->runs[i].setup) ?
-		    s->runs[i].setup : 0);
+	for (i = 0; i < s->nbatches; i++)
+		busy += s->batches[i].real + (isfinite(s->batches[i].setup) ?
+		    s->batches[i].setup : 0);
 	return (fmax(0, difftime(tb, ta) - busy));
 }
 
@@ -141,12 +141,12 @@ camp_from_sets(const char *const *paths, size_t n, const char *baseline,
 		}
 		free(lv);
 		/* c1: the batches' cost per repetition, over every set. */
-		if (s->nruns > 0 && nolv > 0) {
-			for (j = 0; j < s->nruns; j++)
-				rep += s->runs[j].real +
-				    (isfinite(s->runs[j].setup) ?
-				    s->runs[j].setup : 0);
-			nrep += s->nruns;
+		if (s->nbatches > 0 && nolv > 0) {
+			for (j = 0; j < s->nbatches; j++)
+				rep += s->batches[j].real +
+				    (isfinite(s->batches[j].setup) ?
+				    s->batches[j].setup : 0);
+			nrep += s->nbatches;
 		}
 		/* boots auto's cap: the verdicts' looks, one for all. */
 		x = rs_meta_get(s, CAMP_KEY_BOOTS_AUTO);

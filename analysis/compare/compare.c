@@ -1,5 +1,5 @@
 /*
- * Result sets side by side, computed: the guard (the meta keys that
+ * Result sets side by side, computed: the meta check (the meta keys that
  * differ, before any number), per level and metric a ministat block with
  * its tests, the effective-concurrency table, the USL fits, the validity
  * flags and the verdict on real time, all in a struct compare_result
@@ -86,14 +86,14 @@ result_init(struct compare_result *r, struct rs_set *const *sets,
 	}
 }
 
-/* --- the guard --------------------------------------------------------- */
+/* --- the meta check ---------------------------------------------------- */
 
 /*
  * Every meta key whose value differs, before any number.  Different
  * archives make the numbers incomparable: refuse unless --force.
  */
 static void
-guard(struct compare_result *r)
+meta_check(struct compare_result *r)
 {
 	struct compare_diff *d;
 	const char *key;
@@ -130,20 +130,20 @@ guard(struct compare_result *r)
 	}
 	if (sha_differs && !r->o->force) {
 		r->v.refused = 1;
-		add_warn(&r->guard_warn, &r->nguard_warn, "compare: "
+		add_warn(&r->meta_warn, &r->nmeta_warn, "compare: "
 		    "archive_sha256 differs: the sets extracted different "
 		    "archives (--force to compare anyway)");
 		return;
 	}
 	if (sha_differs)
-		add_warn(&r->guard_warn, &r->nguard_warn, "warning: "
+		add_warn(&r->meta_warn, &r->nmeta_warn, "warning: "
 		    "archive_sha256 differs (compared anyway: --force)");
 	else if (sha_missing)
-		add_warn(&r->guard_warn, &r->nguard_warn, "warning: "
+		add_warn(&r->meta_warn, &r->nmeta_warn, "warning: "
 		    "archive_sha256 not recorded in every set: cannot check "
 		    "that the archives are the same");
 	if (r->v.ndiff > 0)
-		add_warn(&r->guard_warn, &r->nguard_warn, "warning: %d meta "
+		add_warn(&r->meta_warn, &r->nmeta_warn, "warning: %d meta "
 		    "key%s differ%s between the sets (see the list)",
 		    r->v.ndiff, r->v.ndiff == 1 ? "" : "s",
 		    r->v.ndiff == 1 ? "s" : "");
@@ -425,11 +425,11 @@ compare_result_free(struct compare_result *r)
 	}
 	for (i = 0; i < r->nblocks; i++)
 		free_ds(r->blocks[i].ds, r->nsets);
-	for (i = 0; i < r->nguard_warn; i++)
-		free(r->guard_warn[i]);
+	for (i = 0; i < r->nmeta_warn; i++)
+		free(r->meta_warn[i]);
 	for (i = 0; i < r->nlevel_warn; i++)
 		free(r->level_warn[i]);
-	free(r->guard_warn);
+	free(r->meta_warn);
 	free(r->level_warn);
 	free(r->diffs);
 	free(r->levels);
@@ -442,12 +442,12 @@ compare_result_free(struct compare_result *r)
 }
 
 void
-compare_compute_guard(struct rs_set *const *sets, size_t nsets,
+compare_compute_meta_check(struct rs_set *const *sets, size_t nsets,
     const struct compare_opts *o, struct compare_result *r)
 {
 	result_init(r, sets, nsets < COMPARE_MAX_SETS ? nsets :
 	    COMPARE_MAX_SETS, o);
-	guard(r);
+	meta_check(r);
 }
 
 int
@@ -464,7 +464,7 @@ compare_compute(struct rs_set *const *sets, size_t nsets,
 		return (-1);
 	}
 	result_init(r, sets, nsets, o);
-	guard(r);
+	meta_check(r);
 	if (r->v.refused)
 		return (0);
 	metrics = o->metrics != NULL ? o->metrics : default_metrics;

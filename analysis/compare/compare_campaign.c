@@ -1,5 +1,5 @@
 /*
- * compare of a campaign's configurations, computed: the guard over the
+ * compare of a campaign's configurations, computed: the meta check over the
  * first boot of each configuration, baseline first (the sets' meta keys
  * that differ; different archives refuse), then the figures over boots
  * (camp_analyse).  Every interval is over boots: no set's own is used.
@@ -31,8 +31,8 @@ compare_campaign_compute(const struct camp *c, const struct compare_opts *o,
 		}
 		cc->cfg[cc->nrep++] = i;
 	}
-	compare_compute_guard(cc->rep, cc->nrep, o, &cc->guard);
-	if (cc->guard.v.refused)
+	compare_compute_meta_check(cc->rep, cc->nrep, o, &cc->meta_check);
+	if (cc->meta_check.v.refused)
 		return (0);
 	camp_opts_default(&co);
 	co.conf = o->conf;
@@ -46,7 +46,7 @@ compare_campaign_free(struct compare_campaign *cc)
 {
 	size_t k;
 
-	compare_result_free(&cc->guard);
+	compare_result_free(&cc->meta_check);
 	if (cc->analysed)
 		camp_result_free(&cc->r);
 	for (k = 0; k < cc->nrep; k++)

@@ -1,7 +1,7 @@
 /*
  * compare's output, rendered from a struct compare_result (compare.c
  * computes it).  Order, text or JSON: the sets, the meta keys that
- * differ (the guard, before any number), per level and metric a ministat
+ * differ (the meta check, before any number), per level and metric a ministat
  * block with a Welch line, the effective-concurrency table, the USL
  * fits, the validity flags, the verdict on real time.  Warnings are said
  * (warnx) where the output reaches them.
@@ -46,7 +46,7 @@ text_sets(FILE *out, const struct compare_result *r)
 }
 
 static int
-text_guard(FILE *out, const struct compare_result *r)
+text_meta_check(FILE *out, const struct compare_result *r)
 {
 	const struct compare_diff *d;
 	size_t i, k, width = 0;
@@ -70,7 +70,7 @@ text_guard(FILE *out, const struct compare_result *r)
 			fputc('\n', out);
 		}
 	}
-	say(r->guard_warn, r->nguard_warn);
+	say(r->meta_warn, r->nmeta_warn);
 	return (r->v.refused ? -1 : 0);
 }
 
@@ -279,15 +279,15 @@ text_verdict(FILE *out, const struct compare_result *r)
 }
 
 int
-compare_render_guard(FILE *out, const struct compare_result *r)
+compare_render_meta_check(FILE *out, const struct compare_result *r)
 {
-	return (text_guard(out, r));
+	return (text_meta_check(out, r));
 }
 
 int
-compare_say_guard(const struct compare_result *r)
+compare_say_meta_check(const struct compare_result *r)
 {
-	say(r->guard_warn, r->nguard_warn);
+	say(r->meta_warn, r->nmeta_warn);
 	return (r->v.refused ? -1 : 0);
 }
 
@@ -297,7 +297,7 @@ compare_render_text(FILE *out, const struct compare_result *r)
 	size_t i;
 
 	text_sets(out, r);
-	if (text_guard(out, r) == -1)
+	if (text_meta_check(out, r) == -1)
 		return (-1);
 	say(r->level_warn, r->nlevel_warn);
 	for (i = 0; i < r->nblocks; i++)
@@ -336,7 +336,7 @@ json_sets(FILE *out, const struct compare_result *r)
 }
 
 static int
-json_guard(FILE *out, const struct compare_result *r)
+json_meta_check(FILE *out, const struct compare_result *r)
 {
 	const struct compare_diff *d;
 	size_t i, k;
@@ -358,7 +358,7 @@ json_guard(FILE *out, const struct compare_result *r)
 		fputs("]}", out);
 	}
 	fputc(']', out);
-	say(r->guard_warn, r->nguard_warn);
+	say(r->meta_warn, r->nmeta_warn);
 	return (r->v.refused ? -1 : 0);
 }
 
@@ -516,7 +516,7 @@ compare_render_json(FILE *out, const struct compare_result *r)
 	int first = 1;
 
 	json_sets(out, r);
-	if (json_guard(out, r) == -1) {
+	if (json_meta_check(out, r) == -1) {
 		fputs(",\"refused\":true}\n", out);
 		return (-1);
 	}

@@ -50,8 +50,8 @@ compare_campaign_render(FILE *fp, const struct compare_campaign *cc,
 	size_t i, k;
 
 	if (json) {
-		/* camp_json's object alone; the guard still refuses. */
-		if (compare_say_guard(&cc->guard) == -1)
+		/* camp_json's object alone; the meta check still refuses. */
+		if (compare_say_meta_check(&cc->meta_check) == -1)
 			return (-1);
 	} else {
 		fprintf(fp, "Campaign %s: %zu configurations judged over "
@@ -66,7 +66,7 @@ compare_campaign_render(FILE *fp, const struct compare_campaign *cc,
 			fprintf(fp, "(the guard below compares the first %zu "
 			    "configurations)\n", cc->nrep);
 		fputc('\n', fp);
-		if (compare_render_guard(fp, &cc->guard) == -1)
+		if (compare_render_meta_check(fp, &cc->meta_check) == -1)
 			return (-1);
 	}
 	if (!cc->analysed) {

@@ -300,9 +300,9 @@ level_scale(const struct rs_set *s, int jobs)
 
 	if (v == NULL || parse_uint(v, 1, 100000, &hz) != 0)
 		return (NAN);
-	for (i = 0; i < s->nruns; i++)
-		nb += s->runs[i].jobs == jobs && s->runs[i].profiled &&
-		    s->runs[i].status <= RS_WARN;
+	for (i = 0; i < s->nbatches; i++)
+		nb += s->batches[i].jobs == jobs && s->batches[i].profiled &&
+		    s->batches[i].status <= RS_WARN;
 	return (nb > 0 ? 1.0 / ((double)hz * jobs * nb) : NAN);
 }
 

@@ -52,9 +52,9 @@ profiled_batches(const struct rs_set *s, int jobs)
 	size_t i;
 	int n = 0;
 
-	for (i = 0; i < s->nruns; i++)
-		if (s->runs[i].jobs == jobs && s->runs[i].profiled &&
-		    s->runs[i].status <= RS_WARN)
+	for (i = 0; i < s->nbatches; i++)
+		if (s->batches[i].jobs == jobs && s->batches[i].profiled &&
+		    s->batches[i].status <= RS_WARN)
 			n++;
 	return (n);
 }

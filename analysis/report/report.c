@@ -54,7 +54,7 @@ html_sets(FILE *fp, const struct report *r)
 		for (j = 0; j < r->sets[i].nlevels; j++)
 			fprintf(fp, "%s%d", j ? "," : "", r->sets[i].levels[j]);
 		fprintf(fp, "</td><td class=\"num\">%zu</td></tr>\n",
-		    a->nruns);
+		    a->nbatches);
 	}
 	fputs("</table>\n", fp);
 	/* The main facts all sets share; what differs comes below. */

@@ -119,7 +119,7 @@ gate_set(const struct rs_set *s, double conf, double max_cv,
     struct gate **gp)
 {
 	struct dataset *t1, *tn;
-	const struct rs_run *r;
+	const struct rs_batch *r;
 	struct gate *g;
 	const char *v;
 	size_t nl, i, n = 0;
@@ -146,8 +146,8 @@ gate_set(const struct rs_set *s, double conf, double max_cv,
 	}
 	/* Tries checked against the limit: every timed one that ran. */
 	kept = meta_count(s, "disturbed_kept");
-	for (i = 0, tries = 0, over = kept; i < s->nruns; i++) {
-		r = &s->runs[i];
+	for (i = 0, tries = 0, over = kept; i < s->nbatches; i++) {
+		r = &s->batches[i];
 		if (r->warmup || r->profiled || r->status > RS_WARN)
 			continue;
 		tries++;

@@ -239,7 +239,7 @@ batch_drain(struct batch *b)
 {
 	int64_t w1;
 
-	if (b->spec->end == BATCH_END_SYNCFS || harness_interrupted)
+	if (b->spec->end == BATCH_END_SYNCFS || os_interrupted)
 		return;
 	if (b->written0 < 0) {
 		b->dirty = os_dirty_kib();
@@ -410,7 +410,7 @@ thread_main(void *arg)
 /*
  * Read up to n one-byte reports from fd, counting 'E's into *errors; stop
  * early at EOF (every writer gone) or, if interruptible, when a signal set
- * harness_interrupted.  Returns how many were read.
+ * os_interrupted.  Returns how many were read.
  */
 static int
 collect(int fd, int n, int *errors, int interruptible)
@@ -426,7 +426,7 @@ collect(int fd, int n, int *errors, int interruptible)
 			break;
 		if (r < 0) {
 			if (errno == EINTR) {
-				if (interruptible && harness_interrupted)
+				if (interruptible && os_interrupted)
 					break;
 				continue;
 			}
@@ -485,11 +485,11 @@ reap(struct batch *b, pid_t *pids, int n, double t0,
 		if (pids[i] <= 0)
 			continue;
 		/* A stop request ends --verify as it ends the run. */
-		if (harness_interrupted)
+		if (os_interrupted)
 			kill_all(b, pids, i, n);
 		while ((p = wait4(pids[i], &status, 0, &ru)) == -1 &&
 		    errno == EINTR)
-			if (harness_interrupted)
+			if (os_interrupted)
 				kill_all(b, pids, i, n);
 		s = slot_of(b, i);
 		if (p == -1) {
@@ -533,7 +533,7 @@ reap(struct batch *b, pid_t *pids, int n, double t0,
 }
 
 static void
-finish(struct batch *b, double t0, struct rs_run *run, struct rs_worker *rw)
+finish(struct batch *b, double t0, struct rs_batch *run, struct rs_worker *rw)
 {
 	const struct batch_spec *sp = b->spec;
 	const struct wl_metric *m;
@@ -638,7 +638,7 @@ open_pipes(struct batch *b)
  * worker started is gone again, message printed).
  */
 static int
-run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
+run_processes(struct batch *b, struct rs_batch *run, struct rs_worker *rw,
     struct os_cpu_times *c0, struct os_cpu_times *c1, double *t0)
 {
 	const struct batch_spec *sp = b->spec;
@@ -665,7 +665,7 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 			return (-1);
 		}
 		if (pids[i] == 0) {
-			harness_signals_child();
+			os_signals_child();
 			os_die_with_parent(ppid);
 			closefd(&b->ready[0]);
 			closefd(&b->gate[1]);
@@ -679,14 +679,14 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 	closefd(&b->gate[0]);
 	closefd(&b->done[1]);
 	closefd(&b->vgate[0]);
-	harness_signals_workers(pids, sp->jobs);
+	os_signals_workers(pids, sp->jobs);
 
 	ready = collect(b->ready[0], sp->jobs, &errors, 1);
-	if (ready < sp->jobs || errors > 0 || harness_interrupted) {
+	if (ready < sp->jobs || errors > 0 || os_interrupted) {
 		/* Nobody is released into a batch that cannot count. */
 		kill_all(b, pids, 0, sp->jobs);
 		reap(b, pids, sp->jobs, 0, rw);
-		harness_signals_workers(NULL, 0);
+		os_signals_workers(NULL, 0);
 		run->status = RS_FAILED;
 		free(pids);
 		return (0);
@@ -696,21 +696,21 @@ run_processes(struct batch *b, struct rs_run *run, struct rs_worker *rw,
 	sample(b, c0, &b->spin0, &b->when0);
 	*t0 = now_monotonic();
 	closefd(&b->gate[1]);			/* go */
-	harness_test_mark("released");
+	os_test_mark("released");
 	collect(b->done[0], sp->jobs, NULL, 1);
 	batch_end(b);
 	sample(b, c1, &b->spin1, &b->when1);
 	if (sp->at_done != NULL)
 		sp->at_done(sp->hook);
 	batch_drain(b);
-	if (harness_interrupted) {
+	if (os_interrupted) {
 		kill_all(b, pids, 0, sp->jobs);
 		run->status = RS_KILLED;
 		snprintf(run->reason, sizeof(run->reason), "interrupted");
 	}
 	closefd(&b->vgate[1]);
 	reap(b, pids, sp->jobs, *t0, rw);
-	harness_signals_workers(NULL, 0);
+	os_signals_workers(NULL, 0);
 	free(pids);
 	return (0);
 }
@@ -727,7 +727,7 @@ create_worker(pthread_t *tid, int i, void *arg)
 }
 
 static int
-run_threads(struct batch *b, struct rs_run *run,
+run_threads(struct batch *b, struct rs_batch *run,
     struct os_cpu_times *c0, struct os_cpu_times *c1, double *t0)
 {
 	const struct batch_spec *sp = b->spec;
@@ -770,7 +770,7 @@ run_threads(struct batch *b, struct rs_run *run,
 	pthread_cond_broadcast(&b->cv);
 	pthread_mutex_unlock(&b->mtx);
 	if (!b->abort) {
-		harness_test_mark("released");
+		os_test_mark("released");
 		collect(b->done[0], sp->jobs, NULL, 0);
 		batch_end(b);
 	}
@@ -792,7 +792,7 @@ run_threads(struct batch *b, struct rs_run *run,
 }
 
 int
-harness_run_batch(const struct batch_spec *sp, struct rs_run *run,
+batch_run(const struct batch_spec *sp, struct rs_batch *run,
     struct rs_worker *rw)
 {
 	struct os_cpu_times c0, c1;

@@ -101,7 +101,7 @@ disturb_wait_quiet(double limit, double bound, double *waited,
 		ts.tv_sec = 0;
 		ts.tv_nsec = (long)(DISTURB_WAIT_STEP * 1e9);
 		while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-			if (harness_interrupted) {
+			if (os_interrupted) {
 				rc = 1;
 				goto out;
 			}
@@ -124,7 +124,7 @@ disturb_wait_quiet(double limit, double bound, double *waited,
 			rc = 0;
 			break;
 		}
-		if (*waited >= bound || harness_interrupted) {
+		if (*waited >= bound || os_interrupted) {
 			rc = 1;
 			break;
 		}

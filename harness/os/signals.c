@@ -1,10 +1,10 @@
 /*
  * The one owner of SIGINT, SIGTERM and SIGHUP in the controller.
  *
- *            harness_signals_begin          first signal (orderly)
+ *            os_signals_begin          first signal (orderly)
  *   IDLE  ------------------------> ARMED -----------------> STOPPING
  *     ^                             |  |                        |
- *     |   harness_signals_end       |  | first signal           | second
+ *     |   os_signals_end       |  | first signal           | second
  *     +-----------------------------+  | (immediate)            | signal
  *                                      v                        v
  *                                   TEARDOWN <------------------+
@@ -12,18 +12,18 @@
  * ARMED      handlers installed for SIGINT and SIGTERM, and for SIGHUP
  *            unless it is ignored (nohup: a hangup is not a request to
  *            stop); a batch in flight registers its workers' pids.
- * STOPPING   (orderly: fsconc run, nightly) harness_interrupted is set: a
+ * STOPPING   (orderly: fsconc run, nightly) os_interrupted is set: a
  *            process-mode batch in flight kills its workers at once, a
  *            thread-mode batch runs to its end; the run stops after it,
  *            destroys its disks, marks its set interrupted, puts sysctls
  *            back and exits 1.
- * TEARDOWN   (a second signal; the first with HARNESS_SIG_IMMEDIATE: md
+ * TEARDOWN   (a second signal; the first with OS_SIG_IMMEDIATE: md
  *            commands, limits), in the handler, async-signal-safe only:
  *            SIGKILL the registered workers (so no mount stays busy), run
  *            the restore hook (--vary's sysctls), md_teardown_async
  *            (disks), then die of the signal: status 128 + sig.
  * A forked child that inherited the handler dies of the signal instead;
- * a worker calls harness_signals_child to get the default actions back.
+ * a worker calls os_signals_child to get the default actions back.
  * While armed, an exit() of the controller runs the restore hook too.
  *
  * Tests synchronise on these states: with FSCONC_TEST_MARKER=PREFIX set,
@@ -42,14 +42,14 @@
 #include "harness/os.h"
 #include "common/util.h"
 
-volatile sig_atomic_t harness_interrupted;
+volatile sig_atomic_t os_interrupted;
 
 static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 #define NSIGS	(sizeof(sigs) / sizeof(sigs[0]))
 
 enum state { IDLE, ARMED, STOPPING, TEARDOWN };
 static volatile sig_atomic_t state;
-static enum harness_sig_mode mode;
+static enum os_sig_mode mode;
 static pid_t owner;
 static void (*restore_hook)(void);
 
@@ -57,7 +57,7 @@ static void (*restore_hook)(void);
 static char marker[PATH_MAX];
 
 void
-harness_test_mark(const char *what)
+os_test_mark(const char *what)
 {
 	char path[PATH_MAX];
 	size_t n = strlen(marker), k = strlen(what);
@@ -83,7 +83,7 @@ static pid_t *volatile live_pids;
 static volatile sig_atomic_t nlive;
 
 void
-harness_signals_workers(pid_t *pids, int n)
+os_signals_workers(pid_t *pids, int n)
 {
 	nlive = 0;
 	live_pids = pids;
@@ -92,7 +92,7 @@ harness_signals_workers(pid_t *pids, int n)
 
 /* SIGKILL the batch in flight's workers.  Async-signal-safe. */
 static void
-harness_kill_workers(void)
+os_kill_workers(void)
 {
 	pid_t *p = live_pids;
 	int i, n = nlive;
@@ -125,15 +125,15 @@ on_signal(int sig)
 
 	if (getpid() != owner)
 		die_of(sig);
-	if (state == ARMED && mode == HARNESS_SIG_ORDERLY) {
+	if (state == ARMED && mode == OS_SIG_ORDERLY) {
 		state = STOPPING;
-		harness_interrupted = 1;
-		harness_test_mark("stopping");
+		os_interrupted = 1;
+		os_test_mark("stopping");
 		errno = saved;
 		return;
 	}
 	state = TEARDOWN;
-	harness_kill_workers();
+	os_kill_workers();
 	if (restore_hook != NULL)
 		restore_hook();
 	md_teardown_async();
@@ -148,8 +148,8 @@ at_exit(void)
 }
 
 void
-harness_signals_begin(enum harness_sig_mode m, void (*restore)(void),
-    struct harness_signals *saved)
+os_signals_begin(enum os_sig_mode m, void (*restore)(void),
+    struct os_signals *saved)
 {
 	static int atexit_done;
 	struct sigaction sa;
@@ -161,7 +161,7 @@ harness_signals_begin(enum harness_sig_mode m, void (*restore)(void),
 	mk = test_hook_env("FSCONC_TEST_MARKER");
 	snprintf(marker, sizeof(marker), "%s", mk != NULL ? mk : "");
 	restore_hook = restore;
-	harness_interrupted = 0;
+	os_interrupted = 0;
 	md_teardown_prepare();
 	if (!atexit_done++)
 		atexit(at_exit);
@@ -181,7 +181,7 @@ harness_signals_begin(enum harness_sig_mode m, void (*restore)(void),
 }
 
 void
-harness_signals_end(const struct harness_signals *saved)
+os_signals_end(const struct os_signals *saved)
 {
 	size_t i;
 
@@ -189,11 +189,11 @@ harness_signals_end(const struct harness_signals *saved)
 		sigaction(sigs[i], &saved->old[i], NULL);
 	state = IDLE;
 	restore_hook = NULL;
-	harness_signals_workers(NULL, 0);
+	os_signals_workers(NULL, 0);
 }
 
 void
-harness_signals_child(void)
+os_signals_child(void)
 {
 	struct sigaction sa;
 	size_t i;

@@ -117,7 +117,7 @@ spin(hwloc_topology_t t, unsigned cpu, pid_t ppid, int fd)
 	hwloc_bitmap_t set;
 	char c = 'R';
 
-	harness_signals_child();
+	os_signals_child();
 	os_die_with_parent(ppid);
 	/* Lowest priority before it can take a CPU from anyone. */
 	if (os_spin_priority() != 0)
@@ -181,7 +181,7 @@ idle_guard_begin(const struct run_config *c, hwloc_topology_t t,
 	/* Every spinner in place (bound, lowest priority) before timing;
 	 * EOF when one died. */
 	while (got < h->n && ((k = read(p[0], buf, sizeof(buf))) > 0 ||
-	    (k == -1 && errno == EINTR && !harness_interrupted)))
+	    (k == -1 && errno == EINTR && !os_interrupted)))
 		got += k > 0 ? (int)k : 0;
 	close(p[0]);
 	if (got < h->n || h->n < want) {

@@ -303,7 +303,7 @@ inject_next(struct run *r)
  * beside the run).
  */
 static int
-disturbed(struct run *r, struct rs_run *run, double *sharep)
+disturbed(struct run *r, struct rs_batch *run, double *sharep)
 {
 	double share;
 
@@ -377,7 +377,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	struct rs_worker *rw;
 	struct batch_spec bs;
 	struct idle_hold guard;
-	struct rs_run run;
+	struct rs_batch run;
 	struct kt_list kt, others;
 	char by[240];
 	double setup = 0, share;
@@ -449,7 +449,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	bs.fstype = r->have_spec && r->spec.backend != MD_BACKEND_DIR ?
 	    r->spec.fs : NULL;
 	rw = xcalloc((size_t)n, sizeof(*rw));
-	ran = harness_run_batch(&bs, &run, rw);
+	ran = batch_run(&bs, &run, rw);
 	idle_guard_end(&guard);
 	if (ran != 0) {
 		if (run.profiled)
@@ -466,11 +466,11 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	r->batch_by = by;
 	/* A profile that failed stops the run unless it was optional. */
 	if (run.profiled && run_profile_end(r->prof, (size_t)li, n, &run,
-	    !harness_interrupted && run.status <= RS_WARN) != 0 &&
+	    !os_interrupted && run.status <= RS_WARN) != 0 &&
 	    c->profile == PROF_REQUIRED)
 		rc = -1;
 	/* The batch in flight when interrupted is not a measurement. */
-	if (!harness_interrupted) {
+	if (!os_interrupted) {
 		/* A try gate_busy weighs: as gate_set counts its rows. */
 		if (!run.profiled && !run.warmup && run.status <= RS_WARN)
 			r->ntries++;
@@ -506,7 +506,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 				}
 			}
 		}
-		rs_add_run(r->rs, &run);
+		rs_add_batch(r->rs, &run);
 		/* workers.tsv: the workers of batches that count. */
 		for (i = 0; i < n && !*again && !run.warmup; i++)
 			rs_add_worker(r->rs, &rw[i]);
@@ -545,7 +545,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 		}
 	}
 	free(rw);
-	if (wait && !harness_interrupted)
+	if (wait && !os_interrupted)
 		disturb_wait(r);
 out:
 	r->batch_by = NULL;
@@ -571,7 +571,7 @@ one_batch(struct run *r, size_t step)
 		again = 0;
 		if (batch_try(r, step, try, &again) != 0)
 			return (-1);
-		if (!again || harness_interrupted)
+		if (!again || os_interrupted)
 			return (0);
 	}
 }
@@ -834,7 +834,7 @@ run_close(struct run *r, char *set_path, size_t len)
 		fprintf(stderr, "\r\033[K");
 	if (destroy_disks(r) != 0)
 		rc = EXIT_RUNTIME;
-	if (harness_interrupted) {
+	if (os_interrupted) {
 		warnx("run: interrupted; %s holds the batches completed "
 		    "before", rs_path(r->rs));
 		rs_meta(r->rs, "interrupted", "yes");
@@ -888,7 +888,7 @@ run_close(struct run *r, char *set_path, size_t len)
 int
 run_experiment(struct run_config *c, char *set_path, size_t len)
 {
-	struct harness_signals saved;
+	struct os_signals saved;
 	struct run *r;
 	size_t i;
 	int rc;
@@ -906,9 +906,9 @@ run_experiment(struct run_config *c, char *set_path, size_t len)
 	if ((rc = run_open(c, &r)) != EXIT_OK)
 		return (rc);
 	/* --qos-sysctls: the knobs put back if a second signal kills us. */
-	harness_signals_begin(HARNESS_SIG_ORDERLY, c->qos_sysctls ?
+	os_signals_begin(OS_SIG_ORDERLY, c->qos_sysctls ?
 	    knob_restore_hook : NULL, &saved);
-	for (i = 0; !harness_interrupted; i++) {
+	for (i = 0; !os_interrupted; i++) {
 		/* --precision: rounds are added until the rule says stop. */
 		if (i == r->nsteps && (c->precision == 0 ||
 		    !run_precision_more(&r, 1, 0)))
@@ -917,6 +917,6 @@ run_experiment(struct run_config *c, char *set_path, size_t len)
 			break;
 	}
 	rc = run_close(r, set_path, len);
-	harness_signals_end(&saved);
+	os_signals_end(&saved);
 	return (rc);
 }

@@ -146,7 +146,7 @@ int	 run_profile_begin(struct run_profile *, struct batch_spec *);
  * li's files; otherwise they are dropped.  0, or -1 (printed).
  */
 int	 run_profile_end(struct run_profile *, size_t li, int jobs,
-	    const struct rs_run *, int keep);
+	    const struct rs_batch *, int keep);
 /*
  * The overhead per level (timed[li]: the timed batches) into meta (rs
  * not NULL) and fp (not NULL).

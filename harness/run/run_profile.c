@@ -209,7 +209,7 @@ locks_merge(struct lock_stats *to, const struct lock_stats *from)
 
 int
 run_profile_end(struct run_profile *p, size_t li, int jobs,
-    const struct rs_run *run, int keep)
+    const struct rs_batch *run, int keep)
 {
 	struct prof_folded f;
 	struct lock_stats l;

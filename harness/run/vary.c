@@ -167,7 +167,7 @@ int
 vary_experiment(struct run_config *c, char *set_path, size_t len)
 {
 	const struct vary *v = &c->vary;
-	struct harness_signals saved;
+	struct os_signals saved;
 	struct run_config *cells;
 	struct run **runs;
 	char err[512], base[256], *label, *rundir, path[4096];
@@ -214,7 +214,7 @@ vary_experiment(struct run_config *c, char *set_path, size_t len)
 	}
 	/* Handlers first: from the first sysctl set on, a signal or an
 	 * exit puts them back. */
-	harness_signals_begin(HARNESS_SIG_ORDERLY, knob_restore_hook, &saved);
+	os_signals_begin(OS_SIG_ORDERLY, knob_restore_hook, &saved);
 	/* Every sysctl readable and writable before anything is made. */
 	if (vary_apply_sysctls(v, 0, err, sizeof(err)) != 0) {
 		warnx("run: --vary: %s", err);
@@ -226,13 +226,13 @@ vary_experiment(struct run_config *c, char *set_path, size_t len)
 			goto close;
 	/* Every cell has the same steps (levels, reps, order, seed). */
 	rng = c->seed;
-	for (i = 0; !harness_interrupted; i++) {
+	for (i = 0; !os_interrupted; i++) {
 		/* --precision: a round more for every cell, or stop. */
 		if (i == run_nsteps(runs[0]) && (c->precision == 0 ||
 		    !run_precision_more(runs, ncells, c->progress)))
 			break;
 		vary_step_order(order, ncells, c->order, &rng);
-		for (k = 0; k < ncells && !harness_interrupted; k++) {
+		for (k = 0; k < ncells && !os_interrupted; k++) {
 			if (vary_apply_sysctls(v, order[k], err,
 			    sizeof(err)) != 0) {
 				warnx("run: --vary: %s", err);
@@ -257,7 +257,7 @@ close:
 			rc = st;
 		describe_cell(v, k, path, rundir);
 	}
-	harness_signals_end(&saved);
+	os_signals_end(&saved);
 	if (c->progress && c->precision > 0)
 		fprintf(stderr, "\r\033[K");
 	if (opened == 0)

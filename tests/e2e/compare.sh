@@ -1,5 +1,5 @@
 # fsconc compare: the 2005 figures, ministat blocks byte for byte, the
-# guard, selection, run directories, JSON, exit statuses.
+# meta check, selection, run directories, JSON, exit statuses.
 . "$FSCONC_TOP/tests/lib.sh"
 
 d=$(scratch) || exit 1
@@ -28,8 +28,9 @@ echo "$out" | grep -q '^EC(12) = 2.11 vs 0.55 ' &&
 echo "$out" | grep -A2 '^Meta keys whose values differ' | grep -Eq 'debug.mpsafevfs +x 1' &&
     grep -q 'warning: 1 meta key differs' "$d/err" &&
     ! echo "$out" | grep -q '^  command' &&
-    ok "guard lists differing meta keys, warns, ignores command/created" ||
-    not_ok "guard lists differing meta keys, warns, ignores command/created" "$out $(cat "$d/err")"
+    ok "meta check lists differing meta keys, warns, ignores command/created" ||
+    not_ok "meta check lists differing meta keys, warns, ignores command/created" \
+	"$out $(cat "$d/err")"
 # Reversed, the slower configuration is the baseline: no slowdown.
 "$FSCONC" compare -R "$R" box/nompsafevfs box/mpsafevfs >/dev/null 2>&1; rc=$?
 [ $rc -eq 0 ] && ok "a speedup exits 0" || not_ok "a speedup exits 0" "rc=$rc"
@@ -144,7 +145,7 @@ out=$("$FSCONC" compare -R "$R" box/const4 box/const3 2>&1); rc=$?
     ok "constant sets, equal values: no slowdown, exit 0" ||
     not_ok "constant sets, equal values: no slowdown, exit 0" "rc=$rc $out"
 
-# --- the guard refuses different archives -------------------------------
+# --- the meta check refuses different archives -------------------------------
 imp other -m archive_sha256=beef 1="$d/a1" 4="$d/a4"
 out=$("$FSCONC" compare -R "$R" box/same1 box/other 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q 'archive_sha256 differs' &&

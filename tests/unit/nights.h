@@ -101,7 +101,7 @@ static inline int
 nights_write(const char *root, const struct night_spec *sp)
 {
 	struct rs_writer *w;
-	struct rs_run run;
+	struct rs_batch run;
 	uint64_t st = sp->seed;
 	double t[4 * 64];
 	char stamp[32], *from, *to, *slash;
@@ -133,7 +133,7 @@ nights_write(const char *root, const struct night_spec *sp)
 				run.nvcsw = run.nivcsw = -1;
 				run.idle = run.setup = run.start_skew = NAN;
 				run.status = RS_OK;
-				rs_add_run(w, &run);
+				rs_add_batch(w, &run);
 			}
 		from = xstrdup(rs_path(w));
 		if (rs_close(w) != 0) {

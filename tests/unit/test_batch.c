@@ -1,5 +1,5 @@
 /*
- * harness/batch/batch.c and run.c through their APIs: harness_run_batch with
+ * harness/batch/batch.c and run.c through their APIs: batch_run with
  * calib (process and thread mode, bound and unbound, a killed worker),
  * and run_experiment writing a set that rs_open reads back.
  */
@@ -45,7 +45,7 @@ one(enum run_mode mode, enum bind_level bind)
 	struct batch_spec bs;
 	struct bind_plan *p;
 	hwloc_topology_t t;
-	struct rs_run run;
+	struct rs_batch run;
 	hwloc_bitmap_t set;
 	char err[256];
 	int i, ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
@@ -61,7 +61,7 @@ one(enum run_mode mode, enum bind_level bind)
 	bs.topo = t;
 	bs.plan = p;
 	memset(&run, 0, sizeof(run));
-	assert_int_equal(harness_run_batch(&bs, &run, rw), 0);
+	assert_int_equal(batch_run(&bs, &run, rw), 0);
 	assert_int_equal(run.status, RS_OK);
 	assert_int_equal(run.jobs, 3);
 	assert_int_equal(run.rep, 7);
@@ -123,7 +123,7 @@ test_batch_killed(void **state)
 {
 	struct rs_worker rw[2];
 	struct batch_spec bs;
-	struct rs_run run;
+	struct rs_batch run;
 
 	(void)state;
 	memset(&bs, 0, sizeof(bs));
@@ -133,7 +133,7 @@ test_batch_killed(void **state)
 	bs.rep = 1;
 	bs.mode = RUN_MODE_PROCESS;
 	memset(&run, 0, sizeof(run));
-	assert_int_equal(harness_run_batch(&bs, &run, rw), 0);
+	assert_int_equal(batch_run(&bs, &run, rw), 0);
 	assert_int_equal(run.status, RS_KILLED);
 	assert_int_equal(rw[0].status, RS_OK);
 	assert_int_equal(rw[1].status, RS_KILLED);
@@ -163,7 +163,7 @@ test_batch_thread_create_fails(void **state)
 	struct workload wl = wl_calib;
 	struct rs_worker rw[4];
 	struct batch_spec bs;
-	struct rs_run run;
+	struct rs_batch run;
 
 	(void)state;
 	wl.worker_cleanup = count_cleanup;
@@ -176,7 +176,7 @@ test_batch_thread_create_fails(void **state)
 	memset(&run, 0, sizeof(run));
 	cleanups = 0;
 	setenv("FSCONC_TEST_THREAD_FAIL", "2", 1);
-	assert_int_equal(harness_run_batch(&bs, &run, rw), -1);
+	assert_int_equal(batch_run(&bs, &run, rw), -1);
 	unsetenv("FSCONC_TEST_THREAD_FAIL");
 	assert_int_equal(cleanups, 2);
 	assert_int_equal(run.status, RS_FAILED);
@@ -206,7 +206,7 @@ test_batch_setup_fails(void **state)
 	struct workload wl = wl_calib;
 	struct rs_worker rw[3];
 	struct batch_spec bs;
-	struct rs_run run;
+	struct rs_batch run;
 	int i;
 
 	(void)state;
@@ -219,7 +219,7 @@ test_batch_setup_fails(void **state)
 	for (i = 0; i < 400; i++) {
 		bs.mode = i % 2 ? RUN_MODE_THREAD : RUN_MODE_PROCESS;
 		memset(&run, 0, sizeof(run));
-		assert_int_equal(harness_run_batch(&bs, &run, rw), 0);
+		assert_int_equal(batch_run(&bs, &run, rw), 0);
 		if (rw[0].status != RS_FAILED ||
 		    strstr(rw[0].reason, "setup failing as asked") == NULL)
 			fail_msg("batch %d (%s): worker 0: status %d, \"%s\"",
@@ -236,18 +236,18 @@ static void
 test_signals_keep_ignored(void **state)
 {
 	struct sigaction ign, cur, old;
-	struct harness_signals saved;
+	struct os_signals saved;
 
 	(void)state;
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
 	sigemptyset(&ign.sa_mask);
 	assert_int_equal(sigaction(SIGHUP, &ign, &old), 0);
-	harness_signals_begin(HARNESS_SIG_ORDERLY, NULL, &saved);
+	os_signals_begin(OS_SIG_ORDERLY, NULL, &saved);
 	assert_int_equal(sigaction(SIGHUP, NULL, &cur), 0);
-	harness_signals_end(&saved);
+	os_signals_end(&saved);
 	assert_true(cur.sa_handler == SIG_IGN);
-	assert_int_equal(harness_interrupted, 0);
+	assert_int_equal(os_interrupted, 0);
 	assert_int_equal(sigaction(SIGHUP, &old, NULL), 0);
 }
 
@@ -269,7 +269,7 @@ hook(void)
 static void
 sig_child(int how, char *got, int *status)
 {
-	struct harness_signals saved;
+	struct os_signals saved;
 	int p[2];
 	pid_t pid;
 	ssize_t n, len = 0;
@@ -278,13 +278,13 @@ sig_child(int how, char *got, int *status)
 	if ((pid = fork()) == 0) {
 		close(p[0]);
 		hook_fd = p[1];
-		harness_signals_begin(how == 1 ? HARNESS_SIG_IMMEDIATE :
-		    HARNESS_SIG_ORDERLY, hook, &saved);
+		os_signals_begin(how == 1 ? OS_SIG_IMMEDIATE :
+		    OS_SIG_ORDERLY, hook, &saved);
 		if (how == 2)
 			exit(5);
 		raise(SIGTERM);
 		/* Orderly: still alive, flagged. */
-		(void)!write(p[1], harness_interrupted ? "I" : "-", 1);
+		(void)!write(p[1], os_interrupted ? "I" : "-", 1);
 		raise(SIGTERM);
 		_exit(6);
 	}
@@ -328,10 +328,10 @@ static void
 test_worker_sighup(void **state)
 {
 	struct workload wl = { .name = "hup", .worker_run = hup_run };
-	struct harness_signals saved;
+	struct os_signals saved;
 	struct rs_worker rw[1];
 	struct batch_spec bs;
-	struct rs_run run;
+	struct rs_batch run;
 
 	(void)state;
 	memset(&bs, 0, sizeof(bs));
@@ -340,10 +340,10 @@ test_worker_sighup(void **state)
 	bs.rep = 1;
 	bs.mode = RUN_MODE_PROCESS;
 	memset(&run, 0, sizeof(run));
-	harness_signals_begin(HARNESS_SIG_ORDERLY, NULL, &saved);
-	assert_int_equal(harness_run_batch(&bs, &run, rw), 0);
-	harness_signals_end(&saved);
-	assert_int_equal(harness_interrupted, 0);
+	os_signals_begin(OS_SIG_ORDERLY, NULL, &saved);
+	assert_int_equal(batch_run(&bs, &run, rw), 0);
+	os_signals_end(&saved);
+	assert_int_equal(os_interrupted, 0);
 	assert_int_equal(rw[0].status, RS_KILLED);
 	assert_non_null(strstr(rw[0].reason, "signal 1 "));
 }
@@ -373,10 +373,10 @@ test_verify_interrupted(void **state)
 {
 	struct workload wl = { .name = "stuck", .worker_run = stuck_run,
 	    .worker_verify = stuck_verify };
-	struct harness_signals saved;
+	struct os_signals saved;
 	struct rs_worker rw[1];
 	struct batch_spec bs;
-	struct rs_run run;
+	struct rs_batch run;
 
 	(void)state;
 	memset(&bs, 0, sizeof(bs));
@@ -386,14 +386,14 @@ test_verify_interrupted(void **state)
 	bs.verify = 1;
 	bs.mode = RUN_MODE_PROCESS;
 	memset(&run, 0, sizeof(run));
-	harness_signals_begin(HARNESS_SIG_ORDERLY, NULL, &saved);
-	assert_int_equal(harness_run_batch(&bs, &run, rw), 0);
-	harness_signals_end(&saved);
-	assert_int_equal(harness_interrupted, 1);
+	os_signals_begin(OS_SIG_ORDERLY, NULL, &saved);
+	assert_int_equal(batch_run(&bs, &run, rw), 0);
+	os_signals_end(&saved);
+	assert_int_equal(os_interrupted, 1);
 	assert_int_equal(rw[0].status, RS_KILLED);
 	if (strstr(rw[0].reason, "signal 9 ") == NULL)
 		fail_msg("%s", rw[0].reason);
-	harness_interrupted = 0;
+	os_interrupted = 0;
 }
 
 static void
@@ -424,7 +424,7 @@ test_experiment_set(void **state)
 	assert_non_null(strstr(path, "/unit/"));
 	set = rs_open(NULL, path, err, sizeof(err));
 	assert_non_null(set);
-	assert_int_equal(set->nruns, 4);
+	assert_int_equal(set->nbatches, 4);
 	assert_int_equal(set->nworkers, 8);
 	assert_int_equal(rs_levels(set, &levels), 2);
 	assert_int_equal(levels[1], 3);

@@ -755,7 +755,7 @@ write_set_meta(const char *root, const char *label, const char *cfg,
     const char *const *extra)
 {
 	struct rs_writer *w;
-	struct rs_run r;
+	struct rs_batch r;
 	char *path;
 	int i;
 
@@ -779,10 +779,10 @@ write_set_meta(const char *root, const char *label, const char *cfg,
 		r.setup = 0.5;
 		r.jobs = 1;
 		r.real = t1 + i;
-		rs_add_run(w, &r);
+		rs_add_batch(w, &r);
 		r.jobs = 2;
 		r.real = t2 + i;
-		rs_add_run(w, &r);
+		rs_add_batch(w, &r);
 	}
 	if (complete != NULL)
 		rs_meta(w, "end", "%s", complete);

@@ -1,7 +1,7 @@
 /*
  * analysis/compare/compare.c on generated result sets with known answers: planted
  * differences are found, identical configurations are flagged at no more
- * than the stated rate, EC and its intervals, the guard.
+ * than the stated rate, EC and its intervals, the meta check.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -42,7 +42,7 @@ mkset(const char *label, gsl_rng *rng, const int *lv, const double *mu,
     const double *sd, size_t nlv)
 {
 	struct rs_set *s = xcalloc(1, sizeof(*s));
-	struct rs_run *r;
+	struct rs_batch *r;
 	size_t i, j;
 
 	s->path = xasprintf("mem/%s", label);
@@ -50,10 +50,10 @@ mkset(const char *label, gsl_rng *rng, const int *lv, const double *mu,
 	add_meta(s, "ncpu", "4");
 	add_meta(s, "archive_sha256", "0123abcd");
 	s->metrics = xcalloc(1, sizeof(char *));
-	s->runs = xcalloc(nlv * REPS, sizeof(*s->runs));
+	s->batches = xcalloc(nlv * REPS, sizeof(*s->batches));
 	for (i = 0; i < nlv; i++)
 		for (j = 0; j < REPS; j++) {
-			r = &s->runs[s->nruns++];
+			r = &s->batches[s->nbatches++];
 			r->jobs = lv[i];
 			r->rep = (int)j + 1;
 			r->real = mu[i] + gsl_ran_gaussian(rng, sd[i]);
@@ -258,7 +258,7 @@ test_ec_diff_coverage(void **state)
 }
 
 static void
-test_guard(void **state)
+test_meta_check(void **state)
 {
 	static const int lv[] = { 1, 2 };
 	static const double mu[] = { 10, 12 }, sd[] = { 0.2, 0.2 };
@@ -324,9 +324,9 @@ test_ds_from_set(void **state)
 	struct dataset *d;
 
 	(void)state;
-	s->runs[0].status = RS_FAILED;		/* does not count */
-	s->runs[1].status = RS_WARN;		/* counts */
-	s->runs[2].real = NAN;			/* unknown: skipped */
+	s->batches[0].status = RS_FAILED;		/* does not count */
+	s->batches[1].status = RS_WARN;		/* counts */
+	s->batches[2].real = NAN;			/* unknown: skipped */
 	d = ds_from_set(s, 1, "real", "name", 10);
 	assert_string_equal(d->name, "name");
 	assert_int_equal(d->n, REPS - 2);
@@ -369,9 +369,9 @@ test_kthread_block(void **state)
 	buf[n] = '\0';
 	fclose(fp);
 	assert_null(strstr(buf, "kthread"));
-	for (i = 0; i < a->nruns; i++) {
-		a->runs[i].kthread = 0.1 + 0.001 * (double)(i % 3);
-		b->runs[i].kthread = 0.3 + 0.001 * (double)(i % 3);
+	for (i = 0; i < a->nbatches; i++) {
+		a->batches[i].kthread = 0.1 + 0.001 * (double)(i % 3);
+		b->batches[i].kthread = 0.3 + 0.001 * (double)(i % 3);
 	}
 	assert_non_null(fp = tmpfile());
 	assert_int_equal(compare_sets(fp, sets, 2, &o, &v), 0);
@@ -404,9 +404,9 @@ test_skipped_level(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < b->nruns; i++)
-		if (b->runs[i].jobs == 2 && b->runs[i].rep > 2)
-			b->runs[i].status = RS_FAILED;
+	for (i = 0; i < b->nbatches; i++)
+		if (b->batches[i].jobs == 2 && b->batches[i].rep > 2)
+			b->batches[i].status = RS_FAILED;
 	assert_int_equal(run(a, b, &v), 0);
 	assert_int_equal(v.nblocks, 1);
 	assert_int_equal(v.ntests, 1);
@@ -436,9 +436,9 @@ test_constant_sets(void **state)
 	FILE *fp;
 
 	(void)state;
-	for (i = 0; i < b->nruns; i++)
-		if (b->runs[i].rep > 3)
-			b->runs[i].status = RS_FAILED;
+	for (i = 0; i < b->nbatches; i++)
+		if (b->batches[i].rep > 3)
+			b->batches[i].status = RS_FAILED;
 	memset(&o, 0, sizeof(o));
 	o.conf = 95;
 	o.width = 74;
@@ -606,17 +606,60 @@ test_gate_busy(void **state)
 	assert_int_equal(gate_busy(9, 3), 1);	/* as 3 of 3 */
 }
 
+/*
+ * gate_busy against scipy's binomial tail: for n tries, the fewest over
+ * the limit that flag the set (0: none does), as tests/unit/busy_ref.py
+ * prints them (tests/e2e/scipy_ref.sh checks that they stand here).
+ */
+static void
+test_gate_busy_ref(void **state)
+{
+	static const int fewest[][2] = {
+/* tests/unit/busy_ref.py: fewest tries over the limit flagged */
+{ 1, 0 },
+{ 2, 2 },
+{ 3, 3 },
+{ 5, 3 },
+{ 8, 3 },
+{ 10, 3 },
+{ 15, 4 },
+{ 20, 4 },
+{ 25, 5 },
+{ 35, 7 },
+{ 40, 8 },
+{ 50, 10 },
+{ 69, 14 },
+{ 100, 20 },
+{ 150, 30 },
+{ 300, 60 },
+{ 1000, 200 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(fewest) / sizeof(fewest[0]); i++) {
+		int n = fewest[i][0], k = fewest[i][1];
+
+		if (k == 0) {
+			assert_int_equal(gate_busy(n, n), 0);
+			continue;
+		}
+		assert_int_equal(gate_busy(k, n), 1);
+		assert_int_equal(gate_busy(k - 1, n), 0);
+	}
+}
+
 /* Appends k tries of level jobs to s, with the flags given. */
 static void
 add_tries(struct rs_set *s, int jobs, int k, int disturbed, int warmup,
     enum rs_status status)
 {
-	struct rs_run *r;
+	struct rs_batch *r;
 
-	s->runs = xrealloc(s->runs, (s->nruns + (size_t)k) *
-	    sizeof(*s->runs));
+	s->batches = xrealloc(s->batches, (s->nbatches + (size_t)k) *
+	    sizeof(*s->batches));
 	while (k-- > 0) {
-		r = &s->runs[s->nruns++];
+		r = &s->batches[s->nbatches++];
 		memset(r, 0, sizeof(*r));
 		r->jobs = jobs;
 		r->rep = 1;
@@ -823,22 +866,23 @@ test_result_renders(void **state)
 	sets[1] = mkset("b", rng, lv, slow, sd, 3);
 	add_meta(sets[1], "kernel", "other");
 	/* Level 2 of b: two values, too few for a block. */
-	for (i = 0; i < sets[1]->nruns; i++)
-		if (sets[1]->runs[i].jobs == 2 && sets[1]->runs[i].rep > 2)
-			sets[1]->runs[i].status = RS_FAILED;
+	for (i = 0; i < sets[1]->nbatches; i++)
+		if (sets[1]->batches[i].jobs == 2 &&
+		    sets[1]->batches[i].rep > 2)
+			sets[1]->batches[i].status = RS_FAILED;
 	memset(&o, 0, sizeof(o));
 	o.conf = 95;
 	o.width = 74;
 	o.jobs = jobs;
 	o.njobs = 3;
 	assert_int_equal(compare_compute(sets, 2, &o, &r), 0);
-	/* The guard: kernel differs; a warning for it and one for jobs 8. */
+	/* The meta check: kernel differs; a warning for it, one for jobs 8. */
 	assert_int_equal(r.ndiffs, 1);
 	assert_string_equal(r.diffs[0].key, "kernel");
 	assert_null(r.diffs[0].val[0]);
 	assert_string_equal(r.diffs[0].val[1], "other");
-	assert_int_equal(r.nguard_warn, 1);
-	assert_non_null(strstr(r.guard_warn[0], "1 meta key differs"));
+	assert_int_equal(r.nmeta_warn, 1);
+	assert_non_null(strstr(r.meta_warn[0], "1 meta key differs"));
 	assert_int_equal(r.nlevel_warn, 1);
 	assert_string_equal(r.level_warn[0], "warning: jobs 8: not in every "
 	    "set");
@@ -883,7 +927,7 @@ test_result_renders(void **state)
 	gsl_rng_free(rng);
 }
 
-/* A refusal is a result: the guard's list, then nothing. */
+/* A refusal is a result: the meta check's list, then nothing. */
 static void
 test_result_refused(void **state)
 {
@@ -988,7 +1032,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_null_rate),
 		cmocka_unit_test(test_planted),
 		cmocka_unit_test(test_ec_diff_coverage),
-		cmocka_unit_test(test_guard),
+		cmocka_unit_test(test_meta_check),
 		cmocka_unit_test(test_ds_from_set),
 		cmocka_unit_test(test_skipped_level),
 		cmocka_unit_test(test_kthread_block),
@@ -996,6 +1040,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_gates),
 		cmocka_unit_test(test_gate_disturbed),
 		cmocka_unit_test(test_gate_busy),
+		cmocka_unit_test(test_gate_busy_ref),
 		cmocka_unit_test(test_gate_busy_set),
 		cmocka_unit_test(test_ec_table_decimals),
 		cmocka_unit_test(test_verdict_lines),

@@ -136,7 +136,7 @@ test_sqlite_sync(void **state)
 {
 	struct db_sync_stats st;
 	struct rs_writer *w;
-	struct rs_run r;
+	struct rs_batch r;
 	struct db *db;
 	char root[] = "/tmp/fsconc-test-db.XXXXXX", err[1200], *url;
 
@@ -149,7 +149,7 @@ test_sqlite_sync(void **state)
 	r.real = 1.5;
 	r.user = r.sys = r.idle = r.setup = r.start_skew = 0.25;
 	r.nvcsw = r.nivcsw = -1;
-	rs_add_run(w, &r);
+	rs_add_batch(w, &r);
 	assert_int_equal(rs_close(w), 0);
 	url = xasprintf("sqlite:%s/t.db", root);
 	db = db_open(url, err, sizeof(err));

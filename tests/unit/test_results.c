@@ -64,10 +64,10 @@ append(const char *dir, const char *name, const char *text)
 	free(p);
 }
 
-static struct rs_run
+static struct rs_batch
 mkrun(int jobs, int rep, double real, enum rs_status st)
 {
-	struct rs_run r;
+	struct rs_batch r;
 	int i;
 
 	memset(&r, 0, sizeof(r));
@@ -94,7 +94,7 @@ test_round_trip(void **state)
 	static const char *const metrics[] = { "entries_per_s" };
 	struct rs_writer *w;
 	struct rs_set *s;
-	struct rs_run r;
+	struct rs_batch r;
 	struct rs_worker k;
 	char *root, *dir, err[256], *txt;
 	double *v;
@@ -114,7 +114,7 @@ test_round_trip(void **state)
 
 	r = mkrun(1, 1, 14.85, RS_OK);
 	r.metric[0] = 12345.678;
-	rs_add_run(w, &r);
+	rs_add_batch(w, &r);
 	memset(&k, 0, sizeof(k));
 	k.jobs = 1;
 	k.rep = 1;
@@ -135,13 +135,13 @@ test_round_trip(void **state)
 	r = mkrun(12, 1, 83.35, RS_WARN);
 	r.idle = NAN;	/* not measured on this OS */
 	snprintf(r.reason, sizeof(r.reason), "oversubscribed\t12 > 2 CPUs");
-	rs_add_run(w, &r);
+	rs_add_batch(w, &r);
 	r = mkrun(12, 2, 99.0, RS_FAILED);
 	snprintf(r.reason, sizeof(r.reason), "worker 3: killed by SIGKILL");
-	rs_add_run(w, &r);
+	rs_add_batch(w, &r);
 	r = mkrun(1, 2, 14.5, RS_OK);
 	r.metric[0] = 2.0 / 3.0;
-	rs_add_run(w, &r);
+	rs_add_batch(w, &r);
 	rs_meta(w, "end", "now");
 	assert_int_equal(rs_close(w), 0);
 
@@ -184,18 +184,18 @@ test_round_trip(void **state)
 	assert_null(rs_meta_get(s, "nosuchkey"));
 	assert_int_equal(s->nmetrics, 1);
 	assert_string_equal(s->metrics[0], "entries_per_s");
-	assert_int_equal(s->nruns, 4);
-	assert_int_equal(s->runs[1].jobs, 12);
-	assert_int_equal(s->runs[1].status, RS_WARN);
-	assert_true(isnan(s->runs[1].idle));
-	assert_string_equal(s->runs[1].reason, "oversubscribed 12 > 2 CPUs");
-	assert_string_equal(s->runs[0].reason, "");
-	assert_true(s->runs[0].real == 14.85);
-	assert_true(s->runs[0].user == 1.485);
-	assert_int_equal(s->runs[0].nvcsw, 1001);
-	assert_true(s->runs[0].metric[0] == 12345.678);
-	assert_true(s->runs[3].metric[0] == 2.0 / 3.0);
-	assert_int_equal(s->runs[2].status, RS_FAILED);
+	assert_int_equal(s->nbatches, 4);
+	assert_int_equal(s->batches[1].jobs, 12);
+	assert_int_equal(s->batches[1].status, RS_WARN);
+	assert_true(isnan(s->batches[1].idle));
+	assert_string_equal(s->batches[1].reason, "oversubscribed 12 > 2 CPUs");
+	assert_string_equal(s->batches[0].reason, "");
+	assert_true(s->batches[0].real == 14.85);
+	assert_true(s->batches[0].user == 1.485);
+	assert_int_equal(s->batches[0].nvcsw, 1001);
+	assert_true(s->batches[0].metric[0] == 12345.678);
+	assert_true(s->batches[3].metric[0] == 2.0 / 3.0);
+	assert_int_equal(s->batches[2].status, RS_FAILED);
 	assert_int_equal(s->nworkers, 1);
 	assert_string_equal(s->workers[0].cpuset, "0-1");
 	assert_int_equal(s->workers[0].entries, 5664);
@@ -204,7 +204,7 @@ test_round_trip(void **state)
 	assert_int_equal(s->workers[0].cpu_start, 1);
 	assert_int_equal(s->workers[0].cpu_end, 0);
 	assert_true(s->workers[0].metric[0] == 1.5);
-	assert_true(s->runs[0].start_skew == 0.001);
+	assert_true(s->batches[0].start_skew == 0.001);
 
 	n = rs_levels(s, &lv);
 	assert_int_equal(n, 2);
@@ -284,7 +284,7 @@ test_torn_tail(void **state)
 {
 	struct rs_writer *w;
 	struct rs_set *s;
-	struct rs_run r;
+	struct rs_batch r;
 	char *root, *dir, err[256];
 
 	(void)state;
@@ -293,14 +293,14 @@ test_torn_tail(void **state)
 	assert_non_null(w);
 	dir = xstrdup(rs_path(w));
 	r = mkrun(4, 1, 3.0, RS_OK);
-	rs_add_run(w, &r);
+	rs_add_batch(w, &r);
 	assert_int_equal(rs_close(w), 0);
 	append(dir, "runs.tsv", "4\t2\t3.1\t0.2");
 	append(dir, "workers.tsv", "4\t2\t0\t-\t3.");
 	append(dir, "meta", "end=2026-");
 	s = rs_open(root, dir, err, sizeof(err));
 	assert_non_null(s);
-	assert_int_equal(s->nruns, 1);
+	assert_int_equal(s->nbatches, 1);
 	assert_int_equal(s->nworkers, 0);
 	/* rs_close wrote the whole end= line; the torn one is dropped. */
 	assert_non_null(rs_meta_get(s, "end"));
@@ -349,7 +349,7 @@ test_kthreads(void **state)
 {
 	struct rs_writer *w;
 	struct rs_set *s;
-	struct rs_run r;
+	struct rs_batch r;
 	struct rs_kthread k[2];
 	char *root, *dir, err[256], *txt;
 	double *v;
@@ -361,10 +361,10 @@ test_kthreads(void **state)
 	dir = xstrdup(rs_path(w));
 	r = mkrun(2, 1, 4.5, RS_OK);
 	r.kthread = 0.31;
-	rs_add_run(w, &r);
+	rs_add_batch(w, &r);
 	r = mkrun(2, 2, 4.5, RS_OK);
 	r.kthread = NAN;
-	rs_add_run(w, &r);
+	rs_add_batch(w, &r);
 	memset(k, 0, sizeof(k));
 	k[0].jobs = k[1].jobs = 2;
 	snprintf(k[0].name, sizeof(k[0].name), "loop3");
@@ -383,8 +383,8 @@ test_kthreads(void **state)
 	free(txt);
 	s = rs_open(root, dir, err, sizeof(err));
 	assert_non_null(s);
-	assert_true(s->runs[0].kthread == 0.31);
-	assert_true(isnan(s->runs[1].kthread));
+	assert_true(s->batches[0].kthread == 0.31);
+	assert_true(isnan(s->batches[1].kthread));
 	assert_int_equal(rs_values(s, 2, "kthread", &v), 1);
 	free(v);
 	assert_int_equal(s->nkthreads, 2);
@@ -439,9 +439,9 @@ test_added_columns(void **state)
 	assert_non_null(s);
 	assert_int_equal(s->nmetrics, 1);
 	assert_string_equal(s->metrics[0], "rate");
-	assert_true(isnan(s->runs[0].start_skew));
-	assert_true(isnan(s->runs[0].kthread));
-	assert_true(s->runs[0].metric[0] == 7.5);
+	assert_true(isnan(s->batches[0].start_skew));
+	assert_true(isnan(s->batches[0].kthread));
+	assert_true(s->batches[0].metric[0] == 7.5);
 	assert_int_equal(s->workers[0].cpu_start, -1);
 	assert_int_equal(s->workers[0].cpu_end, -1);
 	assert_true(s->workers[0].metric[0] == 1.5);
@@ -486,9 +486,9 @@ test_added_columns(void **state)
 	    "4\t2\t9\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t0\t0\t0\t1\t7.5\t-\n");
 	s = rs_open(root, dir, err, sizeof(err));
 	assert_non_null(s);
-	assert_int_equal(s->nruns, 2);
-	assert_int_equal(s->runs[0].profiled, 0);
-	assert_int_equal(s->runs[1].profiled, 1);
+	assert_int_equal(s->nbatches, 2);
+	assert_int_equal(s->batches[0].profiled, 0);
+	assert_int_equal(s->batches[1].profiled, 1);
 	assert_int_equal(rs_values(s, 4, "real", &v), 1);
 	assert_true(v[0] == 3);
 	free(v);
@@ -508,9 +508,9 @@ test_added_columns(void **state)
 	    "4\t1\t3\t1\t2\t5\t6\t0.5\t0.1\tok\t0\t0\t0\t0\t0\t0\t7.5\t-\n");
 	s = rs_open(root, dir, err, sizeof(err));
 	assert_non_null(s);
-	assert_int_equal(s->nruns, 2);
-	assert_int_equal(s->runs[0].warmup, 1);
-	assert_int_equal(s->runs[1].warmup, 0);
+	assert_int_equal(s->nbatches, 2);
+	assert_int_equal(s->batches[0].warmup, 1);
+	assert_int_equal(s->batches[1].warmup, 0);
 	assert_int_equal(rs_values(s, 4, "real", &v), 1);
 	assert_true(v[0] == 3);
 	free(v);
@@ -531,9 +531,9 @@ test_added_columns(void **state)
 	    "\t7.5\t-\n");
 	s = rs_open(root, dir, err, sizeof(err));
 	assert_non_null(s);
-	assert_int_equal(s->runs[0].dirty, 318832);
-	assert_int_equal(s->runs[1].dirty, -1);
-	assert_true(s->runs[1].metric[0] == 7.5);
+	assert_int_equal(s->batches[0].dirty, 318832);
+	assert_int_equal(s->batches[1].dirty, -1);
+	assert_true(s->batches[1].metric[0] == 7.5);
 	assert_int_equal(rs_values(s, 4, "dirty", &v), 1);
 	assert_true(v[0] == 318832);
 	free(v);
@@ -563,7 +563,7 @@ test_disturbed(void **state)
 {
 	struct rs_writer *w;
 	struct rs_set *s;
-	struct rs_run r;
+	struct rs_batch r;
 	char *root, *dir, err[256], *txt;
 	double *v;
 
@@ -576,11 +576,11 @@ test_disturbed(void **state)
 	r.steal = 0.25;
 	r.foreign = 3.5;
 	r.disturbed = 1;
-	rs_add_run(w, &r);
+	rs_add_batch(w, &r);
 	r = mkrun(2, 1, 4.5, RS_OK);
 	r.steal = 0;
 	r.foreign = 0.01;
-	rs_add_run(w, &r);
+	rs_add_batch(w, &r);
 	rs_meta(w, "end", "now");
 	assert_int_equal(rs_close(w), 0);
 	txt = read_all(dir, "jobs-2.real");
@@ -592,11 +592,11 @@ test_disturbed(void **state)
 	free(txt);
 	s = rs_open(root, dir, err, sizeof(err));
 	assert_non_null(s);
-	assert_int_equal(s->nruns, 2);
-	assert_int_equal(s->runs[0].disturbed, 1);
-	assert_true(s->runs[0].steal == 0.25);
-	assert_true(s->runs[0].foreign == 3.5);
-	assert_int_equal(s->runs[1].disturbed, 0);
+	assert_int_equal(s->nbatches, 2);
+	assert_int_equal(s->batches[0].disturbed, 1);
+	assert_true(s->batches[0].steal == 0.25);
+	assert_true(s->batches[0].foreign == 3.5);
+	assert_int_equal(s->batches[1].disturbed, 0);
 	assert_int_equal(rs_values(s, 2, "real", &v), 1);
 	assert_true(v[0] == 4.5);
 	free(v);
@@ -614,8 +614,8 @@ test_disturbed(void **state)
 	free(txt);
 	s = rs_open(root, dir, err, sizeof(err));
 	assert_non_null(s);
-	assert_true(isnan(s->runs[0].steal) && isnan(s->runs[0].foreign));
-	assert_int_equal(s->runs[0].disturbed, 0);
+	assert_true(isnan(s->batches[0].steal) && isnan(s->batches[0].foreign));
+	assert_int_equal(s->batches[0].disturbed, 0);
 	assert_int_equal(rs_values(s, 4, "real", &v), 1);
 	free(v);
 	rs_free(s);
@@ -656,7 +656,7 @@ test_killed_writer(void **state)
 {
 	struct rs_writer *w;
 	struct rs_set *s;
-	struct rs_run r;
+	struct rs_batch r;
 	char *root, err[256], *txt, **paths;
 	double *v;
 	pid_t pid;
@@ -670,9 +670,9 @@ test_killed_writer(void **state)
 			_exit(1);
 		for (rep = 1; rep <= 3; rep++) {
 			r = mkrun(1, rep, 10.0 + rep, RS_OK);
-			rs_add_run(w, &r);
+			rs_add_batch(w, &r);
 			r = mkrun(2, rep, 20.0 + rep, RS_OK);
-			rs_add_run(w, &r);
+			rs_add_batch(w, &r);
 			if (rep < 3)
 				rs_commit(w);
 		}
@@ -692,7 +692,7 @@ test_killed_writer(void **state)
 	rs_find_free(paths);
 	s = rs_open(root, "h/killed", err, sizeof(err));
 	assert_non_null(s);
-	assert_int_equal(s->nruns, 4);
+	assert_int_equal(s->nbatches, 4);
 	assert_int_equal(rs_values(s, 2, "real", &v), 2);
 	assert_true(v[1] == 22.0);
 	free(v);
@@ -714,7 +714,7 @@ test_commit_due(void **state)
 {
 	struct rs_writer *w;
 	struct rs_set *s;
-	struct rs_run r;
+	struct rs_batch r;
 	char *root, err[256], *txt, **paths;
 	pid_t pid;
 	int st;
@@ -726,11 +726,11 @@ test_commit_due(void **state)
 		if (w == NULL)
 			_exit(1);
 		r = mkrun(1, 1, 11.0, RS_OK);
-		rs_add_run(w, &r);
+		rs_add_batch(w, &r);
 		if (rs_commit_due(w, 0) != 1)
 			_exit(2);
 		r = mkrun(1, 2, 12.0, RS_OK);
-		rs_add_run(w, &r);
+		rs_add_batch(w, &r);
 		/* rs_create committed a moment ago: an hour is not due. */
 		if (rs_commit_due(w, 3600) != 0)
 			_exit(3);
@@ -745,7 +745,7 @@ test_commit_due(void **state)
 	rs_find_free(paths);
 	s = rs_open(root, "h/due", err, sizeof(err));
 	assert_non_null(s);
-	assert_int_equal(s->nruns, 1);
+	assert_int_equal(s->nbatches, 1);
 	txt = read_all(s->path, "jobs-1.real");
 	assert_string_equal(txt, "11\n");
 	free(txt);
@@ -908,7 +908,7 @@ test_hostile_text(void **state)
 	    "a=b=c", "\n", "bell\a\b\f\v" };
 	struct rs_writer *w;
 	struct rs_set *s;
-	struct rs_run r;
+	struct rs_batch r;
 	struct rs_worker k;
 	char *root, err[256], key[32];
 	const char *v;
@@ -926,7 +926,7 @@ test_hostile_text(void **state)
 	rs_meta(w, "", "empty key");
 	r = mkrun(1, 1, 2.0, RS_WARN);
 	snprintf(r.reason, sizeof(r.reason), "%s", hostile[0]);
-	rs_add_run(w, &r);
+	rs_add_batch(w, &r);
 	memset(&k, 0, sizeof(k));
 	k.jobs = 1;
 	k.rep = 1;
@@ -951,8 +951,8 @@ test_hostile_text(void **state)
 		for (v = s->meta[i].value; *v != '\0'; v++)
 			assert_false((unsigned char)*v < 0x20 || *v == 0x7f);
 	}
-	assert_int_equal(s->nruns, 1);
-	assert_string_equal(s->runs[0].reason, "evil ncpu=999.tar");
+	assert_int_equal(s->nbatches, 1);
+	assert_string_equal(s->batches[0].reason, "evil ncpu=999.tar");
 	assert_int_equal(s->nworkers, 1);
 	assert_string_equal(s->workers[0].cpuset, "0 1 ");
 	assert_string_equal(s->workers[0].reason, "cr ncpu=998");
@@ -1223,8 +1223,8 @@ test_column_table(void **state)
 {
 	static const char *const others[] = { "entries_per_s", "jobs2",
 	    "Real", "warm_up", "reasons", "x" };
-	const struct rs_column *t[2] = { rs_run_columns, rs_worker_columns };
-	size_t n[2] = { rs_nrun_columns, rs_nworker_columns }, i, k;
+	const struct rs_column *t[2] = { rs_batch_columns, rs_worker_columns };
+	size_t n[2] = { rs_nbatch_columns, rs_nworker_columns }, i, k;
 	struct rs_writer *w;
 	char *root, *hdr, *want, *u;
 
@@ -1242,7 +1242,7 @@ test_column_table(void **state)
 		}
 	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++)
 		assert_true(rs_valid_metric_name(others[i]));
-	assert_string_equal(rs_run_columns[0].name, "jobs");
+	assert_string_equal(rs_batch_columns[0].name, "jobs");
 	assert_string_equal(rs_worker_columns[0].name, "jobs");
 
 	root = mktemp_root();

@@ -202,7 +202,7 @@ batch(struct fixture *f, double real, int keep)
 {
 	static const pid_t workers[] = { 100, 101 };
 	struct batch_spec bs;
-	struct rs_run run;
+	struct rs_batch run;
 
 	memset(&bs, 0, sizeof(bs));
 	memset(&run, 0, sizeof(run));

@@ -412,15 +412,15 @@ static struct rs_set *
 mkset(const int *lv, size_t nlv, double mu)
 {
 	struct rs_set *s = xcalloc(1, sizeof(*s));
-	struct rs_run *r;
+	struct rs_batch *r;
 	size_t i, j;
 
 	s->path = xstrdup("mem/set");
 	s->metrics = xcalloc(1, sizeof(char *));
-	s->runs = xcalloc(nlv * 5, sizeof(*s->runs));
+	s->batches = xcalloc(nlv * 5, sizeof(*s->batches));
 	for (i = 0; i < nlv; i++)
 		for (j = 0; j < 5; j++) {
-			r = &s->runs[s->nruns++];
+			r = &s->batches[s->nbatches++];
 			r->jobs = lv[i];
 			r->rep = (int)j + 1;
 			r->real = mu * lv[i] + 0.01 * (double)j;

@@ -64,7 +64,7 @@ static const char jobs4[] =
 struct fake_set {
 	struct rs_set	 s;
 	struct rs_kv	 meta[4];
-	struct rs_run	 runs[16];
+	struct rs_batch	 batches[16];
 };
 
 static void
@@ -83,12 +83,12 @@ static void
 add_run(struct fake_set *f, int jobs, double real, int profiled,
     enum rs_status status)
 {
-	struct rs_run *r = &f->runs[f->s.nruns++];
+	struct rs_batch *r = &f->batches[f->s.nbatches++];
 
-	assert_true(f->s.nruns <= 16);
+	assert_true(f->s.nbatches <= 16);
 	memset(r, 0, sizeof(*r));
 	r->jobs = jobs;
-	r->rep = (int)f->s.nruns;
+	r->rep = (int)f->s.nbatches;
 	r->real = real;
 	r->user = r->sys = r->kthread = NAN;
 	r->profiled = profiled;
@@ -112,7 +112,7 @@ fake_init(struct fake_set *f, const char *dir, const char *hz)
 		f->meta[f->s.nmeta].key = "profile.hz";
 		f->meta[f->s.nmeta++].value = (char *)hz;
 	}
-	f->s.runs = f->runs;
+	f->s.batches = f->batches;
 	p = xasprintf("%s/profile", dir);
 	assert_int_equal(mkdir(p, 0755), 0);
 	free(p);
@@ -470,8 +470,8 @@ test_kthread_line(void **state)
 
 	(void)state;
 	known_set(&f, dir);
-	for (i = 0; i < f.s.nruns; i++)
-		f.runs[i].kthread = f.runs[i].jobs == 1 ? 0.01 : 0.2;
+	for (i = 0; i < f.s.nbatches; i++)
+		f.batches[i].kthread = f.batches[i].jobs == 1 ? 0.01 : 0.2;
 	f.s.kthreads = kt;
 	f.s.nkthreads = 3;
 	assert_int_equal(why_compute(&f.s, NULL, &o, &w, err, sizeof(err)),
@@ -557,7 +557,7 @@ test_refusals(void **state)
 	put(d2, "profile/jobs-4.folded", jobs4);
 	refused(&f.s, &g.s, "the sets have no profiled level in common");
 	/* The second set without a profile. */
-	g.s.nruns = 1;
+	g.s.nbatches = 1;
 	refused(&f.s, &g.s, "no profile (made without fsconc run --profile)");
 
 	/* Profiled, but no profile.hz in meta (the third key), or 0: a
