@@ -463,8 +463,8 @@ struct reboot_build {
 };
 /* b's commit checked out in src (git checkout --force --detach): 0, or
    -1 with err.  In plan mode printed. */
-int	 reboot_checkout(const struct reboot_ctx *, const struct reboot_build *b,
-	    char *err, size_t errlen);
+int	 reboot_checkout(const struct reboot_ctx *,
+	    const struct reboot_build *b, char *err, size_t errlen);
 /*
  * b's config made, then its build and install recipes run: 0, or -1
  * with err naming the step.  Fragments' options the result lacks are

@@ -33,7 +33,7 @@
 /* The options a job's fragments may ask for. */
 #define FRAGMENT_OPTIONS_MAX	10000
 
-/* --- git ----------------------------------------------------------------- */
+/* --- git ---------------------------------------------------------------- */
 
 int
 reboot_capture(char *const *av, const char *dir, char *const *env, char *out,
@@ -159,7 +159,7 @@ reboot_resolve(const char *tree, const char *ref, char *out, size_t outlen,
 	return (st != 0 || !commit_id(out) ? 1 : 0);
 }
 
-/* --- one command of the build ---------------------------------------------- */
+/* --- one command of the build ------------------------------------------ */
 
 /*
  * The build's share of the log: at most REBOOT_BUILD_LOG_MAX bytes a
@@ -233,7 +233,7 @@ reboot_checkout(const struct reboot_ctx *ctx, const struct reboot_build *b,
 	return (reboot_git(b->src, av, NULL, 0, err, errlen) == 0 ? 0 : -1);
 }
 
-/* --- the config -------------------------------------------------------------- */
+/* --- the config --------------------------------------------------------- */
 
 /* One option a fragment asks for: CONFIG_X and its value ("n": unset). */
 struct want {

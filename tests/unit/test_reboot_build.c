@@ -168,7 +168,8 @@ static void
 test_build_fragments(void **state)
 {
 	char *d = fake_tree(), *base = xasprintf("%s/base", d);
-	char *a = xasprintf("%s/a.config", d), *bb = xasprintf("%s/b.config", d);
+	char *a = xasprintf("%s/a.config", d);
+	char *bb = xasprintf("%s/b.config", d);
 	char *c = xasprintf("%s/c.config", d), *dropped, err[512];
 	char *const fa[] = { a, NULL }, *const fb[] = { bb, NULL };
 	char *const fbc[] = { bb, c, NULL };
