@@ -72,7 +72,7 @@ schedule_next(struct campaign *c, const struct reboot_ctx *ctx)
 	 * sets so far (a resume after a cut decides as the first did);
 	 * its "early" is written before the finish that follows it.
 	 */
-	if (k < c->nslots && c->early_rounds == 0 && cj_auto_check(c, k,
+	if (k < c->nslots && c->early_rounds == 0 && campaign_auto_check(c, k,
 	    &rounds, e, sizeof(e)) != BIS_AUTO_MORE) {
 		if (cj_write(c, &(struct campaign_event){ .kind =
 		    CAMPAIGN_EV_EARLY, .round = rounds, .text = e }) != 0)
