@@ -340,13 +340,28 @@ json_string(FILE *fp, const char *s)
 	putc('"', fp);
 }
 
+static void
+put_number(FILE *fp, double v, int digits)
+{
+	if (isfinite(v))
+		fprintf(fp, "%.*g", digits, v);
+	else
+		fputs("null", fp);
+}
+
 void
 json_number(FILE *fp, double v)
 {
-	if (isfinite(v))
-		fprintf(fp, "%.10g", v);
-	else
-		fputs("null", fp);
+	put_number(fp, v, JSON_SHOWN);
+}
+
+void
+json_member(FILE *fp, const char *key, double v, int digits,
+    const char *sep)
+{
+	fprintf(fp, "\"%s\": ", key);
+	put_number(fp, v, digits);
+	fputs(sep, fp);
 }
 
 int

@@ -106,8 +106,17 @@ size_t	 utf8_len(const char *s);
  */
 size_t	 text_escape_char(const char *s, char out[4], size_t *used);
 void	 put_safe(FILE *, const char *);
-/* v as a JSON number (%.10g), null when it is not finite. */
+/*
+ * v as a JSON number, null when it is not finite: json_number with
+ * JSON_SHOWN significant digits (what the reports show), json_member as
+ * "key": v then sep, with digits JSON_SHOWN or JSON_EXACT (every bit of
+ * the double: fsconc stat's figures).  key is a literal, not escaped.
+ */
+#define JSON_SHOWN	10
+#define JSON_EXACT	17
 void	 json_number(FILE *, double);
+void	 json_member(FILE *, const char *key, double v, int digits,
+	    const char *sep);
 
 /* mkdir -p with mode; 0 or -1 with errno. */
 int	 mkdir_p(const char *, mode_t);
