@@ -330,11 +330,6 @@ const char *idle_guard_name(enum idle_guard);
 const char *memory_guard_name(enum memory_guard);
 const char *run_mode_name(enum run_mode);
 const char *run_layout_name(enum run_layout);
-const char *bind_level_name(enum bind_level);
-const char *bind_distrib_name(enum bind_distrib);
-/* Name to value; -1 if unknown. */
-int	 bind_level_parse(const char *);
-int	 bind_distrib_parse(const char *);
 /* --- idle guard (harness/run/idle.c) ----------------------------------------- */
 
 /* What idle_guard_begin holds for one batch. */

@@ -105,6 +105,13 @@ void	 run_prec_meta(struct run *);
 /* The summary's precision lines. */
 void	 run_prec_summary(struct run *, FILE *);
 
+/*
+ * options.c: the levels -j expanded to, "1,2" (not the "1,ncpu" given),
+ * into buf: meta's jobs and the plan's levels.
+ */
+const char *run_levels_text(const struct run_config *, char *buf,
+	    size_t len);
+
 /* run_meta.c: what a run writes before its first batch. */
 /* --dry-run: the plan, nothing made; EXIT_OK. */
 int	 run_dry_run(struct run *);
