@@ -245,7 +245,12 @@ mul_sat(uint64_t a, uint64_t b)
 	return (a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b);
 }
 
-size_t
+/*
+ * The length of the valid UTF-8 sequence at s (RFC 3629: no overlong
+ * form, surrogate or code point past U+10FFFF) of a printable character
+ * (no C1 control), 2 to 4; 0 when s starts none (ASCII included).
+ */
+static size_t
 utf8_len(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -90,14 +90,10 @@ const char *test_hook_env(const char *name);
  */
 void	 json_string(FILE *, const char *);
 /*
- * The length of the valid UTF-8 sequence at s (RFC 3629: no overlong
- * form, surrogate or code point past U+10FFFF) of a printable character
- * (no C1 control), 2 to 4; 0 when s starts none (ASCII included).
- */
-size_t	 utf8_len(const char *s);
-/*
  * Untrusted text made safe for a terminal or a TSV field, as bsdtar
- * escapes names: printable ASCII and utf8_len's characters as they are,
+ * escapes names: printable ASCII and printable UTF-8 characters (RFC
+ * 3629: no overlong form, surrogate, C1 control or code point past
+ * U+10FFFF) as they are,
  * \a \b \f \n \r \t \v and \\ by letter, every other byte (ESC, DEL, a
  * byte of no UTF-8 character) as \ooo.  text_escape_char: the escape of
  * the character at s (not at its NUL) into out, its length (1 to 4,

@@ -396,15 +396,6 @@ char	*vary_label(const struct vary *, const char *base, size_t cell);
  */
 char	*vary_meta_key(const struct vary_axis *);
 /*
- * A run configuration for one cell: base with the cell's fs, disk, mode
- * ... and the given label and result root.  Free with
- * vary_cell_config_free, never run_config_free (the rest is base's).
- */
-int	 vary_cell_config(const struct vary *, size_t cell,
-	    const struct run_config *base, const char *label,
-	    const char *results, struct run_config *out);
-void	 vary_cell_config_free(struct run_config *);
-/*
  * The cells' order in one step: 0..ncells-1 (ABAB), or for --order
  * random shuffled by splitmix64 from *state (the --seed, once per run):
  * the same order for a seed on every OS.
