@@ -302,17 +302,15 @@ struct run_step {
 	int	 warmup;	/* --warmup: before the timed ones, never
 				   averaged */
 };
-/* nlevels * reps steps in the given order; malloc'd. */
-struct run_step *run_order_steps(enum run_order, size_t nlevels, int reps,
-	    unsigned long seed);
 /*
- * nlevels * (reps + preps) steps, preps of each level's repetitions
- * profiled, spread evenly among the timed ones in run order (so that
- * drift falls on both alike and the overhead is measured side by side);
- * repetitions are numbered in run order.  malloc'd.
+ * nlevels * (reps + preps) steps in the given order, preps of each
+ * level's repetitions profiled (run --profile; 0: none), spread evenly
+ * among the timed ones in run order (so that drift falls on both alike
+ * and the overhead is measured side by side); repetitions are numbered
+ * in run order.  malloc'd.
  */
-struct run_step *run_order_steps_profiled(enum run_order, size_t nlevels,
-	    int reps, int preps, unsigned long seed);
+struct run_step *run_order_steps(enum run_order, size_t nlevels, int reps,
+	    int preps, unsigned long seed);
 
 /*
  * The size of the disks of a run whose --disk gave none (sp->size_default):

@@ -273,15 +273,8 @@ bad:
 }
 
 struct run_step *
-run_order_steps(enum run_order order, size_t nlevels, int reps,
+run_order_steps(enum run_order order, size_t nlevels, int reps, int preps,
     unsigned long seed)
-{
-	return (run_order_steps_profiled(order, nlevels, reps, 0, seed));
-}
-
-struct run_step *
-run_order_steps_profiled(enum run_order order, size_t nlevels, int reps,
-    int preps, unsigned long seed)
 {
 	size_t n, i, j, k = 0;
 	struct run_step *s;

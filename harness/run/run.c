@@ -676,8 +676,8 @@ run_setup(struct run *r)
 	}
 	/* Profiled batches are extra repetitions among the timed ones. */
 	reps = c->profile != PROF_OFF ? c->profile_reps : 0;
-	r->steps = run_order_steps_profiled(c->order, c->nlevels, c->reps,
-	    reps, c->seed);
+	r->steps = run_order_steps(c->order, c->nlevels, c->reps, reps,
+	    c->seed);
 	r->nsteps = c->nlevels * (size_t)(c->reps + reps);
 	if (c->warmup > 0)
 		add_warmup(r);

@@ -131,11 +131,11 @@ int	 run_disturbed_gate(const struct run *, struct gate *g);
 void	 run_kthreads_write(struct run *);
 
 /*
- * The profile of one experiment (run_profile.c): profiled
- * batches are extra repetitions among the timed ones (run_order_steps_
- * profiled; runs.tsv profiled=1), never averaged; their stacks are merged per level into the set's
- * profile/ directory after each, and their real times give the
- * profiling overhead.
+ * The profile of one experiment (run_profile.c): profiled batches are
+ * extra repetitions among the timed ones (run_order_steps; runs.tsv
+ * profiled=1), never averaged; their stacks are merged per level into
+ * the set's profile/ directory after each, and their real times give
+ * the profiling overhead.
  */
 struct run_profile;
 struct dataset;
