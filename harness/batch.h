@@ -204,7 +204,7 @@ struct batch_spec {
  * batch.  Returns 0 when the batch ran (whatever its status), -1 when it
  * could not be started (message printed).
  */
-int	 batch_run(const struct batch_spec *, struct rs_batch *run,
+int	 batch_run(const struct batch_spec *, struct rs_batch *row,
 	    struct rs_worker *workers);
 /* --- memory guard (harness/batch/memguard.c) ----------------------------- */
 
