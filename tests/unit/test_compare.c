@@ -606,6 +606,49 @@ test_gate_busy(void **state)
 	assert_int_equal(gate_busy(9, 3), 1);	/* as 3 of 3 */
 }
 
+/*
+ * gate_busy against scipy's binomial tail: for n tries, the fewest over
+ * the limit that flag the set (0: none does), as tests/unit/busy_ref.py
+ * prints them (tests/e2e/scipy_ref.sh checks that they stand here).
+ */
+static void
+test_gate_busy_ref(void **state)
+{
+	static const int fewest[][2] = {
+/* tests/unit/busy_ref.py: fewest tries over the limit flagged */
+{ 1, 0 },
+{ 2, 2 },
+{ 3, 3 },
+{ 5, 3 },
+{ 8, 3 },
+{ 10, 3 },
+{ 15, 4 },
+{ 20, 4 },
+{ 25, 5 },
+{ 35, 7 },
+{ 40, 8 },
+{ 50, 10 },
+{ 69, 14 },
+{ 100, 20 },
+{ 150, 30 },
+{ 300, 60 },
+{ 1000, 200 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(fewest) / sizeof(fewest[0]); i++) {
+		int n = fewest[i][0], k = fewest[i][1];
+
+		if (k == 0) {
+			assert_int_equal(gate_busy(n, n), 0);
+			continue;
+		}
+		assert_int_equal(gate_busy(k, n), 1);
+		assert_int_equal(gate_busy(k - 1, n), 0);
+	}
+}
+
 /* Appends k tries of level jobs to s, with the flags given. */
 static void
 add_tries(struct rs_set *s, int jobs, int k, int disturbed, int warmup,
@@ -997,6 +1040,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_gates),
 		cmocka_unit_test(test_gate_disturbed),
 		cmocka_unit_test(test_gate_busy),
+		cmocka_unit_test(test_gate_busy_ref),
 		cmocka_unit_test(test_gate_busy_set),
 		cmocka_unit_test(test_ec_table_decimals),
 		cmocka_unit_test(test_verdict_lines),
