@@ -24,8 +24,8 @@ struct bis_rule {
 	 * tests at alpha / (cap - min_boots + 1)).
 	 */
 	double	 alpha;		/* 0.01 */
-	/* A step is judged when the posterior odds of one endpoint's model
-	   against the other's reach this. */
+	/* A step is judged when the posterior odds that the culprit is
+	   at or before it, or after it, reach this. */
 	double	 odds;		/* 99 */
 	/* Percent of the good mean: endpoints whose difference is shown to
 	   be within it are the same (two one-sided tests); 0: never early. */
@@ -81,23 +81,11 @@ enum { BIS_UNKNOWN = 0, BIS_GOOD, BIS_BAD };
 struct bis_step {
 	int	 verdict;	/* BIS_UNKNOWN, BIS_GOOD, BIS_BAD */
 	double	 lodds;		/* log posterior odds, bad against good */
-	double	 pbad;		/* the posterior probability of bad, at
-				   even prior odds: 1 / (1 + e^-lodds) */
+	double	 pbad;		/* the posterior probability that the
+				   culprit is this commit or an earlier
+				   one: 1 / (1 + e^-lodds) */
 	double	 mean;		/* of the step's boot means */
 };
-/*
- * A step's boot means x against the endpoints': the log Bayes factor of
- * two models of every boot measured, "x comes from the good commit's
- * distribution" against "from the bad one's", each two normal groups
- * with a common between-boot variance (flat priors on the two means,
- * 1/s on s, so that the endpoints' means and s are integrated, not
- * plugged in).  BAD when the odds reach rule->odds, GOOD when 1/odds,
- * else UNKNOWN.  Fewer than step_min boots: UNKNOWN.  -1 for a value
- * that is not finite, or fewer than 2 boots of an endpoint.
- */
-int	 bis_judge(const double *good, size_t ng, const double *bad,
-	    size_t nb, const double *x, size_t nx, const struct bis_rule *,
-	    struct bis_step *);
 
 /* --- the bisect, one action at a time ---------------------------------- */
 
@@ -138,7 +126,20 @@ struct bis_next {
  */
 int	 bis_next(const struct bis_point *pts, size_t n,
 	    const struct bis_rule *, struct bis_next *);
-/* A commit's verdict now (endpoints: GOOD at 0, BAD at n - 1). */
+/*
+ * A commit's verdict now (endpoints: GOOD at 0, BAD at n - 1).  A step
+ * is judged by the posterior of the culprit's position given every
+ * commit's boots (a linear history has one change: uniform prior over
+ * the culprit among commits 1 .. n-1; each position splits the boots
+ * into two normal groups with a common between-boot s, weighed by the
+ * JZS Bayes factor against one group: 1/s on s, a Cauchy prior of
+ * scale sqrt(2)/2 on the shift in units of s).  BAD when the
+ * odds that the culprit is this commit or an earlier one reach
+ * rule->odds, GOOD when 1/odds; UNKNOWN below step_min boots of its own,
+ * or skipped.  Fixed design: the likelier side.  -1 for i out of range,
+ * an endpoint skipped or with fewer than 2 boots, a value that is not
+ * finite.
+ */
 int	 bis_verdict_at(const struct bis_point *pts, size_t n, size_t i,
 	    const struct bis_rule *, struct bis_step *);
 
@@ -213,10 +214,20 @@ struct bis_sim {
 	/* Steps judged good or bad at the end, and those judged wrong
 	   (their nominal rate: at most 1 / (1 + odds) each). */
 	size_t	 judged, misjudged;
+	/* Over bisects, the sums of judged^2, misjudged^2 and their
+	   product: a bisect's steps are not independent, so the rate's
+	   standard error is taken over bisects (bis_sim_step_se). */
+	double	 jj, mm, jm;
 };
 void	 bis_simulate(const struct bis_rule *, size_t runs, size_t cmin,
 	    size_t cmax, double effect, double pskip, double pout,
 	    uint64_t seed, struct bis_sim *);
+/*
+ * The standard error of misjudged / judged, a ratio of sums over the
+ * bisects (the delta method, clustered by bisect); NAN without a judged
+ * step.
+ */
+double	 bis_sim_step_se(const struct bis_sim *);
 /*
  * Campaigns of 2 configurations (sd 1, the candidate effect sd worse),
  * boots added a round at a time until bis_auto_stop (rule->fixed: that

@@ -43,12 +43,21 @@ struct camp_boot {
 	char		*path;		/* the set it came from, or NULL */
 	struct gate	*flags;		/* its set's validity flags */
 	size_t		 nflags;
+	char		*kconfig_hash;	/* its set's kernel.config_hash, or
+					   NULL */
 };
 
+struct kconfig;
 struct camp_config {
 	char		*name;
 	struct camp_boot *boots;	/* in increasing boot order */
 	size_t		 nboots;
+	struct kconfig	*kconfig;	/* the kernel's config (analysis/
+					   kconfig.h) of a boot's set; NULL:
+					   no set carries one */
+	size_t		 kconfig_boots;	/* boots whose sets carry one */
+	int		 kconfig_odd;	/* the first boot whose set carries
+					   another or none (0: they agree) */
 };
 
 struct camp {
@@ -109,7 +118,9 @@ int	 camp_set_base(struct camp *, const char *name);
  * without the keys or of another campaign, a boot given twice, a
  * baseline that is no configuration).  Each boot carries its set's
  * validity flags: gate_set's (at 95%, the default --max-cv) and
- * gate_oversubscribed's.
+ * gate_oversubscribed's, and its kernel config's hash; a configuration
+ * keeps one boot's config (kconfig_from_set: a set whose kernel.config
+ * is refused fails the whole).
  */
 struct camp *camp_from_sets(const char *const *paths, size_t n,
 	    const char *baseline, char *err, size_t errlen);
@@ -311,7 +322,14 @@ void	 camp_invalid_text(char *buf, size_t len, const struct camp_result *,
  * looks (a configuration's own interval does not account for them).
  */
 void	 camp_rule_text(char *buf, size_t len, const struct camp_result *);
-/* The report: text, and one JSON object. */
+/*
+ * 1 when configurations i and j have kernels configured alike: equal
+ * kernel.config_hash, every boot of both agreeing; else 0.
+ */
+int	 camp_same_kernel(const struct camp *, size_t i, size_t j);
+/* The report: text, and one JSON object.  Where sets carry kernel
+   configs, each configuration's options that differ from the
+   baseline's are said, and "A and B are the same kernel". */
 void	 camp_print(FILE *, const struct camp_result *);
 void	 camp_json(FILE *, const struct camp_result *);
 

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/kconfig.h"
 #include "analysis/stats.h"
 #include "analysis/campaign.h"
 #include "results/results.h"
@@ -105,6 +106,14 @@ struct compare_result {
 	size_t		 nfam;
 	struct verdict_test **by_p;	/* tested first, by p-value */
 	struct compare_verdict v;
+	/*
+	 * Where a set's kernel.config_hash is not the baseline's and both
+	 * keep their config: the configs (kc[i].n 0: not compared) and the
+	 * options that differ, as the baseline's against set i's.
+	 */
+	struct kconfig	 kc[COMPARE_MAX_SETS];
+	struct kconfig_diff *kdiff[COMPARE_MAX_SETS];
+	size_t		 nkdiff[COMPARE_MAX_SETS];
 };
 
 /*

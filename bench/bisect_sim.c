@@ -6,8 +6,11 @@
  * rule) against a fixed count of boots per commit, the smallest fixed
  * count (up to 20, "fixed N*") naming the culprit as often, its
  * endpoints tested at the adaptive rule's level of a look, and against 5
- * boots with the endpoints at alpha.  Then adaptive
- * boots for campaigns (`boots auto`) against a fixed count.
+ * boots with the endpoints at alpha; first a row of the histories
+ * without a regression (0 SD).  Each row gives the steps judged wrong at
+ * the end against the 1 / (1 + odds) their odds promise, with its
+ * simulation standard error over bisects.  Then adaptive boots for
+ * campaigns (`boots auto`) against a fixed count.
  *
  *   bisect_sim [-n runs] [-s seed] [-e effects] [-k pskip] [-c cap]
  *       [-o odds] [-t step_min] [-m margin%] [-u pout] [-F]
@@ -67,17 +70,20 @@ mean_boots(const struct bis_sim *s)
 	return (s->runs ? (double)s->boots / (double)s->runs : NAN);
 }
 
+/*
+ * One row: s the bisects with the planted effect (at 0 SD those without
+ * a regression: right is "no regression" said), none those without.
+ */
 static void
-row(const char *what, double effect, const struct pair *p)
+row(const char *what, double effect, const struct bis_sim *s,
+    const struct bis_sim *none)
 {
 	printf("%-10s %5.1f %8.2f%% %8.2f%% %8.2f%% %9.2f%% %8.2f %8.2f "
-	    "%6zu %7.2f%% %6zu\n", what, effect, pct(p->reg.right,
-	    p->reg.runs), pct(p->reg.wrong, p->reg.runs),
-	    pct(p->reg.ambiguous, p->reg.runs), pct(p->none.right,
-	    p->none.runs), mean_boots(&p->reg), mean_boots(&p->none),
-	    p->reg.maxboots, pct(p->reg.misjudged, p->reg.judged),
-	    p->reg.judged);
-	if (getenv("JUDGED")) printf("  judged %zu misjudged %zu\n", p->reg.judged, p->reg.misjudged);
+	    "%6zu %7.2f%% %5.2f%% %6zu\n", what, effect, pct(s->right,
+	    s->runs), pct(s->wrong, s->runs), pct(s->ambiguous, s->runs),
+	    pct(none->right, none->runs), mean_boots(s), mean_boots(none),
+	    s->maxboots, pct(s->misjudged, s->judged),
+	    100 * bis_sim_step_se(s), s->judged);
 }
 
 int
@@ -157,19 +163,22 @@ main(int argc, char **argv)
 	printf("false alarms: a culprit named without a regression is "
 	    "100%% - none-ok, nominal at most\n  alpha %g; a step judged "
 	    "wrong (stepbad, of the judged steps), nominal at most 1 / (1 + "
-	    "odds) = %.2f%%;\n  its simulation SE is at least "
-	    "sqrt(p (1 - p) / judged) (a bisect's steps share endpoints)\n",
+	    "odds) = %.2f%%,\n  se its simulation standard error over "
+	    "bisects (a bisect's steps are not\n  independent); at 0 SD "
+	    "the bisects without a regression (right: none said)\n",
 	    r.alpha, 100 / (1 + r.odds));
-	printf("%-10s %5s %9s %9s %9s %10s %8s %8s %6s %8s %6s\n", "boots",
-	    "SD", "right", "wrong", "ambig", "none-ok", "boots", "b/none",
-	    "max", "stepbad", "judged");
+	printf("%-10s %5s %9s %9s %9s %10s %8s %8s %6s %8s %6s %6s\n",
+	    "boots", "SD", "right", "wrong", "ambig", "none-ok", "boots",
+	    "b/none", "max", "stepbad", "se", "judged");
+	sim_pair(&r, 0, &a);
+	row("adaptive", 0, &a.none, &a.none);
 	for (tok = strtok_r(list, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		effect = strtod(tok, &end);
 		if (*end != '\0' || !(effect > 0) || !isfinite(effect))
 			errx(2, "effect %s: not a positive number", tok);
 		sim_pair(&r, effect, &a);
-		row("adaptive", effect, &a);
+		row("adaptive", effect, &a.reg, &a.none);
 		ar = pct(a.reg.right, a.reg.runs);
 		if (only)
 			continue;
@@ -197,7 +206,7 @@ main(int argc, char **argv)
 			char name[32];
 
 			snprintf(name, sizeof(name), "fixed %d*", best);
-			row(name, effect, &x);
+			row(name, effect, &x.reg, &x.none);
 			printf("%-10s %5.1f saved %.1f%% of the boots with a "
 			    "regression, %.1f%% without\n", "", effect,
 			    100 * (1 - mean_boots(&a.reg) /
@@ -211,7 +220,7 @@ main(int argc, char **argv)
 		f.fixed = 5;
 		f.cap = cap > 5 ? cap : 5;
 		sim_pair(&f, effect, &x);
-		row("fixed 5", effect, &x);
+		row("fixed 5", effect, &x.reg, &x.none);
 	}
 
 	if (only) {

@@ -218,14 +218,14 @@ owner_check(const char *path, const struct stat *st, char *err,
  * through a symbolic link, its owner checked.  NULL with errno and err.
  */
 static char *
-read_set_file(int dirfd, const char *name, const char *path, size_t *lenp,
-    char *err, size_t errlen)
+read_set_file(int dirfd, const char *name, const char *path, off_t max,
+    size_t *lenp, char *err, size_t errlen)
 {
 	struct stat st;
 	char *buf;
 
 	if ((buf = read_bounded_at(dirfd, name, path, OPEN_NOFOLLOW,
-	    RS_MAX_FILE, lenp, &st, err, errlen)) == NULL)
+	    max, lenp, &st, err, errlen)) == NULL)
 		return (NULL);
 	if (owner_check(path, &st, err, errlen) == -1) {
 		free(buf);
@@ -233,6 +233,22 @@ read_set_file(int dirfd, const char *name, const char *path, size_t *lenp,
 		return (NULL);
 	}
 	return (buf);
+}
+
+/*
+ * kernel.config's bytes, bounded, when the set has one (older sets and
+ * those of a kernel whose config was not found have none).  What they
+ * say is checked by their reader (analysis/kconfig.h).
+ */
+static int
+read_kconfig(struct rs_set *s, int dirfd, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/kernel.config", s->path);
+	s->kconfig = read_set_file(dirfd, "kernel.config", path,
+	    RS_MAX_KCONFIG, &s->kconfig_len, err, errlen);
+	return (s->kconfig == NULL && errno != ENOENT ? -1 : 0);
 }
 
 /* A kernel thread's name as the writer writes it: [!-~] but \\ " ' `. */
@@ -264,8 +280,8 @@ read_kthreads(struct rs_set *s, int dirfd, char *err, size_t errlen)
 	int rc = -1;
 
 	snprintf(path, sizeof(path), "%s/kthreads.tsv", s->path);
-	if ((buf = read_set_file(dirfd, "kthreads.tsv", path, &len, err,
-	    errlen)) == NULL)
+	if ((buf = read_set_file(dirfd, "kthreads.tsv", path, RS_MAX_FILE,
+	    &len, err, errlen)) == NULL)
 		return (errno == ENOENT ? 0 : -1);
 	for (line = buf; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
@@ -356,8 +372,8 @@ read_meta_at(struct rs_set *s, int dirfd, char *err, size_t errlen)
 	int rc;
 
 	path = xasprintf("%s/meta", s->path);
-	if ((buf = read_set_file(dirfd, "meta", path, &len, err, errlen)) ==
-	    NULL) {
+	if ((buf = read_set_file(dirfd, "meta", path, RS_MAX_FILE, &len, err,
+	    errlen)) == NULL) {
 		free(path);
 		return (-1);
 	}
@@ -384,6 +400,20 @@ read_meta_at(struct rs_set *s, int dirfd, char *err, size_t errlen)
 	free(buf);
 	free(path);
 	return (rc == -1 ? -1 : 0);
+}
+
+int
+rs_read_kconfig(struct rs_set *s, char *err, size_t errlen)
+{
+	int fd, rc;
+
+	if (s->kconfig != NULL)
+		return (0);
+	if ((fd = rs_open_set_dir(s->path, err, errlen)) == -1)
+		return (-1);
+	rc = read_kconfig(s, fd, err, errlen);
+	close(fd);
+	return (rc);
 }
 
 int
@@ -646,8 +676,8 @@ read_table(struct rs_set *s, int dirfd, const char *file, int workers,
 	int rc = -1, got;
 
 	path = xasprintf("%s/%s", s->path, file);
-	if ((buf = read_set_file(dirfd, file, path, &len, err, errlen)) ==
-	    NULL) {
+	if ((buf = read_set_file(dirfd, file, path, RS_MAX_FILE, &len, err,
+	    errlen)) == NULL) {
 		/* Only runs.tsv is required; a set may lack per-worker data. */
 		if (workers && errno == ENOENT)
 			rc = 0;
@@ -810,7 +840,8 @@ rs_read_at(int dirfd, const char *dir, int flags, char *err, size_t errlen)
 	if (read_table(s, dirfd, "runs.tsv", 0, err, errlen) == -1 ||
 	    (!(flags & RS_RUNS_ONLY) &&
 	    (read_table(s, dirfd, "workers.tsv", 1, err, errlen) == -1 ||
-	    read_kthreads(s, dirfd, err, errlen) == -1)))
+	    read_kthreads(s, dirfd, err, errlen) == -1)) ||
+	    ((flags & RS_KCONFIG) && read_kconfig(s, dirfd, err, errlen) == -1))
 		goto bad;
 	return (s);
 bad:
@@ -837,6 +868,7 @@ rs_free(struct rs_set *s)
 	free(s->batches);
 	free(s->workers);
 	free(s->kthreads);
+	free(s->kconfig);
 	free(s->path);
 	free(s);
 }

@@ -155,6 +155,12 @@ struct rs_kthread;
 int	 rs_write_kthreads(struct rs_writer *, const struct rs_kthread *,
 	    size_t n);
 /*
+ * kernel.config, the running kernel's config in its normal form
+ * (analysis/kconfig.h makes it), written durably.  0, or -1 (message
+ * printed).
+ */
+int	 rs_write_kconfig(struct rs_writer *, const char *text, size_t len);
+/*
  * Flush and fsync everything written so far: a repetition is complete.
  * 0, or -1 after a warn(3) message.  rs_close commits, then frees.
  */
@@ -194,6 +200,10 @@ struct rs_set {
 	size_t		 nmetrics;
 	struct rs_kthread *kthreads;	/* kthreads.tsv; none in older sets */
 	size_t		 nkthreads;
+	char		*kconfig;	/* kernel.config's bytes, NUL-
+					   terminated, with RS_KCONFIG; NULL
+					   when the set has none */
+	size_t		 kconfig_len;
 };
 
 /*
@@ -237,6 +247,10 @@ struct rs_set *rs_open(const char *root, const char *what, char *err,
  * reads thousands of sets.
  */
 #define RS_RUNS_ONLY	1
+/* kernel.config read too, at most RS_MAX_KCONFIG bytes (kconfig_from_set
+   checks what it says). */
+#define RS_KCONFIG	2
+#define RS_MAX_KCONFIG	((off_t)8 << 20)
 struct rs_set *rs_read(const char *dir, int flags, char *err,
 	    size_t errlen);
 /*
@@ -253,6 +267,11 @@ struct rs_set *rs_read(const char *dir, int flags, char *err,
 struct rs_set *rs_read_at(int dirfd, const char *dir, int flags,
 	    char *err, size_t errlen);
 void	 rs_free(struct rs_set *);
+/*
+ * kernel.config into a set read without RS_KCONFIG (by its path, as
+ * rs_read would): 0 (s->kconfig NULL when it has none), or -1 with err.
+ */
+int	 rs_read_kconfig(struct rs_set *, char *err, size_t errlen);
 const char *rs_meta_get(const struct rs_set *, const char *key);
 /* 1 if some set has another value for key than the first (or none). */
 int	 rs_meta_differs(struct rs_set *const *, size_t n, const char *key);

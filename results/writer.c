@@ -431,6 +431,21 @@ rs_write_kthreads(struct rs_writer *w, const struct rs_kthread *k, size_t n)
 	return (rc);
 }
 
+int
+rs_write_kconfig(struct rs_writer *w, const char *text, size_t len)
+{
+	char *path;
+	int rc = 0;
+
+	path = xasprintf("%s/kernel.config", w->path);
+	if (write_file_durable(path, text, len, 0644) != 0) {
+		warn("%s", path);
+		rc = -1;
+	}
+	free(path);
+	return (rc);
+}
+
 void
 rs_add_worker(struct rs_writer *w, const struct rs_worker *k)
 {

@@ -58,7 +58,7 @@ bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
 {
 	struct history h;
 	struct bis_run br;
-	size_t k, n, i;
+	size_t k, n, i, j, m;
 	int *verdicts;
 
 	memset(out, 0, sizeof(*out));
@@ -80,14 +80,19 @@ bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
 		if (bis_drive_verdicts(n, measure, &h, r, &br, verdicts) != 0)
 			continue;
 		/* The steps' final verdicts against the truth. */
-		for (i = 1; i + 1 < n; i++) {
+		for (j = m = 0, i = 1; i + 1 < n; i++) {
 			if (verdicts[i] == BIS_UNKNOWN)
 				continue;
-			out->judged++;
+			j++;
 			if ((verdicts[i] == BIS_BAD) != (h.culprit > 0 &&
 			    i >= h.culprit))
-				out->misjudged++;
+				m++;
 		}
+		out->judged += j;
+		out->misjudged += m;
+		out->jj += (double)(j * j);
+		out->mm += (double)(m * m);
+		out->jm += (double)(j * m);
 		out->runs++;
 		out->boots += br.boots;
 		out->steps += br.steps;
@@ -113,6 +118,19 @@ bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
 	}
 	free(h.skip);
 	free(verdicts);
+}
+
+double
+bis_sim_step_se(const struct bis_sim *s)
+{
+	double r, n = (double)s->runs, ss;
+
+	if (s->judged == 0 || s->runs < 2)
+		return (NAN);
+	r = (double)s->misjudged / (double)s->judged;
+	/* sum over bisects of (m - r j)^2, from the three sums */
+	ss = s->mm - 2 * r * s->jm + r * r * s->jj;
+	return (sqrt(n / (n - 1) * (ss > 0 ? ss : 0)) / (double)s->judged);
 }
 
 void

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/kconfig.h"
 #include "analysis/stats.h"
 #include "camp_int.h"
 #include "analysis/campaign.h"
@@ -40,13 +41,27 @@ camp_free(struct camp *c)
 			free(c->cfg[i].boots[j].lv);
 			free(c->cfg[i].boots[j].path);
 			free(c->cfg[i].boots[j].flags);
+			free(c->cfg[i].boots[j].kconfig_hash);
 		}
+		if (c->cfg[i].kconfig != NULL)
+			kconfig_free(c->cfg[i].kconfig);
+		free(c->cfg[i].kconfig);
 		free(c->cfg[i].boots);
 		free(c->cfg[i].name);
 	}
 	free(c->cfg);
 	free(c->id);
 	free(c);
+}
+
+int
+camp_same_kernel(const struct camp *c, size_t i, size_t j)
+{
+	const struct camp_config *a = &c->cfg[i], *b = &c->cfg[j];
+
+	return (a->kconfig != NULL && b->kconfig != NULL &&
+	    a->kconfig_odd == 0 && b->kconfig_odd == 0 &&
+	    strcmp(a->kconfig->hash, b->kconfig->hash) == 0);
 }
 
 size_t

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/kconfig.h"
 #include "analysis/stats.h"
 #include "camp_int.h"
 #include "analysis/campaign.h"
@@ -71,6 +72,43 @@ boot_flags(struct camp_boot *b, const struct rs_set *s)
 		camp_flag(b, &over[i]);
 }
 
+/*
+ * The set's kernel config, checked: its hash kept with the boot, the
+ * config itself with the configuration when it has none yet.  0, or -1.
+ */
+static int
+boot_kconfig(struct camp_config *g, struct camp_boot *b,
+    const struct rs_set *s, char *err, size_t errlen)
+{
+	struct kconfig k;
+	int rc;
+
+	if ((rc = kconfig_from_set(s, &k, err, errlen)) != 0)
+		return (rc == 1 ? 0 : -1);
+	b->kconfig_hash = xstrdup(k.hash);
+	g->kconfig_boots++;
+	if (g->kconfig == NULL) {
+		g->kconfig = xmalloc(sizeof(*g->kconfig));
+		*g->kconfig = k;
+	} else
+		kconfig_free(&k);
+	return (0);
+}
+
+/* The first boot, in boot order, whose config is not the one kept. */
+static void
+kconfig_odd(struct camp_config *g)
+{
+	size_t i;
+
+	for (i = 0; g->kconfig != NULL && i < g->nboots; i++)
+		if (g->boots[i].kconfig_hash == NULL ||
+		    strcmp(g->boots[i].kconfig_hash, g->kconfig->hash) != 0) {
+			g->kconfig_odd = g->boots[i].boot;
+			return;
+		}
+}
+
 static int
 name_cmp(const void *a, const void *b)
 {
@@ -93,7 +131,8 @@ camp_from_sets(const char *const *paths, size_t n, const char *baseline,
 	uint64_t u;
 
 	for (i = 0; i < n; i++) {
-		if ((s = rs_read(paths[i], RS_RUNS_ONLY, err, errlen)) == NULL)
+		if ((s = rs_read(paths[i], RS_RUNS_ONLY | RS_KCONFIG, err,
+		    errlen)) == NULL)
 			goto fail;
 		id = rs_meta_get(s, CAMP_KEY_ID);
 		name = rs_meta_get(s, CAMP_KEY_CONFIG);
@@ -132,6 +171,10 @@ camp_from_sets(const char *const *paths, size_t n, const char *baseline,
 		}
 		b->path = xstrdup(s->path);
 		boot_flags(b, s);
+		if (boot_kconfig(&c->cfg[k], b, s, err, errlen) != 0) {
+			rs_free(s);
+			goto fail;
+		}
 		nolv = (int)rs_levels(s, &lv);
 		for (j = 0; j < (size_t)nolv; j++) {
 			nv = rs_values(s, lv[j], "real", &v);
@@ -177,6 +220,8 @@ camp_from_sets(const char *const *paths, size_t n, const char *baseline,
 		    "skipped)", c != NULL ? c->nskipped : (size_t)0);
 		goto fail;
 	}
+	for (i = 0; i < c->ncfg; i++)
+		kconfig_odd(&c->cfg[i]);
 	qsort(c->cfg, c->ncfg, sizeof(*c->cfg), name_cmp);
 	if (baseline != NULL && camp_set_base(c, baseline) != 0) {
 		set_err(err, errlen, "baseline %s: no such configuration in "

@@ -208,10 +208,13 @@ camp_print(FILE *fp, const struct camp_result *r)
 	if (c->nskipped > 0)
 		fprintf(fp, "  %zu incomplete sets (interrupted boots) left "
 		    "out\n", c->nskipped);
+	camp_kconfig_same_print(fp, c);
 	for (i = 0; i < c->ncfg; i++) {
 		g = &c->cfg[i];
 		fprintf(fp, "\nconfiguration %s%s: %zu boots\n", g->name,
 		    i == c->base ? " (baseline)" : "", g->nboots);
+		if (camp_has_kconfig(c))
+			camp_kconfig_print(fp, c, i);
 		print_flags(fp, g);
 		fprintf(fp, "  %-8s %10s %-26s %s\n", "figure", "estimate",
 		    "t over boots", "bootstrap");
@@ -454,6 +457,8 @@ camp_json(FILE *fp, const struct camp_result *r)
 	json_number(fp, c->boot_cost);
 	fprintf(fp, ", \"rep_cost\": ");
 	json_number(fp, c->rep_cost);
+	if (camp_has_kconfig(c))
+		camp_kconfig_same_json(fp, c);
 	fprintf(fp, ", \"configurations\": [");
 	for (i = 0; i < c->ncfg; i++) {
 		g = &c->cfg[i];
@@ -461,6 +466,8 @@ camp_json(FILE *fp, const struct camp_result *r)
 		json_string(fp, g->name);
 		fprintf(fp, ", \"baseline\": %s, \"boots\": %zu",
 		    i == c->base ? "true" : "false", g->nboots);
+		if (camp_has_kconfig(c))
+			camp_kconfig_json(fp, c, i);
 		json_flags(fp, g);
 		fprintf(fp, ", \"levels\": [");
 		for (j = 0; j < r->nlevels; j++) {

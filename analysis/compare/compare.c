@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/kconfig.h"
 #include "analysis/stats.h"
 #include "analysis/compare.h"
 #include "results/results.h"
@@ -422,6 +423,8 @@ compare_result_free(struct compare_result *r)
 		free(r->lab[i]);
 		free(r->path[i]);
 		free(r->gates[i]);
+		kconfig_free(&r->kc[i]);
+		free(r->kdiff[i]);
 	}
 	for (i = 0; i < r->nblocks; i++)
 		free_ds(r->blocks[i].ds, r->nsets);
@@ -450,6 +453,41 @@ compare_compute_meta_check(struct rs_set *const *sets, size_t nsets,
 	meta_check(r);
 }
 
+/*
+ * The options in which each set's kernel config differs from the
+ * baseline's, where their hashes differ (a config that cannot be read
+ * is said, and not compared).
+ */
+static void
+kconfig_diffs(struct compare_result *r)
+{
+	const char *h0 = rs_meta_get(r->sets[0], KCONFIG_KEY_HASH), *h;
+	char err[1024];
+	size_t i;
+
+	if (h0 == NULL)
+		return;
+	for (i = 1; i < r->nsets; i++) {
+		h = rs_meta_get(r->sets[i], KCONFIG_KEY_HASH);
+		if (h == NULL || strcmp(h, h0) == 0)
+			continue;
+		if ((r->kc[0].n == 0 && (rs_read_kconfig(r->sets[0], err,
+		    sizeof(err)) != 0 || kconfig_from_set(r->sets[0],
+		    &r->kc[0], err, sizeof(err)) != 0)) ||
+		    rs_read_kconfig(r->sets[i], err, sizeof(err)) != 0 ||
+		    kconfig_from_set(r->sets[i], &r->kc[i], err,
+		    sizeof(err)) != 0) {
+			add_warn(&r->meta_warn, &r->nmeta_warn, "compare: %s: "
+			    "kernel configs not compared", err);
+			if (r->kc[0].n == 0)
+				return;
+			continue;
+		}
+		r->nkdiff[i] = kconfig_diff(&r->kc[0], &r->kc[i],
+		    &r->kdiff[i]);
+	}
+}
+
 int
 compare_compute(struct rs_set *const *sets, size_t nsets,
     const struct compare_opts *o, struct compare_result *r)
@@ -467,6 +505,7 @@ compare_compute(struct rs_set *const *sets, size_t nsets,
 	meta_check(r);
 	if (r->v.refused)
 		return (0);
+	kconfig_diffs(r);
 	metrics = o->metrics != NULL ? o->metrics : default_metrics;
 	nmetrics = o->metrics != NULL ? o->nmetrics :
 	    sizeof(default_metrics) / sizeof(default_metrics[0]);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/kconfig.h"
 #include "analysis/stats.h"
 #include "analysis/compare.h"
 #include "results/results.h"
@@ -45,6 +46,71 @@ text_sets(FILE *out, const struct compare_result *r)
 	fputc('\n', out);
 }
 
+/* Options named in the text; JSON names all. */
+#define KCONFIG_SHOWN	5
+
+/* The kernel configs' differences, where sets' configs were compared. */
+static void
+text_kconfig(FILE *out, const struct compare_result *r)
+{
+	char buf[1024];
+	size_t i, n;
+	int head = 0;
+
+	for (i = 1; i < r->nsets; i++) {
+		if (r->kc[i].n == 0)
+			continue;
+		if (!head++)
+			fprintf(out, "Kernel configs (kernel.config):\n");
+		n = r->nkdiff[i];
+		kconfig_diff_text(buf, sizeof(buf), r->kdiff[i], n,
+		    KCONFIG_SHOWN);
+		fprintf(out, "  %c against x: %zu option%s differ%s: %s\n",
+		    syms[i], n, n == 1 ? "" : "s", n == 1 ? "s" : "", buf);
+	}
+}
+
+static void
+json_or_null(FILE *out, const char *s)
+{
+	if (s != NULL)
+		json_string(out, s);
+	else
+		fputs("null", out);
+}
+
+static void
+json_kconfig(FILE *out, const struct compare_result *r)
+{
+	size_t i, k;
+	int first = 1;
+
+	for (i = 1; i < r->nsets; i++)
+		if (r->kc[i].n != 0)
+			break;
+	if (i == r->nsets)
+		return;
+	fputs(",\"kernel_config_differences\":[", out);
+	for (i = 1; i < r->nsets; i++) {
+		if (r->kc[i].n == 0)
+			continue;
+		fprintf(out, "%s{\"set\":%zu,\"differ\":%zu,\"options\":[",
+		    first ? "" : ",", i, r->nkdiff[i]);
+		for (k = 0; k < r->nkdiff[i]; k++) {
+			fputs(k ? ",{\"name\":" : "{\"name\":", out);
+			json_string(out, r->kdiff[i][k].name);
+			fputs(",\"value\":", out);
+			json_or_null(out, r->kdiff[i][k].b);
+			fputs(",\"baseline\":", out);
+			json_or_null(out, r->kdiff[i][k].a);
+			fputc('}', out);
+		}
+		fputs("]}", out);
+		first = 0;
+	}
+	fputc(']', out);
+}
+
 static int
 text_meta_check(FILE *out, const struct compare_result *r)
 {
@@ -70,6 +136,7 @@ text_meta_check(FILE *out, const struct compare_result *r)
 			fputc('\n', out);
 		}
 	}
+	text_kconfig(out, r);
 	say(r->meta_warn, r->nmeta_warn);
 	return (r->v.refused ? -1 : 0);
 }
@@ -358,6 +425,7 @@ json_meta_check(FILE *out, const struct compare_result *r)
 		fputs("]}", out);
 	}
 	fputc(']', out);
+	json_kconfig(out, r);
 	say(r->meta_warn, r->nmeta_warn);
 	return (r->v.refused ? -1 : 0);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/kconfig.h"
 #include "analysis/stats.h"
 #include "analysis/campaign.h"
 #include "html.h"
@@ -140,6 +141,62 @@ cmp_row(FILE *fp, const struct camp_config *g, const char *what, int jobs,
 	    " class=\"slower\"" : m->verdict == CAMP_BETTER ?
 	    " class=\"faster\"" : "", v, m->regression ? ", REGRESSION" :
 	    "");
+}
+
+/*
+ * The kernels' configs, when the sets carry them: per configuration the
+ * count of options that differ from the baseline's (the text and JSON
+ * reports name them), boots that disagree, and the same kernel twice.
+ */
+static void
+kconfig_note(FILE *fp, const struct camp *c)
+{
+	const struct camp_config *g, *b = &c->cfg[c->base];
+	struct kconfig_diff *d;
+	size_t i, j, n;
+	int any = 0;
+
+	for (i = 0; i < c->ncfg; i++)
+		any |= c->cfg[i].kconfig != NULL;
+	if (!any)
+		return;
+	fputs("<p class=\"note\">Kernel configs:", fp);
+	for (i = 0; i < c->ncfg; i++) {
+		g = &c->cfg[i];
+		if (g->kconfig_odd != 0) {
+			fputs(" <span class=\"slower\">", fp);
+			html_puts(fp, g->name);
+			fprintf(fp, "'s boots disagree (boot %d)</span>;",
+			    g->kconfig_odd);
+		}
+		if (i == c->base)
+			continue;
+		fputc(' ', fp);
+		html_puts(fp, g->name);
+		fputs(" against ", fp);
+		html_puts(fp, b->name);
+		if (g->kconfig == NULL || b->kconfig == NULL) {
+			fputs(": not compared (", fp);
+			html_puts(fp, g->kconfig == NULL ? g->name : b->name);
+			fputs(" has none);", fp);
+			continue;
+		}
+		n = kconfig_diff(b->kconfig, g->kconfig, &d);
+		free(d);
+		fprintf(fp, ": %zu option%s differ%s;", n, n == 1 ? "" : "s",
+		    n == 1 ? "s" : "");
+	}
+	for (i = 0; i < c->ncfg; i++)
+		for (j = i + 1; j < c->ncfg; j++)
+			if (camp_same_kernel(c, i, j)) {
+				fputs(" <span class=\"slower\">", fp);
+				html_puts(fp, c->cfg[i].name);
+				fputs(" and ", fp);
+				html_puts(fp, c->cfg[j].name);
+				fputs(" are the same kernel</span>;", fp);
+			}
+	fputs(" <code>fsconc campaign report</code> names the options.</p>\n",
+	    fp);
 }
 
 /* Every flag of every boot, per configuration; nothing when none. */
@@ -399,6 +456,7 @@ section(FILE *fp, const struct camp_result *r, int plotfd,
 	    "their intervals are a single boot's, not the "
 	    "configuration's.", fp);
 	fputs("</p>\n", fp);
+	kconfig_note(fp, c);
 	flags_table(fp, c);
 	fputs("<table>\n<tr><th>configuration</th><th>figure</th>"
 	    "<th>estimate</th>", fp);

@@ -1,4 +1,4 @@
-/* Linux specifics of the controller: /proc, /sys, the kernel config. */
+/* Linux specifics of the controller: /proc, /sys. */
 #ifdef __linux__
 #include <ctype.h>
 #include <dirent.h>
@@ -121,93 +121,6 @@ read_line(const char *path, char *buf, size_t len)
 	fclose(fp);
 	buf[strcspn(buf, "\n")] = '\0';
 	return (buf);
-}
-
-static int
-config_matters(const char *name)
-{
-	static const char *const keep[] = {
-		"CONFIG_LOCKDEP", "CONFIG_PROVE_LOCKING", "CONFIG_LOCK_STAT",
-		"CONFIG_PREEMPT", "CONFIG_PREEMPT_NONE",
-		"CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT_RT",
-		"CONFIG_PREEMPT_DYNAMIC", "CONFIG_HZ", "CONFIG_NO_HZ_FULL",
-		"CONFIG_SCHED_CLASS_EXT", "CONFIG_KASAN", "CONFIG_KCSAN",
-		"CONFIG_UBSAN", "CONFIG_NR_CPUS", NULL,
-	};
-	int i;
-
-	if (strncmp(name, "CONFIG_DEBUG_", 13) == 0)
-		return (1);
-	for (i = 0; keep[i] != NULL; i++)
-		if (strcmp(name, keep[i]) == 0)
-			return (1);
-	return (0);
-}
-
-/*
- * The config options that change lock and scheduler costs, from
- * /proc/config.gz (through gzip -dc) or /boot/config-RELEASE.  Debug
- * options are folded into one list so that meta stays readable.
- */
-static void
-describe_config(FILE *fp, const char *release)
-{
-	char path[512], line[512], *eq, *debug = NULL, *t;
-	const char *preempt = NULL;
-	FILE *cf;
-	int piped = 0;
-
-	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	if (access("/proc/config.gz", R_OK) == 0 &&
-	    (cf = popen("gzip -dc /proc/config.gz 2>/dev/null", "r")) != NULL) {
-		piped = 1;
-		meta_put(fp, "kernel.config.source", "/proc/config.gz");
-	} else if ((cf = fopen(path, "r")) != NULL) {
-		meta_put(fp, "kernel.config.source", "%s", path);
-	} else {
-		meta_put(fp, "kernel.config.source", "unavailable");
-		return;
-	}
-	while (fgets(line, sizeof(line), cf) != NULL) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strncmp(line, "CONFIG_", 7) != 0 ||
-		    (eq = strchr(line, '=')) == NULL)
-			continue;
-		*eq = '\0';
-		if (!config_matters(line))
-			continue;
-		if (strcmp(line, "CONFIG_PREEMPT_RT") == 0)
-			preempt = "rt";
-		else if (strcmp(line, "CONFIG_PREEMPT") == 0 &&
-		    preempt == NULL)
-			preempt = "full";
-		else if (strcmp(line, "CONFIG_PREEMPT_VOLUNTARY") == 0 &&
-		    preempt == NULL)
-			preempt = "voluntary";
-		else if (strcmp(line, "CONFIG_PREEMPT_NONE") == 0 &&
-		    preempt == NULL)
-			preempt = "none";
-		if (strncmp(line, "CONFIG_DEBUG_", 13) == 0 &&
-		    strcmp(eq + 1, "y") == 0) {
-			t = debug == NULL ? xstrdup(line + 7) :
-			    xasprintf("%s,%s", debug, line + 7);
-			free(debug);
-			debug = t;
-			continue;
-		}
-		t = xasprintf("kernel.config.%s", line + 7);
-		meta_put(fp, t, "%s", eq + 1);
-		free(t);
-	}
-	if (piped)
-		pclose(cf);
-	else
-		fclose(cf);
-	meta_put(fp, "kernel.config.DEBUG", "%s",
-	    debug != NULL ? debug : "");
-	free(debug);
-	if (preempt != NULL)
-		meta_put(fp, "kernel.preempt.config", "%s", preempt);
 }
 
 /* The tunables that change writeback, caching and scheduling here. */
@@ -382,7 +295,6 @@ os_describe(FILE *fp)
 	meta_put(fp, "mem.free_page_reporting", "%s",
 	    os_free_page_reporting() ? "yes" : "no");
 	describe_sysctls(fp);
-	describe_config(fp, uname(&u) == 0 ? u.release : "");
 	if ((ci = fopen("/proc/cpuinfo", "r")) != NULL) {
 		while (fgets(buf, sizeof(buf), ci) != NULL)
 			if (strncmp(buf, "model name", 10) == 0 &&

@@ -4,9 +4,12 @@
  */
 #include <err.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 
+#include "analysis/kconfig.h"
 #include "run_int.h"
 
 int
@@ -112,6 +115,36 @@ run_dry_run(struct run *r)
 	return (EXIT_OK);
 }
 
+/*
+ * The running kernel's config: where it was read, its hash, the options
+ * that matter as meta keys, and the whole in its normal form as
+ * kernel.config, so that a report can say what differs between kernels.
+ * A config refused is warned about and recorded as unavailable.
+ */
+static void
+write_kconfig(struct run *r, FILE *mf)
+{
+	struct kconfig k;
+	struct utsname u;
+	char src[512], err[512], *text;
+	size_t len;
+	int rc;
+
+	rc = kconfig_running(uname(&u) == 0 ? u.release : "", &k, src,
+	    sizeof(src), err, sizeof(err));
+	if (rc == -1)
+		warnx("run: kernel config: %s", err);
+	meta_put(mf, KCONFIG_KEY_SOURCE, "%s", src);
+	if (rc != 0)
+		return;
+	kconfig_meta(mf, &k);
+	meta_put(mf, KCONFIG_KEY_HASH, "%s", k.hash);
+	text = kconfig_text(&k, &len);
+	(void)rs_write_kconfig(r->rs, text, len);
+	free(text);
+	kconfig_free(&k);
+}
+
 void
 run_write_meta(struct run *r)
 {
@@ -127,6 +160,7 @@ run_write_meta(struct run *r)
 	rs_meta(r->rs, "start", "%s", buf);
 	mf = rs_meta_file(r->rs);
 	os_describe(mf);
+	write_kconfig(r, mf);
 	fflush(mf);
 	rs_meta(r->rs, "topology", "%s", topo_summary(r->topo, buf,
 	    sizeof(buf)));

@@ -256,3 +256,79 @@ else
 	skip "report of two campaigns' sets" "no gnuplot"
 	skip "report of a set of no campaign" "no gnuplot"
 fi
+
+# --- kernel configs: the options that differ, the same kernel twice ----
+# kconf ROOT LABEL FIXTURE: every set of the label carries the fixture's
+# normal form (set options sorted, by grep and sort) as its kernel.config
+# and its sha256sum as meta's kernel.config_hash, as run writes them.
+KCF=$FSCONC_TOP/tests/fixtures/kconfig
+kconf() {
+	grep '^CONFIG_' "$3" | grep -v '=n$' | LC_ALL=C sort >"$d/kc.norm"
+	_h=$(sha256sum <"$d/kc.norm" | cut -d' ' -f1)
+	for _s in "$1"/box/"$2"/*/; do
+		cp "$d/kc.norm" "$_s/kernel.config"
+		echo "kernel.config_hash=$_h" >>"$_s/meta"
+	done
+}
+RK=$d/kconf
+camp "$RK" kc 5 5 0.01 generic:10:10:0.01,-0.01,0.02 rt:10:10:0.02,0.01,-0.01 \
+    same:10:10:0.01,0.0,-0.02 || not_ok "campaign kc imported"
+kconf "$RK" generic "$KCF/generic.config"
+kconf "$RK" rt "$KCF/rt.config"
+kconf "$RK" same "$KCF/generic.config"
+out=$("$FSCONC" compare -R "$RK" box/generic box/rt box/same 2>&1); rc=$?
+echo "$out" | grep -q '^  rt against generic: 10 options differ: DEBUG_LOCK_ALLOC=y (not set), HZ=1000 (250), HZ_1000=y (not set), HZ_250 not set (y), LOCALVERSION="-rt" (""), \.\.\.$' &&
+    echo "$out" | grep -q '^  same against generic: no kernel option differs$' &&
+    echo "$out" | grep -q '^warning: generic and same are the same kernel (config [0-9a-f]\{12\})$' &&
+    [ "$(echo "$out" | grep -c '^  kernel config [0-9a-f]\{12\} on 3 of 3 boots$')" -eq 3 ] &&
+    ok "campaign: rt against generic, 10 options differ, the first named; generic and same the same kernel" ||
+    not_ok "campaign: rt against generic, 10 options differ, the first named; generic and same the same kernel" "rc=$rc $out"
+if [ -x /usr/bin/python3 ]; then
+	"$FSCONC" compare -R "$RK" --json box/generic box/rt box/same >"$d/kc.json" 2>"$d/kc.err"
+	v=$(/usr/bin/python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+c = {x["name"]: x for x in j["configurations"]}
+assert j["same_kernel"] == [["generic", "same"]]
+rt = c["rt"]["kernel_config"]["against_baseline"]
+names = [o["name"] for o in rt["options"]]
+assert rt["differ"] == 10 == len(names), rt
+assert names == sorted(["LOCALVERSION", "PREEMPT_NONE", "PREEMPT_RT", "PREEMPT_DYNAMIC", "HZ_250", "HZ_1000", "HZ", "PROVE_LOCKING", "LOCK_STAT", "DEBUG_LOCK_ALLOC"]), names
+o = {x["name"]: x for x in rt["options"]}
+assert o["PREEMPT_RT"] == {"name": "PREEMPT_RT", "value": "y", "baseline": None}
+assert o["PREEMPT_NONE"]["value"] is None and o["HZ"]["baseline"] == "250"
+assert c["generic"]["kernel_config"]["against_baseline"] is None
+assert c["same"]["kernel_config"]["hash"] == c["generic"]["kernel_config"]["hash"]
+print("ok")' "$d/kc.json" 2>&1)
+	[ "$v" = ok ] && ok "campaign --json: every option that differs, with both values; same_kernel" ||
+	    not_ok "campaign --json: every option that differs, with both values; same_kernel" "$v $(head -c 800 "$d/kc.json")"
+else
+	skip "campaign --json: every option that differs" "no /usr/bin/python3"
+fi
+if command -v gnuplot >/dev/null 2>&1; then
+	"$FSCONC" report -R "$RK" -o "$d/kcrep" box/generic box/rt box/same >"$d/kcrep.out" 2>&1; rc=$?
+	h=$d/kcrep/index.html
+	[ $rc -eq 0 ] && grep -q 'rt against generic: 10 options differ;' "$h" &&
+	    grep -q 'generic and same are the same kernel' "$h" &&
+	    ok "report: the count of options that differ, the same kernel" ||
+	    not_ok "report: the count of options that differ, the same kernel" "rc=$rc $(cat "$d/kcrep.out")"
+else
+	skip "report: the count of options that differ" "no gnuplot"
+fi
+# A boot on another kernel is said; a tampered kernel.config is refused.
+s3=$(ls -d "$RK"/box/same/*/ | tail -n 1)
+cp "$RK"/box/rt/*/kernel.config "$s3/kernel.config" 2>/dev/null ||
+    cp "$(ls "$RK"/box/rt/*/kernel.config | head -n 1)" "$s3/kernel.config"
+sed -i '/^kernel.config_hash=/d' "$s3/meta"
+grep '^kernel.config_hash=' "$(ls -d "$RK"/box/rt/*/ | head -n 1)/meta" >>"$s3/meta"
+out=$("$FSCONC" compare -R "$RK" box/generic box/same 2>&1)
+echo "$out" | grep -Eq '^  kernel config [0-9a-f]{12} on 3 of 3 boots; its boots disagree: boot [0-9]+ has [0-9a-f]{12}$' &&
+    ! echo "$out" | grep -q 'are the same kernel' &&
+    ok "campaign: a configuration whose boots disagree on the kernel config is said" ||
+    not_ok "campaign: a configuration whose boots disagree on the kernel config is said" "$out"
+printf 'CONFIG_X=\033[2J\n' >>"$s3/kernel.config"
+out=$("$FSCONC" compare -R "$RK" box/generic box/same 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q "$s3.*kernel.config: line [0-9]*: control byte 0x1b" &&
+    ! printf '%s' "$out" | grep -q "$(printf '\033')" &&
+    ok "campaign: a tampered kernel.config refused, named, never printed" ||
+    not_ok "campaign: a tampered kernel.config refused, named, never printed" "rc=$rc $out"

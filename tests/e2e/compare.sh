@@ -242,3 +242,37 @@ else
 	    not_ok "two runs of one configuration: no meta key differs" \
 	    "rc=$rc $(cat "$d/err") $out"
 fi
+
+# --- kernel configs: the options that differ, named ----------------------
+# Each set carries a fixture's normal form (set options sorted, by grep
+# and sort) as kernel.config and its sha256sum as kernel.config_hash.
+KCF=$FSCONC_TOP/tests/fixtures/kconfig
+for c in generic rt; do
+	grep '^CONFIG_' "$KCF/$c.config" | grep -v '=n$' | LC_ALL=C sort >"$d/$c.norm"
+	imp "kc-$c" -m archive_sha256=cafe \
+	    -m kernel.config_hash="$(sha256sum <"$d/$c.norm" | cut -d' ' -f1)" \
+	    1="$F/mpsafevfs-t1.txt" 12="$F/mpsafevfs-t12.txt"
+	for s in "$R"/box/kc-$c/*/; do cp "$d/$c.norm" "$s/kernel.config"; done
+done
+out=$("$FSCONC" compare -R "$R" box/kc-generic box/kc-rt 2>"$d/err"); rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q '^Kernel configs (kernel.config):$' &&
+    echo "$out" | grep -q '^  + against x: 10 options differ: DEBUG_LOCK_ALLOC=y (not set), HZ=1000 (250), HZ_1000=y (not set), HZ_250 not set (y), LOCALVERSION="-rt" (""), \.\.\.$' &&
+    ok "compare: two kernels' configs, the options that differ named" ||
+    not_ok "compare: two kernels' configs, the options that differ named" "rc=$rc $out $(cat "$d/err")"
+out=$("$FSCONC" compare --json -R "$R" box/kc-generic box/kc-rt 2>"$d/err")
+echo "$out" | python3 -c '
+import json, sys
+k = json.load(sys.stdin)["kernel_config_differences"]
+assert len(k) == 1 and k[0]["set"] == 1 and k[0]["differ"] == 10 == len(k[0]["options"]), k
+o = {x["name"]: x for x in k[0]["options"]}
+assert o["PREEMPT_RT"]["value"] == "y" and o["PREEMPT_RT"]["baseline"] is None
+assert o["PREEMPT_NONE"]["value"] is None and o["PREEMPT_NONE"]["baseline"] == "y"' 2>"$d/py" &&
+    ok "compare --json: every option that differs, with both values" ||
+    not_ok "compare --json: every option that differs, with both values" "$(cat "$d/py") $out"
+# A kernel.config that is not its hash's: said, not compared, the rest goes on.
+echo 'CONFIG_EXTRA=y' >>"$(ls "$R"/box/kc-rt/*/kernel.config)"
+out=$("$FSCONC" compare -R "$R" box/kc-generic box/kc-rt 2>"$d/err"); rc=$?
+[ $rc -eq 0 ] && grep -q "compare: .*kc-rt/.*/kernel.config: its hash is not meta's kernel.config_hash: kernel configs not compared" "$d/err" &&
+    ! echo "$out" | grep -q '^Kernel configs' && echo "$out" | grep -q '^== jobs 12, real ==$' &&
+    ok "compare: a kernel.config not its hash's is said, not compared" ||
+    not_ok "compare: a kernel.config not its hash's is said, not compared" "rc=$rc $out $(cat "$d/err")"

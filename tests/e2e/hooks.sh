@@ -141,4 +141,13 @@ fi
     ok "installed build: FSCONC_TEST_EXEC, _BOOT_ID, _CMDLINE ignored (the command run itself)" ||
     not_ok "installed build: FSCONC_TEST_EXEC, _BOOT_ID, _CMDLINE ignored (the command run itself)" \
 	"rc=$rc $out planted: $(cat "$s/planted.log") boots: $(cat "$s/boots.log")"
+
+# --- FSCONC_TEST_KCONFIG ---------------------------------------------------
+KC=$FSCONC_TOP/tests/fixtures/kconfig/rt.config
+FSCONC_TEST_KCONFIG=$KC "$FSCONC_PLAIN" run $CAL -R "$s/k1" >"$s/k1.out" 2>&1; rc=$?
+m=$(ls "$s"/k1/*/*/*/meta 2>/dev/null | head -n 1)
+[ $rc -eq 0 ] && [ -n "$m" ] && ! grep -q "^kernel.config.source=$KC\$" "$m" &&
+    ! grep -qx 'kernel.config.PREEMPT_RT=y' "$m" &&
+    ok "installed build: FSCONC_TEST_KCONFIG ignored (the kernel's own config read)" ||
+    not_ok "installed build: FSCONC_TEST_KCONFIG ignored (the kernel's own config read)" "rc=$rc $(cat "$s/k1.out")"
 echo "1..$_t"

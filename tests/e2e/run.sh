@@ -370,3 +370,43 @@ for bad in "--note patch" "--note =v3" "--note a/b=1" "--note 'a b=1'" \
 	    not_ok "$(printf '%.44s' "$bad"): refused, exit 2" \
 	    "rc=$rc $(cat "$S/bad.out")"
 done
+
+# --- the kernel's config (FSCONC_TEST_KCONFIG stands for /proc/config.gz) ---
+KC="$FSCONC_TOP/tests/fixtures/kconfig/generic.config"
+# The normal form by other means: set options, sorted bytewise.
+grep '^CONFIG_' "$KC" | grep -v '=n$' | LC_ALL=C sort >"$S/kc.want"
+want=$(sha256sum <"$S/kc.want" | cut -d' ' -f1)
+FSCONC_TEST_KCONFIG="$KC" "$FSCONC" run $CAL -j 1 -r 1 -R "$S/kc" >"$S/kc.out" 2>&1; rc=$?
+set=$(set_of "$S/kc")
+[ $rc -eq 0 ] && cmp -s "$set/kernel.config" "$S/kc.want" &&
+    grep -qx "kernel.config_hash=$want" "$set/meta" &&
+    grep -qx "kernel.config.source=$KC" "$set/meta" &&
+    grep -qx 'kernel.config.HZ=250' "$set/meta" &&
+    grep -qx 'kernel.preempt.config=none' "$set/meta" &&
+    grep -qx 'kernel.config.DEBUG=DEBUG_KERNEL,DEBUG_LIST' "$set/meta" &&
+    ok "run records the kernel's config: kernel.config sorted, its sha256sum in meta, the source" ||
+    not_ok "run records the kernel's config: kernel.config sorted, its sha256sum in meta, the source" \
+    "rc=$rc $(cat "$S/kc.out") $(grep kernel.config "$set/meta")"
+gzip -c <"$KC" >"$S/config.gz"
+FSCONC_TEST_KCONFIG="$S/config.gz" "$FSCONC" run $CAL -j 1 -r 1 -R "$S/kcgz" >"$S/kcgz.out" 2>&1; rc=$?
+set=$(set_of "$S/kcgz")
+[ $rc -eq 0 ] && grep -qx "kernel.config_hash=$want" "$set/meta" &&
+    ok "a gzip'd config (/proc/config.gz's form): the same hash" ||
+    not_ok "a gzip'd config (/proc/config.gz's form): the same hash" "rc=$rc $(cat "$S/kcgz.out")"
+# Refused configs: the run goes on, says why, records none.
+printf 'CONFIG_A=y\nCONFIG_B="\033]0;x\007"\n' >"$S/esc.config"
+printf 'CONFIG_A=y\nCONFIG_A=m\n' >"$S/dup.config"
+truncate -s 100M "$S/big.config"
+for c in "esc.config:line 2: control byte 0x1b" "dup.config:line 2: CONFIG_A given again (line 1)" \
+    "big.config:larger than a config may be" "none.config:No such file"; do
+	f=${c%%:*} why=${c#*:}
+	FSCONC_TEST_KCONFIG="$S/$f" "$FSCONC" run $CAL -j 1 -r 1 -R "$S/kc-$f" >"$S/kcbad.out" 2>&1; rc=$?
+	set=$(set_of "$S/kc-$f")
+	[ $rc -eq 0 ] && grep -q "kernel config: $S/$f: $why" "$S/kcbad.out" &&
+	    grep -qx 'kernel.config.source=unavailable' "$set/meta" &&
+	    ! grep -q '^kernel.config_hash=' "$set/meta" && ! [ -e "$set/kernel.config" ] &&
+	    ok "config $f refused: named with its cause, the run goes on, none recorded" ||
+	    not_ok "config $f refused: named with its cause, the run goes on, none recorded" \
+	    "rc=$rc $(cat "$S/kcbad.out") $(grep kernel.config "$set/meta")"
+done
+rm -f "$S/big.config"

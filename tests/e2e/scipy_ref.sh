@@ -3,8 +3,9 @@
 # test as printed, so that a table cannot drift from its reference, and
 # a figure changed in the test is caught.
 #   bisect_ref.py -> test_bisect.c: Welch on the endpoints, the
-#     interval's t quantile, a step's log Bayes factor by the marginal
-#     likelihoods of two linear models, the p over boots auto's looks;
+#     interval's t quantile, a step's log odds of the culprit's position
+#     by the JZS factor's t form and scipy's quad, the p over boots
+#     auto's looks;
 #   busy_ref.py -> test_compare.c: the fewest tries over the limit that
 #     gate_busy flags, by scipy's binomial tail.
 . "$FSCONC_TOP/tests/lib.sh"

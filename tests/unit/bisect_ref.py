@@ -8,11 +8,13 @@ route than analysis/bisect/bisect_rule.c takes:
   - the endpoints: Welch's t, df and p (scipy.stats.ttest_ind with
     equal_var=False) and the two one-sided tests' interval, whose t
     quantile is scipy.stats.t.ppf at 1 - alpha_look;
-  - a step: the log Bayes factor of the two groupings as the ratio of
-    the marginal likelihoods of two normal linear models (flat prior on
-    the coefficients, 1/s on s): (2 pi)^-(N-p)/2 |X'X|^-1/2
-    Gamma(nu/2) (RSS/2)^-nu/2 / 2, with the design matrices built
-    explicitly and RSS by least squares, not by group sums;
+  - a step: the log posterior odds that the culprit is at or before it,
+    over every position of the culprit (uniform prior), each position's
+    Bayes factor of two groups against one the JZS factor of Rouder et
+    al. (2009) in its t form: the pooled two-sample t of the split
+    (scipy.stats.ttest_ind), integrated by scipy's quad over the
+    inverse gamma (1/2, r^2/2) mixing density (scipy.stats.invgamma),
+    r = sqrt(2)/2; not by the C code's R^2 form and trapezoid rule;
   - the looks of boots auto (analysis/stats/looks.c): a look's p over
     the looks 3..10 as one minus the multivariate normal probability
     (scipy's, Genz's algorithm) that every look's z, corr(Z_j, Z_k) =
@@ -24,7 +26,7 @@ route than analysis/bisect/bisect_rule.c takes:
 import math
 
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import integrate, optimize, special, stats
 
 ALPHA_LOOK = 0.01 / 8          # the default rule: alpha 0.01, looks 3..10
 
@@ -45,6 +47,14 @@ STEPS = [
      [1.60]),
 ]
 
+# A history of 7 commits: boots of each (None: not measured; a string
+# marks one skipped, whose boots are left out), and the steps judged.
+HISTORY = [[10.1, 9.8, 10.3, 10.0], [10.2, 9.9], None, [10.7, 10.5],
+           None, ("skipped", [13.0]), [11.2, 10.9, 11.5, 11.0]]
+HISTORY_AT = (1, 3)
+
+R_SCALE = math.sqrt(2) / 2
+
 
 LOOKS = (3, 10)                 # boots auto: looks after 3..10 boots
 LOOKS_P = [0.01, 0.001, 0.1011915072182954]
@@ -64,20 +74,43 @@ def cnum(v):
     return repr(float(v))
 
 
-def log_ml(y, groups):
-    """log marginal likelihood of y with one mean per group label."""
-    labels = sorted(set(groups))
-    x = np.array([[1.0 if g == lab else 0.0 for lab in labels]
-                  for g in groups])
-    y = np.array(y)
-    beta, _, _, _ = np.linalg.lstsq(x, y, rcond=None)
-    rss = float(np.sum((y - x @ beta) ** 2))
-    n, p = x.shape
-    nu = n - p
-    sign, logdet = np.linalg.slogdet(x.T @ x)
-    return (-(nu / 2) * math.log(2 * math.pi) - 0.5 * logdet +
-            special.gammaln(nu / 2) - (nu / 2) * math.log(rss / 2) -
-            math.log(2))
+def jzs_log_bf(left, right):
+    """log JZS Bayes factor of two groups against one, by their t."""
+    n = len(left) + len(right)
+    nu = n - 2
+    neff = len(left) * len(right) / n
+    t = stats.ttest_ind(right, left, equal_var=True).statistic
+    mix = stats.invgamma(0.5, scale=R_SCALE ** 2 / 2)
+
+    def log_f(g):
+        return (-0.5 * math.log1p(neff * g) - (nu + 1) / 2 *
+                math.log1p(t * t / ((1 + neff * g) * nu)) + mix.logpdf(g))
+
+    # quad over log g about the integrand's peak, which can lie far out
+    top = optimize.minimize_scalar(lambda u: -log_f(math.exp(u)),
+                                   bounds=(-30, 60), method="bounded").x
+    peak = log_f(math.exp(top))
+    val, _ = integrate.quad(lambda u: math.exp(log_f(math.exp(u)) - peak +
+                                               u), -60, top, limit=200,
+                            epsabs=0, epsrel=1e-13)
+    val2, _ = integrate.quad(lambda u: math.exp(log_f(math.exp(u)) -
+                                                peak + u), top, 200,
+                             limit=200, epsabs=0, epsrel=1e-13)
+    return peak + math.log(val + val2) + (nu + 1) / 2 * math.log1p(
+        t * t / nu)
+
+
+def culprit_lodds(history, at):
+    """log odds that the culprit is at or before commit at."""
+    n = len(history)
+    boots = [b if isinstance(b, list) else [] for b in history]
+    lbf = []
+    for c in range(1, n):
+        left = [x for b in boots[:c] for x in b]
+        right = [x for b in boots[c:] for x in b]
+        lbf.append(jzs_log_bf(left, right))
+    lbf = np.array(lbf)
+    return (special.logsumexp(lbf[:at]) - special.logsumexp(lbf[at:]))
 
 
 def main():
@@ -93,12 +126,11 @@ def main():
         print("/* %s */ { %s, %s, %s, %s, %s }," % (
             name, cnum(r.statistic), cnum(df), cnum(r.pvalue),
             cnum(d - q * se), cnum(d + q * se)))
-    print("/* tests/unit/bisect_ref.py: log Bayes factors, bad:good */")
+    print("/* tests/unit/bisect_ref.py: a step's log odds, bad:good */")
     for name, g, b, x in STEPS:
-        y = g + b + x
-        lg = log_ml(y, ["g"] * len(g) + ["b"] * len(b) + ["g"] * len(x))
-        lb = log_ml(y, ["g"] * len(g) + ["b"] * len(b) + ["b"] * len(x))
-        print("/* %s */ %s," % (name, cnum(lb - lg)))
+        print("/* %s */ %s," % (name, cnum(culprit_lodds([g, x, b], 1))))
+    for i in HISTORY_AT:
+        print("/* history_%d */ %s," % (i, cnum(culprit_lodds(HISTORY, i))))
     print("/* tests/unit/bisect_ref.py: p over the looks %d..%d */" %
           LOOKS)
     for p in LOOKS_P:

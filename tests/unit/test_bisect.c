@@ -1,8 +1,8 @@
 /*
  * analysis/bisect/bisect_rule.c: the decisions of a bisect at the level of the
- * boot.  The endpoints' Welch figures and a step's Bayes factor against
- * scipy and numpy (tests/unit/bisect_ref.py, another route to the same
- * numbers); the three ways of each rule, its refusals and edge cases
+ * boot.  The endpoints' Welch figures and a step's odds of the
+ * culprit's position against scipy and numpy (tests/unit/bisect_ref.py,
+ * another route to the same numbers); the three ways of each rule, its refusals and edge cases
  * (zero variance, one boot, values that are not finite, every step
  * skipped); bis_next as a function of the state alone (a replayed
  * journal gets the same actions); the error rates of simulated bisects;
@@ -176,6 +176,38 @@ test_endpoints_refuse(void **state)
 }
 
 /* A step's log Bayes factor against numpy's design-matrix route. */
+/*
+ * A step between two endpoints: a history of 3 commits, in which the
+ * odds of the culprit's position are the Bayes factor of the step
+ * grouped with the bad boots against with the good.
+ */
+static int
+judge3(const double *g, size_t ng, const double *b, size_t nb,
+    const double *x, size_t nx, const struct bis_rule *r, struct bis_step *s)
+{
+	struct bis_point p[3];
+
+	memset(p, 0, sizeof(p));
+	p[0].boots = g;
+	p[0].nboots = ng;
+	p[1].boots = x;
+	p[1].nboots = nx;
+	p[2].boots = b;
+	p[2].nboots = nb;
+	return (bis_verdict_at(p, 3, 1, r, s));
+}
+
+/* A step's log odds; HISTORY is bisect_ref.py's, test_judge_history's. */
+static const double step_ref[] = {
+/* tests/unit/bisect_ref.py: a step's log odds, bad:good */
+/* step_bad */ 5.379130188168094,
+/* step_good */ -6.544023465023664,
+/* step_one */ -9.325873406851315e-15,
+/* step_uneven */ 4.52443580475057,
+/* history_1 */ -5.0844478218909686,
+/* history_3 */ -0.09690343693178871,
+};
+
 static void
 test_judge_numpy(void **state)
 {
@@ -183,49 +215,105 @@ test_judge_numpy(void **state)
 	static const double xo[] = { 10.6 }, xu[] = { 1.60 };
 	static const double ua[] = { 1.91, 1.88, 1.95 };
 	static const double ub[] = { 1.52, 1.61, 1.47, 1.58, 1.55 };
-	static const double ref[] = {
-/* tests/unit/bisect_ref.py: log Bayes factors, bad:good */
-/* step_bad */ 7.061687093372079,
-/* step_good */ -8.437138431479985,
-/* step_one */ -4.440892098500626e-15,
-/* step_uneven */ 5.87977095870732,
-	};
 	struct bis_rule r;
 	struct bis_step s;
 
 	(void)state;
 	bis_rule_default(&r);
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), xb, N(xb), &r, &s),
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), xb, N(xb), &r, &s),
 	    0);
-	assert_rel(s.lodds, ref[0], 1e-9);
-	assert_near(s.pbad, 1 / (1 + exp(-ref[0])), 1e-12);
+	assert_rel(s.lodds, step_ref[0], 1e-9);
+	assert_near(s.pbad, 1 / (1 + exp(-step_ref[0])), 1e-12);
 	assert_int_equal(s.verdict, BIS_BAD);	/* log 99 = 4.6 */
 	assert_near(s.mean, 11.2, 1e-12);
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), xg, N(xg), &r, &s),
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), xg, N(xg), &r, &s),
 	    0);
-	assert_rel(s.lodds, ref[1], 1e-9);
+	assert_rel(s.lodds, step_ref[1], 1e-9);
 	assert_int_equal(s.verdict, BIS_GOOD);
 	/* One boot at the midpoint: even odds; below step_min: unknown. */
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), xo, 1, &r, &s), 0);
-	assert_near(s.lodds, ref[2], 1e-9);
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), xo, 1, &r, &s), 0);
+	assert_near(s.lodds, step_ref[2], 1e-9);
 	assert_near(s.pbad, 0.5, 1e-9);
 	assert_int_equal(s.verdict, BIS_UNKNOWN);
-	assert_int_equal(bis_judge(ua, N(ua), ub, N(ub), xu, 1, &r, &s), 0);
-	assert_rel(s.lodds, ref[3], 1e-9);
+	assert_int_equal(judge3(ua, N(ua), ub, N(ub), xu, 1, &r, &s), 0);
+	assert_rel(s.lodds, step_ref[3], 1e-9);
 	assert_int_equal(s.verdict, BIS_UNKNOWN);	/* 1 boot < 2 */
 	r.step_min = 1;
-	assert_int_equal(bis_judge(ua, N(ua), ub, N(ub), xu, 1, &r, &s), 0);
+	assert_int_equal(judge3(ua, N(ua), ub, N(ub), xu, 1, &r, &s), 0);
+	assert_int_equal(s.verdict, BIS_UNKNOWN);	/* 4.52 < log 99 */
+	r.odds = 50;
+	assert_int_equal(judge3(ua, N(ua), ub, N(ub), xu, 1, &r, &s), 0);
 	assert_int_equal(s.verdict, BIS_BAD);
 	/* The stricter the odds, the more it takes. */
 	r.odds = 999;
-	assert_int_equal(bis_judge(ua, N(ua), ub, N(ub), xu, 1, &r, &s), 0);
+	assert_int_equal(judge3(ua, N(ua), ub, N(ub), xu, 1, &r, &s), 0);
 	assert_int_equal(s.verdict, BIS_UNKNOWN);
 	/* Fixed: the likelier model, whatever the odds. */
 	r.fixed = 2;
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), xb, 1, &r, &s), 0);
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), xb, 1, &r, &s), 0);
 	assert_int_equal(s.verdict, BIS_UNKNOWN);
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), xb, 2, &r, &s), 0);
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), xb, 2, &r, &s), 0);
 	assert_int_equal(s.verdict, BIS_BAD);
+}
+
+/*
+ * A longer history (bisect_ref.py's HISTORY): every commit's boots
+ * weigh on every step, a skipped commit's boots on none, and figures
+ * near 1e9 keep their spread.
+ */
+static void
+test_judge_history(void **state)
+{
+	static const double c1[] = { 10.2, 9.9 }, c3[] = { 10.7, 10.5 };
+	static const double c5[] = { 13.0 };
+	static const size_t at[] = { 1, 3 };
+	struct bis_point p[7];
+	struct bis_rule r;
+	struct bis_step s;
+	double big[7][4];
+	size_t i, k;
+
+	(void)state;
+	bis_rule_default(&r);
+	memset(p, 0, sizeof(p));
+	p[0].boots = g1;
+	p[0].nboots = N(g1);
+	p[1].boots = c1;
+	p[1].nboots = N(c1);
+	p[3].boots = c3;
+	p[3].nboots = N(c3);
+	p[5].boots = c5;
+	p[5].nboots = N(c5);
+	p[5].skipped = 1;
+	p[6].boots = b1;
+	p[6].nboots = N(b1);
+	for (k = 0; k < N(at); k++) {
+		assert_int_equal(bis_verdict_at(p, 7, at[k], &r, &s), 0);
+		assert_rel(s.lodds, step_ref[4 + k], 1e-9);
+	}
+	assert_int_equal(bis_verdict_at(p, 7, 1, &r, &s), 0);
+	assert_int_equal(s.verdict, BIS_GOOD);
+	assert_int_equal(bis_verdict_at(p, 7, 3, &r, &s), 0);
+	assert_int_equal(s.verdict, BIS_UNKNOWN);
+	/* Not measured, or skipped: not judged. */
+	assert_int_equal(bis_verdict_at(p, 7, 2, &r, &s), 0);
+	assert_int_equal(s.verdict, BIS_UNKNOWN);
+	assert_true(isnan(s.lodds));
+	assert_int_equal(bis_verdict_at(p, 7, 5, &r, &s), 0);
+	assert_int_equal(s.verdict, BIS_UNKNOWN);
+	/* 1e9 added to every boot: the same odds. */
+	for (i = 0; i < 7; i++) {
+		for (k = 0; k < p[i].nboots; k++)
+			big[i][k] = 1e9 + p[i].boots[k];
+		if (p[i].nboots > 0)
+			p[i].boots = big[i];
+	}
+	assert_int_equal(bis_verdict_at(p, 7, 1, &r, &s), 0);
+	assert_rel(s.lodds, step_ref[4], 1e-4);
+	/* Out of range, or an endpoint with a single boot: refused. */
+	assert_int_equal(bis_verdict_at(p, 7, 7, &r, &s), -1);
+	p[6].nboots = 1;
+	assert_int_equal(bis_verdict_at(p, 7, 3, &r, &s), -1);
 }
 
 static void
@@ -239,28 +327,28 @@ test_judge_edges(void **state)
 	(void)state;
 	bis_rule_default(&r);
 	/* No spread anywhere: the step equal to one endpoint is it. */
-	assert_int_equal(bis_judge(c10, 3, c11, 3, x, 2, &r, &s), 0);
+	assert_int_equal(judge3(c10, 3, c11, 3, x, 2, &r, &s), 0);
 	assert_true(isinf(s.lodds) && s.lodds > 0);
 	assert_near(s.pbad, 1, 0);
 	assert_int_equal(s.verdict, BIS_BAD);
 	x[0] = x[1] = 10;
-	assert_int_equal(bis_judge(c10, 3, c11, 3, x, 2, &r, &s), 0);
+	assert_int_equal(judge3(c10, 3, c11, 3, x, 2, &r, &s), 0);
 	assert_true(isinf(s.lodds) && s.lodds < 0);
 	assert_int_equal(s.verdict, BIS_GOOD);
 	/* Every boot alike, endpoints too: no telling. */
-	assert_int_equal(bis_judge(c10, 3, c10, 3, x, 2, &r, &s), 0);
+	assert_int_equal(judge3(c10, 3, c10, 3, x, 2, &r, &s), 0);
 	assert_near(s.lodds, 0, 0);
 	assert_int_equal(s.verdict, BIS_UNKNOWN);
 	/* No boot yet. */
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), x, 0, &r, &s), 0);
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), x, 0, &r, &s), 0);
 	assert_int_equal(s.verdict, BIS_UNKNOWN);
 	assert_true(isnan(s.lodds));
 	/* Refused. */
 	x[1] = NAN;
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), x, 2, &r, &s), -1);
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), x, 2, &r, &s), -1);
 	x[1] = INFINITY;
-	assert_int_equal(bis_judge(g1, N(g1), b1, N(b1), x, 2, &r, &s), -1);
-	assert_int_equal(bis_judge(g1, 1, b1, N(b1), x, 1, &r, &s), -1);
+	assert_int_equal(judge3(g1, N(g1), b1, N(b1), x, 2, &r, &s), -1);
+	assert_int_equal(judge3(g1, 1, b1, N(b1), x, 1, &r, &s), -1);
 }
 
 /* --- the driver ---------------------------------------------------------- */
@@ -638,6 +726,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_endpoints_ways),
 		cmocka_unit_test(test_endpoints_refuse),
 		cmocka_unit_test(test_judge_numpy),
+		cmocka_unit_test(test_judge_history),
 		cmocka_unit_test(test_judge_edges),
 		cmocka_unit_test(test_drive_exact),
 		cmocka_unit_test(test_drive_skips),
