@@ -150,7 +150,7 @@ show_page(const char *page)
 	int rc;
 
 	path = NULL;
-	if ((self = campaign_os_self(err, sizeof(err))) != NULL &&
+	if ((self = reboot_self(err, sizeof(err))) != NULL &&
 	    (slash = strrchr(self, '/')) != NULL) {
 		*slash = '\0';
 		path = xasprintf("%s/man/%s.1", self, page);

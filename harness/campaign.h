@@ -4,15 +4,14 @@
  * the configurations (kernel, boot options, runtime settings); the state
  * machine (control.c) boots each configuration again and again in
  * shuffled rounds, one "fsconc run" per boot, each step recorded durably
- * before it is taken; the boot methods and the resume hook are
- * methods.c, what the running kernel is kernel_linux.c and
- * kernel_freebsd.c.  Statistics over boots are analysis/'s (camp_*), not
- * this file's.
+ * before it is taken.  The boot methods, the resume hook and the boot
+ * check are harness/reboot.h's, shared with the bisect.  Statistics over
+ * boots are analysis/'s (camp_*), not this file's.
  *
- * The files form a tree, bottom up: file.c, kernel_linux.c /
- * kernel_freebsd.c, methods.c, journal.c (the plan, and the journal's
- * events and rules; harness/reboot.h reads and writes the lines, and
- * holds the trusted state and the locks), status.c (the state shown),
+ * The files form a tree, bottom up: file.c, journal.c (the plan, and
+ * the journal's events and rules; harness/reboot.h reads and writes the
+ * lines, and holds the trusted state and the locks), status.c (the
+ * state shown),
  * auto.c (boots auto's decision after a round), control.c.
  */
 #ifndef FSCONC_HARNESS_CAMPAIGN_H
@@ -40,14 +39,6 @@
 /* A configuration's name is its sets' label, a directory name, and a word
  * of the plan (read back as at most 255 bytes): bytes. */
 #define CAMPAIGN_NAME_MAX	255
-
-enum campaign_method {
-	CAMPAIGN_NEXTBOOT,	/* FreeBSD: nextboot -k -e, shutdown -r now */
-	CAMPAIGN_KEXEC,		/* Linux: kexec -l, systemctl kexec */
-	CAMPAIGN_GRUB,		/* Linux: grub-reboot ENTRY, systemctl reboot */
-	CAMPAIGN_SYSTEMD_BOOT,	/* Linux: bootctl set-oneshot ENTRY, reboot */
-	CAMPAIGN_COMMAND,	/* an argv that boots the machine (guests) */
-};
 
 struct campaign_config {
 	char		*name;
@@ -81,9 +72,8 @@ struct campaign_file {
 	int		 retries;	/* bad boots a configuration may have
 					   before it is marked failed */
 	size_t		 baseline;	/* index into configs */
-	enum campaign_method method;
-	char		**command;	/* method command: argv, NULL-ended */
-	size_t		 ncommand;
+	struct reboot_how how;		/* method, command; setwords filled
+					   once the file is parsed */
 	enum md_os	 os;
 };
 
@@ -131,7 +121,9 @@ void	 campaign_file_free(struct campaign_file *);
 int	 campaign_run_config(const struct campaign_file *, const char *label,
 	    const char *results, struct run_config *, char *err,
 	    size_t errlen);
-const char *campaign_method_name(enum campaign_method);
+/* Configuration c as the boot methods take it (pointing into c). */
+void	 campaign_target(const struct campaign_config *c,
+	    struct reboot_target *t);
 /*
  * The plan (journal.c, beside the plan file's writer and reader): round
  * r (0..boots-1) boots every configuration once, in an order shuffled by
@@ -140,111 +132,6 @@ const char *campaign_method_name(enum campaign_method);
  */
 void	 campaign_plan_order(size_t nconfigs, int boots, uint64_t seed,
 	    size_t *order);
-/*
- * A word a boot option, kernel path or argv may hold: letters, digits
- * and . _ , : = / + @ % - only (never a blank, quote, control character
- * or shell metacharacter).  NULL, or the offending character described.
- */
-const char *campaign_word_error(const char *, char *buf, size_t len);
-
-/* --- what the running kernel is (kernel_linux.c, kernel_freebsd.c) ------ */
-
-/*
- * This boot's identity, different after every boot: Linux's boot_id,
- * FreeBSD's kern.boottime.  FSCONC_TEST_BOOT_ID names a file read
- * instead (tests).  0, or -1 with a message in err.
- */
-int	 campaign_os_boot_id(char *buf, size_t len, char *err, size_t errlen);
-/* 1 when path is on a memory file system (tmpfs, ramfs), 0 if not, -1. */
-int	 campaign_os_volatile_fs(const char *path, char *err, size_t errlen);
-/* This program's absolute path, malloc'd; NULL with a message in err. */
-char	*campaign_os_self(char *err, size_t errlen);
-/*
- * Linux: the running kernel's command line, malloc'd (FSCONC_TEST_CMDLINE
- * names a file read instead of /proc/cmdline); NULL with a message.
- */
-char	*campaign_os_cmdline(char *err, size_t errlen);
-/*
- * Is the running kernel what boot bootno of configuration c asked for?
- * words: the boot carried the campaign's own words (fsconc.campaign=ID,
- * fsconc.boot=N) to check too.  0 yes, 1 no with the reason in why,
- * -1 when it cannot be told (message in why).
- */
-int	 campaign_os_verify(const struct campaign_file *,
-	    const struct campaign_config *c, const char *id, int bootno,
-	    int words, char *why, size_t len);
-
-/*
- * Linux: the release an x86 kernel image says it is (its boot header's
- * version string, first word), as uname -r will once it runs.  0, or
- * -1 when the file is no such image or unreadable.
- */
-int	 campaign_image_release(const char *path, char *buf, size_t len);
-
-/* --- boot methods and the resume hook (methods.c) ------------------------ */
-
-/*
- * Where commands go: run, or with plan set printed there (--dry-run),
- * for os.  FSCONC_TEST_EXEC names a program every command is run
- * through instead (its argv after it), FSCONC_TEST_HOOK_DIR the hook's
- * directory (tests).
- */
-struct campaign_ctx {
-	FILE		*plan;
-	enum md_os	 os;
-};
-/* Run argv (NULL-ended) with env ("K=V", NULL-ended, may be NULL) added. */
-int	 campaign_exec(const struct campaign_ctx *, char *const *argv,
-	    char *const *env, char *err, size_t errlen);
-
-struct campaign_boot_ops {
-	enum campaign_method method;
-	/*
-	 * Make the next boot configuration c's, boot number bootno of
-	 * campaign id (a one-shot), and reboot.  0, or -1 with err.
-	 */
-	int	(*boot)(const struct campaign_ctx *,
-		    const struct campaign_file *, const struct campaign_config *,
-		    const char *id, int bootno, char *err, size_t errlen);
-	/* Take back a one-shot not yet used (stop).  0, or -1 with err. */
-	int	(*cancel)(const struct campaign_ctx *, char *err,
-		    size_t errlen);
-	int	 words;		/* the campaign's words reach the kernel */
-};
-const struct campaign_boot_ops *campaign_boot_ops(enum campaign_method);
-/*
- * Room on the file system the method's one-shot is written to (GRUB's
- * grubenv, the ESP, FreeBSD's /boot), checked before anything is: 0,
- * or -1 with err naming the directory.  FSCONC_TEST_BOOT_DIR names the
- * directory instead (tests).
- */
-int	 campaign_boot_room(enum campaign_method, char *err, size_t errlen);
-/*
- * The command line a kexec or command boot gives the kernel: base (the
- * running kernel's, or NULL) without fsconc.* words and without any
- * word whose name (before '=') a configuration sets, then c's words,
- * then fsconc.campaign=ID fsconc.boot=N.  malloc'd.
- */
-char	*campaign_cmdline(const struct campaign_file *,
-	    const struct campaign_config *c, const char *base,
-	    const char *id, int bootno);
-
-/*
- * The resume hook: a systemd unit (Linux) or an rc.d script (FreeBSD)
- * that runs "BIN campaign resume -R ROOT --id ID" once the system is up.
- * Installed root-owned; in plan mode printed.  0, or -1 with err.
- */
-const char *campaign_hook_path(enum md_os);
-int	 campaign_hook_install(const struct campaign_ctx *, const char *bin,
-	    const char *root, const char *id, char *err, size_t errlen);
-/* The same hook running "BIN cmd resume ..." (cmd: "bisect"). */
-int	 campaign_hook_install_cmd(const struct campaign_ctx *,
-	    const char *bin, const char *cmd, const char *root,
-	    const char *id, char *err, size_t errlen);
-int	 campaign_hook_remove(const struct campaign_ctx *, char *err,
-	    size_t errlen);
-/* The id the installed hook resumes (malloc'd), or NULL if none. */
-char	*campaign_hook_id(enum md_os);
 
 /* --- the state machine (control.c; its state loaded by journal.c) -------- */
 

@@ -28,7 +28,7 @@
  * progress.  The lines are harness/reboot.h's, read and written by its
  * one reader and writer (a torn last line left out, then cut); the
  * rules are bs_check's, so a forged line refuses the bisect.  Resume
- * (the campaign's hook, running "bisect resume") replays the journal
+ * (the machine's hook, running "bisect resume") replays the journal
  * into the boot means so far and asks bis_next (analysis/bisect.h)
  * what to do: the same journal, the same decision.  Trusted as
  * campaigns' are (reboot_open_trusted) and changed under
@@ -763,60 +763,45 @@ bs_confirm(const struct bs *b, struct bs_confirm *cf)
 }
 
 /*
- * Check out commit k in the bisect's clone, build it, install it: 0,
- * or -1 with why in err (the commit is skipped).
+ * Check out commit k in the bisect's clone, build it, install it
+ * (reboot_build): 0, or -1 with why in err (the commit is skipped).
  */
 static int
 build(struct bs *b, size_t k, char *err, size_t errlen)
 {
+	const struct reboot_ctx ctx = { NULL, os_this() };
 	char hex[80], *src = xasprintf("%s/src", b->dir), *logp, *dst, *img;
-	char **env;
-	const char *inst;
-	int log, rv = -1;
+	char **env = NULL, e[1024];
+	struct reboot_build rb;
+	int rv = -1;
 
 	if (bs_commit_id(b, k == b->n ? k - 1 : k, hex, sizeof(hex)) != 0) {
 		set_err(err, errlen, "commit %zu: unreadable plan", k);
 		free(src);
 		return (-1);
 	}
-	{
-		char *av[] = { "checkout", "--quiet", "--force", "--detach",
-		    hex, "--", NULL };
-
-		if (bisect_git(src, av, NULL, 0, err, errlen) != 0) {
-			free(src);
-			return (-1);
-		}
-	}
-	if (k == b->n && revert(b, src, err, errlen) != 0) {
+	memset(&rb, 0, sizeof(rb));
+	rb.src = src;
+	rb.commit = hex;
+	rb.log = -1;
+	if (reboot_checkout(&ctx, &rb, err, errlen) != 0 || (k == b->n &&
+	    revert(b, src, err, errlen) != 0)) {
 		free(src);
 		return (-1);
 	}
 	logp = xasprintf("%s/build.log", b->dir);
-	if ((log = open(logp, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+	if ((rb.log = open(logp, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
 	    O_CLOEXEC, 0644)) == -1) {
 		set_err(err, errlen, "%s: %s", logp, strerror(errno));
-		free(logp);
-		free(src);
-		return (-1);
-	}
-	dprintf(log, "# fsconc bisect %s: commit %zu %s\n", b->id, k, hex);
-	env = step_env(b, k, src);
-	if (bisect_shell(build_recipe(&b->f, os_this()), src, env,
-	    b->f.build_timeout, log, err, errlen) != 0) {
-		char e2[1024];
-
-		snprintf(e2, sizeof(e2), "%s", err);
-		set_err(err, errlen, "build: %.600s (%s)", e2, logp);
 		goto out;
 	}
-	if ((inst = install_recipe(&b->f, os_this())) != NULL &&
-	    bisect_shell(inst, src, env, b->f.build_timeout, log, err,
-	    errlen) != 0) {
-		char e2[1024];
-
-		snprintf(e2, sizeof(e2), "%s", err);
-		set_err(err, errlen, "install: %.600s (%s)", e2, logp);
+	dprintf(rb.log, "# fsconc bisect %s: commit %zu %s\n", b->id, k, hex);
+	rb.env = env = step_env(b, k, src);
+	rb.build = build_recipe(&b->f, os_this());
+	rb.install = install_recipe(&b->f, os_this());
+	rb.timeout = b->f.build_timeout;
+	if (reboot_build(&ctx, &rb, e, sizeof(e)) != 0) {
+		set_err(err, errlen, "%.700s (%s)", e, logp);
 		goto out;
 	}
 	if (os_this() == MD_OS_LINUX) {
@@ -833,35 +818,35 @@ build(struct bs *b, size_t k, char *err, size_t errlen)
 	}
 	rv = 0;
 out:
-	free_env(env);
-	close(log);
+	if (env != NULL)
+		free_env(env);
+	if (rb.log != -1)
+		close(rb.log);
+	free(rb.dropped);
 	free(logp);
 	free(src);
 	return (rv);
 }
 
-/* The configuration that boots commit k. */
+/* The target that boots commit k (t->kernel malloc'd). */
 static void
-boot_config(const struct bs *b, size_t k, struct campaign_config *cfg,
+boot_target(const struct bs *b, size_t k, struct reboot_target *t,
     char *name, size_t namelen)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->name = (char *)name_of(b, k, name, namelen);
-	cfg->kernel = os_this() == MD_OS_FREEBSD ? xasprintf("bisect-%zu", k) :
+	memset(t, 0, sizeof(*t));
+	t->name = (char *)name_of(b, k, name, namelen);
+	t->kernel = os_this() == MD_OS_FREEBSD ? xasprintf("bisect-%zu", k) :
 	    kernel_path(b, k);
 }
 
 static void
 remove_hook(struct bs *b)
 {
-	struct campaign_ctx ctx = { NULL, os_this() };
-	char e[PATH_MAX + 128], *hook;
+	struct reboot_ctx ctx = { NULL, os_this() };
+	char e[PATH_MAX + 128];
 
-	if ((hook = campaign_hook_id(ctx.os)) != NULL && (hook[0] == '\0' ||
-	    strcmp(hook, b->id) == 0) && campaign_hook_remove(&ctx, e,
-	    sizeof(e)) != 0)
+	if (reboot_hook_release(&ctx, b->id, e, sizeof(e)) != 0)
 		bs_say("resume hook: %s", e);
-	free(hook);
 	if (reboot_active_clear(b->root, "bisect", b->id, e, sizeof(e)) != 0)
 		bs_say("%s", e);
 }
@@ -873,9 +858,10 @@ remove_hook(struct bs *b)
 static int
 advance(struct bs *b)
 {
-	struct campaign_ctx ctx = { NULL, os_this() };
-	const struct campaign_boot_ops *ops = campaign_boot_ops(b->f.camp.method);
-	struct campaign_config cfg;
+	struct reboot_ctx ctx = { NULL, os_this() };
+	const struct reboot_boot_ops *ops =
+	    reboot_boot_ops(b->f.camp.how.method);
+	struct reboot_target t;
 	struct bis_next nx;
 	char e[1024], bootid[64], name[64];
 	double t0;
@@ -937,7 +923,7 @@ advance(struct bs *b)
 			    N(now_monotonic() - t0 + 0.5))) != 0)
 				return (EXIT_RUNTIME);
 		}
-		if (campaign_os_boot_id(bootid, sizeof(bootid), e,
+		if (reboot_boot_id(bootid, sizeof(bootid), e,
 		    sizeof(e)) != 0) {
 			bs_say("%s", e);
 			return (EXIT_RUNTIME);
@@ -968,11 +954,11 @@ advance(struct bs *b)
 		}
 		bs_say("%s: boot %d: commit %zu (%s), by %s", b->id, b->nboots,
 		    k, name_of(b, k, name, sizeof(name)),
-		    campaign_method_name(b->f.camp.method));
-		boot_config(b, k, &cfg, name, sizeof(name));
-		rv = ops->boot(&ctx, &b->f.camp, &cfg, b->id, b->nboots, e,
+		    reboot_method_name(b->f.camp.how.method));
+		boot_target(b, k, &t, name, sizeof(name));
+		rv = ops->boot(&ctx, &b->f.camp.how, &t, b->id, b->nboots, e,
 		    sizeof(e));
-		free(cfg.kernel);
+		free(t.kernel);
 		reboot_unlock();
 		if (rv != 0) {
 			/* The next boot, whatever it is, says it was wrong. */
@@ -1046,7 +1032,7 @@ test_figure(const struct bs *b, size_t k, int bootno, double *v)
 	src = xasprintf("%s/src", b->dir);
 	av[0] = (char *)prog;
 	av[1] = NULL;
-	st = bisect_capture(av, src, env, out, sizeof(out), e, sizeof(e));
+	st = reboot_capture(av, src, env, out, sizeof(out), e, sizeof(e));
 	free_env(env);
 	free(src);
 	if (st != 0)
@@ -1117,35 +1103,25 @@ measure(struct bs *b, size_t k, int bootno, long long up)
 static int
 check_boot(struct bs *b, long long t0)
 {
-	const struct campaign_boot_ops *ops = campaign_boot_ops(b->f.camp.method);
-	struct campaign_config cfg;
-	char e[512], why[512], bootid[64], name[64];
+	const struct reboot_scheduled s = { b->id, b->last_bootno,
+	    b->last_bootid, b->last_when, b->f.camp.boot_timeout };
+	struct reboot_target t;
+	char why[512], name[64];
 	size_t k = b->last_commit;
 	int bootno = b->last_bootno, v;
-	long long late;
 
-	if (campaign_os_boot_id(bootid, sizeof(bootid), e, sizeof(e)) != 0) {
-		bs_say("%s", e);
+	boot_target(b, k, &t, name, sizeof(name));
+	v = reboot_check(&b->f.camp.how, &t, &s, why, sizeof(why));
+	free(t.kernel);
+	if (v < 0) {
+		bs_say("%s", why);
 		return (EXIT_RUNTIME);
 	}
-	if (strcmp(bootid, b->last_bootid) == 0) {
+	if (v == REBOOT_NOT_YET) {
 		bs_say("%s: boot %d (commit %zu) has not happened: the machine "
 		    "has not rebooted since it was scheduled", b->id, bootno, k);
 		return (EXIT_USAGE);
 	}
-	late = (long long)time(NULL) - b->last_when;
-	boot_config(b, k, &cfg, name, sizeof(name));
-	if (late > (long long)b->f.camp.boot_timeout) {
-		snprintf(why, sizeof(why), "timeout: up %llds after it was "
-		    "scheduled, the limit is %llus", late,
-		    (unsigned long long)b->f.camp.boot_timeout);
-		v = 1;
-	} else if ((v = campaign_os_verify(&b->f.camp, &cfg, b->id, bootno,
-	    ops->words, why, sizeof(why))) < 0) {
-		snprintf(e, sizeof(e), "%s", why);
-		set_err(why, sizeof(why), "cannot be verified: %.480s", e);
-	}
-	free(cfg.kernel);
 	if (v != 0) {
 		bs_say("%s: boot %d came up wrong for commit %zu: %s", b->id,
 		    bootno, k, why);
@@ -1166,7 +1142,7 @@ check_refs(const struct bisect_file *f, char *good, char *bad, size_t len)
 	int r;
 
 	for (int side = 0; side < 2; side++) {
-		r = bisect_resolve(f->tree, side == 0 ? f->good : f->bad,
+		r = reboot_resolve(f->tree, side == 0 ? f->good : f->bad,
 		    side == 0 ? good : bad, len, e, sizeof(e));
 		if (r < 0) {
 			bs_say("tree %s: %s", f->tree, e);
@@ -1187,7 +1163,7 @@ check_refs(const struct bisect_file *f, char *good, char *bad, size_t len)
 	{
 		char *av[] = { "merge-base", "--is-ancestor", good, bad, NULL };
 
-		r = bisect_git(f->tree, av, NULL, 0, e, sizeof(e));
+		r = reboot_git(f->tree, av, NULL, 0, e, sizeof(e));
 	}
 	if (r != 0) {
 		if (r == 1)
@@ -1206,17 +1182,18 @@ plan(const struct bisect_file *f, const char *file, const char *root,
     const char *bin, enum md_os os, const char *good, const char *bad,
     size_t n)
 {
-	struct campaign_ctx ctx = { stdout, os };
-	const struct campaign_boot_ops *ops = campaign_boot_ops(f->camp.method);
-	struct campaign_config cfg;
-	const char *inst;
-	char e[512], fig[32], *r = xstrdup(root != NULL ? root : "ROOT");
+	struct reboot_ctx ctx = { stdout, os };
+	const struct reboot_boot_ops *ops = reboot_boot_ops(f->camp.how.method);
+	struct reboot_target t;
+	char e[512], fig[32], *kern, *src, *kconf;
+	char *r = xstrdup(root != NULL ? root : "ROOT");
+	int rv;
 
 	printf("# fsconc bisect %s: %s over %zu first-parent commits, good %s "
 	    "(%.12s) to bad %s (%.12s); at most %d boots a commit; method %s; "
 	    "build timeout %llus\n", file, bisect_figure_name(f, fig,
 	    sizeof(fig)), n, f->good, good, f->bad, bad, f->cap,
-	    campaign_method_name(f->camp.method),
+	    reboot_method_name(f->camp.how.method),
 	    (unsigned long long)f->build_timeout);
 	printf("# records, each written and fsync'd before its action: "
 	    "%s/bisect/ID/{bisect,commits,journal}, %s/bisect/active\n", r, r);
@@ -1231,7 +1208,7 @@ plan(const struct bisect_file *f, const char *file, const char *root,
 	printf("git -C %s rev-list --first-parent --end-of-options %.12s..%.12s"
 	    "\n", f->tree, good, bad);
 	printf("# the resume hook, root-owned:\n");
-	if (campaign_hook_install_cmd(&ctx, bin, "bisect", r, "ID", e,
+	if (reboot_hook_install(&ctx, bin, "bisect", r, "ID", e,
 	    sizeof(e)) != 0) {
 		bs_say("%s", e);
 		free(r);
@@ -1239,30 +1216,43 @@ plan(const struct bisect_file *f, const char *file, const char *root,
 	}
 	printf("# each step: commit N, chosen from the boot means so far "
 	    "(the endpoints first: N = 0, good; N = %zu, bad)\n", n - 1);
-	printf("git -C %s/bisect/ID/src checkout --quiet --force --detach "
-	    "COMMIT --\n", r);
-	printf("cd %s/bisect/ID/src && env FSCONC_BISECT_COMMIT=COMMIT "
-	    "FSCONC_BISECT_N=N FSCONC_BISECT_KODIR=/boot/bisect-N "
-	    "FSCONC_BISECT_KCONFIG=%s sh -c '%s'   # killed after %llus: "
-	    "skipped\n", r, f->kconfig != NULL ? f->kconfig : "GENERIC",
-	    build_recipe(f, os), (unsigned long long)f->build_timeout);
-	if ((inst = install_recipe(f, os)) != NULL)
-		printf("cd %s/bisect/ID/src && sh -c '%s'   # KODIR=/boot/"
-		    "bisect-N\n", r, inst);
-	if (os == MD_OS_LINUX)
-		printf("cp %s/bisect/ID/src/%s %s/bisect/ID/kernel/N\n", r,
-		    f->image, r);
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.name = "cN";
-	cfg.kernel = os == MD_OS_FREEBSD ? "bisect-N" : xasprintf(
-	    "%s/bisect/ID/kernel/N", r);
-	if (ops->boot(&ctx, &f->camp, &cfg, "ID", 1, e, sizeof(e)) != 0) {
+	/* The build's commands, by reboot_build's own code. */
+	src = xasprintf("%s/bisect/ID/src", r);
+	kconf = xasprintf("FSCONC_BISECT_KCONFIG=%s", f->kconfig != NULL ?
+	    f->kconfig : "GENERIC");
+	{
+		char *const env[] = { "FSCONC_BISECT_COMMIT=COMMIT",
+		    "FSCONC_BISECT_N=N", "FSCONC_BISECT_KODIR=/boot/bisect-N",
+		    kconf, NULL };
+		struct reboot_build rb = { .src = src, .commit = "COMMIT",
+		    .build = build_recipe(f, os), .install = install_recipe(f,
+		    os), .env = env, .timeout = f->build_timeout, .log = -1 };
+
+		rv = reboot_checkout(&ctx, &rb, e, sizeof(e)) != 0 ||
+		    reboot_build(&ctx, &rb, e, sizeof(e)) != 0 ? -1 : 0;
+	}
+	free(kconf);
+	free(src);
+	if (rv != 0) {
 		bs_say("%s", e);
 		free(r);
 		return (EXIT_USAGE);
 	}
 	if (os == MD_OS_LINUX)
-		free(cfg.kernel);
+		printf("cp %s/bisect/ID/src/%s %s/bisect/ID/kernel/N\n", r,
+		    f->image, r);
+	memset(&t, 0, sizeof(t));
+	t.name = "cN";
+	kern = os == MD_OS_FREEBSD ? xstrdup("bisect-N") : xasprintf(
+	    "%s/bisect/ID/kernel/N", r);
+	t.kernel = kern;
+	rv = ops->boot(&ctx, &f->camp.how, &t, "ID", 1, e, sizeof(e));
+	free(kern);
+	if (rv != 0) {
+		bs_say("%s", e);
+		free(r);
+		return (EXIT_USAGE);
+	}
 	printf("#   then, at boot, the hook: %s bisect resume -R %s --id ID: "
 	    "verify the boot, fsconc run", bin, r);
 	for (size_t i = 1; i < f->camp.nrun; i++)
@@ -1274,7 +1264,7 @@ plan(const struct bisect_file *f, const char *file, const char *root,
 	    "FSCONC_BISECT_COMMIT=BAD FSCONC_BISECT_REVERT=CULPRIT, booted "
 	    "until judged against bad\n", r, n);
 	printf("# once the culprit is found, and on fsconc bisect stop:\n");
-	if (campaign_hook_remove(&ctx, e, sizeof(e)) != 0 ||
+	if (reboot_hook_remove(&ctx, e, sizeof(e)) != 0 ||
 	    ops->cancel(&ctx, e, sizeof(e)) != 0) {
 		bs_say("%s", e);
 		free(r);
@@ -1287,7 +1277,7 @@ plan(const struct bisect_file *f, const char *file, const char *root,
 int
 bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 {
-	struct campaign_ctx ctx = { NULL, os };
+	struct reboot_ctx ctx = { NULL, os };
 	struct bisect_file f;
 	struct bs b;
 	char e[PATH_MAX + 256], good[80], bad[80], *text, *r = NULL;
@@ -1310,7 +1300,7 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 	if ((rc = check_refs(&f, good, bad, sizeof(good))) != EXIT_OK)
 		goto out;
 	rc = EXIT_USAGE;
-	if ((bin = campaign_os_self(e, sizeof(e))) == NULL) {
+	if ((bin = reboot_self(e, sizeof(e))) == NULL) {
 		bs_say("%s", e);
 		goto out;
 	}
@@ -1350,19 +1340,19 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		bs_say("%s", e);
 		goto out;
 	}
-	if ((fd = campaign_os_volatile_fs(r, e, sizeof(e))) != 0) {
+	if ((fd = reboot_volatile_fs(r, e, sizeof(e))) != 0) {
 		bs_say("-R %s: %s", r, fd < 0 ? e : "a memory file system "
 		    "(tmpfs) does not survive a reboot: want a result root on "
 		    "disk");
 		goto out;
 	}
 	/* A full /boot or ESP: refused before anything is written. */
-	if (campaign_boot_room(f.camp.method, e, sizeof(e)) != 0) {
-		bs_say("%s: %s", campaign_method_name(f.camp.method), e);
+	if (reboot_boot_room(f.camp.how.method, e, sizeof(e)) != 0) {
+		bs_say("%s: %s", reboot_method_name(f.camp.how.method), e);
 		goto out;
 	}
 	/* One resume hook per machine: its directory locked. */
-	if ((mfd = reboot_machine_lock(campaign_hook_path(os), e,
+	if ((mfd = reboot_machine_lock(reboot_hook_path(os), e,
 	    sizeof(e))) == -1) {
 		bs_say("%s", e);
 		goto out;
@@ -1374,9 +1364,9 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		    "stop\" it first", id, r);
 		goto out;
 	}
-	if ((id = campaign_hook_id(os)) != NULL) {
+	if ((id = reboot_hook_id(os)) != NULL) {
 		bs_say("a resume hook is installed (%s, %s): stop its campaign "
-		    "or bisect first", campaign_hook_path(os), id[0] != '\0' ?
+		    "or bisect first", reboot_hook_path(os), id[0] != '\0' ?
 		    id : "unknown");
 		goto out;
 	}
@@ -1416,7 +1406,7 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		char *av[] = { "clone", "--shared", "--no-checkout", "--quiet",
 		    "--", f.tree, src, NULL };
 
-		if (bisect_git(f.tree, av, NULL, 0, e, sizeof(e)) != 0) {
+		if (reboot_git(f.tree, av, NULL, 0, e, sizeof(e)) != 0) {
 			bs_say("%s: %s", src, e);
 			free(src);
 			goto out;
@@ -1437,7 +1427,7 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		bs_say("%s", e);
 		goto out;
 	}
-	if (campaign_hook_install_cmd(&ctx, bin, "bisect", r, id, e,
+	if (reboot_hook_install(&ctx, bin, "bisect", r, id, e,
 	    sizeof(e)) != 0) {
 		bs_say("resume hook: %s", e);
 		remove_hook(&b);
@@ -1504,7 +1494,7 @@ bisect_resume(const char *root, const char *id)
 	free(r);
 	free(i);
 	/* git runs in the clone as root: refused unless it is ours. */
-	if (bisect_tree_trusted(lock = xasprintf("%s/src", b.dir), e,
+	if (reboot_tree_trusted(lock = xasprintf("%s/src", b.dir), e,
 	    sizeof(e)) != 0) {
 		bs_say("%s: the bisect's clone is not to be trusted: no git "
 		    "runs in it", e);
@@ -1540,8 +1530,8 @@ bisect_resume(const char *root, const char *id)
 int
 bisect_stop(const char *root, const char *id)
 {
-	struct campaign_ctx ctx = { NULL, os_this() };
-	const struct campaign_boot_ops *ops;
+	struct reboot_ctx ctx = { NULL, os_this() };
+	const struct reboot_boot_ops *ops;
 	struct bs b;
 	char e[512];
 	int rc;
@@ -1558,10 +1548,10 @@ bisect_stop(const char *root, const char *id)
 			bs_close(&b);
 			return (EXIT_RUNTIME);
 		}
-		ops = campaign_boot_ops(b.f.camp.method);
+		ops = reboot_boot_ops(b.f.camp.how.method);
 		if (ops->cancel(&ctx, e, sizeof(e)) != 0) {
-			bs_say("%s: %s", campaign_method_name(b.f.camp.method),
-			    e);
+			bs_say("%s: %s",
+			    reboot_method_name(b.f.camp.how.method), e);
 			rc = EXIT_RUNTIME;
 		}
 		bs_say("%s: stopped after %d boots", b.id, b.nboots);

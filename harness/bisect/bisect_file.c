@@ -15,8 +15,8 @@
 #include "common/util.h"
 
 static const char *const own_keys[] = { "tree", "good", "bad", "figure",
-    "build", "install", "kconfig", "image", "build-timeout", "boots",
-    NULL };
+    "build", "install", "kconfig", "image", "build-timeout", "max-boots",
+    "boots", NULL };
 
 static int
 own_key(const char *w)
@@ -27,30 +27,6 @@ own_key(const char *w)
 		if (strcmp(own_keys[i], w) == 0)
 			return (1);
 	return (0);
-}
-
-/*
- * A ref as given: git parses it, never a shell, but a ref that could be
- * read as an option, or holds a blank, a control or a non-ASCII byte, is
- * refused before git sees it (and before status prints it).
- */
-static const char *
-ref_error(const char *r)
-{
-	const unsigned char *p;
-
-	if (*r == '\0')
-		return ("empty");
-	if (*r == '-')
-		return ("starts with '-'");
-	if (strlen(r) > BISECT_REF_MAX)
-		return ("too long");
-	/* Bytes above 0x7e too: a C1 control, or no UTF-8 at all. */
-	for (p = (const unsigned char *)r; *p != '\0'; p++)
-		if (*p <= ' ' || *p >= 0x7f)
-			return ("holds a blank, a control byte or a byte above "
-			    "0x7e");
-	return (NULL);
 }
 
 const char *
@@ -114,13 +90,13 @@ own_value(struct bisect_file *f, const char *key, const char *rest,
 	if (dst != NULL) {
 		*dst = xstrdup(rest);
 		if ((dst == &f->good || dst == &f->bad) && (why =
-		    ref_error(rest)) != NULL) {
+		    reboot_ref_error(rest)) != NULL) {
 			set_err(err, errlen, "%s: line %d: %s ref: %s", name,
 			    lineno, key, why);
 			return (-1);
 		}
 		if ((dst == &f->tree || dst == &f->image || dst ==
-		    &f->kconfig) && (why = campaign_word_error(rest, e,
+		    &f->kconfig) && (why = reboot_word_error(rest, e,
 		    sizeof(e))) != NULL) {
 			set_err(err, errlen, "%s: line %d: %s %s: %s", name,
 			    lineno, key, rest, why);
@@ -149,11 +125,13 @@ own_value(struct bisect_file *f, const char *key, const char *rest,
 			return (-1);
 		}
 		f->build_timeout = v;
-	} else if (strcmp(key, "boots") == 0) {
+	} else if (strcmp(key, "max-boots") == 0 || strcmp(key, "boots") ==
+	    0) {
+		/* "boots": the word before max-boots, still read. */
 		if (parse_uint(rest, 3, CAMPAIGN_BOOTS_MAX, &v) != 0) {
-			set_err(err, errlen, "%s: line %d: boots %s: want the cap "
+			set_err(err, errlen, "%s: line %d: %s %s: want the cap "
 			    "of boots of one commit, 3 to %d", name, lineno,
-			    rest, CAMPAIGN_BOOTS_MAX);
+			    key, rest, CAMPAIGN_BOOTS_MAX);
 			return (-1);
 		}
 		f->cap = (int)v;
@@ -232,8 +210,9 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 			}
 			sp = strcmp(key, "figure") == 0 ? &seen[S_FIGURE] :
 			    strcmp(key, "build-timeout") == 0 ?
-			    &seen[S_TIMEOUT] : strcmp(key, "boots") == 0 ?
-			    &seen[S_BOOTS] : &seen[S_PTR];
+			    &seen[S_TIMEOUT] : strcmp(key, "max-boots") == 0 ||
+			    strcmp(key, "boots") == 0 ? &seen[S_BOOTS] :
+			    &seen[S_PTR];
 			if (own_value(f, key, rest, name, lineno, sp, err,
 			    errlen) != 0)
 				goto out;
@@ -321,11 +300,11 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 		if (r != 0)
 			goto out;
 	}
-	if (f->camp.method != CAMPAIGN_KEXEC && f->camp.method !=
-	    CAMPAIGN_NEXTBOOT && f->camp.method != CAMPAIGN_COMMAND) {
+	if (f->camp.how.method != REBOOT_KEXEC && f->camp.how.method !=
+	    REBOOT_NEXTBOOT && f->camp.how.method != REBOOT_COMMAND) {
 		set_err(err, errlen, "%s: method %s: a bisect boots kernels it "
 		    "built: kexec, nextboot or command", name,
-		    campaign_method_name(f->camp.method));
+		    reboot_method_name(f->camp.how.method));
 		goto out;
 	}
 	{

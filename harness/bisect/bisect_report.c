@@ -54,11 +54,11 @@ subject(const struct bs *b, size_t k, char *out, size_t len)
 	size_t i;
 
 	out[0] = '\0';
-	if (bisect_tree_trusted(src, e, sizeof(e)) != 0) {
+	if (reboot_tree_trusted(src, e, sizeof(e)) != 0) {
 		bs_say("%s: the subject is not read", e);
 		snprintf(out, len, "?");
 	} else if (bs_commit_id(b, k, hex, sizeof(hex)) != 0 ||
-	    bisect_git(src, av, out, len, e, sizeof(e)) != 0)
+	    reboot_git(src, av, out, len, e, sizeof(e)) != 0)
 		snprintf(out, len, "?");
 	for (i = 0; out[i] != '\0'; i++)
 		if ((unsigned char)out[i] < ' ' || (unsigned char)out[i] >= 0x7f)

@@ -77,7 +77,7 @@ invalidated(const struct camp *cp, const size_t *use, size_t nuse, int jobs,
 }
 
 int
-cj_auto_decide(const struct camp *cp, const char *const *skip,
+campaign_auto_decide(const struct camp *cp, const char *const *skip,
     size_t nskip, int cap, double target, char *why, size_t len)
 {
 	struct bis_rule r;
@@ -205,7 +205,7 @@ test_times(struct camp *cp)
 }
 
 int
-cj_auto_check(const struct campaign *c, size_t k, int *rounds, char *why,
+campaign_auto_check(const struct campaign *c, size_t k, int *rounds, char *why,
     size_t len)
 {
 	struct bis_rule r;
@@ -263,7 +263,7 @@ cj_auto_check(const struct campaign *c, size_t k, int *rounds, char *why,
 	if (i == c->f.nconfigs && camp_set_base(cp,
 	    c->f.configs[c->f.baseline].name) == 0) {
 		test_times(cp);
-		rv = cj_auto_decide(cp, skip, nskip, c->f.boots,
+		rv = campaign_auto_decide(cp, skip, nskip, c->f.boots,
 		    c->f.boots_target, why, len);
 		if (rv < 0) {
 			cj_say("%s: boots auto: %s: more boots", c->id, why);

@@ -81,7 +81,7 @@ int	 cj_bad_boot(struct campaign *c, size_t k);
  * not a round's end, fewer rounds than the rule's first look, or no
  * boots auto), *rounds the completed rounds, why the reason; -1 said.
  */
-int	 cj_auto_check(const struct campaign *c, size_t k, int *rounds,
+int	 campaign_auto_check(const struct campaign *c, size_t k, int *rounds,
 	    char *why, size_t len);
 struct camp;
 /*
@@ -94,7 +94,7 @@ struct camp;
  * else TARGET; why says which.  MORE when the baseline is gone or a
  * figure has no values; -1 for values that are not finite.
  */
-int	 cj_auto_decide(const struct camp *cp, const char *const *skip,
+int	 campaign_auto_decide(const struct camp *cp, const char *const *skip,
 	    size_t nskip, int cap, double target, char *why, size_t len);
 
 #endif

@@ -40,15 +40,12 @@
  * another root since, or the one a failed start found).
  */
 static void
-remove_hook(struct campaign *c, const struct campaign_ctx *ctx)
+remove_hook(struct campaign *c, const struct reboot_ctx *ctx)
 {
-	char e[PATH_MAX + 128], *hook;
+	char e[PATH_MAX + 128];
 
-	if ((hook = campaign_hook_id(ctx->os)) != NULL && (hook[0] == '\0' ||
-	    strcmp(hook, c->id) == 0) && campaign_hook_remove(ctx, e,
-	    sizeof(e)) != 0)
+	if (reboot_hook_release(ctx, c->id, e, sizeof(e)) != 0)
 		cj_say("resume hook: %s", e);
-	free(hook);
 	if (reboot_active_clear(c->root, "campaign", c->id, e, sizeof(e)) !=
 	    0)
 		cj_say("%s", e);
@@ -59,9 +56,10 @@ remove_hook(struct campaign *c, const struct campaign_ctx *ctx)
  * has not failed, recorded, then booted.  None left: the campaign ends.
  */
 static int
-schedule_next(struct campaign *c, const struct campaign_ctx *ctx)
+schedule_next(struct campaign *c, const struct reboot_ctx *ctx)
 {
-	const struct campaign_boot_ops *ops = campaign_boot_ops(c->f.method);
+	const struct reboot_boot_ops *ops = reboot_boot_ops(c->f.how.method);
+	struct reboot_target t;
 	char e[512], bootid[64];
 	size_t k, cfg, limit;
 	int rounds;
@@ -74,7 +72,7 @@ schedule_next(struct campaign *c, const struct campaign_ctx *ctx)
 	 * sets so far (a resume after a cut decides as the first did);
 	 * its "early" is written before the finish that follows it.
 	 */
-	if (k < c->nslots && c->early_rounds == 0 && cj_auto_check(c, k,
+	if (k < c->nslots && c->early_rounds == 0 && campaign_auto_check(c, k,
 	    &rounds, e, sizeof(e)) != BIS_AUTO_MORE) {
 		if (cj_write(c, &(struct campaign_event){ .kind =
 		    CAMPAIGN_EV_EARLY, .round = rounds, .text = e }) != 0)
@@ -107,7 +105,7 @@ schedule_next(struct campaign *c, const struct campaign_ctx *ctx)
 		remove_hook(c, ctx);
 		return (EXIT_RUNTIME);
 	}
-	if (campaign_os_boot_id(bootid, sizeof(bootid), e, sizeof(e)) != 0) {
+	if (reboot_boot_id(bootid, sizeof(bootid), e, sizeof(e)) != 0) {
 		cj_say("%s", e);
 		return (EXIT_RUNTIME);
 	}
@@ -118,8 +116,9 @@ schedule_next(struct campaign *c, const struct campaign_ctx *ctx)
 		return (EXIT_RUNTIME);
 	cj_say("%s: boot %d (round %d): config %s, by %s", c->id, c->nboots,
 	    c->slots[k].round, c->f.configs[cfg].name,
-	    campaign_method_name(c->f.method));
-	if (ops->boot(ctx, &c->f, &c->f.configs[cfg], c->id, c->nboots, e,
+	    reboot_method_name(c->f.how.method));
+	campaign_target(&c->f.configs[cfg], &t);
+	if (ops->boot(ctx, &c->f.how, &t, c->id, c->nboots, e,
 	    sizeof(e)) != 0) {
 		/* The next boot, whatever it is, will say it was wrong. */
 		cj_say("boot %d: %s", c->nboots, e);
@@ -133,21 +132,21 @@ schedule_next(struct campaign *c, const struct campaign_ctx *ctx)
  * stops resuming it.  EXIT_OK when there was none or it went.
  */
 static int
-remove_stale_hook(const struct campaign_ctx *ctx, const char *id)
+remove_stale_hook(const struct reboot_ctx *ctx, const char *id)
 {
 	char e[512], *hook;
 	int rc = EXIT_OK;
 
-	if (id == NULL || (hook = campaign_hook_id(ctx->os)) == NULL)
+	if (id == NULL || (hook = reboot_hook_id(ctx->os)) == NULL)
 		return (EXIT_OK);
 	if (strcmp(hook, id) == 0) {
-		if (campaign_hook_remove(ctx, e, sizeof(e)) != 0) {
-			cj_say("resume hook %s: %s", campaign_hook_path(ctx->os),
+		if (reboot_hook_remove(ctx, e, sizeof(e)) != 0) {
+			cj_say("resume hook %s: %s", reboot_hook_path(ctx->os),
 			    e);
 			rc = EXIT_RUNTIME;
 		} else
 			cj_say("removed its resume hook %s",
-			    campaign_hook_path(ctx->os));
+			    reboot_hook_path(ctx->os));
 	}
 	free(hook);
 	return (rc);
@@ -160,8 +159,9 @@ static int
 plan(const struct campaign_file *f, const char *file, const char *root,
     const char *bin, const size_t *order, enum md_os os)
 {
-	struct campaign_ctx ctx = { stdout, os };
-	const struct campaign_boot_ops *ops = campaign_boot_ops(f->method);
+	struct reboot_ctx ctx = { stdout, os };
+	const struct reboot_boot_ops *ops = reboot_boot_ops(f->how.method);
+	struct reboot_target t;
 	const char *id = "ID";
 	char e[512], *r;
 	size_t k, n = f->nconfigs * (size_t)f->boots, cfg;
@@ -171,7 +171,7 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 	    "boots, rounds shuffled by seed %llu; baseline %s; method %s; "
 	    "boot timeout %llus; %d retries per configuration\n", file,
 	    f->nconfigs, f->boots, n, (unsigned long long)f->seed,
-	    f->configs[f->baseline].name, campaign_method_name(f->method),
+	    f->configs[f->baseline].name, reboot_method_name(f->how.method),
 	    (unsigned long long)f->boot_timeout, f->retries);
 	if (f->boots_auto)
 		printf("# boots auto: the cap planned; after every round from "
@@ -181,7 +181,8 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 	    "%s/campaign/%s/{campaign,plan,journal}, %s/campaign/active "
 	    "(ID is the start time and the file's name)\n", r, id, r);
 	printf("# the resume hook, root-owned:\n");
-	if (campaign_hook_install(&ctx, bin, r, id, e, sizeof(e)) != 0) {
+	if (reboot_hook_install(&ctx, bin, "campaign", r, id, e,
+	    sizeof(e)) != 0) {
 		cj_say("%s", e);
 		free(r);
 		return (EXIT_USAGE);
@@ -190,7 +191,8 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 		cfg = order[k];
 		printf("# boot %zu (round %zu): config %s\n", k + 1,
 		    k / f->nconfigs + 1, f->configs[cfg].name);
-		if (ops->boot(&ctx, f, &f->configs[cfg], id, (int)k + 1, e,
+		campaign_target(&f->configs[cfg], &t);
+		if (ops->boot(&ctx, &f->how, &t, id, (int)k + 1, e,
 		    sizeof(e)) != 0) {
 			cj_say("%s", e);
 			free(r);
@@ -207,7 +209,7 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 		printf("\n");
 	}
 	printf("# after the last boot's run, and on fsconc campaign stop:\n");
-	if (campaign_hook_remove(&ctx, e, sizeof(e)) != 0 ||
+	if (reboot_hook_remove(&ctx, e, sizeof(e)) != 0 ||
 	    ops->cancel(&ctx, e, sizeof(e)) != 0) {
 		cj_say("%s", e);
 		free(r);
@@ -227,7 +229,7 @@ machine_lock(enum md_os os)
 	char e[PATH_MAX + 128];
 	int fd;
 
-	if ((fd = reboot_machine_lock(campaign_hook_path(os), e,
+	if ((fd = reboot_machine_lock(reboot_hook_path(os), e,
 	    sizeof(e))) == -1)
 		cj_say("%s", e);
 	return (fd);
@@ -237,7 +239,7 @@ int
 campaign_start(const char *file, const char *root, int dry_run,
     enum md_os os)
 {
-	struct campaign_ctx ctx = { NULL, os };
+	struct reboot_ctx ctx = { NULL, os };
 	struct campaign c;
 	struct campaign_file f;
 	char e[PATH_MAX + 128], *r = NULL, *bin = NULL, *text = NULL, *p;
@@ -262,7 +264,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 		f.seed = (uint64_t)time(NULL);
 	order = xcalloc(f.nconfigs * (size_t)f.boots, sizeof(*order));
 	campaign_plan_order(f.nconfigs, f.boots, f.seed, order);
-	if ((bin = campaign_os_self(e, sizeof(e))) == NULL) {
+	if ((bin = reboot_self(e, sizeof(e))) == NULL) {
 		cj_say("%s", e);
 		goto out;
 	}
@@ -297,14 +299,14 @@ campaign_start(const char *file, const char *root, int dry_run,
 	if ((r = cj_abs_root(root, 1)) == NULL)
 		goto out;
 	/* A tmpfs would not survive the reboot: nothing would resume. */
-	if ((v = campaign_os_volatile_fs(r, e, sizeof(e))) != 0) {
+	if ((v = reboot_volatile_fs(r, e, sizeof(e))) != 0) {
 		cj_say("-R %s: %s", r, v < 0 ? e : "a memory file system (tmpfs) "
 		    "does not survive a reboot: want a result root on disk");
 		goto out;
 	}
 	/* A full /boot or ESP: refused before anything is written. */
-	if (campaign_boot_room(f.method, e, sizeof(e)) != 0) {
-		cj_say("%s: %s", campaign_method_name(f.method), e);
+	if (reboot_boot_room(f.how.method, e, sizeof(e)) != 0) {
+		cj_say("%s: %s", reboot_method_name(f.how.method), e);
 		goto out;
 	}
 	/* What is checked below stays so until the hook is in place. */
@@ -317,10 +319,10 @@ campaign_start(const char *file, const char *root, int dry_run,
 		free(id);
 		goto out;
 	}
-	if ((id = campaign_hook_id(os)) != NULL) {
+	if ((id = reboot_hook_id(os)) != NULL) {
 		cj_say("a campaign's resume hook is installed (%s, campaign %s): "
 		    "\"fsconc campaign stop\" it first",
-		    campaign_hook_path(os), id[0] != '\0' ? id : "unknown");
+		    reboot_hook_path(os), id[0] != '\0' ? id : "unknown");
 		free(id);
 		goto out;
 	}
@@ -361,7 +363,8 @@ campaign_start(const char *file, const char *root, int dry_run,
 		cj_say("%s", e);
 		goto out;
 	}
-	if (campaign_hook_install(&ctx, bin, r, c.id, e, sizeof(e)) != 0) {
+	if (reboot_hook_install(&ctx, bin, "campaign", r, c.id, e,
+	    sizeof(e)) != 0) {
 		cj_say("resume hook: %s", e);
 		remove_hook(&c, &ctx);
 		(void)cj_write(&c, &(struct campaign_event){ .kind =
@@ -464,37 +467,27 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 
 /* The boot that the journal's last "schedule" asked for, checked. */
 static int
-check_boot(struct campaign *c, const struct campaign_ctx *ctx, int *ok)
+check_boot(struct campaign *c, int *ok)
 {
-	const struct campaign_boot_ops *ops = campaign_boot_ops(c->f.method);
 	size_t k = c->last_slot;
 	const struct campaign_config *cfg = &c->f.configs[c->slots[k].config];
-	char e[512], why[512], bootid[64];
-	long long late;
+	const struct reboot_scheduled s = { c->id, c->last_bootno,
+	    c->last_bootid, c->last_when, c->f.boot_timeout };
+	struct reboot_target t;
+	char why[512];
 	int v;
 
-	(void)ctx;
 	*ok = 0;
-	if (campaign_os_boot_id(bootid, sizeof(bootid), e, sizeof(e)) != 0) {
-		cj_say("%s", e);
+	campaign_target(cfg, &t);
+	if ((v = reboot_check(&c->f.how, &t, &s, why, sizeof(why))) < 0) {
+		cj_say("%s", why);
 		return (EXIT_RUNTIME);
 	}
-	if (strcmp(bootid, c->last_bootid) == 0) {
+	if (v == REBOOT_NOT_YET) {
 		cj_say("%s: boot %d (config %s) has not happened: the machine has "
 		    "not rebooted since it was scheduled", c->id,
 		    c->last_bootno, cfg->name);
 		return (EXIT_USAGE);
-	}
-	late = (long long)time(NULL) - c->last_when;
-	if (late > (long long)c->f.boot_timeout) {
-		snprintf(why, sizeof(why), "timeout: up %llds after it was "
-		    "scheduled, the limit is %llus", late,
-		    (unsigned long long)c->f.boot_timeout);
-		v = 1;
-	} else if ((v = campaign_os_verify(&c->f, cfg, c->id, c->last_bootno,
-	    ops->words, why, sizeof(why))) < 0) {
-		snprintf(e, sizeof(e), "%s", why);
-		set_err(why, sizeof(why), "cannot be verified: %.480s", e);
 	}
 	if (v != 0) {
 		cj_say("%s: boot %d came up wrong for config %s: %s", c->id,
@@ -553,7 +546,7 @@ reload(struct campaign *c)
 int
 campaign_resume(const char *root, const char *id)
 {
-	struct campaign_ctx ctx = { NULL, os_this() };
+	struct reboot_ctx ctx = { NULL, os_this() };
 	struct campaign c;
 	time_t t0 = time(NULL);
 	char *lock;
@@ -588,7 +581,7 @@ campaign_resume(const char *root, const char *id)
 	}
 	free(lock);
 	if (c.last == CAMPAIGN_EV_SCHEDULE) {
-		if ((rc = check_boot(&c, &ctx, &ok)) != EXIT_OK)
+		if ((rc = check_boot(&c, &ok)) != EXIT_OK)
 			goto out;
 		if (c.failed[c.slots[c.last_slot].config] == NULL && ok &&
 		    run_slot(&c, c.last_slot, c.last_bootno, (long long)t0 >=
@@ -637,8 +630,8 @@ out:
 int
 campaign_stop(const char *root, const char *id)
 {
-	struct campaign_ctx ctx = { NULL, os_this() };
-	const struct campaign_boot_ops *ops;
+	struct reboot_ctx ctx = { NULL, os_this() };
+	const struct reboot_boot_ops *ops;
 	struct campaign c;
 	char e[512], *hook;
 	int rc;
@@ -646,7 +639,7 @@ campaign_stop(const char *root, const char *id)
 	if ((rc = cj_open(root, id, 0, &c)) != EXIT_OK) {
 		/* Only the hook of a deleted campaign is left: remove it. */
 		if (rc == EXIT_USAGE && id != NULL && (hook =
-		    campaign_hook_id(ctx.os)) != NULL) {
+		    reboot_hook_id(ctx.os)) != NULL) {
 			if (strcmp(hook, id) == 0)
 				rc = remove_stale_hook(&ctx, id);
 			free(hook);
@@ -665,9 +658,9 @@ campaign_stop(const char *root, const char *id)
 			goto out;
 		}
 		/* A one-shot not yet taken: the default boots again. */
-		ops = campaign_boot_ops(c.f.method);
+		ops = reboot_boot_ops(c.f.how.method);
 		if (ops->cancel(&ctx, e, sizeof(e)) != 0) {
-			cj_say("%s: %s", campaign_method_name(c.f.method), e);
+			cj_say("%s: %s", reboot_method_name(c.f.how.method), e);
 			rc = EXIT_RUNTIME;
 		}
 		cj_say("%s: stopped after %d boots", c.id, c.nboots);

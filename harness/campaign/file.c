@@ -22,44 +22,6 @@
 #include "common/util.h"
 #include "harness/knobs.h"
 
-static const char *const method_names[] = {
-	[CAMPAIGN_NEXTBOOT] = "nextboot",
-	[CAMPAIGN_KEXEC] = "kexec",
-	[CAMPAIGN_GRUB] = "grub-reboot",
-	[CAMPAIGN_SYSTEMD_BOOT] = "systemd-boot",
-	[CAMPAIGN_COMMAND] = "command",
-};
-#define NMETHODS	(sizeof(method_names) / sizeof(method_names[0]))
-
-const char *
-campaign_method_name(enum campaign_method m)
-{
-	return (method_names[m]);
-}
-
-const char *
-campaign_word_error(const char *w, char *buf, size_t len)
-{
-	const unsigned char *p;
-
-	if (*w == '\0')
-		return ("empty");
-	for (p = (const unsigned char *)w; *p != '\0'; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || strchr("._,:=/+@%-", *p) !=
-		    NULL)
-			continue;
-		if (*p < ' ' || *p >= 0x7f)
-			snprintf(buf, len, "holds the control or non-ASCII "
-			    "byte 0x%02x", *p);
-		else
-			snprintf(buf, len, "holds '%c' (blanks, quotes and "
-			    "shell metacharacters are refused)", *p);
-		return (buf);
-	}
-	return (NULL);
-}
-
 static const char *const global_keys[] = { "run", "boots", "seed",
     "retries", "boot-timeout", "baseline", "method", "command", NULL };
 static const char *const config_keys[] = { "kernel", "initrd", "entry",
@@ -139,7 +101,7 @@ one_word(struct campaign_parser *p, char **field, char **w, size_t nw)
 		return (fail(p, "%s: want one word, got %zu", w[0], nw - 1));
 	if (*field != NULL)
 		return (fail(p, "%s: given twice", w[0]));
-	if ((why = campaign_word_error(w[1], buf, sizeof(buf))) != NULL)
+	if ((why = reboot_word_error(w[1], buf, sizeof(buf))) != NULL)
 		return (fail(p, "%s '%s': %s", w[0], w[1], why));
 	*field = xstrdup(w[1]);
 	return (0);
@@ -217,6 +179,7 @@ global_key(struct campaign_parser *p, char **w, size_t nw)
 	const char *why;
 	uint64_t v;
 	size_t i;
+	int m;
 
 	if (strcmp(w[0], "run") == 0) {
 		if (nw < 2)
@@ -275,28 +238,25 @@ global_key(struct campaign_parser *p, char **w, size_t nw)
 	if (strcmp(w[0], "method") == 0) {
 		if (nw != 2 || p->seen_method++)
 			return (fail(p, "method: want one method, once"));
-		for (i = 0; i < NMETHODS; i++)
-			if (strcmp(w[1], method_names[i]) == 0)
-				break;
-		if (i == NMETHODS)
+		if ((m = reboot_method_parse(w[1])) < 0)
 			return (fail(p, "method %s: want nextboot, kexec, "
 			    "grub-reboot, systemd-boot or command", w[1]));
-		f->method = (enum campaign_method)i;
+		f->how.method = (enum reboot_method)m;
 		return (0);
 	}
 	if (strcmp(w[0], "command") == 0) {
-		if (nw < 2 || f->command != NULL)
+		if (nw < 2 || f->how.command != NULL)
 			return (fail(p, "command: want a program and its "
 			    "arguments, once"));
 		if (w[1][0] != '/')
 			return (fail(p, "command %s: want an absolute path "
 			    "(the hook runs with a bare PATH)", w[1]));
 		for (i = 1; i < nw; i++) {
-			if ((why = campaign_word_error(w[i], buf,
+			if ((why = reboot_word_error(w[i], buf,
 			    sizeof(buf))) != NULL)
 				return (fail(p, "command word '%s': %s", w[i],
 				    why));
-			push(&f->command, &f->ncommand, w[i]);
+			push(&f->how.command, &f->how.ncommand, w[i]);
 		}
 		return (0);
 	}
@@ -316,7 +276,7 @@ setting(struct campaign_parser *p, char **w, size_t nw)
 		    "sysctl:NAME=VALUE, sysfs:PATH=VALUE or debugfs:PATH=VALUE"));
 	if ((eq = strchr(w[0], '=')) == NULL || eq[1] == '\0')
 		return (fail(p, "%s: want KEY=VALUE", w[0]));
-	if ((why = campaign_word_error(w[0], buf, sizeof(buf))) != NULL)
+	if ((why = reboot_word_error(w[0], buf, sizeof(buf))) != NULL)
 		return (fail(p, "%s: %s", w[0], why));
 	if (strchr(eq + 1, ',') != NULL || strchr(eq + 1, '|') != NULL)
 		return (fail(p, "%s: one value per configuration", w[0]));
@@ -354,7 +314,7 @@ config_key(struct campaign_parser *p, char **w, size_t nw)
 			    "tunables: tunable VAR=VALUE" : "Linux boots take "
 			    "kernel command-line words: cmdline WORD..."));
 		for (i = 1; i < nw; i++) {
-			if ((why = campaign_word_error(w[i], buf,
+			if ((why = reboot_word_error(w[i], buf,
 			    sizeof(buf))) != NULL)
 				return (fail(p, "%s word '%s': %s", w[0], w[i],
 				    why));
@@ -385,14 +345,14 @@ config_check(struct campaign_parser *p, struct campaign_config *c, int check_hos
 	struct campaign_file *f = p->f;
 	struct stat st;
 	char *path;
-	int needs_entry = f->method == CAMPAIGN_GRUB ||
-	    f->method == CAMPAIGN_SYSTEMD_BOOT;
+	int needs_entry = f->how.method == REBOOT_GRUB ||
+	    f->how.method == REBOOT_SYSTEMD_BOOT;
 
 	p->line = c->line;
 	if (needs_entry && c->entry == NULL)
 		return (fail(p, "config %s: no entry (method %s boots a "
 		    "boot-loader entry: entry ID)", c->name,
-		    method_names[f->method]));
+		    reboot_method_name(f->how.method)));
 	if (!needs_entry && c->entry != NULL)
 		return (fail(p, "config %s: entry: only for grub-reboot and "
 		    "systemd-boot", c->name));
@@ -405,15 +365,15 @@ config_check(struct campaign_parser *p, struct campaign_config *c, int check_hos
 	if (needs_entry && c->nbootopts == 0 && c->release == NULL)
 		return (fail(p, "config %s: method %s cannot verify its boots "
 		    "without cmdline WORD (its entry's) or release RELEASE",
-		    c->name, method_names[f->method]));
-	if (c->kernel == NULL && (f->method == CAMPAIGN_NEXTBOOT ||
-	    f->method == CAMPAIGN_KEXEC))
+		    c->name, reboot_method_name(f->how.method)));
+	if (c->kernel == NULL && (f->how.method == REBOOT_NEXTBOOT ||
+	    f->how.method == REBOOT_KEXEC))
 		return (fail(p, "config %s: no kernel (method %s needs "
-		    "kernel %s)", c->name, method_names[f->method],
+		    "kernel %s)", c->name, reboot_method_name(f->how.method),
 		    f->os == MD_OS_FREEBSD ? "DIR, a directory under /boot" :
 		    "IMAGE"));
-	if (c->initrd != NULL && f->method != CAMPAIGN_KEXEC &&
-	    f->method != CAMPAIGN_COMMAND)
+	if (c->initrd != NULL && f->how.method != REBOOT_KEXEC &&
+	    f->how.method != REBOOT_COMMAND)
 		return (fail(p, "config %s: initrd: only for kexec and "
 		    "command", c->name));
 	if (c->kernel != NULL && f->os == MD_OS_FREEBSD &&
@@ -455,7 +415,7 @@ finish(struct campaign_parser *p, int check_host)
 	struct campaign_file *f = p->f;
 	struct run_config rc;
 	char err[256];
-	size_t i;
+	size_t i, j, n;
 
 	p->line = 0;
 	if (f->nconfigs == 0)
@@ -466,19 +426,30 @@ finish(struct campaign_parser *p, int check_host)
 		    "%d boots in all", f->nconfigs, f->boots,
 		    CAMPAIGN_SLOTS_MAX));
 	if (!p->seen_method)
-		f->method = f->os == MD_OS_FREEBSD ? CAMPAIGN_NEXTBOOT :
-		    CAMPAIGN_KEXEC;
-	if ((f->method == CAMPAIGN_NEXTBOOT) != (f->os == MD_OS_FREEBSD) &&
-	    f->method != CAMPAIGN_COMMAND)
+		f->how.method = f->os == MD_OS_FREEBSD ? REBOOT_NEXTBOOT :
+		    REBOOT_KEXEC;
+	if ((f->how.method == REBOOT_NEXTBOOT) != (f->os == MD_OS_FREEBSD) &&
+	    f->how.method != REBOOT_COMMAND)
 		return (fail(p, "method %s: not a %s boot method",
-		    method_names[f->method], f->os == MD_OS_FREEBSD ?
+		    reboot_method_name(f->how.method), f->os == MD_OS_FREEBSD ?
 		    "FreeBSD" : "Linux"));
-	if ((f->method == CAMPAIGN_COMMAND) != (f->command != NULL))
-		return (fail(p, f->command != NULL ? "command: only with "
+	if ((f->how.method == REBOOT_COMMAND) != (f->how.command != NULL))
+		return (fail(p, f->how.command != NULL ? "command: only with "
 		    "method command" : "method command: no command"));
 	for (i = 0; i < f->nconfigs; i++)
 		if (config_check(p, &f->configs[i], check_host) != 0)
 			return (-1);
+	/* The words a boot's kernel command line takes from the targets. */
+	free(f->how.setwords);
+	f->how.setwords = NULL;
+	f->how.nsetwords = 0;
+	for (i = 0; i < f->nconfigs; i++)
+		f->how.nsetwords += f->configs[i].nbootopts;
+	f->how.setwords = xcalloc(f->how.nsetwords + 1,
+	    sizeof(*f->how.setwords));
+	for (i = 0, n = 0; i < f->nconfigs; i++)
+		for (j = 0; j < f->configs[i].nbootopts; j++)
+			f->how.setwords[n++] = f->configs[i].bootopts[j];
 	p->line = p->baseline_line;
 	f->baseline = 0;
 	if (p->baseline != NULL) {
@@ -497,6 +468,18 @@ finish(struct campaign_parser *p, int check_host)
 		return (fail(p, "run options: %s", err));
 	run_config_free(&rc);
 	return (0);
+}
+
+void
+campaign_target(const struct campaign_config *c, struct reboot_target *t)
+{
+	t->name = c->name;
+	t->kernel = c->kernel;
+	t->initrd = c->initrd;
+	t->entry = c->entry;
+	t->release = c->release;
+	t->bootopts = c->bootopts;
+	t->nbootopts = c->nbootopts;
 }
 
 int
@@ -582,7 +565,7 @@ campaign_parser_config(struct campaign_parser *p, int lineno,
 	if (strlen(name) > CAMPAIGN_NAME_MAX)
 		return (fail(p, "config %.32s...: a name of %zu bytes, at most "
 		    "%d", name, strlen(name), CAMPAIGN_NAME_MAX));
-	if ((why = campaign_word_error(name, bad, sizeof(bad))) != NULL ||
+	if ((why = reboot_word_error(name, bad, sizeof(bad))) != NULL ||
 	    (why = rs_name_error(name)) != NULL)
 		return (fail(p, "config '%s': %s", name, why));
 	/* Bounded, so is the search for its name. */
@@ -743,6 +726,7 @@ campaign_file_free(struct campaign_file *f)
 	}
 	free(f->configs);
 	free_words(f->run_argv, f->nrun);
-	free_words(f->command, f->ncommand);
+	free_words(f->how.command, f->how.ncommand);
+	free(f->how.setwords);
 	memset(f, 0, sizeof(*f));
 }

@@ -36,7 +36,7 @@ campaign_status_text(FILE *fp, const struct campaign *c, int sets)
 		done += c->slots[k].done;
 	fprintf(fp, "campaign %s: %s, %zu of %zu planned boots done, %d "
 	    "boots so far (%s)\n", c->id, campaign_state_name(c->state), done,
-	    c->nslots, c->nboots, campaign_method_name(c->f.method));
+	    c->nslots, c->nboots, reboot_method_name(c->f.how.method));
 	if (c->early_rounds > 0) {
 		fprintf(fp, "stopped early after %d rounds: ",
 		    c->early_rounds);
@@ -82,7 +82,7 @@ campaign_status_json(FILE *fp, const struct campaign *c, int open)
 	fprintf(fp, "{\"campaign\":");
 	json_string(fp, c->id);
 	fprintf(fp, ",\"state\":\"%s\",\"method\":\"%s\",\"baseline\":",
-	    campaign_state_name(c->state), campaign_method_name(c->f.method));
+	    campaign_state_name(c->state), reboot_method_name(c->f.how.method));
 	json_string(fp, c->f.configs[c->f.baseline].name);
 	fprintf(fp, ",\"boots_per_config\":%d,\"seed\":%llu,\"retries\":%d,"
 	    "\"boots\":%d,\"boots_auto\":%s,\"stopped_early\":", c->f.boots,

@@ -8,6 +8,10 @@
 # BG_PREPARE and BG_EVERYBOOT name scripts the guest sources at its first
 # boot (after installing fsconc, before recording the state) and at
 # every later boot (before waiting for the campaign): the faults.
+# BG_ONE_THREAD=1: every vCPU on one host thread (scripts/bootguest
+# --one-thread), for a campaign whose figures are not judged.
+# BG_BOOT_TIMEOUT: the campaign's boot-timeout (15m): a suite stretches
+# it by the host's load.
 # BG_QUICK=1: the guest powers off at the campaign's end, without the
 # plain reboot that checks the machine's default boot (state.last, the
 # state at the campaign's last boot, is all there is to check).
@@ -41,7 +45,7 @@ campaign_text() {
 	seed 5
 	retries ${BG_RETRIES:-2}
 	baseline $([ "${BG_BROKEN:-0}" = 1 ] && echo B || { set -- ${BG_CONFIGS:-A B}; echo "$1"; })
-	boot-timeout 15m
+	boot-timeout ${BG_BOOT_TIMEOUT:-15m}
 	method $1
 	EOF
 	case $1 in
@@ -99,6 +103,7 @@ boot_campaign() {
 	[ -z "${BG_EVERYBOOT:-}" ] || cp "$BG_EVERYBOOT" "$_d/share/everyboot.sh"
 	# shellcheck disable=SC2046
 	sh "$TOP/scripts/bootguest" $([ "${BG_UEFI:-0}" = 1 ] && echo --uefi) \
+	    $([ "${BG_ONE_THREAD:-0}" = 1 ] && echo --one-thread) \
 	    --timeout "${4:-900}" boot "$_d/state" "$_d/share"
 }
 

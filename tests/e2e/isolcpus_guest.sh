@@ -20,7 +20,8 @@ limit=380
 # guest SMP ISOLATED CHECKS: one guest, its checks and the time it took.
 guest() {
 	start=$(date +%s)
-	out=$(FSCONC_TOP="$TOP" sh "$TOP/scripts/manycpu" --smp "$1" --mem 1024 \
+	out=$(FSCONC_TOP="$TOP" sh "$TOP/scripts/manycpu" --one-thread --tmpfs-only \
+	    --smp "$1" --mem 1024 \
 	    --append "isolcpus=$2" --share "$TOP" --timeout "$limit" -- \
 	    env FSCONC="$FSCONC" FSCONC_TOP="$TOP" TEST_MATCH="${TEST_MATCH:-}" sh "$TOP/tests/manycpu/isolcpus.sh" 2>&1)
 	rc=$?

@@ -64,7 +64,7 @@ test_campaign_keys(void **state)
 	(void)state;
 	assert_int_equal(parse(HEAD "boot-timeout 20m\nboots 4\n", &f, err),
 	    0);
-	assert_int_equal(f.camp.method, CAMPAIGN_COMMAND);
+	assert_int_equal(f.camp.how.method, REBOOT_COMMAND);
 	assert_int_equal(f.camp.boot_timeout, 1200);
 	assert_int_equal(f.cap, 4);
 	assert_int_equal(f.camp.nconfigs, 1);
@@ -72,9 +72,13 @@ test_campaign_keys(void **state)
 	assert_string_equal(f.camp.configs[0].kernel, "/boot/bisect");
 	assert_int_equal(f.camp.nrun, 7);
 	assert_string_equal(f.camp.run_argv[6], "3");
-	assert_string_equal(f.camp.command[0], "/usr/local/bin/boot");
+	assert_string_equal(f.camp.how.command[0], "/usr/local/bin/boot");
 	assert_string_equal(f.build, "make");
 	assert_string_equal(f.image, "arch/x86/boot/bzImage");
+	bisect_file_free(&f);
+	/* The cap's own word; "boots" above is the old one, still read. */
+	assert_int_equal(parse(HEAD "max-boots 6\n", &f, err), 0);
+	assert_int_equal(f.cap, 6);
 	bisect_file_free(&f);
 	/* The campaign's own messages, with the bisect file's lines. */
 	refused("boot-timeout 8d\n", "t.bisect: line 9: boot-timeout 8d: want "
@@ -89,6 +93,10 @@ test_twice(void **state)
 	(void)state;
 	refused("figure t 2\n", "line 9: figure given twice");
 	refused("boots 4\nboots 5\n", "line 10: boots given twice");
+	/* The cap's word, and the old one for the same cap: once. */
+	refused("max-boots 4\nboots 5\n", "line 10: boots given twice");
+	refused("max-boots 2\n", "line 9: max-boots 2: want the cap of boots "
+	    "of one commit, 3 to 1000");
 	refused("build-timeout 1h\nbuild-timeout 2h\n",
 	    "line 10: build-timeout given twice");
 	refused("run -r 4\n", "line 9: run given twice");

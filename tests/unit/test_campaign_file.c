@@ -114,7 +114,7 @@ test_linux(void **state)
 	assert_int_equal(f.retries, 1);
 	assert_int_equal(f.boot_timeout, 300);
 	assert_int_equal(f.baseline, 1);
-	assert_int_equal(f.method, CAMPAIGN_KEXEC);
+	assert_int_equal(f.how.method, REBOOT_KEXEC);
 	assert_int_equal(f.nrun, 7);
 	assert_string_equal(f.run_argv[0], "run");
 	assert_string_equal(f.run_argv[6], "3");
@@ -134,9 +134,9 @@ test_linux(void **state)
 	assert_int_equal(parse(LINUX_HEAD "method command\ncommand "
 	    "/usr/local/bin/boot-guest --fast\nconfig A\n\tcmdline "
 	    "maxcpus=1\n", &f, err), 0);
-	assert_int_equal(f.method, CAMPAIGN_COMMAND);
-	assert_int_equal(f.ncommand, 2);
-	assert_string_equal(f.command[1], "--fast");
+	assert_int_equal(f.how.method, REBOOT_COMMAND);
+	assert_int_equal(f.how.ncommand, 2);
+	assert_string_equal(f.how.command[1], "--fast");
 	campaign_file_free(&f);
 
 	/* grub-reboot boots an entry. */
@@ -163,7 +163,7 @@ test_freebsd(void **state)
 	assert_int_equal(parse_os("run -j 1,2\nconfig mpsafe\n\tkernel GENERIC"
 	    "\n\ttunable debug.mpsafevfs=1 kern.hz=100\n", MD_OS_FREEBSD, &f,
 	    err), 0);
-	assert_int_equal(f.method, CAMPAIGN_NEXTBOOT);
+	assert_int_equal(f.how.method, REBOOT_NEXTBOOT);
 	assert_int_equal(f.configs[0].nbootopts, 2);
 	assert_string_equal(f.configs[0].bootopts[1], "kern.hz=100");
 	campaign_file_free(&f);
@@ -342,16 +342,16 @@ test_image_release(void **state)
 	assert_non_null(fp = fdopen(fd, "w"));
 	assert_int_equal(fwrite(img, 1, sizeof(img), fp), sizeof(img));
 	fclose(fp);
-	assert_int_equal(campaign_image_release(path, rel, sizeof(rel)), 0);
+	assert_int_equal(reboot_image_release(path, rel, sizeof(rel)), 0);
 	assert_string_equal(rel, "6.1.0-99-test");
 	/* Too small a buffer, no header: no release. */
-	assert_int_equal(campaign_image_release(path, rel, 5), -1);
+	assert_int_equal(reboot_image_release(path, rel, 5), -1);
 	assert_non_null(fp = fopen(path, "w"));
 	fputs("kernel image\n", fp);
 	fclose(fp);
-	assert_int_equal(campaign_image_release(path, rel, sizeof(rel)), -1);
+	assert_int_equal(reboot_image_release(path, rel, sizeof(rel)), -1);
 	unlink(path);
-	assert_int_equal(campaign_image_release("/nonexistent", rel,
+	assert_int_equal(reboot_image_release("/nonexistent", rel,
 	    sizeof(rel)), -1);
 }
 #endif
@@ -417,7 +417,8 @@ test_per_key(void **state)
 	assert_int_equal(f.nconfigs, whole.nconfigs);
 	assert_string_equal(f.configs[0].bootopts[0],
 	    whole.configs[0].bootopts[0]);
-	assert_int_equal(f.method, whole.method);
+	assert_int_equal(f.how.method, whole.how.method);
+	assert_int_equal(f.how.nsetwords, whole.how.nsetwords);
 	assert_int_equal(f.boots, whole.boots);
 	campaign_file_free(&f);
 	campaign_file_free(&whole);

@@ -519,8 +519,8 @@ test_auto_decide(void **state)
 	boots(cp, "B", 1, base, 3);
 	boots(cp, "A", 1, twice, 3);
 	assert_int_equal(camp_set_base(cp, "B"), 0);
-	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
-	    BIS_AUTO_CLEAR);
+	assert_int_equal(campaign_auto_decide(cp, NULL, 0, 6, 1, why,
+	    sizeof(why)), BIS_AUTO_CLEAR);
 	assert_non_null(strstr(why, "every comparison with the baseline is "
 	    "clear (1 figure"));
 	camp_free(cp);
@@ -528,31 +528,31 @@ test_auto_decide(void **state)
 	boots(cp, "B", 1, base, 2);
 	boots(cp, "A", 1, twice, 2);
 	assert_int_equal(camp_set_base(cp, "B"), 0);
-	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
-	    BIS_AUTO_MORE);
+	assert_int_equal(campaign_auto_decide(cp, NULL, 0, 6, 1, why,
+	    sizeof(why)), BIS_AUTO_MORE);
 	camp_free(cp);
 	/* No difference: more, then the cap. */
 	cp = camp_new("t");
 	boots(cp, "B", 1, base, 3);
 	boots(cp, "A", 1, same, 3);
 	assert_int_equal(camp_set_base(cp, "B"), 0);
-	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
-	    BIS_AUTO_MORE);
+	assert_int_equal(campaign_auto_decide(cp, NULL, 0, 6, 1, why,
+	    sizeof(why)), BIS_AUTO_MORE);
 	camp_free(cp);
 	cp = camp_new("t");
 	boots(cp, "B", 1, base, 6);
 	boots(cp, "A", 1, same, 6);
 	assert_int_equal(camp_set_base(cp, "B"), 0);
-	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
-	    BIS_AUTO_CAP);
+	assert_int_equal(campaign_auto_decide(cp, NULL, 0, 6, 1, why,
+	    sizeof(why)), BIS_AUTO_CAP);
 	camp_free(cp);
 	/* Equal and tight: every interval within 1%. */
 	cp = camp_new("t");
 	boots(cp, "B", 1, tight, 3);
 	boots(cp, "A", 1, tight, 3);
 	assert_int_equal(camp_set_base(cp, "B"), 0);
-	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
-	    BIS_AUTO_TARGET);
+	assert_int_equal(campaign_auto_decide(cp, NULL, 0, 6, 1, why,
+	    sizeof(why)), BIS_AUTO_TARGET);
 	camp_free(cp);
 	/* A failed configuration is left out; a failed baseline stops
 	   nothing. */
@@ -561,13 +561,13 @@ test_auto_decide(void **state)
 	boots(cp, "A", 1, same, 3);
 	boots(cp, "C", 1, twice, 3);
 	assert_int_equal(camp_set_base(cp, "B"), 0);
-	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
-	    BIS_AUTO_MORE);
-	assert_int_equal(cj_auto_decide(cp, skip, 1, 6, 1, why, sizeof(why)),
-	    BIS_AUTO_CLEAR);
+	assert_int_equal(campaign_auto_decide(cp, NULL, 0, 6, 1, why,
+	    sizeof(why)), BIS_AUTO_MORE);
+	assert_int_equal(campaign_auto_decide(cp, skip, 1, 6, 1, why,
+	    sizeof(why)), BIS_AUTO_CLEAR);
 	assert_int_equal(camp_set_base(cp, "A"), 0);
-	assert_int_equal(cj_auto_decide(cp, skip, 1, 6, 1, why, sizeof(why)),
-	    BIS_AUTO_MORE);
+	assert_int_equal(campaign_auto_decide(cp, skip, 1, 6, 1, why,
+	    sizeof(why)), BIS_AUTO_MORE);
 	camp_free(cp);
 	/* Clear, but a boot of A ran disturbed: never a reason to stop. */
 	cp = camp_new("t");
@@ -580,8 +580,8 @@ test_auto_decide(void **state)
 		camp_flag(camp_boot(cp, camp_config(cp, "A"), 2, 2), &g);
 	}
 	assert_int_equal(camp_set_base(cp, "B"), 0);
-	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
-	    BIS_AUTO_MORE);
+	assert_int_equal(campaign_auto_decide(cp, NULL, 0, 6, 1, why,
+	    sizeof(why)), BIS_AUTO_MORE);
 	assert_non_null(strstr(why, "T(1): a boot flagged invalid"));
 	camp_free(cp);
 	/* Every figure: T(1) and T(2) differ, EC(2) does not (and spreads
@@ -592,8 +592,8 @@ test_auto_decide(void **state)
 	boots(cp, "A", 1, twice, 3);
 	boots(cp, "A", 2, twice2, 3);
 	assert_int_equal(camp_set_base(cp, "B"), 0);
-	assert_int_equal(cj_auto_decide(cp, NULL, 0, 6, 1, why, sizeof(why)),
-	    BIS_AUTO_MORE);
+	assert_int_equal(campaign_auto_decide(cp, NULL, 0, 6, 1, why,
+	    sizeof(why)), BIS_AUTO_MORE);
 	camp_free(cp);
 }
 

@@ -1,7 +1,8 @@
 /*
  * common/proc.c: exit status, capture, environment, directory, timeout,
  * every descendant gone (setsid'd ones included), the output's bound;
- * and the bisect's build through it (issue 38, items 9 and 10).
+ * and a job's build through it, reboot_build (issue 38, items 9 and
+ * 10).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,7 +23,7 @@
 
 #include "common/proc.h"
 #include "common/util.h"
-#include "harness/bisect.h"
+#include "harness/reboot.h"
 #include "unit_main.h"
 
 static char *
@@ -298,6 +299,18 @@ test_bound(void **state)
 	free(d);
 }
 
+/* cmd as a build's recipe (reboot_build, no config) in dir. */
+static int
+build_shell(const char *cmd, const char *dir, uint64_t timeout, int log,
+    char *err, size_t errlen)
+{
+	const struct reboot_ctx ctx = { NULL, MD_OS_LINUX };
+	struct reboot_build b = { .src = dir, .build = cmd, .timeout = timeout,
+	    .log = log };
+
+	return (reboot_build(&ctx, &b, err, errlen));
+}
+
 /* Issue 38, 9: the build's descendants do not outlive its timeout. */
 static void
 test_build_descendants(void **state)
@@ -308,14 +321,15 @@ test_build_descendants(void **state)
 	(void)state;
 	s = xasprintf("setsid sh -c 'exec sleep 100000' & echo $! > %s; "
 	    "exec sleep 100000", f);
-	assert_int_equal(bisect_shell(s, d, NULL, 3, -1, err, sizeof(err)),
+	assert_int_equal(build_shell(s, d, 3, -1, err, sizeof(err)),
 	    -1);
-	assert_string_equal(err, "timeout: still running after 3s, killed");
+	assert_string_equal(err, "build: timeout: still running after 3s, "
+	    "killed");
 	pid = read_pid(f);
 	assert_true(gone(pid));
 	free(s);
 	s = xasprintf("setsid sh -c 'exec sleep 100000' & echo $! > %s", f);
-	assert_int_equal(bisect_shell(s, d, NULL, 3600, -1, err,
+	assert_int_equal(build_shell(s, d, 3600, -1, err,
 	    sizeof(err)), 0);
 	pid = read_pid(f);
 	assert_true(gone(pid));
@@ -337,27 +351,27 @@ test_build_log_bound(void **state)
 
 	(void)state;
 	assert_true((fd = open(f, O_WRONLY | O_CREAT | O_APPEND, 0644)) >= 0);
-	assert_int_equal(bisect_shell("yes 0123456789 | head -c 100000000",
-	    d, NULL, 3600, fd, err, sizeof(err)), 0);
+	assert_int_equal(build_shell("yes 0123456789 | head -c 100000000",
+	    d, 3600, fd, err, sizeof(err)), 0);
 	assert_int_equal(fstat(fd, &st), 0);
-	assert_true((uint64_t)st.st_size <= BISECT_BUILD_LOG_MAX);
-	t = read_bounded(f, 0, 2 * BISECT_BUILD_LOG_MAX, &len, NULL, 0);
+	assert_true((uint64_t)st.st_size <= REBOOT_BUILD_LOG_MAX);
+	t = read_bounded(f, 0, 2 * REBOOT_BUILD_LOG_MAX, &len, NULL, 0);
 	assert_non_null(t);
 	assert_non_null(strstr(t, "output cut: "));
 	free(t);
 	/* The whole file, across builds: its cap, then MIN a build. */
-	while ((uint64_t)st.st_size < BISECT_BUILD_LOG_FILE_MAX) {
-		assert_int_equal(bisect_shell("yes | head -c 10000000", d,
-		    NULL, 3600, fd, err, sizeof(err)), 0);
+	while ((uint64_t)st.st_size < REBOOT_BUILD_LOG_FILE_MAX) {
+		assert_int_equal(build_shell("yes | head -c 10000000", d,
+		    3600, fd, err, sizeof(err)), 0);
 		assert_int_equal(fstat(fd, &st), 0);
 	}
-	assert_true((uint64_t)st.st_size <= BISECT_BUILD_LOG_FILE_MAX +
-	    BISECT_BUILD_LOG_MIN);
+	assert_true((uint64_t)st.st_size <= REBOOT_BUILD_LOG_FILE_MAX +
+	    REBOOT_BUILD_LOG_MIN);
 	len = (size_t)st.st_size;
-	assert_int_equal(bisect_shell("yes | head -c 10000000", d, NULL,
-	    3600, fd, err, sizeof(err)), 0);
+	assert_int_equal(build_shell("yes | head -c 10000000", d, 3600,
+	    fd, err, sizeof(err)), 0);
 	assert_int_equal(fstat(fd, &st), 0);
-	assert_true((uint64_t)st.st_size - len <= BISECT_BUILD_LOG_MIN);
+	assert_true((uint64_t)st.st_size - len <= REBOOT_BUILD_LOG_MIN);
 	close(fd);
 	free(f);
 	rm_rf(d);

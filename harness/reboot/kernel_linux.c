@@ -1,4 +1,4 @@
-/* fsconc campaign on Linux: the boot's identity, its command line. */
+/* fsconc reboot on Linux: the boot's identity, its command line. */
 #ifdef __linux__
 #include <sys/utsname.h>
 #include <sys/vfs.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/campaign.h"
+#include "harness/reboot.h"
 #include "common/util.h"
 
 #define TMPFS_MAGIC_	0x01021994
@@ -41,7 +41,7 @@ read_text(const char *path, char *err, size_t errlen)
 }
 
 int
-campaign_os_boot_id(char *buf, size_t len, char *err, size_t errlen)
+reboot_boot_id(char *buf, size_t len, char *err, size_t errlen)
 {
 	const char *p = test_hook_env("FSCONC_TEST_BOOT_ID");
 	char *s;
@@ -59,7 +59,7 @@ campaign_os_boot_id(char *buf, size_t len, char *err, size_t errlen)
 }
 
 int
-campaign_os_volatile_fs(const char *path, char *err, size_t errlen)
+reboot_volatile_fs(const char *path, char *err, size_t errlen)
 {
 	struct statfs sf;
 
@@ -72,7 +72,7 @@ campaign_os_volatile_fs(const char *path, char *err, size_t errlen)
 }
 
 char *
-campaign_os_self(char *err, size_t errlen)
+reboot_self(char *err, size_t errlen)
 {
 	char buf[PATH_MAX];
 	ssize_t n;
@@ -86,7 +86,7 @@ campaign_os_self(char *err, size_t errlen)
 }
 
 char *
-campaign_os_cmdline(char *err, size_t errlen)
+reboot_running_cmdline(char *err, size_t errlen)
 {
 	const char *p = test_hook_env("FSCONC_TEST_CMDLINE");
 
@@ -94,7 +94,7 @@ campaign_os_cmdline(char *err, size_t errlen)
 }
 
 int
-campaign_image_release(const char *path, char *buf, size_t len)
+reboot_image_release(const char *path, char *buf, size_t len)
 {
 	unsigned char h[0x210];
 	char v[256];
@@ -143,17 +143,15 @@ has_word(const char *cmdline, const char *word)
 }
 
 int
-campaign_os_verify(const struct campaign_file *f,
-    const struct campaign_config *c, const char *id, int bootno, int words,
-    char *why, size_t len)
+reboot_verify(const struct reboot_target *t, const char *id, int bootno,
+    int words, char *why, size_t len)
 {
 	struct utsname u;
 	char *cmd, w[256], rel[256];
 	size_t i;
 	int rv = 0;
 
-	(void)f;
-	if ((cmd = campaign_os_cmdline(why, len)) == NULL)
+	if ((cmd = reboot_running_cmdline(why, len)) == NULL)
 		return (-1);
 	if (words) {
 		snprintf(w, sizeof(w), "fsconc.campaign=%s", id);
@@ -171,17 +169,17 @@ campaign_os_verify(const struct campaign_file *f,
 			goto out;
 		}
 	}
-	for (i = 0; i < c->nbootopts; i++)
-		if (!has_word(cmd, c->bootopts[i])) {
+	for (i = 0; i < t->nbootopts; i++)
+		if (!has_word(cmd, t->bootopts[i])) {
 			set_err(why, len, "the kernel command line lacks %s",
-			    c->bootopts[i]);
+			    t->bootopts[i]);
 			rv = 1;
 			goto out;
 		}
 	/* The release asked for, or the image's own where it is readable. */
-	if (c->release != NULL)
-		snprintf(rel, sizeof(rel), "%s", c->release);
-	else if (c->kernel == NULL || campaign_image_release(c->kernel, rel,
+	if (t->release != NULL)
+		snprintf(rel, sizeof(rel), "%s", t->release);
+	else if (t->kernel == NULL || reboot_image_release(t->kernel, rel,
 	    sizeof(rel)) != 0)
 		rel[0] = '\0';
 	if (rel[0] != '\0') {
@@ -190,7 +188,7 @@ campaign_os_verify(const struct campaign_file *f,
 			rv = -1;
 		} else if (strcmp(u.release, rel) != 0) {
 			set_err(why, len, "uname -r says %s, not %s%s",
-			    u.release, rel, c->release != NULL ? "" :
+			    u.release, rel, t->release != NULL ? "" :
 			    " (the image's release)");
 			rv = 1;
 		}

@@ -1,4 +1,4 @@
-/* fsconc campaign on FreeBSD: the boot's identity, what the loader set. */
+/* fsconc reboot on FreeBSD: the boot's identity, what the loader set. */
 #ifdef __FreeBSD__
 #include <sys/param.h>
 #include <sys/types.h>
@@ -14,12 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/campaign.h"
+#include "harness/reboot.h"
 #include "common/util.h"
 #include "harness/knobs.h"
 
 int
-campaign_os_boot_id(char *buf, size_t len, char *err, size_t errlen)
+reboot_boot_id(char *buf, size_t len, char *err, size_t errlen)
 {
 	struct timeval tv;
 	size_t n = sizeof(tv);
@@ -35,7 +35,7 @@ campaign_os_boot_id(char *buf, size_t len, char *err, size_t errlen)
 }
 
 int
-campaign_os_volatile_fs(const char *path, char *err, size_t errlen)
+reboot_volatile_fs(const char *path, char *err, size_t errlen)
 {
 	struct statfs sf;
 
@@ -47,7 +47,7 @@ campaign_os_volatile_fs(const char *path, char *err, size_t errlen)
 }
 
 char *
-campaign_os_self(char *err, size_t errlen)
+reboot_self(char *err, size_t errlen)
 {
 	int mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_PATHNAME, -1 };
 	char buf[PATH_MAX];
@@ -62,14 +62,14 @@ campaign_os_self(char *err, size_t errlen)
 }
 
 char *
-campaign_os_cmdline(char *err, size_t errlen)
+reboot_running_cmdline(char *err, size_t errlen)
 {
 	set_err(err, errlen, "FreeBSD has no kernel command line");
 	return (NULL);
 }
 
 int
-campaign_image_release(const char *path, char *buf, size_t len)
+reboot_image_release(const char *path, char *buf, size_t len)
 {
 	(void)path;
 	(void)buf;
@@ -115,15 +115,13 @@ kenv_get(const char *name)
 }
 
 int
-campaign_os_verify(const struct campaign_file *f,
-    const struct campaign_config *c, const char *id, int bootno, int words,
-    char *why, size_t len)
+reboot_verify(const struct reboot_target *t, const char *id, int bootno,
+    int words, char *why, size_t len)
 {
 	char buf[PATH_MAX], want[PATH_MAX], e[256], *v, *eq;
 	size_t n = sizeof(buf), i;
 	int rv = 0;
 
-	(void)f;
 	if (words) {
 		snprintf(want, sizeof(want), "%d", bootno);
 		v = kenv_get("fsconc.campaign");
@@ -144,35 +142,35 @@ campaign_os_verify(const struct campaign_file *f,
 		}
 		free(v);
 	}
-	if (c->kernel != NULL) {
+	if (t->kernel != NULL) {
 		if (sysctlbyname("kern.bootfile", buf, &n, NULL, 0) != 0) {
 			set_err(why, len, "sysctl kern.bootfile: %s",
 			    strerror(errno));
 			return (-1);
 		}
-		snprintf(want, sizeof(want), "/boot/%s/kernel", c->kernel);
+		snprintf(want, sizeof(want), "/boot/%s/kernel", t->kernel);
 		if (strcmp(buf, want) != 0) {
 			set_err(why, len, "kern.bootfile is %s, not %s", buf,
 			    want);
 			return (1);
 		}
 	}
-	if (c->release != NULL) {
+	if (t->release != NULL) {
 		n = sizeof(buf);
 		if (sysctlbyname("kern.ident", buf, &n, NULL, 0) != 0) {
 			set_err(why, len, "sysctl kern.ident: %s",
 			    strerror(errno));
 			return (-1);
 		}
-		if (strcmp(buf, c->release) != 0) {
+		if (strcmp(buf, t->release) != 0) {
 			set_err(why, len, "kern.ident is %s, not %s", buf,
-			    c->release);
+			    t->release);
 			return (1);
 		}
 	}
 	/* Tunables read back: the sysctl when there is one, else kenv. */
-	for (i = 0; i < c->nbootopts && rv == 0; i++) {
-		snprintf(want, sizeof(want), "%s", c->bootopts[i]);
+	for (i = 0; i < t->nbootopts && rv == 0; i++) {
+		snprintf(want, sizeof(want), "%s", t->bootopts[i]);
 		if ((eq = strchr(want, '=')) == NULL)
 			continue;
 		*eq++ = '\0';
