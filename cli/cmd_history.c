@@ -143,14 +143,6 @@ print_text(FILE *fp, struct hist_series *hs,
 }
 
 static void
-jnum(FILE *fp, const char *key, double v, const char *sep)
-{
-	fprintf(fp, "\"%s\": ", key);
-	json_number(fp, v);
-	fputs(sep, fp);
-}
-
-static void
 jstr(FILE *fp, const char *key, const char *v, const char *sep)
 {
 	fprintf(fp, "\"%s\": ", key);
@@ -181,9 +173,9 @@ print_json(FILE *fp, struct hist_series *hs,
 
 	fprintf(fp, "{");
 	jstr(fp, "metric", hs->metric, ", ");
-	jnum(fp, "confidence", hs->conf, ", ");
+	json_member(fp, "confidence", hs->conf, JSON_SHOWN, ", ");
 	jstr(fp, "method", "e-divisive", ", ");
-	jnum(fp, "alpha", cp->alpha, ", ");
+	json_member(fp, "alpha", cp->alpha, JSON_SHOWN, ", ");
 	fprintf(fp, "\"permutations\": %d, \"skipped\": %zu,\n"
 	    " \"series\": [", cp->permutations, nskipped);
 	for (first = 0; first < hs->npoints; first += n) {
@@ -199,9 +191,9 @@ print_json(FILE *fp, struct hist_series *hs,
 			s = &hs->sets[p->set];
 			fprintf(fp, "%s\n    {", i ? "," : "");
 			jstamp(fp, "stamp", s->stamp, ", ");
-			jnum(fp, "value", p->value, ", ");
-			jnum(fp, "lo", p->lo, ", ");
-			jnum(fp, "hi", p->hi, ", ");
+			json_member(fp, "value", p->value, JSON_SHOWN, ", ");
+			json_member(fp, "lo", p->lo, JSON_SHOWN, ", ");
+			json_member(fp, "hi", p->hi, JSON_SHOWN, ", ");
 			fprintf(fp, "\"n\": %zu, ", p->n);
 			jstr(fp, "set", s->path, "}");
 		}
@@ -214,15 +206,19 @@ print_json(FILE *fp, struct hist_series *hs,
 			jstamp(fp, "stamp", b->stamp, ", ");
 			jstr(fp, "set_before", a->path, ", ");
 			jstr(fp, "set_after", b->path, ", ");
-			jnum(fp, "mean_before", ch[k].mean_before, ", ");
-			jnum(fp, "mean_after", ch[k].mean_after, ", ");
-			jnum(fp, "shift", ch[k].shift, ", ");
-			jnum(fp, "lo", ch[k].lo, ", ");
-			jnum(fp, "hi", ch[k].hi, ", ");
-			jnum(fp, "pct", ch[k].pct, ", ");
-			jnum(fp, "pct_lo", ch[k].pct_lo, ", ");
-			jnum(fp, "pct_hi", ch[k].pct_hi, ", ");
-			jnum(fp, "p", ch[k].p, ", ");
+			json_member(fp, "mean_before", ch[k].mean_before,
+			    JSON_SHOWN, ", ");
+			json_member(fp, "mean_after", ch[k].mean_after,
+			    JSON_SHOWN, ", ");
+			json_member(fp, "shift", ch[k].shift, JSON_SHOWN, ", ");
+			json_member(fp, "lo", ch[k].lo, JSON_SHOWN, ", ");
+			json_member(fp, "hi", ch[k].hi, JSON_SHOWN, ", ");
+			json_member(fp, "pct", ch[k].pct, JSON_SHOWN, ", ");
+			json_member(fp, "pct_lo", ch[k].pct_lo,
+			    JSON_SHOWN, ", ");
+			json_member(fp, "pct_hi", ch[k].pct_hi,
+			    JSON_SHOWN, ", ");
+			json_member(fp, "p", ch[k].p, JSON_SHOWN, ", ");
 			fprintf(fp, "\"changed\": [");
 			nk = hist_change_keys(hs, first, n, &ch[k], &kc);
 			for (i = 0; i < nk; i++) {

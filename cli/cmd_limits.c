@@ -142,7 +142,7 @@ fail:
 /* One batch of n workers; 0 with run filled, or -1 (message printed). */
 static int
 probe_batch(struct limits *l, const struct lim_probe *p, void *st, int n,
-    struct rs_batch *run)
+    struct rs_batch *row)
 {
 	const char **dirs = NULL, **mounts = NULL, **devs = NULL;
 	struct bind_plan *plan;
@@ -188,8 +188,8 @@ probe_batch(struct limits *l, const struct lim_probe *p, void *st, int n,
 	bs.mounts = mounts;
 	bs.devices = devs;
 	rw = xcalloc((size_t)n, sizeof(*rw));
-	memset(run, 0, sizeof(*run));
-	rc = batch_run(&bs, run, rw);
+	memset(row, 0, sizeof(*row));
+	rc = batch_run(&bs, row, rw);
 	free(rw);
 out:
 	for (i = 0; paths != NULL && i < n; i++)
@@ -207,7 +207,7 @@ static int
 measure(struct limits *l)
 {
 	const struct lim_probe *p;
-	struct rs_batch run;
+	struct rs_batch row;
 	size_t pi, r;
 	void *st;
 	int li, m, failed = 0;
@@ -230,16 +230,16 @@ measure(struct limits *l)
 			continue;
 		}
 		for (li = 0; li < l->nlevels; li++) {
-			if (probe_batch(l, p, st, l->levels[li], &run) != 0) {
+			if (probe_batch(l, p, st, l->levels[li], &row) != 0) {
 				snprintf(l->note[pi], sizeof(l->note[pi]),
 				    "failed");
 				failed++;
 				break;
 			}
-			if (run.status > RS_WARN) {
+			if (row.status > RS_WARN) {
 				warnx("limits: %s %s, %d workers: %s",
 				    p->wl->name, p->opts[0], l->levels[li],
-				    run.reason);
+				    row.reason);
 				snprintf(l->note[pi], sizeof(l->note[pi]),
 				    "failed");
 				failed++;
@@ -250,7 +250,7 @@ measure(struct limits *l)
 					continue;
 				m = metric_index(p->wl, rows[r].metric);
 				if (m >= 0)
-					l->value[r][li] = run.metric[m];
+					l->value[r][li] = row.metric[m];
 			}
 		}
 		p->wl->fini(st);

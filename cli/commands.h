@@ -38,9 +38,4 @@ int	cmd_why(int, char **);		/* cli/cmd_why.c */
 int	cmd_campaign(int, char **);	/* cli/cmd_campaign.c */
 int	cmd_bisect(int, char **);	/* cli/cmd_bisect.c */
 
-extern const struct fsconc_command fsconc_commands[];
-
-/* Run "fsconc help CMD" style lookup; NULL if unknown. */
-const struct fsconc_command *command_find(const char *);
-
 #endif

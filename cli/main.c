@@ -34,7 +34,7 @@ report_main(int argc, char **argv)
 	return (cmd_report(argc, argv));
 }
 
-const struct fsconc_command fsconc_commands[] = {
+static const struct fsconc_command fsconc_commands[] = {
 	{ "run", cmd_run, "run [options]",
 	    "run an experiment, write one result set" },
 	{ "stat", cmd_stat, "stat [-Anqs] [-C column] [-c confidence] "
@@ -71,7 +71,8 @@ const struct fsconc_command fsconc_commands[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
-const struct fsconc_command *
+/* "fsconc help CMD" style lookup; NULL if unknown. */
+static const struct fsconc_command *
 command_find(const char *name)
 {
 	const struct fsconc_command *c;

@@ -245,7 +245,12 @@ mul_sat(uint64_t a, uint64_t b)
 	return (a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b);
 }
 
-size_t
+/*
+ * The length of the valid UTF-8 sequence at s (RFC 3629: no overlong
+ * form, surrogate or code point past U+10FFFF) of a printable character
+ * (no C1 control), 2 to 4; 0 when s starts none (ASCII included).
+ */
+static size_t
 utf8_len(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -340,13 +345,28 @@ json_string(FILE *fp, const char *s)
 	putc('"', fp);
 }
 
+static void
+put_number(FILE *fp, double v, int digits)
+{
+	if (isfinite(v))
+		fprintf(fp, "%.*g", digits, v);
+	else
+		fputs("null", fp);
+}
+
 void
 json_number(FILE *fp, double v)
 {
-	if (isfinite(v))
-		fprintf(fp, "%.10g", v);
-	else
-		fputs("null", fp);
+	put_number(fp, v, JSON_SHOWN);
+}
+
+void
+json_member(FILE *fp, const char *key, double v, int digits,
+    const char *sep)
+{
+	fprintf(fp, "\"%s\": ", key);
+	put_number(fp, v, digits);
+	fputs(sep, fp);
 }
 
 int

@@ -90,24 +90,29 @@ const char *test_hook_env(const char *name);
  */
 void	 json_string(FILE *, const char *);
 /*
- * The length of the valid UTF-8 sequence at s (RFC 3629: no overlong
- * form, surrogate or code point past U+10FFFF) of a printable character
- * (no C1 control), 2 to 4; 0 when s starts none (ASCII included).
- */
-size_t	 utf8_len(const char *s);
-/*
  * Untrusted text made safe for a terminal or a TSV field, as bsdtar
- * escapes names: printable ASCII and utf8_len's characters as they are,
- * \a \b \f \n \r \t \v and \\ by letter, every other byte (ESC, DEL, a
- * byte of no UTF-8 character) as \ooo.  text_escape_char: the escape of
- * the character at s (not at its NUL) into out, its length (1 to 4,
- * unterminated), and in *used the bytes of s it stands for.  put_safe:
- * all of s (NULL: nothing).
+ * escapes names: printable ASCII and printable UTF-8 characters (RFC
+ * 3629: no overlong form, surrogate, C1 control or code point past
+ * U+10FFFF) as they are, \a \b \f \n \r \t \v and \\ by letter, every
+ * other byte (ESC, DEL, a byte of no UTF-8 character) as \ooo.
+ * text_escape_char: the escape of the character at s (not at its NUL)
+ * into out, its length (1 to 4, unterminated), and in *used the bytes of
+ * s it stands for.  put_safe: all of s (NULL: nothing).
  */
 size_t	 text_escape_char(const char *s, char out[4], size_t *used);
 void	 put_safe(FILE *, const char *);
-/* v as a JSON number (%.10g), null when it is not finite. */
+/*
+ * v as a JSON number, null when it is not finite: json_number with
+ * JSON_SHOWN significant digits (what the reports show), json_member as
+ * "key": v then sep, with digits JSON_SHOWN or JSON_EXACT (every bit of
+ * the double: fsconc stat's and the t test's).  key is a literal, not
+ * escaped.
+ */
+#define JSON_SHOWN	10
+#define JSON_EXACT	17
 void	 json_number(FILE *, double);
+void	 json_member(FILE *, const char *key, double v, int digits,
+	    const char *sep);
 
 /* mkdir -p with mode; 0 or -1 with errno. */
 int	 mkdir_p(const char *, mode_t);

@@ -38,6 +38,14 @@ enum memory_guard { MEMORY_GUARD_AUTO, MEMORY_GUARD_NONE, MEMORY_GUARD_TOUCH };
  * has written the batch's file systems to their devices. */
 enum batch_end { BATCH_END_EXIT, BATCH_END_SYNCFS };
 enum bind_distrib { DISTRIB_COMPACT, DISTRIB_SCATTER };
+/* Their names, indexed by value (bind.c: run's option table reads them). */
+extern const char *const bind_level_names[BIND_NUMA + 1];
+extern const char *const bind_distrib_names[DISTRIB_SCATTER + 1];
+const char *bind_level_name(enum bind_level);
+const char *bind_distrib_name(enum bind_distrib);
+/* Name to value; -1 if unknown. */
+int	 bind_level_parse(const char *);
+int	 bind_distrib_parse(const char *);
 
 /* --- topology and binding plans ---------------------------------------- */
 
@@ -196,7 +204,7 @@ struct batch_spec {
  * batch.  Returns 0 when the batch ran (whatever its status), -1 when it
  * could not be started (message printed).
  */
-int	 batch_run(const struct batch_spec *, struct rs_batch *run,
+int	 batch_run(const struct batch_spec *, struct rs_batch *row,
 	    struct rs_worker *workers);
 /* --- memory guard (harness/batch/memguard.c) ----------------------------- */
 

@@ -22,8 +22,6 @@
 
 enum prof_mode { PROF_OFF, PROF_REQUIRED, PROF_OPTIONAL };
 
-/* The profiler program: $FSCONC_PERF, $FSCONC_DTRACE, or the default. */
-const char *profiler_program(enum md_os);
 /*
  * Can this process profile here?  NULL, or why not with the fix
  * (a static string).  The values are those of kernel.perf_event_paranoid,

@@ -302,17 +302,15 @@ struct run_step {
 	int	 warmup;	/* --warmup: before the timed ones, never
 				   averaged */
 };
-/* nlevels * reps steps in the given order; malloc'd. */
-struct run_step *run_order_steps(enum run_order, size_t nlevels, int reps,
-	    unsigned long seed);
 /*
- * nlevels * (reps + preps) steps, preps of each level's repetitions
- * profiled, spread evenly among the timed ones in run order (so that
- * drift falls on both alike and the overhead is measured side by side);
- * repetitions are numbered in run order.  malloc'd.
+ * nlevels * (reps + preps) steps in the given order, preps of each
+ * level's repetitions profiled (run --profile; 0: none), spread evenly
+ * among the timed ones in run order (so that drift falls on both alike
+ * and the overhead is measured side by side); repetitions are numbered
+ * in run order.  malloc'd.
  */
-struct run_step *run_order_steps_profiled(enum run_order, size_t nlevels,
-	    int reps, int preps, unsigned long seed);
+struct run_step *run_order_steps(enum run_order, size_t nlevels, int reps,
+	    int preps, unsigned long seed);
 
 /*
  * The size of the disks of a run whose --disk gave none (sp->size_default):
@@ -330,11 +328,6 @@ const char *idle_guard_name(enum idle_guard);
 const char *memory_guard_name(enum memory_guard);
 const char *run_mode_name(enum run_mode);
 const char *run_layout_name(enum run_layout);
-const char *bind_level_name(enum bind_level);
-const char *bind_distrib_name(enum bind_distrib);
-/* Name to value; -1 if unknown. */
-int	 bind_level_parse(const char *);
-int	 bind_distrib_parse(const char *);
 /* --- idle guard (harness/run/idle.c) ----------------------------------------- */
 
 /* What idle_guard_begin holds for one batch. */
@@ -400,15 +393,6 @@ char	*vary_label(const struct vary *, const char *base, size_t cell);
  * malloc'd.
  */
 char	*vary_meta_key(const struct vary_axis *);
-/*
- * A run configuration for one cell: base with the cell's fs, disk, mode
- * ... and the given label and result root.  Free with
- * vary_cell_config_free, never run_config_free (the rest is base's).
- */
-int	 vary_cell_config(const struct vary *, size_t cell,
-	    const struct run_config *base, const char *label,
-	    const char *results, struct run_config *out);
-void	 vary_cell_config_free(struct run_config *);
 /*
  * The cells' order in one step: 0..ncells-1 (ABAB), or for --order
  * random shuffled by splitmix64 from *state (the --seed, once per run):

@@ -20,7 +20,11 @@
 #include "common/proc.h"
 #include "common/util.h"
 
-void
+/* warn(3) with an explicit errno (glibc has no warnc). */
+static void md_warnc(int, const char *, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
 md_warnc(int e, const char *fmt, ...)
 {
 	va_list ap;
@@ -44,7 +48,7 @@ md_size_arg(uint64_t size, char *buf, size_t len)
 	return (buf);
 }
 
-char *
+static char *
 md_which(const char *tool)
 {
 	static const char sbin[] =
@@ -111,7 +115,8 @@ md_check_tool(const char *tool, char *err, size_t errlen)
 	return (-1);
 }
 
-char *
+/* The tool that makes an fs of this type: newfs(8) for ufs, else mkfs.FS. */
+static char *
 md_newfs_tool(const char *fs)
 {
 	return (strcmp(fs, "ufs") == 0 ? xstrdup("newfs") :

@@ -105,11 +105,8 @@ int	 md_mount(struct md_ctx *, const char *fs, const char *opts,
 int	 md_mkfs(struct md_ctx *, const struct md_spec *, const char *dev);
 char	*md_mkfs_line(const struct md_spec *, const char *dev);
 int	 md_empty_dir(struct md_ctx *, const char *path);
-char	*md_which(const char *);
 const char *md_tool_package(const char *tool);
 int	 md_check_tool(const char *tool, char *err, size_t errlen);
-/* The tool that makes an fs of this type: newfs(8) for ufs, else mkfs.FS. */
-char	*md_newfs_tool(const char *fs);
 /* mount(8) and the newfs tool for spec's fs are there. */
 int	 md_check_fs_tools(const struct md_spec *, char *err, size_t errlen);
 /* Size of the file system mounted at path (statvfs).  0 or -1. */
@@ -118,8 +115,6 @@ int	 md_fs_bytes(const char *path, uint64_t *);
 int	 md_need(enum md_os, const char *what, int root, char *, size_t);
 /* "512m", "2g": size as mdconfig, tmpfs and mount understand it. */
 const char *md_size_arg(uint64_t, char *, size_t);
-/* warn(3) with an explicit errno (glibc has no warnc). */
-void	 md_warnc(int, const char *, ...) __attribute__((format(printf, 2, 3)));
 
 /* state.c: runtime directory (md_rundir is in md.h), records. */
 void	 md_test_delay(void);

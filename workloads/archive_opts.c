@@ -38,7 +38,7 @@ static const struct {
 	{ "secure_noabsolutepaths", ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS },
 };
 
-const char extract_flag_names[] =
+static const char extract_flag_names[] =
     "time perm owner acl xattr fflags mac_metadata unlink no_overwrite "
     "no_overwrite_newer no_autodir sparse clear_nochange_fflags safe_writes "
     "suid";
@@ -176,7 +176,7 @@ static const struct {
 };
 #define NFORMATS	(sizeof(format_table) / sizeof(format_table[0]))
 
-const char extract_format_names[] =
+static const char extract_format_names[] =
     "tar cpio zip 7zip iso9660 ar xar cab lha rar rar5 warc mtree";
 
 int

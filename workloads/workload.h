@@ -177,22 +177,20 @@ void	 archive_image_free(struct archive_image *);
 /* What "tar xf" restores for this user (bsdtar's defaults), plus security. */
 int	 extract_default_flags(void);
 /*
- * "time,perm,owner,acl,xattr,fflags,..." (see extract_flag_names) or
+ * "time,perm,owner,acl,xattr,fflags,..." (archive_opts.c's list) or
  * "default" or "none" (security only), parsed into ARCHIVE_EXTRACT_* bits.
  */
 int	 extract_parse_flags(const char *, int *flags, char *err, size_t errlen);
 /* The canonical comma-separated text of flags, for the meta file. */
 const char *extract_flags_string(int flags, char *buf, size_t len);
-extern const char extract_flag_names[];	/* for usage texts */
 /*
  * Archive formats as a mask: "default" (tar cpio zip 7zip iso9660 ar) and
- * the names in extract_format_names; mtree only when named.
+ * the names archive_opts.c lists; mtree only when named.
  */
 int	 extract_default_formats(void);
 int	 extract_parse_formats(const char *, int *formats, char *err,
 	    size_t errlen);
 const char *extract_formats_string(int formats, char *buf, size_t len);
-extern const char extract_format_names[];
 
 /*
  * Extract an in-memory archive into dir (which must exist).  Returns the

@@ -455,27 +455,18 @@ stat_ec_diff(const struct ec_ci *a, const struct ec_ci *b, double conf,
 
 /* ------------------------------------------------------------------ */
 
-static void
-jnum(FILE *fp, const char *key, double v, const char *sep)
-{
-	if (isfinite(v))
-		fprintf(fp, "\"%s\": %.17g%s", key, v, sep);
-	else
-		fprintf(fp, "\"%s\": null%s", key, sep);
-}
-
 void
 stat_ttest_json(FILE *fp, const struct ttest *t)
 {
 	fputc('{', fp);
-	jnum(fp, "diff", t->diff, ", ");
-	jnum(fp, "diff_hw", t->diff_hw, ", ");
-	jnum(fp, "pct", t->pct, ", ");
-	jnum(fp, "pct_hw", t->pct_hw, ", ");
-	jnum(fp, "t", t->t, ", ");
-	jnum(fp, "df", t->df, ", ");
-	jnum(fp, "p", t->p, ", ");
-	jnum(fp, "s", t->s, ", ");
+	json_member(fp, "diff", t->diff, JSON_EXACT, ", ");
+	json_member(fp, "diff_hw", t->diff_hw, JSON_EXACT, ", ");
+	json_member(fp, "pct", t->pct, JSON_EXACT, ", ");
+	json_member(fp, "pct_hw", t->pct_hw, JSON_EXACT, ", ");
+	json_member(fp, "t", t->t, JSON_EXACT, ", ");
+	json_member(fp, "df", t->df, JSON_EXACT, ", ");
+	json_member(fp, "p", t->p, JSON_EXACT, ", ");
+	json_member(fp, "s", t->s, JSON_EXACT, ", ");
 	fprintf(fp, "\"significant\": %s}", t->significant ? "true" : "false");
 }
 
@@ -500,11 +491,11 @@ stat_json_print(FILE *fp, struct dataset *const *ds, int nds, double conf)
 		fprintf(fp, "    {\"name\": ");
 		json_string(fp, ds[i]->name);
 		fprintf(fp, ", \"n\": %zu, ", ds[i]->n);
-		jnum(fp, "min", ds_min(ds[i]), ", ");
-		jnum(fp, "max", ds_max(ds[i]), ", ");
-		jnum(fp, "median", ds_median(ds[i]), ", ");
-		jnum(fp, "mean", ds_mean(ds[i]), ", ");
-		jnum(fp, "stddev", ds_stddev(ds[i]), "}");
+		json_member(fp, "min", ds_min(ds[i]), JSON_EXACT, ", ");
+		json_member(fp, "max", ds_max(ds[i]), JSON_EXACT, ", ");
+		json_member(fp, "median", ds_median(ds[i]), JSON_EXACT, ", ");
+		json_member(fp, "mean", ds_mean(ds[i]), JSON_EXACT, ", ");
+		json_member(fp, "stddev", ds_stddev(ds[i]), JSON_EXACT, "}");
 		fprintf(fp, "%s\n", i + 1 < nds ? "," : "");
 	}
 	fprintf(fp, "  ],\n  \"comparisons\": [\n");
@@ -516,17 +507,17 @@ stat_json_print(FILE *fp, struct dataset *const *ds, int nds, double conf)
 		jttest(fp, "welch", &tt);
 		stat_mannwhitney(ds[0], ds[i], &mw);
 		fprintf(fp, "      \"mann_whitney\": {");
-		jnum(fp, "u", mw.u, ", ");
-		jnum(fp, "z", mw.z, ", ");
-		jnum(fp, "p", mw.p, ", ");
+		json_member(fp, "u", mw.u, JSON_EXACT, ", ");
+		json_member(fp, "z", mw.z, JSON_EXACT, ", ");
+		json_member(fp, "p", mw.p, JSON_EXACT, ", ");
 		fprintf(fp, "\"exact\": %s},\n", mw.exact ? "true" : "false");
 		fprintf(fp, "      \"ratio\": ");
 		if (stat_ratio_ci(ds[i], ds[0], 1, conf, &rc) == 0) {
 			putc('{', fp);
-			jnum(fp, "ratio", rc.ratio, ", ");
-			jnum(fp, "lo", rc.lo, ", ");
-			jnum(fp, "hi", rc.hi, ", ");
-			jnum(fp, "df", rc.df, ", ");
+			json_member(fp, "ratio", rc.ratio, JSON_EXACT, ", ");
+			json_member(fp, "lo", rc.lo, JSON_EXACT, ", ");
+			json_member(fp, "hi", rc.hi, JSON_EXACT, ", ");
+			json_member(fp, "df", rc.df, JSON_EXACT, ", ");
 			fprintf(fp, "\"method\": \"%s\", \"bounded\": %s}",
 			    rc.method == RATIO_FIELLER ? "fieller" : "delta",
 			    rc.bounded ? "true" : "false");

@@ -533,7 +533,7 @@ reap(struct batch *b, pid_t *pids, int n, double t0,
 }
 
 static void
-finish(struct batch *b, double t0, struct rs_batch *run, struct rs_worker *rw)
+finish(struct batch *b, double t0, struct rs_batch *row, struct rs_worker *rw)
 {
 	const struct batch_spec *sp = b->spec;
 	const struct wl_metric *m;
@@ -542,8 +542,8 @@ finish(struct batch *b, double t0, struct rs_batch *run, struct rs_worker *rw)
 	size_t k;
 	int i, nok;
 
-	run->real = run->user = run->sys = 0;
-	run->nvcsw = run->nivcsw = 0;
+	row->real = row->user = row->sys = 0;
+	row->nvcsw = row->nivcsw = 0;
 	for (i = 0; i < sp->jobs; i++) {
 		s = slot_of(b, i);
 		if (rw[i].status != RS_KILLED) {
@@ -573,26 +573,26 @@ finish(struct batch *b, double t0, struct rs_batch *run, struct rs_worker *rw)
 		rw[i].bytes = s->w.bytes;
 		for (k = 0; k < sp->wl->nmetrics && k < RS_MAX_METRICS; k++)
 			rw[i].metric[k] = s->w.metric[k];
-		run->user += s->user;
-		run->sys += s->sys;
-		run->nvcsw += s->nvcsw;
-		run->nivcsw += s->nivcsw;
-		if (rw[i].status > run->status) {
-			run->status = rw[i].status;
-			snprintf(run->reason, sizeof(run->reason), "%s",
+		row->user += s->user;
+		row->sys += s->sys;
+		row->nvcsw += s->nvcsw;
+		row->nivcsw += s->nivcsw;
+		if (rw[i].status > row->status) {
+			row->status = rw[i].status;
+			snprintf(row->reason, sizeof(row->reason), "%s",
 			    rw[i].reason);
 		}
 	}
-	run->real = last > t0 && t0 > 0 ? last - t0 : 0;
+	row->real = last > t0 && t0 > 0 ? last - t0 : 0;
 	if (b->synced > 0 && t0 > 0)
-		run->real = b->synced - t0;
-	run->dirty = b->dirty;
-	if (b->sync_err[0] != '\0' && run->status < RS_FAILED) {
-		run->status = RS_FAILED;
-		snprintf(run->reason, sizeof(run->reason), "%.*s",
-		    (int)sizeof(run->reason) - 1, b->sync_err);
+		row->real = b->synced - t0;
+	row->dirty = b->dirty;
+	if (b->sync_err[0] != '\0' && row->status < RS_FAILED) {
+		row->status = RS_FAILED;
+		snprintf(row->reason, sizeof(row->reason), "%.*s",
+		    (int)sizeof(row->reason) - 1, b->sync_err);
 	}
-	run->start_skew = first > 0 ? lastgo - first : NAN;
+	row->start_skew = first > 0 ? lastgo - first : NAN;
 	/* Batch metrics from the workers whose figures are valid. */
 	for (k = 0; k < sp->wl->nmetrics && k < RS_MAX_METRICS; k++) {
 		m = &sp->wl->metrics[k];
@@ -610,7 +610,7 @@ finish(struct batch *b, double t0, struct rs_batch *run, struct rs_worker *rw)
 		}
 		if (m->agg == WL_AGG_MEAN && nok > 0)
 			agg /= nok;
-		run->metric[k] = agg;
+		row->metric[k] = agg;
 	}
 }
 
@@ -638,7 +638,7 @@ open_pipes(struct batch *b)
  * worker started is gone again, message printed).
  */
 static int
-run_processes(struct batch *b, struct rs_batch *run, struct rs_worker *rw,
+run_processes(struct batch *b, struct rs_batch *row, struct rs_worker *rw,
     struct os_cpu_times *c0, struct os_cpu_times *c1, double *t0)
 {
 	const struct batch_spec *sp = b->spec;
@@ -651,8 +651,8 @@ run_processes(struct batch *b, struct rs_batch *run, struct rs_worker *rw,
 	for (i = 0; i < sp->jobs; i++) {
 		if ((pids[i] = fork()) == -1) {
 			warn("batch: fork worker %d of %d", i, sp->jobs);
-			run->status = RS_FAILED;
-			snprintf(run->reason, sizeof(run->reason),
+			row->status = RS_FAILED;
+			snprintf(row->reason, sizeof(row->reason),
 			    "fork worker %d: %s", i, strerror(errno));
 			pids[i] = 0;
 			kill_all(b, pids, 0, i);
@@ -687,7 +687,7 @@ run_processes(struct batch *b, struct rs_batch *run, struct rs_worker *rw,
 		kill_all(b, pids, 0, sp->jobs);
 		reap(b, pids, sp->jobs, 0, rw);
 		os_signals_workers(NULL, 0);
-		run->status = RS_FAILED;
+		row->status = RS_FAILED;
 		free(pids);
 		return (0);
 	}
@@ -705,8 +705,8 @@ run_processes(struct batch *b, struct rs_batch *run, struct rs_worker *rw,
 	batch_drain(b);
 	if (os_interrupted) {
 		kill_all(b, pids, 0, sp->jobs);
-		run->status = RS_KILLED;
-		snprintf(run->reason, sizeof(run->reason), "interrupted");
+		row->status = RS_KILLED;
+		snprintf(row->reason, sizeof(row->reason), "interrupted");
 	}
 	closefd(&b->vgate[1]);
 	reap(b, pids, sp->jobs, *t0, rw);
@@ -727,7 +727,7 @@ create_worker(pthread_t *tid, int i, void *arg)
 }
 
 static int
-run_threads(struct batch *b, struct rs_batch *run,
+run_threads(struct batch *b, struct rs_batch *row,
     struct os_cpu_times *c0, struct os_cpu_times *c1, double *t0)
 {
 	const struct batch_spec *sp = b->spec;
@@ -746,7 +746,7 @@ run_threads(struct batch *b, struct rs_batch *run,
 		if ((e = create_worker(&tids[n], n, &args[2 * n])) != 0) {
 			warnx("batch: pthread_create worker %d of %d: %s", n,
 			    sp->jobs, strerror(e));
-			snprintf(run->reason, sizeof(run->reason),
+			snprintf(row->reason, sizeof(row->reason),
 			    "pthread_create worker %d: %s", n, strerror(e));
 			rc = -1;
 			break;
@@ -787,12 +787,12 @@ run_threads(struct batch *b, struct rs_batch *run,
 	free(tids);
 	free(args);
 	if (b->abort)
-		run->status = RS_FAILED;
+		row->status = RS_FAILED;
 	return (rc);
 }
 
 int
-batch_run(const struct batch_spec *sp, struct rs_batch *run,
+batch_run(const struct batch_spec *sp, struct rs_batch *row,
     struct rs_worker *rw)
 {
 	struct os_cpu_times c0, c1;
@@ -804,15 +804,15 @@ batch_run(const struct batch_spec *sp, struct rs_batch *run,
 	size_t len;
 	int i, rc;
 
-	run->jobs = sp->jobs;
-	run->rep = sp->rep;
-	run->status = RS_OK;
-	run->reason[0] = '\0';
-	run->idle = NAN;
-	run->start_skew = NAN;
-	run->steal = run->foreign = run->kthread = NAN;
-	run->dirty = -1;
-	run->disturbed = 0;
+	row->jobs = sp->jobs;
+	row->rep = sp->rep;
+	row->status = RS_OK;
+	row->reason[0] = '\0';
+	row->idle = NAN;
+	row->start_skew = NAN;
+	row->steal = row->foreign = row->kthread = NAN;
+	row->dirty = -1;
+	row->disturbed = 0;
 	memset(&c0, 0, sizeof(c0));
 	memset(&c1, 0, sizeof(c1));
 	memset(rw, 0, (size_t)sp->jobs * sizeof(*rw));
@@ -836,9 +836,9 @@ batch_run(const struct batch_spec *sp, struct rs_batch *run,
 		err[0] = '\0';
 		if (sp->wl->batch_setup(sp->wl_state, &wb, err,
 		    sizeof(err)) != 0) {
-			run->status = RS_FAILED;
-			snprintf(run->reason, sizeof(run->reason), "%.*s",
-			    (int)sizeof(run->reason) - 1, err);
+			row->status = RS_FAILED;
+			snprintf(row->reason, sizeof(row->reason), "%.*s",
+			    (int)sizeof(row->reason) - 1, err);
 			warnx("%s", err);
 			return (0);
 		}
@@ -850,9 +850,9 @@ batch_run(const struct batch_spec *sp, struct rs_batch *run,
 	b.written0 = -1;
 	if (sync_open(&b, err, sizeof(err)) != 0) {
 		sync_close(&b);
-		run->status = RS_FAILED;
-		snprintf(run->reason, sizeof(run->reason), "%.*s",
-		    (int)sizeof(run->reason) - 1, err);
+		row->status = RS_FAILED;
+		snprintf(row->reason, sizeof(row->reason), "%.*s",
+		    (int)sizeof(row->reason) - 1, err);
 		warnx("batch: %s", err);
 		return (0);
 	}
@@ -881,9 +881,9 @@ batch_run(const struct batch_spec *sp, struct rs_batch *run,
 		return (-1);
 	}
 	if (sp->mode == RUN_MODE_THREAD)
-		rc = run_threads(&b, run, &c0, &c1, &t0);
+		rc = run_threads(&b, row, &c0, &c1, &t0);
 	else
-		rc = run_processes(&b, run, rw, &c0, &c1, &t0);
+		rc = run_processes(&b, row, rw, &c0, &c1, &t0);
 	close_pipe(b.ready);
 	close_pipe(b.gate);
 	close_pipe(b.done);
@@ -897,23 +897,23 @@ batch_run(const struct batch_spec *sp, struct rs_batch *run,
 		munmap(b.slots, len);
 		return (-1);
 	}
-	finish(&b, t0, run, rw);
-	if (t0 > 0 && (run->idle = os_idle_share(&c0, &c1)) < 0)
-		run->idle = NAN;
+	finish(&b, t0, row, rw);
+	if (t0 > 0 && (row->idle = os_idle_share(&c0, &c1)) < 0)
+		row->idle = NAN;
 	if (t0 > 0)
-		run->kthread = kt_run_delta(&b.kt0, &b.kt1, sp->devices,
+		row->kthread = kt_run_delta(&b.kt0, &b.kt1, sp->devices,
 		    sp->devices != NULL ? sp->jobs : 0, sp->fstype,
 		    sp->kthreads);
 	/* Kernel threads work for the run: theirs is not foreign. */
-	if (t0 > 0 && disturb_measure(&c0, &c1, run->user + run->sys +
+	if (t0 > 0 && disturb_measure(&c0, &c1, row->user + row->sys +
 	    (b.spin1 - b.spin0) + b.sync_cpu +
-	    (isnan(run->kthread) ? 0 : run->kthread),
-	    &run->steal, &run->foreign) == 0 &&
-	    b.when1 - b.when0 > run->real && run->real > 0) {
+	    (isnan(row->kthread) ? 0 : row->kthread),
+	    &row->steal, &row->foreign) == 0 &&
+	    b.when1 - b.when0 > row->real && row->real > 0) {
 		/* The counters' window is wider than the batch (a preempted
 		 * controller): others' time in it, pro rata. */
-		run->steal *= run->real / (b.when1 - b.when0);
-		run->foreign *= run->real / (b.when1 - b.when0);
+		row->steal *= row->real / (b.when1 - b.when0);
+		row->foreign *= row->real / (b.when1 - b.when0);
 	}
 	if (sp->kt_cost != NULL) {
 		if (b.kt0.cost > *sp->kt_cost)
@@ -929,8 +929,8 @@ batch_run(const struct batch_spec *sp, struct rs_batch *run,
 	kt_snap_free(&b.kt1);
 	kt_snap_free(&b.op0);
 	kt_snap_free(&b.op1);
-	if (run->status != RS_OK && run->reason[0] == '\0')
-		snprintf(run->reason, sizeof(run->reason),
+	if (row->status != RS_OK && row->reason[0] == '\0')
+		snprintf(row->reason, sizeof(row->reason),
 		    "a worker failed before the start gate");
 	munmap(b.slots, len);
 	return (0);

@@ -11,24 +11,24 @@
 #include "harness/batch.h"
 #include "common/util.h"
 
-static const char *const bind_names[] = {
+const char *const bind_level_names[BIND_NUMA + 1] = {
 	[BIND_NONE] = "none", [BIND_PU] = "pu", [BIND_CORE] = "core",
 	[BIND_PACKAGE] = "package", [BIND_NUMA] = "numa",
 };
-static const char *const distrib_names[] = {
+const char *const bind_distrib_names[DISTRIB_SCATTER + 1] = {
 	[DISTRIB_COMPACT] = "compact", [DISTRIB_SCATTER] = "scatter",
 };
 
 const char *
 bind_level_name(enum bind_level b)
 {
-	return (bind_names[b]);
+	return (bind_level_names[b]);
 }
 
 const char *
 bind_distrib_name(enum bind_distrib d)
 {
-	return (distrib_names[d]);
+	return (bind_distrib_names[d]);
 }
 
 int
@@ -36,8 +36,8 @@ bind_level_parse(const char *s)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(bind_names) / sizeof(bind_names[0]); i++)
-		if (strcmp(s, bind_names[i]) == 0)
+	for (i = 0; i <= BIND_NUMA; i++)
+		if (strcmp(s, bind_level_names[i]) == 0)
 			return ((int)i);
 	return (-1);
 }
@@ -47,8 +47,8 @@ bind_distrib_parse(const char *s)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(distrib_names) / sizeof(distrib_names[0]); i++)
-		if (strcmp(s, distrib_names[i]) == 0)
+	for (i = 0; i <= DISTRIB_SCATTER; i++)
+		if (strcmp(s, bind_distrib_names[i]) == 0)
 			return ((int)i);
 	return (-1);
 }

@@ -46,7 +46,8 @@ struct profiler {
 	size_t		 nlocks;
 };
 
-const char *
+/* The profiler program: $FSCONC_PERF, $FSCONC_DTRACE, or the default. */
+static const char *
 profiler_program(enum md_os os)
 {
 	const char *s = getenv(os == MD_OS_FREEBSD ? "FSCONC_DTRACE" :

@@ -228,21 +228,13 @@ jobs_term(const char *s, size_t len, int ncpu, int *v)
 	return (0);
 }
 
-static int
-cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return ((x > y) - (x < y));
-}
-
 int
 parse_jobs_list(const char *spec, int ncpu, int **levels, size_t *n,
     char *err, size_t errlen)
 {
 	const char *p = spec, *end, *dash;
 	int *v = NULL, a, b, k;
-	size_t nv = 0, cap = 0, i, j;
+	size_t nv = 0, cap = 0;
 
 	if (*spec == '\0')
 		goto bad;
@@ -270,12 +262,8 @@ parse_jobs_list(const char *spec, int ncpu, int **levels, size_t *n,
 			break;
 		p = end + 1;
 	}
-	qsort(v, nv, sizeof(*v), cmp_int);
-	for (i = j = 0; i < nv; i++)
-		if (j == 0 || v[j - 1] != v[i])
-			v[j++] = v[i];
 	*levels = v;
-	*n = j;
+	*n = rs_levels_sort(v, nv);
 	return (0);
 bad:
 	free(v);
@@ -285,15 +273,8 @@ bad:
 }
 
 struct run_step *
-run_order_steps(enum run_order order, size_t nlevels, int reps,
+run_order_steps(enum run_order order, size_t nlevels, int reps, int preps,
     unsigned long seed)
-{
-	return (run_order_steps_profiled(order, nlevels, reps, 0, seed));
-}
-
-struct run_step *
-run_order_steps_profiled(enum run_order order, size_t nlevels, int reps,
-    int preps, unsigned long seed)
 {
 	size_t n, i, j, k = 0;
 	struct run_step *s;
@@ -333,14 +314,6 @@ run_order_steps_profiled(enum run_order order, size_t nlevels, int reps,
 }
 
 /* --- the options, as a table -------------------------------------------- */
-
-static const char *const bind_names[] = {	/* as bind.c's, for usage */
-	[BIND_NONE] = "none", [BIND_PU] = "pu", [BIND_CORE] = "core",
-	[BIND_PACKAGE] = "package", [BIND_NUMA] = "numa",
-};
-static const char *const distrib_names[] = {
-	[DISTRIB_COMPACT] = "compact", [DISTRIB_SCATTER] = "scatter",
-};
 
 static int
 set_option(struct run_config *c, const char *arg)
@@ -611,12 +584,11 @@ show_seed(const struct run_config *c, char *buf, size_t len)
 	return (buf);
 }
 
-static const char *
-show_jobs(const struct run_config *c, char *buf, size_t len)
+const char *
+run_levels_text(const struct run_config *c, char *buf, size_t len)
 {
 	size_t i;
 
-	/* The levels -j expanded to, "1,2", not the "1,ncpu" given. */
 	buf[0] = '\0';
 	for (i = 0; i < c->nlevels; i++)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%d",
@@ -740,9 +712,9 @@ static const struct run_opt opts[] = {
 	{ "mode", 0, required_argument, OPT_ENUM, FIELD(mode),
 	    NAMES(mode_names), .flags = O_VARY | O_META },
 	{ "bind", 0, required_argument, OPT_ENUM, FIELD(bind),
-	    NAMES(bind_names), .flags = O_VARY | O_META },
+	    NAMES(bind_level_names), .flags = O_VARY | O_META },
 	{ "distrib", 0, required_argument, OPT_ENUM, FIELD(distrib),
-	    NAMES(distrib_names), .flags = O_META },
+	    NAMES(bind_distrib_names), .flags = O_META },
 	{ "layout", 0, required_argument, OPT_ENUM, FIELD(layout),
 	    NAMES(layout_names), .flags = O_VARY | O_META },
 	{ "order", 0, required_argument, OPT_ENUM, FIELD(order),
@@ -750,7 +722,7 @@ static const struct run_opt opts[] = {
 	{ "seed", 0, required_argument, OPT_FN, .set = set_seed,
 	    .show = show_seed, .flags = O_META, .help = "n" },
 	{ "jobs", 'j', required_argument, OPT_STR, SFIELD(jobs_spec),
-	    .show = show_jobs, .flags = O_META, .help = "jobs" },
+	    .show = run_levels_text, .flags = O_META, .help = "jobs" },
 	{ "reps", 'r', required_argument, OPT_FN, .set = set_reps,
 	    .show = show_reps, .flags = O_META, .help = "reps" },
 	{ "warmup", 0, required_argument, OPT_UINT, FIELD(warmup), .min = 0,

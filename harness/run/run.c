@@ -303,19 +303,19 @@ inject_next(struct run *r)
  * beside the run).
  */
 static int
-disturbed(struct run *r, struct rs_batch *run, double *sharep)
+disturbed(struct run *r, struct rs_batch *row, double *sharep)
 {
 	double share;
 
 	*sharep = NAN;
-	if (run->status > RS_WARN)
+	if (row->status > RS_WARN)
 		return (0);
-	if (r->inject >= 0 && !isnan(run->foreign)) {
-		run->steal = 0;
-		run->foreign = inject_next(r) ? run->real * r->cpu.ncpu +
+	if (r->inject >= 0 && !isnan(row->foreign)) {
+		row->steal = 0;
+		row->foreign = inject_next(r) ? row->real * r->cpu.ncpu +
 		    (double)DISTURB_SLACK_TICKS / r->cpu.hz : 0;
 	}
-	share = disturb_share(run->steal, run->foreign, run->real,
+	share = disturb_share(row->steal, row->foreign, row->real,
 	    r->cpu.ncpu, r->cpu.hz);
 	if (isnan(share))
 		return (0);
@@ -377,7 +377,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	struct rs_worker *rw;
 	struct batch_spec bs;
 	struct idle_hold guard;
-	struct rs_batch run;
+	struct rs_batch row;
 	struct kt_list kt, others;
 	char by[240];
 	double setup = 0, share;
@@ -385,7 +385,7 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	int rc = 0, ran, wait = 0;
 	size_t k;
 
-	memset(&run, 0, sizeof(run));
+	memset(&row, 0, sizeof(row));
 	memset(&kt, 0, sizeof(kt));
 	memset(&others, 0, sizeof(others));
 	if (r->have_spec) {
@@ -426,16 +426,16 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	bs.devices = devices;
 	bs.verify = c->verify;
 	bs.end = c->batch_end;
-	run.profiled = r->steps[step].profiled;
-	run.warmup = r->steps[step].warmup;
-	if (run.profiled && run_profile_begin(r->prof, &bs) != 0 &&
+	row.profiled = r->steps[step].profiled;
+	row.warmup = r->steps[step].warmup;
+	if (row.profiled && run_profile_begin(r->prof, &bs) != 0 &&
 	    c->profile == PROF_REQUIRED) {
 		rc = -1;
 		goto out;
 	}
 	if (idle_guard_begin(c, r->topo, r->plans[li], &guard) != 0) {
-		if (run.profiled)
-			run_profile_end(r->prof, (size_t)li, n, &run, 0);
+		if (row.profiled)
+			run_profile_end(r->prof, (size_t)li, n, &row, 0);
 		rc = -1;
 		goto out;
 	}
@@ -449,46 +449,46 @@ batch_try(struct run *r, size_t step, int try, int *again)
 	bs.fstype = r->have_spec && r->spec.backend != MD_BACKEND_DIR ?
 	    r->spec.fs : NULL;
 	rw = xcalloc((size_t)n, sizeof(*rw));
-	ran = batch_run(&bs, &run, rw);
+	ran = batch_run(&bs, &row, rw);
 	idle_guard_end(&guard);
 	if (ran != 0) {
-		if (run.profiled)
-			run_profile_end(r->prof, (size_t)li, n, &run, 0);
+		if (row.profiled)
+			run_profile_end(r->prof, (size_t)li, n, &row, 0);
 		free(rw);
 		rc = -1;
 		goto out;
 	}
-	run.setup = setup;
-	run.profiled = r->steps[step].profiled;
-	run.warmup = r->steps[step].warmup;
+	row.setup = setup;
+	row.profiled = r->steps[step].profiled;
+	row.warmup = r->steps[step].warmup;
 	kt_list_sort(&others);
 	kt_list_text(&others, 5, by, sizeof(by));
 	r->batch_by = by;
 	/* A profile that failed stops the run unless it was optional. */
-	if (run.profiled && run_profile_end(r->prof, (size_t)li, n, &run,
-	    !os_interrupted && run.status <= RS_WARN) != 0 &&
+	if (row.profiled && run_profile_end(r->prof, (size_t)li, n, &row,
+	    !os_interrupted && row.status <= RS_WARN) != 0 &&
 	    c->profile == PROF_REQUIRED)
 		rc = -1;
 	/* The batch in flight when interrupted is not a measurement. */
 	if (!os_interrupted) {
 		/* A try gate_busy weighs: as gate_set counts its rows. */
-		if (!run.profiled && !run.warmup && run.status <= RS_WARN)
+		if (!row.profiled && !row.warmup && row.status <= RS_WARN)
 			r->ntries++;
 		/*
 		 * perf's own CPU time is no disturbance of a profiled one;
 		 * a warm-up counts for nothing, so nothing is run again.
 		 */
-		if (!run.profiled && !run.warmup &&
-		    disturbed(r, &run, &share)) {
+		if (!row.profiled && !row.warmup &&
+		    disturbed(r, &row, &share)) {
 			wait = try == c->disturb_reruns && r->wait_left > 0;
-			*again = run.disturbed = try < c->disturb_reruns ||
+			*again = row.disturbed = try < c->disturb_reruns ||
 			    wait;
 			if (c->progress)
 				fprintf(stderr, "\r\033[K");
 			warnx("run: jobs %d rep %d: disturbed: steal %.3f s + "
 			    "foreign %.3f s in %.3f s on %d CPUs, above %g%%%s"
-			    "%s: %s", n, run.rep, run.steal, run.foreign,
-			    run.real, r->cpu.ncpu, 100 * c->disturb_limit,
+			    "%s: %s", n, row.rep, row.steal, row.foreign,
+			    row.real, r->cpu.ncpu, 100 * c->disturb_limit,
 			    by[0] != '\0' ? "; other processes: " : "", by,
 			    wait ? "the re-runs ran out: wait for a quiet "
 			    "machine, then once more" : *again ? "run again" :
@@ -506,30 +506,30 @@ batch_try(struct run *r, size_t step, int try, int *again)
 				}
 			}
 		}
-		rs_add_batch(r->rs, &run);
+		rs_add_batch(r->rs, &row);
 		/* workers.tsv: the workers of batches that count. */
-		for (i = 0; i < n && !*again && !run.warmup; i++)
+		for (i = 0; i < n && !*again && !row.warmup; i++)
 			rs_add_worker(r->rs, &rw[i]);
 		if (rs_commit_due(r->rs, RUN_COMMIT_SECONDS) == -1)
 			rc = -1;
-		if (isnan(r->skew) || run.start_skew > r->skew)
-			r->skew = run.start_skew;
-		if (run.disturbed) {
+		if (isnan(r->skew) || row.start_skew > r->skew)
+			r->skew = row.start_skew;
+		if (row.disturbed) {
 			/* kept in runs.tsv, never averaged in */
-		} else if (run.status <= RS_WARN) {
+		} else if (row.status <= RS_WARN) {
 			/* never averaged */
-			if (!run.profiled && !run.warmup) {
-				ds_add(r->real[li], run.real);
-				if (!isnan(run.idle)) {
-					r->idle[li] += run.idle;
+			if (!row.profiled && !row.warmup) {
+				ds_add(r->real[li], row.real);
+				if (!isnan(row.idle)) {
+					r->idle[li] += row.idle;
 					r->nidle[li]++;
 				}
-				if (run.dirty >= 0) {
-					r->dirty[li] += (double)run.dirty;
+				if (row.dirty >= 0) {
+					r->dirty[li] += (double)row.dirty;
 					r->ndirty[li]++;
 				}
-				if (!isnan(run.kthread)) {
-					r->ktsum[li] += run.kthread;
+				if (!isnan(row.kthread)) {
+					r->ktsum[li] += row.kthread;
 					r->nkt[li]++;
 					for (k = 0; k < kt.n; k++)
 						kt_list_add(&r->kt[li],
@@ -540,8 +540,8 @@ batch_try(struct run *r, size_t step, int try, int *again)
 			r->nbad++;
 			if (c->progress)
 				fprintf(stderr, "\r\033[K");
-			warnx("run: jobs %d rep %d: %s: %s", n, run.rep,
-			    rs_status_name(run.status), run.reason);
+			warnx("run: jobs %d rep %d: %s: %s", n, row.rep,
+			    rs_status_name(row.status), row.reason);
 		}
 	}
 	free(rw);
@@ -676,8 +676,8 @@ run_setup(struct run *r)
 	}
 	/* Profiled batches are extra repetitions among the timed ones. */
 	reps = c->profile != PROF_OFF ? c->profile_reps : 0;
-	r->steps = run_order_steps_profiled(c->order, c->nlevels, c->reps,
-	    reps, c->seed);
+	r->steps = run_order_steps(c->order, c->nlevels, c->reps, reps,
+	    c->seed);
 	r->nsteps = c->nlevels * (size_t)(c->reps + reps);
 	if (c->warmup > 0)
 		add_warmup(r);

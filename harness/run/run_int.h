@@ -105,6 +105,13 @@ void	 run_prec_meta(struct run *);
 /* The summary's precision lines. */
 void	 run_prec_summary(struct run *, FILE *);
 
+/*
+ * options.c: the levels -j expanded to, "1,2" (not the "1,ncpu" given),
+ * into buf: meta's jobs and the plan's levels.
+ */
+const char *run_levels_text(const struct run_config *, char *buf,
+	    size_t len);
+
 /* run_meta.c: what a run writes before its first batch. */
 /* --dry-run: the plan, nothing made; EXIT_OK. */
 int	 run_dry_run(struct run *);
@@ -124,11 +131,11 @@ int	 run_disturbed_gate(const struct run *, struct gate *g);
 void	 run_kthreads_write(struct run *);
 
 /*
- * The profile of one experiment (run_profile.c): profiled
- * batches are extra repetitions among the timed ones (run_order_steps_
- * profiled; runs.tsv profiled=1), never averaged; their stacks are merged per level into the set's
- * profile/ directory after each, and their real times give the
- * profiling overhead.
+ * The profile of one experiment (run_profile.c): profiled batches are
+ * extra repetitions among the timed ones (run_order_steps; runs.tsv
+ * profiled=1), never averaged; their stacks are merged per level into
+ * the set's profile/ directory after each, and their real times give
+ * the profiling overhead.
  */
 struct run_profile;
 struct dataset;

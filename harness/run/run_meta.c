@@ -12,20 +12,12 @@
 #include "analysis/kconfig.h"
 #include "run_int.h"
 
-static void
-print_levels(FILE *fp, const struct run_config *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->nlevels; i++)
-		fprintf(fp, "%s%d", i ? "," : "", c->levels[i]);
-}
-
 int
 run_dry_run(struct run *r)
 {
 	const struct run_config *c = r->cfg;
 	char buf[256], host[256], label[256], cpubuf[4 * CPU_LIST_TEXT];
+	char levels[1024];
 	size_t i;
 	int ndisks;
 
@@ -45,9 +37,8 @@ run_dry_run(struct run *r)
 		printf("archive: %s\n", c->archive);
 	for (i = 0; i < c->nwopts; i++)
 		printf("option: %s=%s\n", c->wopts[i].key, c->wopts[i].value);
-	printf("levels: ");
-	print_levels(stdout, c);
-	printf(" (ncpu %d)\n", r->ncpu);
+	printf("levels: %s (ncpu %d)\n", run_levels_text(c, levels,
+	    sizeof(levels)), r->ncpu);
 	printf("repetitions: %d, order %s", c->reps, run_order_name(c->order));
 	if (c->order == RUN_ORDER_RANDOM)
 		printf(" (seed %lu)", c->seed);

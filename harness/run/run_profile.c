@@ -209,7 +209,7 @@ locks_merge(struct lock_stats *to, const struct lock_stats *from)
 
 int
 run_profile_end(struct run_profile *p, size_t li, int jobs,
-    const struct rs_batch *run, int keep)
+    const struct rs_batch *row, int keep)
 {
 	struct prof_folded f;
 	struct lock_stats l;
@@ -226,7 +226,7 @@ run_profile_end(struct run_profile *p, size_t li, int jobs,
 		p->cur = NULL;
 		if (p->err[0] != '\0') {
 			warnx("run: --profile: jobs %d rep %d: %s", jobs,
-			    run->rep, p->err);
+			    row->rep, p->err);
 			return (-1);
 		}
 		return (0);
@@ -235,7 +235,7 @@ run_profile_end(struct run_profile *p, size_t li, int jobs,
 	    sizeof(err));
 	p->cur = NULL;
 	if (rc != 0) {
-		warnx("run: --profile: jobs %d rep %d: %s", jobs, run->rep,
+		warnx("run: --profile: jobs %d rep %d: %s", jobs, row->rep,
 		    err);
 		return (-1);
 	}
@@ -243,7 +243,7 @@ run_profile_end(struct run_profile *p, size_t li, int jobs,
 		prof_folded_add(&p->folded[li], f.v[i].stack, f.v[i].count);
 	prof_folded_sort(&p->folded[li]);
 	prof_folded_free(&f);
-	ds_add(p->real[li], run->real);
+	ds_add(p->real[li], row->real);
 	path = xasprintf("%s/jobs-%d.folded", p->dir, jobs);
 	rc |= write_table(path, w_folded, &p->folded[li]);
 	free(path);

@@ -23,7 +23,24 @@
 #define CELL_STRINGS(c)	{ &(c)->fs, &(c)->mount_opts, &(c)->newfs_opts, \
 	    &(c)->disk, &(c)->label, &(c)->results }
 
-int
+static void
+vary_cell_config_free(struct run_config *c)
+{
+	char **own[] = CELL_STRINGS(c);
+	size_t i;
+
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		free(*own[i]);
+		*own[i] = NULL;
+	}
+}
+
+/*
+ * A run configuration for one cell: base with the cell's fs, disk, mode
+ * ... and the given label and result root.  Free with
+ * vary_cell_config_free, never run_config_free (the rest is base's).
+ */
+static int
 vary_cell_config(const struct vary *v, size_t cell,
     const struct run_config *base, const char *label, const char *results,
     struct run_config *out)
@@ -50,18 +67,6 @@ vary_cell_config(const struct vary *v, size_t cell,
 bad:
 	vary_cell_config_free(out);
 	return (-1);
-}
-
-void
-vary_cell_config_free(struct run_config *c)
-{
-	char **own[] = CELL_STRINGS(c);
-	size_t i;
-
-	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
-		free(*own[i]);
-		*own[i] = NULL;
-	}
 }
 
 int

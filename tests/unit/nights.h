@@ -101,7 +101,7 @@ static inline int
 nights_write(const char *root, const struct night_spec *sp)
 {
 	struct rs_writer *w;
-	struct rs_batch run;
+	struct rs_batch row;
 	uint64_t st = sp->seed;
 	double t[4 * 64];
 	char stamp[32], *from, *to, *slash;
@@ -125,15 +125,15 @@ nights_write(const char *root, const struct night_spec *sp)
 		}
 		for (l = 0; l < sp->nlevels; l++)
 			for (r = 0; r < sp->reps; r++) {
-				memset(&run, 0, sizeof(run));
-				run.jobs = sp->levels[l];
-				run.rep = r + 1;
-				run.real = t[l * sp->reps + r];
-				run.user = run.sys = NAN;
-				run.nvcsw = run.nivcsw = -1;
-				run.idle = run.setup = run.start_skew = NAN;
-				run.status = RS_OK;
-				rs_add_batch(w, &run);
+				memset(&row, 0, sizeof(row));
+				row.jobs = sp->levels[l];
+				row.rep = r + 1;
+				row.real = t[l * sp->reps + r];
+				row.user = row.sys = NAN;
+				row.nvcsw = row.nivcsw = -1;
+				row.idle = row.setup = row.start_skew = NAN;
+				row.status = RS_OK;
+				rs_add_batch(w, &row);
 			}
 		from = xstrdup(rs_path(w));
 		if (rs_close(w) != 0) {

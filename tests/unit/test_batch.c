@@ -45,7 +45,7 @@ one(enum run_mode mode, enum bind_level bind)
 	struct batch_spec bs;
 	struct bind_plan *p;
 	hwloc_topology_t t;
-	struct rs_batch run;
+	struct rs_batch row;
 	hwloc_bitmap_t set;
 	char err[256];
 	int i, ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
@@ -60,17 +60,17 @@ one(enum run_mode mode, enum bind_level bind)
 	bs.mode = mode;
 	bs.topo = t;
 	bs.plan = p;
-	memset(&run, 0, sizeof(run));
-	assert_int_equal(batch_run(&bs, &run, rw), 0);
-	assert_int_equal(run.status, RS_OK);
-	assert_int_equal(run.jobs, 3);
-	assert_int_equal(run.rep, 7);
-	assert_true(run.real > 0);
+	memset(&row, 0, sizeof(row));
+	assert_int_equal(batch_run(&bs, &row, rw), 0);
+	assert_int_equal(row.status, RS_OK);
+	assert_int_equal(row.jobs, 3);
+	assert_int_equal(row.rep, 7);
+	assert_true(row.real > 0);
 	/* Sub-tick thread times may all land in user or all in sys. */
-	assert_true(run.user + run.sys > 0);
-	assert_true(isnan(run.idle) || (run.idle >= 0 && run.idle <= 1));
+	assert_true(row.user + row.sys > 0);
+	assert_true(isnan(row.idle) || (row.idle >= 0 && row.idle <= 1));
 	/* Every worker passed the gate, within the batch's time. */
-	assert_true(run.start_skew >= 0 && run.start_skew <= run.real);
+	assert_true(row.start_skew >= 0 && row.start_skew <= row.real);
 	set = hwloc_bitmap_alloc();
 	for (i = 0; i < 3; i++) {
 		/* It ran where it was bound, at the start and at the end. */
@@ -90,13 +90,13 @@ one(enum run_mode mode, enum bind_level bind)
 		assert_int_equal(rw[i].worker, i);
 		assert_int_equal(rw[i].status, RS_OK);
 		assert_int_equal(rw[i].entries, 200000);
-		assert_true(rw[i].real > 0 && rw[i].real <= run.real);
+		assert_true(rw[i].real > 0 && rw[i].real <= row.real);
 		assert_true(rw[i].metric[0] > 0);
 		assert_int_equal(rw[i].cpuset[0] == '\0', bind == BIND_NONE);
 	}
 	/* rate is a sum over the workers. */
-	assert_true(fabs(run.metric[0] - (rw[0].metric[0] + rw[1].metric[0] +
-	    rw[2].metric[0])) < 1e-6 * run.metric[0]);
+	assert_true(fabs(row.metric[0] - (rw[0].metric[0] + rw[1].metric[0] +
+	    rw[2].metric[0])) < 1e-6 * row.metric[0]);
 	wl_calib.fini(bs.wl_state);
 	bind_plan_free(p);
 	hwloc_topology_destroy(t);
@@ -123,7 +123,7 @@ test_batch_killed(void **state)
 {
 	struct rs_worker rw[2];
 	struct batch_spec bs;
-	struct rs_batch run;
+	struct rs_batch row;
 
 	(void)state;
 	memset(&bs, 0, sizeof(bs));
@@ -132,14 +132,14 @@ test_batch_killed(void **state)
 	bs.jobs = 2;
 	bs.rep = 1;
 	bs.mode = RUN_MODE_PROCESS;
-	memset(&run, 0, sizeof(run));
-	assert_int_equal(batch_run(&bs, &run, rw), 0);
-	assert_int_equal(run.status, RS_KILLED);
+	memset(&row, 0, sizeof(row));
+	assert_int_equal(batch_run(&bs, &row, rw), 0);
+	assert_int_equal(row.status, RS_KILLED);
 	assert_int_equal(rw[0].status, RS_OK);
 	assert_int_equal(rw[1].status, RS_KILLED);
-	assert_non_null(strstr(run.reason, "signal 9"));
+	assert_non_null(strstr(row.reason, "signal 9"));
 	/* The killed worker's rate is not in the batch figure. */
-	assert_true(run.metric[0] == rw[0].metric[0]);
+	assert_true(row.metric[0] == rw[0].metric[0]);
 	wl_calib.fini(bs.wl_state);
 }
 
@@ -163,7 +163,7 @@ test_batch_thread_create_fails(void **state)
 	struct workload wl = wl_calib;
 	struct rs_worker rw[4];
 	struct batch_spec bs;
-	struct rs_batch run;
+	struct rs_batch row;
 
 	(void)state;
 	wl.worker_cleanup = count_cleanup;
@@ -173,14 +173,14 @@ test_batch_thread_create_fails(void **state)
 	bs.jobs = 4;
 	bs.rep = 1;
 	bs.mode = RUN_MODE_THREAD;
-	memset(&run, 0, sizeof(run));
+	memset(&row, 0, sizeof(row));
 	cleanups = 0;
 	setenv("FSCONC_TEST_THREAD_FAIL", "2", 1);
-	assert_int_equal(batch_run(&bs, &run, rw), -1);
+	assert_int_equal(batch_run(&bs, &row, rw), -1);
 	unsetenv("FSCONC_TEST_THREAD_FAIL");
 	assert_int_equal(cleanups, 2);
-	assert_int_equal(run.status, RS_FAILED);
-	assert_non_null(strstr(run.reason, "pthread_create worker 2"));
+	assert_int_equal(row.status, RS_FAILED);
+	assert_non_null(strstr(row.reason, "pthread_create worker 2"));
 	wl_calib.fini(bs.wl_state);
 }
 
@@ -206,7 +206,7 @@ test_batch_setup_fails(void **state)
 	struct workload wl = wl_calib;
 	struct rs_worker rw[3];
 	struct batch_spec bs;
-	struct rs_batch run;
+	struct rs_batch row;
 	int i;
 
 	(void)state;
@@ -218,15 +218,15 @@ test_batch_setup_fails(void **state)
 	bs.rep = 1;
 	for (i = 0; i < 400; i++) {
 		bs.mode = i % 2 ? RUN_MODE_THREAD : RUN_MODE_PROCESS;
-		memset(&run, 0, sizeof(run));
-		assert_int_equal(batch_run(&bs, &run, rw), 0);
+		memset(&row, 0, sizeof(row));
+		assert_int_equal(batch_run(&bs, &row, rw), 0);
 		if (rw[0].status != RS_FAILED ||
 		    strstr(rw[0].reason, "setup failing as asked") == NULL)
 			fail_msg("batch %d (%s): worker 0: status %d, \"%s\"",
 			    i, i % 2 ? "threads" : "processes", rw[0].status,
 			    rw[0].reason);
-		assert_int_equal(run.status, RS_FAILED);
-		assert_null(strstr(run.reason, "signal"));
+		assert_int_equal(row.status, RS_FAILED);
+		assert_null(strstr(row.reason, "signal"));
 	}
 	wl_calib.fini(bs.wl_state);
 }
@@ -331,7 +331,7 @@ test_worker_sighup(void **state)
 	struct os_signals saved;
 	struct rs_worker rw[1];
 	struct batch_spec bs;
-	struct rs_batch run;
+	struct rs_batch row;
 
 	(void)state;
 	memset(&bs, 0, sizeof(bs));
@@ -339,9 +339,9 @@ test_worker_sighup(void **state)
 	bs.jobs = 1;
 	bs.rep = 1;
 	bs.mode = RUN_MODE_PROCESS;
-	memset(&run, 0, sizeof(run));
+	memset(&row, 0, sizeof(row));
 	os_signals_begin(OS_SIG_ORDERLY, NULL, &saved);
-	assert_int_equal(batch_run(&bs, &run, rw), 0);
+	assert_int_equal(batch_run(&bs, &row, rw), 0);
 	os_signals_end(&saved);
 	assert_int_equal(os_interrupted, 0);
 	assert_int_equal(rw[0].status, RS_KILLED);
@@ -376,7 +376,7 @@ test_verify_interrupted(void **state)
 	struct os_signals saved;
 	struct rs_worker rw[1];
 	struct batch_spec bs;
-	struct rs_batch run;
+	struct rs_batch row;
 
 	(void)state;
 	memset(&bs, 0, sizeof(bs));
@@ -385,9 +385,9 @@ test_verify_interrupted(void **state)
 	bs.rep = 1;
 	bs.verify = 1;
 	bs.mode = RUN_MODE_PROCESS;
-	memset(&run, 0, sizeof(run));
+	memset(&row, 0, sizeof(row));
 	os_signals_begin(OS_SIG_ORDERLY, NULL, &saved);
-	assert_int_equal(batch_run(&bs, &run, rw), 0);
+	assert_int_equal(batch_run(&bs, &row, rw), 0);
 	os_signals_end(&saved);
 	assert_int_equal(os_interrupted, 1);
 	assert_int_equal(rw[0].status, RS_KILLED);

@@ -88,7 +88,7 @@ test_orders(void **state)
 	int seen[3][5], i, last[3];
 
 	(void)state;
-	s = run_order_steps(RUN_ORDER_INTERLEAVED, 2, 3, 0);
+	s = run_order_steps(RUN_ORDER_INTERLEAVED, 2, 3, 0, 0);
 	assert_int_equal(s[0].level, 0);
 	assert_int_equal(s[1].level, 1);
 	assert_int_equal(s[1].rep, 1);
@@ -97,7 +97,7 @@ test_orders(void **state)
 	assert_int_equal(s[5].level, 1);
 	assert_int_equal(s[5].rep, 3);
 	free(s);
-	s = run_order_steps(RUN_ORDER_SEQUENTIAL, 2, 3, 0);
+	s = run_order_steps(RUN_ORDER_SEQUENTIAL, 2, 3, 0, 0);
 	assert_int_equal(s[2].level, 0);
 	assert_int_equal(s[2].rep, 3);
 	assert_int_equal(s[3].level, 1);
@@ -105,7 +105,7 @@ test_orders(void **state)
 	free(s);
 
 	/* Random: each (level, rep) once; reps count up in time order. */
-	s = run_order_steps(RUN_ORDER_RANDOM, 3, 5, 42);
+	s = run_order_steps(RUN_ORDER_RANDOM, 3, 5, 0, 42);
 	/* splitmix64 from the seed: this order on every OS. */
 	for (i = 0; i < 15; i++)
 		assert_int_equal(s[i].level,
@@ -119,14 +119,14 @@ test_orders(void **state)
 	}
 	for (i = 0; i < 15; i++)
 		assert_int_equal(seen[i / 5][i % 5], 1);
-	s2 = run_order_steps(RUN_ORDER_RANDOM, 3, 5, 42);
+	s2 = run_order_steps(RUN_ORDER_RANDOM, 3, 5, 0, 42);
 	assert_memory_equal(s, s2, 15 * sizeof(*s));
 	free(s2);
-	s2 = run_order_steps(RUN_ORDER_RANDOM, 3, 5, 43);
+	s2 = run_order_steps(RUN_ORDER_RANDOM, 3, 5, 0, 43);
 	assert_memory_not_equal(s, s2, 15 * sizeof(*s));
 	free(s2);
 	/* Not simply interleaved. */
-	s2 = run_order_steps(RUN_ORDER_INTERLEAVED, 3, 5, 42);
+	s2 = run_order_steps(RUN_ORDER_INTERLEAVED, 3, 5, 0, 42);
 	assert_memory_not_equal(s, s2, 15 * sizeof(*s));
 	free(s2);
 	free(s);
@@ -143,17 +143,17 @@ test_orders_profiled(void **state)
 
 	(void)state;
 	/* 4 timed + 2 profiled: the profiled are the 2nd and the 5th. */
-	s = run_order_steps_profiled(RUN_ORDER_INTERLEAVED, 2, 4, 2, 0);
+	s = run_order_steps(RUN_ORDER_INTERLEAVED, 2, 4, 2, 0);
 	for (i = 0; i < 12; i++)
 		assert_int_equal(s[i].profiled, s[i].rep == 2 ||
 		    s[i].rep == 5);
 	free(s);
-	s = run_order_steps_profiled(RUN_ORDER_INTERLEAVED, 2, 4, 0, 0);
+	s = run_order_steps(RUN_ORDER_INTERLEAVED, 2, 4, 0, 0);
 	for (i = 0; i < 8; i++)
 		assert_int_equal(s[i].profiled, 0);
 	free(s);
 	for (o = 0; o < 3; o++) {
-		s = run_order_steps_profiled(orders[o], 3, 10, 3, 7);
+		s = run_order_steps(orders[o], 3, 10, 3, 7);
 		memset(nprof, 0, sizeof(nprof));
 		memset(n, 0, sizeof(n));
 		for (i = 0; i < 39; i++) {

@@ -202,20 +202,20 @@ batch(struct fixture *f, double real, int keep)
 {
 	static const pid_t workers[] = { 100, 101 };
 	struct batch_spec bs;
-	struct rs_batch run;
+	struct rs_batch row;
 
 	memset(&bs, 0, sizeof(bs));
-	memset(&run, 0, sizeof(run));
-	run.jobs = 2;
-	run.rep = 1;
-	run.real = real;
-	run.profiled = 1;
+	memset(&row, 0, sizeof(row));
+	row.jobs = 2;
+	row.rep = 1;
+	row.real = real;
+	row.profiled = 1;
 	assert_int_equal(run_profile_begin(f->p, &bs), 0);
 	assert_non_null(bs.at_release);
 	assert_non_null(bs.at_done);
 	bs.at_release(bs.hook, workers, 2);
 	bs.at_done(bs.hook);
-	return (run_profile_end(f->p, 0, 2, &run, keep));
+	return (run_profile_end(f->p, 0, 2, &row, keep));
 }
 
 static void

@@ -217,6 +217,26 @@ test_json_string(void **state)
 	free(buf);
 }
 
+/* Numbers: the reports' ten digits, fsconc stat's every bit, null. */
+static void
+test_json_member(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(fp = open_memstream(&buf, &len));
+	json_member(fp, "a", 0.1, JSON_SHOWN, ", ");
+	json_member(fp, "b", 0.1, JSON_EXACT, ", ");
+	json_member(fp, "c", NAN, JSON_EXACT, "");
+	json_number(fp, 2.0 / 3.0);
+	fclose(fp);
+	assert_string_equal(buf, "\"a\": 0.1, \"b\": 0.10000000000000001, "
+	    "\"c\": null0.6666666667");
+	free(buf);
+}
+
 /* Saturating sums and products: four 4 EiB sizes are not 0. */
 static void
 test_saturate(void **state)
@@ -511,6 +531,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_json_member),
 		cmocka_unit_test(test_put_safe),
 		cmocka_unit_test(test_saturate),
 		cmocka_unit_test(test_parse_duration_refusals),
