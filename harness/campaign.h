@@ -109,9 +109,6 @@ int	 campaign_parser_finish(struct campaign_parser *, int check_host);
 void	 campaign_parser_free(struct campaign_parser *);
 /* 1 when key is a configuration's (kernel, cmdline, sysctl:...). */
 int	 campaign_key_is_config(const char *key);
-/* The same for a file on disk, read through read_bounded. */
-int	 campaign_file_load(const char *path, enum md_os os, int check_host,
-	    struct campaign_file *, char *err, size_t errlen);
 void	 campaign_file_free(struct campaign_file *);
 /*
  * The run configuration of the file's run options (run's parser:

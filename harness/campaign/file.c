@@ -692,24 +692,6 @@ bad:
 	return (-1);
 }
 
-int
-campaign_file_load(const char *path, enum md_os os, int check_host,
-    struct campaign_file *f, char *err, size_t errlen)
-{
-	char *text;
-	size_t len;
-	int rv;
-
-	memset(f, 0, sizeof(*f));
-	if ((text = read_bounded(path, 0, CAMPAIGN_FILE_MAX, &len, err,
-	    errlen)) == NULL)
-		return (-1);
-	rv = campaign_file_parse(text, len, path, os, check_host, f, err,
-	    errlen);
-	free(text);
-	return (rv);
-}
-
 void
 campaign_file_free(struct campaign_file *f)
 {
