@@ -50,11 +50,15 @@ int	 kconfig_parse(const char *text, size_t len, const char *what,
 	    struct kconfig *k, char *err, size_t errlen);
 /*
  * Read and parse the file at path, plain or gzip'd (told by its first
- * bytes), no larger than KCONFIG_MAX_BYTES either way.  0, or -1 with
- * "path: cause" in err.
+ * bytes), no larger than KCONFIG_MAX_BYTES either way.  flags:
+ * KCONFIG_NOFOLLOW, never through a symbolic link; KCONFIG_UNSET, the
+ * options set to n kept, valued "n" (a fragment's wants: harness/
+ * reboot's build checks them).  0, or -1 with "path: cause" in err.
  */
-int	 kconfig_read(const char *path, struct kconfig *k, char *err,
-	    size_t errlen);
+#define KCONFIG_NOFOLLOW	0x1
+#define KCONFIG_UNSET		0x2
+int	 kconfig_read(const char *path, int flags, struct kconfig *k,
+	    char *err, size_t errlen);
 void	 kconfig_free(struct kconfig *);
 /* The value of option name (without CONFIG_), or NULL: not set. */
 const char *kconfig_get(const struct kconfig *, const char *name);

@@ -115,8 +115,9 @@ kconfig_hash(struct kconfig *k)
 		snprintf(k->hash + 2 * i, 3, "%02x", digest[i]);
 }
 
-int
-kconfig_parse(const char *text, size_t len, const char *what,
+/* kconfig_parse; keep_unset: the options set to n stay, valued "n". */
+static int
+parse(const char *text, size_t len, const char *what, int keep_unset,
     struct kconfig *k, char *err, size_t errlen)
 {
 	struct parsed *v = NULL;
@@ -219,7 +220,7 @@ kconfig_parse(const char *text, size_t len, const char *what,
 		}
 	k->opt = xcalloc(nv, sizeof(*k->opt));
 	for (i = j = 0; i < nv; i++) {
-		if (v[i].unset) {
+		if (v[i].unset && !keep_unset) {
 			free(v[i].o.name);
 			free(v[i].o.value);
 		} else
@@ -232,6 +233,13 @@ kconfig_parse(const char *text, size_t len, const char *what,
 bad:
 	parsed_free(v, nv);
 	return (-1);
+}
+
+int
+kconfig_parse(const char *text, size_t len, const char *what,
+    struct kconfig *k, char *err, size_t errlen)
+{
+	return (parse(text, len, what, 0, k, err, errlen));
 }
 
 /* A gzip stream's contents, at most KCONFIG_MAX_BYTES: libarchive's raw
@@ -291,14 +299,16 @@ fail:
 }
 
 int
-kconfig_read(const char *path, struct kconfig *k, char *err, size_t errlen)
+kconfig_read(const char *path, int flags, struct kconfig *k, char *err,
+    size_t errlen)
 {
 	char *buf, *text;
 	size_t len, tlen;
 	int rc;
 
 	memset(k, 0, sizeof(*k));
-	if ((buf = read_bounded(path, 0, (off_t)KCONFIG_MAX_BYTES, &len, err,
+	if ((buf = read_bounded(path, flags & KCONFIG_NOFOLLOW ?
+	    OPEN_NOFOLLOW : 0, (off_t)KCONFIG_MAX_BYTES, &len, err,
 	    errlen)) == NULL) {
 		if (errno == EFBIG)
 			set_err(err, errlen, "%s: larger than a config may be "
@@ -315,7 +325,7 @@ kconfig_read(const char *path, struct kconfig *k, char *err, size_t errlen)
 		text = buf;
 		tlen = len;
 	}
-	rc = kconfig_parse(text, tlen, path, k, err, errlen);
+	rc = parse(text, tlen, path, flags & KCONFIG_UNSET, k, err, errlen);
 	free(text);
 	return (rc);
 }
@@ -428,7 +438,7 @@ kconfig_running(const char *release, struct kconfig *k, char *src,
 		return (1);
 	}
 	snprintf(src, srclen, "%s", path);
-	if (kconfig_read(path, k, err, errlen) != 0) {
+	if (kconfig_read(path, 0, k, err, errlen) != 0) {
 		snprintf(src, srclen, "unavailable");
 		return (-1);
 	}

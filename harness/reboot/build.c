@@ -22,12 +22,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/kconfig.h"
 #include "harness/reboot.h"
 #include "common/proc.h"
 #include "common/util.h"
 
-/* A fragment or .config read whole: bytes (a kernel's is ~300 KiB). */
-#define CONFIG_FILE_MAX		(16 << 20)
 /* A Kconfig file searched for a symbol: bytes. */
 #define KCONFIG_FILE_MAX	(4 << 20)
 /* The options a job's fragments may ask for. */
@@ -235,97 +234,51 @@ reboot_checkout(const struct reboot_ctx *ctx, const struct reboot_build *b,
 
 /* --- the config --------------------------------------------------------- */
 
-/* One option a fragment asks for: CONFIG_X and its value ("n": unset). */
+/* One option a fragment asks for: X (of CONFIG_X) and its value ("n":
+   unset), pointing into the fragments' configs. */
 struct want {
-	char		*name;		/* CONFIG_X */
-	char		*value;
+	const char	*name;
+	const char	*value;
 	const char	*fragment;	/* the last that set it */
 };
 
-/*
- * Line of a config file: the option it sets and its value ("n" for "#
- * CONFIG_X is not set"), pointing into line, which is changed.  0, or
- * -1 for a line that sets none (a comment, a blank line).
- */
-static int
-option_line(char *line, char **name, char **value)
-{
-	size_t n;
-
-	if (strncmp(line, "# CONFIG_", 9) == 0) {
-		n = strspn(line + 2, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		    "abcdefghijklmnopqrstuvwxyz0123456789_");
-		if (strcmp(line + 2 + n, " is not set") != 0)
-			return (-1);
-		line[2 + n] = '\0';
-		*name = line + 2;
-		*value = "n";
-		return (0);
-	}
-	if (strncmp(line, "CONFIG_", 7) != 0)
-		return (-1);
-	n = strspn(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "abcdefghijklmnopqrstuvwxyz0123456789_");
-	if (line[n] != '=')
-		return (-1);
-	line[n] = '\0';
-	*name = line;
-	*value = line + n + 1;
-	return (0);
-}
-
 /* Every option the fragments ask for, the last word winning (as
-   merge_config.sh's).  0, or -1 with err. */
+   merge_config.sh's), each fragment read as a config (analysis/kconfig)
+   into frags_k[].  0, or -1 with err. */
 static int
-read_wants(char *const *frags, struct want **wp, size_t *np, char *err,
-    size_t errlen)
+read_wants(char *const *frags, struct kconfig *frags_k, struct want **wp,
+    size_t *np, char *err, size_t errlen)
 {
 	struct want *w = NULL;
-	char *text, *line, *next, *name, *value;
-	size_t len, i, n = 0;
+	struct kconfig *k;
+	size_t i, j, n = 0;
 
-	for (; *frags != NULL; frags++) {
-		if ((text = read_bounded(*frags, 0, CONFIG_FILE_MAX, &len, err,
-		    errlen)) == NULL)
+	for (; *frags != NULL; frags++, frags_k++) {
+		k = frags_k;
+		if (kconfig_read(*frags, KCONFIG_UNSET, k, err, errlen) != 0)
 			goto bad;
-		if (strlen(text) != len) {
-			set_err(err, errlen, "%s: a NUL byte", *frags);
-			free(text);
-			goto bad;
-		}
-		for (line = text; line != NULL; line = next) {
-			if ((next = strchr(line, '\n')) != NULL)
-				*next++ = '\0';
-			if (option_line(line, &name, &value) != 0)
-				continue;
-			for (i = 0; i < n && strcmp(w[i].name, name) != 0; i++)
+		for (j = 0; j < k->n; j++) {
+			for (i = 0; i < n && strcmp(w[i].name, k->opt[j].name) !=
+			    0; i++)
 				;
 			if (i == n) {
 				if (n == FRAGMENT_OPTIONS_MAX) {
 					set_err(err, errlen, "%s: more than %d "
 					    "options in the fragments", *frags,
 					    FRAGMENT_OPTIONS_MAX);
-					free(text);
 					goto bad;
 				}
 				w = xrealloc(w, (n + 1) * sizeof(*w));
-				w[n].name = xstrdup(name);
-				w[n++].value = NULL;
+				w[n++].name = k->opt[j].name;
 			}
-			free(w[i].value);
-			w[i].value = xstrdup(value);
+			w[i].value = k->opt[j].value;
 			w[i].fragment = *frags;
 		}
-		free(text);
 	}
 	*wp = w;
 	*np = n;
 	return (0);
 bad:
-	for (i = 0; i < n; i++) {
-		free(w[i].name);
-		free(w[i].value);
-	}
 	free(w);
 	return (-1);
 }
@@ -354,9 +307,9 @@ declares(char *text, const char *symbol)
 	return (0);
 }
 
-/* The symbol of option (CONFIG_X) is declared in src's Kconfig files. */
+/* The symbol (X of CONFIG_X) is declared in src's Kconfig files. */
 static int
-declared(const char *src, const char *option)
+declared(const char *src, const char *symbol)
 {
 	char *const roots[] = { (char *)src, NULL };
 	char *text;
@@ -376,7 +329,7 @@ declared(const char *src, const char *option)
 		if ((text = read_bounded(e->fts_path, OPEN_NOFOLLOW,
 		    KCONFIG_FILE_MAX, &len, NULL, 0)) == NULL)
 			continue;
-		found = declares(text, option + 7);
+		found = declares(text, symbol);
 		free(text);
 	}
 	fts_close(fts);
@@ -392,55 +345,43 @@ declared(const char *src, const char *option)
 static int
 check_config(struct reboot_build *b, char *err, size_t errlen)
 {
-	struct want *w;
-	char *path, *text, *line, *next, *name, *value, **hn = NULL;
-	char **hv = NULL, *d;
+	struct kconfig have, *frags_k;
+	struct want *w = NULL;
+	char *path, *d;
 	const char *got;
-	size_t len, i, j, n, nh = 0, cap = 0;
-	int rv = -1;
+	size_t i, n = 0, nfrags;
+	int got_config, rv = -1;
 
-	if (read_wants(b->fragments, &w, &n, err, errlen) != 0)
-		return (-1);
-	path = xasprintf("%s/.config", b->src);
-	text = read_bounded(path, OPEN_NOFOLLOW, CONFIG_FILE_MAX, &len, err,
-	    errlen);
-	free(path);
-	if (text == NULL)
+	for (nfrags = 0; b->fragments[nfrags] != NULL; nfrags++)
+		;
+	frags_k = xcalloc(nfrags, sizeof(*frags_k));
+	memset(&have, 0, sizeof(have));
+	if (read_wants(b->fragments, frags_k, &w, &n, err, errlen) != 0)
 		goto out;
-	/* What the build has: each option's line, in the file's order. */
-	for (line = text; line != NULL; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		if (option_line(line, &name, &value) != 0)
-			continue;
-		if (nh == cap) {
-			cap = cap == 0 ? 1024 : 2 * cap;
-			hn = xrealloc(hn, cap * sizeof(*hn));
-			hv = xrealloc(hv, cap * sizeof(*hv));
-		}
-		hn[nh] = name;
-		hv[nh++] = value;
-	}
+	path = xasprintf("%s/.config", b->src);
+	got_config = kconfig_read(path, KCONFIG_NOFOLLOW, &have, err, errlen);
+	free(path);
+	if (got_config != 0)
+		goto out;
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < nh && strcmp(hn[j], w[i].name) != 0; j++)
-			;
-		got = j < nh ? hv[j] : NULL;
+		got = kconfig_get(&have, w[i].name);
 		if (got != NULL ? strcmp(got, w[i].value) == 0 :
 		    strcmp(w[i].value, "n") == 0)
 			continue;
 		if (got == NULL && !declared(b->src, w[i].name)) {
 			/* Not in this tree: a fragment written for another. */
-			d = xasprintf("%s%s%s", b->dropped != NULL ?
+			d = xasprintf("%s%sCONFIG_%s", b->dropped != NULL ?
 			    b->dropped : "", b->dropped != NULL ? " " : "",
 			    w[i].name);
 			free(b->dropped);
 			b->dropped = d;
 			continue;
 		}
-		set_err(err, errlen, "%s: %s=%s asked for, the build has %s "
-		    "(%s)", w[i].fragment, w[i].name, w[i].value, got != NULL ?
-		    got : "none", got == NULL ? "its dependencies are not met" :
-		    "set by its dependencies or another option");
+		set_err(err, errlen, "%s: CONFIG_%s=%s asked for, the build "
+		    "has %s (%s)", w[i].fragment, w[i].name, w[i].value,
+		    got != NULL ? got : "none", got == NULL ? "its "
+		    "dependencies are not met" : "set by its dependencies or "
+		    "another option");
 		goto out;
 	}
 	if (b->dropped != NULL && b->log >= 0)
@@ -448,14 +389,11 @@ check_config(struct reboot_build *b, char *err, size_t errlen)
 		    b->dropped);
 	rv = 0;
 out:
-	free(hn);
-	free(hv);
-	free(text);
-	for (i = 0; i < n; i++) {
-		free(w[i].name);
-		free(w[i].value);
-	}
 	free(w);
+	kconfig_free(&have);
+	for (i = 0; i < nfrags; i++)
+		kconfig_free(&frags_k[i]);
+	free(frags_k);
 	return (rv);
 }
 
@@ -474,7 +412,7 @@ make_config(const struct reboot_ctx *ctx, struct reboot_build *b, char *err,
 		dst = xasprintf("%s/.config", b->src);
 		if (ctx->plan != NULL)
 			fprintf(ctx->plan, "cp -- %s %s\n", b->config, dst);
-		else if ((text = read_bounded(b->config, 0, CONFIG_FILE_MAX,
+		else if ((text = read_bounded(b->config, 0, KCONFIG_MAX_BYTES,
 		    &len, err, errlen)) == NULL) {
 			free(dst);
 			return (-1);

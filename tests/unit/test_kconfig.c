@@ -215,7 +215,7 @@ test_read(void **state)
 	dir = scratch_dir("kconfig");
 	path = xasprintf("%s/config", dir);
 	put_file(path, good, strlen(good));
-	assert_int_equal(kconfig_read(path, &k, err, sizeof(err)), 0);
+	assert_int_equal(kconfig_read(path, 0, &k, err, sizeof(err)), 0);
 	assert_string_equal(k.hash, GOOD_HASH);
 	kconfig_free(&k);
 
@@ -223,13 +223,13 @@ test_read(void **state)
 	gz = gzip_of(good, strlen(good), &gzlen);
 	put_file(path, gz, gzlen);
 	free(gz);
-	assert_int_equal(kconfig_read(path, &k, err, sizeof(err)), 0);
+	assert_int_equal(kconfig_read(path, 0, &k, err, sizeof(err)), 0);
 	assert_string_equal(k.hash, GOOD_HASH);
 	kconfig_free(&k);
 
 	/* A damaged gzip stream. */
 	put_file(path, "\037\213\010\000garbage", 11);
-	assert_int_equal(kconfig_read(path, &k, err, sizeof(err)), -1);
+	assert_int_equal(kconfig_read(path, 0, &k, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "gzip"));
 
 	/* A gzip that decompresses past the cap: refused at the cap. */
@@ -242,7 +242,7 @@ test_read(void **state)
 		free(blob);
 		put_file(path, gz, gzlen);
 		free(gz);
-		assert_int_equal(kconfig_read(path, &k, err, sizeof(err)), -1);
+		assert_int_equal(kconfig_read(path, 0, &k, err, sizeof(err)), -1);
 		assert_non_null(strstr(err, "decompresses to more than"));
 	}
 
@@ -250,13 +250,13 @@ test_read(void **state)
 	assert_true((fd = open(path, O_WRONLY | O_TRUNC)) >= 0);
 	assert_int_equal(ftruncate(fd, 100 << 20), 0);
 	close(fd);
-	assert_int_equal(kconfig_read(path, &k, err, sizeof(err)), -1);
+	assert_int_equal(kconfig_read(path, 0, &k, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "larger than a config may be"));
 	assert_non_null(strstr(err, path));
 
 	/* Not a regular file, and none at all. */
-	assert_int_equal(kconfig_read(dir, &k, err, sizeof(err)), -1);
-	assert_int_equal(kconfig_read("/nonexistent/config", &k, err,
+	assert_int_equal(kconfig_read(dir, 0, &k, err, sizeof(err)), -1);
+	assert_int_equal(kconfig_read("/nonexistent/config", 0, &k, err,
 	    sizeof(err)), -1);
 	assert_non_null(strstr(err, "/nonexistent/config"));
 	rm_rf(dir);

@@ -181,19 +181,24 @@ test_build_fragments(void **state)
 	    "# CONFIG_BAR is not set\nCONFIG_ALSO_NONE=\"x\"\n");
 	assert_int_equal(build(d, base, fa, &dropped, err, sizeof(err)), 0);
 	assert_non_null(dropped);
-	assert_string_equal(dropped, "CONFIG_NOSUCH CONFIG_ALSO_NONE");
+	/* In name order, as analysis/kconfig reads the fragment. */
+	assert_string_equal(dropped, "CONFIG_ALSO_NONE CONFIG_NOSUCH");
 	free(dropped);
 	/* BAR asked for, its dependency unmet: refused, named. */
 	put(d, "b.config", "CONFIG_BAR=y\n");
 	assert_int_equal(build(d, base, fb, &dropped, err, sizeof(err)), -1);
 	assert_null(dropped);
 	assert_non_null(strstr(err, "CONFIG_BAR=y asked for, the build has "
-	    "n"));
+	    "none (its dependencies are not met)"));
 	assert_non_null(strstr(err, bb));
 	/* With its dependency from a later fragment: met. */
 	put(d, "c.config", "CONFIG_DEP=y\n");
 	assert_int_equal(build(d, base, fbc, &dropped, err, sizeof(err)), 0);
 	assert_null(dropped);
+	/* A fragment is a config: a line of another shape refuses it. */
+	put(d, "c.config", "CONFIG_DEP=y\nDEP=y\n");
+	assert_int_equal(build(d, base, fbc, &dropped, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "c.config: line 2: neither "));
 	/* The last fragment's word wins, as merge_config.sh's. */
 	put(d, "c.config", "# CONFIG_BAR is not set\n");
 	assert_int_equal(build(d, base, fbc, &dropped, err, sizeof(err)), 0);
