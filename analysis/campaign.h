@@ -314,6 +314,8 @@ double	 camp_plan_cost(int n1, int n2, double c1, double c2);
  */
 void	 camp_invalid_text(char *buf, size_t len, const struct camp_result *,
 	    size_t cfg, size_t lv, int ec);
+/* A comparison's verdict (CAMP_*) in words: "worse", "invalid" ... */
+const char *camp_verdict_name(int verdict);
 
 /*
  * The rule the verdicts came from, a sentence for every report: Holm

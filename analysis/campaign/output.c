@@ -16,7 +16,7 @@
 
 /* --- output ------------------------------------------------------------ */
 
-static const char *
+const char *
 camp_verdict_name(int v)
 {
 	switch (v) {
