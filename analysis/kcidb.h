@@ -58,7 +58,7 @@ struct kcidb_flag {
 /* A figure against the baseline's (a campaign's configurations). */
 struct kcidb_cmp {
 	int		 has;
-	const char	*baseline;	/* its name, the caller's */
+	char		*baseline;	/* its name */
 	double		 ratio, lo, hi;	/* cand / base; NaN: none */
 	double		 conf;		/* percent of the interval */
 	double		 p;		/* after Holm; NaN: untested */

@@ -72,6 +72,7 @@ kcidb_free(struct kcidb *k)
 			free(t->flags[j].text);
 		free(t->flags);
 		free(t->config);
+		free(t->cmp.baseline);
 		free(t->verdict);
 		free(t->start_time);
 		free(t->comment);
@@ -480,7 +481,8 @@ campaign_fig(struct kcidb *k, const struct camp_result *r, size_t cfg,
 	campaign_flags(t, fl);
 	if (cfg != c->base) {
 		t->cmp.has = 1;
-		t->cmp.baseline = c->cfg[c->base].name;
+		t->cmp.baseline = kcidb_text(c->cfg[c->base].name,
+		    KCIDB_TEXT_MAX);
 		t->cmp.ratio = m->ratio;
 		t->cmp.lo = m->rlo;
 		t->cmp.hi = m->rhi;

@@ -45,8 +45,8 @@ def check(schema, path):
                                               jsonschema.Draft202012Validator)
     v = cls(schema, format_checker=cls.FORMAT_CHECKER)
     for e in sorted(v.iter_errors(doc), key=lambda e: list(e.path)):
-        errs.append("%s: %s: %s" % (path, "/".join(map(str, e.path)),
-                                    e.message[:300]))
+        errs.append("%s: %s: %s: %s" % (path, "/".join(map(str, e.path)),
+                                        e.validator, e.message[:300]))
     if errs or not isinstance(doc, dict):
         return errs
     ids = {}
