@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/kcidb.h"
 #include "common/util.h"
@@ -161,13 +162,18 @@ static void
 flags_comment(FILE *fp, const struct kcidb_test *t)
 {
 	char buf[256];
-	size_t i, n = 0;
+	size_t i, j, n = 0;
 
 	n = (size_t)snprintf(buf, sizeof(buf), "%s:", t->invalid ?
 	    "invalid, not to be judged" : "flagged");
-	for (i = 0; i < t->nflags && n < sizeof(buf); i++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s %s",
-		    i > 0 ? "," : "", t->flags[i].kind);
+	for (i = 0; i < t->nflags && n < sizeof(buf); i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(t->flags[j].kind, t->flags[i].kind) == 0)
+				break;
+		if (j == i)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+			    "%s %s", i > 0 ? "," : "", t->flags[i].kind);
+	}
 	str(fp, "comment", buf);
 }
 
