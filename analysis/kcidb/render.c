@@ -60,12 +60,23 @@ id(FILE *fp, const char *key, const struct kcidb *k, const char *local)
 	free(s);
 }
 
+/* An object's head: its origin, its id and the id of what it belongs to
+   (parent NULL: none). */
 static void
-checkout(FILE *fp, const struct kcidb *k, const struct kcidb_checkout *c)
+head(FILE *fp, const struct kcidb *k, const char *local, const char *pkey,
+    const char *parent)
 {
 	fprintf(fp, "{\"origin\":");
 	json_string(fp, k->origin);
-	id(fp, "id", k, c->id);
+	id(fp, "id", k, local);
+	if (parent != NULL)
+		id(fp, pkey, k, parent);
+}
+
+static void
+checkout(FILE *fp, const struct kcidb *k, const struct kcidb_checkout *c)
+{
+	head(fp, k, c->id, NULL, NULL);
 	str(fp, "git_commit_hash", c->commit);
 	str(fp, "comment", c->comment);
 	fputs(",\"misc\":{\"generator\":\"fsconc\"", fp);
@@ -80,10 +91,7 @@ checkout(FILE *fp, const struct kcidb *k, const struct kcidb_checkout *c)
 static void
 build(FILE *fp, const struct kcidb *k, const struct kcidb_build *b)
 {
-	fprintf(fp, "{\"origin\":");
-	json_string(fp, k->origin);
-	id(fp, "id", k, b->id);
-	id(fp, "checkout_id", k, k->checkouts[b->checkout].id);
+	head(fp, k, b->id, "checkout_id", k->checkouts[b->checkout].id);
 	str(fp, "architecture", b->arch);
 	str(fp, "config_name", b->config_name);
 	str(fp, "comment", b->comment);
@@ -180,10 +188,7 @@ flags_comment(FILE *fp, const struct kcidb_test *t)
 static void
 test(FILE *fp, const struct kcidb *k, const struct kcidb_test *t)
 {
-	fprintf(fp, "{\"origin\":");
-	json_string(fp, k->origin);
-	id(fp, "id", k, t->id);
-	id(fp, "build_id", k, k->builds[t->build].id);
+	head(fp, k, t->id, "build_id", k->builds[t->build].id);
 	str(fp, "path", t->path);
 	/* A figure is a measurement: DONE, whatever its flags (fsconc-
 	   export(1), "Status"). */
