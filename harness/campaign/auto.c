@@ -248,8 +248,8 @@ campaign_auto_check(const struct campaign *c, size_t k, int *rounds, char *why,
 		goto out;
 	if ((cp = camp_from_sets(paths, n, NULL, err, sizeof(err))) == NULL) {
 		/* Not judged: the cap is run, as without boots auto. */
-		cj_say("%s: boots auto: the sets cannot be judged (%s): more "
-		    "boots", c->id, err);
+		campaign_say("%s: boots auto: the sets cannot be judged (%s): "
+		    "more boots", c->id, err);
 		goto out;
 	}
 	/* A configuration neither failed nor with a set yet: more. */
@@ -266,7 +266,8 @@ campaign_auto_check(const struct campaign *c, size_t k, int *rounds, char *why,
 		rv = campaign_auto_decide(cp, skip, nskip, c->f.boots,
 		    c->f.boots_target, why, len);
 		if (rv < 0) {
-			cj_say("%s: boots auto: %s: more boots", c->id, why);
+			campaign_say("%s: boots auto: %s: more boots", c->id,
+			    why);
 			rv = BIS_AUTO_MORE;
 		}
 	}
