@@ -43,7 +43,7 @@ load_stats(const struct campaign *c, int *rc, char *why, size_t len)
 	struct camp *cp;
 	struct stat st;
 	const char **paths;
-	const char *base = c->f.configs[c->f.baseline].name;
+	const char *base = c->f.configs[c->f.baseline].boot.name;
 	char err[1024];
 	size_t k, n = 0;
 

@@ -59,7 +59,6 @@ static int
 schedule_next(struct campaign *c, const struct reboot_ctx *ctx)
 {
 	const struct reboot_boot_ops *ops = reboot_boot_ops(c->f.how.method);
-	struct reboot_target t;
 	char e[512], bootid[64];
 	size_t k, cfg, limit;
 	int rounds;
@@ -115,11 +114,10 @@ schedule_next(struct campaign *c, const struct reboot_ctx *ctx)
 	    .bootid = bootid, .when = (long long)time(NULL) }) != 0)
 		return (EXIT_RUNTIME);
 	campaign_say("%s: boot %d (round %d): config %s, by %s", c->id,
-	    c->nboots, c->slots[k].round, c->f.configs[cfg].name,
+	    c->nboots, c->slots[k].round, c->f.configs[cfg].boot.name,
 	    reboot_method_name(c->f.how.method));
-	campaign_target(&c->f.configs[cfg], &t);
-	if (ops->boot(ctx, &c->f.how, &t, c->id, c->nboots, e,
-	    sizeof(e)) != 0) {
+	if (ops->boot(ctx, &c->f.how, &c->f.configs[cfg].boot, c->id, c->nboots,
+	    e, sizeof(e)) != 0) {
 		/* The next boot, whatever it is, will say it was wrong. */
 		campaign_say("boot %d: %s", c->nboots, e);
 		return (EXIT_RUNTIME);
@@ -161,17 +159,17 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 {
 	struct reboot_ctx ctx = { stdout, os };
 	const struct reboot_boot_ops *ops = reboot_boot_ops(f->how.method);
-	struct reboot_target t;
 	const char *id = "ID";
 	char e[512], *r;
 	size_t k, n = f->nconfigs * (size_t)f->boots, cfg;
 
 	r = root != NULL ? xstrdup(root) : xstrdup("ROOT");
 	printf("# fsconc campaign %s: %zu configurations x %d boots = %zu "
-	    "boots, rounds shuffled by seed %llu; baseline %s; method %s; "
-	    "boot timeout %llus; %d retries per configuration\n", file,
-	    f->nconfigs, f->boots, n, (unsigned long long)f->seed,
-	    f->configs[f->baseline].name, reboot_method_name(f->how.method),
+	    "boots, rounds shuffled by seed %llu; baseline %s; method %s; boot "
+	    "timeout %llus; %d retries per configuration\n", file, f->nconfigs,
+	    f->boots, n, (unsigned long long)f->seed,
+	    f->configs[f->baseline].boot.name,
+	    reboot_method_name(f->how.method),
 	    (unsigned long long)f->boot_timeout, f->retries);
 	if (f->boots_auto)
 		printf("# boots auto: the cap planned; after every round from "
@@ -190,10 +188,9 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 	for (k = 0; k < n; k++) {
 		cfg = order[k];
 		printf("# boot %zu (round %zu): config %s\n", k + 1,
-		    k / f->nconfigs + 1, f->configs[cfg].name);
-		campaign_target(&f->configs[cfg], &t);
-		if (ops->boot(&ctx, &f->how, &t, id, (int)k + 1, e,
-		    sizeof(e)) != 0) {
+		    k / f->nconfigs + 1, f->configs[cfg].boot.name);
+		if (ops->boot(&ctx, &f->how, &f->configs[cfg].boot, id,
+		    (int)k + 1, e, sizeof(e)) != 0) {
 			campaign_say("%s", e);
 			free(r);
 			return (EXIT_USAGE);
@@ -202,7 +199,7 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 		    "--id %s: verify the boot, fsconc run", bin, r, id);
 		for (size_t i = 1; i < f->nrun; i++)
 			printf(" %s", f->run_argv[i]);
-		printf(" --label %s -R %s", f->configs[cfg].name, r);
+		printf(" --label %s -R %s", f->configs[cfg].boot.name, r);
 		for (size_t i = 0; i < f->configs[cfg].settings.naxes; i++)
 			printf(" (%s=%s)",
 			    f->configs[cfg].settings.axes[i].name,
@@ -405,13 +402,13 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 	size_t i;
 	int status, rv;
 
-	if (campaign_run_config(&c->f, cfg->name, c->root, &rc, e,
+	if (campaign_run_config(&c->f, cfg->boot.name, c->root, &rc, e,
 	    sizeof(e)) != 0) {
 		campaign_say("%s: run options: %s", c->id, e);
 		return (-1);
 	}
 	run_config_add_meta(&rc, "campaign", c->id);
-	run_config_add_meta(&rc, "campaign_config", cfg->name);
+	run_config_add_meta(&rc, "campaign_config", cfg->boot.name);
 	snprintf(num, sizeof(num), "%d", bootno);
 	run_config_add_meta(&rc, "campaign_boot", num);
 	snprintf(num, sizeof(num), "%d", c->slots[k].round);
@@ -436,7 +433,8 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 	    e, sizeof(e)) != 0) {
 		(void)knob_restore_all();
 		run_config_free(&rc);
-		campaign_say("boot %d: config %s: %s", bootno, cfg->name, e);
+		campaign_say("boot %d: config %s: %s", bootno, cfg->boot.name,
+		    e);
 		why = xasprintf("runtime settings: %s", e);
 		rv = campaign_write(c, &(struct campaign_event){ .kind =
 		    CAMPAIGN_EV_WRONG, .slot = k + 1, .bootno = bootno,
@@ -453,13 +451,13 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 		return (-1);
 	}
 	campaign_say("%s: boot %d (round %d): config %s verified: running",
-	    c->id, bootno, c->slots[k].round, cfg->name);
+	    c->id, bootno, c->slots[k].round, cfg->boot.name);
 	/* A stop may come while it runs: it is read before the next boot. */
 	reboot_unlock();
 	status = run_experiment(&rc, set, sizeof(set));
 	if (knob_restore_all() != 0)
 		campaign_say("config %s: some runtime settings were not put "
-		    "back (\"fsconc cleanup\" retries)", cfg->name);
+		    "back (\"fsconc cleanup\" retries)", cfg->boot.name);
 	run_config_free(&rc);
 	if (campaign_write(c, &(struct campaign_event){ .kind =
 	    CAMPAIGN_EV_DONE, .slot = k + 1, .bootno = bootno, .rc = status,
@@ -477,25 +475,24 @@ check_boot(struct campaign *c, int *ok)
 	const struct campaign_config *cfg = &c->f.configs[c->slots[k].config];
 	const struct reboot_scheduled s = { c->id, c->last_bootno,
 	    c->last_bootid, c->last_when, c->f.boot_timeout };
-	struct reboot_target t;
 	char why[512];
 	int v;
 
 	*ok = 0;
-	campaign_target(cfg, &t);
-	if ((v = reboot_check(&c->f.how, &t, &s, why, sizeof(why))) < 0) {
+	v = reboot_check(&c->f.how, &cfg->boot, &s, why, sizeof(why));
+	if (v < 0) {
 		campaign_say("%s", why);
 		return (EXIT_RUNTIME);
 	}
 	if (v == REBOOT_NOT_YET) {
 		campaign_say("%s: boot %d (config %s) has not happened: the "
 		    "machine has not rebooted since it was scheduled", c->id,
-		    c->last_bootno, cfg->name);
+		    c->last_bootno, cfg->boot.name);
 		return (EXIT_USAGE);
 	}
 	if (v != 0) {
 		campaign_say("%s: boot %d came up wrong for config %s: %s",
-		    c->id, c->last_bootno, cfg->name, why);
+		    c->id, c->last_bootno, cfg->boot.name, why);
 		if (campaign_write(c, &(struct campaign_event){ .kind =
 		    CAMPAIGN_EV_WRONG, .slot = k + 1, .bootno = c->last_bootno,
 		    .text = why }) != 0 || campaign_bad_boot(c, k) != 0)

@@ -125,8 +125,8 @@ static const struct campaign_file *sort_file;
 static int
 by_name(const void *a, const void *b)
 {
-	return (strcmp(sort_file->configs[*(const size_t *)a].name,
-	    sort_file->configs[*(const size_t *)b].name));
+	return (strcmp(sort_file->configs[*(const size_t *)a].boot.name,
+	    sort_file->configs[*(const size_t *)b].boot.name));
 }
 
 struct name_key {
@@ -139,7 +139,7 @@ static int
 find_name(const void *key, const void *elt)
 {
 	const struct name_key *k = key;
-	const char *n = k->f->configs[*(const size_t *)elt].name;
+	const char *n = k->f->configs[*(const size_t *)elt].boot.name;
 	int d = strncmp(k->s, n, k->len);
 
 	if (d != 0)
@@ -198,13 +198,13 @@ campaign_plan_text(const struct campaign_file *f, const size_t *order,
 	char *t;
 
 	for (k = 0; k < n; k++)
-		len += 2 * 24 + strlen(f->configs[order[k]].name) + 3;
+		len += 2 * 24 + strlen(f->configs[order[k]].boot.name) + 3;
 	t = xmalloc(len);
 	off = (size_t)snprintf(t, len, "seed %llu\n",
 	    (unsigned long long)f->seed);
 	for (k = 0; k < n; k++)
 		off += (size_t)snprintf(t + off, len - off, "%zu %zu %s\n",
-		    k + 1, k / f->nconfigs + 1, f->configs[order[k]].name);
+		    k + 1, k / f->nconfigs + 1, f->configs[order[k]].boot.name);
 	*lenp = off;
 	return (t);
 }
@@ -749,13 +749,13 @@ campaign_bad_boot(struct campaign *c, size_t k)
 	if (c->bad[cfg] <= c->f.retries)
 		return (0);
 	campaign_say("config %s: %d wrong or interrupted boots, more than the "
-	    "%d retries: marked failed", c->f.configs[cfg].name, c->bad[cfg],
-	    c->f.retries);
+	    "%d retries: marked failed", c->f.configs[cfg].boot.name,
+	    c->bad[cfg], c->f.retries);
 	why = xasprintf("%d wrong or interrupted boots (retries %d)",
 	    c->bad[cfg], c->f.retries);
 	rv = campaign_write(c, &(struct campaign_event){ .kind =
-	    CAMPAIGN_EV_FAILED, .config = c->f.configs[cfg].name, .text = why
-	    });
+	    CAMPAIGN_EV_FAILED, .config = c->f.configs[cfg].boot.name, .text =
+	    why });
 	free(why);
 	return (rv);
 }
