@@ -986,6 +986,105 @@ test_from_sets(void **state)
 	rm_rf(tmpl);
 }
 
+/*
+ * The machine of a boot: campaign_machine, else the set's host ("box");
+ * a name that is no machine name refused and named.
+ */
+static void
+test_from_sets_machine(void **state)
+{
+	static const char *const lab1[] = { "campaign_machine", "qemu-01",
+	    NULL };
+	static const char *const bad[] = { "campaign_machine", "a b\033",
+	    NULL };
+	char tmpl[] = "/tmp/fsconc-camp-XXXXXX", err[512];
+	const char *p[3];
+	char *own[3];
+	struct camp *c;
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	own[0] = write_set_meta(tmpl, "a1", "on", 1, "2026-12-02T06:01:00Z",
+	    10, 6, lab1);
+	own[1] = write_set(tmpl, "a2", "on", 2, "2026-12-02T06:01:00Z", 10,
+	    6);
+	own[2] = write_set_meta(tmpl, "a3", "on", 3, "2026-12-02T06:01:00Z",
+	    10, 6, bad);
+	for (i = 0; i < 3; i++)
+		p[i] = own[i];
+	c = camp_from_sets(p, 2, NULL, err, sizeof(err));
+	assert_non_null(c);
+	assert_int_equal(camp_nmach(c), 2);
+	assert_string_equal(camp_mach_name(c, c->cfg[0].boots[0].mach),
+	    "qemu-01");
+	assert_string_equal(camp_mach_name(c, c->cfg[0].boots[1].mach),
+	    "box");
+	camp_free(c);
+	assert_null(camp_from_sets(p, 3, NULL, err, sizeof(err)));
+	assert_non_null(strstr(err, "campaign_machine: not a machine name"));
+	assert_non_null(strstr(err, own[2]));
+	for (i = 0; i < 3; i++)
+		free(own[i]);
+	rm_rf(tmpl);
+}
+
+/*
+ * Two machines: the comparison within machine by hand.  Baseline m1 10,
+ * 12, m2 20; candidate m1 13, m2 22, 24.  d_m1 = 13 - 11 = 2, d_m2 = 23 -
+ * 20 = 3, h = 2/3 each: d = 2.5.  Within machines the sums of squares
+ * are 4.667 (10, 12, 13) and 8 (20, 22, 24), less (sum h d)^2 / sum h =
+ * (10/3)^2 / (4/3) = 8.333: 4.333 over 6 - 2 - 1 = 3 df, se = sqrt(4.333
+ * / 3 / (4/3)) = 1.0408, t = 2.402.  Each figure over its 2 machine means
+ * (baseline 11 and 20: 15.5).  Without m2, one machine: Welch again.
+ */
+static void
+test_machines_hand(void **state)
+{
+	static const double v[] = { 10, 12, 20, 13, 22, 24 };
+	static const char *const m[] = { "m1", "m1", "m2", "m1", "m2", "m2" };
+	struct camp_opts o;
+	struct camp_result r;
+	struct camp_row *row;
+	struct camp_boot *b;
+	struct camp *c, *d;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	c = camp_new("hand");
+	for (i = 0; i < 6; i++) {
+		b = camp_boot(c, camp_config(c, i < 3 ? "base" : "cand"),
+		    (int)i + 1, 1);
+		b->mach = camp_machine(c, m[i]);
+		camp_add(b, 1, v[i]);
+	}
+	assert_int_equal(camp_set_base(c, "base"), 0);
+	camp_opts_default(&o);
+	assert_int_equal(camp_analyse(c, &o, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.nmach, 2);
+	row = camp_row_at(&r, 1, 0);
+	assert_true(row->dtime.blocked);
+	assert_int_equal(row->dtime.nmach, 2);
+	assert_near(row->dtime.diff, 2.5, 1e-12);
+	assert_near(row->dtime.df, 3, 0);
+	assert_near(row->dtime.t, 2.5 / sqrt(13.0 / 3 / 3 / (4.0 / 3)),
+	    1e-9);
+	assert_near(camp_row_at(&r, 0, 0)->time.est, 15.5, 1e-12);
+	assert_int_equal(camp_row_at(&r, 0, 0)->time.nmach, 2);
+	/* Two machines: none named, no bootstrap. */
+	assert_int_equal(r.nout, 0);
+	assert_true(isnan(camp_row_at(&r, 0, 0)->time.blo));
+	camp_result_free(&r);
+	d = camp_without_machine(c, 1);
+	assert_int_equal(d->ncfg, 2);
+	assert_int_equal(d->cfg[0].nboots, 2);
+	assert_int_equal(d->cfg[1].nboots, 1);
+	assert_int_equal(camp_nmach(d), 2);	/* its names kept */
+	camp_free(d);
+	camp_free(c);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1005,6 +1104,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_from_sets_flags),
 		cmocka_unit_test(test_flags_aggregate),
 		cmocka_unit_test(test_flags_verdicts),
+		cmocka_unit_test(test_from_sets_machine),
+		cmocka_unit_test(test_machines_hand),
 	};
 
 	UNIT_ARGS(argc, argv, tests);
