@@ -4,11 +4,14 @@
  * devices on it) against a k-ary search (k steps a round, D / k devices
  * each), for histories of N commits with the culprit at random, at each
  * planted effect (between-boot SDs), and without a regression (0 SD).
- * A round boots on every device at once: its wall time is one boot's
- * (build, boot, run), so the wall time is rounds x a boot's time.
+ * A round boots on every device at once: its boots take one boot's time
+ * (boot and run), so without builds the wall time is rounds x a boot's
+ * time.  A round's new commits are built first: with build time B (in
+ * boots, -b), one builder adds B per new commit, parallel builders B per
+ * round with any.
  *
  *   bisect_pool [-n runs] [-s seed] [-N commits] [-e effects]
- *       [-d devices] [-k ks] [-c cap]
+ *       [-d devices] [-k ks] [-c cap] [-b build]
  *
  * Built and run by bench/bisect_pool.sh against build/libfsconc.a.
  */
@@ -28,7 +31,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: bisect_pool [-n runs] [-s seed] [-N commits] "
 	    "[-e effects]\n"
-	    "                   [-d devices] [-k ks] [-c cap]\n");
+	    "                   [-d devices] [-k ks] [-c cap] [-b build]\n");
 	exit(2);
 }
 
@@ -63,9 +66,10 @@ main(int argc, char **argv)
 {
 	struct bis_rule r;
 	struct bis_pool_sim s;
-	double eff[16], dev[16], ks[16];
+	double eff[16], dev[16], ks[16], nr;
 	size_t ne, nd, nk, runs = 1000, ncommits = 64, e, d, j;
 	unsigned long long seed = 1;
+	double build = 1;
 	char *end;
 	int ch, cap = 10;
 
@@ -73,8 +77,13 @@ main(int argc, char **argv)
 	nd = list("1,2,8,32", dev, 16);
 	nk = list("1,2,3,4,8,16,32", ks, 16);
 	bis_rule_default(&r);
-	while ((ch = getopt(argc, argv, "n:s:N:e:d:k:c:")) != -1)
+	while ((ch = getopt(argc, argv, "n:s:N:e:d:k:c:b:")) != -1)
 		switch (ch) {
+		case 'b':
+			build = strtod(optarg, &end);
+			if (*end != '\0' || !(build >= 0) || build > 1000)
+				usage();
+			break;
 		case 'n':
 			runs = strtoul(optarg, &end, 10);
 			if (*end != '\0' || runs == 0)
@@ -122,9 +131,12 @@ main(int argc, char **argv)
 	    "said); wrong: another commit (at 0 SD: a false culprit);\n"
 	    "  none: \"no regression\" said; ambig: the culprit left "
 	    "within a range\n");
-	printf("%5s %4s %3s %8s %6s %8s %8s %8s %8s %8s\n", "SD", "D",
-	    "k", "rounds", "max", "boots", "right", "wrong", "none",
-	    "ambig");
+	printf("builds: kernels built a bisect; wall1, wallk: rounds + "
+	    "build time (%g boots a build)\n  with one builder (each new "
+	    "commit in turn) and with builders in parallel\n", build);
+	printf("%5s %4s %3s %8s %6s %8s %7s %7s %7s %8s %8s %8s %8s\n",
+	    "SD", "D", "k", "rounds", "max", "boots", "builds", "wall1",
+	    "wallk", "right", "wrong", "none", "ambig");
 	for (e = 0; e < ne; e++)
 		for (d = 0; d < nd; d++)
 			for (j = 0; j < nk; j++) {
@@ -133,13 +145,16 @@ main(int argc, char **argv)
 					continue;
 				bis_pool_simulate(&r, runs, ncommits, eff[e],
 				    (int)dev[d], (int)ks[j], seed, &s);
-				printf("%5.1f %4d %3d %8.2f %6zu %8.1f "
-				    "%7.2f%% %7.2f%% %7.2f%% %7.2f%%\n", eff[e],
-				    (int)dev[d], (int)ks[j],
-				    s.runs ? (double)s.rounds /
-				    (double)s.runs : NAN, s.maxrounds,
-				    s.runs ? (double)s.boots /
-				    (double)s.runs : NAN,
+				nr = s.runs ? (double)s.runs : NAN;
+				printf("%5.1f %4d %3d %8.2f %6zu %8.1f %7.1f "
+				    "%7.2f %7.2f %7.2f%% %7.2f%% %7.2f%% "
+				    "%7.2f%%\n", eff[e], (int)dev[d],
+				    (int)ks[j], (double)s.rounds / nr,
+				    s.maxrounds, (double)s.boots / nr,
+				    (double)s.builds / nr, ((double)s.rounds +
+				    build * (double)s.builds) / nr,
+				    ((double)s.rounds + build *
+				    (double)s.buildrounds) / nr,
 				    pct(s.right, s.runs), pct(s.wrong, s.runs),
 				    pct(s.noregr, s.runs),
 				    pct(s.ambiguous, s.runs));

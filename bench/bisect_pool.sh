@@ -6,7 +6,8 @@
 # Deterministic: SEED.
 #   RUNS (1000), SEED (1), COMMITS (64), EFFECTS (0,1,2,3: between-boot
 #   SDs, 0 histories without a regression), DEVICES (1,2,8,32),
-#   KS (1,2,3,4,8,16,32: k at most the devices), CAP (10)
+#   KS (1,2,3,4,8,16,32: k at most the devices), CAP (10), BUILD (1: a
+#   kernel's build time in boots, for the wall times with builds)
 set -u
 TOP=${FSCONC_TOP:-$(pwd)}
 lib=$TOP/build/libfsconc.a
@@ -26,4 +27,4 @@ if ! cc $flags -O2 -o "$tmp/bisect_pool" "$TOP/bench/bisect_pool.c" "$lib" \
 fi
 "$tmp/bisect_pool" -n "${RUNS:-1000}" -s "${SEED:-1}" -N "${COMMITS:-64}" \
     -e "${EFFECTS:-0,1,2,3}" -d "${DEVICES:-1,2,8,32}" \
-    -k "${KS:-1,2,3,4,8,16,32}" -c "${CAP:-10}"
+    -k "${KS:-1,2,3,4,8,16,32}" -c "${CAP:-10}" -b "${BUILD:-1}"

@@ -277,13 +277,14 @@ pool_steps(struct pool *q, const struct bis_rule *r, size_t k)
 /* One bisect on the pool: 0 with its rounds and outcome in br. */
 static int
 pool_bisect(struct pool *q, struct history *h, const struct bis_rule *r,
-    int devices, int k, struct bis_run *br, size_t *rounds)
+    int devices, int k, struct bis_run *br, size_t *rounds, size_t *builds,
+    size_t *buildrounds)
 {
-	size_t i, j, share, give, guard;
+	size_t i, j, share, give, guard, nnew;
 	double m;
 
 	memset(br, 0, sizeof(*br));
-	*rounds = 0;
+	*rounds = *builds = *buildrounds = 0;
 	for (i = 0; i < q->n; i++) {
 		q->p[i].nboots = 0;
 		q->p[i].skipped = 0;
@@ -309,6 +310,10 @@ pool_bisect(struct pool *q, struct history *h, const struct bis_rule *r,
 			pool_steps(q, r, (size_t)k);
 		if (q->nsel > (size_t)devices)
 			q->nsel = (size_t)devices;
+		for (nnew = j = 0; j < q->nsel; j++)
+			nnew += q->p[q->sel[j]].nboots == 0;
+		*builds += nnew;
+		*buildrounds += nnew > 0;
 		for (j = 0; j < q->nsel; j++) {
 			i = q->sel[j];
 			share = (size_t)devices / q->nsel +
@@ -337,7 +342,7 @@ bis_pool_simulate(const struct bis_rule *r, size_t runs, size_t n,
 	struct history h;
 	struct bis_run br;
 	struct pool q;
-	size_t run, i, rounds;
+	size_t run, i, rounds, builds, buildrounds;
 
 	memset(out, 0, sizeof(*out));
 	if (n < 2 || devices < 1 || k < 1 || bis_rule_check(r) != NULL)
@@ -356,9 +361,12 @@ bis_pool_simulate(const struct bis_rule *r, size_t runs, size_t n,
 		h.culprit = effect != 0 ?
 		    1 + (size_t)(splitmix64(&h.rng) % (n - 1)) : 0;
 		h.shift = r->dir == BIS_LOWER_WORSE ? -effect : effect;
-		if (pool_bisect(&q, &h, r, devices, k, &br, &rounds) != 0)
+		if (pool_bisect(&q, &h, r, devices, k, &br, &rounds, &builds,
+		    &buildrounds) != 0)
 			continue;
 		out->runs++;
+		out->builds += builds;
+		out->buildrounds += buildrounds;
 		out->boots += br.boots;
 		out->rounds += rounds;
 		if (rounds > out->maxrounds)

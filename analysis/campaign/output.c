@@ -291,8 +291,8 @@ camp_print(FILE *fp, const struct camp_result *r)
 	size_t i, j;
 
 	fprintf(fp, "campaign %s: %zu configurations, baseline %s; %g%% "
-	    "intervals over boots", c->id, c->ncfg, c->cfg[c->base].name,
-	    r->o.conf);
+	    "intervals over %s", c->id, c->ncfg, c->cfg[c->base].name,
+	    r->o.conf, r->nmach >= 2 ? "machines" : "boots");
 	if (r->looks > 1)
 		fprintf(fp, ", %.4g%% against the baseline (boots auto: "
 		    "%d looks)", r->cmp_conf, r->looks);
