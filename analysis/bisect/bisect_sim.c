@@ -51,6 +51,30 @@ measure(void *ctx, size_t i, double *m)
 	return (0);
 }
 
+/* A bisect's outcome against the truth (culprit 0: none). */
+static void
+tally(const struct bis_next *x, size_t culprit, size_t *right,
+    size_t *wrong, size_t *noregr, size_t *ambiguous)
+{
+	switch (x->outcome) {
+	case BIS_CULPRIT:
+		if (culprit > 0 && x->hi == culprit)
+			(*right)++;
+		else
+			(*wrong)++;
+		break;
+	case BIS_NO_REGRESSION:
+	case BIS_IMPROVED:
+		(*noregr)++;
+		if (culprit == 0)
+			(*right)++;
+		break;
+	case BIS_AMBIGUOUS:
+		(*ambiguous)++;
+		break;
+	}
+}
+
 void
 bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
     size_t cmax, double effect, double pskip, double pout, uint64_t seed,
@@ -98,23 +122,8 @@ bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
 		out->steps += br.steps;
 		if (br.boots > out->maxboots)
 			out->maxboots = br.boots;
-		switch (br.next.outcome) {
-		case BIS_CULPRIT:
-			if (h.culprit > 0 && br.next.hi == h.culprit)
-				out->right++;
-			else
-				out->wrong++;
-			break;
-		case BIS_NO_REGRESSION:
-		case BIS_IMPROVED:
-			out->noregr++;
-			if (h.culprit == 0)
-				out->right++;
-			break;
-		case BIS_AMBIGUOUS:
-			out->ambiguous++;
-			break;
-		}
+		tally(&br.next, h.culprit, &out->right, &out->wrong,
+		    &out->noregr, &out->ambiguous);
 	}
 	free(h.skip);
 	free(verdicts);
@@ -371,23 +380,8 @@ bis_pool_simulate(const struct bis_rule *r, size_t runs, size_t n,
 		out->rounds += rounds;
 		if (rounds > out->maxrounds)
 			out->maxrounds = rounds;
-		switch (br.next.outcome) {
-		case BIS_CULPRIT:
-			if (h.culprit > 0 && br.next.hi == h.culprit)
-				out->right++;
-			else
-				out->wrong++;
-			break;
-		case BIS_NO_REGRESSION:
-		case BIS_IMPROVED:
-			out->noregr++;
-			if (h.culprit == 0)
-				out->right++;
-			break;
-		case BIS_AMBIGUOUS:
-			out->ambiguous++;
-			break;
-		}
+		tally(&br.next, h.culprit, &out->right, &out->wrong,
+		    &out->noregr, &out->ambiguous);
 	}
 	for (i = 0; i < n; i++)
 		free(q.v[i]);

@@ -407,6 +407,18 @@ camp_print(FILE *fp, const struct camp_result *r)
 	fputc('\n', fp);
 }
 
+/* ", \"k\": v" for each of n keys. */
+static void
+json_nums(FILE *fp, const char *const *k, const double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		fprintf(fp, ", \"%s\": ", k[i]);
+		json_number(fp, v[i]);
+	}
+}
+
 static void
 json_fig(FILE *fp, const struct camp_config *g, const struct camp_fig *f,
     int var)
@@ -440,10 +452,8 @@ json_fig(FILE *fp, const struct camp_config *g, const struct camp_fig *f,
 		first = 0;
 	}
 	fprintf(fp, "}");
-	for (i = 0; var && i < sizeof(vk) / sizeof(vk[0]); i++) {
-		fprintf(fp, ", \"%s\": ", vk[i]);
-		json_number(fp, vv[i]);
-	}
+	if (var)
+		json_nums(fp, vk, vv, sizeof(vk) / sizeof(vk[0]));
 	fprintf(fp, "}");
 }
 
@@ -543,8 +553,11 @@ json_plan(FILE *fp, const struct camp_plan *p)
 static void
 json_machines(FILE *fp, const struct camp_result *r)
 {
+	static const char *const k[] = { "offset", "pct", "t", "df", "p",
+	    "bound" };
 	const struct camp *c = r->c;
 	const struct camp_outlier *x;
+	double vals[6];
 	size_t i, g, j, m;
 
 	fprintf(fp, "{\"count\": %zu, \"names\": [", r->nmach);
@@ -559,19 +572,15 @@ json_machines(FILE *fp, const struct camp_result *r)
 		x = &r->out[i];
 		fprintf(fp, "%s{\"machine\": ", i ? ", " : "");
 		json_string(fp, camp_mach_name(c, x->mach));
-		fprintf(fp, ", \"jobs\": %d, \"boots\": %zu, \"offset\": ",
-		    x->jobs, x->nboots);
-		json_number(fp, x->offset);
-		fprintf(fp, ", \"pct\": ");
-		json_number(fp, x->pct);
-		fprintf(fp, ", \"t\": ");
-		json_number(fp, x->t);
-		fprintf(fp, ", \"df\": ");
-		json_number(fp, x->df);
-		fprintf(fp, ", \"p\": ");
-		json_number(fp, x->p);
-		fprintf(fp, ", \"bound\": ");
-		json_number(fp, x->bound);
+		fprintf(fp, ", \"jobs\": %d, \"boots\": %zu", x->jobs,
+		    x->nboots);
+		vals[0] = x->offset;
+		vals[1] = x->pct;
+		vals[2] = x->t;
+		vals[3] = x->df;
+		vals[4] = x->p;
+		vals[5] = x->bound;
+		json_nums(fp, k, vals, sizeof(k) / sizeof(k[0]));
 		fprintf(fp, ", \"regressions\": %d, \"without\": ",
 		    r->nregressions);
 		if (x->nreg_without < 0) {

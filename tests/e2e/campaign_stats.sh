@@ -54,7 +54,6 @@ if ! [ -x "$py" ] || ! "$py" -c 'import scipy, numpy' 2>/dev/null; then
 	skip "campaign statistics against scipy" "/usr/bin/python3 with scipy and numpy is not installed (scripts/install-deps)"
 	exit 0
 fi
-res=$("$py" "$TOP/tests/e2e/campaign_scipy.py" "$tool" "$d" 2>&1)
 n=0 name= detail=
 flush() {
 	[ -n "$name" ] || return 0
@@ -64,25 +63,9 @@ flush() {
 	esac
 	n=$((n + 1)) name= detail=
 }
-while IFS= read -r l; do
-	case $l in
-	"ok "*|"not ok "*) flush; name=$l ;;
-	*) detail="$detail$l
-" ;;
-	esac
-done <<END
-$res
-END
-flush
-[ "$n" -eq 3 ] && ok "campaign_scipy.py checked 3 campaigns" ||
-    not_ok "campaign_scipy.py checked 3 campaigns" "$res"
-
-# Boots on several machines (campaign_machines.py): the three-level
-# variance against the nested ANOVA's mean squares, the comparisons within
-# machine and the machine apart against statsmodels' OLS, a planted
-# machine named and a quiet pool where none is.
-if "$py" -c 'import statsmodels, pandas' 2>/dev/null; then
-	res=$("$py" "$TOP/tests/e2e/campaign_machines.py" "$tool" "$d" 2>&1)
+# pyref SCRIPT: its "ok WHAT" / "not ok WHAT" lines as checks; n of them.
+pyref() {
+	res=$("$py" "$TOP/tests/e2e/$1" "$tool" "$d" 2>&1)
 	n=0 name= detail=
 	while IFS= read -r l; do
 		case $l in
@@ -94,6 +77,17 @@ if "$py" -c 'import statsmodels, pandas' 2>/dev/null; then
 $res
 END
 	flush
+}
+pyref campaign_scipy.py
+[ "$n" -eq 3 ] && ok "campaign_scipy.py checked 3 campaigns" ||
+    not_ok "campaign_scipy.py checked 3 campaigns" "$res"
+
+# Boots on several machines (campaign_machines.py): the three-level
+# variance against the nested ANOVA's mean squares, the comparisons within
+# machine and the machine apart against statsmodels' OLS, a planted
+# machine named and a quiet pool where none is.
+if "$py" -c 'import statsmodels, pandas' 2>/dev/null; then
+	pyref campaign_machines.py
 	[ "$n" -eq 3 ] && ok "campaign_machines.py checked 3 campaigns" ||
 	    not_ok "campaign_machines.py checked 3 campaigns" "$res"
 else
