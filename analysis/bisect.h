@@ -257,8 +257,9 @@ void	 bis_auto_simulate(const struct bis_rule *, size_t runs,
  * commits get the remainder), no commit beyond the cap; a commit that
  * fails is skipped.  The verdicts are bis_next's and bis_verdict_at's,
  * the same rule as on one machine: boots that arrive together are
- * judged together.  A round's kernels are built before it boots them.  k = 1 is the serial bisect (one step at a time, all
- * the devices on it).  Histories of ncommits commits as bis_simulate.
+ * judged together.  A round's kernels are built before it boots them.
+ * k = 1 is the serial bisect (one step at a time, all the devices on
+ * it).  Histories of ncommits commits as bis_simulate.
  */
 struct bis_pool_sim {
 	size_t	 runs, right, wrong, noregr, ambiguous;

@@ -191,16 +191,17 @@ struct camp_var {
 
 /*
  * One figure of one configuration: the mean real time at a level, or
- * EC(N).  On several machines the machine is the replicate: lo, hi are
- * Student t over the machine means (of its boots' values; EC of the
- * per-boot EC), df = machines - 1, and there is no bootstrap (it
- * resamples boots, and would take the machines' spread for theirs).  est is over the boots (the mean of boot means; EC: N times the
- * ratio of the T1 and TN means of boot means); lo, hi its interval over
- * boots (Student t on boot means, df = boots - 1; EC: Fieller's interval
- * for the ratio of paired boot means, their covariance taken, df =
- * boots - 1; NaN with fewer than 2 boots or EC's set unbounded); blo,
- * bhi the hierarchical bootstrap's percentile interval (NaN without it
- * or with fewer than 2 boots).
+ * EC(N).  est is over the boots (the mean of boot means; EC: N times
+ * the ratio of the T1 and TN means of boot means); lo, hi its interval
+ * over boots (Student t on boot means, df = boots - 1; EC: Fieller's
+ * interval for the ratio of paired boot means, their covariance taken,
+ * df = boots - 1; NaN with fewer than 2 boots or EC's set unbounded);
+ * blo, bhi the hierarchical bootstrap's percentile interval (NaN
+ * without it or with fewer than 2 boots).  On several machines the
+ * machine is the replicate: est is the mean of the machine means (of
+ * its boots' values; EC of the per-boot EC), lo, hi Student t over
+ * them, df = machines - 1, and there is no bootstrap (it resamples
+ * boots, and would take the machines' spread for theirs).
  */
 struct camp_fig {
 	int		 valid;		/* a value in at least one boot */
