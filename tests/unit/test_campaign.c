@@ -1103,7 +1103,7 @@ sim_machines(uint64_t *s, double sdm, double odd)
 	struct camp *c = camp_new("mach");
 	double me[4], be;
 	int g, m, j, i, boot = 0;
-	char name[8];
+	char name[16];
 
 	for (m = 0; m < 4; m++) {
 		snprintf(name, sizeof(name), "m%d", m);
