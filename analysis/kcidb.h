@@ -20,7 +20,7 @@
 #define KCIDB_ORIGIN_DEFAULT	"fsconc"
 #define KCIDB_ORIGIN_MAX	32	/* bytes of an origin */
 #define KCIDB_ID_MAX		256	/* bytes of an id's local part */
-#define KCIDB_TEXT_MAX		1024	/* bytes of a text from a set */
+#define KCIDB_TEXT_MAX		1024	/* bytes of a text read */
 #define KCIDB_LOG_MAX		16000	/* bytes of a log excerpt: the
 					   schema's 16384 characters */
 #define KCIDB_PATH_MAX		160	/* bytes of a test's path */
@@ -29,8 +29,8 @@
 enum kcidb_status { KCIDB_NONE, KCIDB_PASS, KCIDB_FAIL, KCIDB_DONE };
 
 struct kcidb_checkout {
-	char		*id;		/* local part, after "origin:" */
-	char		*commit;	/* 40 lowercase hex digits, or NULL */
+	char		*id;		/* after "origin:" */
+	char		*commit;	/* 40 lowercase hex, or NULL */
 	char		*comment;
 	/* misc: what the kernel said of itself, NULL when unknown. */
 	char		*os, *release, *version, *config_hash, *tree;
@@ -44,7 +44,7 @@ struct kcidb_build {
 	char		*config_hash;	/* misc */
 	char		*comment;
 	enum kcidb_status status;	/* KCIDB_NONE: not said */
-	char		*log;		/* excerpt, at most KCIDB_LOG_MAX */
+	char		*log;		/* excerpt, KCIDB_LOG_MAX at most */
 	double		 duration;	/* seconds; NaN: unknown */
 };
 
@@ -60,7 +60,7 @@ struct kcidb_cmp {
 	int		 has;
 	char		*baseline;	/* its name */
 	double		 ratio, lo, hi;	/* cand / base; NaN: none */
-	double		 conf;		/* percent of the interval */
+	double		 conf;		/* the interval's, percent */
 	double		 p;		/* after Holm; NaN: untested */
 	const char	*verdict;
 	int		 regression;
@@ -69,22 +69,23 @@ struct kcidb_cmp {
 struct kcidb_test {
 	char		*id;
 	size_t		 build;		/* index in builds */
-	char		*path;		/* words [A-Za-z0-9_-] joined by '.' */
+	char		*path;		/* [A-Za-z0-9_-] words, '.' */
 	double		 value;		/* finite */
 	const char	*unit;		/* NULL: dimensionless */
 	double		 lo, hi;	/* the interval; NaN: none (a side
 					   NaN: open on that side) */
 	double		 conf;		/* percent */
 	const char	*method;	/* how the interval was taken */
-	const char	*level;		/* "batch", "boot": where replication
-					   happened */
+	const char	*level;		/* "batch", "boot": where
+					   replication happened */
 	long		 batches, boots;	/* -1: unknown */
-	double		*boot_values;	/* per boot (NaN: none), or NULL */
+	double		*boot_values;	/* a boot's (NaN: none), or
+					   NULL */
 	size_t		 nboot_values;
 	struct kcidb_flag *flags;
 	size_t		 nflags;
 	int		 invalid;	/* a flag invalidates the figure */
-	char		*config;	/* a campaign's configuration, or NULL */
+	char		*config;	/* a campaign's configuration */
 	char		*verdict;	/* a bisect's step, or NULL */
 	int		 culprit;	/* the bisect named it: 1 */
 	struct kcidb_cmp cmp;
@@ -156,7 +157,8 @@ size_t	 kcidb_set_build(struct kcidb *, const struct rs_set *);
  * flags (gate_set, gate_oversubscribed) on the figures they bear on.
  * The number of tests added.
  */
-size_t	 kcidb_add_set(struct kcidb *, const struct rs_set *, double conf);
+size_t	 kcidb_add_set(struct kcidb *, const struct rs_set *,
+	    double conf);
 /*
  * A campaign's figures (camp_analyse's, over boots): T(N) and EC(N) of
  * every configuration, each boot's value, the flags of its boots, and

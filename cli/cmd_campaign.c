@@ -3,7 +3,6 @@
  * sets compared across reboots (harness/campaign/, analysis/campaign/).
  */
 #include <err.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

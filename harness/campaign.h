@@ -41,15 +41,7 @@
 #define CAMPAIGN_NAME_MAX	255
 
 struct campaign_config {
-	char		*name;
-	char		*kernel;	/* FreeBSD: directory under /boot;
-					   Linux: the image's path */
-	char		*initrd;	/* Linux, kexec */
-	char		*entry;		/* grub-reboot, systemd-boot entry */
-	char		*release;	/* uname -r / kern.ident expected */
-	char		**bootopts;	/* tunables VAR=VALUE (FreeBSD) or
-					   command-line words (Linux) */
-	size_t		 nbootopts;
+	struct reboot_target boot;	/* its name, and what boots it */
 	struct vary	 settings;	/* sysctl:, sysfs:, debugfs:; one
 					   value each */
 	int		 line;		/* where it starts in the file */
@@ -118,9 +110,6 @@ void	 campaign_file_free(struct campaign_file *);
 int	 campaign_run_config(const struct campaign_file *, const char *label,
 	    const char *results, struct run_config *, char *err,
 	    size_t errlen);
-/* Configuration c as the boot methods take it (pointing into c). */
-void	 campaign_target(const struct campaign_config *c,
-	    struct reboot_target *t);
 /*
  * The plan (journal.c, beside the plan file's writer and reader): round
  * r (0..boots-1) boots every configuration once, in an order shuffled by
@@ -238,7 +227,7 @@ struct camp *campaign_stats(const struct campaign *, int *rc, char *why,
 struct campaign_cmdline_spec {
 	const char	*cmd;		/* "campaign", "bisect": in messages */
 	void		(*usage)(FILE *);
-	int		 html;		/* report --html FILE; --json report's */
+	int		 html;		/* --html FILE; --json report's */
 	int		 stats;		/* report -c, --seed */
 };
 struct campaign_cmdline {

@@ -23,11 +23,11 @@
  *                                   confirming revert is judged
  *     stop EPOCH
  * N is a commit's index in commits, or one past the bad one: the bad
- * commit with the culprit reverted (bs_confirm), built, skipped and
+ * commit with the culprit reverted (bisect_confirm), built, skipped and
  * booted as the others are.  ROOT/bisect/active names the bisect in
  * progress.  The lines are harness/reboot.h's, read and written by its
  * one reader and writer (a torn last line left out, then cut); the
- * rules are bs_check's, so a forged line refuses the bisect.  Resume
+ * rules are bisect_check's, so a forged line refuses the bisect.  Resume
  * (the machine's hook, running "bisect resume") replays the journal
  * into the boot means so far and asks bis_next (analysis/bisect.h)
  * what to do: the same journal, the same decision.  Trusted as
@@ -57,10 +57,10 @@
 #include "common/util.h"
 
 /* The longest reason a skip gives (the journal's line stays short). */
-#define BS_REASON_MAX	900
+#define BISECT_REASON_MAX	900
 
 void
-bs_say(const char *fmt, ...)
+bisect_say(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -74,19 +74,19 @@ bs_say(const char *fmt, ...)
 
 /* The lock of the root's bisects (reboot_lock): 0, or -1 said why. */
 static int
-bs_lock(const char *root)
+bisect_lock(const char *root)
 {
 	char e[PATH_MAX + 128];
 
 	if (reboot_lock(root, "bisect", 1, e, sizeof(e)) != 0) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		return (-1);
 	}
 	return (0);
 }
 
 int
-bs_commit_id(const struct bs *b, size_t k, char *buf, size_t len)
+bisect_commit_id(const struct bisect_job *b, size_t k, char *buf, size_t len)
 {
 	if (k >= b->n || len < b->hexlen + 1 || pread(b->plan_fd, buf,
 	    b->hexlen, (off_t)(k * (b->hexlen + 1))) != (ssize_t)b->hexlen)
@@ -98,7 +98,7 @@ bs_commit_id(const struct bs *b, size_t k, char *buf, size_t len)
 }
 
 void
-bs_close(struct bs *b)
+bisect_close(struct bisect_job *b)
 {
 	size_t i;
 
@@ -121,7 +121,7 @@ bs_close(struct bs *b)
 
 /* The points bis_next reads, from the commits. */
 static void
-points(struct bs *b)
+points(struct bisect_job *b)
 {
 	size_t i;
 
@@ -134,9 +134,11 @@ points(struct bs *b)
 
 /* --- the journal's events (harness/reboot.h writes and reads them) ------ */
 
-enum bs_event_kind { BS_EV_NONE, BS_EV_START, BS_EV_BUILD, BS_EV_BUILT,
-	BS_EV_SKIP, BS_EV_SCHEDULE, BS_EV_RUN, BS_EV_MEAN,
-	BS_EV_INTERRUPTED, BS_EV_DONE, BS_EV_STOP, BS_EV_NKINDS };
+enum bisect_event_kind {
+	BISECT_EV_NONE, BISECT_EV_START, BISECT_EV_BUILD, BISECT_EV_BUILT,
+	BISECT_EV_SKIP, BISECT_EV_SCHEDULE, BISECT_EV_RUN, BISECT_EV_MEAN,
+	BISECT_EV_INTERRUPTED, BISECT_EV_DONE, BISECT_EV_STOP, BISECT_EV_NKINDS
+};
 
 /* A commit's index, one past the bad one for the revert (checked by
    the replay against the plan). */
@@ -145,37 +147,37 @@ enum bs_event_kind { BS_EV_NONE, BS_EV_START, BS_EV_BUILD, BS_EV_BUILT,
 #define F_BOOTNO	{ REBOOT_NUM, 1, INT_MAX - 1, 0 }
 #define F_WHEN		{ REBOOT_NUM, 0, LLONG_MAX, 0 }
 /* The fields, in order, with their index in struct reboot_event. */
-static const struct reboot_event_type bs_events[BS_EV_NKINDS] = {
-	[BS_EV_START] = { "start", { F_WHEN } },
-	[BS_EV_BUILD] = { "build", { F_COMMIT, F_WHEN } },
-	[BS_EV_BUILT] = { "built", { F_COMMIT, F_WHEN } },	/* seconds */
-	[BS_EV_SKIP] = { "skip", { F_COMMIT,
-	    { REBOOT_TEXT, 0, BS_REASON_MAX, 0 } } },
-	[BS_EV_SCHEDULE] = { "schedule", { F_COMMIT, F_BOOTNO,
+static const struct reboot_event_type bisect_events[BISECT_EV_NKINDS] = {
+	[BISECT_EV_START] = { "start", { F_WHEN } },
+	[BISECT_EV_BUILD] = { "build", { F_COMMIT, F_WHEN } },
+	[BISECT_EV_BUILT] = { "built", { F_COMMIT, F_WHEN } },	/* seconds */
+	[BISECT_EV_SKIP] = { "skip", { F_COMMIT,
+	    { REBOOT_TEXT, 0, BISECT_REASON_MAX, 0 } } },
+	[BISECT_EV_SCHEDULE] = { "schedule", { F_COMMIT, F_BOOTNO,
 	    { REBOOT_WORD, 1, 63, 0 }, F_WHEN } },
-	[BS_EV_RUN] = { "run", { F_COMMIT, F_BOOTNO, F_WHEN } },
-	[BS_EV_MEAN] = { "mean", { F_COMMIT, F_BOOTNO, { REBOOT_REAL, 0, 0, 0 },
-	    F_WHEN } },
-	[BS_EV_INTERRUPTED] = { "interrupted", { F_COMMIT, F_BOOTNO } },
-	[BS_EV_DONE] = { "done", { { REBOOT_NUM, BIS_CULPRIT,
+	[BISECT_EV_RUN] = { "run", { F_COMMIT, F_BOOTNO, F_WHEN } },
+	[BISECT_EV_MEAN] = { "mean", { F_COMMIT, F_BOOTNO, { REBOOT_REAL, 0, 0,
+	    0 }, F_WHEN } },
+	[BISECT_EV_INTERRUPTED] = { "interrupted", { F_COMMIT, F_BOOTNO } },
+	[BISECT_EV_DONE] = { "done", { { REBOOT_NUM, BIS_CULPRIT,
 	    BIS_ENDPOINT_FAILED, 0 }, F_COMMIT, F_COMMIT, F_WHEN } },
-	[BS_EV_STOP] = { "stop", { F_WHEN } },
+	[BISECT_EV_STOP] = { "stop", { F_WHEN } },
 };
 
 /* Whether the event names a commit (its first field). */
 static int
 names_commit(int kind)
 {
-	return (kind != BS_EV_START && kind != BS_EV_DONE && kind !=
-	    BS_EV_STOP);
+	return (kind != BISECT_EV_START && kind != BISECT_EV_DONE && kind !=
+	    BISECT_EV_STOP);
 }
 
 /* Whether the event names a boot (its second field). */
 static int
 names_boot(int kind)
 {
-	return (kind == BS_EV_SCHEDULE || kind == BS_EV_RUN || kind ==
-	    BS_EV_MEAN || kind == BS_EV_INTERRUPTED);
+	return (kind == BISECT_EV_SCHEDULE || kind == BISECT_EV_RUN || kind ==
+	    BISECT_EV_MEAN || kind == BISECT_EV_INTERRUPTED);
 }
 
 /*
@@ -187,11 +189,11 @@ names_boot(int kind)
  * within the plan.
  */
 static int
-bs_check(const void *state, const struct reboot_event *ev, char *err,
+bisect_check(const void *state, const struct reboot_event *ev, char *err,
     size_t errlen)
 {
-	const struct bs *b = state;
-	const struct bs_commit *c = NULL;
+	const struct bisect_job *b = state;
+	const struct bisect_commit *c = NULL;
 	unsigned long long k = ev->f[0].n;
 	int bootno = (int)ev->f[1].n;
 
@@ -204,20 +206,20 @@ bs_check(const void *state, const struct reboot_event *ev, char *err,
 		c = &b->c[k];
 	}
 	switch (ev->kind) {
-	case BS_EV_BUILD:
+	case BISECT_EV_BUILD:
 		if (c->built) {
 			set_err(err, errlen, "commit %llu built again", k);
 			return (-1);
 		}
 		break;
-	case BS_EV_BUILT:
+	case BISECT_EV_BUILT:
 		if (c->built || c->builds == 0) {
 			set_err(err, errlen, "commit %llu built %s", k,
 			    c->built ? "twice" : "before its build");
 			return (-1);
 		}
 		break;
-	case BS_EV_SCHEDULE:
+	case BISECT_EV_SCHEDULE:
 		if (bootno != b->nboots + 1) {
 			set_err(err, errlen, "boot %d scheduled after boot %d",
 			    bootno, b->nboots);
@@ -229,19 +231,20 @@ bs_check(const void *state, const struct reboot_event *ev, char *err,
 			return (-1);
 		}
 		break;
-	case BS_EV_RUN:
-	case BS_EV_MEAN:
-	case BS_EV_INTERRUPTED:
+	case BISECT_EV_RUN:
+	case BISECT_EV_MEAN:
+	case BISECT_EV_INTERRUPTED:
 		if (b->nboots == 0 || k != b->last_commit || bootno !=
 		    b->last_bootno || bootno != b->nboots || b->in_flight !=
-		    (ev->kind == BS_EV_RUN ? BS_EV_SCHEDULE : BS_EV_RUN)) {
+		    (ev->kind == BISECT_EV_RUN ? BISECT_EV_SCHEDULE :
+		    BISECT_EV_RUN)) {
 			set_err(err, errlen, "commit %llu boot %d: not the "
-			    "boot %s", k, bootno, ev->kind == BS_EV_RUN ?
+			    "boot %s", k, bootno, ev->kind == BISECT_EV_RUN ?
 			    "last scheduled" : "whose run started last");
 			return (-1);
 		}
 		break;
-	case BS_EV_DONE:
+	case BISECT_EV_DONE:
 		if (ev->f[1].n > ev->f[2].n || ev->f[2].n >= b->n) {
 			set_err(err, errlen, "commits %llu to %llu: not within "
 			    "the plan's 0 to %zu", ev->f[1].n, ev->f[2].n,
@@ -256,7 +259,7 @@ bs_check(const void *state, const struct reboot_event *ev, char *err,
 }
 
 static void
-skip(struct bs_commit *c, const char *why)
+skip(struct bisect_commit *c, const char *why)
 {
 	c->skipped = 1;
 	free(c->why);
@@ -265,13 +268,13 @@ skip(struct bs_commit *c, const char *why)
 
 /* ev, checked, taken into b. */
 static void
-bs_apply(void *state, const struct reboot_event *ev)
+bisect_apply(void *state, const struct reboot_event *ev)
 {
-	struct bs *b = state;
-	struct bs_commit *c = NULL;
+	struct bisect_job *b = state;
+	struct bisect_commit *c = NULL;
 	long long when = 0;
 
-	snprintf(b->last, sizeof(b->last), "%s", bs_events[ev->kind].word);
+	snprintf(b->last, sizeof(b->last), "%s", bisect_events[ev->kind].word);
 	if (names_commit(ev->kind)) {
 		c = &b->c[ev->f[0].n];
 		b->last_commit = (size_t)ev->f[0].n;
@@ -279,44 +282,46 @@ bs_apply(void *state, const struct reboot_event *ev)
 	if (names_boot(ev->kind))
 		b->last_bootno = (int)ev->f[1].n;
 	switch (ev->kind) {
-	case BS_EV_START:
+	case BISECT_EV_START:
 		b->t_start = b->t_last = (long long)ev->f[0].n;
 		break;
-	case BS_EV_STOP:
-	case BS_EV_DONE:
-		b->state = ev->kind == BS_EV_STOP ? BS_STOPPED : BS_DONE;
-		if (ev->kind == BS_EV_DONE) {
+	case BISECT_EV_STOP:
+	case BISECT_EV_DONE:
+		b->state = ev->kind == BISECT_EV_STOP ? BISECT_STOPPED :
+		    BISECT_DONE;
+		if (ev->kind == BISECT_EV_DONE) {
 			b->outcome = (int)ev->f[0].n;
 			b->lo = (size_t)ev->f[1].n;
 			b->hi = (size_t)ev->f[2].n;
 		}
-		b->t_last = (long long)ev->f[ev->kind == BS_EV_DONE ? 3 : 0].n;
+		b->t_last = (long long)ev->f[ev->kind == BISECT_EV_DONE ? 3 :
+		    0].n;
 		break;
-	case BS_EV_BUILD:
+	case BISECT_EV_BUILD:
 		c->builds++;
 		b->t_last = (long long)ev->f[1].n;
 		break;
-	case BS_EV_BUILT:
+	case BISECT_EV_BUILT:
 		c->built = 1;
 		c->build_secs += (long long)ev->f[1].n;
 		b->t_last += (long long)ev->f[1].n;
 		break;
-	case BS_EV_SKIP:
+	case BISECT_EV_SKIP:
 		skip(c, ev->f[1].s);
 		/* A skipped commit's boot, if one was in flight, is over. */
-		b->in_flight = BS_EV_NONE;
+		b->in_flight = BISECT_EV_NONE;
 		break;
-	case BS_EV_SCHEDULE:
+	case BISECT_EV_SCHEDULE:
 		b->nboots = (int)ev->f[1].n;
 		snprintf(b->last_bootid, sizeof(b->last_bootid), "%s",
 		    ev->f[2].s);
 		b->last_when = b->t_last = (long long)ev->f[3].n;
-		b->in_flight = BS_EV_SCHEDULE;
+		b->in_flight = BISECT_EV_SCHEDULE;
 		break;
-	case BS_EV_RUN:
-		b->in_flight = BS_EV_RUN;
+	case BISECT_EV_RUN:
+		b->in_flight = BISECT_EV_RUN;
 		break;
-	case BS_EV_MEAN:
+	case BISECT_EV_MEAN:
 		when = (long long)ev->f[3].n;
 		c->boots = xrealloc(c->boots, (c->nboots + 1) *
 		    sizeof(*c->boots));
@@ -324,11 +329,11 @@ bs_apply(void *state, const struct reboot_event *ev)
 		c->boots[c->nboots] = ev->f[2].x;
 		c->when[c->nboots] = b->t_last = when;
 		c->nboots++;
-		b->in_flight = BS_EV_NONE;
+		b->in_flight = BISECT_EV_NONE;
 		break;
-	case BS_EV_INTERRUPTED:
+	case BISECT_EV_INTERRUPTED:
 		c->cut++;
-		b->in_flight = BS_EV_NONE;
+		b->in_flight = BISECT_EV_NONE;
 		break;
 	default:
 		break;
@@ -336,18 +341,18 @@ bs_apply(void *state, const struct reboot_event *ev)
 	points(b);
 }
 
-static const struct reboot_grammar bs_grammar = {
-	bs_events, BS_EV_NKINDS, bs_check, bs_apply
+static const struct reboot_grammar bisect_grammar = {
+	bisect_events, BISECT_EV_NKINDS, bisect_check, bisect_apply
 };
 
 static struct reboot_journal
-journal_of(struct bs *b)
+journal_of(struct bisect_job *b)
 {
-	return ((struct reboot_journal){ &bs_grammar, b, b->root, "bisect",
+	return ((struct reboot_journal){ &bisect_grammar, b, b->root, "bisect",
 	    b->dir });
 }
 
-/* An event of the table, its fields in order: EVENT(BS_EV_RUN, N(k), ...). */
+/* An event of the table, its fields in order: EVENT(BISECT_EV_RUN, N(k)). */
 #define EVENT(kind, ...) (&(struct reboot_event){ (kind), { __VA_ARGS__ } })
 #define N(v)	{ .n = (unsigned long long)(v) }
 #define S(v)	{ .s = (v) }
@@ -356,13 +361,13 @@ journal_of(struct bs *b)
 
 /* One event appended durably under the lock, then replayed. */
 static int
-bs_write(struct bs *b, const struct reboot_event *ev)
+bisect_write(struct bisect_job *b, const struct reboot_event *ev)
 {
 	struct reboot_journal j = journal_of(b);
 	char e[PATH_MAX + 256];
 
 	if (reboot_journal_append(&j, ev, e, sizeof(e)) != 0) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		return (-1);
 	}
 	return (0);
@@ -370,27 +375,27 @@ bs_write(struct bs *b, const struct reboot_event *ev)
 
 /* Commit k skipped, and why (cut to what the journal takes). */
 static int
-bs_skip(struct bs *b, size_t k, const char *fmt, ...)
+bisect_skip(struct bisect_job *b, size_t k, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int
-bs_skip(struct bs *b, size_t k, const char *fmt, ...)
+bisect_skip(struct bisect_job *b, size_t k, const char *fmt, ...)
 {
-	char why[BS_REASON_MAX + 1];
+	char why[BISECT_REASON_MAX + 1];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	return (bs_write(b, EVENT(BS_EV_SKIP, N(k), S(why))));
+	return (bisect_write(b, EVENT(BISECT_EV_SKIP, N(k), S(why))));
 }
 
 /*
  * The commits file, b->plan_fd, read as lines of hexlen lowercase hex
- * digits each (bs_commit_id reads one at a time): 0, or -1 with the
+ * digits each (bisect_commit_id reads one at a time): 0, or -1 with the
  * first line that is not named in err.
  */
 static int
-check_commits(const struct bs *b, const char *path, char *err,
+check_commits(const struct bisect_job *b, const char *path, char *err,
     size_t errlen)
 {
 	char buf[1 << 16];
@@ -421,7 +426,7 @@ check_commits(const struct bs *b, const char *path, char *err,
 
 /* b loaded from root/bisect/id: 0, or -1 said why. */
 static int
-load(struct bs *b, const char *root, const char *id)
+load(struct bisect_job *b, const char *root, const char *id)
 {
 	struct reboot_journal j;
 	struct stat st;
@@ -436,14 +441,14 @@ load(struct bs *b, const char *root, const char *id)
 	b->id = xstrdup(id);
 	b->dir = xasprintf("%s/bisect/%s", root, id);
 	if ((dfd = reboot_open_trusted(b->dir, 1, e, sizeof(e))) == -1) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		return (-1);
 	}
 	p = xasprintf("%s/bisect", b->dir);
 	if ((text = reboot_read_trusted(dfd, "bisect", p, CAMPAIGN_FILE_MAX,
 	    &len, e, sizeof(e))) == NULL || bisect_file_parse(text, len, p,
 	    os_this(), &b->f, e, sizeof(e)) != 0) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		goto bad;
 	}
 	free(text);
@@ -452,7 +457,7 @@ load(struct bs *b, const char *root, const char *id)
 	p = xasprintf("%s/commits", b->dir);
 	if ((b->plan_fd = reboot_openat_trusted(dfd, "commits", p, O_RDONLY,
 	    e, sizeof(e))) == -1 || fstat(b->plan_fd, &st) != 0) {
-		bs_say("%s", b->plan_fd == -1 ? e : strerror(errno));
+		bisect_say("%s", b->plan_fd == -1 ? e : strerror(errno));
 		goto bad;
 	}
 	if ((got = pread(b->plan_fd, hex, sizeof(hex), 0)) < 41 ||
@@ -460,11 +465,11 @@ load(struct bs *b, const char *root, const char *id)
 	    (b->hexlen != 40 && b->hexlen != 64) || st.st_size %
 	    (off_t)(b->hexlen + 1) != 0 || (b->n = (size_t)(st.st_size /
 	    (off_t)(b->hexlen + 1))) < 2 || b->n > BISECT_COMMITS_MAX + 1) {
-		bs_say("%s: not a list of commits", p);
+		bisect_say("%s: not a list of commits", p);
 		goto bad;
 	}
 	if (check_commits(b, p, e, sizeof(e)) != 0) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		goto bad;
 	}
 	b->c = xcalloc(b->n + 1, sizeof(*b->c));
@@ -475,11 +480,11 @@ load(struct bs *b, const char *root, const char *id)
 	    BIS_HIGHER_WORSE;
 	j = journal_of(b);
 	if (reboot_journal_replay(&j, &torn, e, sizeof(e)) != 0) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		goto bad;
 	}
 	if (torn > 0)
-		bs_say("%s/journal: line %d: no end of line, an append cut "
+		bisect_say("%s/journal: line %d: no end of line, an append cut "
 		    "short: left out", b->dir, torn);
 	points(b);
 	free(p);
@@ -500,14 +505,14 @@ active(const char *root, char **idp)
 	char e[PATH_MAX + 128];
 
 	if (reboot_active(root, "bisect", idp, e, sizeof(e)) != 0) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		return (-1);
 	}
 	return (0);
 }
 
 int
-bs_open(const char *root, const char *id, struct bs *b)
+bisect_open(const char *root, const char *id, struct bisect_job *b)
 {
 	char *r, *a = NULL, e[PATH_MAX + 128];
 	const char *why;
@@ -517,11 +522,11 @@ bs_open(const char *root, const char *id, struct bs *b)
 	b->plan_fd = -1;
 	if (id != NULL && (why = reboot_id_error(id, e, sizeof(e))) !=
 	    NULL) {
-		bs_say("--id %s: %s", id, why);
+		bisect_say("--id %s: %s", id, why);
 		return (EXIT_USAGE);
 	}
 	if ((r = reboot_abs_root(root, 0, e, sizeof(e))) == NULL) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		return (EXIT_USAGE);
 	}
 	if (id == NULL) {
@@ -530,7 +535,8 @@ bs_open(const char *root, const char *id, struct bs *b)
 			return (EXIT_RUNTIME);
 		}
 		if (a == NULL) {
-			bs_say("no bisect in progress under %s (--id ID)", r);
+			bisect_say("no bisect in progress under %s (--id ID)",
+			    r);
 			free(r);
 			return (EXIT_USAGE);
 		}
@@ -540,14 +546,14 @@ bs_open(const char *root, const char *id, struct bs *b)
 	free(a);
 	free(r);
 	if (rv != EXIT_OK)
-		bs_close(b);
+		bisect_close(b);
 	return (rv);
 }
 
 /* --- one step's actions --------------------------------------------------- */
 
 static const char *
-name_of(const struct bs *b, size_t k, char *buf, size_t len)
+name_of(const struct bisect_job *b, size_t k, char *buf, size_t len)
 {
 	char hex[80];
 
@@ -555,7 +561,7 @@ name_of(const struct bs *b, size_t k, char *buf, size_t len)
 		snprintf(buf, len, "c%zu-revert", k);
 		return (buf);
 	}
-	if (bs_commit_id(b, k, hex, sizeof(hex)) != 0)
+	if (bisect_commit_id(b, k, hex, sizeof(hex)) != 0)
 		snprintf(hex, sizeof(hex), "?");
 	snprintf(buf, len, "c%zu-%.12s", k, hex);
 	return (buf);
@@ -563,7 +569,7 @@ name_of(const struct bs *b, size_t k, char *buf, size_t len)
 
 /* The culprit bis_next names now: 0 with *k, or -1. */
 static int
-culprit_of(const struct bs *b, size_t *k)
+culprit_of(const struct bisect_job *b, size_t *k)
 {
 	struct bis_next nx;
 
@@ -576,16 +582,16 @@ culprit_of(const struct bs *b, size_t *k)
 
 /* The environment the build, install and test hooks get (NULL-ended). */
 static char **
-step_env(const struct bs *b, size_t k, const char *src)
+step_env(const struct bisect_job *b, size_t k, const char *src)
 {
 	char hex[80], **env = xcalloc(10, sizeof(*env));
 	size_t n = 0, c;
 
 	/* The revert: bad's id, and the culprit reverted on it. */
-	if (bs_commit_id(b, k == b->n ? k - 1 : k, hex, sizeof(hex)) != 0)
+	if (bisect_commit_id(b, k == b->n ? k - 1 : k, hex, sizeof(hex)) != 0)
 		hex[0] = '\0';
 	env[n++] = xasprintf("FSCONC_BISECT_COMMIT=%s", hex);
-	if (k == b->n && culprit_of(b, &c) == 0 && bs_commit_id(b, c, hex,
+	if (k == b->n && culprit_of(b, &c) == 0 && bisect_commit_id(b, c, hex,
 	    sizeof(hex)) == 0)
 		env[n++] = xasprintf("FSCONC_BISECT_REVERT=%s", hex);
 	env[n++] = xasprintf("FSCONC_BISECT_N=%zu", k);
@@ -626,14 +632,15 @@ install_recipe(const struct bisect_file *f, enum md_os os)
 	if (f->install != NULL)
 		return (f->install);
 	if (os == MD_OS_FREEBSD)
-		return ("make installkernel KERNCONF=\"$FSCONC_BISECT_KCONFIG\" "
+		return ("make installkernel "
+		    "KERNCONF=\"$FSCONC_BISECT_KCONFIG\" "
 		    "KODIR=\"$FSCONC_BISECT_KODIR\"");
 	return (NULL);
 }
 
 /* Linux: the image kept for the commit's boots. */
 static char *
-kernel_path(const struct bs *b, size_t k)
+kernel_path(const struct bisect_job *b, size_t k)
 {
 	return (xasprintf("%s/kernel/%zu", b->dir, k));
 }
@@ -658,13 +665,13 @@ copy_file(const char *src, const char *dst, char *err, size_t errlen)
 
 /* In the clone at bad: the culprit reverted.  0, or -1 with err. */
 static int
-revert(const struct bs *b, const char *src, char *err, size_t errlen)
+revert(const struct bisect_job *b, const char *src, char *err, size_t errlen)
 {
 	char hex[80], e[512];
 	size_t k;
 	int rv;
 
-	if (culprit_of(b, &k) != 0 || bs_commit_id(b, k, hex,
+	if (culprit_of(b, &k) != 0 || bisect_commit_id(b, k, hex,
 	    sizeof(hex)) != 0) {
 		set_err(err, errlen, "revert: no culprit");
 		return (-1);
@@ -677,7 +684,7 @@ revert(const struct bs *b, const char *src, char *err, size_t errlen)
 }
 
 void
-bs_interval(const struct bs_commit *c, double *mean, double *hw)
+bisect_interval(const struct bisect_commit *c, double *mean, double *hw)
 {
 	double s = 0, ss = 0;
 	size_t i;
@@ -697,42 +704,42 @@ bs_interval(const struct bs_commit *c, double *mean, double *hw)
 }
 
 void
-bs_confirm(const struct bs *b, struct bs_confirm *cf)
+bisect_confirm(const struct bisect_job *b, struct bisect_confirm *cf)
 {
-	const struct bs_commit *r = &b->c[b->n], *bad = &b->c[b->n - 1];
+	const struct bisect_commit *r = &b->c[b->n], *bad = &b->c[b->n - 1];
 	struct bis_rule rule = b->rule;
 	char hex[80], fig[32], vs[384];
 	const char *how;
 
 	memset(cf, 0, sizeof(*cf));
-	cf->state = BS_CONFIRM_NONE;
-	if (culprit_of(b, &cf->culprit) != 0 || bs_commit_id(b, cf->culprit,
+	cf->state = BISECT_CONFIRM_NONE;
+	if (culprit_of(b, &cf->culprit) != 0 || bisect_commit_id(b, cf->culprit,
 	    hex, sizeof(hex)) != 0)
 		return;
 	/* Over without a trace of it: a bisect made before it existed. */
-	if (b->state != BS_OPEN && r->nboots == 0 && !r->skipped &&
+	if (b->state != BISECT_OPEN && r->nboots == 0 && !r->skipped &&
 	    r->builds == 0)
 		return;
 	bisect_figure_name(&b->f, fig, sizeof(fig));
-	bs_interval(r, &cf->mean, &cf->hw);
-	bs_interval(bad, &cf->bmean, &cf->bhw);
+	bisect_interval(r, &cf->mean, &cf->hw);
+	bisect_interval(bad, &cf->bmean, &cf->bhw);
 	snprintf(vs, sizeof(vs), "reverting %.12s on bad gives %s %.6g "
 	    "[%.6g, %.6g] against bad's %.6g [%.6g, %.6g]", hex, fig,
 	    cf->mean, cf->mean - cf->hw, cf->mean + cf->hw, cf->bmean,
 	    cf->bmean - cf->bhw, cf->bmean + cf->bhw);
 	if (r->skipped) {
 		if (strncmp(r->why, "revert does not apply", 21) == 0) {
-			cf->state = BS_CONFIRM_NOAPPLY;
+			cf->state = BISECT_CONFIRM_NOAPPLY;
 			snprintf(cf->text, sizeof(cf->text), "revert does not "
 			    "apply: not checked");
 		} else {
-			cf->state = BS_CONFIRM_FAILED;
+			cf->state = BISECT_CONFIRM_FAILED;
 			snprintf(cf->text, sizeof(cf->text), "revert not "
 			    "checked: %.600s", r->why);
 		}
 		return;
 	}
-	cf->state = BS_CONFIRM_MORE;
+	cf->state = BISECT_CONFIRM_MORE;
 	snprintf(cf->text, sizeof(cf->text), "confirming: reverting %.12s on "
 	    "bad, %zu boots so far", hex, r->nboots);
 	rule.fixed = 0;
@@ -742,7 +749,7 @@ bs_confirm(const struct bs *b, struct bs_confirm *cf)
 		return;
 	switch (cf->ends.verdict) {
 	case BIS_ENDS_DIFFER:
-		cf->state = BS_CONFIRM_YES;
+		cf->state = BISECT_CONFIRM_YES;
 		snprintf(cf->text, sizeof(cf->text), "confirmed: %s: better",
 		    vs);
 		return;
@@ -758,7 +765,7 @@ bs_confirm(const struct bs *b, struct bs_confirm *cf)
 		how = "not shown to differ";
 		break;
 	}
-	cf->state = BS_CONFIRM_NO;
+	cf->state = BISECT_CONFIRM_NO;
 	snprintf(cf->text, sizeof(cf->text), "not confirmed: %s: %s", vs, how);
 }
 
@@ -767,7 +774,7 @@ bs_confirm(const struct bs *b, struct bs_confirm *cf)
  * (reboot_build): 0, or -1 with why in err (the commit is skipped).
  */
 static int
-build(struct bs *b, size_t k, char *err, size_t errlen)
+build(struct bisect_job *b, size_t k, char *err, size_t errlen)
 {
 	const struct reboot_ctx ctx = { NULL, os_this() };
 	char hex[80], *src = xasprintf("%s/src", b->dir), *logp, *dst, *img;
@@ -775,7 +782,7 @@ build(struct bs *b, size_t k, char *err, size_t errlen)
 	struct reboot_build rb;
 	int rv = -1;
 
-	if (bs_commit_id(b, k == b->n ? k - 1 : k, hex, sizeof(hex)) != 0) {
+	if (bisect_commit_id(b, k == b->n ? k - 1 : k, hex, sizeof(hex)) != 0) {
 		set_err(err, errlen, "commit %zu: unreadable plan", k);
 		free(src);
 		return (-1);
@@ -830,7 +837,7 @@ out:
 
 /* The target that boots commit k (t->kernel malloc'd). */
 static void
-boot_target(const struct bs *b, size_t k, struct reboot_target *t,
+boot_target(const struct bisect_job *b, size_t k, struct reboot_target *t,
     char *name, size_t namelen)
 {
 	memset(t, 0, sizeof(*t));
@@ -840,15 +847,15 @@ boot_target(const struct bs *b, size_t k, struct reboot_target *t,
 }
 
 static void
-remove_hook(struct bs *b)
+remove_hook(struct bisect_job *b)
 {
 	struct reboot_ctx ctx = { NULL, os_this() };
 	char e[PATH_MAX + 128];
 
 	if (reboot_hook_release(&ctx, b->id, e, sizeof(e)) != 0)
-		bs_say("resume hook: %s", e);
+		bisect_say("resume hook: %s", e);
 	if (reboot_active_clear(b->root, "bisect", b->id, e, sizeof(e)) != 0)
-		bs_say("%s", e);
+		bisect_say("%s", e);
 }
 
 /*
@@ -856,7 +863,7 @@ remove_hook(struct bs *b)
  * is ordered or the bisect is over.
  */
 static int
-advance(struct bs *b)
+advance(struct bisect_job *b)
 {
 	struct reboot_ctx ctx = { NULL, os_this() };
 	const struct reboot_boot_ops *ops =
@@ -870,17 +877,18 @@ advance(struct bs *b)
 
 	for (;;) {
 		if (bis_next(b->pts, b->n, &b->rule, &nx) != 0) {
-			bs_say("%s: the boot means cannot be judged", b->id);
+			bisect_say("%s: the boot means cannot be judged",
+			    b->id);
 			return (EXIT_RUNTIME);
 		}
 		if (nx.action == BIS_ACT_DONE && nx.outcome == BIS_CULPRIT) {
-			struct bs_confirm cf;
+			struct bisect_confirm cf;
 
 			/* The culprit reverted on bad, measured first. */
-			bs_confirm(b, &cf);
-			if (cf.state != BS_CONFIRM_MORE) {
+			bisect_confirm(b, &cf);
+			if (cf.state != BISECT_CONFIRM_MORE) {
 				if (cf.text[0] != '\0')
-					bs_say("%s: %s", b->id, cf.text);
+					bisect_say("%s: %s", b->id, cf.text);
 			}
 			else {
 				nx.action = BIS_ACT_BOOT;
@@ -888,53 +896,54 @@ advance(struct bs *b)
 			}
 		}
 		if (nx.action == BIS_ACT_DONE) {
-			if (bs_write(b, EVENT(BS_EV_DONE, N(nx.outcome),
+			if (bisect_write(b, EVENT(BISECT_EV_DONE, N(nx.outcome),
 			    N(nx.lo), N(nx.hi), NOW)) != 0)
 				return (EXIT_RUNTIME);
 			remove_hook(b);
-			bs_say("%s: %s after %d boots; \"fsconc bisect report "
-			    "--id %s -R %s\"", b->id,
+			bisect_say("%s: %s after %d boots; \"fsconc bisect "
+			    "report --id %s -R %s\"", b->id,
 			    bis_outcome_name(nx.outcome), b->nboots, b->id,
 			    b->root);
 			return (EXIT_OK);
 		}
 		k = nx.commit;
 		if (!b->c[k].built) {
-			/* A build cut off twice (a power cut, a panic): skip. */
+			/* Cut off twice (a power cut, a panic): skip it. */
 			if (b->c[k].builds >= 2) {
-				if (bs_skip(b, k, "build cut off twice") !=
+				if (bisect_skip(b, k, "build cut off twice") !=
 				    0)
 					return (EXIT_RUNTIME);
 				continue;
 			}
-			if (bs_write(b, EVENT(BS_EV_BUILD, N(k),
+			if (bisect_write(b, EVENT(BISECT_EV_BUILD, N(k),
 			    NOW)) != 0)
 				return (EXIT_RUNTIME);
-			bs_say("%s: commit %zu (%s): building", b->id, k,
+			bisect_say("%s: commit %zu (%s): building", b->id, k,
 			    name_of(b, k, name, sizeof(name)));
 			t0 = now_monotonic();
 			if (build(b, k, e, sizeof(e)) != 0) {
-				bs_say("%s: commit %zu skipped: %s", b->id, k, e);
-				if (bs_skip(b, k, "%s", e) != 0)
+				bisect_say("%s: commit %zu skipped: %s", b->id,
+				    k, e);
+				if (bisect_skip(b, k, "%s", e) != 0)
 					return (EXIT_RUNTIME);
 				continue;
 			}
-			if (bs_write(b, EVENT(BS_EV_BUILT, N(k),
+			if (bisect_write(b, EVENT(BISECT_EV_BUILT, N(k),
 			    N(now_monotonic() - t0 + 0.5))) != 0)
 				return (EXIT_RUNTIME);
 		}
 		if (reboot_boot_id(bootid, sizeof(bootid), e,
 		    sizeof(e)) != 0) {
-			bs_say("%s", e);
+			bisect_say("%s", e);
 			return (EXIT_RUNTIME);
 		}
 		/* The state under the lock, as a stop may have left it. */
-		if (bs_lock(b->root) != 0)
+		if (bisect_lock(b->root) != 0)
 			return (EXIT_RUNTIME);
 		{
 			char *r = xstrdup(b->root), *i = xstrdup(b->id);
 
-			bs_close(b);
+			bisect_close(b);
 			rv = load(b, r, i);
 			free(r);
 			free(i);
@@ -943,17 +952,17 @@ advance(struct bs *b)
 				return (EXIT_RUNTIME);
 			}
 		}
-		if (b->state != BS_OPEN) {
+		if (b->state != BISECT_OPEN) {
 			reboot_unlock();
 			return (EXIT_OK);
 		}
-		if (bs_write(b, EVENT(BS_EV_SCHEDULE, N(k),
+		if (bisect_write(b, EVENT(BISECT_EV_SCHEDULE, N(k),
 		    N(b->nboots + 1), S(bootid), NOW)) != 0) {
 			reboot_unlock();
 			return (EXIT_RUNTIME);
 		}
-		bs_say("%s: boot %d: commit %zu (%s), by %s", b->id, b->nboots,
-		    k, name_of(b, k, name, sizeof(name)),
+		bisect_say("%s: boot %d: commit %zu (%s), by %s", b->id,
+		    b->nboots, k, name_of(b, k, name, sizeof(name)),
 		    reboot_method_name(b->f.camp.how.method));
 		boot_target(b, k, &t, name, sizeof(name));
 		rv = ops->boot(&ctx, &b->f.camp.how, &t, b->id, b->nboots, e,
@@ -962,18 +971,18 @@ advance(struct bs *b)
 		reboot_unlock();
 		if (rv != 0) {
 			/* The next boot, whatever it is, says it was wrong. */
-			bs_say("boot %d: %s", b->nboots, e);
+			bisect_say("boot %d: %s", b->nboots, e);
 			return (EXIT_RUNTIME);
 		}
 		return (EXIT_OK);
 	}
 }
 
-/* --- measuring a boot ------------------------------------------------------ */
+/* --- measuring a boot ----------------------------------------------------- */
 
 /* The figure of one boot's set: 0 with *v, or -1 with err. */
 static int
-figure_of(const struct bs *b, const char *set, double *v, char *err,
+figure_of(const struct bisect_job *b, const char *set, double *v, char *err,
     size_t errlen)
 {
 	const char *paths[1] = { set };
@@ -1012,7 +1021,7 @@ out:
  * figure instead of the run's, so that a fake history can plant a step.
  */
 static int
-test_figure(const struct bs *b, size_t k, int bootno, double *v)
+test_figure(const struct bisect_job *b, size_t k, int bootno, double *v)
 {
 	const char *prog = test_hook_env("FSCONC_TEST_BISECT_FIGURE");
 	char out[128], e[256], *src, **env, *end;
@@ -1043,7 +1052,7 @@ test_figure(const struct bs *b, size_t k, int bootno, double *v)
 
 /* Boot bootno of commit k, verified: its run, its figure recorded. */
 static int
-measure(struct bs *b, size_t k, int bootno, long long up)
+measure(struct bisect_job *b, size_t k, int bootno, long long up)
 {
 	struct run_config rc;
 	char e[1024], set[PATH_MAX], num[32], name[64], hex[80];
@@ -1053,7 +1062,7 @@ measure(struct bs *b, size_t k, int bootno, long long up)
 	name_of(b, k, name, sizeof(name));
 	if (campaign_run_config(&b->f.camp, name, b->root, &rc, e,
 	    sizeof(e)) != 0) {
-		bs_say("%s: run options: %s", b->id, e);
+		bisect_say("%s: run options: %s", b->id, e);
 		return (-1);
 	}
 	run_config_add_meta(&rc, "campaign", b->id);
@@ -1065,43 +1074,43 @@ measure(struct bs *b, size_t k, int bootno, long long up)
 		snprintf(num, sizeof(num), "%lld", up);
 		run_config_add_meta(&rc, "campaign_boot_seconds", num);
 	}
-	if (bs_commit_id(b, k, hex, sizeof(hex)) == 0)
+	if (bisect_commit_id(b, k, hex, sizeof(hex)) == 0)
 		run_config_add_meta(&rc, "bisect_commit", hex);
 	run_config_add_meta(&rc, "bisect", b->id);
 	rc.progress = 0;
-	if (bs_write(b, EVENT(BS_EV_RUN, N(k), N(bootno), NOW)) !=
+	if (bisect_write(b, EVENT(BISECT_EV_RUN, N(k), N(bootno), NOW)) !=
 	    0) {
 		run_config_free(&rc);
 		return (-1);
 	}
-	bs_say("%s: boot %d: commit %zu (%s) verified: running", b->id, bootno,
-	    k, name);
+	bisect_say("%s: boot %d: commit %zu (%s) verified: running", b->id,
+	    bootno, k, name);
 	status = run_experiment(&rc, set, sizeof(set));
 	run_config_free(&rc);
 	if (status != EXIT_OK && status != EXIT_REGRESSION && status !=
 	    EXIT_INVALID) {
 		snprintf(e, sizeof(e), "boot %d: the run failed (exit status "
 		    "%d)", bootno, status);
-		bs_say("%s: commit %zu skipped: %s", b->id, k, e);
-		return (bs_skip(b, k, "%s", e));
+		bisect_say("%s: commit %zu skipped: %s", b->id, k, e);
+		return (bisect_skip(b, k, "%s", e));
 	}
 	if ((t = test_figure(b, k, bootno, &v)) < 0) {
-		bs_say("FSCONC_TEST_BISECT_FIGURE failed");
+		bisect_say("FSCONC_TEST_BISECT_FIGURE failed");
 		return (-1);
 	}
 	if (t == 0 && figure_of(b, set, &v, e, sizeof(e)) != 0) {
-		bs_say("%s: commit %zu skipped: %s", b->id, k, e);
-		return (bs_skip(b, k, "boot %d: %s", bootno, e));
+		bisect_say("%s: commit %zu skipped: %s", b->id, k, e);
+		return (bisect_skip(b, k, "boot %d: %s", bootno, e));
 	}
-	bs_say("%s: boot %d: commit %zu: %s %.6g", b->id, bootno, k,
+	bisect_say("%s: boot %d: commit %zu: %s %.6g", b->id, bootno, k,
 	    bisect_figure_name(&b->f, num, sizeof(num)), v);
-	return (bs_write(b, EVENT(BS_EV_MEAN, N(k), N(bootno), X(v),
+	return (bisect_write(b, EVENT(BISECT_EV_MEAN, N(k), N(bootno), X(v),
 	    NOW)));
 }
 
 /* The boot the journal's last "schedule" asked for, checked and run. */
 static int
-check_boot(struct bs *b, long long t0)
+check_boot(struct bisect_job *b, long long t0)
 {
 	const struct reboot_scheduled s = { b->id, b->last_bootno,
 	    b->last_bootid, b->last_when, b->f.camp.boot_timeout };
@@ -1114,25 +1123,26 @@ check_boot(struct bs *b, long long t0)
 	v = reboot_check(&b->f.camp.how, &t, &s, why, sizeof(why));
 	free(t.kernel);
 	if (v < 0) {
-		bs_say("%s", why);
+		bisect_say("%s", why);
 		return (EXIT_RUNTIME);
 	}
 	if (v == REBOOT_NOT_YET) {
-		bs_say("%s: boot %d (commit %zu) has not happened: the machine "
-		    "has not rebooted since it was scheduled", b->id, bootno, k);
+		bisect_say("%s: boot %d (commit %zu) has not happened: the "
+		    "machine has not rebooted since it was scheduled", b->id,
+		    bootno, k);
 		return (EXIT_USAGE);
 	}
 	if (v != 0) {
-		bs_say("%s: boot %d came up wrong for commit %zu: %s", b->id,
-		    bootno, k, why);
-		return (bs_skip(b, k, "boot %d: %s", bootno, why) != 0 ?
+		bisect_say("%s: boot %d came up wrong for commit %zu: %s",
+		    b->id, bootno, k, why);
+		return (bisect_skip(b, k, "boot %d: %s", bootno, why) != 0 ?
 		    EXIT_RUNTIME : EXIT_OK);
 	}
 	return (measure(b, k, bootno, t0 >= b->last_when ? t0 - b->last_when :
 	    -1) != 0 ? EXIT_RUNTIME : EXIT_OK);
 }
 
-/* --- the commands ---------------------------------------------------------- */
+/* --- the commands --------------------------------------------------------- */
 
 /* good and bad resolved and checked: 0, or EXIT_USAGE said why. */
 static int
@@ -1145,18 +1155,18 @@ check_refs(const struct bisect_file *f, char *good, char *bad, size_t len)
 		r = reboot_resolve(f->tree, side == 0 ? f->good : f->bad,
 		    side == 0 ? good : bad, len, e, sizeof(e));
 		if (r < 0) {
-			bs_say("tree %s: %s", f->tree, e);
+			bisect_say("tree %s: %s", f->tree, e);
 			return (EXIT_USAGE);
 		}
 		if (r > 0) {
-			bs_say("tree %s: %s %s names no commit (good %s, bad %s)",
-			    f->tree, side == 0 ? "good" : "bad", side == 0 ?
-			    f->good : f->bad, f->good, f->bad);
+			bisect_say("tree %s: %s %s names no commit (good %s, "
+			    "bad %s)", f->tree, side == 0 ? "good" : "bad", side
+			    == 0 ? f->good : f->bad, f->good, f->bad);
 			return (EXIT_USAGE);
 		}
 	}
 	if (strcmp(good, bad) == 0) {
-		bs_say("good %s and bad %s are the same commit %s", f->good,
+		bisect_say("good %s and bad %s are the same commit %s", f->good,
 		    f->bad, good);
 		return (EXIT_USAGE);
 	}
@@ -1167,10 +1177,10 @@ check_refs(const struct bisect_file *f, char *good, char *bad, size_t len)
 	}
 	if (r != 0) {
 		if (r == 1)
-			bs_say("good %s (%.12s) is not an ancestor of bad %s "
-			    "(%.12s)", f->good, good, f->bad, bad);
+			bisect_say("good %s (%.12s) is not an ancestor of bad "
+			    "%s (%.12s)", f->good, good, f->bad, bad);
 		else
-			bs_say("tree %s: %s", f->tree, e);
+			bisect_say("tree %s: %s", f->tree, e);
 		return (EXIT_USAGE);
 	}
 	return (EXIT_OK);
@@ -1210,7 +1220,7 @@ plan(const struct bisect_file *f, const char *file, const char *root,
 	printf("# the resume hook, root-owned:\n");
 	if (reboot_hook_install(&ctx, bin, "bisect", r, "ID", e,
 	    sizeof(e)) != 0) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		free(r);
 		return (EXIT_USAGE);
 	}
@@ -1234,7 +1244,7 @@ plan(const struct bisect_file *f, const char *file, const char *root,
 	free(kconf);
 	free(src);
 	if (rv != 0) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		free(r);
 		return (EXIT_USAGE);
 	}
@@ -1249,7 +1259,7 @@ plan(const struct bisect_file *f, const char *file, const char *root,
 	rv = ops->boot(&ctx, &f->camp.how, &t, "ID", 1, e, sizeof(e));
 	free(kern);
 	if (rv != 0) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		free(r);
 		return (EXIT_USAGE);
 	}
@@ -1266,7 +1276,7 @@ plan(const struct bisect_file *f, const char *file, const char *root,
 	printf("# once the culprit is found, and on fsconc bisect stop:\n");
 	if (reboot_hook_remove(&ctx, e, sizeof(e)) != 0 ||
 	    ops->cancel(&ctx, e, sizeof(e)) != 0) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		free(r);
 		return (EXIT_USAGE);
 	}
@@ -1279,7 +1289,7 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 {
 	struct reboot_ctx ctx = { NULL, os };
 	struct bisect_file f;
-	struct bs b;
+	struct bisect_job b;
 	char e[PATH_MAX + 256], good[80], bad[80], *text, *r = NULL;
 	char *bin = NULL, *p, *id = NULL, *dir = NULL;
 	size_t len, n;
@@ -1289,11 +1299,11 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 	b.plan_fd = -1;
 	if ((text = read_bounded(file, 0, CAMPAIGN_FILE_MAX, &len, e,
 	    sizeof(e))) == NULL) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		return (EXIT_USAGE);
 	}
 	if (bisect_file_parse(text, len, file, os, &f, e, sizeof(e)) != 0) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		free(text);
 		return (EXIT_USAGE);
 	}
@@ -1301,7 +1311,7 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		goto out;
 	rc = EXIT_USAGE;
 	if ((bin = reboot_self(e, sizeof(e))) == NULL) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		goto out;
 	}
 	if (dry_run) {
@@ -1309,14 +1319,14 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 
 		/* The count alone, streamed to a file that goes at once. */
 		if ((fd = mkstemp(tmpl)) == -1) {
-			bs_say("%s: %s", tmpl, strerror(errno));
+			bisect_say("%s: %s", tmpl, strerror(errno));
 			goto out;
 		}
 		unlink(tmpl);
 		n = bisect_plan_write(f.tree, good, bad, fd, e, sizeof(e));
 		close(fd);
 		if (n == 0) {
-			bs_say("%s", e);
+			bisect_say("%s", e);
 			goto out;
 		}
 		if (os != os_this()) {
@@ -1327,58 +1337,58 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		goto out;
 	}
 	if (geteuid() != 0 && test_hook_env("FSCONC_TEST_HOOK_DIR") == NULL) {
-		bs_say("start: installing the resume hook and rebooting need "
-		    "root");
+		bisect_say("start: installing the resume hook and rebooting "
+		    "need root");
 		goto out;
 	}
 	if ((fd = reboot_open_trusted(bin, 0, e, sizeof(e))) == -1) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		goto out;
 	}
 	close(fd);
 	if ((r = reboot_abs_root(root, 1, e, sizeof(e))) == NULL) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		goto out;
 	}
 	if ((fd = reboot_volatile_fs(r, e, sizeof(e))) != 0) {
-		bs_say("-R %s: %s", r, fd < 0 ? e : "a memory file system "
+		bisect_say("-R %s: %s", r, fd < 0 ? e : "a memory file system "
 		    "(tmpfs) does not survive a reboot: want a result root on "
 		    "disk");
 		goto out;
 	}
 	/* A full /boot or ESP: refused before anything is written. */
 	if (reboot_boot_room(f.camp.how.method, e, sizeof(e)) != 0) {
-		bs_say("%s: %s", reboot_method_name(f.camp.how.method), e);
+		bisect_say("%s: %s", reboot_method_name(f.camp.how.method), e);
 		goto out;
 	}
 	/* One resume hook per machine: its directory locked. */
 	if ((mfd = reboot_machine_lock(reboot_hook_path(os), e,
 	    sizeof(e))) == -1) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		goto out;
 	}
-	if (bs_lock(r) != 0 || active(r, &id) != 0)
+	if (bisect_lock(r) != 0 || active(r, &id) != 0)
 		goto out;
 	if (id != NULL) {
-		bs_say("bisect %s is in progress under %s: \"fsconc bisect "
+		bisect_say("bisect %s is in progress under %s: \"fsconc bisect "
 		    "stop\" it first", id, r);
 		goto out;
 	}
 	if ((id = reboot_hook_id(os)) != NULL) {
-		bs_say("a resume hook is installed (%s, %s): stop its campaign "
-		    "or bisect first", reboot_hook_path(os), id[0] != '\0' ?
-		    id : "unknown");
+		bisect_say("a resume hook is installed (%s, %s): stop its "
+		    "campaign or bisect first", reboot_hook_path(os), id[0] !=
+		    '\0' ? id : "unknown");
 		goto out;
 	}
 	rc = EXIT_RUNTIME;
 	if ((dir = reboot_job_dir(r, "bisect", file, e, sizeof(e))) == NULL) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		goto out;
 	}
 	id = xstrdup(strrchr(dir, '/') + 1);
 	p = xasprintf("%s/bisect", dir);
 	if (write_file_durable(p, text, len, 0644) != 0) {
-		bs_say("%s: %s", p, strerror(errno));
+		bisect_say("%s: %s", p, strerror(errno));
 		free(p);
 		goto out;
 	}
@@ -1386,7 +1396,7 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 	p = xasprintf("%s/commits", dir);
 	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd == -1) {
-		bs_say("%s: %s", p, strerror(errno));
+		bisect_say("%s: %s", p, strerror(errno));
 		free(p);
 		goto out;
 	}
@@ -1398,7 +1408,7 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 	close(fd);
 	free(p);
 	if (n == 0) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		goto out;
 	}
 	{
@@ -1407,7 +1417,7 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		    "--", f.tree, src, NULL };
 
 		if (reboot_git(f.tree, av, NULL, 0, e, sizeof(e)) != 0) {
-			bs_say("%s: %s", src, e);
+			bisect_say("%s: %s", src, e);
 			free(src);
 			goto out;
 		}
@@ -1415,26 +1425,26 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 	}
 	p = xasprintf("%s/journal", dir);
 	if (write_file_durable(p, "", 0, 0644) != 0) {
-		bs_say("%s: %s", p, strerror(errno));
+		bisect_say("%s: %s", p, strerror(errno));
 		free(p);
 		goto out;
 	}
 	free(p);
-	if (load(&b, r, id) != 0 || bs_write(&b, EVENT(BS_EV_START,
+	if (load(&b, r, id) != 0 || bisect_write(&b, EVENT(BISECT_EV_START,
 	    NOW)) != 0)
 		goto out;
 	if (reboot_active_set(r, "bisect", id, e, sizeof(e)) != 0) {
-		bs_say("%s", e);
+		bisect_say("%s", e);
 		goto out;
 	}
 	if (reboot_hook_install(&ctx, bin, "bisect", r, id, e,
 	    sizeof(e)) != 0) {
-		bs_say("resume hook: %s", e);
+		bisect_say("resume hook: %s", e);
 		remove_hook(&b);
-		(void)bs_write(&b, EVENT(BS_EV_STOP, NOW));
+		(void)bisect_write(&b, EVENT(BISECT_EV_STOP, NOW));
 		goto out;
 	}
-	bs_say("%s: %zu commits, good %.12s to bad %.12s, under %s", id, n,
+	bisect_say("%s: %zu commits, good %.12s to bad %.12s, under %s", id, n,
 	    good, bad, dir);
 	reboot_unlock();
 	rc = advance(&b);
@@ -1448,43 +1458,43 @@ out:
 	free(r);
 	free(text);
 	bisect_file_free(&f);
-	bs_close(&b);
+	bisect_close(&b);
 	return (rc);
 }
 
 int
 bisect_resume(const char *root, const char *id)
 {
-	struct bs b;
+	struct bisect_job b;
 	long long t0 = (long long)time(NULL);
 	char *lock, *r, *i, e[PATH_MAX + 128];
 	int rc, fd;
 
-	if ((rc = bs_open(root, id, &b)) != EXIT_OK)
+	if ((rc = bisect_open(root, id, &b)) != EXIT_OK)
 		return (rc);
-	if (b.state != BS_OPEN) {
-		bs_say("%s is over (%s): nothing to resume", b.id, b.state ==
-		    BS_DONE ? "done" : "stopped");
-		bs_close(&b);
+	if (b.state != BISECT_OPEN) {
+		bisect_say("%s is over (%s): nothing to resume", b.id, b.state
+		    == BISECT_DONE ? "done" : "stopped");
+		bisect_close(&b);
 		return (EXIT_USAGE);
 	}
 	/* One resume at a time: a second would take the run for cut off. */
 	lock = xasprintf("%s/lock", b.dir);
 	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd == -1 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		bs_say("%s: %s", lock, fd == -1 ? strerror(errno) : "another "
-		    "bisect resume holds it");
+		bisect_say("%s: %s", lock, fd == -1 ? strerror(errno) :
+		    "another bisect resume holds it");
 		free(lock);
 		if (fd != -1)
 			close(fd);
-		bs_close(&b);
+		bisect_close(&b);
 		return (EXIT_USAGE);
 	}
 	free(lock);
 	/* Read again now that no other resume runs. */
 	r = xstrdup(b.root);
 	i = xstrdup(b.id);
-	bs_close(&b);
+	bisect_close(&b);
 	if (load(&b, r, i) != 0) {
 		free(r);
 		free(i);
@@ -1496,11 +1506,11 @@ bisect_resume(const char *root, const char *id)
 	/* git runs in the clone as root: refused unless it is ours. */
 	if (reboot_tree_trusted(lock = xasprintf("%s/src", b.dir), e,
 	    sizeof(e)) != 0) {
-		bs_say("%s: the bisect's clone is not to be trusted: no git "
-		    "runs in it", e);
+		bisect_say("%s: the bisect's clone is not to be trusted: no "
+		    "git runs in it", e);
 		free(lock);
 		close(fd);
-		bs_close(&b);
+		bisect_close(&b);
 		return (EXIT_USAGE);
 	}
 	free(lock);
@@ -1509,21 +1519,21 @@ bisect_resume(const char *root, const char *id)
 		rc = check_boot(&b, t0);
 	else if (strcmp(b.last, "run") == 0) {
 		/* Power lost, a panic, a kill: that boot is done again. */
-		bs_say("%s: boot %d's run was cut off: booted again", b.id,
+		bisect_say("%s: boot %d's run was cut off: booted again", b.id,
 		    b.last_bootno);
-		if (bs_write(&b, EVENT(BS_EV_INTERRUPTED,
+		if (bisect_write(&b, EVENT(BISECT_EV_INTERRUPTED,
 		    N(b.last_commit), N(b.last_bootno))) != 0)
 			rc = EXIT_RUNTIME;
-		else if (b.c[b.last_commit].cut >= 2 && bs_skip(&b,
+		else if (b.c[b.last_commit].cut >= 2 && bisect_skip(&b,
 		    b.last_commit, "runs cut off twice") != 0)
 			rc = EXIT_RUNTIME;
 	} else if (strcmp(b.last, "build") == 0)
-		bs_say("%s: commit %zu's build was cut off: built again", b.id,
-		    b.last_commit);
-	if (rc == EXIT_OK && b.state == BS_OPEN)
+		bisect_say("%s: commit %zu's build was cut off: built again",
+		    b.id, b.last_commit);
+	if (rc == EXIT_OK && b.state == BISECT_OPEN)
 		rc = advance(&b);
 	close(fd);
-	bs_close(&b);
+	bisect_close(&b);
 	return (rc);
 }
 
@@ -1532,33 +1542,33 @@ bisect_stop(const char *root, const char *id)
 {
 	struct reboot_ctx ctx = { NULL, os_this() };
 	const struct reboot_boot_ops *ops;
-	struct bs b;
+	struct bisect_job b;
 	char e[512];
 	int rc;
 
-	if ((rc = bs_open(root, id, &b)) != EXIT_OK)
+	if ((rc = bisect_open(root, id, &b)) != EXIT_OK)
 		return (rc);
-	if (bs_lock(b.root) != 0) {
-		bs_close(&b);
+	if (bisect_lock(b.root) != 0) {
+		bisect_close(&b);
 		return (EXIT_RUNTIME);
 	}
-	if (b.state == BS_OPEN) {
-		if (bs_write(&b, EVENT(BS_EV_STOP, NOW)) != 0) {
+	if (b.state == BISECT_OPEN) {
+		if (bisect_write(&b, EVENT(BISECT_EV_STOP, NOW)) != 0) {
 			reboot_unlock();
-			bs_close(&b);
+			bisect_close(&b);
 			return (EXIT_RUNTIME);
 		}
 		ops = reboot_boot_ops(b.f.camp.how.method);
 		if (ops->cancel(&ctx, e, sizeof(e)) != 0) {
-			bs_say("%s: %s",
+			bisect_say("%s: %s",
 			    reboot_method_name(b.f.camp.how.method), e);
 			rc = EXIT_RUNTIME;
 		}
-		bs_say("%s: stopped after %d boots", b.id, b.nboots);
+		bisect_say("%s: stopped after %d boots", b.id, b.nboots);
 	} else
-		bs_say("%s is already over", b.id);
+		bisect_say("%s is already over", b.id);
 	remove_hook(&b);
 	reboot_unlock();
-	bs_close(&b);
+	bisect_close(&b);
 	return (rc);
 }

@@ -10,9 +10,9 @@
 #include "analysis/bisect.h"
 #include "harness/bisect.h"
 
-enum { BS_OPEN, BS_DONE, BS_STOPPED };
+enum { BISECT_OPEN, BISECT_DONE, BISECT_STOPPED };
 
-struct bs_commit {
+struct bisect_commit {
 	double		*boots;		/* boot means */
 	size_t		 nboots;
 	long long	*when;		/* each boot mean's time */
@@ -22,12 +22,12 @@ struct bs_commit {
 	long long	 build_secs;
 };
 
-struct bs {
+struct bisect_job {
 	char		*root, *id, *dir;
 	struct bisect_file f;
 	int		 plan_fd;	/* ROOT/bisect/ID/commits */
 	size_t		 n, hexlen;
-	struct bs_commit *c;		/* n of them, and the revert's */
+	struct bisect_commit *c;		/* n, and the revert's */
 	struct bis_point *pts;
 	struct bis_rule	 rule;
 	int		 state;		/* BS_* */
@@ -54,13 +54,13 @@ struct bs {
  * the good side: "differ" is better).  Only the revert gets boots, so
  * that the bisect's own verdicts stay as they were.
  */
-enum { BS_CONFIRM_NONE = 0,	/* no culprit, or a bisect made before */
-	BS_CONFIRM_MORE,	/* the revert wants a build or a boot */
-	BS_CONFIRM_YES, BS_CONFIRM_NO,
-	BS_CONFIRM_NOAPPLY,	/* git revert did not apply */
-	BS_CONFIRM_FAILED };	/* it did not build or boot */
-struct bs_confirm {
-	int		 state;		/* BS_CONFIRM_* */
+enum { BISECT_CONFIRM_NONE = 0,	/* no culprit, or a bisect made before */
+	BISECT_CONFIRM_MORE,	/* the revert wants a build or a boot */
+	BISECT_CONFIRM_YES, BISECT_CONFIRM_NO,
+	BISECT_CONFIRM_NOAPPLY,	/* git revert did not apply */
+	BISECT_CONFIRM_FAILED };	/* it did not build or boot */
+struct bisect_confirm {
+	int		 state;		/* BISECT_CONFIRM_* */
 	size_t		 culprit;
 	struct bis_ends	 ends;
 	double		 mean, hw;	/* the revert's, 95% over boots */
@@ -68,19 +68,19 @@ struct bs_confirm {
 	char		 text[768];	/* the report's line */
 };
 /* A function of the journal replayed: the same state, the same answer. */
-void	 bs_confirm(const struct bs *, struct bs_confirm *);
+void	 bisect_confirm(const struct bisect_job *, struct bisect_confirm *);
 /* A commit's mean of boot means and its t half-width at 95% (NaN). */
-void	 bs_interval(const struct bs_commit *, double *mean, double *hw);
+void bisect_interval(const struct bisect_commit *, double *mean, double *hw);
 
 /*
- * The report, computed (bs_report_compute), then rendered as text,
+ * The report, computed (bisect_result_compute), then rendered as text,
  * JSON or HTML (bisect_report.c), as analysis/compare's results are.
  * What came from the state is kept as read; each renderer writes it
  * through its own sanitiser (put_safe, json_string, html_puts).
  */
-struct bs_row {			/* a commit measured or skipped */
+struct bisect_row {			/* a commit measured or skipped */
 	size_t		 k;		/* its index, 0 the good one */
-	char		 hex[80];	/* its id, "" when the plan's line is none */
+	char		 hex[80];	/* its id, "" if the plan's is none */
 	const char	*verdict;
 	double		 mean, hw;	/* over boots, 95% */
 	const double	*boots;		/* the boot means, nboots */
@@ -88,8 +88,8 @@ struct bs_row {			/* a commit measured or skipped */
 	long long	 build_secs;
 	const char	*why;		/* why skipped, or NULL */
 };
-struct bs_report {
-	const struct bs	*b;
+struct bisect_result {
+	const struct bisect_job	*b;
 	const char	*state;		/* in progress, done, stopped */
 	char		 fig[32];	/* EC(N), T(N) */
 	struct bis_next	 nx;		/* the outcome now */
@@ -99,21 +99,23 @@ struct bs_report {
 	char		 subject[256];	/* its subject, printable ASCII */
 	const char	*ends_verdict;
 	char		 ends[256];	/* the endpoints' line */
-	struct bs_confirm cf;
+	struct bisect_confirm cf;
 	long long	 secs;		/* from start to the last event */
-	struct bs_row	*rows;
+	struct bisect_row	*rows;
 	size_t		 nrows, nmeasured, nskip;
 };
 /* r from b (subject: the culprit's subject read with git, else not). */
-void	 bs_report_compute(struct bs *b, int subject, struct bs_report *r);
-void	 bs_report_free(struct bs_report *);
+void bisect_result_compute(struct bisect_job *b, int subject, struct
+    bisect_result *r);
+void	 bisect_result_free(struct bisect_result *);
 
 /* "fsconc: bisect: " and the message, on stderr. */
-void	 bs_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void	 bisect_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Find (id, else the active one, else the newest) and load. */
-int	 bs_open(const char *root, const char *id, struct bs *);
-void	 bs_close(struct bs *);
+int	 bisect_open(const char *root, const char *id, struct bisect_job *);
+void	 bisect_close(struct bisect_job *);
 /* Commit k's id (hex) into buf: 0, or -1. */
-int	 bs_commit_id(const struct bs *, size_t k, char *buf, size_t len);
+int bisect_commit_id(const struct bisect_job *, size_t k, char *buf, size_t
+    len);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * fsconc bisect as KCIDB objects (analysis/kcidb.h): from the report
- * computed as bisect_report.c computes it (bs_report_compute), a
+ * computed as bisect_report.c computes it (bisect_result_compute), a
  * checkout and a build for every commit tried, a test for every commit
  * measured, and the confirming revert's.  The journal keeps boot means
  * only: no batch counts and no flags here (the boots' sets have them).
@@ -22,7 +22,7 @@
  * bytes; NULL when there is none.
  */
 static char *
-log_part(const char *log, const struct bs *b, size_t k)
+log_part(const char *log, const struct bisect_job *b, size_t k)
 {
 	char *head = xasprintf("# fsconc bisect %s: commit %zu ", b->id, k);
 	const char *p, *at = NULL, *end;
@@ -51,10 +51,10 @@ log_part(const char *log, const struct bs *b, size_t k)
 
 /* The checkout and build of commit k (k == b->n: the revert). */
 static size_t
-commit_build(struct kcidb *k, const struct bs *b, const struct bs_report *r,
-    size_t c, const char *hex, const char *log)
+commit_build(struct kcidb *k, const struct bisect_job *b,
+    const struct bisect_result *r, size_t c, const char *hex, const char *log)
 {
-	const struct bs_commit *bc = &b->c[c];
+	const struct bisect_commit *bc = &b->c[c];
 	struct kcidb_checkout *co;
 	struct kcidb_build *bu;
 	char local[KCIDB_ID_MAX], bl[KCIDB_ID_MAX];
@@ -103,15 +103,15 @@ commit_build(struct kcidb *k, const struct bs *b, const struct bs_report *r,
 
 /* The figure of commit c's boots, as a test of build bi. */
 static void
-commit_test(struct kcidb *k, const struct bs *b, size_t c, size_t bi,
+commit_test(struct kcidb *k, const struct bisect_job *b, size_t c, size_t bi,
     const char *verdict, int culprit)
 {
-	const struct bs_commit *bc = &b->c[c];
+	const struct bisect_commit *bc = &b->c[c];
 	struct kcidb_test *t;
 	char local[KCIDB_ID_MAX], path[KCIDB_PATH_MAX];
 	double mean, hw;
 
-	bs_interval(bc, &mean, &hw);
+	bisect_interval(bc, &mean, &hw);
 	if (bc->nboots == 0 || !isfinite(mean))
 		return;
 	kcidb_local(local, sizeof(local), "bisect/%s/%zu", b->id, c);
@@ -138,16 +138,16 @@ commit_test(struct kcidb *k, const struct bs *b, size_t c, size_t bi,
 int
 bisect_kcidb(const char *root, const char *id, struct kcidb *k)
 {
-	struct bs_report r;
-	struct bs b;
-	const struct bs_row *row;
+	struct bisect_result r;
+	struct bisect_job b;
+	const struct bisect_row *row;
 	char *logp, *log, e[512], bad[80];
 	size_t i, len, bi;
 	int rc;
 
-	if ((rc = bs_open(root, id, &b)) != EXIT_OK)
+	if ((rc = bisect_open(root, id, &b)) != EXIT_OK)
 		return (rc);
-	bs_report_compute(&b, 0, &r);
+	bisect_result_compute(&b, 0, &r);
 	/* The log is an excerpt's source only: without it, no excerpt. */
 	logp = xasprintf("%s/build.log", b.dir);
 	log = read_bounded(logp, OPEN_NOFOLLOW, BUILD_LOG_READ_MAX, &len, e,
@@ -159,8 +159,8 @@ bisect_kcidb(const char *root, const char *id, struct kcidb *k)
 		commit_test(k, &b, row->k, bi, row->verdict,
 		    row->k == r.culprit);
 	}
-	if (r.cf.state != BS_CONFIRM_NONE && r.chex[0] != '\0' &&
-	    bs_commit_id(&b, b.n - 1, bad, sizeof(bad)) == 0) {
+	if (r.cf.state != BISECT_CONFIRM_NONE && r.chex[0] != '\0' &&
+	    bisect_commit_id(&b, b.n - 1, bad, sizeof(bad)) == 0) {
 		bi = commit_build(k, &b, &r, b.n, bad, log);
 		commit_test(k, &b, b.n, bi, "revert", 0);
 		if (k->ntests > 0 && k->tests[k->ntests - 1].build == bi)
@@ -168,7 +168,7 @@ bisect_kcidb(const char *root, const char *id, struct kcidb *k)
 			    KCIDB_TEXT_MAX);
 	}
 	free(log);
-	bs_report_free(&r);
-	bs_close(&b);
+	bisect_result_free(&r);
+	bisect_close(&b);
 	return (EXIT_OK);
 }

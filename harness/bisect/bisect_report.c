@@ -3,7 +3,7 @@
  * report names the first bad commit with its subject, every commit
  * measured with its boot means, their interval over boots and its
  * verdict, the skipped commits, the boots and the time; computed once
- * (bs_report_compute), then rendered as text, JSON, or an HTML page with
+ * (bisect_result_compute), then rendered as text, JSON, or an HTML page with
  * the figure plotted along the commits tested, written as every report
  * file is (report_file_write).  Text read from the state reaches the
  * output only through put_safe, json_string or html_puts.
@@ -22,12 +22,12 @@
 
 /* The outcome now: the recorded one when done, else bis_next's. */
 static void
-outcome(struct bs *b, struct bis_next *nx)
+outcome(struct bisect_job *b, struct bis_next *nx)
 {
 	memset(nx, 0, sizeof(*nx));
 	if (bis_next(b->pts, b->n, &b->rule, nx) != 0)
 		nx->action = -1;
-	if (b->state == BS_DONE) {
+	if (b->state == BISECT_DONE) {
 		nx->action = BIS_ACT_DONE;
 		nx->outcome = b->outcome;
 		nx->lo = b->lo;
@@ -36,9 +36,9 @@ outcome(struct bs *b, struct bis_next *nx)
 }
 
 static const char *
-state_name(const struct bs *b)
+state_name(const struct bisect_job *b)
 {
-	return (b->state == BS_DONE ? "done" : b->state == BS_STOPPED ?
+	return (b->state == BISECT_DONE ? "done" : b->state == BISECT_STOPPED ?
 	    "stopped" : "in progress");
 }
 
@@ -47,7 +47,7 @@ state_name(const struct bs *b)
  * when it cannot be read, or the clone is not to be trusted (said).
  */
 static void
-subject(const struct bs *b, size_t k, char *out, size_t len)
+subject(const struct bisect_job *b, size_t k, char *out, size_t len)
 {
 	char hex[80], e[PATH_MAX + 128], *src = xasprintf("%s/src", b->dir);
 	char *av[] = { "log", "-1", "--format=%s", hex, "--", NULL };
@@ -55,13 +55,14 @@ subject(const struct bs *b, size_t k, char *out, size_t len)
 
 	out[0] = '\0';
 	if (reboot_tree_trusted(src, e, sizeof(e)) != 0) {
-		bs_say("%s: the subject is not read", e);
+		bisect_say("%s: the subject is not read", e);
 		snprintf(out, len, "?");
-	} else if (bs_commit_id(b, k, hex, sizeof(hex)) != 0 ||
+	} else if (bisect_commit_id(b, k, hex, sizeof(hex)) != 0 ||
 	    reboot_git(src, av, out, len, e, sizeof(e)) != 0)
 		snprintf(out, len, "?");
 	for (i = 0; out[i] != '\0'; i++)
-		if ((unsigned char)out[i] < ' ' || (unsigned char)out[i] >= 0x7f)
+		if ((unsigned char)out[i] < ' ' || (unsigned char)out[i] >=
+		    0x7f)
 			out[i] = '?';
 	free(src);
 }
@@ -70,22 +71,22 @@ static const char *
 confirm_name(int state)
 {
 	switch (state) {
-	case BS_CONFIRM_MORE:
+	case BISECT_CONFIRM_MORE:
 		return ("in progress");
-	case BS_CONFIRM_YES:
+	case BISECT_CONFIRM_YES:
 		return ("confirmed");
-	case BS_CONFIRM_NO:
+	case BISECT_CONFIRM_NO:
 		return ("not confirmed");
-	case BS_CONFIRM_NOAPPLY:
+	case BISECT_CONFIRM_NOAPPLY:
 		return ("revert does not apply");
-	case BS_CONFIRM_FAILED:
+	case BISECT_CONFIRM_FAILED:
 		return ("not checked");
 	}
 	return ("none");
 }
 
 static const char *
-verdict(const struct bs *b, size_t k)
+verdict(const struct bisect_job *b, size_t k)
 {
 	struct bis_step st;
 
@@ -106,7 +107,7 @@ verdict(const struct bs *b, size_t k)
  * same"; the figures say how far from a difference it was.
  */
 static const char *
-ends_verdict(const struct bs *b, const struct bis_next *nx)
+ends_verdict(const struct bisect_job *b, const struct bis_next *nx)
 {
 	const struct bis_ends *e = &nx->ends;
 	int over = nx->action == BIS_ACT_DONE;
@@ -130,7 +131,7 @@ ends_verdict(const struct bs *b, const struct bis_next *nx)
 }
 
 static void
-ends_line(const struct bs *b, const struct bis_next *nx, char *out,
+ends_line(const struct bisect_job *b, const struct bis_next *nx, char *out,
     size_t len)
 {
 	const struct bis_ends *e = &nx->ends;
@@ -149,9 +150,9 @@ ends_line(const struct bs *b, const struct bis_next *nx, char *out,
 }
 
 void
-bs_report_compute(struct bs *b, int subj, struct bs_report *r)
+bisect_result_compute(struct bisect_job *b, int subj, struct bisect_result *r)
 {
-	struct bs_row *row;
+	struct bisect_row *row;
 	size_t k;
 
 	memset(r, 0, sizeof(*r));
@@ -164,14 +165,15 @@ bs_report_compute(struct bs *b, int subj, struct bs_report *r)
 	if (r->done && r->nx.outcome == BIS_CULPRIT) {
 		r->culprit = r->nx.hi;
 		/* A line of the plan that is no id is never shown. */
-		if (bs_commit_id(b, r->culprit, r->chex, sizeof(r->chex)) != 0)
+		if (bisect_commit_id(b, r->culprit, r->chex, sizeof(r->chex)) !=
+		    0)
 			r->chex[0] = '\0';
 		if (subj)
 			subject(b, r->culprit, r->subject, sizeof(r->subject));
 	}
 	r->ends_verdict = ends_verdict(b, &r->nx);
 	ends_line(b, &r->nx, r->ends, sizeof(r->ends));
-	bs_confirm(b, &r->cf);
+	bisect_confirm(b, &r->cf);
 	r->secs = b->t_last > b->t_start ? b->t_last - b->t_start : 0;
 	r->rows = xcalloc(b->n, sizeof(*r->rows));
 	for (k = 0; k < b->n; k++) {
@@ -180,10 +182,10 @@ bs_report_compute(struct bs *b, int subj, struct bs_report *r)
 			continue;
 		row = &r->rows[r->nrows++];
 		row->k = k;
-		if (bs_commit_id(b, k, row->hex, sizeof(row->hex)) != 0)
+		if (bisect_commit_id(b, k, row->hex, sizeof(row->hex)) != 0)
 			row->hex[0] = '\0';
 		row->verdict = verdict(b, k);
-		bs_interval(&b->c[k], &row->mean, &row->hw);
+		bisect_interval(&b->c[k], &row->mean, &row->hw);
 		row->boots = b->c[k].boots;
 		row->nboots = b->c[k].nboots;
 		row->build_secs = b->c[k].build_secs;
@@ -195,7 +197,7 @@ bs_report_compute(struct bs *b, int subj, struct bs_report *r)
 }
 
 void
-bs_report_free(struct bs_report *r)
+bisect_result_free(struct bisect_result *r)
 {
 	free(r->rows);
 	memset(r, 0, sizeof(*r));
@@ -211,13 +213,13 @@ shown_id(const char *hex)
 int
 bisect_status(const char *root, const char *id)
 {
-	struct bs_report r;
-	struct bs b;
+	struct bisect_result r;
+	struct bisect_job b;
 	int rc;
 
-	if ((rc = bs_open(root, id, &b)) != EXIT_OK)
+	if ((rc = bisect_open(root, id, &b)) != EXIT_OK)
 		return (rc);
-	bs_report_compute(&b, 0, &r);
+	bisect_result_compute(&b, 0, &r);
 	printf("bisect %s: %s\n", b.id, r.state);
 	fputs("tree ", stdout);
 	put_safe(stdout, b.f.tree);
@@ -235,27 +237,27 @@ bisect_status(const char *root, const char *id)
 		if (r.culprit != (size_t)-1 && r.chex[0] != '\0')
 			printf(" %s (commit %zu)", r.chex, r.culprit);
 		printf("\n");
-		if (r.cf.state != BS_CONFIRM_NONE) {
+		if (r.cf.state != BISECT_CONFIRM_NONE) {
 			put_safe(stdout, r.cf.text);
 			putchar('\n');
 		}
 	} else if (r.nx.action == BIS_ACT_BOOT)
 		printf("between commit %zu (good) and %zu (bad); next: commit "
 		    "%zu\n", r.nx.lo, r.nx.hi, r.nx.commit);
-	bs_report_free(&r);
-	bs_close(&b);
+	bisect_result_free(&r);
+	bisect_close(&b);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		bs_say("stdout: %s", strerror(errno));
+		bisect_say("stdout: %s", strerror(errno));
 		return (EXIT_RUNTIME);
 	}
 	return (EXIT_OK);
 }
 
 static void
-render_text(FILE *fp, const struct bs_report *r)
+render_text(FILE *fp, const struct bisect_result *r)
 {
-	const struct bs *b = r->b;
-	const struct bs_row *row;
+	const struct bisect_job *b = r->b;
+	const struct bisect_row *row;
 	char mm[64];
 	size_t i, j;
 
@@ -273,7 +275,7 @@ render_text(FILE *fp, const struct bs_report *r)
 		    r->nx.outcome == BIS_AMBIGUOUS ? " (skipped commits hide "
 		    "the step)" : "");
 	fprintf(fp, "%s\n", r->ends);
-	if (r->cf.state != BS_CONFIRM_NONE) {
+	if (r->cf.state != BISECT_CONFIRM_NONE) {
 		put_safe(fp, r->cf.text);
 		fputc('\n', fp);
 	}
@@ -321,10 +323,10 @@ json_id(FILE *fp, const char *hex)
 }
 
 static void
-render_json(FILE *fp, const struct bs_report *r)
+render_json(FILE *fp, const struct bisect_result *r)
 {
-	const struct bs *b = r->b;
-	const struct bs_row *row;
+	const struct bisect_job *b = r->b;
+	const struct bisect_row *row;
 	const struct bis_ends *e = &r->nx.ends;
 	const char *key[] = { "diff", "pct", "lo", "hi", "p", "alpha_look" };
 	double val[] = { e->diff, e->pct, e->lo, e->hi, e->p, e->alpha_look };
@@ -356,7 +358,7 @@ render_json(FILE *fp, const struct bs_report *r)
 	}
 	fputc('}', fp);
 	fputs(",\"confirm\":", fp);
-	if (r->cf.state != BS_CONFIRM_NONE) {
+	if (r->cf.state != BISECT_CONFIRM_NONE) {
 		fprintf(fp, "{\"state\":\"%s\",\"text\":",
 		    confirm_name(r->cf.state));
 		json_string(fp, r->cf.text);
@@ -398,9 +400,9 @@ render_json(FILE *fp, const struct bs_report *r)
 
 /* An SVG plot of every boot mean along the commits tested. */
 static void
-svg_plot(FILE *fp, const struct bs_report *r)
+svg_plot(FILE *fp, const struct bisect_result *r)
 {
-	const struct bs_row *row;
+	const struct bisect_row *row;
 	double lo = INFINITY, hi = -INFINITY, x, y;
 	size_t t, i, culprit = r->culprit;
 	const double W = 800, H = 320, L = 70, R = 20, T = 20, B = 50;
@@ -436,16 +438,17 @@ svg_plot(FILE *fp, const struct bs_report *r)
 		    "text-anchor=\"middle\"%s>%zu</text>\n", x, H - B + 15,
 		    row->k == culprit ? " fill=\"#c00\"" : "", row->k);
 		if (row->why != NULL && row->nboots == 0) {
-			fprintf(fp, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\""
-			    " text-anchor=\"middle\">skip</text>\n", x, H - B -
+			fprintf(fp, "<text x=\"%.1f\" y=\"%.0f\" "
+			    "font-size=\"11\" "
+			    "text-anchor=\"middle\">skip</text>\n", x, H - B -
 			    5);
 			continue;
 		}
 		for (i = 0; i < row->nboots; i++) {
 			y = T + (H - B - T) * (hi - row->boots[i]) / (hi - lo);
 			fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
-			    "fill=\"%s\"/>\n", x, y, row->k == culprit ? "#c00" :
-			    "#36c");
+			    "fill=\"%s\"/>\n", x, y, row->k == culprit ? "#c00"
+			    : "#36c");
 		}
 		y = T + (H - B - T) * (hi - row->mean) / (hi - lo);
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
@@ -455,10 +458,10 @@ svg_plot(FILE *fp, const struct bs_report *r)
 }
 
 static void
-render_html(FILE *fp, const struct bs_report *r)
+render_html(FILE *fp, const struct bisect_result *r)
 {
-	const struct bs *b = r->b;
-	const struct bs_row *row;
+	const struct bisect_job *b = r->b;
+	const struct bisect_row *row;
 	size_t t, i;
 
 	fprintf(fp, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
@@ -476,7 +479,7 @@ render_html(FILE *fp, const struct bs_report *r)
 	fprintf(fp, "</p>\n<p>");
 	html_puts(fp, r->ends);
 	fprintf(fp, "</p>\n");
-	if (r->cf.state != BS_CONFIRM_NONE) {
+	if (r->cf.state != BISECT_CONFIRM_NONE) {
 		fputs("<p>", fp);
 		html_puts(fp, r->cf.text);
 		fputs("</p>\n", fp);
@@ -507,19 +510,19 @@ render_html(FILE *fp, const struct bs_report *r)
 int
 bisect_report(const char *root, const char *id, int format, const char *out)
 {
-	struct bs_report r;
-	struct bs b;
+	struct bisect_result r;
+	struct bisect_job b;
 	char *buf = NULL, e[PATH_MAX + 128];
 	size_t len = 0;
 	FILE *fp = stdout;
 	int rc;
 
-	if ((rc = bs_open(root, id, &b)) != EXIT_OK)
+	if ((rc = bisect_open(root, id, &b)) != EXIT_OK)
 		return (rc);
-	bs_report_compute(&b, 1, &r);
+	bisect_result_compute(&b, 1, &r);
 	/* A file is written whole once rendered, or not at all. */
 	if (out != NULL && (fp = open_memstream(&buf, &len)) == NULL) {
-		bs_say("%s: %s", out, strerror(errno));
+		bisect_say("%s: %s", out, strerror(errno));
 		rc = EXIT_RUNTIME;
 		goto done;
 	}
@@ -531,19 +534,20 @@ bisect_report(const char *root, const char *id, int format, const char *out)
 		render_text(fp, &r);
 	if (out != NULL) {
 		if (fclose(fp) != 0) {
-			bs_say("%s: %s", out, strerror(errno));
+			bisect_say("%s: %s", out, strerror(errno));
 			rc = EXIT_RUNTIME;
-		} else if (report_file_write(out, buf, len, e, sizeof(e)) != 0) {
-			bs_say("%s", e);
+		} else if (report_file_write(out, buf, len, e, sizeof(e)) != 0)
+		    {
+			bisect_say("%s", e);
 			rc = errno == EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
 		}
 		free(buf);
 	} else if (fflush(stdout) == EOF || ferror(stdout)) {
-		bs_say("stdout: %s", strerror(errno));
+		bisect_say("stdout: %s", strerror(errno));
 		rc = EXIT_RUNTIME;
 	}
 done:
-	bs_report_free(&r);
-	bs_close(&b);
+	bisect_result_free(&r);
+	bisect_close(&b);
 	return (rc);
 }

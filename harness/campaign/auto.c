@@ -242,31 +242,32 @@ campaign_auto_check(const struct campaign *c, size_t k, int *rounds, char *why,
 	}
 	for (i = 0; i < c->f.nconfigs; i++)
 		if (c->failed[i] != NULL)
-			skip[nskip++] = c->f.configs[i].name;
+			skip[nskip++] = c->f.configs[i].boot.name;
 	rv = BIS_AUTO_MORE;
 	if (n == 0)
 		goto out;
 	if ((cp = camp_from_sets(paths, n, NULL, err, sizeof(err))) == NULL) {
 		/* Not judged: the cap is run, as without boots auto. */
-		cj_say("%s: boots auto: the sets cannot be judged (%s): more "
-		    "boots", c->id, err);
+		campaign_say("%s: boots auto: the sets cannot be judged (%s): "
+		    "more boots", c->id, err);
 		goto out;
 	}
 	/* A configuration neither failed nor with a set yet: more. */
 	for (i = 0; i < c->f.nconfigs; i++) {
 		for (n = 0; n < cp->ncfg && strcmp(cp->cfg[n].name,
-		    c->f.configs[i].name) != 0; n++)
+		    c->f.configs[i].boot.name) != 0; n++)
 			;
 		if (c->failed[i] == NULL && n == cp->ncfg)
 			break;
 	}
 	if (i == c->f.nconfigs && camp_set_base(cp,
-	    c->f.configs[c->f.baseline].name) == 0) {
+	    c->f.configs[c->f.baseline].boot.name) == 0) {
 		test_times(cp);
 		rv = campaign_auto_decide(cp, skip, nskip, c->f.boots,
 		    c->f.boots_target, why, len);
 		if (rv < 0) {
-			cj_say("%s: boots auto: %s: more boots", c->id, why);
+			campaign_say("%s: boots auto: %s: more boots", c->id,
+			    why);
 			rv = BIS_AUTO_MORE;
 		}
 	}

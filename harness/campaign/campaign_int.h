@@ -13,25 +13,25 @@
 #include "harness/campaign.h"
 
 /* "fsconc: campaign: " and the message, on stderr. */
-void	 cj_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void campaign_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The id ROOT/campaign/active names (*idp NULL: none): 0, or -1 said
    why (not trusted, not an id). */
-int	 cj_active(const char *root, char **idp);
+int	 campaign_active(const char *root, char **idp);
 /*
  * The lock of the campaigns under root (reboot_lock: ROOT/campaign/.lock,
  * ROOT/campaign made when make), waited for: start, resume and stop
  * change a campaign's state only under it.  0, or -1 said why.  Held
  * until reboot_unlock.
  */
-int	 cj_lock(const char *root, int make);
+int	 campaign_lock(const char *root, int make);
 /* root as an absolute path, made when make, trusted (reboot_abs_root);
    NULL said why. */
-char	*cj_abs_root(const char *root, int make);
+char	*campaign_abs_root(const char *root, int make);
 /* The plan loaded and the journal replayed into c (said why not). */
-int	 cj_load(struct campaign *c, const char *root, const char *id);
+int	 campaign_load(struct campaign *c, const char *root, const char *id);
 /* Find (id, else the active one, else with latest the newest) and
    load: EXIT_OK with c loaded, or the exit status (c closed). */
-int	 cj_open(const char *root, const char *id, int latest,
+int	 campaign_find(const char *root, const char *id, int latest,
 	    struct campaign *c);
 /*
  * One journal event (journal.c gives its table, harness/reboot.h the
@@ -55,24 +55,24 @@ struct campaign_event {
 };
 /* The event's line, malloc'd, without its newline; a control byte in a
    text becomes a blank (a reason never plants another event). */
-char	*cj_event_line(const struct campaign_event *);
+char	*campaign_event_line(const struct campaign_event *);
 /* A line (no newline) parsed into ev, pointing into line, which is
    changed: 0, or -1 with why in err. */
-int	 cj_event_parse(char *line, struct campaign_event *ev, char *err,
+int	 campaign_event_parse(char *line, struct campaign_event *ev, char *err,
 	    size_t errlen);
 /* ev applied to c's state, after the journal's rules (journal.c): 0, or
    -1 with why in err. */
-int	 cj_replay(struct campaign *c, const struct campaign_event *ev,
+int	 campaign_replay(struct campaign *c, const struct campaign_event *ev,
 	    char *err, size_t errlen);
 /* ev appended to c's journal, durably, under the lock, then replayed. */
-int	 cj_write(struct campaign *c, const struct campaign_event *ev);
+int	 campaign_write(struct campaign *c, const struct campaign_event *ev);
 /* The plan file's text for the order campaign_plan_order made, *lenp
    bytes. */
-char	*cj_plan_text(const struct campaign_file *, const size_t *order,
+char	*campaign_plan_text(const struct campaign_file *, const size_t *order,
 	    size_t *lenp);
 /* A wrong or interrupted boot of slot k's configuration: retried, or
    the configuration failed when it has had its retries. */
-int	 cj_bad_boot(struct campaign *c, size_t k);
+int	 campaign_bad_boot(struct campaign *c, size_t k);
 
 /*
  * boots auto (auto.c): after the completed rounds before slot k (k =

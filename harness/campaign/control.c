@@ -1,11 +1,11 @@
 /*
  * fsconc campaign: the state machine.  Its state is the campaign's
  * files on the result root (journal.c: the plan, and the journal whose
- * events are written through cj_write before the action each records).
+ * events are written through campaign_write before the action each records).
  * ROOT/campaign/active names the campaign in progress.  The resume hook
  * runs "campaign resume" at every boot; the journal's last event says
  * where it stands.  start, resume and stop change a campaign only under
- * ROOT/campaign/.lock (cj_lock); resume does not hold it while its run
+ * ROOT/campaign/.lock (campaign_lock); resume does not hold it while its run
  * runs, and reads the journal again under it before it orders a boot.
  * All of it, and the binary the hook runs, is trusted only when root's
  * (reboot_open_trusted): resume runs as root what it says.
@@ -45,10 +45,10 @@ remove_hook(struct campaign *c, const struct reboot_ctx *ctx)
 	char e[PATH_MAX + 128];
 
 	if (reboot_hook_release(ctx, c->id, e, sizeof(e)) != 0)
-		cj_say("resume hook: %s", e);
+		campaign_say("resume hook: %s", e);
 	if (reboot_active_clear(c->root, "campaign", c->id, e, sizeof(e)) !=
 	    0)
-		cj_say("%s", e);
+		campaign_say("%s", e);
 }
 
 /*
@@ -59,7 +59,6 @@ static int
 schedule_next(struct campaign *c, const struct reboot_ctx *ctx)
 {
 	const struct reboot_boot_ops *ops = reboot_boot_ops(c->f.how.method);
-	struct reboot_target t;
 	char e[512], bootid[64];
 	size_t k, cfg, limit;
 	int rounds;
@@ -74,31 +73,31 @@ schedule_next(struct campaign *c, const struct reboot_ctx *ctx)
 	 */
 	if (k < c->nslots && c->early_rounds == 0 && campaign_auto_check(c, k,
 	    &rounds, e, sizeof(e)) != BIS_AUTO_MORE) {
-		if (cj_write(c, &(struct campaign_event){ .kind =
+		if (campaign_write(c, &(struct campaign_event){ .kind =
 		    CAMPAIGN_EV_EARLY, .round = rounds, .text = e }) != 0)
 			return (EXIT_RUNTIME);
 	}
 	if (k == c->nslots || c->early_rounds > 0) {
-		if (cj_write(c, &(struct campaign_event){ .kind =
+		if (campaign_write(c, &(struct campaign_event){ .kind =
 		    CAMPAIGN_EV_FINISH, .when = (long long)time(NULL) }) != 0)
 			return (EXIT_RUNTIME);
 		remove_hook(c, ctx);
 		if (c->early_rounds > 0)
-			cj_say("%s: stopped early after %d rounds: %s", c->id,
-			    c->early_rounds, c->early_why);
-		cj_say("%s: finished after %d boots; \"fsconc campaign report "
-		    "--id %s -R %s\"", c->id, c->nboots, c->id, c->root);
+			campaign_say("%s: stopped early after %d rounds: %s",
+			    c->id, c->early_rounds, c->early_why);
+		campaign_say("%s: finished after %d boots; \"fsconc campaign "
+		    "report --id %s -R %s\"", c->id, c->nboots, c->id, c->root);
 		return (EXIT_OK);
 	}
 	/* The boot-loop guard (as Krun's): planned boots plus retries. */
 	limit = c->nslots + (size_t)c->f.retries * c->f.nconfigs;
 	if ((size_t)c->nboots >= limit) {
-		cj_say("%s: boot-loop guard: %d boots, the most the plan and its "
-		    "retries allow: stopped", c->id, c->nboots);
+		campaign_say("%s: boot-loop guard: %d boots, the most the plan "
+		    "and its retries allow: stopped", c->id, c->nboots);
 		snprintf(e, sizeof(e), "%d boots, at most %zu", c->nboots,
 		    limit);
-		if (cj_write(c, &(struct campaign_event){ .kind =
-		    CAMPAIGN_EV_GUARD, .text = e }) != 0 || cj_write(c,
+		if (campaign_write(c, &(struct campaign_event){ .kind =
+		    CAMPAIGN_EV_GUARD, .text = e }) != 0 || campaign_write(c,
 		    &(struct campaign_event){ .kind = CAMPAIGN_EV_FINISH,
 		    .when = (long long)time(NULL) }) != 0)
 			return (EXIT_RUNTIME);
@@ -106,22 +105,21 @@ schedule_next(struct campaign *c, const struct reboot_ctx *ctx)
 		return (EXIT_RUNTIME);
 	}
 	if (reboot_boot_id(bootid, sizeof(bootid), e, sizeof(e)) != 0) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		return (EXIT_RUNTIME);
 	}
 	cfg = c->slots[k].config;
-	if (cj_write(c, &(struct campaign_event){ .kind = CAMPAIGN_EV_SCHEDULE,
-	    .slot = k + 1, .bootno = c->nboots + 1, .bootid = bootid,
-	    .when = (long long)time(NULL) }) != 0)
+	if (campaign_write(c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_SCHEDULE, .slot = k + 1, .bootno = c->nboots + 1,
+	    .bootid = bootid, .when = (long long)time(NULL) }) != 0)
 		return (EXIT_RUNTIME);
-	cj_say("%s: boot %d (round %d): config %s, by %s", c->id, c->nboots,
-	    c->slots[k].round, c->f.configs[cfg].name,
+	campaign_say("%s: boot %d (round %d): config %s, by %s", c->id,
+	    c->nboots, c->slots[k].round, c->f.configs[cfg].boot.name,
 	    reboot_method_name(c->f.how.method));
-	campaign_target(&c->f.configs[cfg], &t);
-	if (ops->boot(ctx, &c->f.how, &t, c->id, c->nboots, e,
-	    sizeof(e)) != 0) {
+	if (ops->boot(ctx, &c->f.how, &c->f.configs[cfg].boot, c->id, c->nboots,
+	    e, sizeof(e)) != 0) {
 		/* The next boot, whatever it is, will say it was wrong. */
-		cj_say("boot %d: %s", c->nboots, e);
+		campaign_say("boot %d: %s", c->nboots, e);
 		return (EXIT_RUNTIME);
 	}
 	return (EXIT_OK);
@@ -141,11 +139,11 @@ remove_stale_hook(const struct reboot_ctx *ctx, const char *id)
 		return (EXIT_OK);
 	if (strcmp(hook, id) == 0) {
 		if (reboot_hook_remove(ctx, e, sizeof(e)) != 0) {
-			cj_say("resume hook %s: %s", reboot_hook_path(ctx->os),
-			    e);
+			campaign_say("resume hook %s: %s",
+			    reboot_hook_path(ctx->os), e);
 			rc = EXIT_RUNTIME;
 		} else
-			cj_say("removed its resume hook %s",
+			campaign_say("removed its resume hook %s",
 			    reboot_hook_path(ctx->os));
 	}
 	free(hook);
@@ -161,17 +159,17 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 {
 	struct reboot_ctx ctx = { stdout, os };
 	const struct reboot_boot_ops *ops = reboot_boot_ops(f->how.method);
-	struct reboot_target t;
 	const char *id = "ID";
 	char e[512], *r;
 	size_t k, n = f->nconfigs * (size_t)f->boots, cfg;
 
 	r = root != NULL ? xstrdup(root) : xstrdup("ROOT");
 	printf("# fsconc campaign %s: %zu configurations x %d boots = %zu "
-	    "boots, rounds shuffled by seed %llu; baseline %s; method %s; "
-	    "boot timeout %llus; %d retries per configuration\n", file,
-	    f->nconfigs, f->boots, n, (unsigned long long)f->seed,
-	    f->configs[f->baseline].name, reboot_method_name(f->how.method),
+	    "boots, rounds shuffled by seed %llu; baseline %s; method %s; boot "
+	    "timeout %llus; %d retries per configuration\n", file, f->nconfigs,
+	    f->boots, n, (unsigned long long)f->seed,
+	    f->configs[f->baseline].boot.name,
+	    reboot_method_name(f->how.method),
 	    (unsigned long long)f->boot_timeout, f->retries);
 	if (f->boots_auto)
 		printf("# boots auto: the cap planned; after every round from "
@@ -183,18 +181,17 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 	printf("# the resume hook, root-owned:\n");
 	if (reboot_hook_install(&ctx, bin, "campaign", r, id, e,
 	    sizeof(e)) != 0) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		free(r);
 		return (EXIT_USAGE);
 	}
 	for (k = 0; k < n; k++) {
 		cfg = order[k];
 		printf("# boot %zu (round %zu): config %s\n", k + 1,
-		    k / f->nconfigs + 1, f->configs[cfg].name);
-		campaign_target(&f->configs[cfg], &t);
-		if (ops->boot(&ctx, &f->how, &t, id, (int)k + 1, e,
-		    sizeof(e)) != 0) {
-			cj_say("%s", e);
+		    k / f->nconfigs + 1, f->configs[cfg].boot.name);
+		if (ops->boot(&ctx, &f->how, &f->configs[cfg].boot, id,
+		    (int)k + 1, e, sizeof(e)) != 0) {
+			campaign_say("%s", e);
 			free(r);
 			return (EXIT_USAGE);
 		}
@@ -202,16 +199,17 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 		    "--id %s: verify the boot, fsconc run", bin, r, id);
 		for (size_t i = 1; i < f->nrun; i++)
 			printf(" %s", f->run_argv[i]);
-		printf(" --label %s -R %s", f->configs[cfg].name, r);
+		printf(" --label %s -R %s", f->configs[cfg].boot.name, r);
 		for (size_t i = 0; i < f->configs[cfg].settings.naxes; i++)
-			printf(" (%s=%s)", f->configs[cfg].settings.axes[i].name,
+			printf(" (%s=%s)",
+			    f->configs[cfg].settings.axes[i].name,
 			    f->configs[cfg].settings.axes[i].values[0]);
 		printf("\n");
 	}
 	printf("# after the last boot's run, and on fsconc campaign stop:\n");
 	if (reboot_hook_remove(&ctx, e, sizeof(e)) != 0 ||
 	    ops->cancel(&ctx, e, sizeof(e)) != 0) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		free(r);
 		return (EXIT_USAGE);
 	}
@@ -231,7 +229,7 @@ machine_lock(enum md_os os)
 
 	if ((fd = reboot_machine_lock(reboot_hook_path(os), e,
 	    sizeof(e))) == -1)
-		cj_say("%s", e);
+		campaign_say("%s", e);
 	return (fd);
 }
 
@@ -250,13 +248,13 @@ campaign_start(const char *file, const char *root, int dry_run,
 	memset(&c, 0, sizeof(c));
 	if ((text = read_bounded(file, 0, CAMPAIGN_FILE_MAX, &len, e,
 	    sizeof(e))) == NULL) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		return (EXIT_USAGE);
 	}
 	/* Only the machine that boots can check its kernels. */
 	if (campaign_file_parse(text, len, file, os, os == os_this(), &f, e,
 	    sizeof(e)) != 0) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		free(text);
 		return (EXIT_USAGE);
 	}
@@ -265,7 +263,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 	order = xcalloc(f.nconfigs * (size_t)f.boots, sizeof(*order));
 	campaign_plan_order(f.nconfigs, f.boots, f.seed, order);
 	if ((bin = reboot_self(e, sizeof(e))) == NULL) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		goto out;
 	}
 	if (dry_run) {
@@ -286,42 +284,44 @@ campaign_start(const char *file, const char *root, int dry_run,
 		goto out;
 	}
 	if (geteuid() != 0 && test_hook_env("FSCONC_TEST_HOOK_DIR") == NULL) {
-		cj_say("start: installing the resume hook and rebooting need root");
+		campaign_say("start: installing the resume hook and rebooting "
+		    "need root");
 		goto out;
 	}
 	/* The program the hook runs as root at every boot, trusted as
 	   the campaign's state is. */
 	if ((v = reboot_open_trusted(bin, 0, e, sizeof(e))) == -1) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		goto out;
 	}
 	close(v);
-	if ((r = cj_abs_root(root, 1)) == NULL)
+	if ((r = campaign_abs_root(root, 1)) == NULL)
 		goto out;
 	/* A tmpfs would not survive the reboot: nothing would resume. */
 	if ((v = reboot_volatile_fs(r, e, sizeof(e))) != 0) {
-		cj_say("-R %s: %s", r, v < 0 ? e : "a memory file system (tmpfs) "
-		    "does not survive a reboot: want a result root on disk");
+		campaign_say("-R %s: %s", r, v < 0 ? e : "a memory file system "
+		    "(tmpfs) does not survive a reboot: want a result root on "
+		    "disk");
 		goto out;
 	}
 	/* A full /boot or ESP: refused before anything is written. */
 	if (reboot_boot_room(f.how.method, e, sizeof(e)) != 0) {
-		cj_say("%s: %s", reboot_method_name(f.how.method), e);
+		campaign_say("%s: %s", reboot_method_name(f.how.method), e);
 		goto out;
 	}
 	/* What is checked below stays so until the hook is in place. */
-	if ((mfd = machine_lock(os)) == -1 || cj_lock(r, 1) != 0 ||
-	    cj_active(r, &id) != 0)
+	if ((mfd = machine_lock(os)) == -1 || campaign_lock(r, 1) != 0 ||
+	    campaign_active(r, &id) != 0)
 		goto out;
 	if (id != NULL) {
-		cj_say("campaign %s is in progress under %s: \"fsconc campaign "
-		    "stop\" it first", id, r);
+		campaign_say("campaign %s is in progress under %s: \"fsconc "
+		    "campaign stop\" it first", id, r);
 		free(id);
 		goto out;
 	}
 	if ((id = reboot_hook_id(os)) != NULL) {
-		cj_say("a campaign's resume hook is installed (%s, campaign %s): "
-		    "\"fsconc campaign stop\" it first",
+		campaign_say("a campaign's resume hook is installed (%s, "
+		    "campaign %s): \"fsconc campaign stop\" it first",
 		    reboot_hook_path(os), id[0] != '\0' ? id : "unknown");
 		free(id);
 		goto out;
@@ -329,7 +329,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 	rc = EXIT_RUNTIME;
 	if ((c.dir = reboot_job_dir(r, "campaign", file, e, sizeof(e))) ==
 	    NULL) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		goto out;
 	}
 	c.root = xstrdup(r);
@@ -339,39 +339,39 @@ campaign_start(const char *file, const char *root, int dry_run,
 	i = (size_t)write_file_durable(p, text, len, 0644);
 	free(p);
 	if (i == 0) {
-		name = cj_plan_text(&f, order, &len);
+		name = campaign_plan_text(&f, order, &len);
 		p = xasprintf("%s/plan", c.dir);
 		i = (size_t)write_file_durable(p, name, len, 0644);
 		free(p);
 		free(name);
 	}
 	if (i != 0) {
-		cj_say("%s: %s", c.dir, strerror(errno));
+		campaign_say("%s: %s", c.dir, strerror(errno));
 		goto out;
 	}
-	if (cj_write(&c, &(struct campaign_event){ .kind = CAMPAIGN_EV_START,
-	    .when = (long long)time(NULL) }) != 0)
+	if (campaign_write(&c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_START, .when = (long long)time(NULL) }) != 0)
 		goto out;
 	id = xstrdup(c.id);
 	campaign_close(&c);
 	/* From here on as resume sees it: the copy, the plan, the journal. */
-	i = (size_t)cj_load(&c, r, id);
+	i = (size_t)campaign_load(&c, r, id);
 	free(id);
 	if (i != 0)
 		goto out;
 	if (reboot_active_set(r, "campaign", c.id, e, sizeof(e)) != 0) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		goto out;
 	}
 	if (reboot_hook_install(&ctx, bin, "campaign", r, c.id, e,
 	    sizeof(e)) != 0) {
-		cj_say("resume hook: %s", e);
+		campaign_say("resume hook: %s", e);
 		remove_hook(&c, &ctx);
-		(void)cj_write(&c, &(struct campaign_event){ .kind =
+		(void)campaign_write(&c, &(struct campaign_event){ .kind =
 		    CAMPAIGN_EV_STOP, .when = (long long)time(NULL) });
 		goto out;
 	}
-	cj_say("%s: %zu boots planned under %s", c.id, c.nslots, c.dir);
+	campaign_say("%s: %zu boots planned under %s", c.id, c.nslots, c.dir);
 	rc = schedule_next(&c, &ctx);
 out:
 	reboot_unlock();
@@ -402,13 +402,13 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 	size_t i;
 	int status, rv;
 
-	if (campaign_run_config(&c->f, cfg->name, c->root, &rc, e,
+	if (campaign_run_config(&c->f, cfg->boot.name, c->root, &rc, e,
 	    sizeof(e)) != 0) {
-		cj_say("%s: run options: %s", c->id, e);
+		campaign_say("%s: run options: %s", c->id, e);
 		return (-1);
 	}
 	run_config_add_meta(&rc, "campaign", c->id);
-	run_config_add_meta(&rc, "campaign_config", cfg->name);
+	run_config_add_meta(&rc, "campaign_config", cfg->boot.name);
 	snprintf(num, sizeof(num), "%d", bootno);
 	run_config_add_meta(&rc, "campaign_boot", num);
 	snprintf(num, sizeof(num), "%d", c->slots[k].round);
@@ -433,33 +433,35 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 	    e, sizeof(e)) != 0) {
 		(void)knob_restore_all();
 		run_config_free(&rc);
-		cj_say("boot %d: config %s: %s", bootno, cfg->name, e);
+		campaign_say("boot %d: config %s: %s", bootno, cfg->boot.name,
+		    e);
 		why = xasprintf("runtime settings: %s", e);
-		rv = cj_write(c, &(struct campaign_event){ .kind =
+		rv = campaign_write(c, &(struct campaign_event){ .kind =
 		    CAMPAIGN_EV_WRONG, .slot = k + 1, .bootno = bootno,
 		    .text = why });
 		free(why);
 		if (rv != 0)
 			return (-1);
-		return (cj_bad_boot(c, k));
+		return (campaign_bad_boot(c, k));
 	}
-	if (cj_write(c, &(struct campaign_event){ .kind = CAMPAIGN_EV_RUN,
+	if (campaign_write(c, &(struct campaign_event){ .kind = CAMPAIGN_EV_RUN,
 	    .slot = k + 1, .bootno = bootno }) != 0) {
 		(void)knob_restore_all();
 		run_config_free(&rc);
 		return (-1);
 	}
-	cj_say("%s: boot %d (round %d): config %s verified: running", c->id,
-	    bootno, c->slots[k].round, cfg->name);
+	campaign_say("%s: boot %d (round %d): config %s verified: running",
+	    c->id, bootno, c->slots[k].round, cfg->boot.name);
 	/* A stop may come while it runs: it is read before the next boot. */
 	reboot_unlock();
 	status = run_experiment(&rc, set, sizeof(set));
 	if (knob_restore_all() != 0)
-		cj_say("config %s: some runtime settings were not put back "
-		    "(\"fsconc cleanup\" retries)", cfg->name);
+		campaign_say("config %s: some runtime settings were not put "
+		    "back (\"fsconc cleanup\" retries)", cfg->boot.name);
 	run_config_free(&rc);
-	if (cj_write(c, &(struct campaign_event){ .kind = CAMPAIGN_EV_DONE,
-	    .slot = k + 1, .bootno = bootno, .rc = status, .text = set }) != 0)
+	if (campaign_write(c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_DONE, .slot = k + 1, .bootno = bootno, .rc = status,
+	    .text = set }) != 0)
 		return (-1);
 	(void)db_autosync(NULL, c->root);
 	return (0);
@@ -473,33 +475,32 @@ check_boot(struct campaign *c, int *ok)
 	const struct campaign_config *cfg = &c->f.configs[c->slots[k].config];
 	const struct reboot_scheduled s = { c->id, c->last_bootno,
 	    c->last_bootid, c->last_when, c->f.boot_timeout };
-	struct reboot_target t;
 	char why[512];
 	int v;
 
 	*ok = 0;
-	campaign_target(cfg, &t);
-	if ((v = reboot_check(&c->f.how, &t, &s, why, sizeof(why))) < 0) {
-		cj_say("%s", why);
+	v = reboot_check(&c->f.how, &cfg->boot, &s, why, sizeof(why));
+	if (v < 0) {
+		campaign_say("%s", why);
 		return (EXIT_RUNTIME);
 	}
 	if (v == REBOOT_NOT_YET) {
-		cj_say("%s: boot %d (config %s) has not happened: the machine has "
-		    "not rebooted since it was scheduled", c->id,
-		    c->last_bootno, cfg->name);
+		campaign_say("%s: boot %d (config %s) has not happened: the "
+		    "machine has not rebooted since it was scheduled", c->id,
+		    c->last_bootno, cfg->boot.name);
 		return (EXIT_USAGE);
 	}
 	if (v != 0) {
-		cj_say("%s: boot %d came up wrong for config %s: %s", c->id,
-		    c->last_bootno, cfg->name, why);
-		if (cj_write(c, &(struct campaign_event){ .kind =
+		campaign_say("%s: boot %d came up wrong for config %s: %s",
+		    c->id, c->last_bootno, cfg->boot.name, why);
+		if (campaign_write(c, &(struct campaign_event){ .kind =
 		    CAMPAIGN_EV_WRONG, .slot = k + 1, .bootno = c->last_bootno,
-		    .text = why }) != 0 || cj_bad_boot(c, k) != 0)
+		    .text = why }) != 0 || campaign_bad_boot(c, k) != 0)
 			return (EXIT_RUNTIME);
 		return (EXIT_OK);
 	}
-	if (cj_write(c, &(struct campaign_event){ .kind = CAMPAIGN_EV_BOOT,
-	    .slot = k + 1, .bootno = c->last_bootno }) != 0)
+	if (campaign_write(c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_BOOT, .slot = k + 1, .bootno = c->last_bootno }) != 0)
 		return (EXIT_RUNTIME);
 	*ok = 1;
 	return (EXIT_OK);
@@ -537,7 +538,7 @@ reload(struct campaign *c)
 	int rv;
 
 	campaign_close(c);
-	rv = cj_load(c, r, id);
+	rv = campaign_load(c, r, id);
 	free(r);
 	free(id);
 	return (rv);
@@ -552,19 +553,19 @@ campaign_resume(const char *root, const char *id)
 	char *lock;
 	int rc, ok, fd = -1;
 
-	if ((rc = cj_open(root, id, 0, &c)) != EXIT_OK) {
+	if ((rc = campaign_find(root, id, 0, &c)) != EXIT_OK) {
 		/* A hook left by a deleted campaign stops here, for good. */
 		if (rc == EXIT_USAGE)
 			(void)remove_stale_hook(&ctx, id);
 		return (rc);
 	}
 	/* The state as it is under the lock, not as it was. */
-	if (cj_lock(c.root, 0) != 0 || reload(&c) != 0) {
+	if (campaign_lock(c.root, 0) != 0 || reload(&c) != 0) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
 	if (c.state != CAMPAIGN_OPEN) {
-		cj_say("%s is over (%s): nothing to resume", c.id,
+		campaign_say("%s is over (%s): nothing to resume", c.id,
 		    campaign_state_name(c.state));
 		rc = EXIT_USAGE;
 		goto out;
@@ -573,8 +574,8 @@ campaign_resume(const char *root, const char *id)
 	lock = xasprintf("%s/lock", c.dir);
 	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd == -1 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		cj_say("%s: %s", lock, fd == -1 ? strerror(errno) : "another "
-		    "campaign resume holds it");
+		campaign_say("%s: %s", lock, fd == -1 ? strerror(errno) :
+		    "another campaign resume holds it");
 		free(lock);
 		rc = EXIT_USAGE;
 		goto out;
@@ -591,12 +592,12 @@ campaign_resume(const char *root, const char *id)
 		}
 	} else if (c.last == CAMPAIGN_EV_RUN || c.last == CAMPAIGN_EV_BOOT) {
 		/* Power lost, a panic, a kill: that boot is done again. */
-		cj_say("%s: boot %d's run was cut off: redone", c.id,
+		campaign_say("%s: boot %d's run was cut off: redone", c.id,
 		    c.last_bootno);
-		if (cj_write(&c, &(struct campaign_event){ .kind =
+		if (campaign_write(&c, &(struct campaign_event){ .kind =
 		    CAMPAIGN_EV_INTERRUPTED, .slot = c.last_slot + 1,
 		    .bootno = c.last_bootno }) != 0 ||
-		    cj_bad_boot(&c, c.last_slot) != 0) {
+		    campaign_bad_boot(&c, c.last_slot) != 0) {
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
@@ -606,12 +607,12 @@ campaign_resume(const char *root, const char *id)
 	 * the lock, held until the next boot is ordered.
 	 */
 	test_pause();
-	if (cj_lock(c.root, 0) != 0 || reload(&c) != 0) {
+	if (campaign_lock(c.root, 0) != 0 || reload(&c) != 0) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
 	if (c.state != CAMPAIGN_OPEN) {
-		cj_say("%s: %s meanwhile: no boot ordered", c.id,
+		campaign_say("%s: %s meanwhile: no boot ordered", c.id,
 		    campaign_state_name(c.state));
 		rc = EXIT_OK;
 		goto out;
@@ -636,7 +637,7 @@ campaign_stop(const char *root, const char *id)
 	char e[512], *hook;
 	int rc;
 
-	if ((rc = cj_open(root, id, 0, &c)) != EXIT_OK) {
+	if ((rc = campaign_find(root, id, 0, &c)) != EXIT_OK) {
 		/* Only the hook of a deleted campaign is left: remove it. */
 		if (rc == EXIT_USAGE && id != NULL && (hook =
 		    reboot_hook_id(ctx.os)) != NULL) {
@@ -647,12 +648,12 @@ campaign_stop(const char *root, const char *id)
 		return (rc);
 	}
 	/* Under the lock: a resume orders no boot once this is written. */
-	if (cj_lock(c.root, 0) != 0 || reload(&c) != 0) {
+	if (campaign_lock(c.root, 0) != 0 || reload(&c) != 0) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
 	if (c.state == CAMPAIGN_OPEN) {
-		if (cj_write(&c, &(struct campaign_event){ .kind =
+		if (campaign_write(&c, &(struct campaign_event){ .kind =
 		    CAMPAIGN_EV_STOP, .when = (long long)time(NULL) }) != 0) {
 			rc = EXIT_RUNTIME;
 			goto out;
@@ -660,12 +661,13 @@ campaign_stop(const char *root, const char *id)
 		/* A one-shot not yet taken: the default boots again. */
 		ops = reboot_boot_ops(c.f.how.method);
 		if (ops->cancel(&ctx, e, sizeof(e)) != 0) {
-			cj_say("%s: %s", reboot_method_name(c.f.how.method), e);
+			campaign_say("%s: %s",
+			    reboot_method_name(c.f.how.method), e);
 			rc = EXIT_RUNTIME;
 		}
-		cj_say("%s: stopped after %d boots", c.id, c.nboots);
+		campaign_say("%s: stopped after %d boots", c.id, c.nboots);
 	} else
-		cj_say("%s is already over (%s)", c.id,
+		campaign_say("%s is already over (%s)", c.id,
 		    campaign_state_name(c.state));
 	/* Its hook (not another campaign's) and the active mark. */
 	remove_hook(&c, &ctx);

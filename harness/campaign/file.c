@@ -273,7 +273,8 @@ setting(struct campaign_parser *p, char **w, size_t nw)
 
 	if (nw != 1)
 		return (fail(p, "%s: want %s (one word)", w[0],
-		    "sysctl:NAME=VALUE, sysfs:PATH=VALUE or debugfs:PATH=VALUE"));
+		    "sysctl:NAME=VALUE, sysfs:PATH=VALUE or "
+		    "debugfs:PATH=VALUE"));
 	if ((eq = strchr(w[0], '=')) == NULL || eq[1] == '\0')
 		return (fail(p, "%s: want KEY=VALUE", w[0]));
 	if ((why = reboot_word_error(w[0], buf, sizeof(buf))) != NULL)
@@ -297,13 +298,13 @@ config_key(struct campaign_parser *p, char **w, size_t nw)
 	size_t i;
 
 	if (strcmp(w[0], "kernel") == 0)
-		return (one_word(p, &c->kernel, w, nw));
+		return (one_word(p, &c->boot.kernel, w, nw));
 	if (strcmp(w[0], "initrd") == 0)
-		return (one_word(p, &c->initrd, w, nw));
+		return (one_word(p, &c->boot.initrd, w, nw));
 	if (strcmp(w[0], "entry") == 0)
-		return (one_word(p, &c->entry, w, nw));
+		return (one_word(p, &c->boot.entry, w, nw));
 	if (strcmp(w[0], "release") == 0)
-		return (one_word(p, &c->release, w, nw));
+		return (one_word(p, &c->boot.release, w, nw));
 	if (strcmp(w[0], "tunable") == 0 || strcmp(w[0], "cmdline") == 0) {
 		if (nw < 2)
 			return (fail(p, "%s: want at least one word", w[0]));
@@ -328,7 +329,7 @@ config_key(struct campaign_parser *p, char **w, size_t nw)
 			    (size_t)(eq - w[i])))
 				return (fail(p, "tunable '%s': want VAR=VALUE",
 				    w[i]));
-			push(&c->bootopts, &c->nbootopts, w[i]);
+			push(&c->boot.bootopts, &c->boot.nbootopts, w[i]);
 		}
 		return (0);
 	}
@@ -340,7 +341,8 @@ config_key(struct campaign_parser *p, char **w, size_t nw)
 
 /* What a configuration needs for the method; what only the host knows. */
 static int
-config_check(struct campaign_parser *p, struct campaign_config *c, int check_host)
+config_check(struct campaign_parser *p, struct campaign_config *c,
+    int check_host)
 {
 	struct campaign_file *f = p->f;
 	struct stat st;
@@ -349,52 +351,52 @@ config_check(struct campaign_parser *p, struct campaign_config *c, int check_hos
 	    f->how.method == REBOOT_SYSTEMD_BOOT;
 
 	p->line = c->line;
-	if (needs_entry && c->entry == NULL)
+	if (needs_entry && c->boot.entry == NULL)
 		return (fail(p, "config %s: no entry (method %s boots a "
-		    "boot-loader entry: entry ID)", c->name,
+		    "boot-loader entry: entry ID)", c->boot.name,
 		    reboot_method_name(f->how.method)));
-	if (!needs_entry && c->entry != NULL)
+	if (!needs_entry && c->boot.entry != NULL)
 		return (fail(p, "config %s: entry: only for grub-reboot and "
-		    "systemd-boot", c->name));
+		    "systemd-boot", c->boot.name));
 	/*
 	 * These boot an entry and add no word of ours to the command line:
 	 * a boot is known to be this entry's only by the words the entry
 	 * boots with or its release.  With neither, any boot (the default
 	 * one after a failed one-shot) would be taken for it.
 	 */
-	if (needs_entry && c->nbootopts == 0 && c->release == NULL)
+	if (needs_entry && c->boot.nbootopts == 0 && c->boot.release == NULL)
 		return (fail(p, "config %s: method %s cannot verify its boots "
 		    "without cmdline WORD (its entry's) or release RELEASE",
-		    c->name, reboot_method_name(f->how.method)));
-	if (c->kernel == NULL && (f->how.method == REBOOT_NEXTBOOT ||
+		    c->boot.name, reboot_method_name(f->how.method)));
+	if (c->boot.kernel == NULL && (f->how.method == REBOOT_NEXTBOOT ||
 	    f->how.method == REBOOT_KEXEC))
-		return (fail(p, "config %s: no kernel (method %s needs "
-		    "kernel %s)", c->name, reboot_method_name(f->how.method),
+		return (fail(p, "config %s: no kernel (method %s needs kernel "
+		    "%s)", c->boot.name, reboot_method_name(f->how.method),
 		    f->os == MD_OS_FREEBSD ? "DIR, a directory under /boot" :
 		    "IMAGE"));
-	if (c->initrd != NULL && f->how.method != REBOOT_KEXEC &&
+	if (c->boot.initrd != NULL && f->how.method != REBOOT_KEXEC &&
 	    f->how.method != REBOOT_COMMAND)
 		return (fail(p, "config %s: initrd: only for kexec and "
-		    "command", c->name));
-	if (c->kernel != NULL && f->os == MD_OS_FREEBSD &&
-	    (strchr(c->kernel, '/') != NULL || c->kernel[0] == '.'))
+		    "command", c->boot.name));
+	if (c->boot.kernel != NULL && f->os == MD_OS_FREEBSD &&
+	    (strchr(c->boot.kernel, '/') != NULL || c->boot.kernel[0] == '.'))
 		return (fail(p, "config %s: kernel %s: want a directory "
 		    "name under /boot (kernel, kernel.old, GENERIC-NODEBUG)",
-		    c->name, c->kernel));
-	if (c->kernel != NULL && f->os == MD_OS_LINUX &&
-	    c->kernel[0] != '/')
+		    c->boot.name, c->boot.kernel));
+	if (c->boot.kernel != NULL && f->os == MD_OS_LINUX &&
+	    c->boot.kernel[0] != '/')
 		return (fail(p, "config %s: kernel %s: want the image's "
-		    "absolute path", c->name, c->kernel));
-	if (c->initrd != NULL && c->initrd[0] != '/')
+		    "absolute path", c->boot.name, c->boot.kernel));
+	if (c->boot.initrd != NULL && c->boot.initrd[0] != '/')
 		return (fail(p, "config %s: initrd %s: want an absolute path",
-		    c->name, c->initrd));
+		    c->boot.name, c->boot.initrd));
 	if (!check_host)
 		return (0);
-	if (c->kernel != NULL) {
+	if (c->boot.kernel != NULL) {
 		path = f->os == MD_OS_FREEBSD ? xasprintf("/boot/%s/kernel",
-		    c->kernel) : xstrdup(c->kernel);
+		    c->boot.kernel) : xstrdup(c->boot.kernel);
 		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-			fail(p, "config %s: kernel %s: %s", c->name, path,
+			fail(p, "config %s: kernel %s: %s", c->boot.name, path,
 			    errno != 0 && !S_ISREG(st.st_mode) ?
 			    strerror(errno) : "not a regular file");
 			free(path);
@@ -402,10 +404,10 @@ config_check(struct campaign_parser *p, struct campaign_config *c, int check_hos
 		}
 		free(path);
 	}
-	if (c->initrd != NULL && (stat(c->initrd, &st) != 0 ||
+	if (c->boot.initrd != NULL && (stat(c->boot.initrd, &st) != 0 ||
 	    !S_ISREG(st.st_mode)))
 		return (fail(p, "config %s: initrd %s: missing or not a "
-		    "regular file", c->name, c->initrd));
+		    "regular file", c->boot.name, c->boot.initrd));
 	return (0);
 }
 
@@ -444,17 +446,17 @@ finish(struct campaign_parser *p, int check_host)
 	f->how.setwords = NULL;
 	f->how.nsetwords = 0;
 	for (i = 0; i < f->nconfigs; i++)
-		f->how.nsetwords += f->configs[i].nbootopts;
+		f->how.nsetwords += f->configs[i].boot.nbootopts;
 	f->how.setwords = xcalloc(f->how.nsetwords + 1,
 	    sizeof(*f->how.setwords));
 	for (i = 0, n = 0; i < f->nconfigs; i++)
-		for (j = 0; j < f->configs[i].nbootopts; j++)
-			f->how.setwords[n++] = f->configs[i].bootopts[j];
+		for (j = 0; j < f->configs[i].boot.nbootopts; j++)
+			f->how.setwords[n++] = f->configs[i].boot.bootopts[j];
 	p->line = p->baseline_line;
 	f->baseline = 0;
 	if (p->baseline != NULL) {
 		for (i = 0; i < f->nconfigs; i++)
-			if (strcmp(f->configs[i].name, p->baseline) == 0)
+			if (strcmp(f->configs[i].boot.name, p->baseline) == 0)
 				break;
 		if (i == f->nconfigs)
 			return (fail(p, "baseline %s: not a configuration",
@@ -468,18 +470,6 @@ finish(struct campaign_parser *p, int check_host)
 		return (fail(p, "run options: %s", err));
 	run_config_free(&rc);
 	return (0);
-}
-
-void
-campaign_target(const struct campaign_config *c, struct reboot_target *t)
-{
-	t->name = c->name;
-	t->kernel = c->kernel;
-	t->initrd = c->initrd;
-	t->entry = c->entry;
-	t->release = c->release;
-	t->bootopts = c->bootopts;
-	t->nbootopts = c->nbootopts;
 }
 
 int
@@ -496,8 +486,8 @@ campaign_run_config(const struct campaign_file *f, const char *label,
 		argv[i] = f->run_argv[i];
 	run_config_init(c);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, run_short_options(), run_long_options(),
-	    NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, run_short_options(),
+	    run_long_options(), NULL)) != -1)
 		if (ch == '?' || ch == RUN_OPT_HELP || run_option(c, ch,
 		    optarg) != 0) {
 			set_err(err, errlen, "'%s' refused by run's parser",
@@ -573,14 +563,14 @@ campaign_parser_config(struct campaign_parser *p, int lineno,
 		return (fail(p, "config %s: more than %d configurations", name,
 		    CAMPAIGN_CONFIGS_MAX));
 	for (i = 0; i < f->nconfigs; i++)
-		if (strcmp(f->configs[i].name, name) == 0)
-			return (fail(p, "config %s: the name is taken (line %d)",
-			    name, f->configs[i].line));
+		if (strcmp(f->configs[i].boot.name, name) == 0)
+			return (fail(p, "config %s: the name is taken (line "
+			    "%d)", name, f->configs[i].line));
 	f->configs = xrealloc(f->configs, (f->nconfigs + 1) *
 	    sizeof(*f->configs));
 	p->cur = &f->configs[f->nconfigs++];
 	memset(p->cur, 0, sizeof(*p->cur));
-	p->cur->name = xstrdup(name);
+	p->cur->boot.name = xstrdup(name);
 	p->cur->line = p->line;
 	return (0);
 }
@@ -673,8 +663,8 @@ campaign_file_parse(const char *text, size_t len, const char *name,
 			    global_keys))
 				fail(p, "%s: %s", w[0], p->cur == NULL ?
 				    "belongs in a configuration (after config "
-				    "NAME)" : "campaign-wide: put it before the "
-				    "first config");
+				    "NAME)" : "campaign-wide: put it before "
+				    "the first config");
 			else
 				fail(p, "unknown key '%s'", w[0]);
 			goto out;
@@ -698,12 +688,13 @@ campaign_file_free(struct campaign_file *f)
 	size_t i;
 
 	for (i = 0; i < f->nconfigs; i++) {
-		free(f->configs[i].name);
-		free(f->configs[i].kernel);
-		free(f->configs[i].initrd);
-		free(f->configs[i].entry);
-		free(f->configs[i].release);
-		free_words(f->configs[i].bootopts, f->configs[i].nbootopts);
+		free(f->configs[i].boot.name);
+		free(f->configs[i].boot.kernel);
+		free(f->configs[i].boot.initrd);
+		free(f->configs[i].boot.entry);
+		free(f->configs[i].boot.release);
+		free_words(f->configs[i].boot.bootopts,
+		    f->configs[i].boot.nbootopts);
 		vary_free(&f->configs[i].settings);
 	}
 	free(f->configs);

@@ -1,14 +1,15 @@
 /*
  * fsconc campaign: its files on the result root read and written, through
  * harness/reboot.h (trusted, locked; the journal's one reader and
- * writer, given the table of events and the rules below).  Everything lives in ROOT/campaign/ID/ (which must
- * survive a reboot):
+ * writer, given the table of events and the rules below).  Everything
+ * lives in ROOT/campaign/ID/ (which must survive a reboot):
  *   campaign   the campaign file as started (resume reads this copy)
  *   plan       "seed S", then "K ROUND CONFIG" per planned boot, in
- *              the order campaign_plan_order shuffles (cj_plan_text
+ *              the order campaign_plan_order shuffles (campaign_plan_text
  *              writes it, load_plan reads it)
  *   journal    one event a line, each appended (O_APPEND, fsync'd)
- *              before the action it records (cj_write), never rewritten:
+ *              before the action it records (campaign_write), never
+ *              rewritten:
  *     start EPOCH
  *     schedule K BOOTNO BOOTID EPOCH   slot K's boot number BOOTNO asked
  *                                      for, from the boot BOOTID
@@ -25,11 +26,11 @@
  *     finish EPOCH | stop EPOCH        over
  * and ROOT/campaign/active names the campaign in progress.  Numbers are
  * decimal digits; BOOTID and CONFIG one word; a line at most
- * REBOOT_LINE_MAX bytes, with no control byte.  Replayed (cj_replay), a
+ * REBOOT_LINE_MAX bytes, with no control byte.  Replayed (campaign_replay), a
  * schedule's BOOTNO is the campaign's next boot and its slot not done;
  * boot, wrong, run, done and interrupted name the last schedule's slot
  * and boot; a slot is done once.  A line that breaks a rule refuses the
- * campaign (cj_load), and cj_write never writes one.  A last line
+ * campaign (campaign_load), and campaign_write never writes one.  A last line
  * without its newline is an append a power cut left torn: its action
  * was never taken (the event is written first), so it is left out, and
  * cut off before the next append (harness/reboot/journal.c).
@@ -70,7 +71,7 @@ campaign_state_name(enum campaign_state s)
 }
 
 void
-cj_say(const char *fmt, ...)
+campaign_say(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -83,36 +84,36 @@ cj_say(const char *fmt, ...)
 }
 
 int
-cj_active(const char *root, char **idp)
+campaign_active(const char *root, char **idp)
 {
 	char e[PATH_MAX + 128];
 
 	if (reboot_active(root, "campaign", idp, e, sizeof(e)) != 0) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		return (-1);
 	}
 	return (0);
 }
 
 int
-cj_lock(const char *root, int make)
+campaign_lock(const char *root, int make)
 {
 	char e[PATH_MAX + 128];
 
 	if (reboot_lock(root, "campaign", make, e, sizeof(e)) != 0) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		return (-1);
 	}
 	return (0);
 }
 
 char *
-cj_abs_root(const char *root, int make)
+campaign_abs_root(const char *root, int make)
 {
 	char e[PATH_MAX + 128], *r;
 
 	if ((r = reboot_abs_root(root, make, e, sizeof(e))) == NULL)
-		cj_say("%s", e);
+		campaign_say("%s", e);
 	return (r);
 }
 
@@ -124,8 +125,8 @@ static const struct campaign_file *sort_file;
 static int
 by_name(const void *a, const void *b)
 {
-	return (strcmp(sort_file->configs[*(const size_t *)a].name,
-	    sort_file->configs[*(const size_t *)b].name));
+	return (strcmp(sort_file->configs[*(const size_t *)a].boot.name,
+	    sort_file->configs[*(const size_t *)b].boot.name));
 }
 
 struct name_key {
@@ -138,7 +139,7 @@ static int
 find_name(const void *key, const void *elt)
 {
 	const struct name_key *k = key;
-	const char *n = k->f->configs[*(const size_t *)elt].name;
+	const char *n = k->f->configs[*(const size_t *)elt].boot.name;
 	int d = strncmp(k->s, n, k->len);
 
 	if (d != 0)
@@ -190,20 +191,20 @@ campaign_plan_order(size_t nconfigs, int boots, uint64_t seed,
 
 /* The plan's text, *lenp bytes: the seed, then each slot, in one pass. */
 char *
-cj_plan_text(const struct campaign_file *f, const size_t *order,
+campaign_plan_text(const struct campaign_file *f, const size_t *order,
     size_t *lenp)
 {
 	size_t k, n = f->nconfigs * (size_t)f->boots, len = 32, off;
 	char *t;
 
 	for (k = 0; k < n; k++)
-		len += 2 * 24 + strlen(f->configs[order[k]].name) + 3;
+		len += 2 * 24 + strlen(f->configs[order[k]].boot.name) + 3;
 	t = xmalloc(len);
 	off = (size_t)snprintf(t, len, "seed %llu\n",
 	    (unsigned long long)f->seed);
 	for (k = 0; k < n; k++)
 		off += (size_t)snprintf(t + off, len - off, "%zu %zu %s\n",
-		    k + 1, k / f->nconfigs + 1, f->configs[order[k]].name);
+		    k + 1, k / f->nconfigs + 1, f->configs[order[k]].boot.name);
 	*lenp = off;
 	return (t);
 }
@@ -361,7 +362,7 @@ from_reboot(const struct reboot_event *r, struct campaign_event *ev)
 }
 
 char *
-cj_event_line(const struct campaign_event *ev)
+campaign_event_line(const struct campaign_event *ev)
 {
 	struct reboot_event r;
 
@@ -370,7 +371,7 @@ cj_event_line(const struct campaign_event *ev)
 }
 
 int
-cj_event_parse(char *line, struct campaign_event *ev, char *err,
+campaign_event_parse(char *line, struct campaign_event *ev, char *err,
     size_t errlen)
 {
 	struct reboot_event r;
@@ -526,7 +527,7 @@ apply_event(void *state, const struct reboot_event *r)
 }
 
 int
-cj_replay(struct campaign *c, const struct campaign_event *ev, char *err,
+campaign_replay(struct campaign *c, const struct campaign_event *ev, char *err,
     size_t errlen)
 {
 	if (replay_check(c, ev, err, errlen) != 0)
@@ -544,7 +545,7 @@ journal_of(struct campaign *c)
 }
 
 int
-cj_load(struct campaign *c, const char *root, const char *id)
+campaign_load(struct campaign *c, const char *root, const char *id)
 {
 	struct reboot_journal j;
 	char e[PATH_MAX + 128], *p = NULL, *text = NULL;
@@ -557,11 +558,11 @@ cj_load(struct campaign *c, const char *root, const char *id)
 	c->id = xstrdup(id);
 	c->dir = xasprintf("%s/campaign/%s", root, id);
 	if ((why = reboot_id_error(id, e, sizeof(e))) != NULL) {
-		cj_say("%s: not a campaign id (%s)", c->dir, why);
+		campaign_say("%s: not a campaign id (%s)", c->dir, why);
 		return (-1);
 	}
 	if ((dfd = reboot_open_trusted(c->dir, 1, e, sizeof(e))) == -1) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		return (-1);
 	}
 	p = xasprintf("%s/campaign", c->dir);
@@ -569,7 +570,7 @@ cj_load(struct campaign *c, const char *root, const char *id)
 	if ((text = reboot_read_trusted(dfd, "campaign", p, CAMPAIGN_FILE_MAX,
 	    &len, e, sizeof(e))) == NULL || campaign_file_parse(text, len, p,
 	    os_this(), 0, &c->f, e, sizeof(e)) != 0) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		goto out;
 	}
 	free(text);
@@ -581,21 +582,21 @@ cj_load(struct campaign *c, const char *root, const char *id)
 	if ((text = reboot_read_trusted(dfd, "plan", p, REBOOT_JOURNAL_MAX,
 	    &len, e, sizeof(e))) == NULL || reboot_control_byte(p, text, len,
 	    e, sizeof(e)) != 0) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		goto out;
 	}
 	if (load_plan(c, text, len) != 0) {
-		cj_say("%s: not a campaign plan", p);
+		campaign_say("%s: not a campaign plan", p);
 		goto out;
 	}
 	j = journal_of(c);
 	if (reboot_journal_replay(&j, &torn, e, sizeof(e)) != 0) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		goto out;
 	}
 	if (torn > 0)
-		cj_say("%s/journal: line %d: no end of line, an append cut "
-		    "short: left out", c->dir, torn);
+		campaign_say("%s/journal: line %d: no end of line, an append "
+		    "cut short: left out", c->dir, torn);
 	rv = 0;
 out:
 	free(text);
@@ -637,8 +638,8 @@ newest_id(const char *root)
 	if ((dp = opendir(dir)) != NULL) {
 		while ((de = readdir(dp)) != NULL)
 			if (reboot_id_error(de->d_name, NULL, 0) == NULL &&
-			    strcmp(de->d_name, "active") != 0 && (best == NULL ||
-			    strcmp(de->d_name, best) > 0)) {
+			    strcmp(de->d_name, "active") != 0 && (best == NULL
+			    || strcmp(de->d_name, best) > 0)) {
 				free(best);
 				best = xstrdup(de->d_name);
 			}
@@ -661,26 +662,27 @@ find(const char *root, const char *id, int latest, char **rootp,
 	char e[128], *dir;
 
 	*idp = NULL;
-	if ((*rootp = cj_abs_root(root, 0)) == NULL) {
-		cj_say("no campaign under %s", root != NULL ? root :
+	if ((*rootp = campaign_abs_root(root, 0)) == NULL) {
+		campaign_say("no campaign under %s", root != NULL ? root :
 		    rs_default_root());
 		return (EXIT_USAGE);
 	}
 	if (id != NULL) {
 		if ((why = reboot_id_error(id, e, sizeof(e))) != NULL) {
-			cj_say("--id: not a campaign id (%s)", why);
+			campaign_say("--id: not a campaign id (%s)", why);
 			goto bad;
 		}
 		*idp = xstrdup(id);
-	} else if (cj_active(*rootp, idp) != 0)
+	} else if (campaign_active(*rootp, idp) != 0)
 		goto bad;
 	if (*idp == NULL && (!latest || (*idp = newest_id(*rootp)) == NULL)) {
-		cj_say("no campaign in progress under %s", *rootp);
+		campaign_say("no campaign in progress under %s", *rootp);
 		goto bad;
 	}
 	dir = xasprintf("%s/campaign/%s/journal", *rootp, *idp);
 	if (lstat(dir, &st) != 0) {
-		cj_say("%s: no such campaign (%s)", *idp, strerror(errno));
+		campaign_say("%s: no such campaign (%s)", *idp,
+		    strerror(errno));
 		free(dir);
 		free(*idp);
 		goto bad;
@@ -695,7 +697,7 @@ bad:
 
 /* find and load: EXIT_OK with c loaded, or the status (c closed). */
 int
-cj_open(const char *root, const char *id, int latest,
+campaign_find(const char *root, const char *id, int latest,
     struct campaign *c)
 {
 	char *r, *i;
@@ -704,7 +706,7 @@ cj_open(const char *root, const char *id, int latest,
 	memset(c, 0, sizeof(*c));
 	if ((rc = find(root, id, latest, &r, &i)) != EXIT_OK)
 		return (rc);
-	rc = cj_load(c, r, i) == 0 ? EXIT_OK : EXIT_RUNTIME;
+	rc = campaign_load(c, r, i) == 0 ? EXIT_OK : EXIT_RUNTIME;
 	free(r);
 	free(i);
 	if (rc != EXIT_OK)
@@ -715,14 +717,14 @@ cj_open(const char *root, const char *id, int latest,
 int
 campaign_open(const char *root, const char *id, struct campaign *c)
 {
-	return (cj_open(root, id, 1, c));
+	return (campaign_find(root, id, 1, c));
 }
 
 /* --- writing: an event on disk before what it records ------------------ */
 
 /* Appended by the journal's one writer (harness/reboot.h). */
 int
-cj_write(struct campaign *c, const struct campaign_event *ev)
+campaign_write(struct campaign *c, const struct campaign_event *ev)
 {
 	struct reboot_journal j = journal_of(c);
 	struct reboot_event r;
@@ -730,7 +732,7 @@ cj_write(struct campaign *c, const struct campaign_event *ev)
 
 	to_reboot(ev, &r);
 	if (reboot_journal_append(&j, &r, e, sizeof(e)) != 0) {
-		cj_say("%s", e);
+		campaign_say("%s", e);
 		return (-1);
 	}
 	return (0);
@@ -738,7 +740,7 @@ cj_write(struct campaign *c, const struct campaign_event *ev)
 
 /* A wrong or interrupted boot of slot k's configuration: retry or fail. */
 int
-cj_bad_boot(struct campaign *c, size_t k)
+campaign_bad_boot(struct campaign *c, size_t k)
 {
 	size_t cfg = c->slots[k].config;
 	char *why;
@@ -746,13 +748,14 @@ cj_bad_boot(struct campaign *c, size_t k)
 
 	if (c->bad[cfg] <= c->f.retries)
 		return (0);
-	cj_say("config %s: %d wrong or interrupted boots, more than the %d "
-	    "retries: marked failed", c->f.configs[cfg].name, c->bad[cfg],
-	    c->f.retries);
+	campaign_say("config %s: %d wrong or interrupted boots, more than the "
+	    "%d retries: marked failed", c->f.configs[cfg].boot.name,
+	    c->bad[cfg], c->f.retries);
 	why = xasprintf("%d wrong or interrupted boots (retries %d)",
 	    c->bad[cfg], c->f.retries);
-	rv = cj_write(c, &(struct campaign_event){ .kind = CAMPAIGN_EV_FAILED,
-	    .config = c->f.configs[cfg].name, .text = why });
+	rv = campaign_write(c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_FAILED, .config = c->f.configs[cfg].boot.name, .text =
+	    why });
 	free(why);
 	return (rv);
 }

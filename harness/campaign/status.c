@@ -52,12 +52,12 @@ campaign_status_text(FILE *fp, const struct campaign *c, int sets)
 		fputc('\n', fp);
 	}
 	fprintf(fp, "baseline %s; %s%d boots per configuration, seed %llu, "
-	    "%d retries\n", c->f.configs[c->f.baseline].name,
+	    "%d retries\n", c->f.configs[c->f.baseline].boot.name,
 	    c->f.boots_auto ? "boots auto: at most " : "", c->f.boots,
 	    (unsigned long long)c->f.seed, c->f.retries);
 	for (i = 0; i < c->f.nconfigs; i++) {
-		fprintf(fp, "  config %-16s %d bad boots", c->f.configs[i].name,
-		    c->bad[i]);
+		fprintf(fp, "  config %-16s %d bad boots",
+		    c->f.configs[i].boot.name, c->bad[i]);
 		/* Journal text, raw bytes of the machine's messages. */
 		if (c->failed[i] != NULL) {
 			fprintf(fp, ", FAILED: ");
@@ -69,7 +69,7 @@ campaign_status_text(FILE *fp, const struct campaign *c, int sets)
 	    "config", "boot", "attempts", "status", sets ? "set" : "");
 	for (k = 0; k < c->nslots; k++) {
 		fprintf(fp, "%5zu %5d %-16s ", k + 1, c->slots[k].round,
-		    c->f.configs[c->slots[k].config].name);
+		    c->f.configs[c->slots[k].config].boot.name);
 		if (c->slots[k].done)
 			fprintf(fp, "%5d", c->slots[k].bootno);
 		else
@@ -91,7 +91,7 @@ campaign_status_json(FILE *fp, const struct campaign *c, int open)
 	json_string(fp, c->id);
 	fprintf(fp, ",\"state\":\"%s\",\"method\":\"%s\",\"baseline\":",
 	    campaign_state_name(c->state), reboot_method_name(c->f.how.method));
-	json_string(fp, c->f.configs[c->f.baseline].name);
+	json_string(fp, c->f.configs[c->f.baseline].boot.name);
 	fprintf(fp, ",\"boots_per_config\":%d,\"seed\":%llu,\"retries\":%d,"
 	    "\"boots\":%d,\"boots_auto\":%s,\"stopped_early\":", c->f.boots,
 	    (unsigned long long)c->f.seed, c->f.retries, c->nboots,
@@ -105,7 +105,7 @@ campaign_status_json(FILE *fp, const struct campaign *c, int open)
 	fprintf(fp, ",\"configs\":[");
 	for (i = 0; i < c->f.nconfigs; i++) {
 		fprintf(fp, "%s{\"name\":", i ? "," : "");
-		json_string(fp, c->f.configs[i].name);
+		json_string(fp, c->f.configs[i].boot.name);
 		fprintf(fp, ",\"bad_boots\":%d,\"failed\":", c->bad[i]);
 		if (c->failed[i] != NULL)
 			json_string(fp, c->failed[i]);
@@ -117,7 +117,7 @@ campaign_status_json(FILE *fp, const struct campaign *c, int open)
 	for (k = 0; k < c->nslots; k++) {
 		fprintf(fp, "%s{\"slot\":%zu,\"round\":%d,\"config\":",
 		    k ? "," : "", k + 1, c->slots[k].round);
-		json_string(fp, c->f.configs[c->slots[k].config].name);
+		json_string(fp, c->f.configs[c->slots[k].config].boot.name);
 		fprintf(fp, ",\"attempts\":%d,\"status\":",
 		    c->slots[k].attempts);
 		json_string(fp, campaign_slot_status(c, k));
@@ -139,7 +139,7 @@ campaign_status_failed(FILE *fp, const struct campaign *c)
 	for (i = 0; i < c->f.nconfigs; i++)
 		if (c->failed[i] != NULL) {
 			fprintf(fp, "FAILED: configuration %s (",
-			    c->f.configs[i].name);
+			    c->f.configs[i].boot.name);
 			put_safe(fp, c->failed[i]);
 			fprintf(fp, "); only its complete boots, if any, are "
 			    "judged above\n");
@@ -153,7 +153,7 @@ campaign_stats(const struct campaign *c, int *rc, char *why, size_t len)
 	struct camp *cp;
 	struct stat st;
 	const char **paths;
-	const char *base = c->f.configs[c->f.baseline].name;
+	const char *base = c->f.configs[c->f.baseline].boot.name;
 	char err[1024];
 	size_t k, n = 0;
 

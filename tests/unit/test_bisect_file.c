@@ -68,8 +68,8 @@ test_campaign_keys(void **state)
 	assert_int_equal(f.camp.boot_timeout, 1200);
 	assert_int_equal(f.cap, 4);
 	assert_int_equal(f.camp.nconfigs, 1);
-	assert_string_equal(f.camp.configs[0].name, "commit");
-	assert_string_equal(f.camp.configs[0].kernel, "/boot/bisect");
+	assert_string_equal(f.camp.configs[0].boot.name, "commit");
+	assert_string_equal(f.camp.configs[0].boot.kernel, "/boot/bisect");
 	assert_int_equal(f.camp.nrun, 7);
 	assert_string_equal(f.camp.run_argv[6], "3");
 	assert_string_equal(f.camp.how.command[0], "/usr/local/bin/boot");

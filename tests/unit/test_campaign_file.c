@@ -101,13 +101,13 @@ test_linux(void **state)
 	    "\tsysfs:/sys/kernel/mm/transparent_hugepage/enabled=never\n"
 	    LINUX_B "\trelease 6.1.0-13-amd64\n", &f, err), 0);
 	assert_int_equal(f.nconfigs, 2);
-	assert_string_equal(f.configs[0].name, "A");
-	assert_string_equal(f.configs[0].kernel, "/boot/vmlinuz");
-	assert_string_equal(f.configs[0].initrd, "/boot/initrd.img");
-	assert_int_equal(f.configs[0].nbootopts, 1);
-	assert_string_equal(f.configs[0].bootopts[0], "maxcpus=1");
+	assert_string_equal(f.configs[0].boot.name, "A");
+	assert_string_equal(f.configs[0].boot.kernel, "/boot/vmlinuz");
+	assert_string_equal(f.configs[0].boot.initrd, "/boot/initrd.img");
+	assert_int_equal(f.configs[0].boot.nbootopts, 1);
+	assert_string_equal(f.configs[0].boot.bootopts[0], "maxcpus=1");
 	assert_int_equal(f.configs[0].settings.naxes, 2);
-	assert_string_equal(f.configs[1].release, "6.1.0-13-amd64");
+	assert_string_equal(f.configs[1].boot.release, "6.1.0-13-amd64");
 	assert_int_equal(f.boots, 3);
 	assert_int_equal(f.seed, 7);
 	assert_int_equal(f.seed_given, 1);
@@ -164,8 +164,8 @@ test_freebsd(void **state)
 	    "\n\ttunable debug.mpsafevfs=1 kern.hz=100\n", MD_OS_FREEBSD, &f,
 	    err), 0);
 	assert_int_equal(f.how.method, REBOOT_NEXTBOOT);
-	assert_int_equal(f.configs[0].nbootopts, 2);
-	assert_string_equal(f.configs[0].bootopts[1], "kern.hz=100");
+	assert_int_equal(f.configs[0].boot.nbootopts, 2);
+	assert_string_equal(f.configs[0].boot.bootopts[1], "kern.hz=100");
 	campaign_file_free(&f);
 
 	/* The shipped example parses (without checking /boot). */
@@ -176,8 +176,8 @@ test_freebsd(void **state)
 	    MD_OS_FREEBSD, 0, &f, err, sizeof(err)), 0);
 	assert_int_equal(f.nconfigs, 4);
 	assert_int_equal(f.boots, 5);
-	assert_string_equal(f.configs[f.baseline].name, "mpsafe");
-	assert_string_equal(f.configs[3].kernel, "GENERIC-4BSD");
+	assert_string_equal(f.configs[f.baseline].boot.name, "mpsafe");
+	assert_string_equal(f.configs[3].boot.kernel, "GENERIC-4BSD");
 	campaign_file_free(&f);
 	free(text);
 }
@@ -369,7 +369,7 @@ test_name_bound(void **state)
 	text = xasprintf(LINUX_HEAD "config %s\n\tkernel /boot/vmlinuz\n",
 	    name);
 	assert_int_equal(parse(text, &f, err), 0);
-	assert_int_equal(strlen(f.configs[0].name), 255);
+	assert_int_equal(strlen(f.configs[0].boot.name), 255);
 	campaign_file_free(&f);
 	free(text);
 	name[CAMPAIGN_NAME_MAX] = 'n';
@@ -415,8 +415,8 @@ test_per_key(void **state)
 	assert_int_equal(campaign_parser_finish(p, 0), 0);
 	assert_int_equal(f.nrun, whole.nrun);
 	assert_int_equal(f.nconfigs, whole.nconfigs);
-	assert_string_equal(f.configs[0].bootopts[0],
-	    whole.configs[0].bootopts[0]);
+	assert_string_equal(f.configs[0].boot.bootopts[0],
+	    whole.configs[0].boot.bootopts[0]);
 	assert_int_equal(f.how.method, whole.how.method);
 	assert_int_equal(f.how.nsetwords, whole.how.nsetwords);
 	assert_int_equal(f.boots, whole.boots);

@@ -1,6 +1,6 @@
 /*
  * harness/campaign/journal.c: the journal's typed events, written and
- * read back, and its replay into a campaign's state (cj_load) on a
+ * read back, and its replay into a campaign's state (campaign_load) on a
  * scratch result root: a normal campaign, a last line a power cut left
  * torn, and hostile lines (overlong, control bytes, no such event, boot
  * numbers out of order, a slot done twice), each with its outcome.
@@ -73,7 +73,7 @@ setup(void **state)
 	    "t", os_this(), 0, &f, err, sizeof(err)), 0);
 	assert_int_equal(f.nconfigs * (size_t)f.boots, 4);
 	campaign_plan_order(f.nconfigs, f.boots, f.seed, x->order);
-	t = cj_plan_text(&f, x->order, &len);
+	t = campaign_plan_text(&f, x->order, &len);
 	p = xasprintf("%s/plan", x->dir);
 	assert_int_equal(write_file_durable(p, t, len, 0644), 0);
 	free(p);
@@ -124,14 +124,14 @@ cfg_of(const struct fx *x, size_t k)
 	return (x->order[k - 1] == 0 ? "A" : "B");
 }
 
-/* cj_load of text as the journal: its return. */
+/* campaign_load of text as the journal: its return. */
 static int
 load_text(const struct fx *x, const char *text, struct campaign *c)
 {
 	int rv;
 
 	journal(x, text, strlen(text));
-	rv = cj_load(c, x->root, ID);
+	rv = campaign_load(c, x->root, ID);
 	return (rv);
 }
 
@@ -177,9 +177,9 @@ test_event_round_trip(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
-		line = cj_event_line(&evs[i]);
+		line = campaign_event_line(&evs[i]);
 		assert_non_null(line);
-		assert_int_equal(cj_event_parse(line, &back, err,
+		assert_int_equal(campaign_event_parse(line, &back, err,
 		    sizeof(err)), 0);
 		assert_int_equal(back.kind, evs[i].kind);
 		assert_int_equal(back.slot, evs[i].slot);
@@ -196,12 +196,12 @@ test_event_round_trip(void **state)
 		free(line);
 	}
 	/* A reason never plants another event: its newline a blank. */
-	line = cj_event_line(&(struct campaign_event){ .kind =
+	line = campaign_event_line(&(struct campaign_event){ .kind =
 	    CAMPAIGN_EV_GUARD, .text = "a\nfinish 1" });
 	assert_string_equal(line, "guard a finish 1");
 	free(line);
 	/* A done without a set says so. */
-	line = cj_event_line(&(struct campaign_event){ .kind =
+	line = campaign_event_line(&(struct campaign_event){ .kind =
 	    CAMPAIGN_EV_DONE, .slot = 1, .bootno = 1, .text = "" });
 	assert_string_equal(line, "done 1 1 0 -");
 	free(line);
@@ -261,7 +261,7 @@ test_replay_normal(void **state)
 	campaign_close(&c);
 }
 
-/* Events through cj_write: on disk, and the state follows. */
+/* Events through campaign_write: on disk, and the state follows. */
 static void
 test_write_and_refuse(void **state)
 {
@@ -271,24 +271,24 @@ test_write_and_refuse(void **state)
 	size_t len;
 
 	journal(x, "", 0);
-	assert_int_equal(cj_load(&c, x->root, ID), 0);
-	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	assert_int_equal(campaign_load(&c, x->root, ID), 0);
+	assert_int_equal(campaign_write(&c, &(struct campaign_event){ .kind =
 	    CAMPAIGN_EV_START, .when = 7 }), 0);
-	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	assert_int_equal(campaign_write(&c, &(struct campaign_event){ .kind =
 	    CAMPAIGN_EV_SCHEDULE, .slot = 1, .bootno = 1, .bootid = "b",
 	    .when = 8 }), 0);
 	assert_int_equal(c.nboots, 1);
 	/* Out of order: refused, nothing written. */
-	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	assert_int_equal(campaign_write(&c, &(struct campaign_event){ .kind =
 	    CAMPAIGN_EV_SCHEDULE, .slot = 2, .bootno = 5, .bootid = "b",
 	    .when = 9 }), -1);
-	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	assert_int_equal(campaign_write(&c, &(struct campaign_event){ .kind =
 	    CAMPAIGN_EV_BOOT, .slot = 2, .bootno = 1 }), -1);
-	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	assert_int_equal(campaign_write(&c, &(struct campaign_event){ .kind =
 	    CAMPAIGN_EV_FAILED, .config = "nosuch", .text = "x" }), -1);
-	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	assert_int_equal(campaign_write(&c, &(struct campaign_event){ .kind =
 	    CAMPAIGN_EV_DONE, .slot = 1, .bootno = 1, .text = "/s" }), 0);
-	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	assert_int_equal(campaign_write(&c, &(struct campaign_event){ .kind =
 	    CAMPAIGN_EV_DONE, .slot = 1, .bootno = 1, .text = "/s" }), -1);
 	campaign_close(&c);
 	t = journal_text(x, &len);
@@ -310,27 +310,27 @@ test_replay_torn(void **state)
 	static const char torn[] = "start 1\nschedule 1 1 b 2\nboot 1 1\nru";
 
 	journal(x, torn, sizeof(torn) - 1);
-	assert_int_equal(cj_load(&c, x->root, ID), 0);
+	assert_int_equal(campaign_load(&c, x->root, ID), 0);
 	assert_int_equal(c.last, CAMPAIGN_EV_BOOT);
-	assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
+	assert_int_equal(campaign_write(&c, &(struct campaign_event){ .kind =
 	    CAMPAIGN_EV_RUN, .slot = 1, .bootno = 1 }), 0);
 	campaign_close(&c);
 	t = journal_text(x, &len);
 	assert_string_equal(t, "start 1\nschedule 1 1 b 2\nboot 1 1\n"
 	    "run 1 1\n");
 	free(t);
-	assert_int_equal(cj_load(&c, x->root, ID), 0);
+	assert_int_equal(campaign_load(&c, x->root, ID), 0);
 	assert_int_equal(c.last, CAMPAIGN_EV_RUN);
 	campaign_close(&c);
 
 	/* A torn line of zeroes (a file system that grew the file first). */
 	journal(x, "start 1\n\0\0\0\0", 12);
-	assert_int_equal(cj_load(&c, x->root, ID), 0);
+	assert_int_equal(campaign_load(&c, x->root, ID), 0);
 	assert_int_equal(c.last, CAMPAIGN_EV_START);
 	campaign_close(&c);
 	/* A whole line of them is damage, refused. */
 	journal(x, "start 1\n\0\0\n", 11);
-	assert_int_equal(cj_load(&c, x->root, ID), -1);
+	assert_int_equal(campaign_load(&c, x->root, ID), -1);
 	campaign_close(&c);
 }
 
@@ -355,10 +355,10 @@ test_replay_torn_every_byte(void **state)
 		t = xasprintf("%s%.*s", base, (int)cut, line);
 		journal(x, t, strlen(t));
 		free(t);
-		assert_int_equal(cj_load(&c, x->root, ID), 0);
+		assert_int_equal(campaign_load(&c, x->root, ID), 0);
 		assert_int_equal(c.last, CAMPAIGN_EV_BOOT);
-		assert_int_equal(cj_write(&c, &(struct campaign_event){ .kind =
-		    CAMPAIGN_EV_RUN, .slot = 1, .bootno = 1 }), 0);
+		assert_int_equal(campaign_write(&c, &(struct campaign_event){
+		    .kind = CAMPAIGN_EV_RUN, .slot = 1, .bootno = 1 }), 0);
 		campaign_close(&c);
 		t = journal_text(x, &len);
 		assert_string_equal(t, want);
@@ -447,7 +447,7 @@ auto_fixture(const struct fx *x)
 	    os_this(), 0, &f, err, sizeof(err)), 0);
 	assert_int_equal(f.nconfigs * (size_t)f.boots, 6);
 	campaign_plan_order(f.nconfigs, f.boots, f.seed, order);
-	t = cj_plan_text(&f, order, &len);
+	t = campaign_plan_text(&f, order, &len);
 	p = xasprintf("%s/plan", x->dir);
 	assert_int_equal(write_file_durable(p, t, len, 0644), 0);
 	free(p);

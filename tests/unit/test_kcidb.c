@@ -57,7 +57,8 @@ test_words(void **state)
 	char *t;
 
 	(void)state;
-	kcidb_local(buf, sizeof(buf), "set/%s", "h\"o st/la\\bel\n\xff/20261207T1Z");
+	kcidb_local(buf, sizeof(buf), "set/%s",
+	    "h\"o st/la\\bel\n\xff/20261207T1Z");
 	assert_string_equal(buf, "set/h_o_st/la_bel__/20261207T1Z");
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
@@ -116,21 +117,24 @@ test_render_exact(void **state)
 	    "{\"version\":{\"major\":5,\"minor\":3},\n"
 	    "\"checkouts\":[\n"
 	    "{\"origin\":\"lab\",\"id\":\"lab:kernel/Linux/6.1/abc\","
-	    "\"misc\":{\"generator\":\"fsconc\",\"kernel_release\":\"6.1\"}}],\n"
+	    "\"misc\":{\"generator\":\"fsconc\",\"kernel_release\":"
+	    "\"6.1\"}}],\n"
 	    "\"builds\":[\n"
 	    "{\"origin\":\"lab\",\"id\":\"lab:kernel/Linux/6.1/abc/x86_64\","
 	    "\"checkout_id\":\"lab:kernel/Linux/6.1/abc\",\"architecture\":"
 	    "\"x86_64\",\"status\":\"PASS\",\"duration\": 12,\"misc\":"
 	    "{\"generator\":\"fsconc\"}}],\n"
 	    "\"tests\":[\n"
-	    "{\"origin\":\"lab\",\"id\":\"lab:set/h/l/s/fsconc.extract.ec.jobs2\","
+	    "{\"origin\":\"lab\",\"id\":"
+	    "\"lab:set/h/l/s/fsconc.extract.ec.jobs2\","
 	    "\"build_id\":\"lab:kernel/Linux/6.1/abc/x86_64\",\"path\":"
 	    "\"fsconc.extract.ec.jobs2\",\"status\":\"DONE\",\"number\":"
 	    "{\"value\": 1.5},\"comment\":\"flagged: noisy\",\"misc\":"
 	    "{\"generator\":\"fsconc\",\"level\":\"batch\",\"interval\":"
 	    "{\"confidence\": 95,\"low\": 1.25,\"method\":\"fieller\"},"
 	    "\"boots\":1,\"batches\":20,\"valid\":true,\"flags\":[{\"kind\":"
-	    "\"noisy\",\"invalidates\":false,\"text\":\"noisy: jobs 2\"}]}}]}\n");
+	    "\"noisy\",\"invalidates\":false,\"text\":\"noisy: jobs 2\"}]}}]}"
+	    "\n");
 	free(out);
 	kcidb_free(&k);
 }
