@@ -76,9 +76,10 @@ struct kcidb_test {
 					   NaN: open on that side) */
 	double		 conf;		/* percent */
 	const char	*method;	/* how the interval was taken */
-	const char	*level;		/* "batch", "boot": where
-					   replication happened */
+	const char	*level;		/* "batch", "boot", "machine":
+					   where replication happened */
 	long		 batches, boots;	/* -1: unknown */
+	long		 machines;	/* a campaign's; -1: unknown */
 	double		*boot_values;	/* a boot's (NaN: none), or
 					   NULL */
 	size_t		 nboot_values;

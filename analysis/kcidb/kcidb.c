@@ -183,7 +183,7 @@ kcidb_test(struct kcidb *k, size_t build, const char *local,
 	t->build = build;
 	t->path = xstrdup(path);
 	t->lo = t->hi = t->conf = t->duration = NAN;
-	t->batches = t->boots = -1;
+	t->batches = t->boots = t->machines = -1;
 	t->cmp.ratio = t->cmp.lo = t->cmp.hi = t->cmp.p = NAN;
 	return (t);
 }
@@ -465,7 +465,9 @@ campaign_fig(struct kcidb *k, const struct camp_result *r, size_t cfg,
 	t->hi = isfinite(f->hi) ? f->hi : NAN;
 	t->conf = r->o.conf;
 	t->method = ec ? "fieller" : "student-t";
-	t->level = "boot";
+	/* On several machines the machine is the replicate (camp_fig). */
+	t->machines = (long)camp_nmach(c);
+	t->level = t->machines > 1 ? "machine" : "boot";
 	t->boots = (long)f->nboot;
 	t->boot_values = xcalloc(g->nboots + 1, sizeof(double));
 	for (j = 0; j < g->nboots; j++) {

@@ -122,6 +122,8 @@ test_misc(FILE *fp, const struct kcidb_test *t)
 		fprintf(fp, ",\"boots\":%ld", t->boots);
 	if (t->batches >= 0)
 		fprintf(fp, ",\"batches\":%ld", t->batches);
+	if (t->machines >= 0)
+		fprintf(fp, ",\"machines\":%ld", t->machines);
 	if (t->boot_values != NULL) {
 		/* A boot without a value is left out, by its place. */
 		fputs(",\"boot_values\":[", fp);

@@ -198,6 +198,28 @@ EOF
 else
 	skip "a campaign's figures against scipy" "/usr/bin/python3 with scipy is not installed (scripts/install-deps)"
 fi
+# On two machines (a lab's devices: campaign_machine), the machine is
+# the replicate.
+b=0
+for m in m1 m2; do
+	for r in 1 2; do
+		for l in A B; do
+			b=$((b + 1))
+			"$FSCONC" import -R "$s/mach" --host box -l "$l" \
+			    --date "2026-11-$(printf %02d $b)T03:00:00Z" \
+			    -m archive_sha256=cafe -m campaign=c2 \
+			    -m campaign_config=$l -m campaign_boot=$b \
+			    -m campaign_round=$b -m campaign_machine=$m \
+			    1="$s/b1" 2="$s/b2" >/dev/null || not_ok "import $m $l $r"
+		done
+	done
+done
+"$FSCONC" export --kcidb -R "$s/mach" campaign box/A >"$s/mach.json" 2>"$s/mach.err"; rc=$?
+[ $rc -eq 0 ] &&
+    [ "$(q "$s/mach.json" 'sorted({(x["misc"]["level"], x["misc"]["machines"], x["misc"]["boots"]) for x in d["tests"]})')" = "[('machine', 2, 4)]" ] &&
+    ok "a campaign on two machines: the machine the level, machines 2" ||
+    not_ok "a campaign on two machines: the machine the level" "rc=$rc $(cat "$s/mach.err" "$s/mach.json")"
+valid "a campaign on two machines" "$s/mach.json"
 err=$("$FSCONC" export --kcidb -R "$s/run" campaign k1 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q 'not a campaign.s set' &&
     ok "campaign of a set that is no campaign's: exit 2, said" ||

@@ -253,6 +253,7 @@ test_campaign(void **state)
 	assert_true(t->value == row->ec.est);
 	assert_true(t->lo == row->ec.lo);
 	assert_string_equal(t->level, "boot");
+	assert_int_equal(t->machines, 1);
 	assert_int_equal(t->boots, 3);
 	assert_int_equal(t->batches, 24);
 	assert_int_equal(t->nboot_values, 3);
