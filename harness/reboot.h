@@ -461,6 +461,27 @@ struct reboot_build {
 	   declare (dropped, blank-separated; malloc'd), or NULL. */
 	char		*dropped;
 };
+/*
+ * A build key's value as a job's file gives it (the bisect's, a
+ * campaign's: one set of rules), checked before anything runs: a
+ * PATH a word (reboot_word_error) shorter than PATH_MAX; a RECIPE, sh
+ * -c's one argument, shorter than the kernel's MAX_ARG_STRLEN; a REF
+ * as reboot_ref_error takes it; a DURATION (90s, 2h) up to 7 days, in
+ * *secs.  0, or -1 with "KEY ...: why" in err.
+ */
+enum reboot_value {
+	REBOOT_VALUE_PATH,
+	REBOOT_VALUE_RECIPE,
+	REBOOT_VALUE_REF,
+	REBOOT_VALUE_DURATION,
+};
+#define REBOOT_RECIPE_MAX	(128 * 1024)	/* bytes, its NUL included */
+int	 reboot_build_value(enum reboot_value, const char *key,
+	    const char *value, uint64_t *secs, char *err, size_t errlen);
+/* src copied to dst durably (a kernel image kept for its boots): 0, or
+   -1 with err. */
+int	 reboot_copy(const char *src, const char *dst, char *err,
+	    size_t errlen);
 /* b's commit checked out in src (git checkout --force --detach): 0, or
    -1 with err.  In plan mode printed. */
 int	 reboot_checkout(const struct reboot_ctx *,

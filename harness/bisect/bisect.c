@@ -645,24 +645,6 @@ kernel_path(const struct bisect_job *b, size_t k)
 	return (xasprintf("%s/kernel/%zu", b->dir, k));
 }
 
-/* Copy src to dst durably: 0, or -1 with err. */
-static int
-copy_file(const char *src, const char *dst, char *err, size_t errlen)
-{
-	char *text;
-	size_t len;
-	int rv;
-
-	if ((text = read_bounded(src, OPEN_NOFOLLOW, (off_t)1 << 30, &len,
-	    err, errlen)) == NULL)
-		return (-1);
-	rv = write_file_durable(dst, text, len, 0644);
-	if (rv != 0)
-		set_err(err, errlen, "%s: %s", dst, strerror(errno));
-	free(text);
-	return (rv);
-}
-
 /* In the clone at bad: the culprit reverted.  0, or -1 with err. */
 static int
 revert(const struct bisect_job *b, const char *src, char *err, size_t errlen)
@@ -817,7 +799,7 @@ build(struct bisect_job *b, size_t k, char *err, size_t errlen)
 		free(dst);
 		dst = kernel_path(b, k);
 		img = xasprintf("%s/%s", src, b->f.image);
-		rv = copy_file(img, dst, err, errlen);
+		rv = reboot_copy(img, dst, err, errlen);
 		free(img);
 		free(dst);
 		if (rv != 0)

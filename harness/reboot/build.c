@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fts.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,83 @@ reboot_resolve(const char *tree, const char *ref, char *out, size_t outlen,
 	if (st < 0)
 		return (-1);
 	return (st != 0 || !commit_id(out) ? 1 : 0);
+}
+
+int
+reboot_build_value(enum reboot_value kind, const char *key, const char *v,
+    uint64_t *secs, char *err, size_t errlen)
+{
+	char buf[128];
+	const char *why;
+	size_t len = strlen(v);
+
+	switch (kind) {
+	case REBOOT_VALUE_PATH:
+		/* No file is named by more: it could never be opened. */
+		if (len >= PATH_MAX) {
+			set_err(err, errlen, "%s: a path of %zu bytes, at most "
+			    "%d", key, len, PATH_MAX - 1);
+			return (-1);
+		}
+		if ((why = reboot_word_error(v, buf, sizeof(buf))) != NULL) {
+			set_err(err, errlen, "%s %s: %s", key, v, why);
+			return (-1);
+		}
+		return (0);
+	case REBOOT_VALUE_RECIPE:
+		if (len >= REBOOT_RECIPE_MAX) {
+			set_err(err, errlen, "%s: a command of %zu bytes: sh -c "
+			    "takes at most %d (the kernel's MAX_ARG_STRLEN)",
+			    key, len, REBOOT_RECIPE_MAX - 1);
+			return (-1);
+		}
+		return (0);
+	case REBOOT_VALUE_REF:
+		/*
+		 * git takes it from argv, never a shell, but a ref that
+		 * would mean something to one is a mistake or an attack:
+		 * refused as a word's metacharacters are (git's ~ ^ @ :
+		 * kept).
+		 */
+		if ((why = reboot_ref_error(v)) == NULL && v[strcspn(v,
+		    "`$;|&<>()'\"\\*?[]{}!#")] != '\0') {
+			snprintf(buf, sizeof(buf), "holds '%c' (a shell "
+			    "metacharacter)", v[strcspn(v,
+			    "`$;|&<>()'\"\\*?[]{}!#")]);
+			why = buf;
+		}
+		if (why != NULL) {
+			set_err(err, errlen, "%s%s: %s", key, strcmp(key,
+			    "ref") == 0 ? "" : " ref", why);
+			return (-1);
+		}
+		return (0);
+	case REBOOT_VALUE_DURATION:
+		if (parse_duration(v, 7 * 86400, secs) != 0 || *secs == 0) {
+			set_err(err, errlen, "%s %s: want a duration (90s, 2h) "
+			    "up to 7 days", key, v);
+			return (-1);
+		}
+		return (0);
+	}
+	return (0);
+}
+
+int
+reboot_copy(const char *src, const char *dst, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	int rv;
+
+	if ((text = read_bounded(src, OPEN_NOFOLLOW, (off_t)1 << 30, &len,
+	    err, errlen)) == NULL)
+		return (-1);
+	rv = write_file_durable(dst, text, len, 0644);
+	if (rv != 0)
+		set_err(err, errlen, "%s: %s", dst, strerror(errno));
+	free(text);
+	return (rv);
 }
 
 /* --- one command of the build ------------------------------------------ */
