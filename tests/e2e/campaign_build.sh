@@ -173,6 +173,13 @@ if [ -n "$m" ] && grep -qx "campaign_build.commit=$c1" "$m" &&
 else
 	not_ok "a built kernel's set: its commit, ref, config hash and build time in meta" "$m: $(cat "$m" 2>/dev/null)"
 fi
+if command -v python3 >/dev/null 2>&1; then
+	out=$(python3 "$FSCONC_TOP/tests/meta_keys.py" "$FSCONC_TOP/results/FORMAT.md" "$m" 2>&1); rc=$?
+	[ $rc -eq 0 ] && ok "a built kernel's meta keys are in results/FORMAT.md" ||
+	    not_ok "a built kernel's meta keys are in results/FORMAT.md" "rc=$rc $out"
+else
+	skip "a built kernel's meta keys are in results/FORMAT.md" "no python3"
+fi
 # status says what was built.
 st=$("$FSCONC" campaign status -R "$R" --id "$id" 2>&1)
 echo "$st" | grep -q "config A  *0 bad boots; built from main ($(echo "$c1" | cut -c1-12)), config hash $(echo "$ha" | cut -c1-12), [0-9]*s building$" &&
