@@ -770,10 +770,25 @@ campaign_start(const char *file, const char *root, int dry_run,
 	}
 	campaign_say("%s: %zu boots planned under %s", c.id, c.nslots, c.dir);
 	if (builds_left(&c)) {
-		/* The hook is in place: a power cut resumes the builds. */
+		/*
+		 * The hook is in place: a power cut resumes the builds.
+		 * Resume's own lock held, so that no resume builds beside.
+		 */
+		p = xasprintf("%s/lock", c.dir);
+		v = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+		if (v == -1 || flock(v, LOCK_EX | LOCK_NB) != 0) {
+			campaign_say("%s: %s", p, v == -1 ? strerror(errno) :
+			    "a campaign resume holds it");
+			free(p);
+			if (v != -1)
+				close(v);
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		free(p);
 		reboot_unlock();
 		close(mfd);
-		mfd = -1;
+		mfd = v;
 		if ((rc = build_all(&c, &ctx)) != EXIT_OK)
 			goto out;
 		if (campaign_lock(c.root, 0) != 0 || reload(&c) != 0) {

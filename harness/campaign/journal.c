@@ -442,20 +442,23 @@ build_check(const struct campaign *c, const struct campaign_event *ev,
 	    CAMPAIGN_EV_BUILD && ev->kind != CAMPAIGN_EV_BUILT)
 		return (0);
 	if (!CAMPAIGN_BUILT(&c->f.configs[cfg]))
-		why = "not a built configuration";
+		why = "of a configuration not built (no ref)";
 	else if (c->nboots > 0)
 		why = "after the first boot";
-	else if (ev->kind == CAMPAIGN_EV_RESOLVED && (b->commit[0] != '\0' ||
-	    strspn(ev->commit, "0123456789abcdef") != strlen(ev->commit) ||
+	else if (ev->kind == CAMPAIGN_EV_RESOLVED && b->commit[0] != '\0')
+		why = "twice";
+	else if (ev->kind == CAMPAIGN_EV_RESOLVED && (strspn(ev->commit,
+	    "0123456789abcdef") != strlen(ev->commit) ||
 	    (strlen(ev->commit) != 40 && strlen(ev->commit) != 64)))
-		why = b->commit[0] != '\0' ? "resolved twice" : "not a commit "
-		    "id";
-	else if (ev->kind == CAMPAIGN_EV_BUILD && (b->commit[0] == '\0' ||
-	    b->done))
-		why = b->done ? "built again" : "built before its commit is "
-		    "resolved";
-	else if (ev->kind == CAMPAIGN_EV_BUILT && (b->builds == 0 || b->done))
-		why = b->done ? "built twice" : "built before its build";
+		why = "to no commit id";
+	else if (ev->kind == CAMPAIGN_EV_BUILD && b->done)
+		why = "once built";
+	else if (ev->kind == CAMPAIGN_EV_BUILD && b->commit[0] == '\0')
+		why = "before its commit is resolved";
+	else if (ev->kind == CAMPAIGN_EV_BUILT && b->done)
+		why = "twice";
+	else if (ev->kind == CAMPAIGN_EV_BUILT && b->builds == 0)
+		why = "before its build";
 	if (why == NULL)
 		return (0);
 	set_err(err, errlen, "config %s: %s %s", ev->config,
@@ -469,7 +472,7 @@ replay_check(const struct campaign *c, const struct campaign_event *ev,
     char *err, size_t errlen)
 {
 	const struct campaign_slot *s;
-	size_t cfg;
+	size_t cfg = 0;
 
 	if ((unsigned)ev->kind >= CAMPAIGN_EV_NKINDS ||
 	    event_types[ev->kind].word == NULL) {
