@@ -482,6 +482,8 @@ int	 reboot_build_value(enum reboot_value, const char *key,
    -1 with err. */
 int	 reboot_copy(const char *src, const char *dst, char *err,
 	    size_t errlen);
+/* A recipe's environment (NULL-ended, every string malloc'd) freed. */
+void	 reboot_env_free(char **env);
 /* b's commit checked out in src (git checkout --force --detach): 0, or
    -1 with err.  In plan mode printed. */
 int	 reboot_checkout(const struct reboot_ctx *,

@@ -605,14 +605,6 @@ step_env(const struct bisect_job *b, size_t k, const char *src)
 	return (env);
 }
 
-static void
-free_env(char **env)
-{
-	for (size_t i = 0; env[i] != NULL; i++)
-		free(env[i]);
-	free(env);
-}
-
 /* The build and install recipes of os, the user's when given. */
 static const char *
 build_recipe(const struct bisect_file *f, enum md_os os)
@@ -808,7 +800,7 @@ build(struct bisect_job *b, size_t k, char *err, size_t errlen)
 	rv = 0;
 out:
 	if (env != NULL)
-		free_env(env);
+		reboot_env_free(env);
 	if (rb.log != -1)
 		close(rb.log);
 	free(rb.dropped);
@@ -1024,7 +1016,7 @@ test_figure(const struct bisect_job *b, size_t k, int bootno, double *v)
 	av[0] = (char *)prog;
 	av[1] = NULL;
 	st = reboot_capture(av, src, env, out, sizeof(out), e, sizeof(e));
-	free_env(env);
+	reboot_env_free(env);
 	free(src);
 	if (st != 0)
 		return (-1);

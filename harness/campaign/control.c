@@ -153,6 +153,29 @@ remove_stale_hook(const struct reboot_ctx *ctx, const char *id)
 
 static int	 reload(struct campaign *);
 
+/*
+ * ROOT/campaign/ID/lock, resume's own, taken (not waited for): one
+ * resume at a time, and none while start builds.  Its descriptor, or
+ * -1 said why.
+ */
+static int
+resume_lock(const struct campaign *c)
+{
+	char *lock = xasprintf("%s/lock", c->dir);
+	int fd;
+
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd == -1 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		campaign_say("%s: %s", lock, fd == -1 ? strerror(errno) :
+		    "another campaign resume holds it");
+		if (fd != -1)
+			close(fd);
+		fd = -1;
+	}
+	free(lock);
+	return (fd);
+}
+
 /* --- the builds: every one before the first boot ------------------------ */
 
 /*
@@ -244,14 +267,6 @@ build_env(const struct campaign_file *f, size_t i, const char *commit,
 		    NULL ? f->image : CAMPAIGN_IMAGE_DEFAULT);
 	env[n] = NULL;
 	return (env);
-}
-
-static void
-free_env(char **env)
-{
-	for (size_t i = 0; env[i] != NULL; i++)
-		free(env[i]);
-	free(env);
 }
 
 /*
@@ -358,7 +373,7 @@ build_one(const struct reboot_ctx *ctx, const struct campaign_file *f,
 	}
 	rv = 0;
 out:
-	free_env(env);
+	reboot_env_free(env);
 	if (rb.log != -1)
 		close(rb.log);
 	free(rb.dropped);
@@ -774,18 +789,10 @@ campaign_start(const char *file, const char *root, int dry_run,
 		 * The hook is in place: a power cut resumes the builds.
 		 * Resume's own lock held, so that no resume builds beside.
 		 */
-		p = xasprintf("%s/lock", c.dir);
-		v = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-		if (v == -1 || flock(v, LOCK_EX | LOCK_NB) != 0) {
-			campaign_say("%s: %s", p, v == -1 ? strerror(errno) :
-			    "a campaign resume holds it");
-			free(p);
-			if (v != -1)
-				close(v);
+		if ((v = resume_lock(&c)) == -1) {
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
-		free(p);
 		reboot_unlock();
 		close(mfd);
 		mfd = v;
@@ -996,7 +1003,6 @@ campaign_resume(const char *root, const char *id)
 	struct reboot_ctx ctx = { NULL, os_this() };
 	struct campaign c;
 	time_t t0 = time(NULL);
-	char *lock;
 	int rc, ok, fd = -1;
 
 	if ((rc = campaign_find(root, id, 0, &c)) != EXIT_OK) {
@@ -1017,16 +1023,10 @@ campaign_resume(const char *root, const char *id)
 		goto out;
 	}
 	/* One resume at a time: a second would take the run for cut off. */
-	lock = xasprintf("%s/lock", c.dir);
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd == -1 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		campaign_say("%s: %s", lock, fd == -1 ? strerror(errno) :
-		    "another campaign resume holds it");
-		free(lock);
+	if ((fd = resume_lock(&c)) == -1) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	free(lock);
 	if (builds_left(&c)) {
 		/* A power cut, a panic or a kill during the builds. */
 		reboot_unlock();

@@ -236,6 +236,14 @@ reboot_copy(const char *src, const char *dst, char *err, size_t errlen)
 	return (rv);
 }
 
+void
+reboot_env_free(char **env)
+{
+	for (size_t i = 0; env != NULL && env[i] != NULL; i++)
+		free(env[i]);
+	free(env);
+}
+
 /* --- one command of the build ------------------------------------------ */
 
 /*
