@@ -186,6 +186,18 @@ echo "$st" | grep -q "config A  *0 bad boots; built from main ($(echo "$c1" | cu
     ok "status: built from the commit, the config hash, the time building" ||
     not_ok "status: built from the commit, the config hash, the time building" "$st"
 
+if command -v python3 >/dev/null 2>&1; then
+	js=$("$FSCONC" campaign status --json -R "$R" --id "$id" 2>&1)
+	v=$(echo "$js" | python3 -c 'import json, sys
+c = {g["name"]: g["build"] for g in json.load(sys.stdin)["configs"]}
+a = c["A"]
+print(a["commit"], a["ref"], a["built"], a["config_hash"], a["seconds"] >= 0)' 2>&1)
+	[ "$v" = "$c1 main True $ha True" ] && ok "status --json: each configuration's build" ||
+	    not_ok "status --json: each configuration's build" "$v $js"
+else
+	skip "status --json: each configuration's build" "no python3"
+fi
+
 # --- a power cut during a build, and a ref that moves after start ---------------
 R="$s/R2"
 : >"$s/boots.log"
