@@ -456,6 +456,9 @@ struct reboot_build {
 	const char	*install;	/* sh -c, in src, or NULL */
 	char *const	*env;		/* the recipes' "K=V", NULL-ended */
 	uint64_t	 timeout;	/* seconds, each command */
+	const char	*on_fail;	/* the plan's word for what a failed
+					   build means (NULL: "skipped", the
+					   bisect's) */
 	int		 log;		/* a descriptor; -1: inherited */
 	/* Out: the options fragments asked for that this tree does not
 	   declare (dropped, blank-separated; malloc'd), or NULL. */

@@ -300,6 +300,7 @@ build_one(const struct reboot_ctx *ctx, const struct campaign_file *f,
 	rb.install = inst;
 	rb.env = env = build_env(f, i, commit, src);
 	rb.timeout = f->build_timeout;
+	rb.on_fail = "the campaign stopped";
 	snprintf(rel, rellen, "-");
 	snprintf(hash, hashlen, "-");
 	if (ctx->plan != NULL) {

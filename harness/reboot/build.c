@@ -287,8 +287,9 @@ step(const struct reboot_ctx *ctx, const struct reboot_build *b,
 	if (ctx->plan != NULL) {
 		fprintf(ctx->plan, "cd %s && ", b->src);
 		reboot_plan_command(ctx->plan, argv, env);
-		fprintf(ctx->plan, "   # killed after %llus: skipped\n",
-		    (unsigned long long)b->timeout);
+		fprintf(ctx->plan, "   # killed after %llus: %s\n",
+		    (unsigned long long)b->timeout, b->on_fail != NULL ?
+		    b->on_fail : "skipped");
 		return (0);
 	}
 	if (proc_run(&sp, &p, e, sizeof(e)) != 0 || !proc_ok(&p, e,

@@ -32,6 +32,7 @@ if [ $rc -eq 0 ] && [ ! -e "$s/none" ] &&
     has "sh -c 'make -j\$(sysctl -n hw.ncpu) buildkernel KERNCONF=GENERIC-4BSD KERNCONFDIR=$kd'" &&
     has "sh -c 'make installkernel KERNCONF=GENERIC-4BSD KERNCONFDIR=$kd KODIR=/boot/sched-4bsd'" &&
     has "# config giant: boots config mpsafe's kernel" &&
+    has "KERNCONF=GENERIC-AG KERNCONFDIR=$kd'   # killed after 14400s: the campaign stopped" &&
     [ "$(echo "$out" | grep -c 'buildkernel')" -eq 3 ] &&
     echo "$out" | grep -q '^nextboot -k mpsafe -e debug.mpsafevfs=1 -e fsconc.campaign=ID -e fsconc.boot=[0-9]*$' &&
     echo "$out" | grep -q '^nextboot -k mpsafe -e debug.mpsafevfs=0 -e fsconc.campaign=ID -e fsconc.boot=[0-9]*$' &&
