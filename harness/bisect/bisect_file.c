@@ -73,7 +73,8 @@ own_value(struct bisect_file *f, const char *key, const char *rest,
 		    REBOOT_VALUE_REF : REBOOT_VALUE_PATH;
 		if (reboot_build_value(vk, key, rest, NULL, e, sizeof(e)) !=
 		    0) {
-			set_err(err, errlen, "%s: line %d: %s", name, lineno, e);
+			set_err(err, errlen, "%s: line %d: %s", name, lineno,
+			    e);
 			return (-1);
 		}
 		*dst = xstrdup(rest);
@@ -95,7 +96,8 @@ own_value(struct bisect_file *f, const char *key, const char *rest,
 	} else if (strcmp(key, "build-timeout") == 0) {
 		if (reboot_build_value(REBOOT_VALUE_DURATION, key, rest, &v, e,
 		    sizeof(e)) != 0) {
-			set_err(err, errlen, "%s: line %d: %s", name, lineno, e);
+			set_err(err, errlen, "%s: line %d: %s", name, lineno,
+			    e);
 			return (-1);
 		}
 		f->build_timeout = v;

@@ -306,8 +306,9 @@ build_one(const struct reboot_ctx *ctx, const struct campaign_file *f,
 	if (ctx->plan != NULL) {
 		/* The first configuration of its tree clones it. */
 		if (strcmp(strrchr(src, '/') + 1, c->boot.name) == 0)
-			printf("git -C %s clone --shared --no-checkout --quiet "
-			    "-- %s %s\n", tree, tree, src);
+			fprintf(ctx->plan, "git -C %s clone --shared "
+			    "--no-checkout --quiet -- %s %s\n", tree, tree,
+			    src);
 	} else if (lstat(src, &st) != 0) {
 		char *av[] = { "clone", "--shared", "--no-checkout", "--quiet",
 		    "--", (char *)tree, src, NULL };
@@ -345,7 +346,7 @@ build_one(const struct reboot_ctx *ctx, const struct campaign_file *f,
 		    CAMPAIGN_IMAGE_DEFAULT);
 		dst = xasprintf("%s/kernel/%s", dir, c->boot.name);
 		if (ctx->plan != NULL) {
-			printf("cp %s %s\n", img, dst);
+			fprintf(ctx->plan, "cp %s %s\n", img, dst);
 			rv = 0;
 		} else {
 			e[0] = '\0';
@@ -366,7 +367,8 @@ build_one(const struct reboot_ctx *ctx, const struct campaign_file *f,
 	}
 	if (ctx->plan == NULL && c->build.config != NULL) {
 		dst = xasprintf("%s/.config", src);
-		if (kconfig_read(dst, KCONFIG_NOFOLLOW, &k, e, sizeof(e)) == 0) {
+		if (kconfig_read(dst, KCONFIG_NOFOLLOW, &k, e,
+		    sizeof(e)) == 0) {
 			snprintf(hash, hashlen, "%s", k.hash);
 			kconfig_free(&k);
 		}
