@@ -152,6 +152,7 @@ remove_stale_hook(const struct reboot_ctx *ctx, const char *id)
 }
 
 static int	 reload(struct campaign *);
+static char	*campaign_kept_config(const char *, const char *);
 
 /*
  * ROOT/campaign/ID/lock, resume's own, taken (not waited for): one
@@ -366,12 +367,27 @@ build_one(const struct reboot_ctx *ctx, const struct campaign_file *f,
 		rv = -1;
 	}
 	if (ctx->plan == NULL && c->build.config != NULL) {
-		dst = xasprintf("%s/.config", src);
-		if (kconfig_read(dst, KCONFIG_NOFOLLOW, &k, e,
+		/* Kept beside the image: the runs on it read it
+		   (campaign_kept_config), as a brought kernel's is read. */
+		img = xasprintf("%s/config", dir);
+		(void)mkdir(img, 0755);
+		free(img);
+		img = xasprintf("%s/.config", src);
+		dst = campaign_kept_config(dir, c->boot.name);
+		rv = reboot_copy(img, dst, err, errlen);
+		if (rv == 0 && kconfig_read(dst, KCONFIG_NOFOLLOW, &k, e,
 		    sizeof(e)) == 0) {
 			snprintf(hash, hashlen, "%s", k.hash);
 			kconfig_free(&k);
 		}
+		free(img);
+		free(dst);
+		if (rv != 0)
+			goto out;
+		rv = -1;
+	} else if (ctx->plan != NULL && c->build.config != NULL) {
+		dst = campaign_kept_config(dir, c->boot.name);
+		fprintf(ctx->plan, "cp %s/.config %s\n", src, dst);
 		free(dst);
 	}
 	rv = 0;
@@ -385,6 +401,14 @@ out:
 	free(logp);
 	free(src);
 	return (rv);
+}
+
+/* The config a built kernel was built with, kept as DIR/config/NAME:
+   malloc'd. */
+static char *
+campaign_kept_config(const char *dir, const char *name)
+{
+	return (xasprintf("%s/config/%s", dir, name));
 }
 
 /* Whether a configuration is still to be built. */
@@ -876,6 +900,9 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 			    b->hash);
 		snprintf(num, sizeof(num), "%lld", b->secs);
 		run_config_add_meta(&rc, "campaign_build.seconds", num);
+		if (strcmp(b->hash, "-") != 0)
+			rc.kconfig = campaign_kept_config(c->dir,
+			    c->f.configs[cfg->build.of].boot.name);
 	}
 	for (i = 0; i < cfg->settings.naxes; i++) {
 		key = vary_meta_key(&cfg->settings.axes[i]);

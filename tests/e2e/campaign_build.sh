@@ -110,6 +110,7 @@ if [ $rc -eq 0 ] && [ ! -e "$s/R0" ] &&
     has "cd $src && make olddefconfig" &&
     has "sh -c 'make -j\$(nproc)'" &&
     has "cp $src/arch/x86/boot/bzImage $s/R0/campaign/ID/kernel/A" &&
+    has "cp $src/.config $s/R0/campaign/ID/config/A" &&
     has "cp $src/arch/x86/boot/bzImage $s/R0/campaign/ID/kernel/B" &&
     has "FSCONC_CAMPAIGN_KERNEL=$s/R0/campaign/ID/kernel/A" &&
     has "FSCONC_CAMPAIGN_KERNEL=$s/R0/campaign/ID/kernel/B"; then
@@ -168,11 +169,13 @@ fi
 # The sets say which build they measured (results/FORMAT.md).
 m=$(grep -l '^campaign_config=A$' "$R"/*/A/*/meta 2>/dev/null | head -1)
 if [ -n "$m" ] && grep -qx "campaign_build.commit=$c1" "$m" &&
+    grep -qx "kernel.config_hash=$ha" "$m" &&
+    grep -qx "kernel.config.source=$R/campaign/$id/config/A" "$m" &&
     grep -qx "campaign_build.ref=main" "$m" && grep -qx "campaign_build.config_hash=$ha" "$m" &&
     grep -q '^campaign_build.seconds=[0-9]*$' "$m"; then
-	ok "a built kernel's set: its commit, ref, config hash and build time in meta"
+	ok "a built kernel's set: its commit, ref, config hash and build time in meta; its kernel config the build's"
 else
-	not_ok "a built kernel's set: its commit, ref, config hash and build time in meta" "$m: $(cat "$m" 2>/dev/null)"
+	not_ok "a built kernel's set: its commit, ref, config hash and build time in meta; its kernel config the build's" "$m: $(cat "$m" 2>/dev/null)"
 fi
 if command -v python3 >/dev/null 2>&1; then
 	out=$(python3 "$FSCONC_TOP/tests/meta_keys.py" "$FSCONC_TOP/results/FORMAT.md" "$m" 2>&1); rc=$?
@@ -198,6 +201,14 @@ print(a["commit"], a["ref"], a["built"], a["config_hash"], a["seconds"] >= 0)' 2
 else
 	skip "status --json: each configuration's build" "no python3"
 fi
+
+# The report: what was built, and the options that differ, from the
+# configs the kernels were built with.
+rp=$("$FSCONC" campaign report -R "$R" --id "$id" 2>&1)
+echo "$rp" | grep -q "config B  *0 bad boots; built from main ($(echo "$c1" | cut -c1-12)), config hash $(echo "$hb" | cut -c1-12), [0-9]*s building$" &&
+    echo "$rp" | grep -q "B against A: 1 option differs: FOO=m (y)" &&
+    ok "report: each kernel's build, and the options that differ from the baseline's" ||
+    not_ok "report: each kernel's build, and the options that differ from the baseline's" "$rp"
 
 # --- a power cut during a build, and a ref that moves after start ---------------
 R="$s/R2"
