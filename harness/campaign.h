@@ -40,8 +40,31 @@
  * of the plan (read back as at most 255 bytes): bytes. */
 #define CAMPAIGN_NAME_MAX	255
 
+/*
+ * A configuration the campaign builds (ref given), or one that boots
+ * the kernel another builds (kernel-of): fsconc-campaign.5.
+ */
+struct campaign_build {
+	char		*tree;		/* its own; NULL: the file's */
+	char		*ref;		/* resolved once, at start */
+	char		*config;	/* Linux: config-file, or base */
+	int		 base;		/* config is a base for fragments */
+	char		**fragments;	/* Linux: merged onto the base */
+	size_t		 nfragments;
+	char		*kernconf;	/* FreeBSD: a name or an absolute
+					   path (GENERIC when built) */
+	char		*kernel_of;	/* boots that configuration's build */
+	size_t		 of;		/* the configuration that builds its
+					   kernel (itself when it builds) */
+};
+/* Whether configuration c is built, or boots a kernel built. */
+#define CAMPAIGN_BUILT(c)	((c)->build.ref != NULL)
+#define CAMPAIGN_BUILT_KERNEL(c) ((c)->build.ref != NULL || \
+				 (c)->build.kernel_of != NULL)
+
 struct campaign_config {
 	struct reboot_target boot;	/* its name, and what boots it */
+	struct campaign_build build;
 	struct vary	 settings;	/* sysctl:, sysfs:, debugfs:; one
 					   value each */
 	int		 line;		/* where it starts in the file */
@@ -67,7 +90,15 @@ struct campaign_file {
 	struct reboot_how how;		/* method, command; setwords filled
 					   once the file is parsed */
 	enum md_os	 os;
+	/* What a built configuration's build runs (fsconc-campaign.5). */
+	char		*tree;		/* the configurations' default */
+	char		*build;		/* sh -c recipes; NULL: the OS's */
+	char		*install;
+	char		*image;		/* Linux: the image, in the tree */
+	uint64_t	 build_timeout;	/* seconds, each command */
 };
+#define CAMPAIGN_BUILD_TIMEOUT	(6 * 3600)	/* seconds */
+#define CAMPAIGN_IMAGE_DEFAULT	"arch/x86/boot/bzImage"
 
 /*
  * Parse a campaign file's text (len bytes; a NUL among them is an
@@ -103,6 +134,15 @@ void	 campaign_parser_free(struct campaign_parser *);
 int	 campaign_key_is_config(const char *key);
 void	 campaign_file_free(struct campaign_file *);
 /*
+ * The boot targets of the built configurations (and of those that boot
+ * another's kernel), set for the campaign in dir (ROOT/campaign/ID):
+ * Linux, the image kept at DIR/kernel/NAME; FreeBSD, /boot/NAME (its
+ * KODIR).  NAME is the building configuration's.
+ */
+void	 campaign_file_targets(struct campaign_file *, const char *dir);
+/* The tree configuration i builds from (its own, else the file's). */
+const char *campaign_build_tree(const struct campaign_file *, size_t i);
+/*
  * The run configuration of the file's run options (run's parser:
  * options.c), for label and result root.  0, or -1 with the reason
  * printed by run's parser and in err.
@@ -134,6 +174,17 @@ struct campaign_slot {
 
 enum campaign_state { CAMPAIGN_OPEN, CAMPAIGN_FINISHED, CAMPAIGN_STOPPED };
 
+/* A built configuration's build, as the journal says. */
+struct campaign_built {
+	char		 commit[65];	/* resolved at start; "" none */
+	int		 builds;	/* started (a cut one started again) */
+	int		 done;		/* built */
+	long long	 secs;		/* its time, seconds */
+	char		 hash[65];	/* the .config's (analysis/kconfig),
+					   "-" none */
+	char		*release;	/* the image's, "-" unknown */
+};
+
 /* The journal's events, one a line (journal.c holds their grammar). */
 enum campaign_event_kind {
 	CAMPAIGN_EV_NONE,	/* no event yet */
@@ -149,6 +200,9 @@ enum campaign_event_kind {
 	CAMPAIGN_EV_FINISH,
 	CAMPAIGN_EV_STOP,
 	CAMPAIGN_EV_EARLY,	/* boots auto: enough rounds (control.c) */
+	CAMPAIGN_EV_RESOLVED,	/* a built configuration's commit */
+	CAMPAIGN_EV_BUILD,	/* its build starts */
+	CAMPAIGN_EV_BUILT,	/* its build ended well */
 	CAMPAIGN_EV_NKINDS
 };
 
@@ -163,6 +217,7 @@ struct campaign {
 					   interrupted boots */
 	char		**failed;	/* per configuration: why it failed,
 					   or NULL */
+	struct campaign_built *built;	/* per configuration */
 	int		 nboots;	/* boots scheduled so far */
 	enum campaign_state state;
 	size_t		*byname;	/* configuration indexes by name */

@@ -456,11 +456,37 @@ struct reboot_build {
 	const char	*install;	/* sh -c, in src, or NULL */
 	char *const	*env;		/* the recipes' "K=V", NULL-ended */
 	uint64_t	 timeout;	/* seconds, each command */
+	const char	*on_fail;	/* the plan's word for what a failed
+					   build means (NULL: "skipped", the
+					   bisect's) */
 	int		 log;		/* a descriptor; -1: inherited */
 	/* Out: the options fragments asked for that this tree does not
 	   declare (dropped, blank-separated; malloc'd), or NULL. */
 	char		*dropped;
 };
+/*
+ * A build key's value as a job's file gives it (the bisect's, a
+ * campaign's: one set of rules), checked before anything runs: a
+ * PATH a word (reboot_word_error) shorter than PATH_MAX; a RECIPE, sh
+ * -c's one argument, shorter than the kernel's MAX_ARG_STRLEN; a REF
+ * as reboot_ref_error takes it; a DURATION (90s, 2h) up to 7 days, in
+ * *secs.  0, or -1 with "KEY ...: why" in err.
+ */
+enum reboot_value {
+	REBOOT_VALUE_PATH,
+	REBOOT_VALUE_RECIPE,
+	REBOOT_VALUE_REF,
+	REBOOT_VALUE_DURATION,
+};
+#define REBOOT_RECIPE_MAX	(128 * 1024)	/* bytes, its NUL included */
+int	 reboot_build_value(enum reboot_value, const char *key,
+	    const char *value, uint64_t *secs, char *err, size_t errlen);
+/* src copied to dst durably (a kernel image kept for its boots): 0, or
+   -1 with err. */
+int	 reboot_copy(const char *src, const char *dst, char *err,
+	    size_t errlen);
+/* A recipe's environment (NULL-ended, every string malloc'd) freed. */
+void	 reboot_env_free(char **env);
 /* b's commit checked out in src (git checkout --force --detach): 0, or
    -1 with err.  In plan mode printed. */
 int	 reboot_checkout(const struct reboot_ctx *,

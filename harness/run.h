@@ -138,6 +138,11 @@ struct run_config {
 	struct run_kv	*meta;		/* extra meta keys, in order, for
 					   drivers (campaign resume) */
 	size_t		 nmeta;
+	char		*kconfig;	/* the running kernel's config where
+					   its driver knows it (a kernel a
+					   campaign built and verified):
+					   read instead of /proc/config.gz
+					   or /boot/config-RELEASE */
 };
 
 /*

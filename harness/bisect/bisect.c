@@ -605,14 +605,6 @@ step_env(const struct bisect_job *b, size_t k, const char *src)
 	return (env);
 }
 
-static void
-free_env(char **env)
-{
-	for (size_t i = 0; env[i] != NULL; i++)
-		free(env[i]);
-	free(env);
-}
-
 /* The build and install recipes of os, the user's when given. */
 static const char *
 build_recipe(const struct bisect_file *f, enum md_os os)
@@ -643,24 +635,6 @@ static char *
 kernel_path(const struct bisect_job *b, size_t k)
 {
 	return (xasprintf("%s/kernel/%zu", b->dir, k));
-}
-
-/* Copy src to dst durably: 0, or -1 with err. */
-static int
-copy_file(const char *src, const char *dst, char *err, size_t errlen)
-{
-	char *text;
-	size_t len;
-	int rv;
-
-	if ((text = read_bounded(src, OPEN_NOFOLLOW, (off_t)1 << 30, &len,
-	    err, errlen)) == NULL)
-		return (-1);
-	rv = write_file_durable(dst, text, len, 0644);
-	if (rv != 0)
-		set_err(err, errlen, "%s: %s", dst, strerror(errno));
-	free(text);
-	return (rv);
 }
 
 /* In the clone at bad: the culprit reverted.  0, or -1 with err. */
@@ -817,7 +791,7 @@ build(struct bisect_job *b, size_t k, char *err, size_t errlen)
 		free(dst);
 		dst = kernel_path(b, k);
 		img = xasprintf("%s/%s", src, b->f.image);
-		rv = copy_file(img, dst, err, errlen);
+		rv = reboot_copy(img, dst, err, errlen);
 		free(img);
 		free(dst);
 		if (rv != 0)
@@ -826,7 +800,7 @@ build(struct bisect_job *b, size_t k, char *err, size_t errlen)
 	rv = 0;
 out:
 	if (env != NULL)
-		free_env(env);
+		reboot_env_free(env);
 	if (rb.log != -1)
 		close(rb.log);
 	free(rb.dropped);
@@ -1042,7 +1016,7 @@ test_figure(const struct bisect_job *b, size_t k, int bootno, double *v)
 	av[0] = (char *)prog;
 	av[1] = NULL;
 	st = reboot_capture(av, src, env, out, sizeof(out), e, sizeof(e));
-	free_env(env);
+	reboot_env_free(env);
 	free(src);
 	if (st != 0)
 		return (-1);

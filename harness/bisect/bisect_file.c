@@ -37,21 +37,14 @@ bisect_figure_name(const struct bisect_file *f, char *buf, size_t len)
 	return (buf);
 }
 
-/*
- * sh -c's recipe is one argument: the kernel takes at most MAX_ARG_STRLEN
- * (32 pages, 128 KiB) bytes for one, its NUL included.
- */
-#define RECIPE_MAX	(128 * 1024)
-
 /* One own key's value (rest, at line lineno): 0, or -1 with err. */
 static int
 own_value(struct bisect_file *f, const char *key, const char *rest,
     const char *name, int lineno, int *seen, char *err, size_t errlen)
 {
+	enum reboot_value vk;
 	char e[512], **dst = NULL;
-	const char *why;
 	uint64_t v;
-	size_t len = strlen(rest);
 
 	if (strcmp(key, "tree") == 0)
 		dst = &f->tree;
@@ -73,35 +66,18 @@ own_value(struct bisect_file *f, const char *key, const char *rest,
 		return (-1);
 	}
 	*seen = 1;
-	if (dst == &f->build || dst == &f->install) {
-		if (len >= RECIPE_MAX) {
-			set_err(err, errlen, "%s: line %d: %s: a command of %zu "
-			    "bytes: sh -c takes at most %d (the kernel's "
-			    "MAX_ARG_STRLEN)", name, lineno, key, len,
-			    RECIPE_MAX - 1);
-			return (-1);
-		}
-	} else if (dst != NULL && len >= PATH_MAX) {
-		/* No file is named by more: it could never be opened. */
-		set_err(err, errlen, "%s: line %d: %s: a path of %zu bytes, "
-		    "at most %d", name, lineno, key, len, PATH_MAX - 1);
-		return (-1);
-	}
+	/* The build keys' rules are harness/reboot.h's, the campaign's. */
 	if (dst != NULL) {
+		vk = dst == &f->build || dst == &f->install ?
+		    REBOOT_VALUE_RECIPE : dst == &f->good || dst == &f->bad ?
+		    REBOOT_VALUE_REF : REBOOT_VALUE_PATH;
+		if (reboot_build_value(vk, key, rest, NULL, e, sizeof(e)) !=
+		    0) {
+			set_err(err, errlen, "%s: line %d: %s", name, lineno,
+			    e);
+			return (-1);
+		}
 		*dst = xstrdup(rest);
-		if ((dst == &f->good || dst == &f->bad) && (why =
-		    reboot_ref_error(rest)) != NULL) {
-			set_err(err, errlen, "%s: line %d: %s ref: %s", name,
-			    lineno, key, why);
-			return (-1);
-		}
-		if ((dst == &f->tree || dst == &f->image || dst ==
-		    &f->kconfig) && (why = reboot_word_error(rest, e,
-		    sizeof(e))) != NULL) {
-			set_err(err, errlen, "%s: line %d: %s %s: %s", name,
-			    lineno, key, rest, why);
-			return (-1);
-		}
 		return (0);
 	}
 	if (strcmp(key, "figure") == 0) {
@@ -118,10 +94,10 @@ own_value(struct bisect_file *f, const char *key, const char *rest,
 		f->figure = strcmp(kind, "ec") == 0 ? BISECT_EC : BISECT_T;
 		f->jobs = (int)j;
 	} else if (strcmp(key, "build-timeout") == 0) {
-		if (parse_duration(rest, 7 * 86400, &v) != 0 || v == 0) {
-			set_err(err, errlen, "%s: line %d: build-timeout %s: want "
-			    "a duration (90s, 2h) up to 7 days", name, lineno,
-			    rest);
+		if (reboot_build_value(REBOOT_VALUE_DURATION, key, rest, &v, e,
+		    sizeof(e)) != 0) {
+			set_err(err, errlen, "%s: line %d: %s", name, lineno,
+			    e);
 			return (-1);
 		}
 		f->build_timeout = v;

@@ -36,11 +36,12 @@ int	 campaign_find(const char *root, const char *id, int latest,
 /*
  * One journal event (journal.c gives its table, harness/reboot.h the
  * line grammar).  Which fields an
- * event has: slot and bootno all but start, failed, guard, finish, stop
- * and early; when start, schedule, finish and stop; bootid schedule; rc
- * done; config failed; round early; text wrong, failed, guard and early
- * (why) and done (the set, "-" for none).  Strings point into the
- * parsed line.
+ * event has: slot and bootno all but start, failed, guard, finish, stop,
+ * early, resolved, build and built; when start, schedule, build, finish
+ * and stop; bootid schedule; rc done; config failed, resolved, build
+ * and built; round early; text wrong, failed, guard and early (why) and
+ * done (the set, "-" for none); commit resolved; secs, hash and release
+ * built.  Strings point into the parsed line.
  */
 struct campaign_event {
 	enum campaign_event_kind kind;
@@ -52,6 +53,10 @@ struct campaign_event {
 	const char	*bootid;
 	const char	*config;
 	const char	*text;
+	const char	*commit;	/* resolved */
+	long long	 secs;		/* built: seconds */
+	const char	*hash;		/* built: the config's, or "-" */
+	const char	*release;	/* built: the image's, or "-" */
 };
 /* The event's line, malloc'd, without its newline; a control byte in a
    text becomes a blank (a reason never plants another event). */

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "analysis/bisect.h"
+#include "analysis/kconfig.h"
 #include "db/db.h"
 #include "harness/run.h"
 #include "campaign_int.h"
@@ -150,17 +151,433 @@ remove_stale_hook(const struct reboot_ctx *ctx, const char *id)
 	return (rc);
 }
 
+static int	 reload(struct campaign *);
+static char	*campaign_kept_config(const char *, const char *);
+
+/*
+ * ROOT/campaign/ID/lock, resume's own, taken (not waited for): one
+ * resume at a time, and none while start builds.  Its descriptor, or
+ * -1 said why.
+ */
+static int
+resume_lock(const struct campaign *c)
+{
+	char *lock = xasprintf("%s/lock", c->dir);
+	int fd;
+
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd == -1 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		campaign_say("%s: %s", lock, fd == -1 ? strerror(errno) :
+		    "another campaign resume holds it");
+		if (fd != -1)
+			close(fd);
+		fd = -1;
+	}
+	free(lock);
+	return (fd);
+}
+
+/* --- the builds: every one before the first boot ------------------------ */
+
+/*
+ * Where configuration i builds: ROOT/campaign/ID/src/NAME, NAME the
+ * first built configuration of its tree (one clone a tree: the builds
+ * of one tree reuse its objects).  malloc'd.
+ */
+static char *
+build_src(const struct campaign_file *f, const char *dir, size_t i)
+{
+	const char *t = campaign_build_tree(f, i);
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (CAMPAIGN_BUILT(&f->configs[j]) &&
+		    strcmp(campaign_build_tree(f, j), t) == 0)
+			break;
+	return (xasprintf("%s/src/%s", dir, f->configs[j].boot.name));
+}
+
+/* The KERNCONF of configuration i: its name, and the directory of a
+   path (NULL: the tree's own conf directory). */
+static const char *
+kernconf_name(const struct campaign_build *b, char *dir, size_t len)
+{
+	const char *k = b->kernconf != NULL ? b->kernconf : "GENERIC",
+	    *slash = strrchr(k, '/');
+
+	if (slash == NULL) {
+		if (dir != NULL)
+			dir[0] = '\0';
+		return (k);
+	}
+	if (dir != NULL)
+		snprintf(dir, len, "%.*s", (int)(slash - k), k);
+	return (slash + 1);
+}
+
+/*
+ * The build and install recipes of configuration i, the file's when
+ * given, else the OS's: FreeBSD's buildkernel and installkernel into
+ * /boot/NAME, Linux's make (the config is made before, by
+ * reboot_build; fsconc keeps the image).  The KERNCONF, its directory
+ * and the name are words (reboot_word_error): no byte of theirs means
+ * anything to sh, so the recipe names them as they are and the plan
+ * shows them.  malloc'd; *install NULL for none.
+ */
+static char *
+build_recipe(const struct campaign_file *f, size_t i, char **install)
+{
+	const struct campaign_config *c = &f->configs[i];
+	char dir[PATH_MAX], *kd;
+	const char *k = kernconf_name(&c->build, dir, sizeof(dir));
+	char *b;
+
+	*install = f->install != NULL ? xstrdup(f->install) : NULL;
+	if (f->os != MD_OS_FREEBSD)
+		return (xstrdup(f->build != NULL ? f->build :
+		    "make -j$(nproc)"));
+	kd = dir[0] != '\0' ? xasprintf(" KERNCONFDIR=%s", dir) : xstrdup("");
+	b = f->build != NULL ? xstrdup(f->build) : xasprintf("make "
+	    "-j$(sysctl -n hw.ncpu) buildkernel KERNCONF=%s%s", k, kd);
+	if (*install == NULL)
+		*install = xasprintf("make installkernel KERNCONF=%s%s "
+		    "KODIR=/boot/%s", k, kd, c->boot.name);
+	free(kd);
+	return (b);
+}
+
+/* The recipes' environment (NULL-ended, each malloc'd). */
+static char **
+build_env(const struct campaign_file *f, size_t i, const char *commit,
+    const char *src)
+{
+	const struct campaign_config *c = &f->configs[i];
+	char **env = xcalloc(7, sizeof(*env)), dir[PATH_MAX];
+	size_t n = 0;
+
+	env[n++] = xasprintf("FSCONC_CAMPAIGN_CONFIG=%s", c->boot.name);
+	env[n++] = xasprintf("FSCONC_CAMPAIGN_COMMIT=%s", commit);
+	env[n++] = xasprintf("FSCONC_CAMPAIGN_SRC=%s", src);
+	if (f->os == MD_OS_FREEBSD) {
+		env[n++] = xasprintf("FSCONC_CAMPAIGN_KERNCONF=%s",
+		    kernconf_name(&c->build, dir, sizeof(dir)));
+		env[n++] = xasprintf("FSCONC_CAMPAIGN_KODIR=/boot/%s",
+		    c->boot.name);
+	} else
+		env[n++] = xasprintf("FSCONC_CAMPAIGN_IMAGE=%s", f->image !=
+		    NULL ? f->image : CAMPAIGN_IMAGE_DEFAULT);
+	env[n] = NULL;
+	return (env);
+}
+
+/*
+ * Configuration i built in the campaign's clone of its tree (made on
+ * its first build: git clone --shared, the user's tree only read), by
+ * reboot_build, at the commit resolved at start (ctx's plan: printed).
+ * Linux: the image kept at DIR/kernel/NAME, its release and the
+ * .config's hash in rel and hash.  0, or -1 with err.
+ */
+static int
+build_one(const struct reboot_ctx *ctx, const struct campaign_file *f,
+    const char *dir, size_t i, const char *commit, char *rel, size_t rellen,
+    char *hash, size_t hashlen, char *err, size_t errlen)
+{
+	const struct campaign_config *c = &f->configs[i];
+	const char *tree = campaign_build_tree(f, i);
+	char *src = build_src(f, dir, i), *logp = NULL, *img, *dst, *inst;
+	char **env, e[1024];
+	struct reboot_build rb;
+	struct kconfig k;
+	struct stat st;
+	int rv = -1;
+
+	memset(&rb, 0, sizeof(rb));
+	rb.src = src;
+	rb.commit = commit;
+	rb.log = -1;
+	rb.config = c->build.config;
+	rb.fragments = c->build.nfragments > 0 ? c->build.fragments : NULL;
+	rb.build = build_recipe(f, i, &inst);
+	rb.install = inst;
+	rb.env = env = build_env(f, i, commit, src);
+	rb.timeout = f->build_timeout;
+	rb.on_fail = "the campaign stopped";
+	snprintf(rel, rellen, "-");
+	snprintf(hash, hashlen, "-");
+	if (ctx->plan != NULL) {
+		/* The first configuration of its tree clones it. */
+		if (strcmp(strrchr(src, '/') + 1, c->boot.name) == 0)
+			fprintf(ctx->plan, "git -C %s clone --shared "
+			    "--no-checkout --quiet -- %s %s\n", tree, tree,
+			    src);
+	} else if (lstat(src, &st) != 0) {
+		char *av[] = { "clone", "--shared", "--no-checkout", "--quiet",
+		    "--", (char *)tree, src, NULL };
+
+		dst = xasprintf("%s/src", dir);
+		(void)mkdir(dst, 0755);
+		free(dst);
+		if (reboot_git(tree, av, NULL, 0, err, errlen) != 0)
+			goto out;
+	}
+	if (ctx->plan == NULL && reboot_tree_trusted(src, err, errlen) != 0)
+		goto out;
+	if (reboot_checkout(ctx, &rb, err, errlen) != 0)
+		goto out;
+	if (ctx->plan == NULL) {
+		logp = xasprintf("%s/build.log", dir);
+		if ((rb.log = open(logp, O_WRONLY | O_APPEND | O_CREAT |
+		    O_NOFOLLOW | O_CLOEXEC, 0644)) == -1) {
+			set_err(err, errlen, "%s: %s", logp, strerror(errno));
+			goto out;
+		}
+		dprintf(rb.log, "# fsconc campaign: config %s: commit %s\n",
+		    c->boot.name, commit);
+	}
+	if (reboot_build(ctx, &rb, e, sizeof(e)) != 0) {
+		set_err(err, errlen, "%.700s%s%s%s", e, logp != NULL ? " (" :
+		    "", logp != NULL ? logp : "", logp != NULL ? ")" : "");
+		goto out;
+	}
+	if (rb.dropped != NULL)
+		campaign_say("config %s: dropped, not in this tree: %s",
+		    c->boot.name, rb.dropped);
+	if (f->os == MD_OS_LINUX) {
+		img = xasprintf("%s/%s", src, f->image != NULL ? f->image :
+		    CAMPAIGN_IMAGE_DEFAULT);
+		dst = xasprintf("%s/kernel/%s", dir, c->boot.name);
+		if (ctx->plan != NULL) {
+			fprintf(ctx->plan, "cp %s %s\n", img, dst);
+			rv = 0;
+		} else {
+			e[0] = '\0';
+			inst = xasprintf("%s/kernel", dir);
+			(void)mkdir(inst, 0755);
+			free(inst);
+			rv = reboot_copy(img, dst, err, errlen);
+			if (rv == 0 && reboot_image_release(dst, e,
+			    sizeof(e)) == 0 && reboot_word_error(e, NULL, 0) ==
+			    NULL)
+				snprintf(rel, rellen, "%s", e);
+		}
+		free(img);
+		free(dst);
+		if (rv != 0)
+			goto out;
+		rv = -1;
+	}
+	if (ctx->plan == NULL && c->build.config != NULL) {
+		/* Kept beside the image: the runs on it read it
+		   (campaign_kept_config), as a brought kernel's is read. */
+		img = xasprintf("%s/config", dir);
+		(void)mkdir(img, 0755);
+		free(img);
+		img = xasprintf("%s/.config", src);
+		dst = campaign_kept_config(dir, c->boot.name);
+		rv = reboot_copy(img, dst, err, errlen);
+		if (rv == 0 && kconfig_read(dst, KCONFIG_NOFOLLOW, &k, e,
+		    sizeof(e)) == 0) {
+			snprintf(hash, hashlen, "%s", k.hash);
+			kconfig_free(&k);
+		}
+		free(img);
+		free(dst);
+		if (rv != 0)
+			goto out;
+		rv = -1;
+	} else if (ctx->plan != NULL && c->build.config != NULL) {
+		dst = campaign_kept_config(dir, c->boot.name);
+		fprintf(ctx->plan, "cp %s/.config %s\n", src, dst);
+		free(dst);
+	}
+	rv = 0;
+out:
+	reboot_env_free(env);
+	if (rb.log != -1)
+		close(rb.log);
+	free(rb.dropped);
+	free((char *)rb.build);
+	free((char *)rb.install);
+	free(logp);
+	free(src);
+	return (rv);
+}
+
+/* The config a built kernel was built with, kept as DIR/config/NAME:
+   malloc'd. */
+static char *
+campaign_kept_config(const char *dir, const char *name)
+{
+	return (xasprintf("%s/config/%s", dir, name));
+}
+
+/* Whether a configuration is still to be built. */
+static int
+builds_left(const struct campaign *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->f.nconfigs; i++)
+		if (CAMPAIGN_BUILT(&c->f.configs[i]) && !c->built[i].done)
+			return (1);
+	return (0);
+}
+
+/*
+ * Every configuration not yet built, built (a build cut off by a power
+ * cut started again, twice at most), each a build and a built event
+ * around it.  A build that fails stops the campaign before any boot:
+ * no machine time is spent on a campaign that cannot complete.  The
+ * lock is not held while a build runs (a stop may come): the caller
+ * reads the journal again under it before it orders a boot.
+ */
+static int
+build_all(struct campaign *c, const struct reboot_ctx *ctx)
+{
+	struct campaign_built *b;
+	const char *name;
+	char e[1024], rel[256], hash[KCONFIG_HASH_LEN + 1];
+	double t0;
+	size_t i;
+
+	for (i = 0; i < c->f.nconfigs; i++) {
+		b = &c->built[i];
+		name = c->f.configs[i].boot.name;
+		if (!CAMPAIGN_BUILT(&c->f.configs[i]) || b->done)
+			continue;
+		if (c->state != CAMPAIGN_OPEN)
+			return (EXIT_OK);
+		if (b->builds >= 2) {
+			snprintf(e, sizeof(e), "build cut off twice");
+			goto failed;
+		}
+		if (b->builds > 0)
+			campaign_say("%s: config %s: its build was cut off: "
+			    "built again", c->id, name);
+		if (campaign_write(c, &(struct campaign_event){ .kind =
+		    CAMPAIGN_EV_BUILD, .config = name, .when =
+		    (long long)time(NULL) }) != 0)
+			return (EXIT_RUNTIME);
+		campaign_say("%s: config %s: building %.12s", c->id, name,
+		    b->commit);
+		t0 = now_monotonic();
+		if (build_one(ctx, &c->f, c->dir, i, b->commit, rel,
+		    sizeof(rel), hash, sizeof(hash), e, sizeof(e)) != 0)
+			goto failed;
+		if (campaign_write(c, &(struct campaign_event){ .kind =
+		    CAMPAIGN_EV_BUILT, .config = name, .secs = (long long)(
+		    now_monotonic() - t0 + 0.5), .hash = hash, .release =
+		    rel }) != 0)
+			return (EXIT_RUNTIME);
+	}
+	return (EXIT_OK);
+failed:
+	campaign_say("%s: config %s: build failed: %s: the campaign is "
+	    "stopped before its first boot", c->id, name, e);
+	if (campaign_write(c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_FAILED, .config = name, .text = e }) != 0 ||
+	    campaign_write(c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_STOP, .when = (long long)time(NULL) }) != 0)
+		return (EXIT_RUNTIME);
+	remove_hook(c, ctx);
+	return (EXIT_RUNTIME);
+}
+
+/*
+ * At start: every built configuration's ref resolved, once, in its
+ * tree; the commits in out (NULL: said only).  plan: a tree that is not
+ * here (another system's) leaves COMMIT.  EXIT_OK, or EXIT_USAGE said.
+ */
+static int
+resolve_refs(const struct campaign_file *f, int plan, char (*out)[65])
+{
+	const struct campaign_config *c;
+	const char *tree;
+	char e[512], hex[80];
+	size_t i;
+	int r;
+
+	for (i = 0; i < f->nconfigs; i++) {
+		c = &f->configs[i];
+		if (!CAMPAIGN_BUILT(c))
+			continue;
+		tree = campaign_build_tree(f, i);
+		if (plan && (f->os != os_this() || access(tree, F_OK) != 0)) {
+			snprintf(out[i], 65, "COMMIT");
+			continue;
+		}
+		r = reboot_resolve(tree, c->build.ref, hex, sizeof(hex), e,
+		    sizeof(e));
+		if (r != 0) {
+			if (r < 0)
+				campaign_say("config %s: tree %s: %s",
+				    c->boot.name, tree, e);
+			else
+				campaign_say("config %s: ref %s names no commit "
+				    "in %s", c->boot.name, c->build.ref, tree);
+			return (EXIT_USAGE);
+		}
+		snprintf(out[i], 65, "%.64s", hex);
+	}
+	return (EXIT_OK);
+}
+
 /* --- start ------------------------------------------------------------- */
+
+/* The plan's builds, by build_one's own code: 0, or -1 said. */
+static int
+plan_builds(const struct campaign_file *f, const char *r,
+    const struct reboot_ctx *ctx, char (*commits)[65])
+{
+	const struct campaign_config *c;
+	char e[1024], rel[8], hash[8], *dir = xasprintf("%s/campaign/ID", r);
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < f->nconfigs; i++) {
+		c = &f->configs[i];
+		if (!CAMPAIGN_BUILT_KERNEL(c))
+			continue;
+		if (!any++)
+			printf("# the builds, every one before the first boot "
+			    "(one that fails stops the campaign before any "
+			    "boot); the trees are only read: each is built in "
+			    "the campaign's clone; each command's output to "
+			    "%s/build.log\n", dir);
+		if (!CAMPAIGN_BUILT(c)) {
+			printf("# config %s: boots config %s's kernel\n",
+			    c->boot.name, f->configs[c->build.of].boot.name);
+			continue;
+		}
+		printf("# config %s: built from %s ref %s (%s), %s%s%s\n",
+		    c->boot.name, campaign_build_tree(f, i), c->build.ref,
+		    strcmp(commits[i], "COMMIT") == 0 ? "resolved at start" :
+		    commits[i], f->os == MD_OS_FREEBSD ? "KERNCONF " :
+		    c->build.config == NULL ? "the recipe's config" :
+		    c->build.base ? "base " : ".config ", f->os ==
+		    MD_OS_FREEBSD ? kernconf_name(&c->build, NULL, 0) :
+		    c->build.config != NULL ? c->build.config : "",
+		    c->build.nfragments > 0 ? " and fragments" : "");
+		if (build_one(ctx, f, dir, i, commits[i], rel, sizeof(rel),
+		    hash, sizeof(hash), e, sizeof(e)) != 0) {
+			campaign_say("config %s: %s", c->boot.name, e);
+			free(dir);
+			return (-1);
+		}
+	}
+	free(dir);
+	return (0);
+}
 
 /* --dry-run: every command of the campaign, boot by boot. */
 static int
 plan(const struct campaign_file *f, const char *file, const char *root,
-    const char *bin, const size_t *order, enum md_os os)
+    const char *bin, const size_t *order, enum md_os os, char (*commits)[65])
 {
 	struct reboot_ctx ctx = { stdout, os };
 	const struct reboot_boot_ops *ops = reboot_boot_ops(f->how.method);
 	const char *id = "ID";
-	char e[512], *r;
+	char e[1024], *r;
 	size_t k, n = f->nconfigs * (size_t)f->boots, cfg;
 
 	r = root != NULL ? xstrdup(root) : xstrdup("ROOT");
@@ -182,6 +599,10 @@ plan(const struct campaign_file *f, const char *file, const char *root,
 	if (reboot_hook_install(&ctx, bin, "campaign", r, id, e,
 	    sizeof(e)) != 0) {
 		campaign_say("%s", e);
+		free(r);
+		return (EXIT_USAGE);
+	}
+	if (plan_builds(f, r, &ctx, commits) != 0) {
 		free(r);
 		return (EXIT_USAGE);
 	}
@@ -241,7 +662,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 	struct campaign c;
 	struct campaign_file f;
 	char e[PATH_MAX + 128], *r = NULL, *bin = NULL, *text = NULL, *p;
-	char *name, *id;
+	char *name, *id, (*commits)[65] = NULL;
 	size_t len, *order, i;
 	int rc = EXIT_USAGE, v, mfd = -1;
 
@@ -256,6 +677,14 @@ campaign_start(const char *file, const char *root, int dry_run,
 	    sizeof(e)) != 0) {
 		campaign_say("%s", e);
 		free(text);
+		return (EXIT_USAGE);
+	}
+	/* The commits built: resolved here, once, recorded below. */
+	commits = xcalloc(f.nconfigs, sizeof(*commits));
+	if (resolve_refs(&f, dry_run, commits) != EXIT_OK) {
+		free(commits);
+		free(text);
+		campaign_file_free(&f);
 		return (EXIT_USAGE);
 	}
 	if (!f.seed_given)
@@ -280,7 +709,10 @@ campaign_start(const char *file, const char *root, int dry_run,
 			free(bin);
 			bin = xstrdup("/usr/local/bin/fsconc");
 		}
-		rc = plan(&f, file, r, bin, order, os);
+		p = xasprintf("%s/campaign/ID", r != NULL ? r : "ROOT");
+		campaign_file_targets(&f, p);
+		free(p);
+		rc = plan(&f, file, r, bin, order, os, commits);
 		goto out;
 	}
 	if (geteuid() != 0 && test_hook_env("FSCONC_TEST_HOOK_DIR") == NULL) {
@@ -352,6 +784,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 	if (campaign_write(&c, &(struct campaign_event){ .kind =
 	    CAMPAIGN_EV_START, .when = (long long)time(NULL) }) != 0)
 		goto out;
+
 	id = xstrdup(c.id);
 	campaign_close(&c);
 	/* From here on as resume sees it: the copy, the plan, the journal. */
@@ -359,6 +792,12 @@ campaign_start(const char *file, const char *root, int dry_run,
 	free(id);
 	if (i != 0)
 		goto out;
+	for (i = 0; i < c.f.nconfigs; i++)
+		if (CAMPAIGN_BUILT(&c.f.configs[i]) && campaign_write(&c,
+		    &(struct campaign_event){ .kind = CAMPAIGN_EV_RESOLVED,
+		    .config = c.f.configs[i].boot.name, .commit =
+		    commits[i] }) != 0)
+			goto out;
 	if (reboot_active_set(r, "campaign", c.id, e, sizeof(e)) != 0) {
 		campaign_say("%s", e);
 		goto out;
@@ -372,11 +811,37 @@ campaign_start(const char *file, const char *root, int dry_run,
 		goto out;
 	}
 	campaign_say("%s: %zu boots planned under %s", c.id, c.nslots, c.dir);
+	if (builds_left(&c)) {
+		/*
+		 * The hook is in place: a power cut resumes the builds.
+		 * Resume's own lock held, so that no resume builds beside.
+		 */
+		if ((v = resume_lock(&c)) == -1) {
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		reboot_unlock();
+		close(mfd);
+		mfd = v;
+		if ((rc = build_all(&c, &ctx)) != EXIT_OK)
+			goto out;
+		if (campaign_lock(c.root, 0) != 0 || reload(&c) != 0) {
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		if (c.state != CAMPAIGN_OPEN) {
+			campaign_say("%s: %s meanwhile: no boot ordered", c.id,
+			    campaign_state_name(c.state));
+			rc = EXIT_OK;
+			goto out;
+		}
+	}
 	rc = schedule_next(&c, &ctx);
 out:
 	reboot_unlock();
 	if (mfd != -1)
 		close(mfd);
+	free(commits);
 	free(order);
 	free(bin);
 	free(r);
@@ -420,6 +885,24 @@ run_slot(struct campaign *c, size_t k, int bootno, long long up)
 	if (up >= 0) {
 		snprintf(num, sizeof(num), "%lld", up);
 		run_config_add_meta(&rc, "campaign_boot_seconds", num);
+	}
+	if (CAMPAIGN_BUILT_KERNEL(cfg)) {
+		const struct campaign_built *b = &c->built[cfg->build.of];
+
+		/* What the report says of a built kernel (FORMAT.md). */
+		run_config_add_meta(&rc, "campaign_build.config",
+		    c->f.configs[cfg->build.of].boot.name);
+		run_config_add_meta(&rc, "campaign_build.ref",
+		    c->f.configs[cfg->build.of].build.ref);
+		run_config_add_meta(&rc, "campaign_build.commit", b->commit);
+		if (strcmp(b->hash, "-") != 0)
+			run_config_add_meta(&rc, "campaign_build.config_hash",
+			    b->hash);
+		snprintf(num, sizeof(num), "%lld", b->secs);
+		run_config_add_meta(&rc, "campaign_build.seconds", num);
+		if (strcmp(b->hash, "-") != 0)
+			rc.kconfig = campaign_kept_config(c->dir,
+			    c->f.configs[cfg->build.of].boot.name);
 	}
 	for (i = 0; i < cfg->settings.naxes; i++) {
 		key = vary_meta_key(&cfg->settings.axes[i]);
@@ -550,7 +1033,6 @@ campaign_resume(const char *root, const char *id)
 	struct reboot_ctx ctx = { NULL, os_this() };
 	struct campaign c;
 	time_t t0 = time(NULL);
-	char *lock;
 	int rc, ok, fd = -1;
 
 	if ((rc = campaign_find(root, id, 0, &c)) != EXIT_OK) {
@@ -571,17 +1053,16 @@ campaign_resume(const char *root, const char *id)
 		goto out;
 	}
 	/* One resume at a time: a second would take the run for cut off. */
-	lock = xasprintf("%s/lock", c.dir);
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd == -1 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		campaign_say("%s: %s", lock, fd == -1 ? strerror(errno) :
-		    "another campaign resume holds it");
-		free(lock);
+	if ((fd = resume_lock(&c)) == -1) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	free(lock);
-	if (c.last == CAMPAIGN_EV_SCHEDULE) {
+	if (builds_left(&c)) {
+		/* A power cut, a panic or a kill during the builds. */
+		reboot_unlock();
+		if ((rc = build_all(&c, &ctx)) != EXIT_OK)
+			goto out;
+	} else if (c.last == CAMPAIGN_EV_SCHEDULE) {
 		if ((rc = check_boot(&c, &ok)) != EXIT_OK)
 			goto out;
 		if (c.failed[c.slots[c.last_slot].config] == NULL && ok &&

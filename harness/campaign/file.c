@@ -23,9 +23,11 @@
 #include "harness/knobs.h"
 
 static const char *const global_keys[] = { "run", "boots", "seed",
-    "retries", "boot-timeout", "baseline", "method", "command", NULL };
+    "retries", "boot-timeout", "baseline", "method", "command", "tree",
+    "build", "install", "image", "build-timeout", NULL };
 static const char *const config_keys[] = { "kernel", "initrd", "entry",
-    "release", "tunable", "cmdline", "sysctl:", "sysfs:", "debugfs:", NULL };
+    "release", "tunable", "cmdline", "sysctl:", "sysfs:", "debugfs:", "ref",
+    "config-file", "base", "fragment", "kernconf", "kernel-of", NULL };
 
 /* key is one of keys (a key ending in ':' is a prefix). */
 static int
@@ -51,6 +53,7 @@ struct campaign_parser {
 	struct campaign_file *f;
 	struct campaign_config *cur;	/* the open config, or NULL */
 	int		 seen_boots, seen_timeout, seen_retries, seen_method;
+	int		 seen_build_timeout;
 	char		*baseline;
 	int		 baseline_line;
 };
@@ -170,6 +173,89 @@ boots_auto(struct campaign_parser *p, char **w, size_t nw)
 	return (0);
 }
 
+/*
+ * A build key's value, once, by the rules the bisect's file keeps too
+ * (reboot_build_value): a path key's one word, absolute unless rel.
+ */
+static int
+build_path(struct campaign_parser *p, char **field, char **w, size_t nw,
+    int rel)
+{
+	char e[PATH_MAX + 128];
+
+	if (nw != 2)
+		return (fail(p, "%s: want one path, got %zu words", w[0],
+		    nw - 1));
+	if (*field != NULL)
+		return (fail(p, "%s: given twice", w[0]));
+	if (reboot_build_value(REBOOT_VALUE_PATH, w[0], w[1], NULL, e,
+	    sizeof(e)) != 0)
+		return (fail(p, "%s", e));
+	if (!rel && w[1][0] != '/')
+		return (fail(p, "%s %s: want an absolute path", w[0], w[1]));
+	if (rel && (w[1][0] == '/' || strstr(w[1], "..") != NULL))
+		return (fail(p, "%s %s: want a path inside the tree (%s)", w[0],
+		    w[1], CAMPAIGN_IMAGE_DEFAULT));
+	*field = xstrdup(w[1]);
+	return (0);
+}
+
+/* build, install: the recipe, the rest of the line as written. */
+static int
+recipe(struct campaign_parser *p, const char *key, const char *rest)
+{
+	char **field = strcmp(key, "build") == 0 ? &p->f->build :
+	    &p->f->install, e[256];
+
+	if (*rest == '\0')
+		return (fail(p, "%s: want a command", key));
+	if (*field != NULL)
+		return (fail(p, "%s: given twice", key));
+	if (reboot_build_value(REBOOT_VALUE_RECIPE, key, rest, NULL, e,
+	    sizeof(e)) != 0)
+		return (fail(p, "%s", e));
+	*field = xstrdup(rest);
+	return (0);
+}
+
+/* A campaign-wide build key; 1 when key is not one. */
+static int
+global_build_key(struct campaign_parser *p, char **w, size_t nw)
+{
+	struct campaign_file *f = p->f;
+	char e[256], *text;
+	size_t i, len;
+	int rv;
+
+	if (strcmp(w[0], "tree") == 0)
+		return (build_path(p, &f->tree, w, nw, 0));
+	if (strcmp(w[0], "image") == 0)
+		return (build_path(p, &f->image, w, nw, 1));
+	if (strcmp(w[0], "build-timeout") == 0) {
+		if (nw != 2 || p->seen_build_timeout++)
+			return (fail(p, "build-timeout: want one duration, "
+			    "once"));
+		if (reboot_build_value(REBOOT_VALUE_DURATION, w[0], w[1],
+		    &f->build_timeout, e, sizeof(e)) != 0)
+			return (fail(p, "%s", e));
+		return (0);
+	}
+	if (strcmp(w[0], "build") != 0 && strcmp(w[0], "install") != 0)
+		return (1);
+	/* Words given (the bisect file's parser): joined by one blank. */
+	for (i = 1, len = 1; i < nw; i++)
+		len += strlen(w[i]) + 1;
+	text = xcalloc(1, len);
+	for (i = 1; i < nw; i++) {
+		if (i > 1)
+			strcat(text, " ");
+		strcat(text, w[i]);
+	}
+	rv = recipe(p, w[0], text);
+	free(text);
+	return (rv);
+}
+
 /* A campaign-wide key; 1 when key is not one. */
 static int
 global_key(struct campaign_parser *p, char **w, size_t nw)
@@ -260,7 +346,7 @@ global_key(struct campaign_parser *p, char **w, size_t nw)
 		}
 		return (0);
 	}
-	return (1);
+	return (global_build_key(p, w, nw));
 }
 
 /* What a runtime setting's key may be: as --vary takes it, one value. */
@@ -286,6 +372,64 @@ setting(struct campaign_parser *p, char **w, size_t nw)
 	if (p->cur->settings.naxes != before + 1 ||
 	    p->cur->settings.axes[before].nvalues != 1)
 		return (fail(p, "%s: one value per configuration", w[0]));
+	return (0);
+}
+
+/* A configuration's build key (fsconc-campaign.5); 1 when not one. */
+static int
+config_build_key(struct campaign_parser *p, char **w, size_t nw)
+{
+	struct campaign_build *b = &p->cur->build;
+	int is_linux = p->f->os == MD_OS_LINUX;
+	char e[PATH_MAX + 128];
+	size_t i;
+
+	if (strcmp(w[0], "tree") == 0)
+		return (build_path(p, &b->tree, w, nw, 0));
+	if (strcmp(w[0], "ref") == 0) {
+		if (nw != 2)
+			return (fail(p, "ref: want one ref, got %zu words",
+			    nw - 1));
+		if (b->ref != NULL)
+			return (fail(p, "ref: given twice"));
+		if (reboot_build_value(REBOOT_VALUE_REF, "ref", w[1], NULL, e,
+		    sizeof(e)) != 0)
+			return (fail(p, "%s", e));
+		b->ref = xstrdup(w[1]);
+		return (0);
+	}
+	if (strcmp(w[0], "kernel-of") == 0)
+		return (one_word(p, &b->kernel_of, w, nw));
+	if (strcmp(w[0], "config-file") != 0 && strcmp(w[0], "base") != 0 &&
+	    strcmp(w[0], "fragment") != 0 && strcmp(w[0], "kernconf") != 0)
+		return (1);
+	if ((strcmp(w[0], "kernconf") == 0) == is_linux)
+		return (fail(p, "%s: %s", w[0], is_linux ? "Linux builds take "
+		    "config-file FILE, or base FILE and fragment FILE..." :
+		    "FreeBSD builds take a kernel config: kernconf NAME"));
+	if (strcmp(w[0], "kernconf") == 0) {
+		if (nw == 2 && w[1][0] != '/' && strchr(w[1], '/') != NULL)
+			return (fail(p, "kernconf %s: want a name (GENERIC) or "
+			    "an absolute path", w[1]));
+		return (build_path(p, &b->kernconf, w, nw, w[1][0] != '/'));
+	}
+	if (strcmp(w[0], "fragment") != 0) {
+		if (b->config != NULL)
+			return (fail(p, "%s: config-file or base, once", w[0]));
+		b->base = strcmp(w[0], "base") == 0;
+		return (build_path(p, &b->config, w, nw, 0));
+	}
+	if (nw < 2)
+		return (fail(p, "fragment: want at least one path"));
+	for (i = 1; i < nw; i++) {
+		if (reboot_build_value(REBOOT_VALUE_PATH, w[0], w[i], NULL, e,
+		    sizeof(e)) != 0)
+			return (fail(p, "%s", e));
+		if (w[i][0] != '/')
+			return (fail(p, "fragment %s: want an absolute path",
+			    w[i]));
+		push(&b->fragments, &b->nfragments, w[i]);
+	}
 	return (0);
 }
 
@@ -336,7 +480,91 @@ config_key(struct campaign_parser *p, char **w, size_t nw)
 	if (strncmp(w[0], "sysctl:", 7) == 0 || strncmp(w[0], "sysfs:", 6) ==
 	    0 || strncmp(w[0], "debugfs:", 8) == 0)
 		return (setting(p, w, nw));
-	return (1);
+	return (config_build_key(p, w, nw));
+}
+
+/* A built configuration, or one that boots another's kernel, whole. */
+static int
+build_check(struct campaign_parser *p, struct campaign_config *c)
+{
+	struct campaign_file *f = p->f;
+	struct campaign_build *b = &c->build;
+	int own = b->config != NULL || b->nfragments > 0 || b->kernconf !=
+	    NULL || b->tree != NULL;
+	size_t i;
+
+	if (b->ref == NULL && b->kernel_of == NULL) {
+		if (own)
+			return (fail(p, "config %s: %s without ref (ref REF: "
+			    "the commit to build)", c->boot.name, b->tree !=
+			    NULL ? "tree" : b->kernconf != NULL ? "kernconf" :
+			    b->config != NULL ? (b->base ? "base" :
+			    "config-file") : "fragment"));
+		return (0);
+	}
+	if (c->boot.kernel != NULL)
+		return (fail(p, "config %s: kernel: a built configuration "
+		    "boots the kernel it builds (%s)", c->boot.name, b->ref !=
+		    NULL ? "ref" : "kernel-of"));
+	if (b->kernel_of != NULL) {
+		if (b->ref != NULL || own)
+			return (fail(p, "config %s: kernel-of boots another's "
+			    "build: no ref, tree or config of its own",
+			    c->boot.name));
+		for (i = 0; i < f->nconfigs; i++)
+			if (strcmp(f->configs[i].boot.name, b->kernel_of) == 0)
+				break;
+		if (i == f->nconfigs || f->configs[i].build.ref == NULL)
+			return (fail(p, "config %s: kernel-of %s: not a "
+			    "configuration with ref (one the campaign builds)",
+			    c->boot.name, b->kernel_of));
+		b->of = i;
+		return (0);
+	}
+	b->of = (size_t)(c - f->configs);
+	if (campaign_build_tree(f, b->of) == NULL)
+		return (fail(p, "config %s: ref without a tree (tree DIR, here "
+		    "or before the first config)", c->boot.name));
+	if (b->nfragments > 0 && !b->base)
+		return (fail(p, "config %s: fragment without base (base FILE, "
+		    "the config the fragments are merged onto)", c->boot.name));
+	if (f->os == MD_OS_LINUX && b->config == NULL && f->build == NULL)
+		return (fail(p, "config %s: the default build (make -j$(nproc)) "
+		    "needs config-file FILE, or base FILE and fragment FILE...; "
+		    "or give build COMMAND", c->boot.name));
+	/* KODIR=/boot/NAME: never the kernel the machine boots by default. */
+	if (f->os == MD_OS_FREEBSD && (strcmp(c->boot.name, "kernel") == 0 ||
+	    strncmp(c->boot.name, "kernel.", 7) == 0))
+		return (fail(p, "config %s: a built kernel is installed in "
+		    "/boot/%s: that name is the default kernel's", c->boot.name,
+		    c->boot.name));
+	return (0);
+}
+
+const char *
+campaign_build_tree(const struct campaign_file *f, size_t i)
+{
+	const struct campaign_config *c = &f->configs[f->configs[i].build.of];
+
+	return (c->build.tree != NULL ? c->build.tree : f->tree);
+}
+
+void
+campaign_file_targets(struct campaign_file *f, const char *dir)
+{
+	struct campaign_config *c;
+	const char *name;
+	size_t i;
+
+	for (i = 0; i < f->nconfigs; i++) {
+		c = &f->configs[i];
+		if (!CAMPAIGN_BUILT_KERNEL(c))
+			continue;
+		name = f->configs[c->build.of].boot.name;
+		free(c->boot.kernel);
+		c->boot.kernel = f->os == MD_OS_FREEBSD ? xstrdup(name) :
+		    xasprintf("%s/kernel/%s", dir, name);
+	}
 }
 
 /* What a configuration needs for the method; what only the host knows. */
@@ -368,8 +596,10 @@ config_check(struct campaign_parser *p, struct campaign_config *c,
 		return (fail(p, "config %s: method %s cannot verify its boots "
 		    "without cmdline WORD (its entry's) or release RELEASE",
 		    c->boot.name, reboot_method_name(f->how.method)));
-	if (c->boot.kernel == NULL && (f->how.method == REBOOT_NEXTBOOT ||
-	    f->how.method == REBOOT_KEXEC))
+	if (build_check(p, c) != 0)
+		return (-1);
+	if (c->boot.kernel == NULL && !CAMPAIGN_BUILT_KERNEL(c) &&
+	    (f->how.method == REBOOT_NEXTBOOT || f->how.method == REBOOT_KEXEC))
 		return (fail(p, "config %s: no kernel (method %s needs kernel "
 		    "%s)", c->boot.name, reboot_method_name(f->how.method),
 		    f->os == MD_OS_FREEBSD ? "DIR, a directory under /boot" :
@@ -392,7 +622,7 @@ config_check(struct campaign_parser *p, struct campaign_config *c,
 		    c->boot.name, c->boot.initrd));
 	if (!check_host)
 		return (0);
-	if (c->boot.kernel != NULL) {
+	if (c->boot.kernel != NULL && !CAMPAIGN_BUILT_KERNEL(c)) {
 		path = f->os == MD_OS_FREEBSD ? xasprintf("/boot/%s/kernel",
 		    c->boot.kernel) : xstrdup(c->boot.kernel);
 		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -534,6 +764,7 @@ campaign_parser_new(const char *name, enum md_os os, struct campaign_file *f,
 	f->boots = CAMPAIGN_BOOTS_DEFAULT;
 	f->retries = CAMPAIGN_RETRIES_DEFAULT;
 	f->boot_timeout = CAMPAIGN_TIMEOUT_DEFAULT;
+	f->build_timeout = CAMPAIGN_BUILD_TIMEOUT;
 	push(&f->run_argv, &f->nrun, "run");
 	p->name = name;
 	p->err = err;
@@ -613,7 +844,7 @@ campaign_file_parse(const char *text, size_t len, const char *name,
     size_t errlen)
 {
 	struct campaign_parser *p;
-	char *copy, *line, *next, *tok, *save, **w = NULL;
+	char *copy, *line, *next, *tok, *save, **w = NULL, key[8];
 	size_t nw, i;
 	int lineno = 0, r;
 
@@ -639,6 +870,20 @@ campaign_file_parse(const char *text, size_t len, const char *name,
 		line += strspn(line, " \t");
 		if (*line == '\0' || *line == '#')
 			continue;
+		/* A recipe is the rest of the line as written, blanks and
+		   all: a shell reads it, never this parser. */
+		nw = strcspn(line, " \t");
+		if (p->cur == NULL && ((nw == 5 && strncmp(line, "build",
+		    5) == 0) || (nw == 7 && strncmp(line, "install", 7) == 0))) {
+			snprintf(key, sizeof(key), "%.*s", (int)nw, line);
+			tok = line + nw + strspn(line + nw, " \t");
+			for (i = strlen(tok); i > 0 && (tok[i - 1] == ' ' ||
+			    tok[i - 1] == '\t'); i--)
+				tok[i - 1] = '\0';
+			if (recipe(p, key, tok) != 0)
+				goto out;
+			continue;
+		}
 		free(w);
 		w = NULL;
 		nw = 0;
@@ -696,7 +941,18 @@ campaign_file_free(struct campaign_file *f)
 		free_words(f->configs[i].boot.bootopts,
 		    f->configs[i].boot.nbootopts);
 		vary_free(&f->configs[i].settings);
+		free(f->configs[i].build.tree);
+		free(f->configs[i].build.ref);
+		free(f->configs[i].build.config);
+		free_words(f->configs[i].build.fragments,
+		    f->configs[i].build.nfragments);
+		free(f->configs[i].build.kernconf);
+		free(f->configs[i].build.kernel_of);
 	}
+	free(f->tree);
+	free(f->build);
+	free(f->install);
+	free(f->image);
 	free(f->configs);
 	free_words(f->run_argv, f->nrun);
 	free_words(f->how.command, f->how.ncommand);

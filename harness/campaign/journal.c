@@ -23,13 +23,22 @@
  *     early ROUNDS REASON...           boots auto: the rule says enough
  *                                      after ROUNDS rounds (a finish
  *                                      follows; no schedule after it)
+ *     resolved CONFIG COMMIT           at start: the commit a built
+ *                                      configuration's ref names
+ *     build CONFIG EPOCH               its build starts (before the
+ *                                      first boot; again after a cut)
+ *     built CONFIG SECONDS HASH RELEASE   it ended well: its time, its
+ *                                      .config's hash and its image's
+ *                                      release ("-": none known)
  *     finish EPOCH | stop EPOCH        over
  * and ROOT/campaign/active names the campaign in progress.  Numbers are
  * decimal digits; BOOTID and CONFIG one word; a line at most
  * REBOOT_LINE_MAX bytes, with no control byte.  Replayed (campaign_replay), a
  * schedule's BOOTNO is the campaign's next boot and its slot not done;
  * boot, wrong, run, done and interrupted name the last schedule's slot
- * and boot; a slot is done once.  A line that breaks a rule refuses the
+ * and boot; a slot is done once; a configuration is resolved once,
+ * built after its build and before any boot, and booted only once its
+ * kernel is built.  A line that breaks a rule refuses the
  * campaign (campaign_load), and campaign_write never writes one.  A last line
  * without its newline is an append a power cut left torn: its action
  * was never taken (the event is written first), so it is left out, and
@@ -247,7 +256,7 @@ load_plan(struct campaign *c, const char *text, size_t len)
  * field's role names the member of struct campaign_event it fills.
  */
 enum { R_CONFIG = 1, R_SLOT, R_BOOTNO, R_BOOTID, R_RC, R_WHEN, R_ROUND,
-	R_TEXT };
+	R_TEXT, R_COMMIT, R_SECS, R_HASH, R_RELEASE };
 #define F_CONFIG { REBOOT_WORD, 1, CAMPAIGN_NAME_MAX, R_CONFIG }
 #define F_SLOT	{ REBOOT_NUM, 1, CAMPAIGN_SLOTS_MAX, R_SLOT }, \
 		{ REBOOT_NUM, 1, INT_MAX, R_BOOTNO }
@@ -271,6 +280,12 @@ static const struct reboot_event_type event_types[CAMPAIGN_EV_NKINDS] = {
 	[CAMPAIGN_EV_FINISH] = { "finish", { F_WHEN } },
 	[CAMPAIGN_EV_STOP] = { "stop", { F_WHEN } },
 	[CAMPAIGN_EV_EARLY] = { "early", { F_ROUND, F_TEXT } },
+	[CAMPAIGN_EV_RESOLVED] = { "resolved", { F_CONFIG,
+	    { REBOOT_WORD, 40, 64, R_COMMIT } } },
+	[CAMPAIGN_EV_BUILD] = { "build", { F_CONFIG, F_WHEN } },
+	[CAMPAIGN_EV_BUILT] = { "built", { F_CONFIG,
+	    { REBOOT_NUM, 0, LLONG_MAX, R_SECS }, { REBOOT_WORD, 1, 64,
+	    R_HASH }, { REBOOT_WORD, 1, 255, R_RELEASE } } },
 };
 
 static int	 check_event(const void *, const struct reboot_event *, char *,
@@ -320,6 +335,18 @@ to_reboot(const struct campaign_event *ev, struct reboot_event *r)
 			r->f[i].s = ev->text != NULL && ev->text[0] != '\0' ?
 			    ev->text : "-";
 			break;
+		case R_COMMIT:
+			r->f[i].s = ev->commit;
+			break;
+		case R_SECS:
+			r->f[i].n = (unsigned long long)ev->secs;
+			break;
+		case R_HASH:
+			r->f[i].s = ev->hash != NULL ? ev->hash : "-";
+			break;
+		case R_RELEASE:
+			r->f[i].s = ev->release != NULL ? ev->release : "-";
+			break;
 		}
 }
 
@@ -358,6 +385,18 @@ from_reboot(const struct reboot_event *r, struct campaign_event *ev)
 		case R_TEXT:
 			ev->text = r->f[i].s;
 			break;
+		case R_COMMIT:
+			ev->commit = r->f[i].s;
+			break;
+		case R_SECS:
+			ev->secs = (long long)r->f[i].n;
+			break;
+		case R_HASH:
+			ev->hash = r->f[i].s;
+			break;
+		case R_RELEASE:
+			ev->release = r->f[i].s;
+			break;
 		}
 }
 
@@ -390,13 +429,50 @@ has_slot(enum campaign_event_kind k)
 	return (event_types[k].f[0].role == R_SLOT);
 }
 
+/* A build's event: of a built configuration, in its order, before any
+   boot. */
+static int
+build_check(const struct campaign *c, const struct campaign_event *ev,
+    size_t cfg, char *err, size_t errlen)
+{
+	const struct campaign_built *b = &c->built[cfg];
+	const char *why = NULL;
+
+	if (ev->kind != CAMPAIGN_EV_RESOLVED && ev->kind !=
+	    CAMPAIGN_EV_BUILD && ev->kind != CAMPAIGN_EV_BUILT)
+		return (0);
+	if (!CAMPAIGN_BUILT(&c->f.configs[cfg]))
+		why = "of a configuration not built (no ref)";
+	else if (c->nboots > 0)
+		why = "after the first boot";
+	else if (ev->kind == CAMPAIGN_EV_RESOLVED && b->commit[0] != '\0')
+		why = "twice";
+	else if (ev->kind == CAMPAIGN_EV_RESOLVED && (strspn(ev->commit,
+	    "0123456789abcdef") != strlen(ev->commit) ||
+	    (strlen(ev->commit) != 40 && strlen(ev->commit) != 64)))
+		why = "to no commit id";
+	else if (ev->kind == CAMPAIGN_EV_BUILD && b->done)
+		why = "once built";
+	else if (ev->kind == CAMPAIGN_EV_BUILD && b->commit[0] == '\0')
+		why = "before its commit is resolved";
+	else if (ev->kind == CAMPAIGN_EV_BUILT && b->done)
+		why = "twice";
+	else if (ev->kind == CAMPAIGN_EV_BUILT && b->builds == 0)
+		why = "before its build";
+	if (why == NULL)
+		return (0);
+	set_err(err, errlen, "config %s: %s %s", ev->config,
+	    event_types[ev->kind].word, why);
+	return (-1);
+}
+
 /* Whether ev may follow c's events (the rules atop this file). */
 static int
 replay_check(const struct campaign *c, const struct campaign_event *ev,
     char *err, size_t errlen)
 {
 	const struct campaign_slot *s;
-	size_t cfg;
+	size_t cfg = 0;
 
 	if ((unsigned)ev->kind >= CAMPAIGN_EV_NKINDS ||
 	    event_types[ev->kind].word == NULL) {
@@ -445,12 +521,53 @@ replay_check(const struct campaign *c, const struct campaign_event *ev,
 		    "more than the plan's");
 		return (-1);
 	}
-	if (ev->kind == CAMPAIGN_EV_FAILED && config_index(c, ev->config,
+	if ((ev->kind == CAMPAIGN_EV_FAILED || ev->kind ==
+	    CAMPAIGN_EV_RESOLVED || ev->kind == CAMPAIGN_EV_BUILD ||
+	    ev->kind == CAMPAIGN_EV_BUILT) && config_index(c, ev->config,
 	    strlen(ev->config), &cfg) != 0) {
 		set_err(err, errlen, "no configuration %s", ev->config);
 		return (-1);
 	}
-	return (0);
+	if (ev->kind == CAMPAIGN_EV_SCHEDULE) {
+		cfg = c->f.configs[c->slots[ev->slot - 1].config].build.of;
+		if (CAMPAIGN_BUILT_KERNEL(&c->f.configs[c->slots[ev->slot -
+		    1].config]) && !c->built[cfg].done) {
+			set_err(err, errlen, "slot %zu scheduled, config %s not "
+			    "built", ev->slot, c->f.configs[cfg].boot.name);
+			return (-1);
+		}
+	}
+	return (build_check(c, ev, cfg, err, errlen));
+}
+
+/* A build's event taken into configuration cfg's build; once built,
+   its image's release is what the boots that use it expect. */
+static void
+apply_build(struct campaign *c, size_t cfg, const struct campaign_event *ev)
+{
+	struct campaign_built *b = &c->built[cfg];
+	struct campaign_config *g;
+	size_t i;
+
+	if (ev->kind == CAMPAIGN_EV_RESOLVED) {
+		snprintf(b->commit, sizeof(b->commit), "%s", ev->commit);
+		return;
+	}
+	if (ev->kind == CAMPAIGN_EV_BUILD) {
+		b->builds++;
+		return;
+	}
+	b->done = 1;
+	b->secs = ev->secs;
+	snprintf(b->hash, sizeof(b->hash), "%s", ev->hash);
+	free(b->release);
+	b->release = xstrdup(ev->release);
+	for (i = 0; i < c->f.nconfigs && strcmp(ev->release, "-") != 0; i++) {
+		g = &c->f.configs[i];
+		if (CAMPAIGN_BUILT_KERNEL(g) && g->build.of == cfg &&
+		    g->boot.release == NULL)
+			g->boot.release = xstrdup(ev->release);
+	}
 }
 
 /* ev, checked, taken into c's state. */
@@ -478,6 +595,12 @@ apply(struct campaign *c, const struct campaign_event *ev)
 		(void)config_index(c, ev->config, strlen(ev->config), &cfg);
 		free(c->failed[cfg]);
 		c->failed[cfg] = xstrdup(ev->text);
+		break;
+	case CAMPAIGN_EV_RESOLVED:
+	case CAMPAIGN_EV_BUILD:
+	case CAMPAIGN_EV_BUILT:
+		(void)config_index(c, ev->config, strlen(ev->config), &cfg);
+		apply_build(c, cfg, ev);
 		break;
 	case CAMPAIGN_EV_SCHEDULE:
 		c->nboots++;
@@ -578,6 +701,8 @@ campaign_load(struct campaign *c, const char *root, const char *id)
 	index_names(c);
 	c->bad = xcalloc(c->f.nconfigs, sizeof(*c->bad));
 	c->failed = xcalloc(c->f.nconfigs, sizeof(*c->failed));
+	c->built = xcalloc(c->f.nconfigs, sizeof(*c->built));
+	campaign_file_targets(&c->f, c->dir);
 	p = xasprintf("%s/plan", c->dir);
 	if ((text = reboot_read_trusted(dfd, "plan", p, REBOOT_JOURNAL_MAX,
 	    &len, e, sizeof(e))) == NULL || reboot_control_byte(p, text, len,
@@ -615,6 +740,9 @@ campaign_close(struct campaign *c)
 	for (i = 0; c->failed != NULL && i < c->f.nconfigs; i++)
 		free(c->failed[i]);
 	free(c->failed);
+	for (i = 0; c->built != NULL && i < c->f.nconfigs; i++)
+		free(c->built[i].release);
+	free(c->built);
 	free(c->early_why);
 	free(c->bad);
 	free(c->slots);

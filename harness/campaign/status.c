@@ -35,6 +35,9 @@ campaign_slot_status(const struct campaign *c, size_t k)
 	return (c->state == CAMPAIGN_OPEN ? "pending" : "not run");
 }
 
+static void	 build_text(FILE *, const struct campaign *, size_t);
+static void	 build_json(FILE *, const struct campaign *, size_t);
+
 void
 campaign_status_text(FILE *fp, const struct campaign *c, int sets)
 {
@@ -58,6 +61,7 @@ campaign_status_text(FILE *fp, const struct campaign *c, int sets)
 	for (i = 0; i < c->f.nconfigs; i++) {
 		fprintf(fp, "  config %-16s %d bad boots",
 		    c->f.configs[i].boot.name, c->bad[i]);
+		build_text(fp, c, i);
 		/* Journal text, raw bytes of the machine's messages. */
 		if (c->failed[i] != NULL) {
 			fprintf(fp, ", FAILED: ");
@@ -80,6 +84,60 @@ campaign_status_text(FILE *fp, const struct campaign *c, int sets)
 			put_safe(fp, c->slots[k].set);
 		fputc('\n', fp);
 	}
+}
+
+/* A built configuration's build as the journal says it: the ref, the
+   commit resolved at start, the config's hash, the time building. */
+static void
+build_text(FILE *fp, const struct campaign *c, size_t i)
+{
+	const struct campaign_config *g = &c->f.configs[i];
+	const struct campaign_built *b = &c->built[g->build.of];
+
+	if (g->build.kernel_of != NULL)
+		fprintf(fp, "; boots config %s's kernel",
+		    c->f.configs[g->build.of].boot.name);
+	if (!CAMPAIGN_BUILT(g))
+		return;
+	fprintf(fp, "; %s from %s (%.12s)", b->done ? "built" : "to build",
+	    g->build.ref, b->commit[0] != '\0' ? b->commit : "unresolved");
+	if (b->done)
+		fprintf(fp, ", %s%.12s, %llds building", strcmp(b->hash, "-") !=
+		    0 ? "config hash " : "no config hash", strcmp(b->hash,
+		    "-") != 0 ? b->hash : "", b->secs);
+}
+
+static void
+build_json(FILE *fp, const struct campaign *c, size_t i)
+{
+	const struct campaign_config *g = &c->f.configs[i];
+	const struct campaign_built *b = &c->built[g->build.of];
+
+	fprintf(fp, ",\"build\":");
+	if (!CAMPAIGN_BUILT_KERNEL(g)) {
+		fprintf(fp, "null");
+		return;
+	}
+	fprintf(fp, "{\"config\":");
+	json_string(fp, c->f.configs[g->build.of].boot.name);
+	fprintf(fp, ",\"ref\":");
+	json_string(fp, c->f.configs[g->build.of].build.ref);
+	fprintf(fp, ",\"commit\":");
+	if (b->commit[0] != '\0')
+		json_string(fp, b->commit);
+	else
+		fprintf(fp, "null");
+	fprintf(fp, ",\"built\":%s,\"config_hash\":", b->done ? "true" :
+	    "false");
+	if (b->done && strcmp(b->hash, "-") != 0)
+		json_string(fp, b->hash);
+	else
+		fprintf(fp, "null");
+	fprintf(fp, ",\"seconds\":");
+	if (b->done)
+		fprintf(fp, "%lld}", b->secs);
+	else
+		fprintf(fp, "null}");
 }
 
 void
@@ -111,6 +169,7 @@ campaign_status_json(FILE *fp, const struct campaign *c, int open)
 			json_string(fp, c->failed[i]);
 		else
 			fprintf(fp, "null");
+		build_json(fp, c, i);
 		fprintf(fp, "}");
 	}
 	fprintf(fp, "],\"slots\":[");

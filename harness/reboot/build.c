@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fts.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,91 @@ reboot_resolve(const char *tree, const char *ref, char *out, size_t outlen,
 	return (st != 0 || !commit_id(out) ? 1 : 0);
 }
 
+int
+reboot_build_value(enum reboot_value kind, const char *key, const char *v,
+    uint64_t *secs, char *err, size_t errlen)
+{
+	char buf[128];
+	const char *why;
+	size_t len = strlen(v);
+
+	switch (kind) {
+	case REBOOT_VALUE_PATH:
+		/* No file is named by more: it could never be opened. */
+		if (len >= PATH_MAX) {
+			set_err(err, errlen, "%s: a path of %zu bytes, at most "
+			    "%d", key, len, PATH_MAX - 1);
+			return (-1);
+		}
+		if ((why = reboot_word_error(v, buf, sizeof(buf))) != NULL) {
+			set_err(err, errlen, "%s %s: %s", key, v, why);
+			return (-1);
+		}
+		return (0);
+	case REBOOT_VALUE_RECIPE:
+		if (len >= REBOOT_RECIPE_MAX) {
+			set_err(err, errlen, "%s: a command of %zu bytes: sh -c "
+			    "takes at most %d (the kernel's MAX_ARG_STRLEN)",
+			    key, len, REBOOT_RECIPE_MAX - 1);
+			return (-1);
+		}
+		return (0);
+	case REBOOT_VALUE_REF:
+		/*
+		 * git takes it from argv, never a shell, but a ref that
+		 * would mean something to one is a mistake or an attack:
+		 * refused as a word's metacharacters are (git's ~ ^ @ :
+		 * kept).
+		 */
+		if ((why = reboot_ref_error(v)) == NULL && v[strcspn(v,
+		    "`$;|&<>()'\"\\*?[]{}!#")] != '\0') {
+			snprintf(buf, sizeof(buf), "holds '%c' (a shell "
+			    "metacharacter)", v[strcspn(v,
+			    "`$;|&<>()'\"\\*?[]{}!#")]);
+			why = buf;
+		}
+		if (why != NULL) {
+			set_err(err, errlen, "%s%s: %s", key, strcmp(key,
+			    "ref") == 0 ? "" : " ref", why);
+			return (-1);
+		}
+		return (0);
+	case REBOOT_VALUE_DURATION:
+		if (parse_duration(v, 7 * 86400, secs) != 0 || *secs == 0) {
+			set_err(err, errlen, "%s %s: want a duration (90s, 2h) "
+			    "up to 7 days", key, v);
+			return (-1);
+		}
+		return (0);
+	}
+	return (0);
+}
+
+int
+reboot_copy(const char *src, const char *dst, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	int rv;
+
+	if ((text = read_bounded(src, OPEN_NOFOLLOW, (off_t)1 << 30, &len,
+	    err, errlen)) == NULL)
+		return (-1);
+	rv = write_file_durable(dst, text, len, 0644);
+	if (rv != 0)
+		set_err(err, errlen, "%s: %s", dst, strerror(errno));
+	free(text);
+	return (rv);
+}
+
+void
+reboot_env_free(char **env)
+{
+	for (size_t i = 0; env != NULL && env[i] != NULL; i++)
+		free(env[i]);
+	free(env);
+}
+
 /* --- one command of the build ------------------------------------------ */
 
 /*
@@ -201,8 +287,9 @@ step(const struct reboot_ctx *ctx, const struct reboot_build *b,
 	if (ctx->plan != NULL) {
 		fprintf(ctx->plan, "cd %s && ", b->src);
 		reboot_plan_command(ctx->plan, argv, env);
-		fprintf(ctx->plan, "   # killed after %llus: skipped\n",
-		    (unsigned long long)b->timeout);
+		fprintf(ctx->plan, "   # killed after %llus: %s\n",
+		    (unsigned long long)b->timeout, b->on_fail != NULL ?
+		    b->on_fail : "skipped");
 		return (0);
 	}
 	if (proc_run(&sp, &p, e, sizeof(e)) != 0 || !proc_ok(&p, e,

@@ -166,6 +166,7 @@ run_config_free(struct run_config *c)
 		free(c->meta[i].key);
 		free(c->meta[i].value);
 	}
+	free(c->kconfig);
 	free(c->meta);
 	free(c->archive);
 	free(c->jobs_spec);

@@ -130,8 +130,14 @@ write_kconfig(struct run *r, FILE *mf)
 	size_t len;
 	int rc;
 
-	rc = kconfig_running(uname(&u) == 0 ? u.release : "", &k, src,
-	    sizeof(src), err, sizeof(err));
+	if (r->cfg->kconfig != NULL) {
+		/* Its driver's: the config the kernel was built with. */
+		snprintf(src, sizeof(src), "%s", r->cfg->kconfig);
+		rc = kconfig_read(r->cfg->kconfig, KCONFIG_NOFOLLOW, &k, err,
+		    sizeof(err)) == 0 ? 0 : -1;
+	} else
+		rc = kconfig_running(uname(&u) == 0 ? u.release : "", &k,
+		    src, sizeof(src), err, sizeof(err));
 	if (rc == -1)
 		warnx("run: kernel config: %s", err);
 	meta_put(mf, KCONFIG_KEY_SOURCE, "%s", src);

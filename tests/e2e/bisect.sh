@@ -497,7 +497,7 @@ err=$("$FSCONC" bisect start --dry-run "$s/a.bisect" 2>&1); rc=$?
     not_ok "good not an ancestor of bad: exit 2, both named" "rc=$rc $err"
 bfile "$s/x.bisect" "$s/tree" 'HEAD~9;touch${IFS}'"$s/pwned" 'HEAD$(touch${IFS}'"$s/pwned2)"
 err=$("$FSCONC" bisect start -R "$s/res4" "$s/x.bisect" 2>&1); rc=$?
-[ $rc -eq 2 ] && [ ! -e "$s/pwned" ] && [ ! -e "$s/pwned2" ] && echo "$err" | grep -q 'names no commit' &&
+[ $rc -eq 2 ] && [ ! -e "$s/pwned" ] && [ ! -e "$s/pwned2" ] && echo "$err" | grep -q "line 2: good ref: holds ';' (a shell metacharacter)" &&
     ok "shell metacharacters in refs: never run, exit 2" ||
     not_ok "shell metacharacters in refs: never run, exit 2" "rc=$rc $err"
 bfile "$s/o.bisect" "$s/tree" --all HEAD

@@ -11,9 +11,9 @@ ex="$FSCONC_TOP/dist/campaign/2005.campaign"
 out=$("$FSCONC" campaign start --dry-run --os freebsd -R "$s/none" "$ex" 2>&1); rc=$?
 n=$(echo "$out" | grep -c '^shutdown -r now$')
 if [ $rc -eq 0 ] && [ "$n" -eq 20 ] &&
-    echo "$out" | grep -q '^nextboot -k GENERIC -e debug.mpsafevfs=0 -e fsconc.campaign=ID -e fsconc.boot=[0-9]*$' &&
-    echo "$out" | grep -q '^nextboot -k GENERIC-4BSD -e debug.mpsafevfs=1 -e fsconc.campaign=ID -e fsconc.boot=[0-9]*$' &&
-    echo "$out" | grep -q '^nextboot -k GENERIC-AG -e debug.mpsafevfs=0 ' &&
+    echo "$out" | grep -q '^nextboot -k mpsafe -e debug.mpsafevfs=0 -e fsconc.campaign=ID -e fsconc.boot=[0-9]*$' &&
+    echo "$out" | grep -q '^nextboot -k sched-4bsd -e debug.mpsafevfs=1 -e fsconc.campaign=ID -e fsconc.boot=[0-9]*$' &&
+    echo "$out" | grep -q '^nextboot -k adaptive-giant -e debug.mpsafevfs=0 ' &&
     echo "$out" | grep -q '^cat > /usr/local/etc/rc.d/fsconc_campaign <<' &&
     echo "$out" | grep -q '^# PROVIDE: fsconc_campaign$' &&
     echo "$out" | grep -q 'daemon -f .* campaign resume -R .* --id ID$' &&

@@ -177,9 +177,118 @@ test_freebsd(void **state)
 	assert_int_equal(f.nconfigs, 4);
 	assert_int_equal(f.boots, 5);
 	assert_string_equal(f.configs[f.baseline].boot.name, "mpsafe");
-	assert_string_equal(f.configs[3].boot.kernel, "GENERIC-4BSD");
+	/* Built: its kernels are the builds', in /boot/NAME. */
+	assert_string_equal(f.tree, "/usr/src");
+	assert_int_equal(f.build_timeout, 4 * 3600);
+	assert_string_equal(f.configs[0].build.ref, "stable/7");
+	assert_string_equal(f.configs[0].build.kernconf, "GENERIC");
+	assert_string_equal(f.configs[1].build.kernel_of, "mpsafe");
+	assert_int_equal(f.configs[1].build.of, 0);
+	assert_string_equal(f.configs[3].build.kernconf,
+	    "/usr/local/share/fsconc/campaign/GENERIC-4BSD");
+	assert_null(f.configs[3].boot.kernel);
+	campaign_file_targets(&f, "/r/campaign/ID");
+	assert_string_equal(f.configs[1].boot.kernel, "mpsafe");
+	assert_string_equal(f.configs[3].boot.kernel, "sched-4bsd");
 	campaign_file_free(&f);
 	free(text);
+}
+
+/* The build keys: campaign-wide defaults, a configuration's own. */
+static void
+test_build_keys(void **state)
+{
+	struct campaign_file f;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(parse(LINUX_HEAD "tree /src/linux\n"
+	    "build  make -j4  'KCFLAGS=-O2'\t\n"
+	    "install make modules_install\nimage arch/arm64/boot/Image\n"
+	    "build-timeout 90m\n"
+	    "config A\n\tref v6.1\n\tbase /c/base\n\tfragment /c/a /c/b\n"
+	    "\tfragment /c/c\n\tcmdline quiet\n"
+	    "config B\n\ttree /src/other\n\tref main\n\tconfig-file /c/.config\n"
+	    "config C\n\tkernel-of A\n", &f, err), 0);
+	/* A recipe is the rest of its line as written. */
+	assert_string_equal(f.build, "make -j4  'KCFLAGS=-O2'");
+	assert_string_equal(f.install, "make modules_install");
+	assert_string_equal(f.image, "arch/arm64/boot/Image");
+	assert_int_equal(f.build_timeout, 90 * 60);
+	assert_true(f.configs[0].build.base);
+	assert_string_equal(f.configs[0].build.config, "/c/base");
+	assert_int_equal(f.configs[0].build.nfragments, 3);
+	assert_string_equal(f.configs[0].build.fragments[2], "/c/c");
+	assert_null(f.configs[0].build.fragments[3]);
+	assert_string_equal(campaign_build_tree(&f, 0), "/src/linux");
+	assert_false(f.configs[1].build.base);
+	assert_string_equal(campaign_build_tree(&f, 1), "/src/other");
+	assert_string_equal(campaign_build_tree(&f, 2), "/src/linux");
+	assert_int_equal(f.configs[2].build.of, 0);
+	campaign_file_targets(&f, "/r/campaign/ID");
+	assert_string_equal(f.configs[2].boot.kernel, "/r/campaign/ID/kernel/A");
+	assert_string_equal(f.configs[1].boot.kernel, "/r/campaign/ID/kernel/B");
+	campaign_file_free(&f);
+}
+
+/* The build keys' bad input: each refused, named, before anything runs. */
+static void
+test_build_refusals(void **state)
+{
+	const enum md_os L = MD_OS_LINUX, F = MD_OS_FREEBSD;
+#define BUILT	"tree /src\nconfig A\n\tref main\n"
+
+	(void)state;
+	/* Metacharacters: the bisect's word and ref rules. */
+	refused(LINUX_HEAD BUILT "\tbase /c/b\n\tfragment /c/a;reboot\n", L,
+	    "line 6: fragment /c/a;reboot: holds ';'");
+	refused(LINUX_HEAD BUILT "\tbase /c/$(x)\n", L, "base /c/$(x): holds");
+	refused(LINUX_HEAD "tree /src\nconfig A\n\tref main;reboot\n", L,
+	    "line 4: ref: holds ';' (a shell metacharacter)");
+	refused(LINUX_HEAD "tree /src\nconfig A\n\tref $(reboot)\n", L,
+	    "line 4: ref: holds '$'");
+	refused(LINUX_HEAD "tree /src\nconfig A\n\tref -x\n", L,
+	    "ref: starts with '-'");
+	refused(LINUX_HEAD "tree /s`x`\nconfig A\n\tref m\n", L,
+	    "line 2: tree /s`x`: holds");
+	refused("run -j 1\ntree /src\nconfig A\n\tref m\n\tkernconf G|x\n", F,
+	    "kernconf G|x: holds");
+	/* Whole configurations. */
+	refused(LINUX_HEAD "config A\n\tref main\n\tconfig-file /c\n", L,
+	    "config A: ref without a tree");
+	refused(LINUX_HEAD BUILT "\tfragment /c/a\n", L,
+	    "fragment without base");
+	refused(LINUX_HEAD BUILT, L, "needs config-file FILE");
+	refused(LINUX_HEAD BUILT "\tconfig-file /c\n\tbase /d\n", L,
+	    "config-file or base, once");
+	refused(LINUX_HEAD BUILT "\tconfig-file /c\n\tkernel /boot/x\n", L,
+	    "boots the kernel it builds");
+	refused(LINUX_HEAD BUILT "\tconfig-file c\n", L,
+	    "config-file c: want an absolute path");
+	refused(LINUX_HEAD "config A\n\tconfig-file /c\n\tkernel /k\n", L,
+	    "config-file without ref");
+	refused(LINUX_HEAD BUILT "\tconfig-file /c\nconfig B\n\tkernel-of C\n",
+	    L, "kernel-of C: not a configuration with ref");
+	refused(LINUX_HEAD BUILT "\tconfig-file /c\nconfig B\n\tkernel-of A\n"
+	    "\tref x\n", L, "no ref, tree or config of its own");
+	refused(LINUX_HEAD BUILT "\tkernconf GENERIC\n", L,
+	    "Linux builds take config-file");
+	refused("run -j 1\n" BUILT "\tbase /c\n", F,
+	    "FreeBSD builds take a kernel config");
+	refused("run -j 1\ntree /src\nconfig kernel\n\tref m\n", F,
+	    "that name is the default kernel's");
+	refused("run -j 1\n" BUILT "\tkernconf a/b\n", F,
+	    "want a name (GENERIC) or an absolute path");
+	refused(LINUX_HEAD "image /boot/x\n" BUILT, L,
+	    "want a path inside the tree");
+	refused(LINUX_HEAD "image ../x\n" BUILT, L,
+	    "want a path inside the tree");
+	refused(LINUX_HEAD "build-timeout 8d\n" BUILT, L,
+	    "build-timeout 8d: want a duration");
+	refused(LINUX_HEAD "build\n" BUILT, L, "build: want a command");
+	refused(LINUX_HEAD "build a\nbuild b\n" BUILT, L, "build: given twice");
+	refused(LINUX_HEAD BUILT "\tbuild make\n", L, "build: campaign-wide");
+#undef BUILT
 }
 
 static void
@@ -443,6 +552,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_boots_auto),
 		cmocka_unit_test(test_freebsd),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_build_keys),
+		cmocka_unit_test(test_build_refusals),
 		cmocka_unit_test(test_nul),
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_plan_order),

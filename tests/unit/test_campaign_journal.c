@@ -484,6 +484,85 @@ test_replay_early(void **state)
 	refused(x, "start 1\nearly 1\n");
 }
 
+/* The fixture's campaign, A built and B booting A's kernel: the
+   same names, so the same plan. */
+static void
+build_fixture(const struct fx *x)
+{
+#ifdef __FreeBSD__
+	const char *t = "run -w memcpy -j 1,2 -r 3\nboots 2\nseed 7\n"
+	    "tree /src\nconfig A\n\tref main\nconfig B\n\tkernel-of A\n";
+#else
+	const char *t = "run -w memcpy -j 1,2 -r 3\nboots 2\nseed 7\n"
+	    "tree /src\nconfig A\n\tref main\n\tconfig-file /c\n"
+	    "config B\n\tkernel-of A\n";
+#endif
+	char *p = xasprintf("%s/campaign", x->dir);
+
+	assert_int_equal(write_file_durable(p, t, strlen(t), 0644), 0);
+	free(p);
+}
+
+#define C40	"0123456789abcdef0123456789abcdef01234567"
+#define H64	"0123456789abcdef0123456789abcdef" \
+		"0123456789abcdef0123456789abcdef"
+
+/* The builds' events: replayed into each configuration's build, in
+   their order, before any boot; a boot of a kernel not built refused. */
+static void
+test_replay_builds(void **state)
+{
+	struct fx *x = *state;
+	struct campaign c;
+	char *t;
+	size_t a = 0, b = 1;
+
+	build_fixture(x);
+	/* Cut during the build: resolved, one build started, not built. */
+	assert_int_equal(load_text(x, "start 1\nresolved A " C40 "\n"
+	    "build A 2\n", &c), 0);
+	assert_string_equal(c.built[a].commit, C40);
+	assert_int_equal(c.built[a].builds, 1);
+	assert_int_equal(c.built[a].done, 0);
+	/* The targets: the kept image (Linux), /boot/A (FreeBSD). */
+	assert_non_null(c.f.configs[b].boot.kernel);
+	assert_string_equal(c.f.configs[a].boot.kernel,
+	    c.f.configs[b].boot.kernel);
+	campaign_close(&c);
+	/* Built again after a cut, then booted: B boots A's release. */
+	t = xasprintf("start 1\nresolved A " C40 "\nbuild A 2\nbuild A 3\n"
+	    "built A 61 " H64 " 6.12.0-x\nschedule 1 1 b 4\n");
+	assert_int_equal(load_text(x, t, &c), 0);
+	free(t);
+	assert_int_equal(c.built[a].builds, 2);
+	assert_int_equal(c.built[a].done, 1);
+	assert_int_equal(c.built[a].secs, 61);
+	assert_string_equal(c.built[a].hash, H64);
+	assert_string_equal(c.f.configs[b].boot.release, "6.12.0-x");
+	assert_string_equal(c.f.configs[a].boot.release, "6.12.0-x");
+	assert_int_equal(c.nboots, 1);
+	campaign_close(&c);
+	/* Out of order, forged, or after the first boot. */
+	refused(x, "start 1\nschedule 1 1 b 2\n");
+	refused(x, "start 1\nresolved A " C40 "\nbuild A 2\n"
+	    "schedule 1 1 b 2\n");
+	refused(x, "start 1\nbuild A 2\n");
+	refused(x, "start 1\nresolved A " C40 "\nbuilt A 1 - -\n");
+	refused(x, "start 1\nresolved B " C40 "\n");
+	refused(x, "start 1\nresolved A " C40 "\nresolved A " C40 "\n");
+	refused(x, "start 1\nresolved A 0123\n");
+	refused(x, "start 1\nresolved A " C40 "x\n");
+	refused(x, "start 1\nresolved A ABCDEF6789abcdef0123456789abcdef"
+	    "01234567\n");
+	refused(x, "start 1\nresolved nosuch " C40 "\n");
+	refused(x, "start 1\nresolved A " C40 "\nbuild A 2\nbuilt A 1 - -\n"
+	    "build A 3\n");
+	refused(x, "start 1\nresolved A " C40 "\nbuild A 2\nbuilt A 1 - -\n"
+	    "built A 1 - -\n");
+	refused(x, "start 1\nresolved A " C40 "\nbuild A 2\nbuilt A 1 - -\n"
+	    "schedule 1 1 b 2\nbuild A 3\n");
+}
+
 /* cp's configuration name: boots' times at jobs, round by round. */
 static void
 boots(struct camp *cp, const char *name, int jobs, const double *t,
@@ -611,6 +690,8 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_replay_torn, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_replay_hostile, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_replay_builds, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_replay_early, setup,
 		    teardown),

@@ -15,6 +15,7 @@
 
 #include <sys/stat.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +250,60 @@ test_build_refusals(void **state)
 }
 
 /* Plan mode: the same code prints every command and runs none. */
+/* A build key's value: one set of rules for the bisect and campaigns. */
+static void
+value_refused(enum reboot_value kind, const char *key, const char *v,
+    const char *want)
+{
+	char err[512] = "";
+	uint64_t secs;
+
+	if (reboot_build_value(kind, key, v, &secs, err, sizeof(err)) == 0)
+		fail_msg("%s '%s': accepted", key, v);
+	if (strstr(err, want) == NULL)
+		fail_msg("'%s' lacks '%s'", err, want);
+}
+
+static void
+test_build_values(void **state)
+{
+	char err[512], *big;
+	uint64_t secs = 0;
+
+	(void)state;
+	assert_int_equal(reboot_build_value(REBOOT_VALUE_REF, "ref",
+	    "origin/main~3^2", NULL, err, sizeof(err)), 0);
+	assert_int_equal(reboot_build_value(REBOOT_VALUE_PATH, "base",
+	    "/usr/src/linux/.config", NULL, err, sizeof(err)), 0);
+	assert_int_equal(reboot_build_value(REBOOT_VALUE_RECIPE, "build",
+	    "make -j4 'KCFLAGS=-O2' && cp x y", NULL, err, sizeof(err)), 0);
+	assert_int_equal(reboot_build_value(REBOOT_VALUE_DURATION,
+	    "build-timeout", "2h", &secs, err, sizeof(err)), 0);
+	assert_int_equal(secs, 7200);
+	value_refused(REBOOT_VALUE_REF, "ref", "main;reboot",
+	    "ref: holds ';' (a shell metacharacter)");
+	value_refused(REBOOT_VALUE_REF, "ref", "$(reboot)", "holds '$'");
+	value_refused(REBOOT_VALUE_REF, "ref", "a`b`", "holds '`'");
+	value_refused(REBOOT_VALUE_REF, "good", "-x", "good ref: starts with");
+	value_refused(REBOOT_VALUE_REF, "ref", "a b", "holds a blank");
+	value_refused(REBOOT_VALUE_PATH, "fragment", "/c/a|b",
+	    "fragment /c/a|b: holds");
+	value_refused(REBOOT_VALUE_PATH, "base", "/c/a b", "holds");
+	value_refused(REBOOT_VALUE_DURATION, "build-timeout", "8d",
+	    "want a duration (90s, 2h) up to 7 days");
+	value_refused(REBOOT_VALUE_DURATION, "build-timeout", "0s",
+	    "want a duration");
+	big = xmalloc(REBOOT_RECIPE_MAX + 1);
+	memset(big, 'x', REBOOT_RECIPE_MAX);
+	big[REBOOT_RECIPE_MAX] = '\0';
+	value_refused(REBOOT_VALUE_RECIPE, "install", big,
+	    "install: a command of 131072 bytes");
+	big[PATH_MAX] = '\0';
+	value_refused(REBOOT_VALUE_PATH, "image", big,
+	    "image: a path of 4096 bytes, at most 4095");
+	free(big);
+}
+
 static void
 test_build_plan(void **state)
 {
@@ -301,6 +356,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_build_config_file),
 		cmocka_unit_test(test_build_fragments),
 		cmocka_unit_test(test_build_refusals),
+		cmocka_unit_test(test_build_values),
 		cmocka_unit_test(test_build_plan),
 	};
 
