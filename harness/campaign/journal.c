@@ -24,12 +24,21 @@
  *                                      after ROUNDS rounds (a finish
  *                                      follows; no schedule after it)
  *     finish EPOCH | stop EPOCH        over
+ *   method lava (harness/campaign/lava.c), jobs in flight at once:
+ *     submit K BOOTNO NONCE EPOCH      slot K's job about to be sent,
+ *                                      named fsconc-K-BOOTNO-NONCE
+ *     job K BOOTNO JOBID               the lab's id for it
+ *     lost K BOOTNO REASON...          the lab failed it (Incomplete,
+ *                                      Canceled, a set refused): not
+ *                                      a boot; retried
+ *     done K BOOTNO 0 SET              its set fetched and checked
  * and ROOT/campaign/active names the campaign in progress.  Numbers are
  * decimal digits; BOOTID and CONFIG one word; a line at most
  * REBOOT_LINE_MAX bytes, with no control byte.  Replayed (campaign_replay), a
- * schedule's BOOTNO is the campaign's next boot and its slot not done;
- * boot, wrong, run, done and interrupted name the last schedule's slot
- * and boot; a slot is done once.  A line that breaks a rule refuses the
+ * schedule's or submit's BOOTNO is the campaign's next boot and its slot
+ * neither done nor in flight; boot, wrong, run, done and interrupted
+ * name the last schedule's slot and boot, job, lost and done a slot's
+ * job in flight; a slot is done once.  A line that breaks a rule refuses the
  * campaign (campaign_load), and campaign_write never writes one.  A last line
  * without its newline is an append a power cut left torn: its action
  * was never taken (the event is written first), so it is left out, and
@@ -247,7 +256,7 @@ load_plan(struct campaign *c, const char *text, size_t len)
  * field's role names the member of struct campaign_event it fills.
  */
 enum { R_CONFIG = 1, R_SLOT, R_BOOTNO, R_BOOTID, R_RC, R_WHEN, R_ROUND,
-	R_TEXT };
+	R_TEXT, R_JOBID };
 #define F_CONFIG { REBOOT_WORD, 1, CAMPAIGN_NAME_MAX, R_CONFIG }
 #define F_SLOT	{ REBOOT_NUM, 1, CAMPAIGN_SLOTS_MAX, R_SLOT }, \
 		{ REBOOT_NUM, 1, INT_MAX, R_BOOTNO }
@@ -271,6 +280,11 @@ static const struct reboot_event_type event_types[CAMPAIGN_EV_NKINDS] = {
 	[CAMPAIGN_EV_FINISH] = { "finish", { F_WHEN } },
 	[CAMPAIGN_EV_STOP] = { "stop", { F_WHEN } },
 	[CAMPAIGN_EV_EARLY] = { "early", { F_ROUND, F_TEXT } },
+	[CAMPAIGN_EV_SUBMIT] = { "submit", { F_SLOT, { REBOOT_WORD,
+	    LAB_NONCE_LEN, LAB_NONCE_LEN, R_BOOTID }, F_WHEN } },
+	[CAMPAIGN_EV_JOB] = { "job", { F_SLOT, { REBOOT_NUM, 1, 1ULL << 53,
+	    R_JOBID } } },
+	[CAMPAIGN_EV_LOST] = { "lost", { F_SLOT, F_TEXT } },
 };
 
 static int	 check_event(const void *, const struct reboot_event *, char *,
@@ -320,6 +334,9 @@ to_reboot(const struct campaign_event *ev, struct reboot_event *r)
 			r->f[i].s = ev->text != NULL && ev->text[0] != '\0' ?
 			    ev->text : "-";
 			break;
+		case R_JOBID:
+			r->f[i].n = ev->jobid;
+			break;
 		}
 }
 
@@ -357,6 +374,9 @@ from_reboot(const struct reboot_event *r, struct campaign_event *ev)
 			break;
 		case R_TEXT:
 			ev->text = r->f[i].s;
+			break;
+		case R_JOBID:
+			ev->jobid = r->f[i].n;
 			break;
 		}
 }
@@ -410,7 +430,17 @@ replay_check(const struct campaign *c, const struct campaign_event *ev,
 			return (-1);
 		}
 		s = &c->slots[ev->slot - 1];
-		if (ev->kind == CAMPAIGN_EV_SCHEDULE) {
+		if ((ev->kind == CAMPAIGN_EV_SUBMIT || ev->kind ==
+		    CAMPAIGN_EV_JOB || ev->kind == CAMPAIGN_EV_LOST) !=
+		    (c->f.how.method == REBOOT_LAVA) && ev->kind !=
+		    CAMPAIGN_EV_DONE) {
+			set_err(err, errlen, "%s: %s", event_types[ev->kind].word,
+			    c->f.how.method == REBOOT_LAVA ? "not an event of "
+			    "method lava" : "only for method lava");
+			return (-1);
+		}
+		if (ev->kind == CAMPAIGN_EV_SCHEDULE || ev->kind ==
+		    CAMPAIGN_EV_SUBMIT) {
 			if (ev->bootno != c->nboots + 1) {
 				set_err(err, errlen, "boot %d scheduled after "
 				    "boot %d", ev->bootno, c->nboots);
@@ -419,6 +449,25 @@ replay_check(const struct campaign *c, const struct campaign_event *ev,
 			if (s->done) {
 				set_err(err, errlen, "slot %zu scheduled, "
 				    "already done", ev->slot);
+				return (-1);
+			}
+			if (s->pending != 0) {
+				set_err(err, errlen, "slot %zu submitted, its "
+				    "job %d in flight", ev->slot, s->pending);
+				return (-1);
+			}
+		} else if (c->f.how.method == REBOOT_LAVA) {
+			if (s->pending == 0 || ev->bootno != s->pending ||
+			    (ev->kind != CAMPAIGN_EV_JOB && ev->kind !=
+			    CAMPAIGN_EV_LOST && ev->kind != CAMPAIGN_EV_DONE)) {
+				set_err(err, errlen, "slot %zu boot %d: %s of "
+				    "no job in flight", ev->slot, ev->bootno,
+				    event_types[ev->kind].word);
+				return (-1);
+			}
+			if (ev->kind == CAMPAIGN_EV_JOB && s->jobid != 0) {
+				set_err(err, errlen, "slot %zu boot %d: a "
+				    "second job id", ev->slot, ev->bootno);
 				return (-1);
 			}
 		} else if (c->nboots == 0 || ev->slot - 1 != c->last_slot ||
@@ -486,11 +535,25 @@ apply(struct campaign *c, const struct campaign_event *ev)
 		    ev->bootid);
 		c->last_when = ev->when;
 		break;
+	case CAMPAIGN_EV_SUBMIT:
+		c->nboots++;
+		s->attempts++;
+		s->pending = ev->bootno;
+		snprintf(s->nonce, sizeof(s->nonce), "%s", ev->bootid);
+		s->jobid = 0;
+		s->submitted = ev->when;
+		break;
+	case CAMPAIGN_EV_JOB:
+		s->jobid = ev->jobid;
+		break;
 	case CAMPAIGN_EV_WRONG:
 	case CAMPAIGN_EV_INTERRUPTED:
+	case CAMPAIGN_EV_LOST:
 		c->bad[s->config]++;
+		s->pending = 0;
 		break;
 	case CAMPAIGN_EV_DONE:
+		s->pending = 0;
 		s->done = 1;
 		s->rc = ev->rc;
 		s->bootno = ev->bootno;
