@@ -142,6 +142,9 @@ struct lab_expect {
 	const int	*levels;	/* -j's levels, or NULL: any */
 	size_t		 nlevels;
 	int		 reps;		/* batches a level (not warm-up) */
+	/* Keys and values (NULL-ended pairs) added to the set's meta once
+	   it is checked: the campaign's; the set may hold none of them. */
+	const char *const *meta;
 };
 /*
  * The set job printed in its log (text, len bytes), checked: one
@@ -150,7 +153,7 @@ struct lab_expect {
  * directory NAME, regular files and directories only; unpacked in dir
  * (made; NAME not already there), then read (rs_read) and checked
  * against e: its label, its levels, reps counted batches at each, every
- * time finite.  The set's path (malloc'd), or NULL with err naming what
+ * time finite; then e's meta appended to it.  The set's path (malloc'd), or NULL with err naming what
  * is refused (the set unpacked is removed).
  */
 char	*lab_fetch_set(const char *log, size_t len, const char *dir,

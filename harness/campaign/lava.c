@@ -214,7 +214,11 @@ finished(struct campaign *c, struct lab *lab, size_t k,
 	const char *label = c->f.configs[s->config].boot.name;
 	struct run_config rc;
 	struct lab_expect e;
-	char err[1024], why[1200], *log, *dir, *set;
+	char err[1024], why[1200], *log, *dir, *set, boot[24], round[24];
+	char job[24];
+	const char *meta[] = { CAMP_KEY_ID, c->id, CAMP_KEY_CONFIG, label,
+	    CAMP_KEY_BOOT, boot, CAMP_KEY_ROUND, round, "lava_job", job,
+	    "lava_device", j->device, NULL };
 	size_t len;
 	int rv;
 
@@ -238,6 +242,10 @@ finished(struct campaign *c, struct lab *lab, size_t k,
 		free(log);
 		return (-1);
 	}
+	snprintf(boot, sizeof(boot), "%d", s->pending);
+	snprintf(round, sizeof(round), "%d", s->round);
+	snprintf(job, sizeof(job), "%llu", s->jobid);
+	e.meta = meta;
 	dir = xasprintf("%s/lava/job-%llu", c->dir, s->jobid);
 	set = lab_fetch_set(log, len, dir, &e, err, sizeof(err));
 	free(log);

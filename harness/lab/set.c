@@ -234,11 +234,48 @@ check_set(const char *path, const struct lab_expect *e, char *err,
 		set_err(err, errlen, "the set holds no batch");
 		goto out;
 	}
+	for (i = 0; e->meta != NULL && e->meta[i] != NULL; i += 2)
+		if (rs_meta_get(s, e->meta[i]) != NULL) {
+			set_err(err, errlen, "meta has %s=%.64s already: the "
+			    "controller's key", e->meta[i], rs_meta_get(s,
+			    e->meta[i]));
+			goto out;
+		}
 	rv = 0;
 out:
 	free(levels);
 	free(count);
 	rs_free(s);
+	return (rv);
+}
+
+/* e's meta appended to the set's (it was written here, by this process). */
+static int
+add_meta(const char *path, const struct lab_expect *e, char *err,
+    size_t errlen)
+{
+	char *p = xasprintf("%s/meta", path);
+	FILE *fp;
+	size_t i;
+	int fd, rv = 0;
+
+	if ((fd = open(p, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC)) ==
+	    -1 || (fp = fdopen(fd, "a")) == NULL) {
+		set_err(err, errlen, "%s: %s", p, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		free(p);
+		return (-1);
+	}
+	for (i = 0; e->meta != NULL && e->meta[i] != NULL; i += 2)
+		rv |= meta_put(fp, e->meta[i], "%s", e->meta[i + 1]);
+	if (fflush(fp) != 0 || fsync(fileno(fp)) != 0)
+		rv = -1;
+	if (fclose(fp) != 0 || rv != 0) {
+		set_err(err, errlen, "%s: %s", p, strerror(errno));
+		rv = -1;
+	}
+	free(p);
 	return (rv);
 }
 
@@ -360,7 +397,8 @@ lab_fetch_set(const char *log, size_t len, const char *dir,
 		goto bad;
 	}
 	if (unpack(data, dlen, dir, name, err, errlen) != 0 ||
-	    check_set(path, e, err, errlen) != 0) {
+	    check_set(path, e, err, errlen) != 0 || add_meta(path, e, err,
+	    errlen) != 0) {
 		(void)nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 		free(path);
 		path = NULL;
