@@ -72,8 +72,8 @@ int	 lab_token_read(const char *path, char *buf, size_t len, char *err,
 /*
  * The job template, read bounded: it holds @NAME@ and @ARGS@ (and
  * @DEVICE_TYPE@ or @TAGS@ as the campaign names them), and no other
- * @WORD@ than those and @CONFIG@, @KERNEL@.  malloc'd, or NULL with
- * err.
+ * @WORD@ than those and @CONFIG@, @KERNEL@ off a comment line.
+ * malloc'd, or NULL with err.
  */
 char	*lab_template_read(const struct lab_conf *, char *err, size_t errlen);
 

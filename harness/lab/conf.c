@@ -282,6 +282,18 @@ holder_at(const char *s, size_t *badlen)
 	return (-1);
 }
 
+/* 1 when p is on a YAML comment line of t (the first non-blank a '#'). */
+static int
+comment(const char *t, const char *p)
+{
+	const char *l = p;
+
+	while (l > t && l[-1] != '\n')
+		l--;
+	l += strspn(l, " \t");
+	return (*l == '#');
+}
+
 char *
 lab_template_read(const struct lab_conf *l, char *err, size_t errlen)
 {
@@ -300,7 +312,7 @@ lab_template_read(const struct lab_conf *l, char *err, size_t errlen)
 	for (p = strchr(t, '@'); p != NULL; p = strchr(p + 1, '@')) {
 		if ((h = holder_at(p, &bad)) >= 0)
 			seen[h]++;
-		else if (bad > 0) {
+		else if (bad > 0 && !comment(t, p)) {
 			set_err(err, errlen, "lava-template %s: %.*s: not a "
 			    "placeholder fsconc fills (@NAME@, @CONFIG@, "
 			    "@KERNEL@, @ARGS@, @DEVICE_TYPE@, @TAGS@)",

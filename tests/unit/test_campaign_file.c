@@ -591,7 +591,8 @@ test_lava_host(void **state)
 	put(tmpl, "job_name: @NAME@\n", 0644);
 	assert_null(lab_template_read(&f.lab, err, sizeof(err)));
 	assert_non_null(strstr(err, "want @NAME@"));
-	put(tmpl, "job_name: @NAME@ @ARGS@ @DEVICE_TYPE@ @SECRET@\n", 0644);
+	put(tmpl, "# @WORDS@ in a comment\njob_name: @NAME@ @ARGS@ "
+	    "@DEVICE_TYPE@ @SECRET@\n", 0644);
 	assert_null(lab_template_read(&f.lab, err, sizeof(err)));
 	assert_non_null(strstr(err, "@SECRET@: not a placeholder"));
 	unlink(lnk);
