@@ -172,25 +172,14 @@ lab_json_at_uint(const struct lab_json *a, size_t i, unsigned long long *x)
 	return (lab_json_uint(&v, x));
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	if (c >= 'A' && c <= 'F')
-		return (c - 'A' + 10);
-	return (-1);
-}
-
 int
 lab_json_string(const struct lab_json *v, char *buf, size_t len)
 {
 	const char *p, *end;
 	size_t n = 0;
+	char hex[5];
 	unsigned cp;
-	int c, d, i, w;
+	int c, w;
 
 	if (v->type != '"' || v->len < 2)
 		return (-1);
@@ -213,13 +202,15 @@ lab_json_string(const struct lab_json *v, char *buf, size_t len)
 			case '0': return (-1);
 			case 'x': case 'u':
 				w = *p == 'x' ? 2 : 4;
-				for (cp = 0, i = 0; i < w; i++) {
-					if (++p >= end || (d = hexval(*p)) < 0)
-						return (-1);
-					cp = cp * 16 + (unsigned)d;
-				}
-				if (cp == 0)
+				if (end - p <= w)
 					return (-1);
+				memcpy(hex, p + 1, (size_t)w);
+				hex[w] = '\0';
+				if (strspn(hex, "0123456789abcdefABCDEF") !=
+				    (size_t)w || (cp = (unsigned)strtoul(hex, NULL,
+				    16)) == 0)
+					return (-1);
+				p += w;
 				c = cp < 0x80 ? (int)cp : '?';
 				break;
 			default:

@@ -85,7 +85,9 @@ for m in "wrong-config:is config OTHER's, not A's" \
     "extra-batch:4 batches at 1 jobs: more than the 3 of -r" \
     "nan-value:runs.tsv" \
     "inf-value:real \"inf\"" \
-    "bad-sha:sha256"; do
+    "bad-sha:sha256" \
+    "tar-link:/passwd': not a file or directory of" \
+    "tar-escape:/../escaped': not a file or directory of"; do
 	mode=${m%%:*} want=${m#*:}
 	d=$s/$mode
 	fake "$mode" "$d"
@@ -98,7 +100,8 @@ for m in "wrong-config:is config OTHER's, not A's" \
 		if echo "$j" | grep -q '^done ' ||
 		    ! echo "$j" | grep -q '^failed A '; then
 			not_ok "lava: $mode refused, named, not a boot" "$j"
-		elif ls "$d"/r/campaign/*/lava/job-*/* >/dev/null 2>&1; then
+		elif ls "$d"/r/campaign/*/lava/job-*/* >/dev/null 2>&1 ||
+		    [ -e "$d"/r/campaign/*/lava/escaped ]; then
 			not_ok "lava: $mode refused, named, not a boot" \
 			    "the refused set is left: $(ls -R "$d/r/campaign")"
 		else

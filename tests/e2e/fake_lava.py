@@ -23,6 +23,8 @@ format.  MODE says what goes wrong:
     nan-value       a batch's real time is "abc"
     inf-value       a batch's real time is "inf"
     bad-sha         the announced SHA-256 is not the archive's
+    tar-link        the set's archive holds a symbolic link
+    tar-escape      the set's archive holds ../escaped
 Each submission is logged in DIR/submitted (its job name), each request
 in DIR/requests.
 """
@@ -89,11 +91,20 @@ def run_job(definition):
         return log + log_line("target", "fsconc run failed")
     setpath = m[-1].strip()
     parent, name = os.path.dirname(setpath), os.path.basename(setpath)
-    if MODE not in ("good", "incomplete1", "hold", "lose1", "bad-sha"):
+    if MODE not in ("good", "incomplete1", "hold", "lose1", "bad-sha",
+                    "tar-link", "tar-escape"):
         mutate(parent, name)
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as t:
         t.add(setpath, arcname=name)
+        if MODE == "tar-link":
+            ti = tarfile.TarInfo(name + "/passwd")
+            ti.type, ti.linkname = tarfile.SYMTYPE, "/etc/passwd"
+            t.addfile(ti)
+        elif MODE == "tar-escape":
+            ti = tarfile.TarInfo(name + "/../escaped")
+            ti.size = 2
+            t.addfile(ti, io.BytesIO(b"x\n"))
     data = buf.getvalue()
     sha = hashlib.sha256(data).hexdigest()
     if MODE == "bad-sha":
