@@ -445,8 +445,15 @@ campaign_lava_run(struct campaign *c)
 		if (reload(c) != 0)
 			goto out;
 		if (c->state != CAMPAIGN_OPEN) {
-			campaign_say("%s: %s meanwhile: no job followed or sent",
-			    c->id, campaign_state_name(c->state));
+			/* A stop: its jobs are taken back from the lab. */
+			for (k = 0; k < c->nslots; k++)
+				if (c->slots[k].pending != 0 &&
+				    c->slots[k].jobid != 0 && lab_cancel(lab,
+				    c->slots[k].jobid, e, sizeof(e)) != LAB_OK)
+					campaign_say("%s", e);
+			campaign_say("%s: %s meanwhile: its jobs in the lab "
+			    "canceled, no other sent", c->id,
+			    campaign_state_name(c->state));
 			rc = EXIT_OK;
 			goto out;
 		}

@@ -160,6 +160,26 @@ j=$(journal "$d/r")
     "rc=$rc $(cat "$d/submitted") $j $out"
 fake_stop
 
+# --- stop: the controller cancels its jobs and ends ---------------------
+d=$s/stop
+fake hold "$d"
+cfile "$d/c.campaign" "$d" A 2 0
+"$FSCONC" campaign start -R "$d/r" "$d/c.campaign" >"$d/start.out" 2>&1 &
+cpid=$!
+wait_until sh -c "grep -q '^job ' $d/r/campaign/*/journal 2>/dev/null"
+"$FSCONC" campaign stop -R "$d/r" >"$d/stop.out" 2>&1
+wait $cpid
+rc=$?
+# Two in flight: both canceled.
+[ $rc -eq 0 ] && grep -q 'GET /api/v0.2/jobs/101/cancel/' "$d/requests" &&
+    grep -q 'GET /api/v0.2/jobs/102/cancel/' "$d/requests" &&
+    grep -q '^stop ' "$d"/r/campaign/*/journal &&
+    [ "$(wc -l <"$d/submitted")" -eq 2 ] &&
+    ok "lava: stop: the controller cancels its jobs in the lab and ends" ||
+    not_ok "lava: stop: the controller cancels its jobs in the lab and ends" \
+    "rc=$rc $(cat "$d/start.out" "$d/stop.out" "$d/requests")"
+fake_stop
+
 # --- a lab that does not answer: a bounded wait, then resume ------------
 d=$s/silent
 fake silent "$d"
