@@ -149,6 +149,10 @@ wait_until sh -c "[ \$(cat $d/r/campaign/*/journal 2>/dev/null |
     grep -c '^job ') -ge 2 ]"
 kill -KILL $cpid
 wait $cpid 2>/dev/null
+st=$("$FSCONC" campaign status -R "$d/r" 2>&1)
+[ "$(echo "$st" | grep -c ' in the lab ')" -eq 2 ] &&
+    ok "lava: status shows the jobs in the lab" ||
+    not_ok "lava: status shows the jobs in the lab" "$st"
 touch "$d/release"
 out=$("$FSCONC" campaign resume -R "$d/r" 2>&1); rc=$?
 j=$(journal "$d/r")
