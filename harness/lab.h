@@ -153,8 +153,9 @@ struct lab_expect {
  * directory NAME, regular files and directories only; unpacked in dir
  * (made; NAME not already there), then read (rs_read) and checked
  * against e: its label, its levels, reps counted batches at each, every
- * time finite; then e's meta appended to it.  The set's path (malloc'd), or NULL with err naming what
- * is refused (the set unpacked is removed).
+ * time finite; then e's meta appended to it.  The set's path
+ * (malloc'd), or NULL with err naming what is refused (the set unpacked
+ * is removed).
  */
 char	*lab_fetch_set(const char *log, size_t len, const char *dir,
 	    const struct lab_expect *e, char *err, size_t errlen);

@@ -244,7 +244,8 @@ global_key(struct campaign_parser *p, char **w, size_t nw)
 			return (fail(p, "method: want one method, once"));
 		if ((m = reboot_method_parse(w[1])) < 0)
 			return (fail(p, "method %s: want nextboot, kexec, "
-			    "grub-reboot, systemd-boot, command or lava", w[1]));
+			    "grub-reboot, systemd-boot, command or lava",
+			    w[1]));
 		f->how.method = (enum reboot_method)m;
 		return (0);
 	}

@@ -434,9 +434,10 @@ replay_check(const struct campaign *c, const struct campaign_event *ev,
 		    CAMPAIGN_EV_JOB || ev->kind == CAMPAIGN_EV_LOST) !=
 		    (c->f.how.method == REBOOT_LAVA) && ev->kind !=
 		    CAMPAIGN_EV_DONE) {
-			set_err(err, errlen, "%s: %s", event_types[ev->kind].word,
-			    c->f.how.method == REBOOT_LAVA ? "not an event of "
-			    "method lava" : "only for method lava");
+			set_err(err, errlen, "%s: %s",
+			    event_types[ev->kind].word, c->f.how.method ==
+			    REBOOT_LAVA ? "not an event of method lava" :
+			    "only for method lava");
 			return (-1);
 		}
 		if (ev->kind == CAMPAIGN_EV_SCHEDULE || ev->kind ==

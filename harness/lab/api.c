@@ -255,9 +255,9 @@ lab_find(struct lab *l, const char *name, unsigned long long *id, char *err,
 	}
 	/* The filter is LAVA's; the name is checked here all the same. */
 	for (i = 0; lab_json_at(&res, i, &el) == 0; i++) {
-		if (el.type != '{' || lab_json_member(el.s, el.len, "description",
-		    &v) != 0 || lab_json_string(&v, desc, sizeof(desc)) != 0 ||
-		    strcmp(desc, name) != 0)
+		if (el.type != '{' || lab_json_member(el.s, el.len,
+		    "description", &v) != 0 || lab_json_string(&v, desc,
+		    sizeof(desc)) != 0 || strcmp(desc, name) != 0)
 			continue;
 		if (lab_json_member(el.s, el.len, "id", &v) != 0 ||
 		    lab_json_uint(&v, &x) != 0)

@@ -207,8 +207,8 @@ lab_json_string(const struct lab_json *v, char *buf, size_t len)
 				memcpy(hex, p + 1, (size_t)w);
 				hex[w] = '\0';
 				if (strspn(hex, "0123456789abcdefABCDEF") !=
-				    (size_t)w || (cp = (unsigned)strtoul(hex, NULL,
-				    16)) == 0)
+				    (size_t)w || (cp = (unsigned)strtoul(hex,
+				    NULL, 16)) == 0)
 					return (-1);
 				p += w;
 				c = cp < 0x80 ? (int)cp : '?';

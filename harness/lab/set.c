@@ -332,8 +332,8 @@ lab_fetch_set(const char *log, size_t len, const char *dir,
 			in = 1;
 		} else if (in && strncmp(msg, "FSCONC-SET-END ", 15) == 0) {
 			if (strcmp(msg + 15, name) != 0) {
-				set_err(err, errlen, "FSCONC-SET-END %.80s: not "
-				    "%s's end", msg + 15, name);
+				set_err(err, errlen, "FSCONC-SET-END %.80s: "
+				    "not %s's end", msg + 15, name);
 				goto bad;
 			}
 			in = 0;
@@ -341,8 +341,8 @@ lab_fetch_set(const char *log, size_t len, const char *dir,
 		} else if (in) {
 			if (!all_of(msg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij"
 			    "klmnopqrstuvwxyz0123456789+/=", 1, 76)) {
-				set_err(err, errlen, "a line in the set that is "
-				    "not base64: %.60s", msg);
+				set_err(err, errlen, "a line in the set that "
+				    "is not base64: %.60s", msg);
 				goto bad;
 			}
 			i = strlen(msg);

@@ -439,7 +439,8 @@ test_per_key(void **state)
 }
 
 /* method lava: the lab's keys (harness/lab.h), each refusal named. */
-#define LAVA_HEAD	LINUX_HEAD "method lava\nlava-url http://127.0.0.1:8941\n" \
+#define LAVA_HEAD	LINUX_HEAD "method lava\n" \
+	"lava-url http://127.0.0.1:8941\n" \
 	"lava-token-file /etc/fsconc/lava.token\nlava-template /t/job.yaml\n"
 #define LAVA_A		"config A\n\tkernel file:///srv/bzImage-a\n"
 
@@ -493,8 +494,8 @@ test_lava(void **state)
 	    "lava-in-flight 257");
 	refused(LINUX_HEAD "method lava\nlava-in-flight 1\nlava-in-flight 2\n",
 	    L, "once");
-	refused(LINUX_HEAD "method lava\nlava-url http://a\nlava-url http://b\n",
-	    L, "given twice");
+	refused(LINUX_HEAD "method lava\nlava-url http://a\n"
+	    "lava-url http://b\n", L, "given twice");
 	/* What a lab needs, and lab keys without one. */
 	refused(LAVA_HEAD LAVA_A, L, "want lava-device-type or lava-tags");
 	refused(LINUX_HEAD "method lava\nlava-device-type qemu\n" LAVA_A, L,
