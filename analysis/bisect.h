@@ -245,6 +245,35 @@ struct bis_auto_sim {
 void	 bis_auto_simulate(const struct bis_rule *, size_t runs,
 	    double effect, double conf, double target, uint64_t seed,
 	    struct bis_auto_sim *);
+/*
+ * Bisects on a pool of devices, a round at a time: a round boots on
+ * every device at once and takes one boot's time, so rounds are the
+ * wall time.  Each round the commits to boot are chosen from bis_next's
+ * state: while the endpoints are being judged, both endpoints, half
+ * the devices each; then the commit bis_next names (both endpoints when
+ * it names one) and, for k > 1, the other undecided steps in progress
+ * and the untried commits nearest the k splits of (lo, hi) into k + 1
+ * parts, up to k steps.  The devices are shared out evenly (the first
+ * commits get the remainder), no commit beyond the cap; a commit that
+ * fails is skipped.  The verdicts are bis_next's and bis_verdict_at's,
+ * the same rule as on one machine: boots that arrive together are
+ * judged together.  A round's kernels are built before it boots them.
+ * k = 1 is the serial bisect (one step at a time, all the devices on
+ * it).  Histories of ncommits commits as bis_simulate.
+ */
+struct bis_pool_sim {
+	size_t	 runs, right, wrong, noregr, ambiguous;
+	size_t	 boots, rounds, maxrounds;
+	/*
+	 * Kernels to build: commits booted for the first time, summed
+	 * over rounds (one builder builds a round's in turn), and the
+	 * rounds with any (builders in parallel: one build's time each).
+	 */
+	size_t	 builds, buildrounds;
+};
+void	 bis_pool_simulate(const struct bis_rule *, size_t runs,
+	    size_t ncommits, double effect, int devices, int k,
+	    uint64_t seed, struct bis_pool_sim *);
 /* A standard normal from splitmix64 (Box-Muller). */
 double	 bis_normal(uint64_t *state);
 

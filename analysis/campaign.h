@@ -45,6 +45,8 @@ struct camp_boot {
 	size_t		 nflags;
 	char		*kconfig_hash;	/* its set's kernel.config_hash, or
 					   NULL */
+	size_t		 mach;		/* its machine, in camp's mach[] (0
+					   when the campaign names none) */
 };
 
 struct kconfig;
@@ -78,6 +80,12 @@ struct camp {
 	 * boots to it (looks_planned); 0: a fixed count, one look.
 	 */
 	int		 auto_cap;
+	/*
+	 * The machines the boots ran on (campaign_machine, else host; one
+	 * machine when no set names one): a boot's mach indexes them.
+	 */
+	char		**mach;
+	size_t		 nmach;
 };
 
 struct camp *camp_new(const char *id);
@@ -86,6 +94,18 @@ void	 camp_free(struct camp *);
 size_t	 camp_config(struct camp *, const char *name);
 /* The boot of a configuration, added (in boot order) when new. */
 struct camp_boot *camp_boot(struct camp *, size_t cfg, int boot, int round);
+/* The machine named name, added when new; its index (camp_boot.mach). */
+size_t	 camp_machine(struct camp *, const char *name);
+/* The machines the boots name, at least 1 (one when none is named). */
+size_t	 camp_nmach(const struct camp *);
+/* The machine of index i: "-" when the campaign names none. */
+const char *camp_mach_name(const struct camp *, size_t i);
+/*
+ * A copy of the campaign without the boots of machine mach (its
+ * configurations, baseline, costs, flags and machine indices kept; not
+ * the kernel configs): what the verdict is without that machine.
+ */
+struct camp *camp_without_machine(const struct camp *, size_t mach);
 /* One batch's real time at jobs in that boot. */
 void	 camp_add(struct camp_boot *, int jobs, double t);
 /* One validity flag of the boot's set (analysis/stats.h, struct gate). */
@@ -105,6 +125,13 @@ int	 camp_set_base(struct camp *, const char *name);
 #define CAMP_KEY_ROUND		"campaign_round"
 #define CAMP_KEY_BOOT_SECONDS	"campaign_boot_seconds"
 #define CAMP_KEY_BOOTS_AUTO	"campaign_boots_auto"
+/*
+ * The machine a boot ran on: campaign_machine when the controller
+ * recorded one (a lab's device name: guests booted from one image share
+ * a host name), else the set's host; sets with neither are machine "-".
+ */
+#define CAMP_KEY_MACHINE	"campaign_machine"
+#define CAMP_KEY_HOST		"host"
 
 /*
  * Read n set directories (rs_read) of one campaign and group their real
@@ -143,23 +170,38 @@ struct camp_opts {
 };
 void	 camp_opts_default(struct camp_opts *);
 
-/* A two-level variance decomposition (times only). */
+/*
+ * A variance decomposition (times only): two levels, boot and batch, on
+ * one machine; three, machine, boot and batch, on several (Kalibera and
+ * Jones's estimators one level up: S2^2 then pools the boot means'
+ * variance within machines, S3^2 is the variance of the machine means
+ * and T3^2 = S3^2 - S2^2 mean(1/k_m), k_m a machine's boots; exact
+ * expectations for balanced designs).
+ */
 struct camp_var {
 	double	 s1, s2, t2;	/* S1^2, S2^2, T2^2 (clamped at 0) */
 	double	 t2_raw;	/* T2^2 before clamping */
 	double	 share;		/* T2^2 / (T2^2 + S1^2); NaN if both 0 */
 	double	 n1;		/* mean batches per boot */
+	double	 s3, t3, t3_raw; /* S3^2, T3^2 (clamped), raw; NaN on
+				   one machine */
+	double	 n2;		/* mean boots per machine */
+	size_t	 nmach;		/* machines with boots of the figure */
 };
 
 /*
  * One figure of one configuration: the mean real time at a level, or
- * EC(N).  est is over the boots (the mean of boot means; EC: N times the
- * ratio of the T1 and TN means of boot means); lo, hi its interval over
- * boots (Student t on boot means, df = boots - 1; EC: Fieller's interval
- * for the ratio of paired boot means, their covariance taken, df =
- * boots - 1; NaN with fewer than 2 boots or EC's set unbounded); blo,
- * bhi the hierarchical bootstrap's percentile interval (NaN without it
- * or with fewer than 2 boots).
+ * EC(N).  est is over the boots (the mean of boot means; EC: N times
+ * the ratio of the T1 and TN means of boot means); lo, hi its interval
+ * over boots (Student t on boot means, df = boots - 1; EC: Fieller's
+ * interval for the ratio of paired boot means, their covariance taken,
+ * df = boots - 1; NaN with fewer than 2 boots or EC's set unbounded);
+ * blo, bhi the hierarchical bootstrap's percentile interval (NaN
+ * without it or with fewer than 2 boots).  On several machines the
+ * machine is the replicate: est is the mean of the machine means (of
+ * its boots' values; EC of the per-boot EC), lo, hi Student t over
+ * them, df = machines - 1, and there is no bootstrap (it resamples
+ * boots, and would take the machines' spread for theirs).
  */
 struct camp_fig {
 	int		 valid;		/* a value in at least one boot */
@@ -170,6 +212,7 @@ struct camp_fig {
 	double		 var;		/* EC: delta-method variance of est
 					   over boots; time: S2^2 / boots */
 	struct camp_var	 vc;		/* times only */
+	size_t		 nmach;		/* machines with a value */
 };
 
 enum { CAMP_UNTESTED = -1, CAMP_SAME, CAMP_BETTER, CAMP_WORSE,
@@ -221,6 +264,17 @@ void	 camp_flag_text(char *buf, size_t len, const struct gate *);
  */
 struct camp_cmp {
 	int		 tested;
+	/*
+	 * On several machines: the difference within machine, the
+	 * additive model value = configuration + machine + error fitted to
+	 * the boots of both sides (least squares; a machine that booted
+	 * one side only adds nothing to the difference), t with df = boots
+	 * - machines - 1 from its residual; the ratio 1 + diff / base with
+	 * the baseline's mean taken as known.  nmach: machines that booted
+	 * both; 0 leaves the comparison untested.
+	 */
+	int		 blocked;
+	size_t		 nmach;
 	double		 base;		/* the baseline's figure */
 	double		 diff, dlo, dhi, pct;
 	double		 t, df, p, p_adj;
@@ -258,6 +312,28 @@ struct camp_row {
 	struct camp_flags tflags, eflags; /* of the time, of EC */
 };
 
+/*
+ * A machine whose boots sit apart from the pool's, at one level's time:
+ * the additive model value = configuration + offset [boot on this
+ * machine] + error over every configuration's boots, offset's t with df
+ * = boots - configurations - 1; named when its p is within
+ * CAMP_MACH_ALPHA over every machine and level (Bonferroni), with 3
+ * machines or more (of 2, neither is the odd one).  The verdicts
+ * without its boots beside.
+ */
+#define CAMP_MACH_ALPHA	0.01
+struct camp_outlier {
+	size_t		 mach;
+	int		 jobs;		/* the level where it is furthest */
+	double		 offset, pct;	/* its boots against the others' */
+	double		 t, df, p, bound; /* bound: the p it had to reach */
+	size_t		 nboots;
+	int		 nreg_without, ntests_without;
+	int		 ninvalid_without;
+	int		*verdict_without; /* [(cfg * nlevels + lv) * 2 + ec]
+					   CAMP_*, as the rows' */
+};
+
 struct camp_result {
 	const struct camp *c;
 	struct camp_opts o;
@@ -277,6 +353,10 @@ struct camp_result {
 	int		 nregressions;
 	int		 ninvalid;	/* figures with boots whose flags
 					   invalidate them */
+	size_t		 nmach;		/* camp_nmach */
+	struct camp_outlier *out;	/* the machines named */
+	size_t		 nout;
+	int		 ntested_mach;	/* tests of the machines (M x levels) */
 };
 
 /*
@@ -314,6 +394,8 @@ double	 camp_plan_cost(int n1, int n2, double c1, double c2);
  */
 void	 camp_invalid_text(char *buf, size_t len, const struct camp_result *,
 	    size_t cfg, size_t lv, int ec);
+/* A comparison's verdict (CAMP_*) in words: "worse", "invalid" ... */
+const char *camp_verdict_name(int verdict);
 
 /*
  * The rule the verdicts came from, a sentence for every report: Holm

@@ -2,10 +2,7 @@
  * fsconc campaign start|resume|status|stop|report: boot-time option
  * sets compared across reboots (harness/campaign/, analysis/campaign/).
  */
-#include <sys/stat.h>
-
 #include <err.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,61 +28,6 @@ usage(FILE *fp)
 	    "[-c confidence] [--seed n]\n");
 }
 
-/*
- * The boot-level statistics of the campaign's finished boots (analysis/
- * campaign.h), the baseline the campaign file's.  NULL when there is
- * nothing to judge yet, or on an error (exit status in *rc, the reason
- * in why).
- */
-static struct camp *
-load_stats(const struct campaign *c, int *rc, char *why, size_t len)
-{
-	struct camp *cp;
-	struct stat st;
-	const char **paths;
-	const char *base = c->f.configs[c->f.baseline].boot.name;
-	char err[1024];
-	size_t k, n = 0;
-
-	paths = xcalloc(c->nslots + 1, sizeof(*paths));
-	for (k = 0; k < c->nslots; k++) {
-		if (!c->slots[k].done || c->slots[k].set == NULL ||
-		    strcmp(c->slots[k].set, "-") == 0)
-			continue;
-		/* A set deleted since: left out, said so. */
-		if (lstat(c->slots[k].set, &st) != 0) {
-			warnx("campaign %s: boot %d's set %s: %s: left out",
-			    c->id, c->slots[k].bootno, c->slots[k].set,
-			    strerror(errno));
-			continue;
-		}
-		paths[n++] = c->slots[k].set;
-	}
-	*rc = EXIT_OK;
-	cp = NULL;
-	if (n == 0)
-		snprintf(why, len, "no boot has a set yet");
-	else if ((cp = camp_from_sets(paths, n, NULL, err, sizeof(err))) ==
-	    NULL) {
-		snprintf(why, len, "%s", err);
-		*rc = EXIT_RUNTIME;
-	} else if (camp_set_base(cp, base) != 0) {
-		/* Its boots all failed, or none has finished yet. */
-		snprintf(why, len, "the baseline %s has no complete set%s",
-		    base, c->failed[c->f.baseline] != NULL ? " (failed)" : "");
-		if (c->failed[c->f.baseline] != NULL ||
-		    c->state != CAMPAIGN_OPEN)
-			*rc = EXIT_RUNTIME;
-		camp_free(cp);
-		cp = NULL;
-	}
-	/* Sets of boots auto from before they named its cap: the file's. */
-	if (cp != NULL && c->f.boots_auto && cp->auto_cap == 0)
-		cp->auto_cap = c->f.boots;
-	free(paths);
-	return (cp);
-}
-
 static int
 show(const char *root, const char *id, int json, int report,
     const struct camp_opts *co)
@@ -107,7 +49,7 @@ show(const char *root, const char *id, int json, int report,
 		return (EXIT_OK);
 	}
 	/* report: the per-boot sets, then their statistics over boots. */
-	if ((cp = load_stats(&c, &rc, why, sizeof(why))) != NULL) {
+	if ((cp = campaign_stats(&c, &rc, why, sizeof(why))) != NULL) {
 		if (camp_analyse(cp, co, &r, err, sizeof(err)) != 0) {
 			snprintf(why, sizeof(why), "%s", err);
 			rc = EXIT_RUNTIME;

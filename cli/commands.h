@@ -37,5 +37,6 @@ int	cmd_report_history(int, char **);
 int	cmd_why(int, char **);		/* cli/cmd_why.c */
 int	cmd_campaign(int, char **);	/* cli/cmd_campaign.c */
 int	cmd_bisect(int, char **);	/* cli/cmd_bisect.c */
+int	cmd_export(int, char **);	/* cli/cmd_export.c */
 
 #endif

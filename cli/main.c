@@ -68,6 +68,9 @@ static const struct fsconc_command fsconc_commands[] = {
 	    "boot-time option sets compared across reboots" },
 	{ "bisect", cmd_bisect, "bisect start|resume|status|stop|report",
 	    "the kernel commit that made a figure worse, over boots" },
+	{ "export", cmd_export, "export --kcidb [options] set SET...|campaign "
+	    "[ID]|bisect [ID]",
+	    "sets, a campaign or a bisect as a KCIDB report" },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -81,5 +81,14 @@ int	 bisect_status(const char *root, const char *id);
 enum { BISECT_OUT_TEXT, BISECT_OUT_JSON, BISECT_OUT_HTML };
 int	 bisect_report(const char *root, const char *id, int format,
 	    const char *out);
+/*
+ * The bisect's commits as KCIDB objects in k (analysis/kcidb.h,
+ * bisect_kcidb.c): a checkout and a build a commit tried (PASS or FAIL,
+ * its part of build.log), a test a commit measured (its boot means, their
+ * interval, its verdict, the culprit), and the confirming revert's.  An
+ * exit status, said.
+ */
+struct kcidb;
+int	 bisect_kcidb(const char *root, const char *id, struct kcidb *k);
 
 #endif

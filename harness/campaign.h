@@ -216,6 +216,15 @@ void	 campaign_status_text(FILE *, const struct campaign *, int sets);
 void	 campaign_status_json(FILE *, const struct campaign *, int open);
 /* campaign report's foot: a line per failed configuration. */
 void	 campaign_status_failed(FILE *, const struct campaign *);
+/*
+ * The boot-level statistics of the campaign's finished boots (analysis/
+ * campaign.h), the baseline the campaign file's: what campaign report
+ * and export judge.  NULL when there is nothing to judge yet, or on an
+ * error (exit status in *rc, the reason in why).
+ */
+struct camp;
+struct camp *campaign_stats(const struct campaign *, int *rc, char *why,
+	    size_t len);
 
 /*
  * The command line of a boot-driven command, campaign or bisect (one

@@ -245,7 +245,7 @@ rs_meta_volatile(const char *key)
 	    "vary.run", "precision_met", "precision_stop",
 	    "disturbed_reruns", "disturbed_kept", "wait_quiet",
 	    "wait_quiet_seconds", "campaign_boot", "campaign_round",
-	    "campaign_boot_seconds", "kthread_read_ms" };
+	    "campaign_boot_seconds", "campaign_machine", "kthread_read_ms" };
 	/*
 	 * import's source files say where data came from, not how; the
 	 * precision reached is an outcome, as the times are.

@@ -51,6 +51,30 @@ measure(void *ctx, size_t i, double *m)
 	return (0);
 }
 
+/* A bisect's outcome against the truth (culprit 0: none). */
+static void
+tally(const struct bis_next *x, size_t culprit, size_t *right,
+    size_t *wrong, size_t *noregr, size_t *ambiguous)
+{
+	switch (x->outcome) {
+	case BIS_CULPRIT:
+		if (culprit > 0 && x->hi == culprit)
+			(*right)++;
+		else
+			(*wrong)++;
+		break;
+	case BIS_NO_REGRESSION:
+	case BIS_IMPROVED:
+		(*noregr)++;
+		if (culprit == 0)
+			(*right)++;
+		break;
+	case BIS_AMBIGUOUS:
+		(*ambiguous)++;
+		break;
+	}
+}
+
 void
 bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
     size_t cmax, double effect, double pskip, double pout, uint64_t seed,
@@ -98,23 +122,8 @@ bis_simulate(const struct bis_rule *r, size_t runs, size_t cmin,
 		out->steps += br.steps;
 		if (br.boots > out->maxboots)
 			out->maxboots = br.boots;
-		switch (br.next.outcome) {
-		case BIS_CULPRIT:
-			if (h.culprit > 0 && br.next.hi == h.culprit)
-				out->right++;
-			else
-				out->wrong++;
-			break;
-		case BIS_NO_REGRESSION:
-		case BIS_IMPROVED:
-			out->noregr++;
-			if (h.culprit == 0)
-				out->right++;
-			break;
-		case BIS_AMBIGUOUS:
-			out->ambiguous++;
-			break;
-		}
+		tally(&br.next, h.culprit, &out->right, &out->wrong,
+		    &out->noregr, &out->ambiguous);
 	}
 	free(h.skip);
 	free(verdicts);
@@ -193,4 +202,191 @@ bis_auto_simulate(const struct bis_rule *r, size_t runs, double effect,
 	}
 	free(v[0]);
 	free(v[1]);
+}
+
+/* --- a pool of devices: k commits a round ---------------------------- */
+
+struct pool {
+	struct bis_point *p;
+	double		**v;
+	size_t		 n, lim;
+	size_t		*sel;		/* the round's commits */
+	size_t		 nsel;
+};
+
+static int
+pool_has(const struct pool *q, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < q->nsel; j++)
+		if (q->sel[j] == i)
+			return (1);
+	return (0);
+}
+
+static void
+pool_add(struct pool *q, size_t i)
+{
+	if (!pool_has(q, i) && !q->p[i].skipped && q->p[i].nboots < q->lim)
+		q->sel[q->nsel++] = i;
+}
+
+/* The steps beside bis_next's: those in progress, then the splits. */
+static void
+pool_steps(struct pool *q, const struct bis_rule *r, size_t k)
+{
+	struct bis_step st;
+	size_t i, j, lo = 0, hi = q->n - 1, nsteps, c, d;
+	int *v;
+
+	v = xcalloc(q->n, sizeof(*v));
+	for (i = 1; i + 1 < q->n; i++) {
+		if (bis_verdict_at(q->p, q->n, i, r, &st) != 0)
+			st.verdict = BIS_UNKNOWN;
+		v[i] = st.verdict;
+		if (v[i] == BIS_BAD && i < hi)
+			hi = i;
+		if (v[i] == BIS_GOOD && i < hi)
+			lo = i;
+	}
+	for (nsteps = j = 0; j < q->nsel; j++)
+		nsteps += q->sel[j] != 0 && q->sel[j] != q->n - 1;
+	for (i = lo + 1; i < hi && nsteps < k; i++)
+		if (q->p[i].nboots > 0 && v[i] == BIS_UNKNOWN &&
+		    !pool_has(q, i) && !q->p[i].skipped &&
+		    q->p[i].nboots < q->lim) {
+			pool_add(q, i);
+			nsteps++;
+		}
+	/* The untried commit nearest each split of (lo, hi). */
+	for (j = 1; j <= k && nsteps < k && hi > lo + 1; j++) {
+		c = lo + (size_t)llround((double)j * (double)(hi - lo) /
+		    (double)(k + 1));
+		for (d = 0; d < hi - lo; d++) {
+			if (c + d > lo && c + d < hi &&
+			    q->p[c + d].nboots == 0 && !q->p[c + d].skipped &&
+			    !pool_has(q, c + d)) {
+				pool_add(q, c + d);
+				nsteps++;
+				break;
+			}
+			if (d > 0 && c >= lo + 1 + d &&
+			    q->p[c - d].nboots == 0 && !q->p[c - d].skipped &&
+			    !pool_has(q, c - d)) {
+				pool_add(q, c - d);
+				nsteps++;
+				break;
+			}
+		}
+	}
+	free(v);
+}
+
+/* One bisect on the pool: 0 with its rounds and outcome in br. */
+static int
+pool_bisect(struct pool *q, struct history *h, const struct bis_rule *r,
+    int devices, int k, struct bis_run *br, size_t *rounds, size_t *builds,
+    size_t *buildrounds)
+{
+	size_t i, j, share, give, guard, nnew;
+	double m;
+
+	memset(br, 0, sizeof(*br));
+	*rounds = *builds = *buildrounds = 0;
+	for (i = 0; i < q->n; i++) {
+		q->p[i].nboots = 0;
+		q->p[i].skipped = 0;
+		q->p[i].boots = q->v[i];
+	}
+	/* Every round adds a boot or a skip. */
+	for (guard = q->n * (q->lim + 1); guard > 0; guard--) {
+		if (bis_next(q->p, q->n, r, &br->next) != 0)
+			return (-1);
+		if (br->next.action == BIS_ACT_DONE)
+			return (0);
+		q->nsel = 0;
+		i = br->next.commit;
+		if ((i == 0 || i == q->n - 1) && devices >= 2) {
+			pool_add(q, 0);
+			pool_add(q, q->n - 1);
+		} else
+			pool_add(q, i);
+		if (q->nsel == 0)
+			return (-1);
+		/* Steps beside it once the endpoints are judged. */
+		if (k > 1 && br->next.ends.verdict == BIS_ENDS_DIFFER)
+			pool_steps(q, r, (size_t)k);
+		if (q->nsel > (size_t)devices)
+			q->nsel = (size_t)devices;
+		for (nnew = j = 0; j < q->nsel; j++)
+			nnew += q->p[q->sel[j]].nboots == 0;
+		*builds += nnew;
+		*buildrounds += nnew > 0;
+		for (j = 0; j < q->nsel; j++) {
+			i = q->sel[j];
+			share = (size_t)devices / q->nsel +
+			    (j < (size_t)devices % q->nsel);
+			for (give = 0; give < share &&
+			    q->p[i].nboots < q->lim && !q->p[i].skipped;
+			    give++) {
+				if (measure(h, i, &m) != 0) {
+					q->p[i].skipped = 1;
+					break;
+				}
+				q->v[i][q->p[i].nboots++] = m;
+				br->boots++;
+			}
+		}
+		(*rounds)++;
+	}
+	return (-1);
+}
+
+void
+bis_pool_simulate(const struct bis_rule *r, size_t runs, size_t n,
+    double effect, int devices, int k, uint64_t seed,
+    struct bis_pool_sim *out)
+{
+	struct history h;
+	struct bis_run br;
+	struct pool q;
+	size_t run, i, rounds, builds, buildrounds;
+
+	memset(out, 0, sizeof(*out));
+	if (n < 2 || devices < 1 || k < 1 || bis_rule_check(r) != NULL)
+		return;
+	memset(&h, 0, sizeof(h));
+	h.rng = seed;
+	h.skip = xcalloc(n, sizeof(*h.skip));
+	q.n = n;
+	q.lim = (size_t)(r->fixed > r->cap ? r->fixed : r->cap);
+	q.p = xcalloc(n, sizeof(*q.p));
+	q.v = xcalloc(n, sizeof(*q.v));
+	for (i = 0; i < n; i++)
+		q.v[i] = xcalloc(q.lim, sizeof(double));
+	q.sel = xcalloc((size_t)k + 3, sizeof(*q.sel));
+	for (run = 0; run < runs; run++) {
+		h.culprit = effect != 0 ?
+		    1 + (size_t)(splitmix64(&h.rng) % (n - 1)) : 0;
+		h.shift = r->dir == BIS_LOWER_WORSE ? -effect : effect;
+		if (pool_bisect(&q, &h, r, devices, k, &br, &rounds, &builds,
+		    &buildrounds) != 0)
+			continue;
+		out->runs++;
+		out->builds += builds;
+		out->buildrounds += buildrounds;
+		out->boots += br.boots;
+		out->rounds += rounds;
+		if (rounds > out->maxrounds)
+			out->maxrounds = rounds;
+		tally(&br.next, h.culprit, &out->right, &out->wrong,
+		    &out->noregr, &out->ambiguous);
+	}
+	for (i = 0; i < n; i++)
+		free(q.v[i]);
+	free(q.v);
+	free(q.p);
+	free(q.sel);
+	free(h.skip);
 }

@@ -97,7 +97,8 @@ camp_bootstrap(struct camp_result *r)
 	uint64_t st = r->o.seed;
 	size_t *pick;
 
-	if (B == 0)
+	/* Boots resampled would take the machines' spread for theirs. */
+	if (B == 0 || camp_nmach(c) > 1)
 		return;
 	for (g = 0; g < c->ncfg; g++)
 		if (c->cfg[g].nboots > maxb)

@@ -50,8 +50,70 @@ camp_free(struct camp *c)
 		free(c->cfg[i].name);
 	}
 	free(c->cfg);
+	for (i = 0; i < c->nmach; i++)
+		free(c->mach[i]);
+	free(c->mach);
 	free(c->id);
 	free(c);
+}
+
+size_t
+camp_machine(struct camp *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nmach; i++)
+		if (strcmp(c->mach[i], name) == 0)
+			return (i);
+	c->mach = xrealloc(c->mach, (c->nmach + 1) * sizeof(*c->mach));
+	c->mach[c->nmach] = xstrdup(name);
+	return (c->nmach++);
+}
+
+size_t
+camp_nmach(const struct camp *c)
+{
+	return (c->nmach > 0 ? c->nmach : 1);
+}
+
+const char *
+camp_mach_name(const struct camp *c, size_t i)
+{
+	return (i < c->nmach ? c->mach[i] : "-");
+}
+
+struct camp *
+camp_without_machine(const struct camp *c, size_t mach)
+{
+	const struct camp_boot *b;
+	struct camp_boot *nb;
+	struct camp *d = camp_new(c->id);
+	size_t i, j, k, m, g;
+
+	for (i = 0; i < c->nmach; i++)
+		camp_machine(d, c->mach[i]);
+	for (i = 0; i < c->ncfg; i++) {
+		/* Every configuration, even one left without boots. */
+		g = camp_config(d, c->cfg[i].name);
+		for (j = 0; j < c->cfg[i].nboots; j++) {
+			b = &c->cfg[i].boots[j];
+			if (b->mach == mach)
+				continue;
+			nb = camp_boot(d, g, b->boot, b->round);
+			nb->mach = b->mach;
+			for (k = 0; k < b->nlv; k++)
+				for (m = 0; m < b->lv[k].n; m++)
+					camp_add(nb, b->lv[k].jobs,
+					    b->lv[k].t[m]);
+			for (k = 0; k < b->nflags; k++)
+				camp_flag(nb, &b->flags[k]);
+		}
+	}
+	d->base = c->base;
+	d->rep_cost = c->rep_cost;
+	d->boot_cost = c->boot_cost;
+	d->auto_cap = c->auto_cap;
+	return (d);
 }
 
 int

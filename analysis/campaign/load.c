@@ -117,6 +117,38 @@ name_cmp(const void *a, const void *b)
 	return (strcmp(x->name, y->name));
 }
 
+/*
+ * The machine of a boot: campaign_machine, else host (meta, hostile: 1
+ * to CAMP_MACH_NAME_MAX characters of a name, letters, digits and
+ * "._:@+-"); a set with neither is no machine named.
+ */
+#define CAMP_MACH_NAME_MAX	64
+
+static int
+boot_machine(struct camp *c, struct camp_boot *b, const struct rs_set *s,
+    char *err, size_t errlen)
+{
+	const char *key = CAMP_KEY_MACHINE, *x;
+	size_t len;
+
+	if ((x = rs_meta_get(s, key)) == NULL) {
+		key = CAMP_KEY_HOST;
+		if ((x = rs_meta_get(s, key)) == NULL)
+			return (0);
+	}
+	len = strlen(x);
+	if (len == 0 || len > CAMP_MACH_NAME_MAX ||
+	    strspn(x, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789._:@+-") != len) {
+		set_err(err, errlen, "%s: meta %s: not a machine name (1 to "
+		    "%d letters, digits or ._:@+-)", s->path, key,
+		    CAMP_MACH_NAME_MAX);
+		return (-1);
+	}
+	b->mach = camp_machine(c, x);
+	return (0);
+}
+
 struct camp *
 camp_from_sets(const char *const *paths, size_t n, const char *baseline,
     char *err, size_t errlen)
@@ -170,6 +202,10 @@ camp_from_sets(const char *const *paths, size_t n, const char *baseline,
 			goto fail;
 		}
 		b->path = xstrdup(s->path);
+		if (boot_machine(c, b, s, err, errlen) != 0) {
+			rs_free(s);
+			goto fail;
+		}
 		boot_flags(b, s);
 		if (boot_kconfig(&c->cfg[k], b, s, err, errlen) != 0) {
 			rs_free(s);

@@ -16,7 +16,7 @@
 
 /* --- output ------------------------------------------------------------ */
 
-static const char *
+const char *
 camp_verdict_name(int v)
 {
 	switch (v) {
@@ -58,16 +58,110 @@ print_fig(FILE *fp, const char *what, const struct camp_fig *f)
 }
 
 static void
-print_per_boot(FILE *fp, const char *what, const struct camp_config *g,
-    const struct camp_fig *f)
+print_per_boot(FILE *fp, const char *what, const struct camp *c,
+    const struct camp_config *g, const struct camp_fig *f)
 {
-	size_t i;
+	double s, n;
+	size_t i, m;
 
 	fprintf(fp, "    %s per boot:", what);
 	for (i = 0; i < g->nboots; i++)
 		if (isfinite(f->boot[i]))
 			fprintf(fp, " %d:%.5g", g->boots[i].boot, f->boot[i]);
 	fputc('\n', fp);
+	if (camp_nmach(c) < 2)
+		return;
+	fprintf(fp, "    %s per machine:", what);
+	for (m = 0; m < camp_nmach(c); m++) {
+		for (s = n = 0, i = 0; i < g->nboots; i++)
+			if (isfinite(f->boot[i]) && g->boots[i].mach == m) {
+				s += f->boot[i];
+				n++;
+			}
+		if (n > 0)
+			fprintf(fp, " %s:%.5g (%g)", camp_mach_name(c, m),
+			    s / n, n);
+	}
+	fputc('\n', fp);
+}
+
+/* The machines' variance: "T3^2 0.12 between 3 machines" or why not. */
+static void
+print_var_machines(FILE *fp, const struct camp_var *vc)
+{
+	if (vc->nmach < 2)
+		return;
+	if (isfinite(vc->t3))
+		fprintf(fp, "      %zu machines, %.3g boots a machine: S3^2 "
+		    "%.4g, T3^2 %.4g between machines (raw %.4g)\n",
+		    vc->nmach, vc->n2, vc->s3, vc->t3, vc->t3_raw);
+	else
+		fprintf(fp, "      %zu machines, one boot a machine: the "
+		    "machines' variance and the boots' cannot be told "
+		    "apart\n", vc->nmach);
+}
+
+/* The machines named, and the verdicts without each. */
+static void
+print_machines(FILE *fp, const struct camp_result *r)
+{
+	const struct camp *c = r->c;
+	const struct camp_outlier *x;
+	const struct camp_row *row;
+	size_t i, g, j, m;
+	int k, v, w;
+
+	if (r->nmach < 2)
+		return;
+	fprintf(fp, "machines: %zu (", r->nmach);
+	for (m = 0; m < r->nmach; m++)
+		fprintf(fp, "%s%s", m ? ", " : "", camp_mach_name(c, m));
+	fprintf(fp, "): figures over machine means (df = machines - 1), "
+	    "comparisons within machine\n");
+	if (r->nmach < 3) {
+		fprintf(fp, "  2 machines: neither can be named the odd one "
+		    "(3 or more)\n");
+		return;
+	}
+	if (r->nout == 0) {
+		fprintf(fp, "  no machine sits apart from the pool (%d tests, "
+		    "%g%% false alarms over them)\n", r->ntested_mach,
+		    100 * CAMP_MACH_ALPHA);
+		return;
+	}
+	for (i = 0; i < r->nout; i++) {
+		x = &r->out[i];
+		fprintf(fp, "  machine %s sits apart: its %zu boots at T(%d) "
+		    "%+.3f%% from the others' (%+.4g, t %.3g, df %g, p %.3g "
+		    "<= %.3g: %g%% over %d tests)\n", camp_mach_name(c, x->mach),
+		    x->nboots, x->jobs, x->pct, x->offset, x->t, x->df, x->p,
+		    x->bound, 100 * CAMP_MACH_ALPHA, r->ntested_mach);
+		if (x->nreg_without < 0) {
+			fprintf(fp, "    without it: no analysis (too few "
+			    "boots left)\n");
+			continue;
+		}
+		fprintf(fp, "    verdict with it: %d regression%s in %zu tests; "
+		    "without it: %d in %d\n", r->nregressions,
+		    r->nregressions == 1 ? "" : "s", r->ntests,
+		    x->nreg_without, x->ntests_without);
+		for (g = 0; g < c->ncfg; g++)
+			for (j = 0; g != c->base && j < r->nlevels; j++)
+				for (k = 0; k < 2; k++) {
+					row = camp_row_at(r, g, j);
+					v = k ? row->dec.verdict :
+					    row->dtime.verdict;
+					w = x->verdict_without[(g * r->nlevels +
+					    j) * 2 + k];
+					if (v == w)
+						continue;
+					fprintf(fp, "    %s %s(%d): %s with it, "
+					    "%s without\n", c->cfg[g].name,
+					    k ? "EC" : "T", row->jobs,
+					    camp_verdict_name(v),
+					    camp_verdict_name(w));
+				}
+	}
 }
 
 void
@@ -133,8 +227,8 @@ print_cmp(FILE *fp, const char *what, const struct camp_cmp *m, int pct,
 		return;
 	}
 	if (isnan(m->diff)) {
-		fprintf(fp, "  %-8s no interval (fewer than 2 boots a side)\n",
-		    what);
+		fprintf(fp, "  %-8s no interval (%s)\n", what, m->blocked ?
+		    "no machine booted both" : "fewer than 2 boots a side");
 		return;
 	}
 	/* Times in percent of the baseline's, EC as a difference. */
@@ -151,6 +245,7 @@ print_cmp(FILE *fp, const char *what, const struct camp_cmp *m, int pct,
 	}
 	fprintf(fp, " ratio %.4g %s (%s)  bootstrap %s ratio %s", m->ratio,
 	    ival(b, sizeof(b), m->rlo, m->rhi, "%.4g"),
+	    m->blocked ? "within machine" :
 	    m->ratio_method == RATIO_FIELLER ? "Fieller" : "delta",
 	    isfinite(m->bdlo) && isfinite(m->bdhi) ? c : "-",
 	    ival(d, sizeof(d), m->brlo, m->brhi, "%.4g"));
@@ -196,15 +291,22 @@ camp_print(FILE *fp, const struct camp_result *r)
 	size_t i, j;
 
 	fprintf(fp, "campaign %s: %zu configurations, baseline %s; %g%% "
-	    "intervals over boots", c->id, c->ncfg, c->cfg[c->base].name,
-	    r->o.conf);
+	    "intervals over %s", c->id, c->ncfg, c->cfg[c->base].name,
+	    r->o.conf, r->nmach >= 2 ? "machines" : "boots");
 	if (r->looks > 1)
 		fprintf(fp, ", %.4g%% against the baseline (boots auto: "
 		    "%d looks)", r->cmp_conf, r->looks);
 	fputc('\n', fp);
-	fprintf(fp, "  (t on boot means, df = boots - 1; EC: Fieller on paired "
-	    "boot means; bootstrap: %u resamples of boots, then batches, "
-	    "seed %llu)\n", r->o.iter, (unsigned long long)r->o.seed);
+	if (r->nmach >= 2)
+		fprintf(fp, "  (t on machine means, df = machines - 1; "
+		    "against the baseline: within machine, value = "
+		    "configuration + machine + error, df = boots - machines "
+		    "- 1; no bootstrap)\n");
+	else
+		fprintf(fp, "  (t on boot means, df = boots - 1; EC: Fieller "
+		    "on paired boot means; bootstrap: %u resamples of boots, "
+		    "then batches, seed %llu)\n", r->o.iter,
+		    (unsigned long long)r->o.seed);
 	if (c->nskipped > 0)
 		fprintf(fp, "  %zu incomplete sets (interrupted boots) left "
 		    "out\n", c->nskipped);
@@ -242,12 +344,13 @@ camp_print(FILE *fp, const struct camp_result *r)
 				    100 * row->time.vc.share);
 			else
 				fprintf(fp, ", between-boot share -\n");
+			print_var_machines(fp, &row->time.vc);
 			snprintf(what, sizeof(what), "T(%d)", row->jobs);
-			print_per_boot(fp, what, g, &row->time);
+			print_per_boot(fp, what, c, g, &row->time);
 			if (row->ec.valid) {
 				snprintf(what, sizeof(what), "EC(%d)",
 				    row->jobs);
-				print_per_boot(fp, what, g, &row->ec);
+				print_per_boot(fp, what, c, g, &row->ec);
 			}
 		}
 		if (i == c->base)
@@ -272,6 +375,7 @@ camp_print(FILE *fp, const struct camp_result *r)
 		}
 	}
 	fputc('\n', fp);
+	print_machines(fp, r);
 	if (isfinite(c->rep_cost) && isfinite(c->boot_cost))
 		fprintf(fp, "cost: a boot %.4g s, a repetition (a batch at "
 		    "every level) %.4g s\n", c->boot_cost, c->rep_cost);
@@ -303,14 +407,28 @@ camp_print(FILE *fp, const struct camp_result *r)
 	fputc('\n', fp);
 }
 
+/* ", \"k\": v" for each of n keys. */
+static void
+json_nums(FILE *fp, const char *const *k, const double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		fprintf(fp, ", \"%s\": ", k[i]);
+		json_number(fp, v[i]);
+	}
+}
+
 static void
 json_fig(FILE *fp, const struct camp_config *g, const struct camp_fig *f,
     int var)
 {
 	static const char *const vk[] = { "batches_per_boot", "s1_sq",
-	    "s2_sq", "t2_sq", "t2_sq_raw", "between_share" };
+	    "s2_sq", "t2_sq", "t2_sq_raw", "between_share",
+	    "boots_per_machine", "s3_sq", "t3_sq", "t3_sq_raw" };
 	const double vv[] = { f->vc.n1, f->vc.s1, f->vc.s2, f->vc.t2,
-	    f->vc.t2_raw, f->vc.share };
+	    f->vc.t2_raw, f->vc.share, f->vc.n2, f->vc.s3, f->vc.t3,
+	    f->vc.t3_raw };
 	size_t i;
 	int first = 1;
 
@@ -324,7 +442,8 @@ json_fig(FILE *fp, const struct camp_config *g, const struct camp_fig *f,
 	json_number(fp, f->blo);
 	fprintf(fp, ", \"boot_hi\": ");
 	json_number(fp, f->bhi);
-	fprintf(fp, ", \"boots\": %zu, \"per_boot\": {", f->nboot);
+	fprintf(fp, ", \"boots\": %zu, \"machines\": %zu, \"per_boot\": {",
+	    f->nboot, f->nmach);
 	for (i = 0; i < g->nboots; i++) {
 		if (!isfinite(f->boot[i]))
 			continue;
@@ -333,10 +452,8 @@ json_fig(FILE *fp, const struct camp_config *g, const struct camp_fig *f,
 		first = 0;
 	}
 	fprintf(fp, "}");
-	for (i = 0; var && i < sizeof(vk) / sizeof(vk[0]); i++) {
-		fprintf(fp, ", \"%s\": ", vk[i]);
-		json_number(fp, vv[i]);
-	}
+	if (var)
+		json_nums(fp, vk, vv, sizeof(vk) / sizeof(vk[0]));
 	fprintf(fp, "}");
 }
 
@@ -356,6 +473,8 @@ json_cmp(FILE *fp, const struct camp_cmp *m, const char *invalid)
 		fprintf(fp, "%s\"%s\": ", i ? ", " : "", k[i]);
 		json_number(fp, v[i]);
 	}
+	fprintf(fp, ", \"within_machine\": %s, \"machines\": %zu",
+	    m->blocked ? "true" : "false", m->nmach);
 	fprintf(fp, ", \"ratio_method\": \"%s\", \"tested\": %s, "
 	    "\"verdict\": \"%s\", \"regression\": %s",
 	    m->ratio_method == RATIO_FIELLER ? "fieller" : "delta",
@@ -427,6 +546,65 @@ json_plan(FILE *fp, const struct camp_plan *p)
 	    p->n1, p->n2);
 	json_number(fp, p->cost);
 	fprintf(fp, "}");
+}
+
+/* The machines, their tests and those named, with the verdicts
+   without each (per configuration and level). */
+static void
+json_machines(FILE *fp, const struct camp_result *r)
+{
+	static const char *const k[] = { "offset", "pct", "t", "df", "p",
+	    "bound" };
+	const struct camp *c = r->c;
+	const struct camp_outlier *x;
+	double vals[6];
+	size_t i, g, j, m;
+
+	fprintf(fp, "{\"count\": %zu, \"names\": [", r->nmach);
+	for (m = 0; m < c->nmach; m++) {
+		fprintf(fp, "%s", m ? ", " : "");
+		json_string(fp, c->mach[m]);
+	}
+	fprintf(fp, "], \"alpha\": ");
+	json_number(fp, CAMP_MACH_ALPHA);
+	fprintf(fp, ", \"tests\": %d, \"apart\": [", r->ntested_mach);
+	for (i = 0; i < r->nout; i++) {
+		x = &r->out[i];
+		fprintf(fp, "%s{\"machine\": ", i ? ", " : "");
+		json_string(fp, camp_mach_name(c, x->mach));
+		fprintf(fp, ", \"jobs\": %d, \"boots\": %zu", x->jobs,
+		    x->nboots);
+		vals[0] = x->offset;
+		vals[1] = x->pct;
+		vals[2] = x->t;
+		vals[3] = x->df;
+		vals[4] = x->p;
+		vals[5] = x->bound;
+		json_nums(fp, k, vals, sizeof(k) / sizeof(k[0]));
+		fprintf(fp, ", \"regressions\": %d, \"without\": ",
+		    r->nregressions);
+		if (x->nreg_without < 0) {
+			fprintf(fp, "null}");
+			continue;
+		}
+		fprintf(fp, "{\"regressions\": %d, \"tests\": %d, "
+		    "\"invalid\": %d, \"verdicts\": [", x->nreg_without,
+		    x->ntests_without, x->ninvalid_without);
+		for (g = 0; g < c->ncfg; g++)
+			for (j = 0; g != c->base && j < r->nlevels; j++) {
+				fprintf(fp, "%s{\"configuration\": ",
+				    g == (c->base == 0) && j == 0 ? "" : ", ");
+				json_string(fp, c->cfg[g].name);
+				fprintf(fp, ", \"jobs\": %d, \"time\": \"%s\", "
+				    "\"ec\": \"%s\"}", r->levels[j],
+				    camp_verdict_name(x->verdict_without[(g *
+				    r->nlevels + j) * 2]),
+				    camp_verdict_name(x->verdict_without[(g *
+				    r->nlevels + j) * 2 + 1]));
+			}
+		fprintf(fp, "]}}");
+	}
+	fprintf(fp, "]}");
 }
 
 void
@@ -504,7 +682,9 @@ camp_json(FILE *fp, const struct camp_result *r)
 		}
 		fprintf(fp, "]}");
 	}
-	fprintf(fp, "],\n \"plan\": ");
+	fprintf(fp, "],\n \"machines\": ");
+	json_machines(fp, r);
+	fprintf(fp, ",\n \"plan\": ");
 	json_plan(fp, &r->plan);
 	fprintf(fp, ", \"target_pct\": ");
 	json_number(fp, r->o.target);

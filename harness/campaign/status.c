@@ -1,10 +1,18 @@
 /*
  * fsconc campaign status, and the head of campaign report: a
  * campaign's state as text and JSON, beside the statistics' output
- * (analysis/campaign/output.c), never in cli/.
+ * (analysis/campaign/output.c), never in cli/; the statistics it judges
+ * loaded from its boots' sets (campaign_stats).
  */
-#include <stdio.h>
+#include <sys/stat.h>
 
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/campaign.h"
 #include "harness/campaign.h"
 #include "common/util.h"
 
@@ -139,4 +147,54 @@ campaign_status_failed(FILE *fp, const struct campaign *c)
 			fprintf(fp, "); only its complete boots, if any, are "
 			    "judged above\n");
 		}
+}
+
+/* campaign report's and export's data: harness/campaign.h says. */
+struct camp *
+campaign_stats(const struct campaign *c, int *rc, char *why, size_t len)
+{
+	struct camp *cp;
+	struct stat st;
+	const char **paths;
+	const char *base = c->f.configs[c->f.baseline].boot.name;
+	char err[1024];
+	size_t k, n = 0;
+
+	paths = xcalloc(c->nslots + 1, sizeof(*paths));
+	for (k = 0; k < c->nslots; k++) {
+		if (!c->slots[k].done || c->slots[k].set == NULL ||
+		    strcmp(c->slots[k].set, "-") == 0)
+			continue;
+		/* A set deleted since: left out, said so. */
+		if (lstat(c->slots[k].set, &st) != 0) {
+			warnx("campaign %s: boot %d's set %s: %s: left out",
+			    c->id, c->slots[k].bootno, c->slots[k].set,
+			    strerror(errno));
+			continue;
+		}
+		paths[n++] = c->slots[k].set;
+	}
+	*rc = EXIT_OK;
+	cp = NULL;
+	if (n == 0)
+		snprintf(why, len, "no boot has a set yet");
+	else if ((cp = camp_from_sets(paths, n, NULL, err, sizeof(err))) ==
+	    NULL) {
+		snprintf(why, len, "%s", err);
+		*rc = EXIT_RUNTIME;
+	} else if (camp_set_base(cp, base) != 0) {
+		/* Its boots all failed, or none has finished yet. */
+		snprintf(why, len, "the baseline %s has no complete set%s",
+		    base, c->failed[c->f.baseline] != NULL ? " (failed)" : "");
+		if (c->failed[c->f.baseline] != NULL ||
+		    c->state != CAMPAIGN_OPEN)
+			*rc = EXIT_RUNTIME;
+		camp_free(cp);
+		cp = NULL;
+	}
+	/* Sets of boots auto from before they named its cap: the file's. */
+	if (cp != NULL && c->f.boots_auto && cp->auto_cap == 0)
+		cp->auto_cap = c->f.boots;
+	free(paths);
+	return (cp);
 }

@@ -143,7 +143,7 @@ echo "$rep" | grep -q '^endpoints: good [0-9]* boots, bad [0-9]* boots; bad - go
     ok "report: the endpoints' test, told apart" || not_ok "report: the endpoints' test, told apart" "$rep"
 echo "$rep" | grep -q "^6 .* skipped" && echo "$rep" | grep -q 'boots; [0-9]* s from start' &&
     ok "report: the skipped commit, boots and time" || not_ok "report: the skipped commit, boots and time" "$rep"
-js=$("$FSCONC" bisect report -R "$R" --id "$id" --json 2>&1)
+js=$("$FSCONC" bisect report -R "$R" --id "$id" --json 2>"$s/js.err")
 echo "$js" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["culprit"]["subject"]=="commit 6: the regression"; assert any(s["skipped"] for s in d["steps"]); assert all(len(s["boots"])>=2 for s in d["steps"] if not s["skipped"])' 2>"$s/py.err" &&
     ok "report --json: culprit, steps, boots" || not_ok "report --json: culprit, steps, boots" "$js $(cat "$s/py.err")"
 "$FSCONC" bisect report -R "$R" --id "$id" --html "$s/b.html" >/dev/null 2>&1 &&
@@ -373,7 +373,7 @@ echo "$rep" | grep -q '^outcome: no regression' && ! echo "$rep" | grep -q 'firs
     not_ok "a history without a regression: said so" "$rep $(tail -5 "$s/resume.out")"
 # Not "the same": not shown to differ in the 4 boots of the cap, and how
 # far from it.
-js=$("$FSCONC" bisect report -R "$R2" --id "$id2" --json 2>&1)
+js=$("$FSCONC" bisect report -R "$R2" --id "$id2" --json 2>"$s/js.err")
 echo "$rep" | grep -q '^endpoints: good 4 boots, bad 4 boots; bad - good .*, Welch p [0-9.e-]* > 0.005, a look.s level: not shown to differ at the cap$' &&
     echo "$js" | python3 -c 'import json,sys; e=json.load(sys.stdin)["endpoints"]; assert e["verdict"]=="not shown to differ at the cap" and e["p"]>e["alpha_look"]==0.005 and e["lo"]<=e["diff"]<=e["hi"]' 2>"$s/py.err" &&
     ok "report: no regression is 'not shown to differ at the cap', with the test's figures" ||

@@ -54,7 +54,6 @@ if ! [ -x "$py" ] || ! "$py" -c 'import scipy, numpy' 2>/dev/null; then
 	skip "campaign statistics against scipy" "/usr/bin/python3 with scipy and numpy is not installed (scripts/install-deps)"
 	exit 0
 fi
-res=$("$py" "$TOP/tests/e2e/campaign_scipy.py" "$tool" "$d" 2>&1)
 n=0 name= detail=
 flush() {
 	[ -n "$name" ] || return 0
@@ -64,18 +63,52 @@ flush() {
 	esac
 	n=$((n + 1)) name= detail=
 }
-while IFS= read -r l; do
-	case $l in
-	"ok "*|"not ok "*) flush; name=$l ;;
-	*) detail="$detail$l
+# pyref SCRIPT: its "ok WHAT" / "not ok WHAT" lines as checks; n of them.
+pyref() {
+	res=$("$py" "$TOP/tests/e2e/$1" "$tool" "$d" 2>&1)
+	n=0 name= detail=
+	while IFS= read -r l; do
+		case $l in
+		"ok "*|"not ok "*) flush; name=$l ;;
+		*) detail="$detail$l
 " ;;
-	esac
-done <<END
+		esac
+	done <<END
 $res
 END
-flush
+	flush
+}
+pyref campaign_scipy.py
 [ "$n" -eq 3 ] && ok "campaign_scipy.py checked 3 campaigns" ||
     not_ok "campaign_scipy.py checked 3 campaigns" "$res"
+
+# Boots on several machines (campaign_machines.py): the three-level
+# variance against the nested ANOVA's mean squares, the comparisons within
+# machine and the machine apart against statsmodels' OLS, a planted
+# machine named and a quiet pool where none is.
+if "$py" -c 'import statsmodels, pandas' 2>/dev/null; then
+	pyref campaign_machines.py
+	[ "$n" -eq 3 ] && ok "campaign_machines.py checked 3 campaigns" ||
+	    not_ok "campaign_machines.py checked 3 campaigns" "$res"
+else
+	skip "campaigns over machines against statsmodels" "/usr/bin/python3 with statsmodels and pandas is not installed (scripts/install-deps)"
+fi
+
+# Two machines: comparisons within machine, neither machine named.
+for c in A B; do
+	for m in m1 m2; do
+		for b in 1 2 3; do
+			printf '%s\t%s%s%d\t1\t%s\t%s\t%s\n' "$c" "$c" "$m" "$b" \
+			    "1$b" "$((5 + b))" "$m"
+		done
+	done
+done | sed 's/\tAm1/\t1/; s/\tAm2/\t2/; s/\tBm1/\t3/; s/\tBm2/\t4/' >"$d/two.tsv"
+out=$("$tool" -t 2 A 1 100 "$d/two.tsv" 2>&1)
+echo "$out" | grep -q '^machines: 2 (m1, m2): figures over machine means' &&
+    echo "$out" | grep -q 'neither can be named the odd one' &&
+    echo "$out" | grep -q '(within machine)' &&
+    ok "two machines: within-machine comparisons, neither named" ||
+    not_ok "two machines: within-machine comparisons, neither named" "$out"
 
 # A configuration much slower than the baseline: exit 3, as nightly.
 "$tool" 12 on 1 200 "$d/c1.tsv" >"$d/out" 2>&1

@@ -1,8 +1,9 @@
 /*
  * campaign_tsv [-t] [-c C1,C2] [-p TARGET] N BASELINE SEED RESAMPLES FILE:
  * a boot campaign read
- * from a TSV file (config, boot, batch, t1, tn; "-" for no value, "#"
- * comments) with tn the real time at jobs N, analysed by
+ * from a TSV file (config, boot, batch, t1, tn[, machine]; "-" for no
+ * value, "#" comments) with tn the real time at jobs N, the machine of
+ * the boot in an optional sixth column, analysed by
  * analysis/campaign/estimate.c; camp_json's object on stdout (-t: camp_print's
  * text; -c the costs of a repetition and of a boot, -p the plan's target
  * in percent).  Test-only, for tests/e2e/campaign_stats.sh; built by the
@@ -25,8 +26,8 @@ main(int argc, char **argv)
 	struct camp_result r;
 	struct camp_boot *b;
 	struct camp *c;
-	char line[512], cfg[128], t1[64], tn[64], e[256];
-	int text = 0, n, boot, batch, lineno = 0, rc, ch;
+	char line[512], cfg[128], t1[64], tn[64], mach[128], e[256];
+	int text = 0, n, boot, batch, lineno = 0, rc, ch, nf;
 	FILE *fp;
 
 	camp_opts_default(&o);
@@ -62,11 +63,14 @@ main(int argc, char **argv)
 		lineno++;
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
-		if (sscanf(line, "%127s %d %d %63s %63s", cfg, &boot, &batch,
-		    t1, tn) != 5)
-			errx(1, "%s:%d: want config boot batch t1 tn", argv[5],
-			    lineno);
+		nf = sscanf(line, "%127s %d %d %63s %63s %127s", cfg, &boot,
+		    &batch, t1, tn, mach);
+		if (nf != 5 && nf != 6)
+			errx(1, "%s:%d: want config boot batch t1 tn [machine]",
+			    argv[5], lineno);
 		b = camp_boot(c, camp_config(c, cfg), boot, 0);
+		if (nf == 6)
+			b->mach = camp_machine(c, mach);
 		if (strcmp(t1, "-") != 0)
 			camp_add(b, 1, strtod(t1, NULL));
 		if (strcmp(tn, "-") != 0)

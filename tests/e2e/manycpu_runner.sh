@@ -49,6 +49,46 @@ out=$(PATH="$work/fakebin:$PATH" FSCONC_CACHE="$work/cache" sh "$mc" --check 2>&
 [ $rc -eq 0 ] && echo "$out" | grep -q '^manycpu: 0.1-old,' &&
     ok "offline: the cached kernel is used" ||
     not_ok "offline: the cached kernel is used" "rc=$rc $out"
+
+# The kernel booted uncompressed (its PVH entry): unpacked once into the
+# cache, whole, and handed to QEMU; a payload that does not unpack
+# whole, or a file that is not a bzImage, leaves nothing and boots as
+# it is.  QEMU here is a script that keeps its arguments and fails.
+printf '#!/bin/sh\necho "$*" >"%s/qemu.args"\nexit 1\n' "$work" >fakebin/qemu
+chmod +x fakebin/qemu
+# unpacked CACHE: the -kernel QEMU was given, from a guest in CACHE.
+unpacked() {
+	rm -f "$work/qemu.args"
+	PATH="$work/fakebin:$PATH" QEMU=$work/fakebin/qemu FSCONC_CACHE=$1 \
+	    sh "$mc" --smp 2 --mem 512 -- true >/dev/null 2>&1
+	sed -n 's/.* -kernel \([^ ]*\) .*/\1/p' "$work/qemu.args" 2>/dev/null
+}
+k=cache/0.1-old
+rm -f "$k/vmlinux"	# as the real cache may have it
+got=$(unpacked "$work/cache")
+[ "$got" = "$work/$k/vmlinux" ] && [ -s "$k/vmlinux" ] &&
+    [ "$(od -A n -c -N 4 "$k/vmlinux" | tr -d ' ')" = 177ELF ] &&
+    [ -z "$(ls "$k" | grep '^vmlinux\.')" ] &&
+    ok "the kernel unpacked whole, booted at its PVH entry" ||
+    not_ok "the kernel unpacked whole, booted at its PVH entry" \
+    "-kernel $got; $(ls -l "$k")"
+# Its payload cut short (the header's length is kept).
+rm -f "$k/vmlinux"
+n=$(wc -c <"$k/vmlinuz")
+head -c $((n / 2)) "$k/vmlinuz" >"$k/cut" && mv "$k/cut" "$k/vmlinuz"
+got=$(unpacked "$work/cache")
+[ "$got" = "$work/$k/vmlinuz" ] && [ -z "$(ls "$k" | grep '^vmlinux')" ] &&
+    ok "a payload that does not unpack whole: nothing kept, the bzImage booted" ||
+    not_ok "a payload that does not unpack whole: nothing kept, the bzImage booted" \
+    "-kernel $got; $(ls -l "$k")"
+# Not a bzImage at all.
+head -c 4096 /dev/zero >"$k/vmlinuz"
+got=$(unpacked "$work/cache")
+[ "$got" = "$work/$k/vmlinuz" ] && [ -z "$(ls "$k" | grep '^vmlinux')" ] &&
+    ok "not a bzImage: nothing unpacked, booted as it is" ||
+    not_ok "not a bzImage: nothing unpacked, booted as it is" \
+    "-kernel $got; $(ls -l "$k")"
+
 # qemu_of DIR: the pids of qemu processes sharing DIR.
 qemu_of() { pgrep -f "path=$1,mount_tag=work"; }
 

@@ -68,7 +68,7 @@ echo "$out" | grep -q 'on CPU 600.00 -> 550.00 ms' && ok "why --scope all: every
     not_ok "why --scope all: every process" "$out"
 
 if [ -x /usr/bin/python3 ]; then
-	j=$("$FSCONC" why --json "$sh" 2>&1)
+	j=$("$FSCONC" why --json "$sh" 2>"$s/j.err")
 	r=$(printf '%s' "$j" | /usr/bin/python3 -c '
 import json, sys
 d = json.load(sys.stdin)

@@ -124,13 +124,13 @@ else
 		    "rc=$rc $o"
 	fi
 fi
-o=$("$FSCONC" limits --json -j 1 --disk "dir:$S/d" 2>&1); rc=$?
+o=$("$FSCONC" limits --json -j 1 --disk "dir:$S/d" 2>"$S/o.err"); rc=$?
 if [ $rc -eq 0 ] && echo "$o" | grep -q '"key": "syscall.null"' &&
     echo "$o" | grep -q '"devbw.raw.write".*null' &&
     /usr/bin/python3 -c 'import json, sys; json.loads(sys.argv[1])' "$o"; then
 	ok "limits --json on a dir: disk (raw skipped)"
 else
-	not_ok "limits --json on a dir: disk (raw skipped)" "rc=$rc $o"
+	not_ok "limits --json on a dir: disk (raw skipped)" "rc=$rc $o $(cat "$S/o.err")"
 fi
 
 # Nothing of ours left mounted or attached.

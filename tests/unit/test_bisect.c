@@ -603,6 +603,40 @@ test_sim_rates(void **state)
 	}
 }
 
+/*
+ * Bisects on a pool (bis_pool_simulate): one device is the serial bisect,
+ * a round a boot; more devices take fewer rounds; k steps a round fewer
+ * still on 8 devices, the culprit named as often; seeded.
+ */
+static void
+test_pool_sim(void **state)
+{
+	struct bis_rule r;
+	struct bis_pool_sim one, eight, kary, again;
+
+	(void)state;
+	bis_rule_default(&r);
+	bis_pool_simulate(&r, 60, 32, 3, 1, 1, 21, &one);
+	assert_int_equal(one.runs, 60);
+	assert_int_equal(one.rounds, one.boots);
+	assert_true(one.right >= 55);
+	bis_pool_simulate(&r, 60, 32, 3, 8, 1, 21, &eight);
+	bis_pool_simulate(&r, 60, 32, 3, 8, 4, 21, &kary);
+	assert_true(eight.rounds * 2 < one.rounds);
+	assert_true(kary.rounds < eight.rounds);
+	assert_true(eight.right >= 55 && kary.right >= 55);
+	assert_true(kary.wrong <= 2);
+	/* No commit beyond the cap, no round without a boot. */
+	assert_true(kary.boots <= 8 * kary.rounds);
+	assert_true(kary.boots >= kary.rounds);
+	bis_pool_simulate(&r, 60, 32, 3, 8, 4, 21, &again);
+	assert_memory_equal(&kary, &again, sizeof(kary));
+	/* No regression: none named. */
+	bis_pool_simulate(&r, 60, 32, 0, 8, 4, 22, &kary);
+	assert_true(kary.noregr >= 57);
+	assert_int_equal(kary.right, kary.noregr);
+}
+
 static void
 test_auto_stop(void **state)
 {
@@ -733,6 +767,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_next_replay),
 		cmocka_unit_test(test_next_undecided),
 		cmocka_unit_test(test_sim_rates),
+		cmocka_unit_test(test_pool_sim),
 		cmocka_unit_test(test_auto_stop),
 		cmocka_unit_test(test_auto_sim),
 		cmocka_unit_test(test_auto_false_alarm),
