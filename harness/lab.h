@@ -7,8 +7,8 @@
  *   conf.c   the campaign file's lava-* keys, the token file (root's
  *	      only), the job template and the words fsconc fills into it;
  *   api.c    LAVA's REST API (/api/v0.2/) through curl(1), an argv
- *	      under common/proc.h: the token only in a 0600 config file
- *	      curl reads, never on a command line or in a log; every
+ *	      under common/proc.h: the token handed to curl through a
+ *	      pipe, never on a command line, in a file or a log; every
  *	      answer bounded in time and size, read by a small JSON
  *	      reader;
  *   set.c    the result set a job printed in its log
@@ -99,11 +99,12 @@ char	*lab_job_name(size_t k, int bootno, const char *nonce);
 
 struct lab;
 /*
- * A client of conf's lab with token; timeout: each request's bound in
- * seconds.  NULL with err.
+ * A client of conf's lab with token (kept in memory only); work: the
+ * directory (made) it keeps its answers and jobs in; timeout: each
+ * request's bound in seconds.  NULL with err.
  */
 struct lab *lab_open(const struct lab_conf *, const char *token,
-	    double timeout, char *err, size_t errlen);
+	    const char *work, double timeout, char *err, size_t errlen);
 void	 lab_close(struct lab *);
 /* Why a request failed: the lab did not answer (retry later), or it
    answered no. */

@@ -433,8 +433,10 @@ campaign_lava_run(struct campaign *c)
 		}
 		free(t);
 	}
-	lab = lab_open(&c->f.lab, tok, hook_seconds("FSCONC_TEST_LAVA_REQUEST",
-	    LAVA_REQUEST), e, sizeof(e));
+	t = xasprintf("%s/lava", c->dir);
+	lab = lab_open(&c->f.lab, tok, t, hook_seconds(
+	    "FSCONC_TEST_LAVA_REQUEST", LAVA_REQUEST), e, sizeof(e));
+	free(t);
 	explicit_bzero(tok, sizeof(tok));
 	if (lab == NULL) {
 		campaign_say("%s", e);

@@ -2,9 +2,8 @@
  * fsconc lab: LAVA's REST API, /api/v0.2/ (harness/lab.h).  Each request
  * is curl(1) run from an argv (common/proc.h), not libcurl: fsconc's
  * binary also runs inside the lab's guests, which have no libcurl.  The
- * token reaches curl in a config file (mode 0600, in a 0700 directory
- * of the client's own, removed by lab_close), so it is on no command
- * line and in no log.  Every answer is bounded in time (the client's
+ * token reaches curl through a pipe, as its --config /dev/fd/N, so it is
+ * on no command line, in no file and in no log.  Every answer is bounded in time (the client's
  * timeout) and size, and read by the small JSON reader below: members
  * of the top object, strings and numbers only.
  */
@@ -26,24 +25,27 @@
 
 struct lab {
 	char		*url;
-	char		*dir;		/* the client's, 0700 */
-	char		*cfg;		/* curl's config: the token */
+	char		*dir;		/* the client's, 0700: answers, jobs */
+	char		 token[LAB_TOKEN_MAX + 1];
 	double		 timeout;
 };
 
 struct lab *
-lab_open(const struct lab_conf *c, const char *token, double timeout,
-    char *err, size_t errlen)
+lab_open(const struct lab_conf *c, const char *token, const char *work,
+    double timeout, char *err, size_t errlen)
 {
 	struct lab *l = xcalloc(1, sizeof(*l));
-	const char *tmp = getenv("TMPDIR");
-	char *text;
-	int fd;
 
 	l->url = xstrdup(c->url);
 	l->timeout = timeout;
-	l->dir = xasprintf("%s/fsconc-lab.XXXXXX", tmp != NULL && tmp[0] ==
-	    '/' ? tmp : "/tmp");
+	if (strlen(token) > LAB_TOKEN_MAX || mkdir_p(work, 0755) != 0) {
+		set_err(err, errlen, "%s: %s", work, strlen(token) >
+		    LAB_TOKEN_MAX ? "token too long" : strerror(errno));
+		lab_close(l);
+		return (NULL);
+	}
+	memcpy(l->token, token, strlen(token) + 1);
+	l->dir = xasprintf("%s/lab.XXXXXX", work);
 	if (mkdtemp(l->dir) == NULL) {
 		set_err(err, errlen, "%s: %s", l->dir, strerror(errno));
 		free(l->dir);
@@ -51,23 +53,6 @@ lab_open(const struct lab_conf *c, const char *token, double timeout,
 		lab_close(l);
 		return (NULL);
 	}
-	l->cfg = xasprintf("%s/curl.conf", l->dir);
-	/* The token is [A-Za-z0-9_-] (lab_token_read): nothing to quote. */
-	text = xasprintf("header = \"Authorization: Token %s\"\n", token);
-	fd = open(l->cfg, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-	    O_CLOEXEC, 0600);
-	if (fd == -1 || write_all(fd, text, strlen(text)) != 0) {
-		set_err(err, errlen, "%s: %s", l->cfg, strerror(errno));
-		explicit_bzero(text, strlen(text));
-		free(text);
-		if (fd != -1)
-			close(fd);
-		lab_close(l);
-		return (NULL);
-	}
-	close(fd);
-	explicit_bzero(text, strlen(text));
-	free(text);
 	return (l);
 }
 
@@ -78,8 +63,8 @@ lab_close(struct lab *l)
 
 	if (l == NULL)
 		return;
+	explicit_bzero(l->token, sizeof(l->token));
 	if (l->dir != NULL) {
-		unlink(l->cfg);
 		p = xasprintf("%s/answer", l->dir);
 		unlink(p);
 		free(p);
@@ -88,7 +73,6 @@ lab_close(struct lab *l)
 		free(p);
 		rmdir(l->dir);
 	}
-	free(l->cfg);
 	free(l->dir);
 	free(l->url);
 	free(l);
@@ -107,12 +91,37 @@ request(struct lab *l, const char *path, const char *form, off_t max,
 	struct proc_spec sp;
 	struct proc p;
 	char code[16] = "", why[256] = "", tmo[32], maxs[32], e[256];
-	char *out = xasprintf("%s/answer", l->dir), *url, *body;
-	char *argv[20];
-	int n = 0, st;
+	char *out = xasprintf("%s/answer", l->dir), *url, *body, *text;
+	char *argv[20], cfg[32];
+	int n = 0, st, pfd[2], keep[1];
 	unsigned long long c = 0;
 	const char *cp;
 
+	*len = 0;
+	*rv = LAB_DOWN;
+	/*
+	 * The token through a pipe (a few hundred bytes: the pipe holds
+	 * them): curl reads it as its config file, which no one else can.
+	 * The token is [A-Za-z0-9_-] (lab_token_read): nothing to quote.
+	 */
+	if (pipe(pfd) != 0) {
+		set_err(err, errlen, "pipe: %s", strerror(errno));
+		free(out);
+		return (NULL);
+	}
+	text = xasprintf("header = \"Authorization: Token %s\"\n", l->token);
+	st = write_all(pfd[1], text, strlen(text));
+	explicit_bzero(text, strlen(text));
+	free(text);
+	close(pfd[1]);
+	if (st != 0) {
+		set_err(err, errlen, "pipe: %s", strerror(errno));
+		close(pfd[0]);
+		free(out);
+		return (NULL);
+	}
+	snprintf(cfg, sizeof(cfg), "/dev/fd/%d", pfd[0]);
+	keep[0] = pfd[0];
 	url = xasprintf("%s%s", l->url, path);
 	snprintf(tmo, sizeof(tmo), "%.0f", l->timeout);
 	snprintf(maxs, sizeof(maxs), "%lld", (long long)max);
@@ -120,7 +129,7 @@ request(struct lab *l, const char *path, const char *form, off_t max,
 	argv[n++] = "curl";
 	argv[n++] = "-sS";
 	argv[n++] = "--config";
-	argv[n++] = l->cfg;
+	argv[n++] = cfg;
 	argv[n++] = "--max-time";
 	argv[n++] = tmo;
 	argv[n++] = "--max-filesize";
@@ -147,10 +156,12 @@ request(struct lab *l, const char *path, const char *form, off_t max,
 	sp.why = why;
 	sp.whylen = sizeof(why);
 	sp.timeout = l->timeout + 10;
-	*len = 0;
-	*rv = LAB_DOWN;
+	sp.keep = keep;
+	sp.nkeep = 1;
 	body = NULL;
-	if (proc_run(&sp, &p, e, sizeof(e)) != 0) {
+	st = proc_run(&sp, &p, e, sizeof(e));
+	close(pfd[0]);
+	if (st != 0) {
 		set_err(err, errlen, "%s: %s", l->url, e);
 		goto out;
 	}

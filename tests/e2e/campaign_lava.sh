@@ -162,6 +162,14 @@ j=$(journal "$d/r")
     ok "lava: controller killed, resumed: its jobs followed, none sent twice" ||
     not_ok "lava: controller killed, resumed: its jobs followed, none sent twice" \
     "rc=$rc $(cat "$d/submitted") $j $out"
+# The token went to curl through a pipe: no file of the killed
+# controller's holds it.
+if grep -rq "fake-token-$$" "$d/r" "${TMPDIR:-/tmp}"/fsconc-lab.* 2>/dev/null; then
+	not_ok "lava: the killed controller left the token in no file" \
+	    "$(grep -rl "fake-token-$$" "$d/r" "${TMPDIR:-/tmp}"/fsconc-lab.* 2>/dev/null)"
+else
+	ok "lava: the killed controller left the token in no file"
+fi
 fake_stop
 
 # --- stop: the controller cancels its jobs and ends ---------------------
