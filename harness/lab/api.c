@@ -3,9 +3,10 @@
  * is curl(1) run from an argv (common/proc.h), not libcurl: fsconc's
  * binary also runs inside the lab's guests, which have no libcurl.  The
  * token reaches curl through a pipe, as its --config /dev/fd/N, so it is
- * on no command line, in no file and in no log.  Every answer is bounded in time (the client's
- * timeout) and size, and read by the small JSON reader below: members
- * of the top object, strings and numbers only.
+ * on no command line, in no file and in no log.  Every answer is
+ * bounded in time (the client's timeout) and size, and read by the
+ * small JSON reader (json.c): members of the top object, strings and
+ * numbers only.
  */
 #include <sys/stat.h>
 
