@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "analysis/campaign.h"
+#include "harness/lab.h"
 #include "harness/reboot.h"
 #include "harness/run.h"
 
@@ -89,6 +90,7 @@ struct campaign_file {
 	size_t		 baseline;	/* index into configs */
 	struct reboot_how how;		/* method, command; setwords filled
 					   once the file is parsed */
+	struct lab_conf	 lab;		/* method lava: its lab */
 	enum md_os	 os;
 	/* What a built configuration's build runs (fsconc-campaign.5). */
 	char		*tree;		/* the configurations' default */
@@ -170,6 +172,11 @@ struct campaign_slot {
 	int		 bootno;	/* the campaign's boot that ran it */
 	int		 rc;		/* the run's exit status */
 	char		*set;		/* the run's set */
+	/* method lava: the job submitted for it and not yet ended. */
+	int		 pending;	/* its boot number; 0: none */
+	char		 nonce[LAB_NONCE_LEN + 1];
+	unsigned long long jobid;	/* 0: not known yet */
+	long long	 submitted;	/* when, seconds since the epoch */
 };
 
 enum campaign_state { CAMPAIGN_OPEN, CAMPAIGN_FINISHED, CAMPAIGN_STOPPED };
@@ -203,6 +210,9 @@ enum campaign_event_kind {
 	CAMPAIGN_EV_RESOLVED,	/* a built configuration's commit */
 	CAMPAIGN_EV_BUILD,	/* its build starts */
 	CAMPAIGN_EV_BUILT,	/* its build ended well */
+	CAMPAIGN_EV_SUBMIT,	/* method lava: a job about to be sent */
+	CAMPAIGN_EV_JOB,	/* its id in the lab */
+	CAMPAIGN_EV_LOST,	/* the lab failed it: not a boot */
 	CAMPAIGN_EV_NKINDS
 };
 

@@ -263,6 +263,8 @@ enum reboot_method {
 	REBOOT_GRUB,		/* Linux: grub-reboot ENTRY, systemctl reboot */
 	REBOOT_SYSTEMD_BOOT,	/* Linux: bootctl set-oneshot ENTRY, reboot */
 	REBOOT_COMMAND,		/* an argv that boots the machine (guests) */
+	REBOOT_LAVA,		/* a LAVA lab boots its devices
+				   (harness/lab.h): no ops here */
 	REBOOT_NMETHODS
 };
 /* The method's name in a job's file ("grub-reboot"); the method a name
@@ -320,6 +322,7 @@ struct reboot_boot_ops {
 	int	(*cancel)(const struct reboot_ctx *, char *err, size_t errlen);
 	int	 words;		/* the job's words reach the kernel */
 };
+/* NULL for REBOOT_LAVA: the lab boots, not this machine. */
 const struct reboot_boot_ops *reboot_boot_ops(enum reboot_method);
 /*
  * Room on the file system the method's one-shot is written to (GRUB's

@@ -50,7 +50,8 @@ struct campaign_event {
 	int		 rc;
 	int		 round;		/* early: the rounds done */
 	long long	 when;		/* seconds since the epoch */
-	const char	*bootid;
+	const char	*bootid;	/* submit: the nonce */
+	unsigned long long jobid;	/* job */
 	const char	*config;
 	const char	*text;
 	const char	*commit;	/* resolved */
@@ -78,6 +79,17 @@ char	*campaign_plan_text(const struct campaign_file *, const size_t *order,
 /* A wrong or interrupted boot of slot k's configuration: retried, or
    the configuration failed when it has had its retries. */
 int	 campaign_bad_boot(struct campaign *c, size_t k);
+
+/*
+ * method lava (lava.c): the controller, run by start and resume on a
+ * campaign loaded and open (the root's lock not held): one job a
+ * planned boot, at most lava-in-flight at once, followed until every
+ * slot is done or its configuration failed.  An exit status.
+ */
+int	 campaign_lava_run(struct campaign *c);
+/* --dry-run: the job each boot would submit, in plan order. */
+int	 campaign_lava_plan(const struct campaign_file *, const char *file,
+	    const size_t *order);
 
 /*
  * boots auto (auto.c): after the completed rounds before slot k (k =

@@ -45,7 +45,8 @@ remove_hook(struct campaign *c, const struct reboot_ctx *ctx)
 {
 	char e[PATH_MAX + 128];
 
-	if (reboot_hook_release(ctx, c->id, e, sizeof(e)) != 0)
+	if (c->f.how.method != REBOOT_LAVA && reboot_hook_release(ctx, c->id,
+	    e, sizeof(e)) != 0)
 		campaign_say("resume hook: %s", e);
 	if (reboot_active_clear(c->root, "campaign", c->id, e, sizeof(e)) !=
 	    0)
@@ -664,7 +665,7 @@ campaign_start(const char *file, const char *root, int dry_run,
 	char e[PATH_MAX + 128], *r = NULL, *bin = NULL, *text = NULL, *p;
 	char *name, *id, (*commits)[65] = NULL;
 	size_t len, *order, i;
-	int rc = EXIT_USAGE, v, mfd = -1;
+	int rc = EXIT_USAGE, v, mfd = -1, lava;
 
 	memset(&c, 0, sizeof(c));
 	if ((text = read_bounded(file, 0, CAMPAIGN_FILE_MAX, &len, e,
@@ -709,13 +710,20 @@ campaign_start(const char *file, const char *root, int dry_run,
 			free(bin);
 			bin = xstrdup("/usr/local/bin/fsconc");
 		}
-		p = xasprintf("%s/campaign/ID", r != NULL ? r : "ROOT");
-		campaign_file_targets(&f, p);
-		free(p);
-		rc = plan(&f, file, r, bin, order, os, commits);
+		if (f.how.method == REBOOT_LAVA)
+			rc = campaign_lava_plan(&f, file, order);
+		else {
+			p = xasprintf("%s/campaign/ID", r != NULL ? r : "ROOT");
+			campaign_file_targets(&f, p);
+			free(p);
+			rc = plan(&f, file, r, bin, order, os, commits);
+		}
 		goto out;
 	}
-	if (geteuid() != 0 && test_hook_env("FSCONC_TEST_HOOK_DIR") == NULL) {
+	/* The lab boots: nothing of this machine's boot is touched. */
+	lava = f.how.method == REBOOT_LAVA;
+	if (!lava && geteuid() != 0 &&
+	    test_hook_env("FSCONC_TEST_HOOK_DIR") == NULL) {
 		campaign_say("start: installing the resume hook and rebooting "
 		    "need root");
 		goto out;
@@ -730,28 +738,29 @@ campaign_start(const char *file, const char *root, int dry_run,
 	if ((r = campaign_abs_root(root, 1)) == NULL)
 		goto out;
 	/* A tmpfs would not survive the reboot: nothing would resume. */
-	if ((v = reboot_volatile_fs(r, e, sizeof(e))) != 0) {
+	if (!lava && (v = reboot_volatile_fs(r, e, sizeof(e))) != 0) {
 		campaign_say("-R %s: %s", r, v < 0 ? e : "a memory file system "
 		    "(tmpfs) does not survive a reboot: want a result root on "
 		    "disk");
 		goto out;
 	}
 	/* A full /boot or ESP: refused before anything is written. */
-	if (reboot_boot_room(f.how.method, e, sizeof(e)) != 0) {
+	if (!lava && reboot_boot_room(f.how.method, e, sizeof(e)) != 0) {
 		campaign_say("%s: %s", reboot_method_name(f.how.method), e);
 		goto out;
 	}
 	/* What is checked below stays so until the hook is in place. */
-	if ((mfd = machine_lock(os)) == -1 || campaign_lock(r, 1) != 0 ||
-	    campaign_active(r, &id) != 0)
+	if ((!lava && (mfd = machine_lock(os)) == -1) || campaign_lock(r,
+	    1) != 0 || campaign_active(r, &id) != 0)
 		goto out;
 	if (id != NULL) {
 		campaign_say("campaign %s is in progress under %s: \"fsconc "
-		    "campaign stop\" it first", id, r);
+		    "campaign %s\" it first", id, r, lava ? "resume\" or "
+		    "\"fsconc campaign stop" : "stop");
 		free(id);
 		goto out;
 	}
-	if ((id = reboot_hook_id(os)) != NULL) {
+	if (!lava && (id = reboot_hook_id(os)) != NULL) {
 		campaign_say("a campaign's resume hook is installed (%s, "
 		    "campaign %s): \"fsconc campaign stop\" it first",
 		    reboot_hook_path(os), id[0] != '\0' ? id : "unknown");
@@ -800,6 +809,13 @@ campaign_start(const char *file, const char *root, int dry_run,
 			goto out;
 	if (reboot_active_set(r, "campaign", c.id, e, sizeof(e)) != 0) {
 		campaign_say("%s", e);
+		goto out;
+	}
+	if (lava) {
+		campaign_say("%s: %zu jobs planned under %s", c.id, c.nslots,
+		    c.dir);
+		reboot_unlock();
+		rc = campaign_lava_run(&c);
 		goto out;
 	}
 	if (reboot_hook_install(&ctx, bin, "campaign", r, c.id, e,
@@ -1057,6 +1073,12 @@ campaign_resume(const char *root, const char *id)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	/* The lab's jobs followed again by id or name, never resent. */
+	if (c.f.how.method == REBOOT_LAVA) {
+		reboot_unlock();
+		rc = campaign_lava_run(&c);
+		goto out;
+	}
 	if (builds_left(&c)) {
 		/* A power cut, a panic or a kill during the builds. */
 		reboot_unlock();
@@ -1141,7 +1163,7 @@ campaign_stop(const char *root, const char *id)
 		}
 		/* A one-shot not yet taken: the default boots again. */
 		ops = reboot_boot_ops(c.f.how.method);
-		if (ops->cancel(&ctx, e, sizeof(e)) != 0) {
+		if (ops != NULL && ops->cancel(&ctx, e, sizeof(e)) != 0) {
 			campaign_say("%s: %s",
 			    reboot_method_name(c.f.how.method), e);
 			rc = EXIT_RUNTIME;

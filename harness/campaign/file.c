@@ -263,10 +263,14 @@ global_key(struct campaign_parser *p, char **w, size_t nw)
 	struct campaign_file *f = p->f;
 	char buf[128];
 	const char *why;
+	char msg[512];
 	uint64_t v;
 	size_t i;
 	int m;
 
+	/* method lava's keys are the lab's (harness/lab.h). */
+	if ((m = lab_conf_key(&f->lab, w, nw, msg, sizeof(msg))) <= 0)
+		return (m < 0 ? fail(p, "%s", msg) : 0);
 	if (strcmp(w[0], "run") == 0) {
 		if (nw < 2)
 			return (fail(p, "run: want run options"));
@@ -326,7 +330,8 @@ global_key(struct campaign_parser *p, char **w, size_t nw)
 			return (fail(p, "method: want one method, once"));
 		if ((m = reboot_method_parse(w[1])) < 0)
 			return (fail(p, "method %s: want nextboot, kexec, "
-			    "grub-reboot, systemd-boot or command", w[1]));
+			    "grub-reboot, systemd-boot, command or lava",
+			    w[1]));
 		f->how.method = (enum reboot_method)m;
 		return (0);
 	}
@@ -579,6 +584,15 @@ config_check(struct campaign_parser *p, struct campaign_config *c,
 	    f->how.method == REBOOT_SYSTEMD_BOOT;
 
 	p->line = c->line;
+	/* The lab boots: its kernel is a word of the job (@KERNEL@). */
+	if (f->how.method == REBOOT_LAVA) {
+		if (c->boot.entry != NULL || c->boot.initrd != NULL ||
+		    c->boot.nbootopts > 0 || c->boot.release != NULL)
+			return (fail(p, "config %s: method lava takes kernel "
+			    "only (the job template says how it boots)",
+			    c->boot.name));
+		return (0);
+	}
 	if (needs_entry && c->boot.entry == NULL)
 		return (fail(p, "config %s: no entry (method %s boots a "
 		    "boot-loader entry: entry ID)", c->boot.name,
@@ -646,7 +660,7 @@ finish(struct campaign_parser *p, int check_host)
 {
 	struct campaign_file *f = p->f;
 	struct run_config rc;
-	char err[256];
+	char err[512];
 	size_t i, j, n;
 
 	p->line = 0;
@@ -661,13 +675,25 @@ finish(struct campaign_parser *p, int check_host)
 		f->how.method = f->os == MD_OS_FREEBSD ? REBOOT_NEXTBOOT :
 		    REBOOT_KEXEC;
 	if ((f->how.method == REBOOT_NEXTBOOT) != (f->os == MD_OS_FREEBSD) &&
-	    f->how.method != REBOOT_COMMAND)
+	    f->how.method != REBOOT_COMMAND && f->how.method != REBOOT_LAVA)
 		return (fail(p, "method %s: not a %s boot method",
 		    reboot_method_name(f->how.method), f->os == MD_OS_FREEBSD ?
 		    "FreeBSD" : "Linux"));
 	if ((f->how.method == REBOOT_COMMAND) != (f->how.command != NULL))
 		return (fail(p, f->how.command != NULL ? "command: only with "
 		    "method command" : "method command: no command"));
+	if (f->how.method != REBOOT_LAVA && (f->lab.url != NULL ||
+	    f->lab.token_file != NULL || f->lab.template != NULL ||
+	    f->lab.device_type != NULL || f->lab.ntags > 0 ||
+	    f->lab.seen_in_flight))
+		return (fail(p, "lava-*: only with method lava"));
+	if (f->how.method == REBOOT_LAVA) {
+		if (lab_conf_finish(&f->lab, check_host, err,
+		    sizeof(err)) != 0)
+			return (fail(p, "%s", err));
+		if (f->lab.in_flight == 0)
+			f->lab.in_flight = 1;
+	}
 	for (i = 0; i < f->nconfigs; i++)
 		if (config_check(p, &f->configs[i], check_host) != 0)
 			return (-1);
@@ -905,7 +931,8 @@ campaign_file_parse(const char *text, size_t len, const char *name,
 			goto out;
 		if (r > 0) {
 			if (key_in(w[0], p->cur == NULL ? config_keys :
-			    global_keys))
+			    global_keys) || (p->cur != NULL &&
+			    lab_key_is(w[0])))
 				fail(p, "%s: %s", w[0], p->cur == NULL ?
 				    "belongs in a configuration (after config "
 				    "NAME)" : "campaign-wide: put it before "
@@ -957,5 +984,6 @@ campaign_file_free(struct campaign_file *f)
 	free_words(f->run_argv, f->nrun);
 	free_words(f->how.command, f->how.ncommand);
 	free(f->how.setwords);
+	lab_conf_free(&f->lab);
 	memset(f, 0, sizeof(*f));
 }

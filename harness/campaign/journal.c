@@ -31,14 +31,23 @@
  *                                      .config's hash and its image's
  *                                      release ("-": none known)
  *     finish EPOCH | stop EPOCH        over
+ *   method lava (harness/campaign/lava.c), jobs in flight at once:
+ *     submit K BOOTNO NONCE EPOCH      slot K's job about to be sent,
+ *                                      named fsconc-K-BOOTNO-NONCE
+ *     job K BOOTNO JOBID               the lab's id for it
+ *     lost K BOOTNO REASON...          the lab failed it (Incomplete,
+ *                                      Canceled, a set refused): not
+ *                                      a boot; retried
+ *     done K BOOTNO 0 SET              its set fetched and checked
  * and ROOT/campaign/active names the campaign in progress.  Numbers are
  * decimal digits; BOOTID and CONFIG one word; a line at most
  * REBOOT_LINE_MAX bytes, with no control byte.  Replayed (campaign_replay), a
- * schedule's BOOTNO is the campaign's next boot and its slot not done;
- * boot, wrong, run, done and interrupted name the last schedule's slot
- * and boot; a slot is done once; a configuration is resolved once,
- * built after its build and before any boot, and booted only once its
- * kernel is built.  A line that breaks a rule refuses the
+ * schedule's or submit's BOOTNO is the campaign's next boot and its slot
+ * neither done nor in flight; boot, wrong, run, done and interrupted
+ * name the last schedule's slot and boot, job, lost and done a slot's
+ * job in flight; a slot is done once; a configuration is resolved
+ * once, built after its build and before any boot, and booted only
+ * once its kernel is built.  A line that breaks a rule refuses the
  * campaign (campaign_load), and campaign_write never writes one.  A last line
  * without its newline is an append a power cut left torn: its action
  * was never taken (the event is written first), so it is left out, and
@@ -256,7 +265,7 @@ load_plan(struct campaign *c, const char *text, size_t len)
  * field's role names the member of struct campaign_event it fills.
  */
 enum { R_CONFIG = 1, R_SLOT, R_BOOTNO, R_BOOTID, R_RC, R_WHEN, R_ROUND,
-	R_TEXT, R_COMMIT, R_SECS, R_HASH, R_RELEASE };
+	R_TEXT, R_COMMIT, R_SECS, R_HASH, R_RELEASE, R_JOBID };
 #define F_CONFIG { REBOOT_WORD, 1, CAMPAIGN_NAME_MAX, R_CONFIG }
 #define F_SLOT	{ REBOOT_NUM, 1, CAMPAIGN_SLOTS_MAX, R_SLOT }, \
 		{ REBOOT_NUM, 1, INT_MAX, R_BOOTNO }
@@ -286,6 +295,11 @@ static const struct reboot_event_type event_types[CAMPAIGN_EV_NKINDS] = {
 	[CAMPAIGN_EV_BUILT] = { "built", { F_CONFIG,
 	    { REBOOT_NUM, 0, LLONG_MAX, R_SECS }, { REBOOT_WORD, 1, 64,
 	    R_HASH }, { REBOOT_WORD, 1, 255, R_RELEASE } } },
+	[CAMPAIGN_EV_SUBMIT] = { "submit", { F_SLOT, { REBOOT_WORD,
+	    LAB_NONCE_LEN, LAB_NONCE_LEN, R_BOOTID }, F_WHEN } },
+	[CAMPAIGN_EV_JOB] = { "job", { F_SLOT, { REBOOT_NUM, 1, 1ULL << 53,
+	    R_JOBID } } },
+	[CAMPAIGN_EV_LOST] = { "lost", { F_SLOT, F_TEXT } },
 };
 
 static int	 check_event(const void *, const struct reboot_event *, char *,
@@ -347,6 +361,9 @@ to_reboot(const struct campaign_event *ev, struct reboot_event *r)
 		case R_RELEASE:
 			r->f[i].s = ev->release != NULL ? ev->release : "-";
 			break;
+		case R_JOBID:
+			r->f[i].n = ev->jobid;
+			break;
 		}
 }
 
@@ -396,6 +413,9 @@ from_reboot(const struct reboot_event *r, struct campaign_event *ev)
 			break;
 		case R_RELEASE:
 			ev->release = r->f[i].s;
+			break;
+		case R_JOBID:
+			ev->jobid = r->f[i].n;
 			break;
 		}
 }
@@ -486,7 +506,18 @@ replay_check(const struct campaign *c, const struct campaign_event *ev,
 			return (-1);
 		}
 		s = &c->slots[ev->slot - 1];
-		if (ev->kind == CAMPAIGN_EV_SCHEDULE) {
+		if ((ev->kind == CAMPAIGN_EV_SUBMIT || ev->kind ==
+		    CAMPAIGN_EV_JOB || ev->kind == CAMPAIGN_EV_LOST) !=
+		    (c->f.how.method == REBOOT_LAVA) && ev->kind !=
+		    CAMPAIGN_EV_DONE) {
+			set_err(err, errlen, "%s: %s",
+			    event_types[ev->kind].word, c->f.how.method ==
+			    REBOOT_LAVA ? "not an event of method lava" :
+			    "only for method lava");
+			return (-1);
+		}
+		if (ev->kind == CAMPAIGN_EV_SCHEDULE || ev->kind ==
+		    CAMPAIGN_EV_SUBMIT) {
 			if (ev->bootno != c->nboots + 1) {
 				set_err(err, errlen, "boot %d scheduled after "
 				    "boot %d", ev->bootno, c->nboots);
@@ -495,6 +526,25 @@ replay_check(const struct campaign *c, const struct campaign_event *ev,
 			if (s->done) {
 				set_err(err, errlen, "slot %zu scheduled, "
 				    "already done", ev->slot);
+				return (-1);
+			}
+			if (s->pending != 0) {
+				set_err(err, errlen, "slot %zu submitted, its "
+				    "job %d in flight", ev->slot, s->pending);
+				return (-1);
+			}
+		} else if (c->f.how.method == REBOOT_LAVA) {
+			if (s->pending == 0 || ev->bootno != s->pending ||
+			    (ev->kind != CAMPAIGN_EV_JOB && ev->kind !=
+			    CAMPAIGN_EV_LOST && ev->kind != CAMPAIGN_EV_DONE)) {
+				set_err(err, errlen, "slot %zu boot %d: %s of "
+				    "no job in flight", ev->slot, ev->bootno,
+				    event_types[ev->kind].word);
+				return (-1);
+			}
+			if (ev->kind == CAMPAIGN_EV_JOB && s->jobid != 0) {
+				set_err(err, errlen, "slot %zu boot %d: a "
+				    "second job id", ev->slot, ev->bootno);
 				return (-1);
 			}
 		} else if (c->nboots == 0 || ev->slot - 1 != c->last_slot ||
@@ -609,11 +659,25 @@ apply(struct campaign *c, const struct campaign_event *ev)
 		    ev->bootid);
 		c->last_when = ev->when;
 		break;
+	case CAMPAIGN_EV_SUBMIT:
+		c->nboots++;
+		s->attempts++;
+		s->pending = ev->bootno;
+		snprintf(s->nonce, sizeof(s->nonce), "%s", ev->bootid);
+		s->jobid = 0;
+		s->submitted = ev->when;
+		break;
+	case CAMPAIGN_EV_JOB:
+		s->jobid = ev->jobid;
+		break;
 	case CAMPAIGN_EV_WRONG:
 	case CAMPAIGN_EV_INTERRUPTED:
+	case CAMPAIGN_EV_LOST:
 		c->bad[s->config]++;
+		s->pending = 0;
 		break;
 	case CAMPAIGN_EV_DONE:
+		s->pending = 0;
 		s->done = 1;
 		s->rc = ev->rc;
 		s->bootno = ev->bootno;

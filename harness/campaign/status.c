@@ -32,6 +32,9 @@ campaign_slot_status(const struct campaign *c, size_t k)
 	if (c->state == CAMPAIGN_OPEN && c->last_slot == k &&
 	    c->last == CAMPAIGN_EV_SCHEDULE)
 		return ("booting");
+	/* method lava: a job of it in flight, its id known or not yet. */
+	if (c->state == CAMPAIGN_OPEN && s->pending != 0)
+		return (s->jobid != 0 ? "in the lab" : "submitted");
 	return (c->state == CAMPAIGN_OPEN ? "pending" : "not run");
 }
 

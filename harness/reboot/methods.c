@@ -25,6 +25,7 @@ static const char *const method_names[] = {
 	[REBOOT_GRUB] = "grub-reboot",
 	[REBOOT_SYSTEMD_BOOT] = "systemd-boot",
 	[REBOOT_COMMAND] = "command",
+	[REBOOT_LAVA] = "lava",
 };
 
 const char *

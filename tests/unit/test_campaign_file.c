@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sys/stat.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 
 #include "harness/run.h"
 #include "harness/campaign.h"
+#include "harness/lab.h"
 #include "common/util.h"
 #include "unit_main.h"
 
@@ -544,6 +547,173 @@ test_per_key(void **state)
 	assert_false(campaign_key_is_config("run"));
 }
 
+/* method lava: the lab's keys (harness/lab.h), each refusal named. */
+#define LAVA_HEAD	LINUX_HEAD "method lava\n" \
+	"lava-url http://127.0.0.1:8941\n" \
+	"lava-token-file /etc/fsconc/lava.token\nlava-template /t/job.yaml\n"
+#define LAVA_A		"config A\n\tkernel file:///srv/bzImage-a\n"
+
+static void
+test_lava(void **state)
+{
+	const enum md_os L = MD_OS_LINUX;
+	struct campaign_file f;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(parse(LAVA_HEAD "lava-device-type qemu\n"
+	    "lava-in-flight 2\n" LAVA_A "config B\n", &f, err), 0);
+	assert_int_equal(f.how.method, REBOOT_LAVA);
+	assert_string_equal(f.lab.url, "http://127.0.0.1:8941");
+	assert_string_equal(f.lab.device_type, "qemu");
+	assert_int_equal(f.lab.in_flight, 2);
+	assert_string_equal(f.configs[0].boot.kernel, "file:///srv/bzImage-a");
+	campaign_file_free(&f);
+	assert_int_equal(parse(LAVA_HEAD "lava-tags fast x86\n" LAVA_A, &f,
+	    err), 0);
+	assert_int_equal(f.lab.ntags, 2);
+	assert_int_equal(f.lab.in_flight, 1);
+	campaign_file_free(&f);
+	/* The URL: http or https only. */
+	refused(LINUX_HEAD "method lava\nlava-url ftp://lab/\n", L,
+	    "want an http:// or https:// URL");
+	refused(LINUX_HEAD "method lava\nlava-url file:///etc/passwd\n", L,
+	    "want an http:// or https:// URL");
+	refused(LINUX_HEAD "method lava\nlava-url http://user@lab/\n", L,
+	    "no user, query or fragment");
+	refused(LINUX_HEAD "method lava\nlava-url http:///x\n", L,
+	    "no user, query or fragment");
+	refused(LINUX_HEAD "method lava\nlava-url http://lab/$(id)\n", L,
+	    "lava-url 'http://lab/$(id)'");
+	/* The token: a file's path, never the token itself. */
+	refused(LINUX_HEAD "method lava\nlava-token-file token\n", L,
+	    "want an absolute path");
+	refused(LINUX_HEAD "method lava\nlava-token-file /a /b\n", L,
+	    "want one word");
+	refused(LINUX_HEAD "method lava\nlava-template job.yaml\n", L,
+	    "want an absolute path");
+	refused(LINUX_HEAD "method lava\nlava-device-type qemu;reboot\n", L,
+	    "lava-device-type 'qemu;reboot'");
+	refused(LINUX_HEAD "method lava\nlava-tags a `b`\n", L,
+	    "lava-tags '`b`'");
+	refused(LINUX_HEAD "method lava\nlava-tags\n", L, "want 1 to 16 tags");
+	refused(LINUX_HEAD "method lava\nlava-in-flight 0\n", L,
+	    "lava-in-flight 0");
+	refused(LINUX_HEAD "method lava\nlava-in-flight 257\n", L,
+	    "lava-in-flight 257");
+	refused(LINUX_HEAD "method lava\nlava-in-flight 1\nlava-in-flight 2\n",
+	    L, "once");
+	refused(LINUX_HEAD "method lava\nlava-url http://a\n"
+	    "lava-url http://b\n", L, "given twice");
+	/* What a lab needs, and lab keys without one. */
+	refused(LAVA_HEAD LAVA_A, L, "want lava-device-type or lava-tags");
+	refused(LINUX_HEAD "method lava\nlava-device-type qemu\n" LAVA_A, L,
+	    "want lava-url, lava-token-file and lava-template");
+	refused(LINUX_HEAD "lava-url http://lab\n" LINUX_B, L,
+	    "only with method lava");
+	refused(LAVA_HEAD "lava-device-type qemu\n" LAVA_A "\tlava-tags x\n", L,
+	    "campaign-wide");
+	refused(LAVA_HEAD "lava-device-type qemu\nconfig A\n\tkernel "
+	    "/k;reboot\n", L, "kernel '/k;reboot'");
+	refused(LAVA_HEAD "lava-device-type qemu\nconfig A\n\tcmdline "
+	    "quiet\n", L, "method lava takes kernel only");
+	refused(LAVA_HEAD "lava-device-type qemu\nconfig A\n\tinitrd "
+	    "/i\n", L, "method lava takes kernel only");
+}
+
+/* path holds text, mode. */
+static void
+put(const char *path, const char *text, mode_t mode)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+/* The token file only root reads; the template's placeholders. */
+static void
+test_lava_host(void **state)
+{
+	struct campaign_file f;
+	struct lab_fill fill;
+	char dir[] = "/tmp/test_lava.XXXXXX", err[512], *text, *tok, *tmpl;
+	char *job, *lnk, tb[LAB_TOKEN_MAX + 1];
+	char *args[] = { "-w", "memcpy", "-j", "1", "--label", "A", NULL };
+	char *bad_args[] = { "-w", "memcpy;reboot", NULL };
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	tok = xasprintf("%s/token", dir);
+	tmpl = xasprintf("%s/job.yaml", dir);
+	lnk = xasprintf("%s/link", dir);
+	text = xasprintf(LINUX_HEAD "method lava\nlava-url https://lab.example"
+	    "/\nlava-token-file %s\nlava-template %s\nlava-device-type qemu\n"
+	    LAVA_A, tok, tmpl);
+	put(tmpl, "device_type: @DEVICE_TYPE@\njob_name: \"@NAME@\"\n"
+	    "args: \"@ARGS@\"\nkernel: @KERNEL@ mail: a@b\n", 0644);
+	put(tok, "0123456789abcdef\n", 0644);
+	assert_int_equal(campaign_file_parse(text, strlen(text), "t",
+	    MD_OS_LINUX, 1, &f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "readable or writable by others"));
+	assert_int_equal(chmod(tok, 0600), 0);
+	if (geteuid() == 0) {
+		assert_int_equal(campaign_file_parse(text, strlen(text), "t",
+		    MD_OS_LINUX, 1, &f, err, sizeof(err)), 0);
+		assert_string_equal(f.lab.url, "https://lab.example");
+		campaign_file_free(&f);
+		assert_int_equal(chown(tok, 65534, 0), 0);
+	}
+	assert_int_equal(campaign_file_parse(text, strlen(text), "t",
+	    MD_OS_LINUX, 1, &f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not root's"));
+	assert_int_equal(symlink(tok, lnk), 0);
+	assert_int_equal(lab_token_read(lnk, tb, sizeof(tb), err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "a symbolic link"));
+	/* The template: fsconc's placeholders, and nothing else of the kind. */
+	memset(&f, 0, sizeof(f));
+	f.lab.template = tmpl;
+	f.lab.device_type = "qemu";
+	assert_non_null(job = lab_template_read(&f.lab, err, sizeof(err)));
+	fill.name = "fsconc-1-1-00ff";
+	fill.config = "A";
+	fill.kernel = "file:///k";
+	fill.args = args;
+	free(text);
+	assert_non_null(text = lab_job_text(&f.lab, job, &fill, err,
+	    sizeof(err)));
+	assert_string_equal(text, "device_type: qemu\njob_name: "
+	    "\"fsconc-1-1-00ff\"\nargs: \"-w memcpy -j 1 --label A\"\n"
+	    "kernel: file:///k mail: a@b\n");
+	free(text);
+	/* A word with a shell metacharacter: no job, the word named. */
+	fill.args = bad_args;
+	assert_null(lab_job_text(&f.lab, job, &fill, err, sizeof(err)));
+	assert_non_null(strstr(err, "run option 'memcpy;reboot'"));
+	fill.args = args;
+	fill.name = "a$(reboot)";
+	assert_null(lab_job_text(&f.lab, job, &fill, err, sizeof(err)));
+	assert_non_null(strstr(err, "name 'a$(reboot)'"));
+	free(job);
+	put(tmpl, "job_name: @NAME@\n", 0644);
+	assert_null(lab_template_read(&f.lab, err, sizeof(err)));
+	assert_non_null(strstr(err, "want @NAME@"));
+	put(tmpl, "# @WORDS@ in a comment\njob_name: @NAME@ @ARGS@ "
+	    "@DEVICE_TYPE@ @SECRET@\n", 0644);
+	assert_null(lab_template_read(&f.lab, err, sizeof(err)));
+	assert_non_null(strstr(err, "@SECRET@: not a placeholder"));
+	unlink(lnk);
+	unlink(tok);
+	unlink(tmpl);
+	rmdir(dir);
+	free(lnk);
+	free(tok);
+	free(tmpl);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -559,6 +729,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_plan_order),
 		cmocka_unit_test(test_name_bound),
 		cmocka_unit_test(test_per_key),
+		cmocka_unit_test(test_lava),
+		cmocka_unit_test(test_lava_host),
 #ifdef __linux__
 		cmocka_unit_test(test_image_release),
 #endif

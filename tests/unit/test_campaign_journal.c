@@ -3,7 +3,8 @@
  * read back, and its replay into a campaign's state (campaign_load) on a
  * scratch result root: a normal campaign, a last line a power cut left
  * torn, and hostile lines (overlong, control bytes, no such event, boot
- * numbers out of order, a slot done twice), each with its outcome.
+ * numbers out of order, a slot done twice), each with its outcome;
+ * method lava's jobs in flight.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -425,6 +426,55 @@ test_replay_hostile(void **state)
 	free(big);
 }
 
+/* method lava's events: jobs in flight at once, each found by its slot. */
+static void
+test_replay_lava(void **state)
+{
+	struct fx *x = *state;
+	static const char text[] = "run -w memcpy -j 1,2 -r 3\nboots 2\n"
+	    "seed 7\nmethod lava\nlava-url http://127.0.0.1:1\n"
+	    "lava-token-file /nonexistent/token\nlava-template /t.yaml\n"
+	    "lava-device-type qemu\nlava-in-flight 2\nconfig A\nconfig B\n";
+	struct campaign c;
+	char *p;
+
+	/* Not a lava campaign: its events refused. */
+	refused(x, "start 1\nsubmit 1 1 0123456789abcdef 2\n");
+	p = xasprintf("%s/campaign", x->dir);
+	assert_int_equal(write_file_durable(p, text, strlen(text), 0644), 0);
+	free(p);
+	assert_int_equal(load_text(x, "start 1\n"
+	    "submit 1 1 0123456789abcdef 2\nsubmit 2 2 fedcba9876543210 2\n"
+	    "job 2 2 7\njob 1 1 8\ndone 2 2 0 /s2\nlost 1 1 Incomplete\n"
+	    "submit 1 3 00112233445566aa 3\n", &c), 0);
+	assert_int_equal(c.nboots, 3);
+	assert_true(c.slots[1].done);
+	assert_int_equal(c.slots[1].pending, 0);
+	assert_string_equal(c.slots[1].set, "/s2");
+	assert_int_equal(c.slots[0].pending, 3);
+	assert_int_equal(c.slots[0].jobid, 0);
+	assert_string_equal(c.slots[0].nonce, "00112233445566aa");
+	assert_int_equal(c.bad[c.slots[0].config], 1);
+	assert_string_equal(campaign_slot_status(&c, 0), "submitted");
+	campaign_close(&c);
+	/* A reboot's events in a lava campaign. */
+	refused(x, "start 1\nschedule 1 1 b 2\n");
+	/* A slot submitted while its job is in flight, a job twice, a
+	   job, lost or done of no job in flight, a short nonce. */
+	refused(x, "start 1\nsubmit 1 1 0123456789abcdef 2\n"
+	    "submit 1 2 0123456789abcdef 2\n");
+	refused(x, "start 1\nsubmit 1 1 0123456789abcdef 2\njob 1 1 5\n"
+	    "job 1 1 6\n");
+	refused(x, "start 1\nsubmit 1 1 0123456789abcdef 2\njob 2 1 5\n");
+	refused(x, "start 1\nsubmit 1 1 0123456789abcdef 2\njob 1 2 5\n");
+	refused(x, "start 1\nlost 1 1 why\n");
+	refused(x, "start 1\nsubmit 1 1 0123456789abcdef 2\nlost 1 1 x\n"
+	    "done 1 1 0 /s\n");
+	refused(x, "start 1\nsubmit 1 1 0123456789abcde 2\n");
+	refused(x, "start 1\nsubmit 1 1 0123456789abcdef 2\njob 1 1 0\n");
+	refused(x, "start 1\nsubmit 1 1 0123456789abcdef 2\nrun 1 1\n");
+}
+
 /* A boots auto campaign of cap 3 in the fixture's place: 6 slots. */
 static void
 auto_fixture(const struct fx *x)
@@ -692,6 +742,8 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_replay_hostile, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_replay_builds, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_replay_lava, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_replay_early, setup,
 		    teardown),

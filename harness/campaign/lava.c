@@ -1,0 +1,511 @@
+/*
+ * fsconc campaign, method lava: the lab boots (harness/lab.h).  The
+ * controller runs on a machine that does not reboot: no hook, no boot
+ * check.  Each planned boot becomes one LAVA job, at most lava-in-flight
+ * at once, each step journaled before it is taken (journal.c's submit,
+ * job, lost, done):
+ *   submit K BOOTNO NONCE   before the request; the job is named
+ *                           fsconc-K-BOOTNO-NONCE, so a submission whose
+ *                           answer was lost is found again by its name;
+ *   job K BOOTNO ID         the lab's id: the job is followed by it
+ *                           after any restart, never submitted again;
+ *   lost K BOOTNO WHY       the lab failed it (Incomplete, Canceled, a
+ *                           device gone, no end in boot-timeout, a set
+ *                           refused): not a boot of the kernel; retried
+ *                           within the campaign's retries;
+ *   done K BOOTNO 0 SET     its set fetched from the job's log, checked
+ *                           and stored under ROOT/campaign/ID/lava/.
+ * A lab that does not answer is waited for, boot-timeout at most: then
+ * the controller stops, the campaign open, and "campaign resume" goes on
+ * once the lab is back.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "campaign_int.h"
+#include "common/util.h"
+#include "db/db.h"
+#include "harness/campaign.h"
+#include "harness/lab.h"
+#include "harness/run.h"
+
+#define LAVA_POLL	10	/* seconds between looks at the lab */
+#define LAVA_REQUEST	30	/* seconds a request may take */
+
+/* A test hook's value in seconds, or def. */
+static double
+hook_seconds(const char *name, double def)
+{
+	const char *v = test_hook_env(name);
+	uint64_t x;
+
+	if (v == NULL || parse_uint(v, 1, 3600, &x) != 0)
+		return (def);
+	return ((double)x);
+}
+
+/* The run's options as the job gets them: the file's, then --label. */
+static char **
+job_args(const struct campaign_file *f, const char *config)
+{
+	char **a = xcalloc(f->nrun + 2, sizeof(*a));
+	size_t i, n = 0;
+
+	for (i = 1; i < f->nrun; i++)
+		a[n++] = f->run_argv[i];
+	a[n++] = "--label";
+	a[n++] = (char *)config;
+	return (a);
+}
+
+/* Slot k's job (boot bootno, nonce): its text, or NULL with err. */
+static char *
+job_text(const struct campaign_file *f, const char *tmpl, size_t k,
+    size_t cfg, int bootno, const char *nonce, char *err, size_t errlen)
+{
+	struct lab_fill fill;
+	char **args = job_args(f, f->configs[cfg].boot.name);
+	char *name = lab_job_name(k + 1, bootno, nonce), *t;
+
+	fill.name = name;
+	fill.config = f->configs[cfg].boot.name;
+	fill.kernel = f->configs[cfg].boot.kernel;
+	fill.args = args;
+	t = lab_job_text(&f->lab, tmpl, &fill, err, errlen);
+	free(args);
+	free(name);
+	return (t);
+}
+
+int
+campaign_lava_plan(const struct campaign_file *f, const char *file,
+    const size_t *order)
+{
+	char e[512], *tmpl, *t;
+	size_t k, n = f->nconfigs * (size_t)f->boots;
+
+	printf("# fsconc campaign %s: %zu configurations x %d boots = %zu "
+	    "jobs, rounds shuffled by seed %llu; baseline %s; method lava: "
+	    "%s, %s%s, at most %d in flight; a job's bound %llus; %d "
+	    "retries per configuration\n", file, f->nconfigs, f->boots, n,
+	    (unsigned long long)f->seed, f->configs[f->baseline].boot.name,
+	    f->lab.url, f->lab.device_type != NULL ? "device type " : "tags",
+	    f->lab.device_type != NULL ? f->lab.device_type : "",
+	    f->lab.in_flight, (unsigned long long)f->boot_timeout, f->retries);
+	printf("# no reboot here, no hook: each job journaled (submit) before "
+	    "it is sent, found again by its name or id after a restart\n");
+	if ((tmpl = lab_template_read(&f->lab, e, sizeof(e))) == NULL) {
+		campaign_say("%s", e);
+		return (EXIT_USAGE);
+	}
+	for (k = 0; k < n; k++) {
+		printf("# boot %zu (round %zu): config %s, the job:\n", k + 1,
+		    k / f->nconfigs + 1, f->configs[order[k]].boot.name);
+		if ((t = job_text(f, tmpl, k, order[k], (int)k + 1, "NONCE", e,
+		    sizeof(e))) == NULL) {
+			campaign_say("config %s: %s",
+			    f->configs[order[k]].boot.name, e);
+			free(tmpl);
+			return (EXIT_USAGE);
+		}
+		fputs(t, stdout);
+		if (t[0] != '\0' && t[strlen(t) - 1] != '\n')
+			putchar('\n');
+		free(t);
+	}
+	free(tmpl);
+	return (EXIT_OK);
+}
+
+/* A fresh nonce: LAB_NONCE_LEN hex digits from the kernel's generator. */
+static int
+nonce(char *buf)
+{
+	unsigned char b[LAB_NONCE_LEN / 2];
+	size_t i;
+	int fd;
+
+	if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) == -1)
+		return (-1);
+	if (read(fd, b, sizeof(b)) != (ssize_t)sizeof(b)) {
+		close(fd);
+		return (-1);
+	}
+	close(fd);
+	for (i = 0; i < sizeof(b); i++)
+		snprintf(buf + 2 * i, 3, "%02x", b[i]);
+	return (0);
+}
+
+/* c read again from its files, under the lock (a stop appends). */
+static int
+reload(struct campaign *c)
+{
+	char *r = xstrdup(c->root), *id = xstrdup(c->id);
+	int rv;
+
+	if (campaign_lock(r, 0) != 0) {
+		free(r);
+		free(id);
+		return (-1);
+	}
+	campaign_close(c);
+	rv = campaign_load(c, r, id);
+	reboot_unlock();
+	free(r);
+	free(id);
+	return (rv);
+}
+
+static int
+lost(struct campaign *c, size_t k, const char *why)
+{
+	int bootno = c->slots[k].pending;
+
+	campaign_say("%s: boot %d (config %s): %s: not a boot, retried", c->id,
+	    bootno, c->f.configs[c->slots[k].config].boot.name, why);
+	if (campaign_write(c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_LOST, .slot = k + 1, .bootno = bootno, .text = why })
+	    != 0)
+		return (-1);
+	return (campaign_bad_boot(c, k));
+}
+
+/* What the job was to run, for the set's check. */
+static int
+expect(const struct campaign *c, const char *label, struct run_config *rc,
+    struct lab_expect *e)
+{
+	char err[256];
+	const char *s;
+
+	if (campaign_run_config(&c->f, label, c->root, rc, err,
+	    sizeof(err)) != 0) {
+		campaign_say("%s: run options: %s", c->id, err);
+		return (-1);
+	}
+	memset(e, 0, sizeof(*e));
+	e->label = label;
+	/* Levels named by number only: "ncpu" is the device's. */
+	s = rc->jobs_spec;
+	if (s != NULL && strspn(s, "0123456789,-") == strlen(s)) {
+		e->levels = rc->levels;
+		e->nlevels = rc->nlevels;
+	}
+	e->reps = rc->precision > 0 ? 0 : rc->reps;
+	return (0);
+}
+
+/* A finished job: its set, or why it is lost.  -1: the journal failed;
+   1: the lab is away. */
+static int
+finished(struct campaign *c, struct lab *lab, size_t k,
+    const struct lab_job *j)
+{
+	struct campaign_slot *s = &c->slots[k];
+	const char *label = c->f.configs[s->config].boot.name;
+	struct run_config rc;
+	struct lab_expect e;
+	char err[1024], why[1200], *log, *dir, *set, boot[24], round[24];
+	char job[24];
+	const char *meta[] = { CAMP_KEY_ID, c->id, CAMP_KEY_CONFIG, label,
+	    CAMP_KEY_BOOT, boot, CAMP_KEY_ROUND, round, "lava_job", job,
+	    "lava_device", j->device, NULL };
+	size_t len;
+	int rv;
+
+	if (strcmp(j->health, "Complete") != 0) {
+		snprintf(why, sizeof(why), "job %llu%s%s: %s%s%.400s", s->jobid,
+		    j->device[0] != '\0' ? " on " : "", j->device, j->health,
+		    j->failure[0] != '\0' ? ": " : "", j->failure);
+		return (lost(c, k, why));
+	}
+	if ((log = lab_job_log(lab, s->jobid, &len, &rv, err,
+	    sizeof(err))) == NULL) {
+		if (rv == LAB_DOWN) {
+			campaign_say("%s", err);
+			return (1);
+		}
+		snprintf(why, sizeof(why), "job %llu: no log: %s", s->jobid,
+		    err);
+		return (lost(c, k, why));
+	}
+	if (expect(c, label, &rc, &e) != 0) {
+		free(log);
+		return (-1);
+	}
+	snprintf(boot, sizeof(boot), "%d", s->pending);
+	snprintf(round, sizeof(round), "%d", s->round);
+	snprintf(job, sizeof(job), "%llu", s->jobid);
+	e.meta = meta;
+	dir = xasprintf("%s/lava/job-%llu", c->dir, s->jobid);
+	set = lab_fetch_set(log, len, dir, &e, err, sizeof(err));
+	free(log);
+	free(dir);
+	run_config_free(&rc);
+	if (set == NULL) {
+		snprintf(why, sizeof(why), "job %llu on %s: its result set "
+		    "refused: %s", s->jobid, j->device, err);
+		return (lost(c, k, why));
+	}
+	campaign_say("%s: boot %d (config %s): job %llu on %s: set %s",
+	    c->id, s->pending, label, s->jobid, j->device, set);
+	rv = campaign_write(c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_DONE, .slot = k + 1, .bootno = s->pending, .rc = 0,
+	    .text = set });
+	free(set);
+	(void)db_autosync(NULL, c->root);
+	return (rv);
+}
+
+/* Slot k's job in flight, looked at once.  -1, 0, 1 as finished. */
+static int
+follow(struct campaign *c, struct lab *lab, size_t k)
+{
+	struct campaign_slot *s = &c->slots[k];
+	struct lab_job j;
+	char err[1024], why[1200], *name;
+	unsigned long long id;
+	int rv;
+
+	if (s->jobid == 0) {
+		/* Its answer was lost: the lab is asked by name. */
+		name = lab_job_name(k + 1, s->pending, s->nonce);
+		rv = lab_find(lab, name, &id, err, sizeof(err));
+		if (rv == LAB_DOWN) {
+			campaign_say("%s", err);
+			free(name);
+			return (1);
+		}
+		if (rv != LAB_OK || id == 0) {
+			snprintf(why, sizeof(why), "job %s never reached the "
+			    "lab%s%s", name, rv != LAB_OK ? ": " : "",
+			    rv != LAB_OK ? err : "");
+			free(name);
+			return (lost(c, k, why));
+		}
+		campaign_say("%s: job %s found again: %llu", c->id, name, id);
+		free(name);
+		if (campaign_write(c, &(struct campaign_event){ .kind =
+		    CAMPAIGN_EV_JOB, .slot = k + 1, .bootno = s->pending,
+		    .jobid = id }) != 0)
+			return (-1);
+	}
+	rv = lab_job_get(lab, s->jobid, &j, err, sizeof(err));
+	if (rv == LAB_DOWN) {
+		campaign_say("%s", err);
+		return (1);
+	}
+	if (rv != LAB_OK) {
+		snprintf(why, sizeof(why), "job %llu: %s", s->jobid, err);
+		return (lost(c, k, why));
+	}
+	if (strcmp(j.state, "Finished") == 0)
+		return (finished(c, lab, k, &j));
+	if ((long long)time(NULL) - s->submitted > (long long)
+	    c->f.boot_timeout) {
+		(void)lab_cancel(lab, s->jobid, err, sizeof(err));
+		snprintf(why, sizeof(why), "job %llu: %s after %llus (the "
+		    "boot-timeout): canceled", s->jobid, j.state,
+		    (unsigned long long)c->f.boot_timeout);
+		return (lost(c, k, why));
+	}
+	return (0);
+}
+
+/* The next slot to submit: planned, not done, not in flight, its
+   configuration not failed; nslots when none. */
+static size_t
+next_slot(const struct campaign *c)
+{
+	size_t k;
+
+	for (k = 0; k < c->nslots; k++)
+		if (!c->slots[k].done && c->slots[k].pending == 0 &&
+		    c->failed[c->slots[k].config] == NULL)
+			break;
+	return (k);
+}
+
+/* Slot k submitted.  -1: the journal failed; 1: the lab is away. */
+static int
+submit(struct campaign *c, struct lab *lab, const char *tmpl, size_t k)
+{
+	char n[LAB_NONCE_LEN + 1], err[1024], why[1200], *t;
+	size_t cfg = c->slots[k].config;
+	unsigned long long id;
+	int bootno = c->nboots + 1, rv;
+
+	if (nonce(n) != 0) {
+		campaign_say("/dev/urandom: %s", strerror(errno));
+		return (-1);
+	}
+	if ((t = job_text(&c->f, tmpl, k, cfg, bootno, n, err,
+	    sizeof(err))) == NULL) {
+		campaign_say("config %s: %s", c->f.configs[cfg].boot.name,
+		    err);
+		return (-1);
+	}
+	if (campaign_write(c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_SUBMIT, .slot = k + 1, .bootno = bootno, .bootid = n,
+	    .when = (long long)time(NULL) }) != 0) {
+		free(t);
+		return (-1);
+	}
+	rv = lab_submit(lab, t, &id, err, sizeof(err));
+	free(t);
+	if (rv == LAB_DOWN) {
+		/* Sent or not: the lab is asked by name once it answers. */
+		campaign_say("%s", err);
+		return (1);
+	}
+	if (rv != LAB_OK) {
+		snprintf(why, sizeof(why), "submit refused: %s", err);
+		return (lost(c, k, why));
+	}
+	campaign_say("%s: boot %d (round %d): config %s: job %llu", c->id,
+	    bootno, c->slots[k].round, c->f.configs[cfg].boot.name, id);
+	return (campaign_write(c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_JOB, .slot = k + 1, .bootno = bootno, .jobid = id }));
+}
+
+/* The campaign's end: finish written, the active mark cleared. */
+static int
+finish(struct campaign *c, int guard)
+{
+	char e[PATH_MAX + 128];
+	size_t limit = c->nslots + (size_t)c->f.retries * c->f.nconfigs;
+
+	if (guard) {
+		campaign_say("%s: boot-loop guard: %d jobs, the most the plan "
+		    "and its retries allow: stopped", c->id, c->nboots);
+		snprintf(e, sizeof(e), "%d jobs, at most %zu", c->nboots,
+		    limit);
+		if (campaign_write(c, &(struct campaign_event){ .kind =
+		    CAMPAIGN_EV_GUARD, .text = e }) != 0)
+			return (EXIT_RUNTIME);
+	}
+	if (campaign_write(c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_FINISH, .when = (long long)time(NULL) }) != 0)
+		return (EXIT_RUNTIME);
+	if (reboot_active_clear(c->root, "campaign", c->id, e, sizeof(e)) !=
+	    0)
+		campaign_say("%s", e);
+	if (!guard)
+		campaign_say("%s: finished after %d jobs; \"fsconc campaign "
+		    "report --id %s -R %s\"", c->id, c->nboots, c->id, c->root);
+	return (guard ? EXIT_RUNTIME : EXIT_OK);
+}
+
+int
+campaign_lava_run(struct campaign *c)
+{
+	struct timespec ts;
+	struct lab *lab = NULL;
+	char tok[LAB_TOKEN_MAX + 1], e[1024], *tmpl = NULL, *t;
+	double poll = hook_seconds("FSCONC_TEST_LAVA_POLL", LAVA_POLL);
+	time_t away = 0;
+	size_t k, limit, cfg;
+	int rc = EXIT_RUNTIME, inflight, down, v;
+
+	if (lab_token_read(c->f.lab.token_file, tok, sizeof(tok), e,
+	    sizeof(e)) != 0 || (tmpl = lab_template_read(&c->f.lab, e,
+	    sizeof(e))) == NULL) {
+		campaign_say("%s", e);
+		return (EXIT_USAGE);
+	}
+	/* Every configuration's job made once before any is sent. */
+	for (cfg = 0; cfg < c->f.nconfigs; cfg++) {
+		if ((t = job_text(&c->f, tmpl, 0, cfg, 1, "0000000000000000", e,
+		    sizeof(e))) == NULL) {
+			campaign_say("config %s: %s",
+			    c->f.configs[cfg].boot.name, e);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		free(t);
+	}
+	t = xasprintf("%s/lava", c->dir);
+	lab = lab_open(&c->f.lab, tok, t, hook_seconds(
+	    "FSCONC_TEST_LAVA_REQUEST", LAVA_REQUEST), e, sizeof(e));
+	free(t);
+	explicit_bzero(tok, sizeof(tok));
+	if (lab == NULL) {
+		campaign_say("%s", e);
+		goto out;
+	}
+	limit = c->nslots + (size_t)c->f.retries * c->f.nconfigs;
+	for (;;) {
+		if (reload(c) != 0)
+			goto out;
+		if (c->state != CAMPAIGN_OPEN) {
+			/* A stop: its jobs are taken back from the lab. */
+			for (k = 0; k < c->nslots; k++)
+				if (c->slots[k].pending != 0 &&
+				    c->slots[k].jobid != 0 && lab_cancel(lab,
+				    c->slots[k].jobid, e, sizeof(e)) != LAB_OK)
+					campaign_say("%s", e);
+			campaign_say("%s: %s meanwhile: its jobs in the lab "
+			    "canceled, no other sent", c->id,
+			    campaign_state_name(c->state));
+			rc = EXIT_OK;
+			goto out;
+		}
+		down = 0;
+		inflight = 0;
+		for (k = 0; k < c->nslots; k++) {
+			if (c->slots[k].pending == 0)
+				continue;
+			if ((v = follow(c, lab, k)) < 0)
+				goto out;
+			down |= v > 0;
+			inflight += c->slots[k].pending != 0;
+		}
+		while (!down && inflight < c->f.lab.in_flight &&
+		    (k = next_slot(c)) < c->nslots) {
+			if ((size_t)c->nboots >= limit) {
+				if (inflight > 0)
+					break;
+				rc = finish(c, 1);
+				goto out;
+			}
+			if ((v = submit(c, lab, tmpl, k)) < 0)
+				goto out;
+			down |= v > 0;
+			inflight += c->slots[k].pending != 0;
+		}
+		if (inflight == 0 && next_slot(c) == c->nslots) {
+			rc = finish(c, 0);
+			goto out;
+		}
+		if (!down)
+			away = 0;
+		else if (away == 0)
+			away = time(NULL);
+		else if ((long long)(time(NULL) - away) > (long long)
+		    c->f.boot_timeout) {
+			campaign_say("%s: the lab at %s has not answered for "
+			    "%llds (the boot-timeout): stopped waiting; the "
+			    "campaign is open: \"fsconc campaign resume -R %s "
+			    "--id %s\" once the lab is back", c->id,
+			    c->f.lab.url, (long long)(time(NULL) - away),
+			    c->root, c->id);
+			goto out;
+		}
+		ts.tv_sec = (time_t)poll;
+		ts.tv_nsec = 0;
+		nanosleep(&ts, NULL);
+	}
+out:
+	lab_close(lab);
+	free(tmpl);
+	return (rc);
+}
