@@ -586,6 +586,11 @@ config_check(struct campaign_parser *p, struct campaign_config *c,
 	p->line = c->line;
 	/* The lab boots: its kernel is a word of the job (@KERNEL@). */
 	if (f->how.method == REBOOT_LAVA) {
+		/* Its kernels are the lab's to deploy, not this machine's. */
+		if (c->build.ref != NULL || c->build.kernel_of != NULL)
+			return (fail(p, "config %s: method lava boots a kernel "
+			    "the lab has (kernel), not one built here (ref, "
+			    "kernel-of)", c->boot.name));
 		if (c->boot.entry != NULL || c->boot.initrd != NULL ||
 		    c->boot.nbootopts > 0 || c->boot.release != NULL)
 			return (fail(p, "config %s: method lava takes kernel "

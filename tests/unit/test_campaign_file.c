@@ -619,6 +619,8 @@ test_lava(void **state)
 	    "quiet\n", L, "method lava takes kernel only");
 	refused(LAVA_HEAD "lava-device-type qemu\nconfig A\n\tinitrd "
 	    "/i\n", L, "method lava takes kernel only");
+	refused(LAVA_HEAD "lava-device-type qemu\ntree /src\nconfig A\n"
+	    "\tref v6.1\n", L, "not one built here");
 }
 
 /* path holds text, mode. */
