@@ -12,6 +12,10 @@
 # --one-thread), for a campaign whose figures are not judged.
 # BG_BOOT_TIMEOUT: the campaign's boot-timeout (15m): a suite stretches
 # it by the host's load.
+# BG_DIRECT=WORDS: QEMU boots the default entry's kernel itself, its
+# command line plus WORDS (scripts/bootguest --direct): no boot loader,
+# for a campaign that reboots by kexec only (a reboot of the guest's
+# own comes back to that boot, not to GRUB's choice).
 # BG_QUICK=1: the guest powers off at the campaign's end, without the
 # plain reboot that checks the machine's default boot (state.last, the
 # state at the campaign's last boot, is all there is to check).
@@ -101,10 +105,13 @@ boot_campaign() {
 	[ "${BG_QUICK:-0}" = 0 ] || : >"$_d/share/quick"
 	[ -z "${BG_PREPARE:-}" ] || cp "$BG_PREPARE" "$_d/share/prepare.sh"
 	[ -z "${BG_EVERYBOOT:-}" ] || cp "$BG_EVERYBOOT" "$_d/share/everyboot.sh"
-	# shellcheck disable=SC2046
-	sh "$TOP/scripts/bootguest" $([ "${BG_UEFI:-0}" = 1 ] && echo --uefi) \
-	    $([ "${BG_ONE_THREAD:-0}" = 1 ] && echo --one-thread) \
-	    --timeout "${4:-900}" boot "$_d/state" "$_d/share"
+	_tmo=${4:-900}
+	set --
+	[ "${BG_UEFI:-0}" != 1 ] || set -- "$@" --uefi
+	[ "${BG_ONE_THREAD:-0}" != 1 ] || set -- "$@" --one-thread
+	[ -z "${BG_DIRECT+set}" ] || set -- "$@" --direct "$BG_DIRECT"
+	sh "$TOP/scripts/bootguest" "$@" --timeout "$_tmo" boot "$_d/state" \
+	    "$_d/share"
 }
 
 # EC(2) of a set copied to the share: 2 mean(T1) / mean(T2).

@@ -4,8 +4,9 @@
 # (an mmdebstrap that refuses), so that the check is quick: the damaged
 # image is gone, QEMU (a stub that would say so) was never started,
 # and the failed build left no loop device, mount or temporary
-# directory behind.  Killed, bootguest kills its guest.  Also bad
-# usage: exit 2.
+# directory behind.  Killed, bootguest kills its guest.  --direct finds
+# no ESP on a disk without one and boots nothing.  Also bad usage: exit
+# 2.
 . "$FSCONC_TOP/tests/lib.sh"
 
 if ! is_root; then
@@ -97,6 +98,19 @@ else
 	not_ok "bootguest killed: its guest killed too" "qemu pid '$qp' exit $rc $(cat "$w/g/out")"
 	[ -z "$qp" ] || kill "$qp" 2>/dev/null
 fi
+# --direct on a disk with no ESP to take the entry from (the 16 MiB
+# image above, no partition table): refused, QEMU never started.
+rm -f "$w/qemu.called"
+PATH=$w/bin:$PATH QEMU=$w/bin/qemu FSCONC_CACHE=$w/c2 \
+    sh "$TOP/scripts/bootguest" --direct quiet --timeout 30 boot "$w/d/state" \
+    "$w/g/share" >"$w/d.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$w/qemu.called" ] && grep -q 'no MiB-aligned ESP' "$w/d.out" &&
+    ok "--direct, a disk without an ESP: refused, never booted" ||
+    not_ok "--direct, a disk without an ESP: refused, never booted" \
+    "rc=$rc $(cat "$w/d.out" "$w/qemu.called" 2>&1)"
+bg --direct quiet --uefi build >/dev/null 2>&1
+[ $? -eq 2 ] && ok "--direct with --uefi: exit 2" || not_ok "--direct with --uefi: exit 2"
 bg --smp 0 build >/dev/null 2>&1
 [ $? -eq 2 ] && ok "bad usage: exit 2" || not_ok "bad usage: exit 2"
 bg frobnicate >/dev/null 2>&1
