@@ -938,7 +938,9 @@ campaign_bad_boot(struct campaign *c, size_t k)
 	char *why;
 	int rv;
 
-	if (c->bad[cfg] <= c->f.retries)
+	/* A job in flight when its configuration failed adds a bad boot,
+	   not a second verdict. */
+	if (c->bad[cfg] <= c->f.retries || c->failed[cfg] != NULL)
 		return (0);
 	campaign_say("config %s: %d wrong or interrupted boots, more than the "
 	    "%d retries: marked failed", c->f.configs[cfg].boot.name,

@@ -3,7 +3,8 @@
 # answers a real lab does not give on demand: result sets that do not
 # match their job (another configuration, missing or extra batches, a
 # value not a number or infinite, a bad SHA-256), refused and named; an
-# Incomplete job, retried; a submission whose answer was lost, found
+# Incomplete job, retried; jobs in flight lost, their configuration
+# failed once; a submission whose answer was lost, found
 # again by its name; a controller killed, resumed without a job sent
 # twice; a lab that does not answer, waited for within a bound, then
 # resumed.  The real lab's tests are tests/lava/run.
@@ -123,6 +124,20 @@ j=$(journal "$d/r")
     [ "$(wc -l <"$d/submitted")" -eq 3 ] &&
     ok "lava: an Incomplete job retried, not counted as a boot" ||
     not_ok "lava: an Incomplete job retried, not counted as a boot" \
+    "rc=$rc $j $out"
+fake_stop
+
+# --- every job Incomplete, two in flight: the configuration failed once --
+d=$s/incomplete-all
+fake incomplete "$d"
+cfile "$d/c.campaign" "$d" A 2 0
+out=$("$FSCONC" campaign start -R "$d/r" "$d/c.campaign" 2>&1); rc=$?
+j=$(journal "$d/r")
+[ $rc -eq 0 ] && [ "$(echo "$j" | grep -c '^lost ')" -eq 2 ] &&
+    [ "$(echo "$j" | grep -c '^failed A ')" -eq 1 ] &&
+    ! echo "$j" | grep -q '^done ' &&
+    ok "lava: two jobs in flight lost: the configuration failed once" ||
+    not_ok "lava: two jobs in flight lost: the configuration failed once" \
     "rc=$rc $j $out"
 fake_stop
 

@@ -14,6 +14,7 @@ printed in its log the way dist/lava/guest-run.sh does, in LAVA's log
 format.  MODE says what goes wrong:
     good            nothing
     incomplete1     the first job ends Incomplete
+    incomplete      every job ends Incomplete
     hold            jobs stay Running until DIR/release exists
     lose1           the first submission is taken but answered 502
     silent          the socket listens, nothing is ever answered
@@ -194,7 +195,8 @@ class H(http.server.BaseHTTPRequestHandler):
             st.update(state="Running", health="Unknown")
         elif j.get("canceled"):
             st.update(state="Finished", health="Canceled")
-        elif MODE == "incomplete1" and j["n"] == 1:
+        elif MODE == "incomplete" or (MODE == "incomplete1" and
+                                      j["n"] == 1):
             st.update(state="Finished", health="Incomplete",
                       failure_comment="kernel panic (a fake)")
         else:
