@@ -44,6 +44,23 @@ out=$($L --plan boot-stop boot-kexec)
 check "named items, no budget: both, in the list's order" \
     test "$(echo "$out" | ran)" = "boot-kexec boot-stop"
 
+# The cut: an item past twice its cost fails; one that the budget's end
+# cuts first is not run, and the status stays 0 (.ci/run's 45 minutes).
+# The hanging command is what is cut, not a wait of the test's own.
+d=$(scratch)
+echo "hangs 2 sleep 600" >"$d/items"
+out=$(FSCONC_LONG_ITEMS=$d/items $L --budget 1000 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q '^# hangs: exit 124' &&
+    echo "$out" | grep -q '^0 passed, 1 failed, 0 skipped' &&
+    ok "an item past twice its cost is cut there and fails (exit 1)" ||
+    not_ok "an item past twice its cost is cut there and fails (exit 1)" "exit $rc: $out"
+echo "hangs 3 sleep 600" >"$d/items"
+out=$(FSCONC_LONG_GRACE=1 FSCONC_LONG_ITEMS=$d/items $L --budget 3 2>&1); rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q '^# hangs: not finished: cut at [0-9]* s, the budget' &&
+    echo "$out" | grep -q '^0 passed, 0 failed, 1 skipped' &&
+    ok "an item the budget's end cuts first is not run, status 0" ||
+    not_ok "an item the budget's end cuts first is not run, status 0" "exit $rc: $out"
+
 for bad in "--budget x" "--budget -1" "--start 1.5" "--budget" "--frob" "no-such-item"; do
 	# shellcheck disable=SC2086
 	err=$($L --plan $bad 2>&1 >/dev/null)
