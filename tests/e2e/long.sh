@@ -54,8 +54,11 @@ out=$(FSCONC_LONG_ITEMS=$d/items $L --budget 1000 2>&1); rc=$?
     echo "$out" | grep -q '^0 passed, 1 failed, 0 skipped' &&
     ok "an item past twice its cost is cut there and fails (exit 1)" ||
     not_ok "an item past twice its cost is cut there and fails (exit 1)" "exit $rc: $out"
-echo "hangs 3 sleep 600" >"$d/items"
-out=$(FSCONC_LONG_GRACE=1 FSCONC_LONG_ITEMS=$d/items $L --budget 3 2>&1); rc=$?
+# Cost 4 in a budget of 8, no grace: it starts if the runner took at
+# most 4 s to reach it (a loaded host), and the budget's end, at most 8
+# s on, comes no later than twice its cost.
+echo "hangs 4 sleep 600" >"$d/items"
+out=$(FSCONC_LONG_GRACE=0 FSCONC_LONG_ITEMS=$d/items $L --budget 8 2>&1); rc=$?
 [ $rc -eq 0 ] && echo "$out" | grep -q '^# hangs: not finished: cut at [0-9]* s, the budget' &&
     echo "$out" | grep -q '^0 passed, 0 failed, 1 skipped' &&
     ok "an item the budget's end cuts first is not run, status 0" ||
