@@ -153,6 +153,15 @@ int	 campaign_run_config(const struct campaign_file *, const char *label,
 	    const char *results, struct run_config *, char *err,
 	    size_t errlen);
 /*
+ * method lava: what a job of label was to run, for its set's check
+ * (lab_fetch_set): rc from campaign_run_config (freed by the caller
+ * once e is used), e's levels when -j names numbers, its batches a
+ * level (0 with --precision); e's meta left NULL.  0, or -1 with err.
+ */
+int	 campaign_lava_expect(const struct campaign_file *, const char *label,
+	    const char *root, struct run_config *rc, struct lab_expect *e,
+	    char *err, size_t errlen);
+/*
  * The plan (journal.c, beside the plan file's writer and reader): round
  * r (0..boots-1) boots every configuration once, in an order shuffled by
  * splitmix64 from the seed (the state carried from round to round).
@@ -173,10 +182,7 @@ struct campaign_slot {
 	int		 rc;		/* the run's exit status */
 	char		*set;		/* the run's set */
 	/* method lava: the job submitted for it and not yet ended. */
-	int		 pending;	/* its boot number; 0: none */
-	char		 nonce[LAB_NONCE_LEN + 1];
-	unsigned long long jobid;	/* 0: not known yet */
-	long long	 submitted;	/* when, seconds since the epoch */
+	struct lab_slot	 lab;
 };
 
 enum campaign_state { CAMPAIGN_OPEN, CAMPAIGN_FINISHED, CAMPAIGN_STOPPED };
