@@ -1,8 +1,9 @@
 /*
  * fsconc bisect: the bisect file.  Its own keys are read here; the
- * campaign's (run, method, command, boot-timeout) go to the campaign
- * file's own key handlers (campaign_parser_key), so that they mean and
- * refuse the same things.  Every key is taken once; every path and
+ * campaign's (run, method, command, boot-timeout, retries, and method
+ * lava's lava-* keys) go to the campaign file's own key handlers
+ * (campaign_parser_key, harness/lab's lab_conf_key), so that they mean
+ * and refuse the same things.  Every key is taken once; every path and
  * recipe is bounded here, so --dry-run refuses what no build could use.
  */
 #include <limits.h>
@@ -277,10 +278,24 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 			goto out;
 	}
 	if (f->camp.how.method != REBOOT_KEXEC && f->camp.how.method !=
-	    REBOOT_NEXTBOOT && f->camp.how.method != REBOOT_COMMAND) {
+	    REBOOT_NEXTBOOT && f->camp.how.method != REBOOT_COMMAND &&
+	    f->camp.how.method != REBOOT_LAVA) {
 		set_err(err, errlen, "%s: method %s: a bisect boots kernels it "
-		    "built: kexec, nextboot or command", name,
+		    "built: kexec, nextboot, command or lava", name,
 		    reboot_method_name(f->camp.how.method));
+		goto out;
+	}
+	/* The lab boots each commit's image: it must be able to fetch it. */
+	if (f->camp.how.method == REBOOT_LAVA && f->camp.lab.kernel_url ==
+	    NULL) {
+		set_err(err, errlen, "%s: method lava: no lava-kernel-url (the "
+		    "URL the lab fetches the images built here from: "
+		    "URL/ID/kernel/N)", name);
+		goto out;
+	}
+	if (f->camp.how.method == REBOOT_LAVA && os != MD_OS_LINUX) {
+		set_err(err, errlen, "%s: method lava: a bisect's images are "
+		    "Linux's (FreeBSD's kernels install into /boot)", name);
 		goto out;
 	}
 	{
