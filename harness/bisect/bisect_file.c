@@ -17,7 +17,7 @@
 
 static const char *const own_keys[] = { "tree", "good", "bad", "figure",
     "build", "install", "kconfig", "image", "build-timeout", "max-boots",
-    "boots", NULL };
+    "boots", "search", NULL };
 
 static int
 own_key(const char *w)
@@ -102,6 +102,13 @@ own_value(struct bisect_file *f, const char *key, const char *rest,
 			return (-1);
 		}
 		f->build_timeout = v;
+	} else if (strcmp(key, "search") == 0) {
+		if (strcmp(rest, "serial") != 0 && strcmp(rest, "k-ary") != 0) {
+			set_err(err, errlen, "%s: line %d: search %s: want "
+			    "serial or k-ary", name, lineno, rest);
+			return (-1);
+		}
+		f->kary = strcmp(rest, "k-ary") == 0;
 	} else if (strcmp(key, "max-boots") == 0 || strcmp(key, "boots") ==
 	    0) {
 		/* "boots": the word before max-boots, still read. */
@@ -139,7 +146,7 @@ bisect_file_parse(const char *text, size_t len, const char *name,
     enum md_os os, struct bisect_file *f, char *err, size_t errlen)
 {
 	/* Seen once: the keys that fill no pointer, and run. */
-	enum { S_FIGURE, S_TIMEOUT, S_BOOTS, S_RUN, S_PTR, S_N };
+	enum { S_FIGURE, S_TIMEOUT, S_BOOTS, S_RUN, S_SEARCH, S_PTR, S_N };
 	struct campaign_parser *cp = NULL;
 	char *copy, *line, *next, *rest, key[32];
 	size_t n, i;
@@ -189,6 +196,7 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 			    strcmp(key, "build-timeout") == 0 ?
 			    &seen[S_TIMEOUT] : strcmp(key, "max-boots") == 0 ||
 			    strcmp(key, "boots") == 0 ? &seen[S_BOOTS] :
+			    strcmp(key, "search") == 0 ? &seen[S_SEARCH] :
 			    &seen[S_PTR];
 			if (own_value(f, key, rest, name, lineno, sp, err,
 			    errlen) != 0)
@@ -291,6 +299,18 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 		set_err(err, errlen, "%s: method lava: no lava-kernel-url (the "
 		    "URL the lab fetches the images built here from: "
 		    "URL/ID/kernel/N)", name);
+		goto out;
+	}
+	/*
+	 * Several steps a round pay only on more than 2 devices
+	 * (bench/README.md, "Bisects on a pool of devices"): on 2 the
+	 * serial bisect is faster.
+	 */
+	if (f->kary && (f->camp.how.method != REBOOT_LAVA ||
+	    f->camp.lab.in_flight <= 2)) {
+		set_err(err, errlen, "%s: search k-ary: wants method lava with "
+		    "lava-in-flight above 2 (on fewer devices, or one machine, "
+		    "one step at a time is faster)", name);
 		goto out;
 	}
 	if (f->camp.how.method == REBOOT_LAVA && os != MD_OS_LINUX) {

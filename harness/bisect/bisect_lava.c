@@ -11,10 +11,12 @@
  * the boots of each, sharing lava-in-flight devices; the round's jobs
  * are submitted at once and followed until each is done or lost, then
  * the next round is chosen from every boot mean so far.  One step a
- * round (k = 1): bench/README.md ("Bisects on a pool of devices") found
- * several steps a round (a k-ary search) worth it only when the round's
- * kernels build in parallel or beforehand, and here one machine builds
- * them in turn.
+ * round by default (k = 1): bench/README.md ("Bisects on a pool of
+ * devices") found several steps a round (a k-ary search) worth it only
+ * on more than 2 devices and when the round's kernels build in
+ * parallel or beforehand, and here one machine builds them in turn;
+ * "search k-ary" (the user's word that builds are cheap: a recipe that
+ * fetches a CI's image) takes k = lava-in-flight / 2, its rule.
  *
  * Each job is journaled as a campaign's (harness/lab/ctl.c's steps):
  * submit before it is sent, its id after, lost when the lab failed it
@@ -212,6 +214,14 @@ on_done(void *ctx, size_t k, const struct lab_job *lj, const char *set)
 
 /* --- rounds ------------------------------------------------------------- */
 
+/* Steps a round: 1, or with search k-ary half the devices (each step
+   2 boots a round, the rule's step_min). */
+static int
+steps(const struct bisect_file *f)
+{
+	return (f->kary ? f->camp.lab.in_flight / 2 : 1);
+}
+
 /* One job of commit k sent.  -1: the journal failed; 1: the lab is
    away. */
 static int
@@ -264,8 +274,8 @@ next_round(struct ctl *x, struct lab *lab, const struct lab_user *u,
 			    "lost (the lab's failures, %d retries)",
 			    b->c[i].lost, b->f.camp.retries) != 0)
 				goto fail;
-		rv = bis_pool_round(b->pts, b->n, &b->rule, dev, 1, sel, boots,
-		    &nsel, &nx);
+		rv = bis_pool_round(b->pts, b->n, &b->rule, dev, steps(&b->f),
+		    sel, boots, &nsel, &nx);
 		if (rv < 0) {
 			bisect_say("%s: the boot means cannot be judged",
 			    b->id);
@@ -424,9 +434,10 @@ bisect_lava_plan(const struct bisect_file *f, size_t n, const char *good,
 	struct bis_point *pts = xcalloc(n, sizeof(*pts));
 	struct bis_rule rule;
 	struct bis_next nx;
-	char e[512], label[64], num[24], *tmpl, *t, *kern;
-	size_t sel[3], nsel, j;
-	int boots[3], b, bootno = 0, rv = EXIT_USAGE;
+	char e[512], label[64], num[24], *tmpl = NULL, *t, *kern;
+	size_t *sel = xcalloc(n + 3, sizeof(*sel)), nsel, j;
+	int *boots = xcalloc(n + 3, sizeof(*boots)), b, bootno = 0;
+	int rv = EXIT_USAGE;
 
 	printf("# method lava: %s, %s%s, at most %d jobs in flight; a job's "
 	    "bound %llus; a commit skipped once the lab failed more than %d "
@@ -437,21 +448,27 @@ bisect_lava_plan(const struct bisect_file *f, size_t n, const char *good,
 	printf("# no reboot here, no hook: each commit built here, its image "
 	    "fetched by the lab from %s/ID/kernel/N (@KERNEL@; serve "
 	    "ROOT/bisect/ID/kernel there)\n", l->kernel_url);
-	printf("# rounds: the commits bis_pool_round chooses, sharing the %d "
-	    "devices: one step a round, its boots in parallel (several steps "
-	    "a round pay only when the kernels build in parallel: "
-	    "bench/README.md); each job journaled (submit) before it is "
-	    "sent, found again by its name or id after a restart\n",
-	    l->in_flight);
+	if (f->kary)
+		printf("# rounds: the commits bis_pool_round chooses, sharing "
+		    "the %d devices: search k-ary, up to %d steps a round, "
+		    "each round's kernels built here before its jobs are "
+		    "sent", l->in_flight, steps(f));
+	else
+		printf("# rounds: the commits bis_pool_round chooses, sharing "
+		    "the %d devices: one step a round, its boots in parallel "
+		    "(several steps a round, search k-ary, pay only when the "
+		    "kernels build fast or in parallel: bench/README.md)",
+		    l->in_flight);
+	printf("; each job journaled (submit) before it is sent, found again "
+	    "by its name or id after a restart\n");
 	if ((tmpl = lab_template_read(l, e, sizeof(e))) == NULL) {
 		bisect_say("%s", e);
-		free(pts);
-		return (EXIT_USAGE);
+		goto out;
 	}
 	bis_rule_default(&rule);
 	rule.cap = f->cap;
-	if (bis_pool_round(pts, n, &rule, l->in_flight, 1, sel, boots, &nsel,
-	    &nx) != 0) {
+	if (bis_pool_round(pts, n, &rule, l->in_flight, steps(f), sel, boots,
+	    &nsel, &nx) != 0) {
 		bisect_say("no first round for %zu commits", n);
 		goto out;
 	}
@@ -482,5 +499,7 @@ bisect_lava_plan(const struct bisect_file *f, size_t n, const char *good,
 out:
 	free(tmpl);
 	free(pts);
+	free(sel);
+	free(boots);
 	return (rv);
 }

@@ -31,6 +31,8 @@ MODE says what goes wrong:
     bad-sha         the announced SHA-256 is not the archive's
     tar-link        the set's archive holds a symbolic link
     tar-escape      the set's archive holds ../escaped
+A job answers Running to its first FAKE_LAVA_POLLS - 1 looks (default 2:
+once Running), then Finished.
 Each submission is logged in DIR/submitted (its job name), each request
 in DIR/requests.
 """
@@ -50,6 +52,7 @@ import time
 import urllib.parse
 
 DIR, FSCONC, MODE = sys.argv[1], sys.argv[2], sys.argv[3]
+POLLS = int(os.environ.get("FAKE_LAVA_POLLS", "2"))
 jobs = {}
 nsubmit = 0
 
@@ -215,7 +218,7 @@ class H(http.server.BaseHTTPRequestHandler):
         st = {"id": int(m.group(1)), "description": j["name"],
               "actual_device": "fake-0%d" % (1 + j["n"] % 2),
               "failure_comment": None, "start_time": None, "end_time": None}
-        if held or j["polls"] < 2:
+        if held or j["polls"] < POLLS:
             st.update(state="Running", health="Unknown")
         elif j.get("canceled"):
             st.update(state="Finished", health="Canceled")
