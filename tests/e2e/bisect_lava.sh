@@ -188,6 +188,32 @@ case "$out$j$m" in
 esac
 fake_stop
 
+# --- search k-ary on 4 devices: two steps a round -----------------------
+d=$s/kary
+fake good "$d"
+bfile "$d/b.bisect" "$d" 1 "$s/job.yaml" "search k-ary"
+sed -i 's/^lava-in-flight 2$/lava-in-flight 4/' "$d/b.bisect"
+out=$("$FSCONC" bisect start -R "$d/r" "$d/b.bisect" 2>&1); rc=$?
+j=$(journal "$d")
+# A round: the submissions between two results.  The most steps (not
+# the endpoints 0 and 9) of one round: 2.
+rounds=$(echo "$j" | awk '/^submit / { c = c " " $2; next }
+    /^(mean|lost) / { if (c != "") print c; c = "" }')
+most=$(echo "$rounds" | while read -r l; do
+	echo "$l" | tr ' ' '\n' | grep -v '^[09]$' | sort -u | grep -c .
+done | sort -n | tail -n 1)
+[ $rc -eq 0 ] && culprit "$d" &&
+    [ "$(echo "$j" | grep -c '^submit ')" -eq "$(wc -l <"$d/submitted")" ] &&
+    [ "$most" -eq 2 ] &&
+    ok "search k-ary on 4 devices: two steps a round, commit 6 named" ||
+    not_ok "search k-ary on 4 devices: two steps a round, commit 6 named" "rc=$rc rounds=$rounds $j $out"
+fake_stop
+bfile "$d/k2.bisect" "$d" 1 "$s/job.yaml" "search k-ary"
+out=$("$FSCONC" bisect start --dry-run -R "$d/r2" "$d/k2.bisect" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q 'search k-ary: wants method lava with lava-in-flight above 2' &&
+    ok "refused: search k-ary on 2 devices (serial is faster there)" ||
+    not_ok "refused: search k-ary on 2 devices (serial is faster there)" "rc=$rc $out"
+
 # --- a lost job: retried, never counted --------------------------------
 d=$s/incomplete
 fake incomplete1 "$d"

@@ -74,6 +74,16 @@ rep=$("$FSCONC" campaign report -R "$d/r" 2>&1); rc=$?
 [ $rc -eq 0 ] && echo "$rep" | grep -q "B" &&
     ok "lava: campaign report reads the lab's sets" ||
     not_ok "lava: campaign report reads the lab's sets" "rc=$rc $rep"
+# The lab's devices are the boots' machines: each set's campaign_machine
+# is the device that ran it, and the report's machine level is theirs.
+m=$(cat "$d"/r/campaign/*/lava/*/*/meta 2>/dev/null)
+[ "$(echo "$m" | grep -c '^campaign_machine=fake-0[12]$')" -eq 4 ] &&
+    echo "$m" | grep -q '^campaign_machine=fake-01$' &&
+    echo "$m" | grep -q '^campaign_machine=fake-02$' &&
+    echo "$rep" | grep -q '^machines: 2 (.*fake-01.*fake-02\|^machines: 2 (.*fake-02.*fake-01' &&
+    ok "lava: the device that ran a boot is its campaign_machine: the report's machines are the lab's" ||
+    not_ok "lava: the device that ran a boot is its campaign_machine: the report's machines are the lab's" \
+    "$m $rep"
 case "$out$j$(cat "$d"/r/campaign/*/lava/*/*/meta 2>/dev/null)" in
 *"fake-token-$$"*) not_ok "lava: the token in no output, journal or set" ;;
 *) ok "lava: the token in no output, journal or set" ;;
