@@ -153,14 +153,23 @@ int	 campaign_run_config(const struct campaign_file *, const char *label,
 	    const char *results, struct run_config *, char *err,
 	    size_t errlen);
 /*
- * method lava: what a job of label was to run, for its set's check
- * (lab_fetch_set): rc from campaign_run_config (freed by the caller
- * once e is used), e's levels when -j names numbers, its batches a
- * level (0 with --precision); e's meta left NULL.  0, or -1 with err.
+ * method lava, for a campaign's controller and a bisect's: what a
+ * finished job j (slot s, of label, round) was to run, for its set's
+ * check (lab_fetch_set): e filled (label; the levels when -j names
+ * numbers; the batches a level, 0 with --precision) and its meta, the
+ * campaign's keys (id, label, boot, round), lava_job, lava_device and
+ * the device as campaign_machine.  campaign_lava_meta adds a pair
+ * (value copied; at most 4).  NULL said why; freed by
+ * campaign_lava_release (a struct lab_user's release) once e is used.
  */
-int	 campaign_lava_expect(const struct campaign_file *, const char *label,
-	    const char *root, struct run_config *rc, struct lab_expect *e,
-	    char *err, size_t errlen);
+struct campaign_lava_held;
+struct campaign_lava_held *campaign_lava_hold(const struct campaign_file *,
+	    const char *root, const char *id, const char *label,
+	    const struct lab_slot *s, int round, const struct lab_job *j,
+	    struct lab_expect *e);
+void	 campaign_lava_meta(struct campaign_lava_held *, const char *key,
+	    const char *value);
+void	 campaign_lava_release(void *ctx, void *hold);
 /*
  * The plan (journal.c, beside the plan file's writer and reader): round
  * r (0..boots-1) boots every configuration once, in an order shuffled by

@@ -215,14 +215,31 @@ struct lab_user {
 			    const char *set);
 };
 
+#define LAB_POLL	10	/* seconds between a controller's looks */
+#define LAB_REQUEST	30	/* seconds a request may take */
+
+/*
+ * A controller's client: the token read (lab_token_read), the template
+ * (lab_template_read, *tmpl malloc'd), the lab opened on work with
+ * LAB_REQUEST (FSCONC_TEST_LAVA_REQUEST) a request.  NULL with err and
+ * *usage set when the token or template is refused.
+ */
+struct lab *lab_connect(const struct lab_conf *, const char *work,
+	    char **tmpl, int *usage, char *err, size_t errlen);
+/*
+ * A job's text from tmpl: named lab_job_name(tag, bootno, nonce), its
+ * @ARGS@ run_argv[1..nrun-1] and --label label, @CONFIG@ label,
+ * @KERNEL@ kernel (or NULL).  lab_job_text's answer.
+ */
+char	*lab_job_make(const struct lab_conf *, const char *tmpl,
+	    char *const *run_argv, size_t nrun, size_t tag, int bootno,
+	    const char *nonce, const char *label, const char *kernel,
+	    char *err, size_t errlen);
 /* A fresh nonce: LAB_NONCE_LEN hex digits from the kernel's generator
    (buf LAB_NONCE_LEN + 1 bytes): 0, or -1 with errno. */
 int	 lab_nonce(char *buf);
 /* A test hook's value in seconds (1 to 3600), or def. */
 double	 lab_hook_seconds(const char *name, double def);
-/* The run's options as a job gets them: run_argv[1..nrun-1], then
-   --label label, NULL-ended (the strings are not copied). */
-char	**lab_job_args(char *const *run_argv, size_t nrun, const char *label);
 /*
  * Slot k's job (boot bootno, its text named with nonce) sent: the
  * submit callback first, then the request, then job with the id (or

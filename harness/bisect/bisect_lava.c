@@ -40,9 +40,6 @@
 #include "harness/lab.h"
 #include "harness/run.h"
 
-#define LAVA_POLL	10	/* seconds between looks at the lab */
-#define LAVA_REQUEST	30	/* seconds a request may take */
-
 /* The controller's state beside the bisect's: the commit being sent. */
 struct ctl {
 	struct bisect_job *b;
@@ -63,18 +60,8 @@ job_text(const struct bisect_file *f, const char *tmpl, size_t k,
     const char *label, const char *kern, int bootno, const char *nonce,
     char *err, size_t errlen)
 {
-	struct lab_fill fill;
-	char **args = lab_job_args(f->camp.run_argv, f->camp.nrun, label);
-	char *name = lab_job_name(k, bootno, nonce), *t;
-
-	fill.name = name;
-	fill.config = label;
-	fill.kernel = kern;
-	fill.args = args;
-	t = lab_job_text(&f->camp.lab, tmpl, &fill, err, errlen);
-	free(args);
-	free(name);
-	return (t);
+	return (lab_job_make(&f->camp.lab, tmpl, f->camp.run_argv,
+	    f->camp.nrun, k, bootno, nonce, label, kern, err, errlen));
 }
 
 /* --- the controller's steps' journal (struct lab_user) ----------------- */
@@ -124,70 +111,26 @@ on_lost(void *ctx, size_t k, const char *why)
 	    N(j->s.pending), S(w))));
 }
 
-/* What a finished job held (on_expect), freed once its set is read. */
-struct held {
-	struct run_config rc;
-	char		 label[64], boot[24], job[24], hex[80];
-	const char	*meta[21];
-};
-
 static int
 on_expect(void *ctx, size_t k, const struct lab_job *lj,
     struct lab_expect *e, char **dir, void **hold)
 {
 	struct bisect_job *b = ((struct ctl *)ctx)->b;
 	const struct bisect_lava_job *j = &b->jobs[k];
-	struct held *h = xcalloc(1, sizeof(*h));
-	char err[512];
-	size_t n = 0;
+	struct campaign_lava_held *h;
+	char label[64], hex[80];
 
-	bisect_name_of(b, j->commit, h->label, sizeof(h->label));
-	if (campaign_lava_expect(&b->f.camp, h->label, b->root, &h->rc, e,
-	    err, sizeof(err)) != 0) {
-		bisect_say("%s: run options: %s", b->id, err);
-		free(h);
-		return (-1);
-	}
-	snprintf(h->boot, sizeof(h->boot), "%d", j->s.pending);
-	snprintf(h->job, sizeof(h->job), "%llu", j->s.jobid);
 	/* The keys a local boot's set gets (measure), and the lab's. */
-	h->meta[n++] = CAMP_KEY_ID;
-	h->meta[n++] = b->id;
-	h->meta[n++] = CAMP_KEY_CONFIG;
-	h->meta[n++] = h->label;
-	h->meta[n++] = CAMP_KEY_BOOT;
-	h->meta[n++] = h->boot;
-	h->meta[n++] = CAMP_KEY_ROUND;
-	h->meta[n++] = "1";
-	if (bisect_commit_id(b, j->commit, h->hex, sizeof(h->hex)) == 0) {
-		h->meta[n++] = "bisect_commit";
-		h->meta[n++] = h->hex;
-	}
-	h->meta[n++] = "bisect";
-	h->meta[n++] = b->id;
-	h->meta[n++] = "lava_job";
-	h->meta[n++] = h->job;
-	h->meta[n++] = "lava_device";
-	h->meta[n++] = lj->device;
-	if (lj->device[0] != '\0') {
-		h->meta[n++] = CAMP_KEY_MACHINE;
-		h->meta[n++] = lj->device;
-	}
-	h->meta[n] = NULL;
-	e->meta = h->meta;
+	bisect_name_of(b, j->commit, label, sizeof(label));
+	if ((h = campaign_lava_hold(&b->f.camp, b->root, b->id, label, &j->s,
+	    1, lj, e)) == NULL)
+		return (-1);
+	if (bisect_commit_id(b, j->commit, hex, sizeof(hex)) == 0)
+		campaign_lava_meta(h, "bisect_commit", hex);
+	campaign_lava_meta(h, "bisect", b->id);
 	*dir = xasprintf("%s/lava/job-%llu", b->dir, j->s.jobid);
 	*hold = h;
 	return (0);
-}
-
-static void
-on_release(void *ctx, void *hold)
-{
-	struct held *h = hold;
-
-	(void)ctx;
-	run_config_free(&h->rc);
-	free(h);
 }
 
 static int
@@ -329,21 +272,21 @@ bisect_lava_run(struct bisect_job *b)
 {
 	struct ctl x = { b, 0 };
 	struct lab_user u = { &x, b->f.camp.boot_timeout, say, on_submit,
-	    on_job, on_lost, on_expect, on_release, on_done };
+	    on_job, on_lost, on_expect, campaign_lava_release, on_done };
 	struct lab *lab = NULL;
-	char tok[LAB_TOKEN_MAX + 1], e[1024], label[64], *tmpl = NULL, *t;
-	char *kern;
-	double poll = lab_hook_seconds("FSCONC_TEST_LAVA_POLL", LAVA_POLL);
+	char e[1024], label[64], *tmpl = NULL, *t, *kern;
+	double poll = lab_hook_seconds("FSCONC_TEST_LAVA_POLL", LAB_POLL);
 	int *bootnos = NULL;
 	size_t i, k, nj;
 	time_t away = 0;
-	int rc = EXIT_RUNTIME, down, v;
+	int rc = EXIT_RUNTIME, down, v, usage;
 
-	if (lab_token_read(b->f.camp.lab.token_file, tok, sizeof(tok), e,
-	    sizeof(e)) != 0 || (tmpl = lab_template_read(&b->f.camp.lab, e,
-	    sizeof(e))) == NULL) {
+	t = xasprintf("%s/lava", b->dir);
+	lab = lab_connect(&b->f.camp.lab, t, &tmpl, &usage, e, sizeof(e));
+	free(t);
+	if (lab == NULL) {
 		bisect_say("%s", e);
-		return (EXIT_USAGE);
+		return (usage ? EXIT_USAGE : EXIT_RUNTIME);
 	}
 	/* A job made once before any is sent: the template and the run's
 	   words are refused now, not mid-bisect. */
@@ -357,15 +300,6 @@ bisect_lava_run(struct bisect_job *b)
 		goto out;
 	}
 	free(t);
-	t = xasprintf("%s/lava", b->dir);
-	lab = lab_open(&b->f.camp.lab, tok, t, lab_hook_seconds(
-	    "FSCONC_TEST_LAVA_REQUEST", LAVA_REQUEST), e, sizeof(e));
-	free(t);
-	explicit_bzero(tok, sizeof(tok));
-	if (lab == NULL) {
-		bisect_say("%s", e);
-		goto out;
-	}
 	for (;;) {
 		if (bisect_reload(b) != 0)
 			goto out;

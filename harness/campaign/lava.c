@@ -37,27 +37,14 @@
 #include "harness/lab.h"
 #include "harness/run.h"
 
-#define LAVA_POLL	10	/* seconds between looks at the lab */
-#define LAVA_REQUEST	30	/* seconds a request may take */
-
 /* Slot k's job (boot bootno, nonce): its text, or NULL with err. */
 static char *
 job_text(const struct campaign_file *f, const char *tmpl, size_t k,
     size_t cfg, int bootno, const char *nonce, char *err, size_t errlen)
 {
-	struct lab_fill fill;
-	char **args = lab_job_args(f->run_argv, f->nrun,
-	    f->configs[cfg].boot.name);
-	char *name = lab_job_name(k + 1, bootno, nonce), *t;
-
-	fill.name = name;
-	fill.config = f->configs[cfg].boot.name;
-	fill.kernel = f->configs[cfg].boot.kernel;
-	fill.args = args;
-	t = lab_job_text(&f->lab, tmpl, &fill, err, errlen);
-	free(args);
-	free(name);
-	return (t);
+	return (lab_job_make(&f->lab, tmpl, f->run_argv, f->nrun, k + 1,
+	    bootno, nonce, f->configs[cfg].boot.name,
+	    f->configs[cfg].boot.kernel, err, errlen));
 }
 
 int
@@ -164,33 +151,84 @@ on_lost(void *ctx, size_t k, const char *why)
 	return (campaign_bad_boot(c, k));
 }
 
-int
-campaign_lava_expect(const struct campaign_file *f, const char *label,
-    const char *root, struct run_config *rc, struct lab_expect *e,
-    char *err, size_t errlen)
-{
-	const char *s;
+struct campaign_lava_held {
+	struct run_config rc;
+	char		 boot[24], round[24], job[24];
+	char		*own[4];	/* values the caller added */
+	size_t		 nown, n;
+	const char	*meta[25];
+};
 
-	if (campaign_run_config(f, label, root, rc, err, errlen) != 0)
-		return (-1);
+struct campaign_lava_held *
+campaign_lava_hold(const struct campaign_file *f, const char *root,
+    const char *id, const char *label, const struct lab_slot *s, int round,
+    const struct lab_job *j, struct lab_expect *e)
+{
+	struct campaign_lava_held *h = xcalloc(1, sizeof(*h));
+	char err[512];
+	const char *v;
+
+	if (campaign_run_config(f, label, root, &h->rc, err,
+	    sizeof(err)) != 0) {
+		campaign_say("%s: run options: %s", id, err);
+		free(h);
+		return (NULL);
+	}
 	memset(e, 0, sizeof(*e));
 	e->label = label;
 	/* Levels named by number only: "ncpu" is the device's. */
-	s = rc->jobs_spec;
-	if (s != NULL && strspn(s, "0123456789,-") == strlen(s)) {
-		e->levels = rc->levels;
-		e->nlevels = rc->nlevels;
+	v = h->rc.jobs_spec;
+	if (v != NULL && strspn(v, "0123456789,-") == strlen(v)) {
+		e->levels = h->rc.levels;
+		e->nlevels = h->rc.nlevels;
 	}
-	e->reps = rc->precision > 0 ? 0 : rc->reps;
-	return (0);
+	e->reps = h->rc.precision > 0 ? 0 : h->rc.reps;
+	snprintf(h->boot, sizeof(h->boot), "%d", s->pending);
+	snprintf(h->round, sizeof(h->round), "%d", round);
+	snprintf(h->job, sizeof(h->job), "%llu", s->jobid);
+	campaign_lava_meta(h, CAMP_KEY_ID, id);
+	campaign_lava_meta(h, CAMP_KEY_CONFIG, label);
+	campaign_lava_meta(h, CAMP_KEY_BOOT, h->boot);
+	campaign_lava_meta(h, CAMP_KEY_ROUND, h->round);
+	campaign_lava_meta(h, "lava_job", h->job);
+	campaign_lava_meta(h, "lava_device", j->device);
+	/* The device is the boot's machine: campaign report's machine
+	   level is the lab's devices. */
+	if (j->device[0] != '\0')
+		campaign_lava_meta(h, CAMP_KEY_MACHINE, j->device);
+	e->meta = h->meta;
+	return (h);
 }
 
-/* What a finished job held (on_expect), freed once its set is read. */
-struct held {
-	struct run_config rc;
-	char		 boot[24], round[24], job[24];
-	const char	*meta[15];
-};
+void
+campaign_lava_meta(struct campaign_lava_held *h, const char *key,
+    const char *value)
+{
+	/* Keys are literals; a value is kept unless it is h's own. */
+	if (h->n + 3 > sizeof(h->meta) / sizeof(h->meta[0]) || h->nown >=
+	    sizeof(h->own) / sizeof(h->own[0]))
+		return;
+	if (value != h->boot && value != h->round && value != h->job)
+		value = h->own[h->nown++] = xstrdup(value);
+	h->meta[h->n++] = key;
+	h->meta[h->n++] = value;
+	h->meta[h->n] = NULL;
+}
+
+void
+campaign_lava_release(void *ctx, void *hold)
+{
+	struct campaign_lava_held *h = hold;
+	size_t i;
+
+	(void)ctx;
+	if (h == NULL)
+		return;
+	for (i = 0; i < h->nown; i++)
+		free(h->own[i]);
+	run_config_free(&h->rc);
+	free(h);
+}
 
 static int
 on_expect(void *ctx, size_t k, const struct lab_job *j, struct lab_expect *e,
@@ -198,53 +236,13 @@ on_expect(void *ctx, size_t k, const struct lab_job *j, struct lab_expect *e,
 {
 	struct campaign *c = ctx;
 	const struct campaign_slot *s = &c->slots[k];
-	const char *label = c->f.configs[s->config].boot.name;
-	struct held *h = xcalloc(1, sizeof(*h));
-	char err[512];
-	size_t n = 0;
 
-	if (campaign_lava_expect(&c->f, label, c->root, &h->rc, e, err,
-	    sizeof(err)) != 0) {
-		campaign_say("%s: run options: %s", c->id, err);
-		free(h);
+	if ((*hold = campaign_lava_hold(&c->f, c->root, c->id,
+	    c->f.configs[s->config].boot.name, &s->lab, s->round, j, e)) ==
+	    NULL)
 		return (-1);
-	}
-	snprintf(h->boot, sizeof(h->boot), "%d", s->lab.pending);
-	snprintf(h->round, sizeof(h->round), "%d", s->round);
-	snprintf(h->job, sizeof(h->job), "%llu", s->lab.jobid);
-	h->meta[n++] = CAMP_KEY_ID;
-	h->meta[n++] = c->id;
-	h->meta[n++] = CAMP_KEY_CONFIG;
-	h->meta[n++] = label;
-	h->meta[n++] = CAMP_KEY_BOOT;
-	h->meta[n++] = h->boot;
-	h->meta[n++] = CAMP_KEY_ROUND;
-	h->meta[n++] = h->round;
-	h->meta[n++] = "lava_job";
-	h->meta[n++] = h->job;
-	h->meta[n++] = "lava_device";
-	h->meta[n++] = j->device;
-	/* The device is the boot's machine: campaign report's machine
-	   level is the lab's devices. */
-	if (j->device[0] != '\0') {
-		h->meta[n++] = CAMP_KEY_MACHINE;
-		h->meta[n++] = j->device;
-	}
-	h->meta[n] = NULL;
-	e->meta = h->meta;
 	*dir = xasprintf("%s/lava/job-%llu", c->dir, s->lab.jobid);
-	*hold = h;
 	return (0);
-}
-
-static void
-on_release(void *ctx, void *hold)
-{
-	struct held *h = hold;
-
-	(void)ctx;
-	run_config_free(&h->rc);
-	free(h);
 }
 
 static int
@@ -335,18 +333,19 @@ campaign_lava_run(struct campaign *c)
 {
 	struct lab *lab = NULL;
 	struct lab_user u = { c, c->f.boot_timeout, say, on_submit, on_job,
-	    on_lost, on_expect, on_release, on_done };
-	char tok[LAB_TOKEN_MAX + 1], e[1024], *tmpl = NULL, *t;
-	double poll = lab_hook_seconds("FSCONC_TEST_LAVA_POLL", LAVA_POLL);
+	    on_lost, on_expect, campaign_lava_release, on_done };
+	char e[1024], *tmpl = NULL, *t;
+	double poll = lab_hook_seconds("FSCONC_TEST_LAVA_POLL", LAB_POLL);
 	time_t away = 0;
 	size_t k, limit, cfg;
-	int rc = EXIT_RUNTIME, inflight, down, v;
+	int rc = EXIT_RUNTIME, inflight, down, v, usage;
 
-	if (lab_token_read(c->f.lab.token_file, tok, sizeof(tok), e,
-	    sizeof(e)) != 0 || (tmpl = lab_template_read(&c->f.lab, e,
-	    sizeof(e))) == NULL) {
+	t = xasprintf("%s/lava", c->dir);
+	lab = lab_connect(&c->f.lab, t, &tmpl, &usage, e, sizeof(e));
+	free(t);
+	if (lab == NULL) {
 		campaign_say("%s", e);
-		return (EXIT_USAGE);
+		return (usage ? EXIT_USAGE : EXIT_RUNTIME);
 	}
 	/* Every configuration's job made once before any is sent. */
 	for (cfg = 0; cfg < c->f.nconfigs; cfg++) {
@@ -358,15 +357,6 @@ campaign_lava_run(struct campaign *c)
 			goto out;
 		}
 		free(t);
-	}
-	t = xasprintf("%s/lava", c->dir);
-	lab = lab_open(&c->f.lab, tok, t, lab_hook_seconds(
-	    "FSCONC_TEST_LAVA_REQUEST", LAVA_REQUEST), e, sizeof(e));
-	free(t);
-	explicit_bzero(tok, sizeof(tok));
-	if (lab == NULL) {
-		campaign_say("%s", e);
-		goto out;
 	}
 	limit = c->nslots + (size_t)c->f.retries * c->f.nconfigs;
 	for (;;) {

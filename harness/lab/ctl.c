@@ -51,17 +51,52 @@ lab_hook_seconds(const char *name, double def)
 	return ((double)x);
 }
 
-char **
-lab_job_args(char *const *run_argv, size_t nrun, const char *label)
+struct lab *
+lab_connect(const struct lab_conf *l, const char *work, char **tmpl,
+    int *usage, char *err, size_t errlen)
 {
-	char **a = xcalloc(nrun + 2, sizeof(*a));
+	char tok[LAB_TOKEN_MAX + 1];
+	struct lab *lab;
+
+	*usage = 1;
+	*tmpl = NULL;
+	if (lab_token_read(l->token_file, tok, sizeof(tok), err, errlen) !=
+	    0 || (*tmpl = lab_template_read(l, err, errlen)) == NULL)
+		return (NULL);
+	*usage = 0;
+	lab = lab_open(l, tok, work, lab_hook_seconds(
+	    "FSCONC_TEST_LAVA_REQUEST", LAB_REQUEST), err, errlen);
+	explicit_bzero(tok, sizeof(tok));
+	if (lab == NULL) {
+		free(*tmpl);
+		*tmpl = NULL;
+	}
+	return (lab);
+}
+
+char *
+lab_job_make(const struct lab_conf *l, const char *tmpl,
+    char *const *run_argv, size_t nrun, size_t tag, int bootno,
+    const char *nonce, const char *label, const char *kernel, char *err,
+    size_t errlen)
+{
+	struct lab_fill fill;
+	char **args = xcalloc(nrun + 2, sizeof(*args)), *t;
 	size_t i, n = 0;
 
+	/* The run's options as the job gets them: the file's, --label. */
 	for (i = 1; i < nrun; i++)
-		a[n++] = run_argv[i];
-	a[n++] = "--label";
-	a[n++] = (char *)label;
-	return (a);
+		args[n++] = run_argv[i];
+	args[n++] = "--label";
+	args[n++] = (char *)label;
+	fill.name = lab_job_name(tag, bootno, nonce);
+	fill.config = label;
+	fill.kernel = kernel;
+	fill.args = args;
+	t = lab_job_text(l, tmpl, &fill, err, errlen);
+	free((char *)fill.name);
+	free(args);
+	return (t);
 }
 
 /* The user told msg. */

@@ -43,24 +43,6 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 done
 c6=$(git -C "$s/tree" rev-parse HEAD~4)
 
-fake_pid=
-# fake MODE DIR: the fake lab in DIR (made), its URL in $url.
-fake() {
-	mkdir -p "$2"
-	echo "fake-token-$$" >"$2/token"
-	chmod 0600 "$2/token"
-	rm -f "$2/port"
-	/usr/bin/python3 "$TOP/tests/e2e/fake_lava.py" "$2" "$FSCONC" "$1" \
-	    >"$2/server.log" 2>&1 &
-	fake_pid=$!
-	at_exit "kill $fake_pid 2>/dev/null"
-	wait_until test -s "$2/port" || echo "fake lab did not start" >&2
-	url=http://127.0.0.1:$(cat "$2/port")
-}
-fake_stop() {
-	kill "$fake_pid" 2>/dev/null
-	wait "$fake_pid" 2>/dev/null
-}
 # bfile FILE DIR [RETRIES [TEMPLATE [EXTRA]]]: a bisect through the fake
 # lab in DIR, its result root DIR/r.
 bfile() {
@@ -153,7 +135,7 @@ out=$("$FSCONC" campaign start --dry-run -R "$d/r" "$d/c.campaign" 2>&1); rc=$?
 
 # --- a bisect through the lab: commit 6 named ----------------------------
 d=$s/good
-fake good "$d"
+fake_lava good "$d"
 bfile "$d/b.bisect" "$d"
 out=$("$FSCONC" bisect start -R "$d/r" "$d/b.bisect" 2>&1); rc=$?
 j=$(journal "$d")
@@ -186,11 +168,11 @@ case "$out$j$m" in
 *"fake-token-$$"*) not_ok "the token in no output, journal or set" ;;
 *) ok "the token in no output, journal or set" ;;
 esac
-fake_stop
+fake_lava_stop
 
 # --- search k-ary on 4 devices: two steps a round -----------------------
 d=$s/kary
-fake good "$d"
+fake_lava good "$d"
 bfile "$d/b.bisect" "$d" 1 "$s/job.yaml" "search k-ary"
 sed -i 's/^lava-in-flight 2$/lava-in-flight 4/' "$d/b.bisect"
 out=$("$FSCONC" bisect start -R "$d/r" "$d/b.bisect" 2>&1); rc=$?
@@ -207,7 +189,7 @@ done | sort -n | tail -n 1)
     [ "$most" -eq 2 ] &&
     ok "search k-ary on 4 devices: two steps a round, commit 6 named" ||
     not_ok "search k-ary on 4 devices: two steps a round, commit 6 named" "rc=$rc rounds=$rounds $j $out"
-fake_stop
+fake_lava_stop
 bfile "$d/k2.bisect" "$d" 1 "$s/job.yaml" "search k-ary"
 out=$("$FSCONC" bisect start --dry-run -R "$d/r2" "$d/k2.bisect" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q 'search k-ary: wants method lava with lava-in-flight above 2' &&
@@ -216,7 +198,7 @@ out=$("$FSCONC" bisect start --dry-run -R "$d/r2" "$d/k2.bisect" 2>&1); rc=$?
 
 # --- a lost job: retried, never counted --------------------------------
 d=$s/incomplete
-fake incomplete1 "$d"
+fake_lava incomplete1 "$d"
 bfile "$d/b.bisect" "$d"
 out=$("$FSCONC" bisect start -R "$d/r" "$d/b.bisect" 2>&1); rc=$?
 j=$(journal "$d")
@@ -226,11 +208,11 @@ j=$(journal "$d")
     [ "$(echo "$j" | grep -c '^mean ')" -eq $(($(wc -l <"$d/submitted") - 1)) ] &&
     ok "an Incomplete job: lost, retried, not a boot; commit 6 named" ||
     not_ok "an Incomplete job: lost, retried, not a boot; commit 6 named" "rc=$rc $j $out"
-fake_stop
+fake_lava_stop
 
 # --- sets that do not match their job: refused, the commit skipped -------
 d=$s/wrong
-fake wrong-config "$d"
+fake_lava wrong-config "$d"
 bfile "$d/b.bisect" "$d" 0
 out=$("$FSCONC" bisect start -R "$d/r" "$d/b.bisect" 2>&1); rc=$?
 j=$(journal "$d")
@@ -240,11 +222,11 @@ j=$(journal "$d")
     echo "$j" | grep -q '^done 4 ' &&
     ok "a set of another configuration: refused, named, no mean; the endpoint skipped" ||
     not_ok "a set of another configuration: refused, named, no mean; the endpoint skipped" "rc=$rc $j $out"
-fake_stop
+fake_lava_stop
 
 # --- the controller killed: resumed, its jobs followed, none sent twice --
 d=$s/kill
-fake hold "$d"
+fake_lava hold "$d"
 bfile "$d/b.bisect" "$d"
 "$FSCONC" bisect start -R "$d/r" "$d/b.bisect" >"$d/start.out" 2>&1 &
 cpid=$!
@@ -261,6 +243,6 @@ j=$(journal "$d")
     ok "controller killed, resumed: its two jobs followed, none sent twice; commit 6 named" ||
     not_ok "controller killed, resumed: its two jobs followed, none sent twice; commit 6 named" \
     "rc=$rc $(cat "$d/submitted") $j $out $(cat "$d/start.out")"
-fake_stop
+fake_lava_stop
 
 tap_close
