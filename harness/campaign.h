@@ -159,7 +159,7 @@ int	 campaign_run_config(const struct campaign_file *, const char *label,
  * numbers; the batches a level, 0 with --precision) and its meta, the
  * campaign's keys (id, label, boot, round), lava_job, lava_device and
  * the device as campaign_machine.  campaign_lava_meta adds a pair
- * (value copied; at most 4).  NULL said why; freed by
+ * (value copied; at most 2 beyond the campaign's).  NULL said why; freed by
  * campaign_lava_release (a struct lab_user's release) once e is used.
  */
 struct campaign_lava_held;

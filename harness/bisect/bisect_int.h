@@ -100,6 +100,27 @@ int	 bisect_conclude(struct bisect_job *, struct bis_next *nx);
 /* The figure of one boot's set: 0 with *v, or -1 with err. */
 int	 bisect_figure_of(const struct bisect_job *, const char *set,
 	    double *v, char *err, size_t errlen);
+/* --- bisect.c's state machine, for the commands (bisect_cmd.c) ---------- */
+
+/* The lock of the root's bisects (reboot_lock): 0, or -1 said why. */
+int	 bisect_lock(const char *root);
+/* b loaded from root/bisect/id: 0, or -1 said why. */
+int	 bisect_load(struct bisect_job *b, const char *root, const char *id);
+/* The active bisect's id under root (*idp NULL when none): 0, or -1
+   said why. */
+int	 bisect_active(const char *root, char **idp);
+/* The hook released (none with method lava), the active mark cleared. */
+void	 bisect_remove_hook(struct bisect_job *);
+/* What bis_next says, done: builds (skipping what fails) until a boot
+   is ordered and made, or the bisect is over.  An exit status. */
+int	 bisect_advance(struct bisect_job *);
+/* The boot the journal's last "schedule" asked for, checked and run
+   (t0: when resume started).  An exit status. */
+int	 bisect_check_boot(struct bisect_job *, long long t0);
+/* The build and install recipes of os, the user's when given. */
+const char *bisect_build_recipe(const struct bisect_file *, enum md_os);
+const char *bisect_install_recipe(const struct bisect_file *, enum md_os);
+
 /*
  * method lava (bisect_lava.c): the controller, run by start and resume
  * on a bisect loaded and open: rounds of jobs (bis_pool_round over

@@ -154,9 +154,9 @@ on_lost(void *ctx, size_t k, const char *why)
 struct campaign_lava_held {
 	struct run_config rc;
 	char		 boot[24], round[24], job[24];
-	char		*own[4];	/* values the caller added */
+	char		*own[8];	/* values copied */
 	size_t		 nown, n;
-	const char	*meta[25];
+	const char	*meta[2 * 8 + 7];
 };
 
 struct campaign_lava_held *

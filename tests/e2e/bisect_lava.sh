@@ -169,6 +169,20 @@ case "$out$j$m" in
 *) ok "the token in no output, journal or set" ;;
 esac
 fake_lava_stop
+# Forged journal lines: refused by the replay, named.
+for f in "mean 4 99 100.5 1796000000:commit 4 boot 99: no job of it in flight" \
+    "job 0 1 555:commit 0 boot 1: no job of it in flight" \
+    "schedule 4 $((ns + 1)) boot-x 1796000000:schedule: not an event of method lava"; do
+	line=${f%%:*} want=${f#*:}
+	rm -rf "$d/f"
+	cp -a "$d/r" "$d/f"
+	echo "$line" >>"$(ls "$d"/f/bisect/*/journal)"
+	out=$("$FSCONC" bisect status -R "$d/f" --id "$(basename "$(dirname \
+	    "$(ls "$d"/f/bisect/*/journal)")")" 2>&1); rc=$?
+	[ $rc -eq 2 ] && echo "$out" | grep -qF "$want" &&
+	    ok "a forged journal line refused: $line" ||
+	    not_ok "a forged journal line refused: $line" "rc=$rc $out"
+done
 
 # --- search k-ary on 4 devices: two steps a round -----------------------
 d=$s/kary
@@ -234,6 +248,9 @@ wait_until sh -c "[ \$(cat $d/r/bisect/*/journal 2>/dev/null |
     grep -c '^job ') -ge 2 ]"
 kill -KILL $cpid
 wait $cpid 2>/dev/null
+st=$("$FSCONC" bisect status -R "$d/r" 2>&1)
+[ "$(echo "$st" | grep -c '^boot [12]: commit [09]: job 10[12] in the lab$')" -eq 2 ] &&
+    ok "status: the jobs in the lab" || not_ok "status: the jobs in the lab" "$st"
 touch "$d/release"
 out=$("$FSCONC" bisect resume -R "$d/r" 2>&1); rc=$?
 j=$(journal "$d")
