@@ -247,6 +247,14 @@ next_round(struct ctl *x, struct lab *lab, const struct lab_user *u,
 		if (!again)
 			break;
 	}
+	/* Builds take long: a stop meanwhile sends nothing. */
+	if (bisect_reload(b) != 0)
+		goto fail;
+	if (b->state != BISECT_OPEN) {
+		free(sel);
+		free(boots);
+		return (0);
+	}
 	for (j = 0; j < nsel; j++)
 		for (i = 0; i < (size_t)boots[j]; i++) {
 			if ((rv = submit(x, lab, u, tmpl, sel[j])) < 0)

@@ -8,6 +8,7 @@
 # job retried, never counted; the controller killed and resumed without
 # a job sent twice; a set that does not match its job refused; the bad
 # files refused.  Campaigns through the lab: tests/e2e/campaign_lava.sh.
+# suite-timeout: 600
 . "$FSCONC_TOP/tests/lib.sh"
 
 if ! is_root; then
