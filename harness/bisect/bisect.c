@@ -1060,8 +1060,8 @@ bisect_advance(struct bisect_job *b)
 /* --- measuring a boot ----------------------------------------------------- */
 
 int
-bisect_figure_of(const struct bisect_job *b, const char *set, double *v, char *err,
-    size_t errlen)
+bisect_figure_of(const struct bisect_job *b, const char *set, double *v,
+    char *err, size_t errlen)
 {
 	const char *paths[1] = { set };
 	const struct camp_level *l1, *ln;

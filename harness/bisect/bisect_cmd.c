@@ -119,8 +119,9 @@ plan(const struct bisect_file *f, const char *file, const char *root,
 		    "FSCONC_BISECT_N=N", "FSCONC_BISECT_KODIR=/boot/bisect-N",
 		    kconf, NULL };
 		struct reboot_build rb = { .src = src, .commit = "COMMIT",
-		    .build = bisect_build_recipe(f, os), .install = bisect_install_recipe(f,
-		    os), .env = env, .timeout = f->build_timeout, .log = -1 };
+		    .build = bisect_build_recipe(f, os), .install =
+		    bisect_install_recipe(f, os), .env = env, .timeout =
+		    f->build_timeout, .log = -1 };
 
 		rv = reboot_checkout(&ctx, &rb, e, sizeof(e)) != 0 ||
 		    reboot_build(&ctx, &rb, e, sizeof(e)) != 0 ? -1 : 0;
@@ -328,8 +329,8 @@ bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
 		goto out;
 	}
 	free(p);
-	if (bisect_load(&b, r, id) != 0 || bisect_write(&b, EVENT(BISECT_EV_START,
-	    NOW)) != 0)
+	if (bisect_load(&b, r, id) != 0 || bisect_write(&b,
+	    EVENT(BISECT_EV_START, NOW)) != 0)
 		goto out;
 	if (reboot_active_set(r, "bisect", id, e, sizeof(e)) != 0) {
 		bisect_say("%s", e);
