@@ -6,8 +6,10 @@
 # job's set's times its number, so the culprit is named from sets
 # fetched from the lab.  Also: the --dry-run plan's submissions; a lost
 # job retried, never counted; the controller killed and resumed without
-# a job sent twice; a set that does not match its job refused; the bad
-# files refused.  Campaigns through the lab: tests/e2e/campaign_lava.sh.
+# a job sent twice; stop, the jobs canceled in the lab; status; forged
+# journal lines; search k-ary on 4 devices; a set that does not match
+# its job refused; the bad files refused.  Campaigns through the lab:
+# tests/e2e/campaign_lava.sh.
 # suite-timeout: 600
 . "$FSCONC_TOP/tests/lib.sh"
 
@@ -261,6 +263,27 @@ j=$(journal "$d")
     ok "controller killed, resumed: its two jobs followed, none sent twice; commit 6 named" ||
     not_ok "controller killed, resumed: its two jobs followed, none sent twice; commit 6 named" \
     "rc=$rc $(cat "$d/submitted") $j $out $(cat "$d/start.out")"
+fake_lava_stop
+
+# --- stop: the controller cancels its jobs in the lab and ends -----------
+d=$s/stop
+fake_lava hold "$d"
+bfile "$d/b.bisect" "$d"
+"$FSCONC" bisect start -R "$d/r" "$d/b.bisect" >"$d/start.out" 2>&1 &
+cpid=$!
+wait_until sh -c "[ \$(cat $d/r/bisect/*/journal 2>/dev/null |
+    grep -c '^job ') -ge 2 ]"
+"$FSCONC" bisect stop -R "$d/r" >"$d/stop.out" 2>&1; src=$?
+wait $cpid
+rc=$?
+[ $src -eq 0 ] && [ $rc -eq 0 ] &&
+    grep -q 'GET /api/v0.2/jobs/101/cancel/' "$d/requests" &&
+    grep -q 'GET /api/v0.2/jobs/102/cancel/' "$d/requests" &&
+    grep -q '^stop ' "$d"/r/bisect/*/journal &&
+    [ "$(wc -l <"$d/submitted")" -eq 2 ] && [ ! -e "$d/r/bisect/active" ] &&
+    ok "stop: the controller cancels its jobs in the lab, sends no other, ends" ||
+    not_ok "stop: the controller cancels its jobs in the lab, sends no other, ends" \
+    "src=$src rc=$rc $(cat "$d/start.out" "$d/stop.out" "$d/requests")"
 fake_lava_stop
 
 tap_close
