@@ -274,6 +274,17 @@ struct bis_pool_sim {
 void	 bis_pool_simulate(const struct bis_rule *, size_t runs,
 	    size_t ncommits, double effect, int devices, int k,
 	    uint64_t seed, struct bis_pool_sim *);
+/*
+ * One round of that bisect on pts (n commits, as bis_next), the choice
+ * bis_pool_simulate makes and method lava's bisect submits: 0 with
+ * *nsel commits in sel (at most k + 2, and at most devices) and the
+ * boots of each in boots (its share of the devices, none past the
+ * cap); 1 when nx says the bisect is done (nothing chosen); -1 as
+ * bis_next, or devices or k below 1.  nx: bis_next's answer.
+ */
+int	 bis_pool_round(const struct bis_point *pts, size_t n,
+	    const struct bis_rule *, int devices, int k, size_t *sel,
+	    int *boots, size_t *nsel, struct bis_next *nx);
 /* A standard normal from splitmix64 (Box-Muller). */
 double	 bis_normal(uint64_t *state);
 

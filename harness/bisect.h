@@ -35,14 +35,17 @@ struct bisect_file {
 	char		*image;		/* Linux: the image, in the tree */
 	uint64_t	 build_timeout;	/* seconds */
 	int		 cap;		/* the most boots of one commit */
+	/* method lava: steps a round; 1 serial, else k-ary (search k-ary:
+	   lava-in-flight / 2, bench/README.md's rule). */
+	int		 kary;
 	struct campaign_file camp;	/* run, method, command, timeouts */
 };
 
 /*
  * Parse a bisect file's text: its own keys (tree, good, bad, figure,
- * build, install, kconfig, image, build-timeout, max-boots; boots, its
- * old word, still read), the rest
- * (run, method, command, boot-timeout) through the campaign parser.
+ * build, install, kconfig, image, build-timeout, max-boots, search;
+ * boots, its old word, still read), the rest (run, method, command,
+ * boot-timeout, retries, lava-*) through the campaign parser.
  * 0, or -1 with "FILE: line N: ..." in err.
  */
 int	 bisect_file_parse(const char *text, size_t len, const char *name,

@@ -153,6 +153,24 @@ int	 campaign_run_config(const struct campaign_file *, const char *label,
 	    const char *results, struct run_config *, char *err,
 	    size_t errlen);
 /*
+ * method lava, for a campaign's controller and a bisect's: what a
+ * finished job j (slot s, of label, round) was to run, for its set's
+ * check (lab_fetch_set): e filled (label; the levels when -j names
+ * numbers; the batches a level, 0 with --precision) and its meta, the
+ * campaign's keys (id, label, boot, round), lava_job, lava_device and
+ * the device as campaign_machine.  campaign_lava_meta adds a pair
+ * (value copied; at most 2 beyond the campaign's).  NULL said why; freed by
+ * campaign_lava_release (a struct lab_user's release) once e is used.
+ */
+struct campaign_lava_held;
+struct campaign_lava_held *campaign_lava_hold(const struct campaign_file *,
+	    const char *root, const char *id, const char *label,
+	    const struct lab_slot *s, int round, const struct lab_job *j,
+	    struct lab_expect *e);
+void	 campaign_lava_meta(struct campaign_lava_held *, const char *key,
+	    const char *value);
+void	 campaign_lava_release(void *ctx, void *hold);
+/*
  * The plan (journal.c, beside the plan file's writer and reader): round
  * r (0..boots-1) boots every configuration once, in an order shuffled by
  * splitmix64 from the seed (the state carried from round to round).
@@ -173,10 +191,7 @@ struct campaign_slot {
 	int		 rc;		/* the run's exit status */
 	char		*set;		/* the run's set */
 	/* method lava: the job submitted for it and not yet ended. */
-	int		 pending;	/* its boot number; 0: none */
-	char		 nonce[LAB_NONCE_LEN + 1];
-	unsigned long long jobid;	/* 0: not known yet */
-	long long	 submitted;	/* when, seconds since the epoch */
+	struct lab_slot	 lab;
 };
 
 enum campaign_state { CAMPAIGN_OPEN, CAMPAIGN_FINISHED, CAMPAIGN_STOPPED };

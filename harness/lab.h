@@ -1,8 +1,9 @@
 /*
- * fsconc lab: a LAVA lab as a campaign's boot method (method lava).
- * The lab boots; fsconc plans, journals and judges.  Below
- * harness/campaign, its one user (harness/campaign/lava.c holds the
- * controller loop over the campaign's journal):
+ * fsconc lab: a LAVA lab as a campaign's or a bisect's boot method
+ * (method lava).  The lab boots; fsconc plans, journals and judges.
+ * Below harness/campaign and harness/bisect, its two users (their
+ * lava.c and bisect_lava.c hold the controller loops over their
+ * journals):
  *
  *   conf.c   the campaign file's lava-* keys, the token file (root's
  *	      only), the job template and the words fsconc fills into it;
@@ -14,7 +15,13 @@
  *   set.c    the result set a job printed in its log
  *	      (dist/lava/guest-run.sh's markers): size, SHA-256, a tar of
  *	      one directory and nothing else, read through results.h and
- *	      checked against the job submitted.
+ *	      checked against the job submitted;
+ *   ctl.c    a controller's steps, the same for both users: a job
+ *	      submitted (journaled first, named with a nonce), followed
+ *	      (found again by its name when its id was never heard, lost
+ *	      when Incomplete, Canceled or past its bound), its set
+ *	      fetched and checked; the user's journal reached through
+ *	      struct lab_user's callbacks.
  *
  * Library code: each function returns its error (err, errlen).
  */
@@ -22,6 +29,8 @@
 #define FSCONC_HARNESS_LAB_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <time.h>
 
 #define LAB_IN_FLIGHT_MAX	256
 #define LAB_TAGS_MAX		16
@@ -42,6 +51,9 @@ struct lab_conf {
 	char		*template;	/* the job template's path */
 	int		 in_flight;	/* jobs at once (default 1) */
 	int		 seen_in_flight;
+	/* A bisect's: where the lab fetches the images built here
+	   (http(s)://, or file:///); @KERNEL@ is KERNEL_URL/ID/kernel/N. */
+	char		*kernel_url;
 };
 
 /*
@@ -71,7 +83,8 @@ int	 lab_token_read(const char *path, char *buf, size_t len, char *err,
 	    size_t errlen);
 /*
  * The job template, read bounded: it holds @NAME@ and @ARGS@ (and
- * @DEVICE_TYPE@ or @TAGS@ as the campaign names them), and no other
+ * @DEVICE_TYPE@ or @TAGS@ as the campaign names them, @KERNEL@ with
+ * lava-kernel-url: each commit boots its own image), and no other
  * @WORD@ than those and @CONFIG@, @KERNEL@ off a comment line.
  * malloc'd, or NULL with err.
  */
@@ -160,5 +173,98 @@ struct lab_expect {
  */
 char	*lab_fetch_set(const char *log, size_t len, const char *dir,
 	    const struct lab_expect *e, char *err, size_t errlen);
+
+/* --- a controller's steps (ctl.c) ---------------------------------------- */
+
+/* One job of a controller's plan, as its journal says. */
+struct lab_slot {
+	size_t		 tag;		/* its name's number (lab_job_name):
+					   the user's slot or commit */
+	int		 pending;	/* its boot number; 0: none in flight */
+	char		 nonce[LAB_NONCE_LEN + 1];
+	unsigned long long jobid;	/* 0: not known yet */
+	long long	 submitted;	/* when, seconds since the epoch */
+};
+
+/*
+ * The user of a controller (a campaign, a bisect): its journal and its
+ * checks, each callback given ctx and the index k of the slot the user
+ * passed in.  Each returns 0, or -1 when its journal failed (said).
+ */
+struct lab_user {
+	void		*ctx;
+	uint64_t	 timeout;	/* a job's bound, seconds */
+	void		(*say)(const char *msg);
+	/* Journaled before the request: boot bootno, its nonce. */
+	int		(*submit)(void *ctx, size_t k, int bootno,
+			    const char *nonce, long long when);
+	/* The lab's id, heard or found again by the job's name. */
+	int		(*job)(void *ctx, size_t k, unsigned long long id);
+	/* The lab failed it: not a boot. */
+	int		(*lost)(void *ctx, size_t k, const char *why);
+	/*
+	 * What a Complete job j (its id in slot k) was to run: e and the
+	 * directory its set is unpacked in (*dir malloc'd); *hold what
+	 * release frees once the set is checked.
+	 */
+	int		(*expect)(void *ctx, size_t k, const struct lab_job *j,
+			    struct lab_expect *e, char **dir, void **hold);
+	void		(*release)(void *ctx, void *hold);
+	/* Its set, fetched and checked. */
+	int		(*done)(void *ctx, size_t k, const struct lab_job *j,
+			    const char *set);
+};
+
+#define LAB_POLL	10	/* seconds between a controller's looks */
+#define LAB_REQUEST	30	/* seconds a request may take */
+
+/*
+ * A controller's client: the token read (lab_token_read), the template
+ * (lab_template_read, *tmpl malloc'd), the lab opened on work with
+ * LAB_REQUEST (FSCONC_TEST_LAVA_REQUEST) a request.  NULL with err and
+ * *usage set when the token or template is refused.
+ */
+struct lab *lab_connect(const struct lab_conf *, const char *work,
+	    char **tmpl, int *usage, char *err, size_t errlen);
+/*
+ * A job's text from tmpl: named lab_job_name(tag, bootno, nonce), its
+ * @ARGS@ run_argv[1..nrun-1] and --label label, @CONFIG@ label,
+ * @KERNEL@ kernel (or NULL).  lab_job_text's answer.
+ */
+char	*lab_job_make(const struct lab_conf *, const char *tmpl,
+	    char *const *run_argv, size_t nrun, size_t tag, int bootno,
+	    const char *nonce, const char *label, const char *kernel,
+	    char *err, size_t errlen);
+/* A fresh nonce: LAB_NONCE_LEN hex digits from the kernel's generator
+   (buf LAB_NONCE_LEN + 1 bytes): 0, or -1 with errno. */
+int	 lab_nonce(char *buf);
+/* A test hook's value in seconds (1 to 3600), or def. */
+double	 lab_hook_seconds(const char *name, double def);
+/*
+ * Slot k's job (boot bootno, its text named with nonce) sent: the
+ * submit callback first, then the request, then job with the id (or
+ * lost when the lab refuses it).  0, -1 (a journal failed), or 1: the
+ * lab did not answer (sent or not: follow asks by name).
+ */
+int	 lab_send(struct lab *, const struct lab_user *, size_t k,
+	    int bootno, const char *nonce, const char *text);
+/*
+ * Slot k's job in flight (s, the user's, read again after each
+ * callback), looked at once: found by name when its id is not known
+ * (lost when the lab has none), lost when it ran past u->timeout
+ * (canceled) or ended other than Complete, else once Finished its log
+ * read and its set fetched and checked (lab_fetch_set against
+ * u->expect's): done, or lost naming what was refused.  0, -1 (a
+ * journal failed), or 1: the lab did not answer.
+ */
+int	 lab_follow(struct lab *, const struct lab_user *, size_t k,
+	    const struct lab_slot *s);
+/*
+ * The wait between looks at the lab: *away the time the lab stopped
+ * answering (0: it answers; down says whether it did this time).  1
+ * when it has not answered for longer than bound seconds (the caller
+ * stops, its job open), else 0 after poll seconds' sleep.
+ */
+int	 lab_wait(time_t *away, int down, uint64_t bound, double poll);
 
 #endif

@@ -131,6 +131,26 @@ wait_until() {
 		_w=$((_w + 1))
 	done
 }
+# fake_lava MODE DIR: the fake LAVA API (tests/e2e/fake_lava.py, MODE
+# its fault) on 127.0.0.1, its files in DIR (made, a root-only token
+# DIR/token), its URL in $url; killed at exit or by fake_lava_stop.
+fake_pid=
+fake_lava() {
+	mkdir -p "$2"
+	echo "fake-token-$$" >"$2/token"
+	chmod 0600 "$2/token"
+	rm -f "$2/port"
+	/usr/bin/python3 "$TOP/tests/e2e/fake_lava.py" "$2" "$FSCONC" "$1" \
+	    >"$2/server.log" 2>&1 &
+	fake_pid=$!
+	at_exit "kill $fake_pid 2>/dev/null"
+	wait_until test -s "$2/port" || echo "fake lab did not start" >&2
+	url=http://127.0.0.1:$(cat "$2/port")
+}
+fake_lava_stop() {
+	kill "$fake_pid" 2>/dev/null
+	wait "$fake_pid" 2>/dev/null
+}
 # The states fsconc run reports with FSCONC_TEST_MARKER=PREFIX:
 # PREFIX.released (a batch's workers released), PREFIX.stopping (the
 # first signal taken).

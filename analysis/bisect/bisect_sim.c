@@ -207,7 +207,8 @@ bis_auto_simulate(const struct bis_rule *r, size_t runs, double effect,
 /* --- a pool of devices: k commits a round ---------------------------- */
 
 struct pool {
-	struct bis_point *p;
+	const struct bis_point *p;	/* read by the round's choice */
+	struct bis_point *pw;		/* the simulation's, the same */
 	double		**v;
 	size_t		 n, lim;
 	size_t		*sel;		/* the round's commits */
@@ -283,6 +284,72 @@ pool_steps(struct pool *q, const struct bis_rule *r, size_t k)
 	free(v);
 }
 
+/* The round's commits chosen into q->sel (q->p, q->n, q->lim set). */
+static int
+pool_choose(struct pool *q, const struct bis_rule *r, int devices, int k,
+    struct bis_next *nx)
+{
+	size_t i;
+
+	if (bis_next(q->p, q->n, r, nx) != 0)
+		return (-1);
+	if (nx->action == BIS_ACT_DONE)
+		return (1);
+	q->nsel = 0;
+	i = nx->commit;
+	if ((i == 0 || i == q->n - 1) && devices >= 2) {
+		pool_add(q, 0);
+		pool_add(q, q->n - 1);
+	} else
+		pool_add(q, i);
+	if (q->nsel == 0)
+		return (-1);
+	/* Steps beside it once the endpoints are judged. */
+	if (k > 1 && nx->ends.verdict == BIS_ENDS_DIFFER)
+		pool_steps(q, r, (size_t)k);
+	if (q->nsel > (size_t)devices)
+		q->nsel = (size_t)devices;
+	return (0);
+}
+
+/* The boots of the round's j-th commit: the devices shared out evenly,
+   the first commits the remainder. */
+static size_t
+pool_share(const struct pool *q, int devices, size_t j)
+{
+	return ((size_t)devices / q->nsel + (j < (size_t)devices % q->nsel));
+}
+
+int
+bis_pool_round(const struct bis_point *pts, size_t n,
+    const struct bis_rule *r, int devices, int k, size_t *sel, int *boots,
+    size_t *nsel, struct bis_next *nx)
+{
+	struct pool q;
+	size_t j, share, left;
+	int rv;
+
+	*nsel = 0;
+	if (n < 2 || devices < 1 || k < 1 || bis_rule_check(r) != NULL)
+		return (-1);
+	memset(&q, 0, sizeof(q));
+	q.p = pts;
+	q.n = n;
+	q.lim = (size_t)(r->fixed > r->cap ? r->fixed : r->cap);
+	q.sel = xcalloc((size_t)k + 3, sizeof(*q.sel));
+	if ((rv = pool_choose(&q, r, devices, k, nx)) == 0) {
+		for (j = 0; j < q.nsel; j++) {
+			share = pool_share(&q, devices, j);
+			left = q.lim - pts[q.sel[j]].nboots;
+			sel[j] = q.sel[j];
+			boots[j] = (int)(share < left ? share : left);
+		}
+		*nsel = q.nsel;
+	}
+	free(q.sel);
+	return (rv);
+}
+
 /* One bisect on the pool: 0 with its rounds and outcome in br. */
 static int
 pool_bisect(struct pool *q, struct history *h, const struct bis_rule *r,
@@ -291,50 +358,34 @@ pool_bisect(struct pool *q, struct history *h, const struct bis_rule *r,
 {
 	size_t i, j, share, give, guard, nnew;
 	double m;
+	int rv;
 
 	memset(br, 0, sizeof(*br));
 	*rounds = *builds = *buildrounds = 0;
 	for (i = 0; i < q->n; i++) {
-		q->p[i].nboots = 0;
-		q->p[i].skipped = 0;
-		q->p[i].boots = q->v[i];
+		q->pw[i].nboots = 0;
+		q->pw[i].skipped = 0;
+		q->pw[i].boots = q->v[i];
 	}
 	/* Every round adds a boot or a skip. */
 	for (guard = q->n * (q->lim + 1); guard > 0; guard--) {
-		if (bis_next(q->p, q->n, r, &br->next) != 0)
-			return (-1);
-		if (br->next.action == BIS_ACT_DONE)
-			return (0);
-		q->nsel = 0;
-		i = br->next.commit;
-		if ((i == 0 || i == q->n - 1) && devices >= 2) {
-			pool_add(q, 0);
-			pool_add(q, q->n - 1);
-		} else
-			pool_add(q, i);
-		if (q->nsel == 0)
-			return (-1);
-		/* Steps beside it once the endpoints are judged. */
-		if (k > 1 && br->next.ends.verdict == BIS_ENDS_DIFFER)
-			pool_steps(q, r, (size_t)k);
-		if (q->nsel > (size_t)devices)
-			q->nsel = (size_t)devices;
+		if ((rv = pool_choose(q, r, devices, k, &br->next)) != 0)
+			return (rv > 0 ? 0 : -1);
 		for (nnew = j = 0; j < q->nsel; j++)
 			nnew += q->p[q->sel[j]].nboots == 0;
 		*builds += nnew;
 		*buildrounds += nnew > 0;
 		for (j = 0; j < q->nsel; j++) {
 			i = q->sel[j];
-			share = (size_t)devices / q->nsel +
-			    (j < (size_t)devices % q->nsel);
+			share = pool_share(q, devices, j);
 			for (give = 0; give < share &&
-			    q->p[i].nboots < q->lim && !q->p[i].skipped;
+			    q->pw[i].nboots < q->lim && !q->pw[i].skipped;
 			    give++) {
 				if (measure(h, i, &m) != 0) {
-					q->p[i].skipped = 1;
+					q->pw[i].skipped = 1;
 					break;
 				}
-				q->v[i][q->p[i].nboots++] = m;
+				q->v[i][q->pw[i].nboots++] = m;
 				br->boots++;
 			}
 		}
@@ -361,7 +412,7 @@ bis_pool_simulate(const struct bis_rule *r, size_t runs, size_t n,
 	h.skip = xcalloc(n, sizeof(*h.skip));
 	q.n = n;
 	q.lim = (size_t)(r->fixed > r->cap ? r->fixed : r->cap);
-	q.p = xcalloc(n, sizeof(*q.p));
+	q.p = q.pw = xcalloc(n, sizeof(*q.pw));
 	q.v = xcalloc(n, sizeof(*q.v));
 	for (i = 0; i < n; i++)
 		q.v[i] = xcalloc(q.lim, sizeof(double));
@@ -386,7 +437,7 @@ bis_pool_simulate(const struct bis_rule *r, size_t runs, size_t n,
 	for (i = 0; i < n; i++)
 		free(q.v[i]);
 	free(q.v);
-	free(q.p);
+	free(q.pw);
 	free(q.sel);
 	free(h.skip);
 }

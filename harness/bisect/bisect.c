@@ -18,6 +18,13 @@
  *     run N BOOTNO EPOCH            its boot verified, the run starts
  *     mean N BOOTNO VALUE EPOCH     the boot's mean of the figure
  *     interrupted N BOOTNO          the run was cut off (booted again)
+ *   method lava (bisect_lava.c): no schedule, run or interrupted;
+ *   jobs in flight at once, each journaled as the campaign's are:
+ *     submit N BOOTNO NONCE EPOCH   before the job is sent (its name
+ *                                   fsconc-N-BOOTNO-NONCE)
+ *     job N BOOTNO ID               the lab's id for it
+ *     lost N BOOTNO REASON...       the lab failed it: not a boot
+ *     mean N BOOTNO VALUE EPOCH     its set fetched and checked
  *     done OUTCOME LO HI EPOCH      OUTCOME: analysis/bisect.h's BIS_*;
  *                                   with a culprit, written once the
  *                                   confirming revert is judged
@@ -73,7 +80,7 @@ bisect_say(const char *fmt, ...)
 }
 
 /* The lock of the root's bisects (reboot_lock): 0, or -1 said why. */
-static int
+int
 bisect_lock(const char *root)
 {
 	char e[PATH_MAX + 128];
@@ -109,6 +116,7 @@ bisect_close(struct bisect_job *b)
 	}
 	free(b->c);
 	free(b->pts);
+	free(b->jobs);
 	if (b->plan_fd > 0)
 		close(b->plan_fd);
 	bisect_file_free(&b->f);
@@ -134,12 +142,6 @@ points(struct bisect_job *b)
 
 /* --- the journal's events (harness/reboot.h writes and reads them) ------ */
 
-enum bisect_event_kind {
-	BISECT_EV_NONE, BISECT_EV_START, BISECT_EV_BUILD, BISECT_EV_BUILT,
-	BISECT_EV_SKIP, BISECT_EV_SCHEDULE, BISECT_EV_RUN, BISECT_EV_MEAN,
-	BISECT_EV_INTERRUPTED, BISECT_EV_DONE, BISECT_EV_STOP, BISECT_EV_NKINDS
-};
-
 /* A commit's index, one past the bad one for the revert (checked by
    the replay against the plan). */
 #define F_COMMIT	{ REBOOT_NUM, 0, BISECT_COMMITS_MAX + 1, 0 }
@@ -162,6 +164,12 @@ static const struct reboot_event_type bisect_events[BISECT_EV_NKINDS] = {
 	[BISECT_EV_DONE] = { "done", { { REBOOT_NUM, BIS_CULPRIT,
 	    BIS_ENDPOINT_FAILED, 0 }, F_COMMIT, F_COMMIT, F_WHEN } },
 	[BISECT_EV_STOP] = { "stop", { F_WHEN } },
+	[BISECT_EV_SUBMIT] = { "submit", { F_COMMIT, F_BOOTNO, { REBOOT_WORD,
+	    LAB_NONCE_LEN, LAB_NONCE_LEN, 0 }, F_WHEN } },
+	[BISECT_EV_JOB] = { "job", { F_COMMIT, F_BOOTNO, { REBOOT_NUM, 1,
+	    1ULL << 53, 0 } } },
+	[BISECT_EV_LOST] = { "lost", { F_COMMIT, F_BOOTNO,
+	    { REBOOT_TEXT, 0, BISECT_REASON_MAX, 0 } } },
 };
 
 /* Whether the event names a commit (its first field). */
@@ -177,7 +185,31 @@ static int
 names_boot(int kind)
 {
 	return (kind == BISECT_EV_SCHEDULE || kind == BISECT_EV_RUN || kind ==
-	    BISECT_EV_MEAN || kind == BISECT_EV_INTERRUPTED);
+	    BISECT_EV_MEAN || kind == BISECT_EV_INTERRUPTED || kind ==
+	    BISECT_EV_SUBMIT || kind == BISECT_EV_JOB || kind ==
+	    BISECT_EV_LOST);
+}
+
+/* method lava: the job in flight that is boot bootno of commit k, or
+   NULL. */
+static struct bisect_lava_job *
+lava_job(const struct bisect_job *b, unsigned long long k, int bootno)
+{
+	size_t i;
+
+	for (i = 0; i < b->njobs; i++)
+		if (b->jobs[i].s.pending == bootno && b->jobs[i].commit == k)
+			return (&b->jobs[i]);
+	return (NULL);
+}
+
+/* Whether the event belongs to method lava, to the others, or both. */
+static int
+lava_only(int kind)
+{
+	return (kind == BISECT_EV_SUBMIT || kind == BISECT_EV_JOB || kind ==
+	    BISECT_EV_LOST ? 1 : kind == BISECT_EV_SCHEDULE || kind ==
+	    BISECT_EV_RUN || kind == BISECT_EV_INTERRUPTED ? 0 : -1);
 }
 
 /*
@@ -194,9 +226,17 @@ bisect_check(const void *state, const struct reboot_event *ev, char *err,
 {
 	const struct bisect_job *b = state;
 	const struct bisect_commit *c = NULL;
+	const struct bisect_lava_job *j;
 	unsigned long long k = ev->f[0].n;
-	int bootno = (int)ev->f[1].n;
+	int bootno = (int)ev->f[1].n, lava, only;
 
+	lava = b->f.camp.how.method == REBOOT_LAVA;
+	if ((only = lava_only(ev->kind)) >= 0 && only != lava) {
+		set_err(err, errlen, "%s: %s", bisect_events[ev->kind].word,
+		    lava ? "not an event of method lava" : "only for method "
+		    "lava");
+		return (-1);
+	}
 	if (names_commit(ev->kind)) {
 		if (k > b->n) {
 			set_err(err, errlen, "commit %llu: the plan has %zu",
@@ -220,6 +260,7 @@ bisect_check(const void *state, const struct reboot_event *ev, char *err,
 		}
 		break;
 	case BISECT_EV_SCHEDULE:
+	case BISECT_EV_SUBMIT:
 		if (bootno != b->nboots + 1) {
 			set_err(err, errlen, "boot %d scheduled after boot %d",
 			    bootno, b->nboots);
@@ -231,9 +272,24 @@ bisect_check(const void *state, const struct reboot_event *ev, char *err,
 			return (-1);
 		}
 		break;
-	case BISECT_EV_RUN:
+	case BISECT_EV_JOB:
+	case BISECT_EV_LOST:
 	case BISECT_EV_MEAN:
+		if (!lava && ev->kind == BISECT_EV_MEAN)
+			goto local;
+		/* A job in flight: its id once, then lost or its mean. */
+		if ((j = lava_job(b, k, bootno)) == NULL || (ev->kind ==
+		    BISECT_EV_JOB) != (j->s.jobid == 0)) {
+			set_err(err, errlen, "commit %llu boot %d: %s", k,
+			    bootno, j == NULL ? "no job of it in flight" :
+			    j->s.jobid != 0 ? "a second job id" : "no job id "
+			    "yet");
+			return (-1);
+		}
+		break;
+	case BISECT_EV_RUN:
 	case BISECT_EV_INTERRUPTED:
+local:
 		if (b->nboots == 0 || k != b->last_commit || bootno !=
 		    b->last_bootno || bootno != b->nboots || b->in_flight !=
 		    (ev->kind == BISECT_EV_RUN ? BISECT_EV_SCHEDULE :
@@ -266,12 +322,28 @@ skip(struct bisect_commit *c, const char *why)
 	c->why = xstrdup(why != NULL && *why != '\0' ? why : "failed");
 }
 
+/* method lava: boot bootno of commit k no longer in flight. */
+static void
+lava_done(struct bisect_job *b, unsigned long long k, int bootno)
+{
+	struct bisect_lava_job *j = lava_job(b, k, bootno);
+	size_t i;
+
+	if (j == NULL)
+		return;
+	i = (size_t)(j - b->jobs);
+	memmove(&b->jobs[i], &b->jobs[i + 1], (b->njobs - i - 1) *
+	    sizeof(*b->jobs));
+	b->njobs--;
+}
+
 /* ev, checked, taken into b. */
 static void
 bisect_apply(void *state, const struct reboot_event *ev)
 {
 	struct bisect_job *b = state;
 	struct bisect_commit *c = NULL;
+	struct bisect_lava_job *j;
 	long long when = 0;
 
 	snprintf(b->last, sizeof(b->last), "%s", bisect_events[ev->kind].word);
@@ -311,6 +383,22 @@ bisect_apply(void *state, const struct reboot_event *ev)
 		/* A skipped commit's boot, if one was in flight, is over. */
 		b->in_flight = BISECT_EV_NONE;
 		break;
+	case BISECT_EV_SUBMIT:
+		b->jobs = xrealloc(b->jobs, (b->njobs + 1) * sizeof(*b->jobs));
+		j = &b->jobs[b->njobs++];
+		memset(j, 0, sizeof(*j));
+		j->commit = j->s.tag = (size_t)ev->f[0].n;
+		j->s.pending = b->nboots = (int)ev->f[1].n;
+		snprintf(j->s.nonce, sizeof(j->s.nonce), "%s", ev->f[2].s);
+		j->s.submitted = b->t_last = (long long)ev->f[3].n;
+		break;
+	case BISECT_EV_JOB:
+		lava_job(b, ev->f[0].n, (int)ev->f[1].n)->s.jobid = ev->f[2].n;
+		break;
+	case BISECT_EV_LOST:
+		c->lost++;
+		lava_done(b, ev->f[0].n, (int)ev->f[1].n);
+		break;
 	case BISECT_EV_SCHEDULE:
 		b->nboots = (int)ev->f[1].n;
 		snprintf(b->last_bootid, sizeof(b->last_bootid), "%s",
@@ -330,6 +418,7 @@ bisect_apply(void *state, const struct reboot_event *ev)
 		c->when[c->nboots] = b->t_last = when;
 		c->nboots++;
 		b->in_flight = BISECT_EV_NONE;
+		lava_done(b, ev->f[0].n, (int)ev->f[1].n);
 		break;
 	case BISECT_EV_INTERRUPTED:
 		c->cut++;
@@ -352,15 +441,7 @@ journal_of(struct bisect_job *b)
 	    b->dir });
 }
 
-/* An event of the table, its fields in order: EVENT(BISECT_EV_RUN, N(k)). */
-#define EVENT(kind, ...) (&(struct reboot_event){ (kind), { __VA_ARGS__ } })
-#define N(v)	{ .n = (unsigned long long)(v) }
-#define S(v)	{ .s = (v) }
-#define X(v)	{ .x = (v) }
-#define NOW	N(time(NULL))
-
-/* One event appended durably under the lock, then replayed. */
-static int
+int
 bisect_write(struct bisect_job *b, const struct reboot_event *ev)
 {
 	struct reboot_journal j = journal_of(b);
@@ -373,11 +454,7 @@ bisect_write(struct bisect_job *b, const struct reboot_event *ev)
 	return (0);
 }
 
-/* Commit k skipped, and why (cut to what the journal takes). */
-static int
-bisect_skip(struct bisect_job *b, size_t k, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int
+int
 bisect_skip(struct bisect_job *b, size_t k, const char *fmt, ...)
 {
 	char why[BISECT_REASON_MAX + 1];
@@ -425,8 +502,8 @@ check_commits(const struct bisect_job *b, const char *path, char *err,
 }
 
 /* b loaded from root/bisect/id: 0, or -1 said why. */
-static int
-load(struct bisect_job *b, const char *root, const char *id)
+int
+bisect_load(struct bisect_job *b, const char *root, const char *id)
 {
 	struct reboot_journal j;
 	struct stat st;
@@ -499,8 +576,8 @@ bad:
 
 /* The active bisect's id under root (*idp NULL when none): 0, or -1
    said why. */
-static int
-active(const char *root, char **idp)
+int
+bisect_active(const char *root, char **idp)
 {
 	char e[PATH_MAX + 128];
 
@@ -530,7 +607,7 @@ bisect_open(const char *root, const char *id, struct bisect_job *b)
 		return (EXIT_USAGE);
 	}
 	if (id == NULL) {
-		if (active(r, &a) != 0) {
+		if (bisect_active(r, &a) != 0) {
 			free(r);
 			return (EXIT_RUNTIME);
 		}
@@ -542,7 +619,7 @@ bisect_open(const char *root, const char *id, struct bisect_job *b)
 		}
 		id = a;
 	}
-	rv = load(b, r, id) == 0 ? EXIT_OK : EXIT_USAGE;
+	rv = bisect_load(b, r, id) == 0 ? EXIT_OK : EXIT_USAGE;
 	free(a);
 	free(r);
 	if (rv != EXIT_OK)
@@ -552,8 +629,8 @@ bisect_open(const char *root, const char *id, struct bisect_job *b)
 
 /* --- one step's actions --------------------------------------------------- */
 
-static const char *
-name_of(const struct bisect_job *b, size_t k, char *buf, size_t len)
+const char *
+bisect_name_of(const struct bisect_job *b, size_t k, char *buf, size_t len)
 {
 	char hex[80];
 
@@ -606,8 +683,8 @@ step_env(const struct bisect_job *b, size_t k, const char *src)
 }
 
 /* The build and install recipes of os, the user's when given. */
-static const char *
-build_recipe(const struct bisect_file *f, enum md_os os)
+const char *
+bisect_build_recipe(const struct bisect_file *f, enum md_os os)
 {
 	if (f->build != NULL)
 		return (f->build);
@@ -618,8 +695,8 @@ build_recipe(const struct bisect_file *f, enum md_os os)
 	    "make olddefconfig && make -j$(nproc)");
 }
 
-static const char *
-install_recipe(const struct bisect_file *f, enum md_os os)
+const char *
+bisect_install_recipe(const struct bisect_file *f, enum md_os os)
 {
 	if (f->install != NULL)
 		return (f->install);
@@ -778,8 +855,8 @@ build(struct bisect_job *b, size_t k, char *err, size_t errlen)
 	}
 	dprintf(rb.log, "# fsconc bisect %s: commit %zu %s\n", b->id, k, hex);
 	rb.env = env = step_env(b, k, src);
-	rb.build = build_recipe(&b->f, os_this());
-	rb.install = install_recipe(&b->f, os_this());
+	rb.build = bisect_build_recipe(&b->f, os_this());
+	rb.install = bisect_install_recipe(&b->f, os_this());
 	rb.timeout = b->f.build_timeout;
 	if (reboot_build(&ctx, &rb, e, sizeof(e)) != 0) {
 		set_err(err, errlen, "%.700s (%s)", e, logp);
@@ -815,29 +892,101 @@ boot_target(const struct bisect_job *b, size_t k, struct reboot_target *t,
     char *name, size_t namelen)
 {
 	memset(t, 0, sizeof(*t));
-	t->name = (char *)name_of(b, k, name, namelen);
+	t->name = (char *)bisect_name_of(b, k, name, namelen);
 	t->kernel = os_this() == MD_OS_FREEBSD ? xasprintf("bisect-%zu", k) :
 	    kernel_path(b, k);
 }
 
-static void
-remove_hook(struct bisect_job *b)
+void
+bisect_remove_hook(struct bisect_job *b)
 {
 	struct reboot_ctx ctx = { NULL, os_this() };
 	char e[PATH_MAX + 128];
 
-	if (reboot_hook_release(&ctx, b->id, e, sizeof(e)) != 0)
+	/* method lava: the lab boots, no hook here. */
+	if (b->f.camp.how.method != REBOOT_LAVA && reboot_hook_release(&ctx,
+	    b->id, e, sizeof(e)) != 0)
 		bisect_say("resume hook: %s", e);
 	if (reboot_active_clear(b->root, "bisect", b->id, e, sizeof(e)) != 0)
 		bisect_say("%s", e);
+}
+
+int
+bisect_conclude(struct bisect_job *b, struct bis_next *nx)
+{
+	struct bisect_confirm cf;
+
+	if (nx->outcome == BIS_CULPRIT) {
+		/* The culprit reverted on bad, measured first. */
+		bisect_confirm(b, &cf);
+		if (cf.state == BISECT_CONFIRM_MORE) {
+			nx->action = BIS_ACT_BOOT;
+			nx->commit = b->n;
+			return (0);
+		}
+		if (cf.text[0] != '\0')
+			bisect_say("%s: %s", b->id, cf.text);
+	}
+	if (bisect_write(b, EVENT(BISECT_EV_DONE, N(nx->outcome), N(nx->lo),
+	    N(nx->hi), NOW)) != 0)
+		return (-1);
+	bisect_remove_hook(b);
+	bisect_say("%s: %s after %d boots; \"fsconc bisect report --id %s -R "
+	    "%s\"", b->id, bis_outcome_name(nx->outcome), b->nboots, b->id,
+	    b->root);
+	return (1);
+}
+
+int
+bisect_build_commit(struct bisect_job *b, size_t k)
+{
+	char e[1024], name[64];
+	double t0;
+
+	if (b->c[k].built)
+		return (0);
+	/* Cut off twice (a power cut, a panic): skip it. */
+	if (b->c[k].builds >= 2)
+		return (bisect_skip(b, k, "build cut off twice") != 0 ? -1 : 1);
+	if (bisect_write(b, EVENT(BISECT_EV_BUILD, N(k), NOW)) != 0)
+		return (-1);
+	bisect_say("%s: commit %zu (%s): building", b->id, k,
+	    bisect_name_of(b, k, name, sizeof(name)));
+	t0 = now_monotonic();
+	if (build(b, k, e, sizeof(e)) != 0) {
+		bisect_say("%s: commit %zu skipped: %s", b->id, k, e);
+		return (bisect_skip(b, k, "%s", e) != 0 ? -1 : 1);
+	}
+	if (bisect_write(b, EVENT(BISECT_EV_BUILT, N(k),
+	    N(now_monotonic() - t0 + 0.5))) != 0)
+		return (-1);
+	return (0);
+}
+
+int
+bisect_reload(struct bisect_job *b)
+{
+	char *r, *i;
+	int rv;
+
+	if (bisect_lock(b->root) != 0)
+		return (-1);
+	r = xstrdup(b->root);
+	i = xstrdup(b->id);
+	bisect_close(b);
+	rv = bisect_load(b, r, i);
+	free(r);
+	free(i);
+	reboot_unlock();
+	return (rv);
 }
 
 /*
  * What bis_next says, done: builds (skipping what fails) until a boot
  * is ordered or the bisect is over.
  */
-static int
-advance(struct bisect_job *b)
+int
+bisect_advance(struct bisect_job *b)
 {
 	struct reboot_ctx ctx = { NULL, os_this() };
 	const struct reboot_boot_ops *ops =
@@ -845,7 +994,6 @@ advance(struct bisect_job *b)
 	struct reboot_target t;
 	struct bis_next nx;
 	char e[1024], bootid[64], name[64];
-	double t0;
 	size_t k;
 	int rv;
 
@@ -855,57 +1003,14 @@ advance(struct bisect_job *b)
 			    b->id);
 			return (EXIT_RUNTIME);
 		}
-		if (nx.action == BIS_ACT_DONE && nx.outcome == BIS_CULPRIT) {
-			struct bisect_confirm cf;
-
-			/* The culprit reverted on bad, measured first. */
-			bisect_confirm(b, &cf);
-			if (cf.state != BISECT_CONFIRM_MORE) {
-				if (cf.text[0] != '\0')
-					bisect_say("%s: %s", b->id, cf.text);
-			}
-			else {
-				nx.action = BIS_ACT_BOOT;
-				nx.commit = b->n;
-			}
-		}
-		if (nx.action == BIS_ACT_DONE) {
-			if (bisect_write(b, EVENT(BISECT_EV_DONE, N(nx.outcome),
-			    N(nx.lo), N(nx.hi), NOW)) != 0)
-				return (EXIT_RUNTIME);
-			remove_hook(b);
-			bisect_say("%s: %s after %d boots; \"fsconc bisect "
-			    "report --id %s -R %s\"", b->id,
-			    bis_outcome_name(nx.outcome), b->nboots, b->id,
-			    b->root);
-			return (EXIT_OK);
-		}
+		if (nx.action == BIS_ACT_DONE && (rv = bisect_conclude(b,
+		    &nx)) != 0)
+			return (rv < 0 ? EXIT_RUNTIME : EXIT_OK);
 		k = nx.commit;
-		if (!b->c[k].built) {
-			/* Cut off twice (a power cut, a panic): skip it. */
-			if (b->c[k].builds >= 2) {
-				if (bisect_skip(b, k, "build cut off twice") !=
-				    0)
-					return (EXIT_RUNTIME);
-				continue;
-			}
-			if (bisect_write(b, EVENT(BISECT_EV_BUILD, N(k),
-			    NOW)) != 0)
-				return (EXIT_RUNTIME);
-			bisect_say("%s: commit %zu (%s): building", b->id, k,
-			    name_of(b, k, name, sizeof(name)));
-			t0 = now_monotonic();
-			if (build(b, k, e, sizeof(e)) != 0) {
-				bisect_say("%s: commit %zu skipped: %s", b->id,
-				    k, e);
-				if (bisect_skip(b, k, "%s", e) != 0)
-					return (EXIT_RUNTIME);
-				continue;
-			}
-			if (bisect_write(b, EVENT(BISECT_EV_BUILT, N(k),
-			    N(now_monotonic() - t0 + 0.5))) != 0)
-				return (EXIT_RUNTIME);
-		}
+		if ((rv = bisect_build_commit(b, k)) < 0)
+			return (EXIT_RUNTIME);
+		if (rv > 0)
+			continue;
 		if (reboot_boot_id(bootid, sizeof(bootid), e,
 		    sizeof(e)) != 0) {
 			bisect_say("%s", e);
@@ -918,7 +1023,7 @@ advance(struct bisect_job *b)
 			char *r = xstrdup(b->root), *i = xstrdup(b->id);
 
 			bisect_close(b);
-			rv = load(b, r, i);
+			rv = bisect_load(b, r, i);
 			free(r);
 			free(i);
 			if (rv != 0) {
@@ -936,7 +1041,7 @@ advance(struct bisect_job *b)
 			return (EXIT_RUNTIME);
 		}
 		bisect_say("%s: boot %d: commit %zu (%s), by %s", b->id,
-		    b->nboots, k, name_of(b, k, name, sizeof(name)),
+		    b->nboots, k, bisect_name_of(b, k, name, sizeof(name)),
 		    reboot_method_name(b->f.camp.how.method));
 		boot_target(b, k, &t, name, sizeof(name));
 		rv = ops->boot(&ctx, &b->f.camp.how, &t, b->id, b->nboots, e,
@@ -954,10 +1059,9 @@ advance(struct bisect_job *b)
 
 /* --- measuring a boot ----------------------------------------------------- */
 
-/* The figure of one boot's set: 0 with *v, or -1 with err. */
-static int
-figure_of(const struct bisect_job *b, const char *set, double *v, char *err,
-    size_t errlen)
+int
+bisect_figure_of(const struct bisect_job *b, const char *set, double *v,
+    char *err, size_t errlen)
 {
 	const char *paths[1] = { set };
 	const struct camp_level *l1, *ln;
@@ -1033,7 +1137,7 @@ measure(struct bisect_job *b, size_t k, int bootno, long long up)
 	double v;
 	int status, t;
 
-	name_of(b, k, name, sizeof(name));
+	bisect_name_of(b, k, name, sizeof(name));
 	if (campaign_run_config(&b->f.camp, name, b->root, &rc, e,
 	    sizeof(e)) != 0) {
 		bisect_say("%s: run options: %s", b->id, e);
@@ -1072,7 +1176,7 @@ measure(struct bisect_job *b, size_t k, int bootno, long long up)
 		bisect_say("FSCONC_TEST_BISECT_FIGURE failed");
 		return (-1);
 	}
-	if (t == 0 && figure_of(b, set, &v, e, sizeof(e)) != 0) {
+	if (t == 0 && bisect_figure_of(b, set, &v, e, sizeof(e)) != 0) {
 		bisect_say("%s: commit %zu skipped: %s", b->id, k, e);
 		return (bisect_skip(b, k, "boot %d: %s", bootno, e));
 	}
@@ -1083,8 +1187,8 @@ measure(struct bisect_job *b, size_t k, int bootno, long long up)
 }
 
 /* The boot the journal's last "schedule" asked for, checked and run. */
-static int
-check_boot(struct bisect_job *b, long long t0)
+int
+bisect_check_boot(struct bisect_job *b, long long t0)
 {
 	const struct reboot_scheduled s = { b->id, b->last_bootno,
 	    b->last_bootid, b->last_when, b->f.camp.boot_timeout };
@@ -1116,433 +1220,3 @@ check_boot(struct bisect_job *b, long long t0)
 	    -1) != 0 ? EXIT_RUNTIME : EXIT_OK);
 }
 
-/* --- the commands --------------------------------------------------------- */
-
-/* good and bad resolved and checked: 0, or EXIT_USAGE said why. */
-static int
-check_refs(const struct bisect_file *f, char *good, char *bad, size_t len)
-{
-	char e[512];
-	int r;
-
-	for (int side = 0; side < 2; side++) {
-		r = reboot_resolve(f->tree, side == 0 ? f->good : f->bad,
-		    side == 0 ? good : bad, len, e, sizeof(e));
-		if (r < 0) {
-			bisect_say("tree %s: %s", f->tree, e);
-			return (EXIT_USAGE);
-		}
-		if (r > 0) {
-			bisect_say("tree %s: %s %s names no commit (good %s, "
-			    "bad %s)", f->tree, side == 0 ? "good" : "bad", side
-			    == 0 ? f->good : f->bad, f->good, f->bad);
-			return (EXIT_USAGE);
-		}
-	}
-	if (strcmp(good, bad) == 0) {
-		bisect_say("good %s and bad %s are the same commit %s", f->good,
-		    f->bad, good);
-		return (EXIT_USAGE);
-	}
-	{
-		char *av[] = { "merge-base", "--is-ancestor", good, bad, NULL };
-
-		r = reboot_git(f->tree, av, NULL, 0, e, sizeof(e));
-	}
-	if (r != 0) {
-		if (r == 1)
-			bisect_say("good %s (%.12s) is not an ancestor of bad "
-			    "%s (%.12s)", f->good, good, f->bad, bad);
-		else
-			bisect_say("tree %s: %s", f->tree, e);
-		return (EXIT_USAGE);
-	}
-	return (EXIT_OK);
-}
-
-/* --dry-run: the commands of the bisect, one step as an example. */
-static int
-plan(const struct bisect_file *f, const char *file, const char *root,
-    const char *bin, enum md_os os, const char *good, const char *bad,
-    size_t n)
-{
-	struct reboot_ctx ctx = { stdout, os };
-	const struct reboot_boot_ops *ops = reboot_boot_ops(f->camp.how.method);
-	struct reboot_target t;
-	char e[512], fig[32], *kern, *src, *kconf;
-	char *r = xstrdup(root != NULL ? root : "ROOT");
-	int rv;
-
-	printf("# fsconc bisect %s: %s over %zu first-parent commits, good %s "
-	    "(%.12s) to bad %s (%.12s); at most %d boots a commit; method %s; "
-	    "build timeout %llus\n", file, bisect_figure_name(f, fig,
-	    sizeof(fig)), n, f->good, good, f->bad, bad, f->cap,
-	    reboot_method_name(f->camp.how.method),
-	    (unsigned long long)f->build_timeout);
-	printf("# records, each written and fsync'd before its action: "
-	    "%s/bisect/ID/{bisect,commits,journal}, %s/bisect/active\n", r, r);
-	printf("# the user's tree is only read: the bisect builds in its own "
-	    "clone\n");
-	printf("# every git below runs as git -c core.hooksPath=/dev/null -c "
-	    "core.fsmonitor=false: no hook or fsmonitor of any config; in the "
-	    "clone only once it is found root's or yours, writable by no one "
-	    "else\n");
-	printf("git -C %s clone --shared --no-checkout --quiet -- %s "
-	    "%s/bisect/ID/src\n", f->tree, f->tree, r);
-	printf("git -C %s rev-list --first-parent --end-of-options %.12s..%.12s"
-	    "\n", f->tree, good, bad);
-	printf("# the resume hook, root-owned:\n");
-	if (reboot_hook_install(&ctx, bin, "bisect", r, "ID", e,
-	    sizeof(e)) != 0) {
-		bisect_say("%s", e);
-		free(r);
-		return (EXIT_USAGE);
-	}
-	printf("# each step: commit N, chosen from the boot means so far "
-	    "(the endpoints first: N = 0, good; N = %zu, bad)\n", n - 1);
-	/* The build's commands, by reboot_build's own code. */
-	src = xasprintf("%s/bisect/ID/src", r);
-	kconf = xasprintf("FSCONC_BISECT_KCONFIG=%s", f->kconfig != NULL ?
-	    f->kconfig : "GENERIC");
-	{
-		char *const env[] = { "FSCONC_BISECT_COMMIT=COMMIT",
-		    "FSCONC_BISECT_N=N", "FSCONC_BISECT_KODIR=/boot/bisect-N",
-		    kconf, NULL };
-		struct reboot_build rb = { .src = src, .commit = "COMMIT",
-		    .build = build_recipe(f, os), .install = install_recipe(f,
-		    os), .env = env, .timeout = f->build_timeout, .log = -1 };
-
-		rv = reboot_checkout(&ctx, &rb, e, sizeof(e)) != 0 ||
-		    reboot_build(&ctx, &rb, e, sizeof(e)) != 0 ? -1 : 0;
-	}
-	free(kconf);
-	free(src);
-	if (rv != 0) {
-		bisect_say("%s", e);
-		free(r);
-		return (EXIT_USAGE);
-	}
-	if (os == MD_OS_LINUX)
-		printf("cp %s/bisect/ID/src/%s %s/bisect/ID/kernel/N\n", r,
-		    f->image, r);
-	memset(&t, 0, sizeof(t));
-	t.name = "cN";
-	kern = os == MD_OS_FREEBSD ? xstrdup("bisect-N") : xasprintf(
-	    "%s/bisect/ID/kernel/N", r);
-	t.kernel = kern;
-	rv = ops->boot(&ctx, &f->camp.how, &t, "ID", 1, e, sizeof(e));
-	free(kern);
-	if (rv != 0) {
-		bisect_say("%s", e);
-		free(r);
-		return (EXIT_USAGE);
-	}
-	printf("#   then, at boot, the hook: %s bisect resume -R %s --id ID: "
-	    "verify the boot, fsconc run", bin, r);
-	for (size_t i = 1; i < f->camp.nrun; i++)
-		printf(" %s", f->camp.run_argv[i]);
-	printf(" --label cN-COMMIT -R %s; the boot's %s recorded; the next "
-	    "step decided\n", r, fig);
-	printf("# the culprit confirmed: git -C %s/bisect/ID/src revert "
-	    "--no-edit CULPRIT at bad, built as above with FSCONC_BISECT_N=%zu "
-	    "FSCONC_BISECT_COMMIT=BAD FSCONC_BISECT_REVERT=CULPRIT, booted "
-	    "until judged against bad\n", r, n);
-	printf("# once the culprit is found, and on fsconc bisect stop:\n");
-	if (reboot_hook_remove(&ctx, e, sizeof(e)) != 0 ||
-	    ops->cancel(&ctx, e, sizeof(e)) != 0) {
-		bisect_say("%s", e);
-		free(r);
-		return (EXIT_USAGE);
-	}
-	free(r);
-	return (EXIT_OK);
-}
-
-int
-bisect_start(const char *file, const char *root, int dry_run, enum md_os os)
-{
-	struct reboot_ctx ctx = { NULL, os };
-	struct bisect_file f;
-	struct bisect_job b;
-	char e[PATH_MAX + 256], good[80], bad[80], *text, *r = NULL;
-	char *bin = NULL, *p, *id = NULL, *dir = NULL;
-	size_t len, n;
-	int rc = EXIT_USAGE, fd, mfd = -1;
-
-	memset(&b, 0, sizeof(b));
-	b.plan_fd = -1;
-	if ((text = read_bounded(file, 0, CAMPAIGN_FILE_MAX, &len, e,
-	    sizeof(e))) == NULL) {
-		bisect_say("%s", e);
-		return (EXIT_USAGE);
-	}
-	if (bisect_file_parse(text, len, file, os, &f, e, sizeof(e)) != 0) {
-		bisect_say("%s", e);
-		free(text);
-		return (EXIT_USAGE);
-	}
-	if ((rc = check_refs(&f, good, bad, sizeof(good))) != EXIT_OK)
-		goto out;
-	rc = EXIT_USAGE;
-	if ((bin = reboot_self(e, sizeof(e))) == NULL) {
-		bisect_say("%s", e);
-		goto out;
-	}
-	if (dry_run) {
-		char tmpl[] = "/tmp/fsconc-bisect.XXXXXX";
-
-		/* The count alone, streamed to a file that goes at once. */
-		if ((fd = mkstemp(tmpl)) == -1) {
-			bisect_say("%s: %s", tmpl, strerror(errno));
-			goto out;
-		}
-		unlink(tmpl);
-		n = bisect_plan_write(f.tree, good, bad, fd, e, sizeof(e));
-		close(fd);
-		if (n == 0) {
-			bisect_say("%s", e);
-			goto out;
-		}
-		if (os != os_this()) {
-			free(bin);
-			bin = xstrdup("/usr/local/bin/fsconc");
-		}
-		rc = plan(&f, file, root, bin, os, good, bad, n);
-		goto out;
-	}
-	if (geteuid() != 0 && test_hook_env("FSCONC_TEST_HOOK_DIR") == NULL) {
-		bisect_say("start: installing the resume hook and rebooting "
-		    "need root");
-		goto out;
-	}
-	if ((fd = reboot_open_trusted(bin, 0, e, sizeof(e))) == -1) {
-		bisect_say("%s", e);
-		goto out;
-	}
-	close(fd);
-	if ((r = reboot_abs_root(root, 1, e, sizeof(e))) == NULL) {
-		bisect_say("%s", e);
-		goto out;
-	}
-	if ((fd = reboot_volatile_fs(r, e, sizeof(e))) != 0) {
-		bisect_say("-R %s: %s", r, fd < 0 ? e : "a memory file system "
-		    "(tmpfs) does not survive a reboot: want a result root on "
-		    "disk");
-		goto out;
-	}
-	/* A full /boot or ESP: refused before anything is written. */
-	if (reboot_boot_room(f.camp.how.method, e, sizeof(e)) != 0) {
-		bisect_say("%s: %s", reboot_method_name(f.camp.how.method), e);
-		goto out;
-	}
-	/* One resume hook per machine: its directory locked. */
-	if ((mfd = reboot_machine_lock(reboot_hook_path(os), e,
-	    sizeof(e))) == -1) {
-		bisect_say("%s", e);
-		goto out;
-	}
-	if (bisect_lock(r) != 0 || active(r, &id) != 0)
-		goto out;
-	if (id != NULL) {
-		bisect_say("bisect %s is in progress under %s: \"fsconc bisect "
-		    "stop\" it first", id, r);
-		goto out;
-	}
-	if ((id = reboot_hook_id(os)) != NULL) {
-		bisect_say("a resume hook is installed (%s, %s): stop its "
-		    "campaign or bisect first", reboot_hook_path(os), id[0] !=
-		    '\0' ? id : "unknown");
-		goto out;
-	}
-	rc = EXIT_RUNTIME;
-	if ((dir = reboot_job_dir(r, "bisect", file, e, sizeof(e))) == NULL) {
-		bisect_say("%s", e);
-		goto out;
-	}
-	id = xstrdup(strrchr(dir, '/') + 1);
-	p = xasprintf("%s/bisect", dir);
-	if (write_file_durable(p, text, len, 0644) != 0) {
-		bisect_say("%s: %s", p, strerror(errno));
-		free(p);
-		goto out;
-	}
-	free(p);
-	p = xasprintf("%s/commits", dir);
-	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd == -1) {
-		bisect_say("%s: %s", p, strerror(errno));
-		free(p);
-		goto out;
-	}
-	n = bisect_plan_write(f.tree, good, bad, fd, e, sizeof(e));
-	if (n != 0 && fsync(fd) != 0) {
-		snprintf(e, sizeof(e), "%s: %s", p, strerror(errno));
-		n = 0;
-	}
-	close(fd);
-	free(p);
-	if (n == 0) {
-		bisect_say("%s", e);
-		goto out;
-	}
-	{
-		char *src = xasprintf("%s/src", dir);
-		char *av[] = { "clone", "--shared", "--no-checkout", "--quiet",
-		    "--", f.tree, src, NULL };
-
-		if (reboot_git(f.tree, av, NULL, 0, e, sizeof(e)) != 0) {
-			bisect_say("%s: %s", src, e);
-			free(src);
-			goto out;
-		}
-		free(src);
-	}
-	p = xasprintf("%s/journal", dir);
-	if (write_file_durable(p, "", 0, 0644) != 0) {
-		bisect_say("%s: %s", p, strerror(errno));
-		free(p);
-		goto out;
-	}
-	free(p);
-	if (load(&b, r, id) != 0 || bisect_write(&b, EVENT(BISECT_EV_START,
-	    NOW)) != 0)
-		goto out;
-	if (reboot_active_set(r, "bisect", id, e, sizeof(e)) != 0) {
-		bisect_say("%s", e);
-		goto out;
-	}
-	if (reboot_hook_install(&ctx, bin, "bisect", r, id, e,
-	    sizeof(e)) != 0) {
-		bisect_say("resume hook: %s", e);
-		remove_hook(&b);
-		(void)bisect_write(&b, EVENT(BISECT_EV_STOP, NOW));
-		goto out;
-	}
-	bisect_say("%s: %zu commits, good %.12s to bad %.12s, under %s", id, n,
-	    good, bad, dir);
-	reboot_unlock();
-	rc = advance(&b);
-out:
-	reboot_unlock();
-	if (mfd != -1)
-		close(mfd);
-	free(id);
-	free(dir);
-	free(bin);
-	free(r);
-	free(text);
-	bisect_file_free(&f);
-	bisect_close(&b);
-	return (rc);
-}
-
-int
-bisect_resume(const char *root, const char *id)
-{
-	struct bisect_job b;
-	long long t0 = (long long)time(NULL);
-	char *lock, *r, *i, e[PATH_MAX + 128];
-	int rc, fd;
-
-	if ((rc = bisect_open(root, id, &b)) != EXIT_OK)
-		return (rc);
-	if (b.state != BISECT_OPEN) {
-		bisect_say("%s is over (%s): nothing to resume", b.id, b.state
-		    == BISECT_DONE ? "done" : "stopped");
-		bisect_close(&b);
-		return (EXIT_USAGE);
-	}
-	/* One resume at a time: a second would take the run for cut off. */
-	lock = xasprintf("%s/lock", b.dir);
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd == -1 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		bisect_say("%s: %s", lock, fd == -1 ? strerror(errno) :
-		    "another bisect resume holds it");
-		free(lock);
-		if (fd != -1)
-			close(fd);
-		bisect_close(&b);
-		return (EXIT_USAGE);
-	}
-	free(lock);
-	/* Read again now that no other resume runs. */
-	r = xstrdup(b.root);
-	i = xstrdup(b.id);
-	bisect_close(&b);
-	if (load(&b, r, i) != 0) {
-		free(r);
-		free(i);
-		close(fd);
-		return (EXIT_RUNTIME);
-	}
-	free(r);
-	free(i);
-	/* git runs in the clone as root: refused unless it is ours. */
-	if (reboot_tree_trusted(lock = xasprintf("%s/src", b.dir), e,
-	    sizeof(e)) != 0) {
-		bisect_say("%s: the bisect's clone is not to be trusted: no "
-		    "git runs in it", e);
-		free(lock);
-		close(fd);
-		bisect_close(&b);
-		return (EXIT_USAGE);
-	}
-	free(lock);
-	rc = EXIT_OK;
-	if (strcmp(b.last, "schedule") == 0)
-		rc = check_boot(&b, t0);
-	else if (strcmp(b.last, "run") == 0) {
-		/* Power lost, a panic, a kill: that boot is done again. */
-		bisect_say("%s: boot %d's run was cut off: booted again", b.id,
-		    b.last_bootno);
-		if (bisect_write(&b, EVENT(BISECT_EV_INTERRUPTED,
-		    N(b.last_commit), N(b.last_bootno))) != 0)
-			rc = EXIT_RUNTIME;
-		else if (b.c[b.last_commit].cut >= 2 && bisect_skip(&b,
-		    b.last_commit, "runs cut off twice") != 0)
-			rc = EXIT_RUNTIME;
-	} else if (strcmp(b.last, "build") == 0)
-		bisect_say("%s: commit %zu's build was cut off: built again",
-		    b.id, b.last_commit);
-	if (rc == EXIT_OK && b.state == BISECT_OPEN)
-		rc = advance(&b);
-	close(fd);
-	bisect_close(&b);
-	return (rc);
-}
-
-int
-bisect_stop(const char *root, const char *id)
-{
-	struct reboot_ctx ctx = { NULL, os_this() };
-	const struct reboot_boot_ops *ops;
-	struct bisect_job b;
-	char e[512];
-	int rc;
-
-	if ((rc = bisect_open(root, id, &b)) != EXIT_OK)
-		return (rc);
-	if (bisect_lock(b.root) != 0) {
-		bisect_close(&b);
-		return (EXIT_RUNTIME);
-	}
-	if (b.state == BISECT_OPEN) {
-		if (bisect_write(&b, EVENT(BISECT_EV_STOP, NOW)) != 0) {
-			reboot_unlock();
-			bisect_close(&b);
-			return (EXIT_RUNTIME);
-		}
-		ops = reboot_boot_ops(b.f.camp.how.method);
-		if (ops->cancel(&ctx, e, sizeof(e)) != 0) {
-			bisect_say("%s: %s",
-			    reboot_method_name(b.f.camp.how.method), e);
-			rc = EXIT_RUNTIME;
-		}
-		bisect_say("%s: stopped after %d boots", b.id, b.nboots);
-	} else
-		bisect_say("%s is already over", b.id);
-	remove_hook(&b);
-	reboot_unlock();
-	bisect_close(&b);
-	return (rc);
-}

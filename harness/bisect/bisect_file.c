@@ -1,8 +1,9 @@
 /*
  * fsconc bisect: the bisect file.  Its own keys are read here; the
- * campaign's (run, method, command, boot-timeout) go to the campaign
- * file's own key handlers (campaign_parser_key), so that they mean and
- * refuse the same things.  Every key is taken once; every path and
+ * campaign's (run, method, command, boot-timeout, retries, and method
+ * lava's lava-* keys) go to the campaign file's own key handlers
+ * (campaign_parser_key, harness/lab's lab_conf_key), so that they mean
+ * and refuse the same things.  Every key is taken once; every path and
  * recipe is bounded here, so --dry-run refuses what no build could use.
  */
 #include <limits.h>
@@ -16,7 +17,7 @@
 
 static const char *const own_keys[] = { "tree", "good", "bad", "figure",
     "build", "install", "kconfig", "image", "build-timeout", "max-boots",
-    "boots", NULL };
+    "boots", "search", NULL };
 
 static int
 own_key(const char *w)
@@ -101,6 +102,13 @@ own_value(struct bisect_file *f, const char *key, const char *rest,
 			return (-1);
 		}
 		f->build_timeout = v;
+	} else if (strcmp(key, "search") == 0) {
+		if (strcmp(rest, "serial") != 0 && strcmp(rest, "k-ary") != 0) {
+			set_err(err, errlen, "%s: line %d: search %s: want "
+			    "serial or k-ary", name, lineno, rest);
+			return (-1);
+		}
+		f->kary = strcmp(rest, "k-ary") == 0;
 	} else if (strcmp(key, "max-boots") == 0 || strcmp(key, "boots") ==
 	    0) {
 		/* "boots": the word before max-boots, still read. */
@@ -138,7 +146,7 @@ bisect_file_parse(const char *text, size_t len, const char *name,
     enum md_os os, struct bisect_file *f, char *err, size_t errlen)
 {
 	/* Seen once: the keys that fill no pointer, and run. */
-	enum { S_FIGURE, S_TIMEOUT, S_BOOTS, S_RUN, S_PTR, S_N };
+	enum { S_FIGURE, S_TIMEOUT, S_BOOTS, S_RUN, S_SEARCH, S_PTR, S_N };
 	struct campaign_parser *cp = NULL;
 	char *copy, *line, *next, *rest, key[32];
 	size_t n, i;
@@ -188,6 +196,7 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 			    strcmp(key, "build-timeout") == 0 ?
 			    &seen[S_TIMEOUT] : strcmp(key, "max-boots") == 0 ||
 			    strcmp(key, "boots") == 0 ? &seen[S_BOOTS] :
+			    strcmp(key, "search") == 0 ? &seen[S_SEARCH] :
 			    &seen[S_PTR];
 			if (own_value(f, key, rest, name, lineno, sp, err,
 			    errlen) != 0)
@@ -277,10 +286,36 @@ bisect_file_parse(const char *text, size_t len, const char *name,
 			goto out;
 	}
 	if (f->camp.how.method != REBOOT_KEXEC && f->camp.how.method !=
-	    REBOOT_NEXTBOOT && f->camp.how.method != REBOOT_COMMAND) {
+	    REBOOT_NEXTBOOT && f->camp.how.method != REBOOT_COMMAND &&
+	    f->camp.how.method != REBOOT_LAVA) {
 		set_err(err, errlen, "%s: method %s: a bisect boots kernels it "
-		    "built: kexec, nextboot or command", name,
+		    "built: kexec, nextboot, command or lava", name,
 		    reboot_method_name(f->camp.how.method));
+		goto out;
+	}
+	/* The lab boots each commit's image: it must be able to fetch it. */
+	if (f->camp.how.method == REBOOT_LAVA && f->camp.lab.kernel_url ==
+	    NULL) {
+		set_err(err, errlen, "%s: method lava: no lava-kernel-url (the "
+		    "URL the lab fetches the images built here from: "
+		    "URL/ID/kernel/N)", name);
+		goto out;
+	}
+	/*
+	 * Several steps a round pay only on more than 2 devices
+	 * (bench/README.md, "Bisects on a pool of devices"): on 2 the
+	 * serial bisect is faster.
+	 */
+	if (f->kary && (f->camp.how.method != REBOOT_LAVA ||
+	    f->camp.lab.in_flight <= 2)) {
+		set_err(err, errlen, "%s: search k-ary: wants method lava with "
+		    "lava-in-flight above 2 (on fewer devices, or one machine, "
+		    "one step at a time is faster)", name);
+		goto out;
+	}
+	if (f->camp.how.method == REBOOT_LAVA && os != MD_OS_LINUX) {
+		set_err(err, errlen, "%s: method lava: a bisect's images are "
+		    "Linux's (FreeBSD's kernels install into /boot)", name);
 		goto out;
 	}
 	{

@@ -1,6 +1,7 @@
 /*
  * Private to fsconc bisect: the state replayed from the journal, shared
- * by bisect.c (the state machine) and bisect_report.c above it.
+ * by bisect.c (the state machine), bisect_lava.c (method lava's
+ * controller) and bisect_report.c above them.
  */
 #ifndef FSCONC_BISECT_INT_H
 #define FSCONC_BISECT_INT_H
@@ -9,6 +10,8 @@
 
 #include "analysis/bisect.h"
 #include "harness/bisect.h"
+#include "harness/lab.h"
+#include "harness/reboot.h"
 
 enum { BISECT_OPEN, BISECT_DONE, BISECT_STOPPED };
 
@@ -20,6 +23,13 @@ struct bisect_commit {
 	char		*why;		/* why skipped */
 	int		 built, builds, cut;
 	long long	 build_secs;
+	int		 lost;		/* method lava: jobs the lab failed */
+};
+
+/* method lava: a job in flight, of commit commit (s.tag). */
+struct bisect_lava_job {
+	size_t		 commit;
+	struct lab_slot	 s;
 };
 
 struct bisect_job {
@@ -44,7 +54,84 @@ struct bisect_job {
 	/* done: the outcome recorded. */
 	int		 outcome;
 	size_t		 lo, hi;
+	/* method lava: the jobs in flight, in the order submitted. */
+	struct bisect_lava_job *jobs;
+	size_t		 njobs;
 };
+
+/* The journal's events (bisect.c holds their grammar and rules). */
+enum bisect_event_kind {
+	BISECT_EV_NONE, BISECT_EV_START, BISECT_EV_BUILD, BISECT_EV_BUILT,
+	BISECT_EV_SKIP, BISECT_EV_SCHEDULE, BISECT_EV_RUN, BISECT_EV_MEAN,
+	BISECT_EV_INTERRUPTED, BISECT_EV_DONE, BISECT_EV_STOP,
+	BISECT_EV_SUBMIT, BISECT_EV_JOB, BISECT_EV_LOST, BISECT_EV_NKINDS
+};
+/* An event of the table, its fields in order: EVENT(BISECT_EV_RUN, N(k)). */
+#define EVENT(kind, ...) (&(struct reboot_event){ (kind), { __VA_ARGS__ } })
+#define N(v)	{ .n = (unsigned long long)(v) }
+#define S(v)	{ .s = (v) }
+#define X(v)	{ .x = (v) }
+#define NOW	N(time(NULL))
+/* One event appended durably under the lock, then replayed: 0, or -1
+   said why. */
+int	 bisect_write(struct bisect_job *, const struct reboot_event *);
+/* Commit k skipped, and why (cut to what the journal takes). */
+int	 bisect_skip(struct bisect_job *, size_t k, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+/* b read again from its files under the root's lock (a stop appends):
+   0, or -1 said why. */
+int	 bisect_reload(struct bisect_job *);
+/* Commit k's name in sets and messages: cK-HEX12, or cN-revert. */
+const char *bisect_name_of(const struct bisect_job *, size_t k, char *buf,
+	    size_t len);
+/*
+ * Commit k built when it is not (journaled: build, built, or skip when
+ * it fails or was cut off twice): 0 built, 1 skipped, -1 the journal
+ * failed.
+ */
+int	 bisect_build_commit(struct bisect_job *, size_t k);
+/*
+ * bis_next said done (nx): with a culprit whose revert is still to be
+ * measured, 0 with nx turned into a boot of commit n (the revert); else
+ * the done event written, the hook and the active mark removed, said:
+ * 1.  -1: the journal failed.
+ */
+int	 bisect_conclude(struct bisect_job *, struct bis_next *nx);
+/* The figure of one boot's set: 0 with *v, or -1 with err. */
+int	 bisect_figure_of(const struct bisect_job *, const char *set,
+	    double *v, char *err, size_t errlen);
+/* --- bisect.c's state machine, for the commands (bisect_cmd.c) ---------- */
+
+/* The lock of the root's bisects (reboot_lock): 0, or -1 said why. */
+int	 bisect_lock(const char *root);
+/* b loaded from root/bisect/id: 0, or -1 said why. */
+int	 bisect_load(struct bisect_job *b, const char *root, const char *id);
+/* The active bisect's id under root (*idp NULL when none): 0, or -1
+   said why. */
+int	 bisect_active(const char *root, char **idp);
+/* The hook released (none with method lava), the active mark cleared. */
+void	 bisect_remove_hook(struct bisect_job *);
+/* What bis_next says, done: builds (skipping what fails) until a boot
+   is ordered and made, or the bisect is over.  An exit status. */
+int	 bisect_advance(struct bisect_job *);
+/* The boot the journal's last "schedule" asked for, checked and run
+   (t0: when resume started).  An exit status. */
+int	 bisect_check_boot(struct bisect_job *, long long t0);
+/* The build and install recipes of os, the user's when given. */
+const char *bisect_build_recipe(const struct bisect_file *, enum md_os);
+const char *bisect_install_recipe(const struct bisect_file *, enum md_os);
+
+/*
+ * method lava (bisect_lava.c): the controller, run by start and resume
+ * on a bisect loaded and open: rounds of jobs (bis_pool_round over
+ * lava-in-flight devices), each commit built here first, its image
+ * fetched by the lab from lava-kernel-url; an exit status.
+ */
+int	 bisect_lava_run(struct bisect_job *);
+/* --dry-run: the lab, the rounds, and the first round's jobs (n
+   commits, good and bad their ids) as they are submitted. */
+int	 bisect_lava_plan(const struct bisect_file *, size_t n,
+	    const char *good, const char *bad);
 
 /*
  * The confirming revert: once the culprit is named, the bad commit with

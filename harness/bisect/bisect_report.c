@@ -232,6 +232,15 @@ bisect_status(const char *root, const char *id)
 	    b.nboots, r.nmeasured, r.nskip);
 	put_safe(stdout, b.last[0] != '\0' ? b.last : "-");
 	printf("\n%s\n", r.ends);
+	/* method lava: the jobs the journal says are in flight. */
+	for (size_t i = 0; i < b.njobs; i++) {
+		printf("boot %d: commit %zu: ", b.jobs[i].s.pending,
+		    b.jobs[i].commit);
+		if (b.jobs[i].s.jobid != 0)
+			printf("job %llu in the lab\n", b.jobs[i].s.jobid);
+		else
+			printf("submitted, its id not heard yet\n");
+	}
 	if (r.done) {
 		printf("outcome: %s", bis_outcome_name(r.nx.outcome));
 		if (r.culprit != (size_t)-1 && r.chex[0] != '\0')

@@ -690,7 +690,7 @@ finish(struct campaign_parser *p, int check_host)
 	if (f->how.method != REBOOT_LAVA && (f->lab.url != NULL ||
 	    f->lab.token_file != NULL || f->lab.template != NULL ||
 	    f->lab.device_type != NULL || f->lab.ntags > 0 ||
-	    f->lab.seen_in_flight))
+	    f->lab.seen_in_flight || f->lab.kernel_url != NULL))
 		return (fail(p, "lava-*: only with method lava"));
 	if (f->how.method == REBOOT_LAVA) {
 		if (lab_conf_finish(&f->lab, check_host, err,
@@ -948,6 +948,15 @@ campaign_file_parse(const char *text, size_t len, const char *name,
 		}
 	}
 	free(w);
+	w = NULL;
+	/* A campaign's configurations name their kernels; a bisect's
+	   images are its own (harness/bisect). */
+	if (f->lab.kernel_url != NULL) {
+		p->line = 0;
+		fail(p, "lava-kernel-url: a bisect's (each commit's image); "
+		    "a campaign's configuration names its kernel (kernel)");
+		goto out;
+	}
 	free(copy);
 	return (campaign_parser_finish(p, check_host));
 out:

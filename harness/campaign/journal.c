@@ -528,13 +528,15 @@ replay_check(const struct campaign *c, const struct campaign_event *ev,
 				    "already done", ev->slot);
 				return (-1);
 			}
-			if (s->pending != 0) {
+			if (s->lab.pending != 0) {
 				set_err(err, errlen, "slot %zu submitted, its "
-				    "job %d in flight", ev->slot, s->pending);
+				    "job %d in flight", ev->slot,
+				    s->lab.pending);
 				return (-1);
 			}
 		} else if (c->f.how.method == REBOOT_LAVA) {
-			if (s->pending == 0 || ev->bootno != s->pending ||
+			if (s->lab.pending == 0 || ev->bootno !=
+			    s->lab.pending ||
 			    (ev->kind != CAMPAIGN_EV_JOB && ev->kind !=
 			    CAMPAIGN_EV_LOST && ev->kind != CAMPAIGN_EV_DONE)) {
 				set_err(err, errlen, "slot %zu boot %d: %s of "
@@ -542,7 +544,7 @@ replay_check(const struct campaign *c, const struct campaign_event *ev,
 				    event_types[ev->kind].word);
 				return (-1);
 			}
-			if (ev->kind == CAMPAIGN_EV_JOB && s->jobid != 0) {
+			if (ev->kind == CAMPAIGN_EV_JOB && s->lab.jobid != 0) {
 				set_err(err, errlen, "slot %zu boot %d: a "
 				    "second job id", ev->slot, ev->bootno);
 				return (-1);
@@ -662,22 +664,24 @@ apply(struct campaign *c, const struct campaign_event *ev)
 	case CAMPAIGN_EV_SUBMIT:
 		c->nboots++;
 		s->attempts++;
-		s->pending = ev->bootno;
-		snprintf(s->nonce, sizeof(s->nonce), "%s", ev->bootid);
-		s->jobid = 0;
-		s->submitted = ev->when;
+		s->lab.tag = ev->slot;
+		s->lab.pending = ev->bootno;
+		snprintf(s->lab.nonce, sizeof(s->lab.nonce), "%s",
+		    ev->bootid);
+		s->lab.jobid = 0;
+		s->lab.submitted = ev->when;
 		break;
 	case CAMPAIGN_EV_JOB:
-		s->jobid = ev->jobid;
+		s->lab.jobid = ev->jobid;
 		break;
 	case CAMPAIGN_EV_WRONG:
 	case CAMPAIGN_EV_INTERRUPTED:
 	case CAMPAIGN_EV_LOST:
 		c->bad[s->config]++;
-		s->pending = 0;
+		s->lab.pending = 0;
 		break;
 	case CAMPAIGN_EV_DONE:
-		s->pending = 0;
+		s->lab.pending = 0;
 		s->done = 1;
 		s->rc = ev->rc;
 		s->bootno = ev->bootno;

@@ -37,52 +37,14 @@
 #include "harness/lab.h"
 #include "harness/run.h"
 
-#define LAVA_POLL	10	/* seconds between looks at the lab */
-#define LAVA_REQUEST	30	/* seconds a request may take */
-
-/* A test hook's value in seconds, or def. */
-static double
-hook_seconds(const char *name, double def)
-{
-	const char *v = test_hook_env(name);
-	uint64_t x;
-
-	if (v == NULL || parse_uint(v, 1, 3600, &x) != 0)
-		return (def);
-	return ((double)x);
-}
-
-/* The run's options as the job gets them: the file's, then --label. */
-static char **
-job_args(const struct campaign_file *f, const char *config)
-{
-	char **a = xcalloc(f->nrun + 2, sizeof(*a));
-	size_t i, n = 0;
-
-	for (i = 1; i < f->nrun; i++)
-		a[n++] = f->run_argv[i];
-	a[n++] = "--label";
-	a[n++] = (char *)config;
-	return (a);
-}
-
 /* Slot k's job (boot bootno, nonce): its text, or NULL with err. */
 static char *
 job_text(const struct campaign_file *f, const char *tmpl, size_t k,
     size_t cfg, int bootno, const char *nonce, char *err, size_t errlen)
 {
-	struct lab_fill fill;
-	char **args = job_args(f, f->configs[cfg].boot.name);
-	char *name = lab_job_name(k + 1, bootno, nonce), *t;
-
-	fill.name = name;
-	fill.config = f->configs[cfg].boot.name;
-	fill.kernel = f->configs[cfg].boot.kernel;
-	fill.args = args;
-	t = lab_job_text(&f->lab, tmpl, &fill, err, errlen);
-	free(args);
-	free(name);
-	return (t);
+	return (lab_job_make(&f->lab, tmpl, f->run_argv, f->nrun, k + 1,
+	    bootno, nonce, f->configs[cfg].boot.name,
+	    f->configs[cfg].boot.kernel, err, errlen));
 }
 
 int
@@ -125,26 +87,6 @@ campaign_lava_plan(const struct campaign_file *f, const char *file,
 	return (EXIT_OK);
 }
 
-/* A fresh nonce: LAB_NONCE_LEN hex digits from the kernel's generator. */
-static int
-nonce(char *buf)
-{
-	unsigned char b[LAB_NONCE_LEN / 2];
-	size_t i;
-	int fd;
-
-	if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) == -1)
-		return (-1);
-	if (read(fd, b, sizeof(b)) != (ssize_t)sizeof(b)) {
-		close(fd);
-		return (-1);
-	}
-	close(fd);
-	for (i = 0; i < sizeof(b); i++)
-		snprintf(buf + 2 * i, 3, "%02x", b[i]);
-	return (0);
-}
-
 /* c read again from its files, under the lock (a stop appends). */
 static int
 reload(struct campaign *c)
@@ -165,10 +107,40 @@ reload(struct campaign *c)
 	return (rv);
 }
 
-static int
-lost(struct campaign *c, size_t k, const char *why)
+/* --- the controller's steps' journal (struct lab_user) ----------------- */
+
+static void
+say(const char *msg)
 {
-	int bootno = c->slots[k].pending;
+	campaign_say("%s", msg);
+}
+
+static int
+on_submit(void *ctx, size_t k, int bootno, const char *nonce, long long when)
+{
+	return (campaign_write(ctx, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_SUBMIT, .slot = k + 1, .bootno = bootno, .bootid =
+	    nonce, .when = when }));
+}
+
+static int
+on_job(void *ctx, size_t k, unsigned long long id)
+{
+	struct campaign *c = ctx;
+	const struct campaign_slot *s = &c->slots[k];
+
+	campaign_say("%s: boot %d (round %d): config %s: job %llu", c->id,
+	    s->lab.pending, s->round, c->f.configs[s->config].boot.name, id);
+	return (campaign_write(c, &(struct campaign_event){ .kind =
+	    CAMPAIGN_EV_JOB, .slot = k + 1, .bootno = s->lab.pending,
+	    .jobid = id }));
+}
+
+static int
+on_lost(void *ctx, size_t k, const char *why)
+{
+	struct campaign *c = ctx;
+	int bootno = c->slots[k].lab.pending;
 
 	campaign_say("%s: boot %d (config %s): %s: not a boot, retried", c->id,
 	    bootno, c->f.configs[c->slots[k].config].boot.name, why);
@@ -179,146 +151,115 @@ lost(struct campaign *c, size_t k, const char *why)
 	return (campaign_bad_boot(c, k));
 }
 
-/* What the job was to run, for the set's check. */
-static int
-expect(const struct campaign *c, const char *label, struct run_config *rc,
-    struct lab_expect *e)
-{
-	char err[256];
-	const char *s;
+struct campaign_lava_held {
+	struct run_config rc;
+	char		 boot[24], round[24], job[24];
+	char		*own[8];	/* values copied */
+	size_t		 nown, n;
+	const char	*meta[2 * 8 + 7];
+};
 
-	if (campaign_run_config(&c->f, label, c->root, rc, err,
+struct campaign_lava_held *
+campaign_lava_hold(const struct campaign_file *f, const char *root,
+    const char *id, const char *label, const struct lab_slot *s, int round,
+    const struct lab_job *j, struct lab_expect *e)
+{
+	struct campaign_lava_held *h = xcalloc(1, sizeof(*h));
+	char err[512];
+	const char *v;
+
+	if (campaign_run_config(f, label, root, &h->rc, err,
 	    sizeof(err)) != 0) {
-		campaign_say("%s: run options: %s", c->id, err);
-		return (-1);
+		campaign_say("%s: run options: %s", id, err);
+		free(h);
+		return (NULL);
 	}
 	memset(e, 0, sizeof(*e));
 	e->label = label;
 	/* Levels named by number only: "ncpu" is the device's. */
-	s = rc->jobs_spec;
-	if (s != NULL && strspn(s, "0123456789,-") == strlen(s)) {
-		e->levels = rc->levels;
-		e->nlevels = rc->nlevels;
+	v = h->rc.jobs_spec;
+	if (v != NULL && strspn(v, "0123456789,-") == strlen(v)) {
+		e->levels = h->rc.levels;
+		e->nlevels = h->rc.nlevels;
 	}
-	e->reps = rc->precision > 0 ? 0 : rc->reps;
+	e->reps = h->rc.precision > 0 ? 0 : h->rc.reps;
+	snprintf(h->boot, sizeof(h->boot), "%d", s->pending);
+	snprintf(h->round, sizeof(h->round), "%d", round);
+	snprintf(h->job, sizeof(h->job), "%llu", s->jobid);
+	campaign_lava_meta(h, CAMP_KEY_ID, id);
+	campaign_lava_meta(h, CAMP_KEY_CONFIG, label);
+	campaign_lava_meta(h, CAMP_KEY_BOOT, h->boot);
+	campaign_lava_meta(h, CAMP_KEY_ROUND, h->round);
+	campaign_lava_meta(h, "lava_job", h->job);
+	campaign_lava_meta(h, "lava_device", j->device);
+	/* The device is the boot's machine: campaign report's machine
+	   level is the lab's devices. */
+	if (j->device[0] != '\0')
+		campaign_lava_meta(h, CAMP_KEY_MACHINE, j->device);
+	e->meta = h->meta;
+	return (h);
+}
+
+void
+campaign_lava_meta(struct campaign_lava_held *h, const char *key,
+    const char *value)
+{
+	/* Keys are literals; a value is kept unless it is h's own. */
+	if (h->n + 3 > sizeof(h->meta) / sizeof(h->meta[0]) || h->nown >=
+	    sizeof(h->own) / sizeof(h->own[0]))
+		return;
+	if (value != h->boot && value != h->round && value != h->job)
+		value = h->own[h->nown++] = xstrdup(value);
+	h->meta[h->n++] = key;
+	h->meta[h->n++] = value;
+	h->meta[h->n] = NULL;
+}
+
+void
+campaign_lava_release(void *ctx, void *hold)
+{
+	struct campaign_lava_held *h = hold;
+	size_t i;
+
+	(void)ctx;
+	if (h == NULL)
+		return;
+	for (i = 0; i < h->nown; i++)
+		free(h->own[i]);
+	run_config_free(&h->rc);
+	free(h);
+}
+
+static int
+on_expect(void *ctx, size_t k, const struct lab_job *j, struct lab_expect *e,
+    char **dir, void **hold)
+{
+	struct campaign *c = ctx;
+	const struct campaign_slot *s = &c->slots[k];
+
+	if ((*hold = campaign_lava_hold(&c->f, c->root, c->id,
+	    c->f.configs[s->config].boot.name, &s->lab, s->round, j, e)) ==
+	    NULL)
+		return (-1);
+	*dir = xasprintf("%s/lava/job-%llu", c->dir, s->lab.jobid);
 	return (0);
 }
 
-/* A finished job: its set, or why it is lost.  -1: the journal failed;
-   1: the lab is away. */
 static int
-finished(struct campaign *c, struct lab *lab, size_t k,
-    const struct lab_job *j)
+on_done(void *ctx, size_t k, const struct lab_job *j, const char *set)
 {
-	struct campaign_slot *s = &c->slots[k];
-	const char *label = c->f.configs[s->config].boot.name;
-	struct run_config rc;
-	struct lab_expect e;
-	char err[1024], why[1200], *log, *dir, *set, boot[24], round[24];
-	char job[24];
-	const char *meta[] = { CAMP_KEY_ID, c->id, CAMP_KEY_CONFIG, label,
-	    CAMP_KEY_BOOT, boot, CAMP_KEY_ROUND, round, "lava_job", job,
-	    "lava_device", j->device, NULL };
-	size_t len;
+	struct campaign *c = ctx;
+	const struct campaign_slot *s = &c->slots[k];
 	int rv;
 
-	if (strcmp(j->health, "Complete") != 0) {
-		snprintf(why, sizeof(why), "job %llu%s%s: %s%s%.400s", s->jobid,
-		    j->device[0] != '\0' ? " on " : "", j->device, j->health,
-		    j->failure[0] != '\0' ? ": " : "", j->failure);
-		return (lost(c, k, why));
-	}
-	if ((log = lab_job_log(lab, s->jobid, &len, &rv, err,
-	    sizeof(err))) == NULL) {
-		if (rv == LAB_DOWN) {
-			campaign_say("%s", err);
-			return (1);
-		}
-		snprintf(why, sizeof(why), "job %llu: no log: %s", s->jobid,
-		    err);
-		return (lost(c, k, why));
-	}
-	if (expect(c, label, &rc, &e) != 0) {
-		free(log);
-		return (-1);
-	}
-	snprintf(boot, sizeof(boot), "%d", s->pending);
-	snprintf(round, sizeof(round), "%d", s->round);
-	snprintf(job, sizeof(job), "%llu", s->jobid);
-	e.meta = meta;
-	dir = xasprintf("%s/lava/job-%llu", c->dir, s->jobid);
-	set = lab_fetch_set(log, len, dir, &e, err, sizeof(err));
-	free(log);
-	free(dir);
-	run_config_free(&rc);
-	if (set == NULL) {
-		snprintf(why, sizeof(why), "job %llu on %s: its result set "
-		    "refused: %s", s->jobid, j->device, err);
-		return (lost(c, k, why));
-	}
 	campaign_say("%s: boot %d (config %s): job %llu on %s: set %s",
-	    c->id, s->pending, label, s->jobid, j->device, set);
+	    c->id, s->lab.pending, c->f.configs[s->config].boot.name,
+	    s->lab.jobid, j->device, set);
 	rv = campaign_write(c, &(struct campaign_event){ .kind =
-	    CAMPAIGN_EV_DONE, .slot = k + 1, .bootno = s->pending, .rc = 0,
+	    CAMPAIGN_EV_DONE, .slot = k + 1, .bootno = s->lab.pending, .rc = 0,
 	    .text = set });
-	free(set);
 	(void)db_autosync(NULL, c->root);
 	return (rv);
-}
-
-/* Slot k's job in flight, looked at once.  -1, 0, 1 as finished. */
-static int
-follow(struct campaign *c, struct lab *lab, size_t k)
-{
-	struct campaign_slot *s = &c->slots[k];
-	struct lab_job j;
-	char err[1024], why[1200], *name;
-	unsigned long long id;
-	int rv;
-
-	if (s->jobid == 0) {
-		/* Its answer was lost: the lab is asked by name. */
-		name = lab_job_name(k + 1, s->pending, s->nonce);
-		rv = lab_find(lab, name, &id, err, sizeof(err));
-		if (rv == LAB_DOWN) {
-			campaign_say("%s", err);
-			free(name);
-			return (1);
-		}
-		if (rv != LAB_OK || id == 0) {
-			snprintf(why, sizeof(why), "job %s never reached the "
-			    "lab%s%s", name, rv != LAB_OK ? ": " : "",
-			    rv != LAB_OK ? err : "");
-			free(name);
-			return (lost(c, k, why));
-		}
-		campaign_say("%s: job %s found again: %llu", c->id, name, id);
-		free(name);
-		if (campaign_write(c, &(struct campaign_event){ .kind =
-		    CAMPAIGN_EV_JOB, .slot = k + 1, .bootno = s->pending,
-		    .jobid = id }) != 0)
-			return (-1);
-	}
-	rv = lab_job_get(lab, s->jobid, &j, err, sizeof(err));
-	if (rv == LAB_DOWN) {
-		campaign_say("%s", err);
-		return (1);
-	}
-	if (rv != LAB_OK) {
-		snprintf(why, sizeof(why), "job %llu: %s", s->jobid, err);
-		return (lost(c, k, why));
-	}
-	if (strcmp(j.state, "Finished") == 0)
-		return (finished(c, lab, k, &j));
-	if ((long long)time(NULL) - s->submitted > (long long)
-	    c->f.boot_timeout) {
-		(void)lab_cancel(lab, s->jobid, err, sizeof(err));
-		snprintf(why, sizeof(why), "job %llu: %s after %llus (the "
-		    "boot-timeout): canceled", s->jobid, j.state,
-		    (unsigned long long)c->f.boot_timeout);
-		return (lost(c, k, why));
-	}
-	return (0);
 }
 
 /* The next slot to submit: planned, not done, not in flight, its
@@ -329,7 +270,7 @@ next_slot(const struct campaign *c)
 	size_t k;
 
 	for (k = 0; k < c->nslots; k++)
-		if (!c->slots[k].done && c->slots[k].pending == 0 &&
+		if (!c->slots[k].done && c->slots[k].lab.pending == 0 &&
 		    c->failed[c->slots[k].config] == NULL)
 			break;
 	return (k);
@@ -337,44 +278,26 @@ next_slot(const struct campaign *c)
 
 /* Slot k submitted.  -1: the journal failed; 1: the lab is away. */
 static int
-submit(struct campaign *c, struct lab *lab, const char *tmpl, size_t k)
+submit(struct campaign *c, struct lab *lab, const struct lab_user *u,
+    const char *tmpl, size_t k)
 {
-	char n[LAB_NONCE_LEN + 1], err[1024], why[1200], *t;
+	char n[LAB_NONCE_LEN + 1], err[1024], *t;
 	size_t cfg = c->slots[k].config;
-	unsigned long long id;
-	int bootno = c->nboots + 1, rv;
+	int rv;
 
-	if (nonce(n) != 0) {
+	if (lab_nonce(n) != 0) {
 		campaign_say("/dev/urandom: %s", strerror(errno));
 		return (-1);
 	}
-	if ((t = job_text(&c->f, tmpl, k, cfg, bootno, n, err,
+	if ((t = job_text(&c->f, tmpl, k, cfg, c->nboots + 1, n, err,
 	    sizeof(err))) == NULL) {
 		campaign_say("config %s: %s", c->f.configs[cfg].boot.name,
 		    err);
 		return (-1);
 	}
-	if (campaign_write(c, &(struct campaign_event){ .kind =
-	    CAMPAIGN_EV_SUBMIT, .slot = k + 1, .bootno = bootno, .bootid = n,
-	    .when = (long long)time(NULL) }) != 0) {
-		free(t);
-		return (-1);
-	}
-	rv = lab_submit(lab, t, &id, err, sizeof(err));
+	rv = lab_send(lab, u, k, c->nboots + 1, n, t);
 	free(t);
-	if (rv == LAB_DOWN) {
-		/* Sent or not: the lab is asked by name once it answers. */
-		campaign_say("%s", err);
-		return (1);
-	}
-	if (rv != LAB_OK) {
-		snprintf(why, sizeof(why), "submit refused: %s", err);
-		return (lost(c, k, why));
-	}
-	campaign_say("%s: boot %d (round %d): config %s: job %llu", c->id,
-	    bootno, c->slots[k].round, c->f.configs[cfg].boot.name, id);
-	return (campaign_write(c, &(struct campaign_event){ .kind =
-	    CAMPAIGN_EV_JOB, .slot = k + 1, .bootno = bootno, .jobid = id }));
+	return (rv);
 }
 
 /* The campaign's end: finish written, the active mark cleared. */
@@ -408,19 +331,21 @@ finish(struct campaign *c, int guard)
 int
 campaign_lava_run(struct campaign *c)
 {
-	struct timespec ts;
 	struct lab *lab = NULL;
-	char tok[LAB_TOKEN_MAX + 1], e[1024], *tmpl = NULL, *t;
-	double poll = hook_seconds("FSCONC_TEST_LAVA_POLL", LAVA_POLL);
+	struct lab_user u = { c, c->f.boot_timeout, say, on_submit, on_job,
+	    on_lost, on_expect, campaign_lava_release, on_done };
+	char e[1024], *tmpl = NULL, *t;
+	double poll = lab_hook_seconds("FSCONC_TEST_LAVA_POLL", LAB_POLL);
 	time_t away = 0;
 	size_t k, limit, cfg;
-	int rc = EXIT_RUNTIME, inflight, down, v;
+	int rc = EXIT_RUNTIME, inflight, down, v, usage;
 
-	if (lab_token_read(c->f.lab.token_file, tok, sizeof(tok), e,
-	    sizeof(e)) != 0 || (tmpl = lab_template_read(&c->f.lab, e,
-	    sizeof(e))) == NULL) {
+	t = xasprintf("%s/lava", c->dir);
+	lab = lab_connect(&c->f.lab, t, &tmpl, &usage, e, sizeof(e));
+	free(t);
+	if (lab == NULL) {
 		campaign_say("%s", e);
-		return (EXIT_USAGE);
+		return (usage ? EXIT_USAGE : EXIT_RUNTIME);
 	}
 	/* Every configuration's job made once before any is sent. */
 	for (cfg = 0; cfg < c->f.nconfigs; cfg++) {
@@ -433,15 +358,6 @@ campaign_lava_run(struct campaign *c)
 		}
 		free(t);
 	}
-	t = xasprintf("%s/lava", c->dir);
-	lab = lab_open(&c->f.lab, tok, t, hook_seconds(
-	    "FSCONC_TEST_LAVA_REQUEST", LAVA_REQUEST), e, sizeof(e));
-	free(t);
-	explicit_bzero(tok, sizeof(tok));
-	if (lab == NULL) {
-		campaign_say("%s", e);
-		goto out;
-	}
 	limit = c->nslots + (size_t)c->f.retries * c->f.nconfigs;
 	for (;;) {
 		if (reload(c) != 0)
@@ -449,9 +365,10 @@ campaign_lava_run(struct campaign *c)
 		if (c->state != CAMPAIGN_OPEN) {
 			/* A stop: its jobs are taken back from the lab. */
 			for (k = 0; k < c->nslots; k++)
-				if (c->slots[k].pending != 0 &&
-				    c->slots[k].jobid != 0 && lab_cancel(lab,
-				    c->slots[k].jobid, e, sizeof(e)) != LAB_OK)
+				if (c->slots[k].lab.pending != 0 &&
+				    c->slots[k].lab.jobid != 0 && lab_cancel(
+				    lab, c->slots[k].lab.jobid, e, sizeof(e)) !=
+				    LAB_OK)
 					campaign_say("%s", e);
 			campaign_say("%s: %s meanwhile: its jobs in the lab "
 			    "canceled, no other sent", c->id,
@@ -462,12 +379,12 @@ campaign_lava_run(struct campaign *c)
 		down = 0;
 		inflight = 0;
 		for (k = 0; k < c->nslots; k++) {
-			if (c->slots[k].pending == 0)
+			if (c->slots[k].lab.pending == 0)
 				continue;
-			if ((v = follow(c, lab, k)) < 0)
+			if ((v = lab_follow(lab, &u, k, &c->slots[k].lab)) < 0)
 				goto out;
 			down |= v > 0;
-			inflight += c->slots[k].pending != 0;
+			inflight += c->slots[k].lab.pending != 0;
 		}
 		while (!down && inflight < c->f.lab.in_flight &&
 		    (k = next_slot(c)) < c->nslots) {
@@ -477,21 +394,16 @@ campaign_lava_run(struct campaign *c)
 				rc = finish(c, 1);
 				goto out;
 			}
-			if ((v = submit(c, lab, tmpl, k)) < 0)
+			if ((v = submit(c, lab, &u, tmpl, k)) < 0)
 				goto out;
 			down |= v > 0;
-			inflight += c->slots[k].pending != 0;
+			inflight += c->slots[k].lab.pending != 0;
 		}
 		if (inflight == 0 && next_slot(c) == c->nslots) {
 			rc = finish(c, 0);
 			goto out;
 		}
-		if (!down)
-			away = 0;
-		else if (away == 0)
-			away = time(NULL);
-		else if ((long long)(time(NULL) - away) > (long long)
-		    c->f.boot_timeout) {
+		if (lab_wait(&away, down, c->f.boot_timeout, poll) != 0) {
 			campaign_say("%s: the lab at %s has not answered for "
 			    "%llds (the boot-timeout): stopped waiting; the "
 			    "campaign is open: \"fsconc campaign resume -R %s "
@@ -500,9 +412,6 @@ campaign_lava_run(struct campaign *c)
 			    c->root, c->id);
 			goto out;
 		}
-		ts.tv_sec = (time_t)poll;
-		ts.tv_nsec = 0;
-		nanosleep(&ts, NULL);
 	}
 out:
 	lab_close(lab);

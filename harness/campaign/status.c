@@ -33,8 +33,8 @@ campaign_slot_status(const struct campaign *c, size_t k)
 	    c->last == CAMPAIGN_EV_SCHEDULE)
 		return ("booting");
 	/* method lava: a job of it in flight, its id known or not yet. */
-	if (c->state == CAMPAIGN_OPEN && s->pending != 0)
-		return (s->jobid != 0 ? "in the lab" : "submitted");
+	if (c->state == CAMPAIGN_OPEN && s->lab.pending != 0)
+		return (s->lab.jobid != 0 ? "in the lab" : "submitted");
 	return (c->state == CAMPAIGN_OPEN ? "pending" : "not run");
 }
 

@@ -19,7 +19,7 @@
 
 static const char *const keys[] = { "lava-url", "lava-token-file",
     "lava-device-type", "lava-tags", "lava-template", "lava-in-flight",
-    NULL };
+    "lava-kernel-url", NULL };
 
 int
 lab_key_is(const char *key)
@@ -56,34 +56,51 @@ one(char **field, char **w, size_t nw, char *err, size_t errlen)
 	return (0);
 }
 
-/* http(s)://HOST[:PORT][/PATH]: no user, query or fragment. */
+/*
+ * key's http(s)://HOST[:PORT][/PATH], no user, query or fragment; with
+ * file, also file:///PATH (a directory the lab's dispatcher reads).
+ */
 static int
-url_check(const char *u, char *err, size_t errlen)
+url_check(const char *key, const char *u, int file, char *err,
+    size_t errlen)
 {
 	const char *h;
-	size_t n;
 
 	if (strncmp(u, "http://", 7) == 0)
 		h = u + 7;
 	else if (strncmp(u, "https://", 8) == 0)
 		h = u + 8;
+	else if (file && strncmp(u, "file:///", 8) == 0)
+		h = NULL;
 	else {
-		set_err(err, errlen, "lava-url %s: want an http:// or https:// "
-		    "URL", u);
+		set_err(err, errlen, "%s %s: want an http:// or https://%s "
+		    "URL", key, u, file ? " (or file:///)" : "");
 		return (-1);
 	}
 	if (strlen(u) > LAB_URL_MAX) {
-		set_err(err, errlen, "lava-url: longer than %d bytes",
+		set_err(err, errlen, "%s: longer than %d bytes", key,
 		    LAB_URL_MAX);
 		return (-1);
 	}
-	n = strcspn(h, "/");
-	if (n == 0 || strcspn(h, "@?#") < strlen(h)) {
-		set_err(err, errlen, "lava-url %s: want http(s)://HOST[:PORT]"
-		    "[/PATH], no user, query or fragment", u);
+	if (h == NULL ? strcspn(u, "?#") < strlen(u) || strstr(u, "/..") !=
+	    NULL : strcspn(h, "/") == 0 || strcspn(h, "@?#") <
+	    strlen(h)) {
+		set_err(err, errlen, "%s %s: want http(s)://HOST[:PORT]"
+		    "[/PATH], no user, query or fragment%s", key, u, file ?
+		    ", or file:///PATH without '..'" : "");
 		return (-1);
 	}
 	return (0);
+}
+
+/* A URL's trailing '/' cut. */
+static void
+url_trim(char *u)
+{
+	size_t n = strlen(u);
+
+	while (n > 0 && u[n - 1] == '/')
+		u[--n] = '\0';
 }
 
 int
@@ -93,16 +110,22 @@ lab_conf_key(struct lab_conf *l, char **w, size_t nw, char *err,
 	char buf[128];
 	const char *why;
 	uint64_t v;
-	size_t i, n;
+	size_t i;
 
 	if (strcmp(w[0], "lava-url") == 0) {
 		if (one(&l->url, w, nw, err, errlen) != 0)
 			return (-1);
-		if (url_check(l->url, err, errlen) != 0)
+		if (url_check(w[0], l->url, 0, err, errlen) != 0)
 			return (-1);
-		n = strlen(l->url);
-		while (n > 0 && l->url[n - 1] == '/')
-			l->url[--n] = '\0';
+		url_trim(l->url);
+		return (0);
+	}
+	if (strcmp(w[0], "lava-kernel-url") == 0) {
+		if (one(&l->kernel_url, w, nw, err, errlen) != 0)
+			return (-1);
+		if (url_check(w[0], l->kernel_url, 1, err, errlen) != 0)
+			return (-1);
+		url_trim(l->kernel_url);
 		return (0);
 	}
 	if (strcmp(w[0], "lava-token-file") == 0) {
@@ -200,6 +223,7 @@ lab_conf_free(struct lab_conf *l)
 	free(l->token_file);
 	free(l->device_type);
 	free(l->template);
+	free(l->kernel_url);
 	for (i = 0; i < l->ntags; i++)
 		free(l->tags[i]);
 	free(l->tags);
@@ -321,11 +345,14 @@ lab_template_read(const struct lab_conf *l, char *err, size_t errlen)
 		}
 	}
 	if (!seen[P_NAME] || !seen[P_ARGS] || (l->device_type != NULL &&
-	    !seen[P_DEVICE_TYPE]) || (l->ntags > 0 && !seen[P_TAGS])) {
+	    !seen[P_DEVICE_TYPE]) || (l->ntags > 0 && !seen[P_TAGS]) ||
+	    (l->kernel_url != NULL && !seen[P_KERNEL])) {
 		set_err(err, errlen, "lava-template %s: want @NAME@ (the job "
-		    "is found again by it), @ARGS@ (the run's options)%s%s",
+		    "is found again by it), @ARGS@ (the run's options)%s%s%s",
 		    l->template, l->device_type != NULL ? " and @DEVICE_TYPE@"
-		    : "", l->ntags > 0 ? " and @TAGS@" : "");
+		    : "", l->ntags > 0 ? " and @TAGS@" : "", l->kernel_url !=
+		    NULL ? " and @KERNEL@ (the commit's image: each job boots "
+		    "its own)" : "");
 		goto bad;
 	}
 	return (t);

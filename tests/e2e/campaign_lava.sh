@@ -22,24 +22,6 @@ device_type: @DEVICE_TYPE@
 job_name: "@NAME@"
 args: "@ARGS@"
 EOF
-fake_pid=
-# fake MODE DIR: the fake lab in DIR (made), its URL in $url.
-fake() {
-	mkdir -p "$2"
-	echo "fake-token-$$" >"$2/token"
-	chmod 0600 "$2/token"
-	rm -f "$2/port"
-	/usr/bin/python3 "$TOP/tests/e2e/fake_lava.py" "$2" "$FSCONC" "$1" \
-	    >"$2/server.log" 2>&1 &
-	fake_pid=$!
-	at_exit "kill $fake_pid 2>/dev/null"
-	wait_until test -s "$2/port" || echo "fake lab did not start" >&2
-	url=http://127.0.0.1:$(cat "$2/port")
-}
-fake_stop() {
-	kill "$fake_pid" 2>/dev/null
-	wait "$fake_pid" 2>/dev/null
-}
 # cfile FILE DIR CONFIGS BOOTS RETRIES [TIMEOUT]
 cfile() {
 	{
@@ -60,7 +42,7 @@ journal() { cat "$1"/campaign/*/journal 2>/dev/null; }
 
 # --- a good lab: 2 configurations x 2 boots, then the report ---------------
 d=$s/good
-fake good "$d"
+fake_lava good "$d"
 cfile "$d/c.campaign" "$d" "A B" 2 0
 out=$("$FSCONC" campaign start -R "$d/r" "$d/c.campaign" 2>&1); rc=$?
 j=$(journal "$d/r")
@@ -74,11 +56,21 @@ rep=$("$FSCONC" campaign report -R "$d/r" 2>&1); rc=$?
 [ $rc -eq 0 ] && echo "$rep" | grep -q "B" &&
     ok "lava: campaign report reads the lab's sets" ||
     not_ok "lava: campaign report reads the lab's sets" "rc=$rc $rep"
+# The lab's devices are the boots' machines: each set's campaign_machine
+# is the device that ran it, and the report's machine level is theirs.
+m=$(cat "$d"/r/campaign/*/lava/*/*/meta 2>/dev/null)
+[ "$(echo "$m" | grep -c '^campaign_machine=fake-0[12]$')" -eq 4 ] &&
+    echo "$m" | grep -q '^campaign_machine=fake-01$' &&
+    echo "$m" | grep -q '^campaign_machine=fake-02$' &&
+    echo "$rep" | grep -q '^machines: 2 (.*fake-01.*fake-02\|^machines: 2 (.*fake-02.*fake-01' &&
+    ok "lava: the device that ran a boot is its campaign_machine: the report's machines are the lab's" ||
+    not_ok "lava: the device that ran a boot is its campaign_machine: the report's machines are the lab's" \
+    "$m $rep"
 case "$out$j$(cat "$d"/r/campaign/*/lava/*/*/meta 2>/dev/null)" in
 *"fake-token-$$"*) not_ok "lava: the token in no output, journal or set" ;;
 *) ok "lava: the token in no output, journal or set" ;;
 esac
-fake_stop
+fake_lava_stop
 
 # --- sets that do not match their job: refused and named ------------------
 for m in "wrong-config:is config OTHER's, not A's" \
@@ -91,7 +83,7 @@ for m in "wrong-config:is config OTHER's, not A's" \
     "tar-escape:/../escaped': not a file or directory of"; do
 	mode=${m%%:*} want=${m#*:}
 	d=$s/$mode
-	fake "$mode" "$d"
+	fake_lava "$mode" "$d"
 	cfile "$d/c.campaign" "$d" A 1 0
 	out=$("$FSCONC" campaign start -R "$d/r" "$d/c.campaign" 2>&1)
 	j=$(journal "$d/r")
@@ -110,12 +102,12 @@ for m in "wrong-config:is config OTHER's, not A's" \
 		fi ;;
 	*)	not_ok "lava: $mode refused, named, not a boot" "$j $out" ;;
 	esac
-	fake_stop
+	fake_lava_stop
 done
 
 # --- an Incomplete job: retried, never counted --------------------------
 d=$s/incomplete
-fake incomplete1 "$d"
+fake_lava incomplete1 "$d"
 cfile "$d/c.campaign" "$d" A 2 1
 out=$("$FSCONC" campaign start -R "$d/r" "$d/c.campaign" 2>&1); rc=$?
 j=$(journal "$d/r")
@@ -125,11 +117,11 @@ j=$(journal "$d/r")
     ok "lava: an Incomplete job retried, not counted as a boot" ||
     not_ok "lava: an Incomplete job retried, not counted as a boot" \
     "rc=$rc $j $out"
-fake_stop
+fake_lava_stop
 
 # --- every job Incomplete, two in flight: the configuration failed once --
 d=$s/incomplete-all
-fake incomplete "$d"
+fake_lava incomplete "$d"
 cfile "$d/c.campaign" "$d" A 2 0
 out=$("$FSCONC" campaign start -R "$d/r" "$d/c.campaign" 2>&1); rc=$?
 j=$(journal "$d/r")
@@ -139,11 +131,11 @@ j=$(journal "$d/r")
     ok "lava: two jobs in flight lost: the configuration failed once" ||
     not_ok "lava: two jobs in flight lost: the configuration failed once" \
     "rc=$rc $j $out"
-fake_stop
+fake_lava_stop
 
 # --- a submission whose answer was lost: found again by its name --------
 d=$s/lose
-fake lose1 "$d"
+fake_lava lose1 "$d"
 cfile "$d/c.campaign" "$d" A 1 0
 out=$("$FSCONC" campaign start -R "$d/r" "$d/c.campaign" 2>&1); rc=$?
 j=$(journal "$d/r")
@@ -152,11 +144,11 @@ j=$(journal "$d/r")
     ok "lava: a lost answer: the job found again by its name, not resent" ||
     not_ok "lava: a lost answer: the job found again by its name, not resent" \
     "rc=$rc $j $out"
-fake_stop
+fake_lava_stop
 
 # --- the controller killed: resumed, jobs followed, none sent twice -----
 d=$s/kill
-fake hold "$d"
+fake_lava hold "$d"
 cfile "$d/c.campaign" "$d" "A B" 2 0
 "$FSCONC" campaign start -R "$d/r" "$d/c.campaign" >"$d/start.out" 2>&1 &
 cpid=$!
@@ -185,11 +177,11 @@ if grep -rq "fake-token-$$" "$d/r" "${TMPDIR:-/tmp}"/fsconc-lab.* 2>/dev/null; t
 else
 	ok "lava: the killed controller left the token in no file"
 fi
-fake_stop
+fake_lava_stop
 
 # --- stop: the controller cancels its jobs and ends ---------------------
 d=$s/stop
-fake hold "$d"
+fake_lava hold "$d"
 cfile "$d/c.campaign" "$d" A 2 0
 "$FSCONC" campaign start -R "$d/r" "$d/c.campaign" >"$d/start.out" 2>&1 &
 cpid=$!
@@ -205,11 +197,11 @@ rc=$?
     ok "lava: stop: the controller cancels its jobs in the lab and ends" ||
     not_ok "lava: stop: the controller cancels its jobs in the lab and ends" \
     "rc=$rc $(cat "$d/start.out" "$d/stop.out" "$d/requests")"
-fake_stop
+fake_lava_stop
 
 # --- a lab that does not answer: a bounded wait, then resume ------------
 d=$s/silent
-fake silent "$d"
+fake_lava silent "$d"
 port=$(cat "$d/port")
 cfile "$d/c.campaign" "$d" A 1 1 3
 t0=$(date +%s)
@@ -220,8 +212,8 @@ j=$(journal "$d/r")
     echo "$j" | grep -q '^submit ' && ! echo "$j" | grep -q '^job ' &&
     ok "lava: a lab that does not answer: waited ${t}s (bound 3s), stopped, open" ||
     not_ok "lava: a lab that does not answer: a bounded wait" "rc=$rc t=$t $out $j"
-fake_stop
-FAKE_LAVA_PORT=$port fake good "$d"
+fake_lava_stop
+FAKE_LAVA_PORT=$port fake_lava good "$d"
 unset FAKE_LAVA_PORT
 out=$("$FSCONC" campaign resume -R "$d/r" 2>&1); rc=$?
 j=$(journal "$d/r")
@@ -230,6 +222,6 @@ j=$(journal "$d/r")
     ok "lava: the lab back: resumed, the unsent job retried, done" ||
     not_ok "lava: the lab back: resumed, the unsent job retried, done" \
     "rc=$rc $j $out"
-fake_stop
+fake_lava_stop
 
 tap_close

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A fake LAVA REST API (/api/v0.2/) for tests/e2e/campaign_lava.sh: only
+"""A fake LAVA REST API (/api/v0.2/) for tests/e2e/campaign_lava.sh and
+tests/e2e/bisect_lava.sh: only
 for the answers a real lab will not give on demand (a result set that
 does not match its job, a job that goes Incomplete, a submission whose
 answer is lost, a lab that does not answer).  The real lab's tests are
@@ -11,7 +12,11 @@ Listens on 127.0.0.1, a free port written to DIR/port once it listens.
 A job submitted is "run" as a guest would (FSCONC run with the job's
 @ARGS@, which the test's template puts on an "args:" line) and its set
 printed in its log the way dist/lava/guest-run.sh does, in LAVA's log
-format.  MODE says what goes wrong:
+format.  A job whose template has a line kernel: "file:///PATH" boots
+that image: the fake bisect's images hold a number (tests/e2e/bisect.sh's
+tree), and every batch's real time of the job's set becomes it, plus a
+noise drawn from the job's id, so that the figure follows the commit.
+MODE says what goes wrong:
     good            nothing
     incomplete1     the first job ends Incomplete
     incomplete      every job ends Incomplete
@@ -26,6 +31,8 @@ format.  MODE says what goes wrong:
     bad-sha         the announced SHA-256 is not the archive's
     tar-link        the set's archive holds a symbolic link
     tar-escape      the set's archive holds ../escaped
+A job answers Running to its first FAKE_LAVA_POLLS - 1 looks (default 2:
+once Running), then Finished.
 Each submission is logged in DIR/submitted (its job name), each request
 in DIR/requests.
 """
@@ -45,6 +52,7 @@ import time
 import urllib.parse
 
 DIR, FSCONC, MODE = sys.argv[1], sys.argv[2], sys.argv[3]
+POLLS = int(os.environ.get("FAKE_LAVA_POLLS", "2"))
 jobs = {}
 nsubmit = 0
 
@@ -78,7 +86,25 @@ def mutate(setdir, name):
     open(runs, "w").writelines(head + rows)
 
 
-def run_job(definition):
+def boot_image(definition, setpath, jid):
+    """The set's times made the image's number (a kernel: file:// line)."""
+    m = re.search(r'(?m)^kernel: "file://(/[^"]*)"', definition)
+    if not m:
+        return
+    value = float(open(m.group(1)).read().split()[0])
+    runs = os.path.join(setpath, "runs.tsv")
+    lines = open(runs).read().splitlines(True)
+    cols = lines[0].rstrip("\n").split("\t")
+    out = lines[:1]
+    for i, line in enumerate(lines[1:]):
+        f = line.rstrip("\n").split("\t")
+        f[cols.index("real")] = "%.6f" % (value + ((jid * 7 + i) % 11 - 5)
+                                         * 0.1)
+        out.append("\t".join(f) + "\n")
+    open(runs, "w").writelines(out)
+
+
+def run_job(definition, jid):
     args = re.search(r'(?m)^args: "([^"]*)"', definition).group(1).split()
     out = tempfile.mkdtemp(dir=DIR)
     p = subprocess.run([FSCONC, "run", "-R", out + "/sets"] + args,
@@ -92,6 +118,7 @@ def run_job(definition):
         return log + log_line("target", "fsconc run failed")
     setpath = m[-1].strip()
     parent, name = os.path.dirname(setpath), os.path.basename(setpath)
+    boot_image(definition, setpath, jid)
     if MODE not in ("good", "incomplete1", "hold", "lose1", "bad-sha",
                     "tar-link", "tar-escape"):
         mutate(parent, name)
@@ -180,7 +207,7 @@ class H(http.server.BaseHTTPRequestHandler):
         j = jobs[int(m.group(1))]
         if m.group(2) == "logs/":
             if "log" not in j:
-                j["log"] = run_job(j["definition"])
+                j["log"] = run_job(j["definition"], int(m.group(1)))
             return self.answer(200, j["log"])
         if m.group(2) == "cancel/":
             j["canceled"] = True
@@ -191,7 +218,7 @@ class H(http.server.BaseHTTPRequestHandler):
         st = {"id": int(m.group(1)), "description": j["name"],
               "actual_device": "fake-0%d" % (1 + j["n"] % 2),
               "failure_comment": None, "start_time": None, "end_time": None}
-        if held or j["polls"] < 2:
+        if held or j["polls"] < POLLS:
             st.update(state="Running", health="Unknown")
         elif j.get("canceled"):
             st.update(state="Finished", health="Canceled")

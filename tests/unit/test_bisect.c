@@ -637,6 +637,77 @@ test_pool_sim(void **state)
 	assert_int_equal(kary.right, kary.noregr);
 }
 
+/*
+ * One round's choice (bis_pool_round), what method lava's bisect
+ * submits: the endpoints first, half the devices each; one step with
+ * every device (k = 1), or k steps, 2 boots each; never past the cap;
+ * done says so; a pool of no device refused.
+ */
+static void
+test_pool_round(void **state)
+{
+	static const double good[] = { 100, 100.4, 99.6, 100.2 };
+	static const double bad[] = { 150, 150.3, 149.8, 150.1 };
+	struct bis_point p[10];
+	struct bis_rule r;
+	struct bis_next nx;
+	size_t sel[12], nsel, i;
+	int boots[12];
+
+	(void)state;
+	bis_rule_default(&r);
+	memset(p, 0, sizeof(p));
+	assert_int_equal(bis_pool_round(p, 10, &r, 4, 1, sel, boots, &nsel,
+	    &nx), 0);
+	assert_int_equal(nsel, 2);
+	assert_int_equal(sel[0], 0);
+	assert_int_equal(sel[1], 9);
+	assert_int_equal(boots[0], 2);
+	assert_int_equal(boots[1], 2);
+	/* One device: one endpoint a round. */
+	assert_int_equal(bis_pool_round(p, 10, &r, 1, 1, sel, boots, &nsel,
+	    &nx), 0);
+	assert_int_equal(nsel, 1);
+	assert_int_equal(boots[0], 1);
+	/* Endpoints told apart: a step takes every device, or k steps. */
+	p[0].boots = good;
+	p[0].nboots = 4;
+	p[9].boots = bad;
+	p[9].nboots = 4;
+	assert_int_equal(bis_pool_round(p, 10, &r, 4, 1, sel, boots, &nsel,
+	    &nx), 0);
+	assert_int_equal(nx.ends.verdict, BIS_ENDS_DIFFER);
+	assert_int_equal(nsel, 1);
+	assert_true(sel[0] > 0 && sel[0] < 9);
+	assert_int_equal(boots[0], 4);
+	assert_int_equal(bis_pool_round(p, 10, &r, 4, 2, sel, boots, &nsel,
+	    &nx), 0);
+	assert_int_equal(nsel, 2);
+	for (i = 0; i < nsel; i++) {
+		assert_true(sel[i] > 0 && sel[i] < 9);
+		assert_int_equal(boots[i], 2);
+	}
+	assert_true(sel[0] != sel[1]);
+	/* The cap: 16 devices on one step give it 10 boots at most. */
+	assert_int_equal(bis_pool_round(p, 10, &r, 16, 1, sel, boots, &nsel,
+	    &nx), 0);
+	assert_int_equal(boots[0], r.cap);
+	/* Every step judged: done, nothing chosen. */
+	for (i = 1; i < 9; i++) {
+		p[i].boots = i < 5 ? good : bad;
+		p[i].nboots = 4;
+	}
+	assert_int_equal(bis_pool_round(p, 10, &r, 4, 1, sel, boots, &nsel,
+	    &nx), 1);
+	assert_int_equal(nsel, 0);
+	assert_int_equal(nx.outcome, BIS_CULPRIT);
+	assert_int_equal(nx.hi, 5);
+	assert_int_equal(bis_pool_round(p, 10, &r, 0, 1, sel, boots, &nsel,
+	    &nx), -1);
+	assert_int_equal(bis_pool_round(p, 10, &r, 4, 0, sel, boots, &nsel,
+	    &nx), -1);
+}
+
 static void
 test_auto_stop(void **state)
 {
@@ -768,6 +839,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_next_undecided),
 		cmocka_unit_test(test_sim_rates),
 		cmocka_unit_test(test_pool_sim),
+		cmocka_unit_test(test_pool_round),
 		cmocka_unit_test(test_auto_stop),
 		cmocka_unit_test(test_auto_sim),
 		cmocka_unit_test(test_auto_false_alarm),

@@ -176,6 +176,67 @@ test_refs(void **state)
 	accepted("");		/* the control: HEAD alone */
 }
 
+/* method lava: the lab's keys through lab_conf_key, as a campaign's. */
+#define LAVA	"tree /src/linux\ngood v6.1\nbad v6.2\nfigure t 2\n" \
+		"run -w memcpy -j 1,2 -r 3\nbuild make\nmethod lava\n" \
+		"lava-url https://lab.example.org/\n" \
+		"lava-token-file /etc/fsconc/lava.token\n" \
+		"lava-template /etc/fsconc/job.yaml\n" \
+		"lava-device-type qemu\n"
+
+static void
+test_lava(void **state)
+{
+	struct bisect_file f;
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(parse(LAVA "lava-in-flight 4\nretries 3\n"
+	    "lava-kernel-url https://files.example.org/bisect/\n"
+	    "search k-ary\n", &f, err), 0);
+	assert_int_equal(f.camp.how.method, REBOOT_LAVA);
+	assert_string_equal(f.camp.lab.url, "https://lab.example.org");
+	assert_string_equal(f.camp.lab.kernel_url,
+	    "https://files.example.org/bisect");
+	assert_string_equal(f.camp.lab.device_type, "qemu");
+	assert_int_equal(f.camp.lab.in_flight, 4);
+	assert_int_equal(f.camp.retries, 3);
+	assert_int_equal(f.kary, 1);
+	bisect_file_free(&f);
+	assert_int_equal(parse(LAVA "lava-kernel-url file:///srv/k\n", &f,
+	    err), 0);
+	assert_int_equal(f.kary, 0);
+	assert_int_equal(f.camp.lab.in_flight, 1);
+	bisect_file_free(&f);
+	/* Refused, each with its reason. */
+	assert_int_equal(parse(LAVA, &f, err), -1);
+	assert_non_null(strstr(err, "method lava: no lava-kernel-url"));
+	assert_int_equal(parse(LAVA "lava-kernel-url file://host/k\n", &f,
+	    err), -1);
+	assert_non_null(strstr(err, "want an http:// or https:// (or "
+	    "file:///) URL"));
+	assert_int_equal(parse(LAVA "lava-kernel-url file:///srv/../etc\n",
+	    &f, err), -1);
+	assert_non_null(strstr(err, "without '..'"));
+	assert_int_equal(parse(LAVA "lava-kernel-url https://u@h/k\n", &f,
+	    err), -1);
+	assert_non_null(strstr(err, "no user, query or fragment"));
+	assert_int_equal(parse(LAVA "lava-kernel-url file:///k\nsearch "
+	    "k-ary\nlava-in-flight 2\n", &f, err), -1);
+	assert_non_null(strstr(err, "search k-ary: wants method lava with "
+	    "lava-in-flight above 2"));
+	assert_int_equal(parse(LAVA "lava-kernel-url file:///k\nsearch "
+	    "binary\n", &f, err), -1);
+	assert_non_null(strstr(err, "search binary: want serial or k-ary"));
+	assert_int_equal(parse(LAVA "lava-kernel-url file:///k\n"
+	    "lava-url http://other/\n", &f, err), -1);
+	assert_non_null(strstr(err, "lava-url: given twice"));
+	refused("search k-ary\n", "search k-ary: wants method lava");
+	refused("lava-kernel-url file:///k\n", "lava-*: only with method "
+	    "lava");
+	refused("lava-url http://lab/\n", "lava-*: only with method lava");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -185,6 +246,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_config_refused),
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_refs),
+		cmocka_unit_test(test_lava),
 	};
 
 	UNIT_ARGS(argc, argv, tests);

@@ -449,11 +449,11 @@ test_replay_lava(void **state)
 	    "submit 1 3 00112233445566aa 3\n", &c), 0);
 	assert_int_equal(c.nboots, 3);
 	assert_true(c.slots[1].done);
-	assert_int_equal(c.slots[1].pending, 0);
+	assert_int_equal(c.slots[1].lab.pending, 0);
 	assert_string_equal(c.slots[1].set, "/s2");
-	assert_int_equal(c.slots[0].pending, 3);
-	assert_int_equal(c.slots[0].jobid, 0);
-	assert_string_equal(c.slots[0].nonce, "00112233445566aa");
+	assert_int_equal(c.slots[0].lab.pending, 3);
+	assert_int_equal(c.slots[0].lab.jobid, 0);
+	assert_string_equal(c.slots[0].lab.nonce, "00112233445566aa");
 	assert_int_equal(c.bad[c.slots[0].config], 1);
 	assert_string_equal(campaign_slot_status(&c, 0), "submitted");
 	campaign_close(&c);
