@@ -201,19 +201,23 @@ def stale_paths(root):
     return bad
 
 
-def symbols(obj):
-    out = subprocess.run(["nm", "-P", obj], capture_output=True,
+def symbols(objs):
+    """Each object's defined and used symbols: one nm for all of them (a
+    process per object cost the check 15 of its 19 seconds)."""
+    out = subprocess.run(["nm", "-P", "-A"] + objs, capture_output=True,
                          text=True, check=True).stdout
-    defined, used = set(), set()
+    syms = {o: (set(), set()) for o in objs}
     for line in out.splitlines():
-        parts = line.split()
-        if len(parts) < 2:
+        obj, sep, rest = line.partition(": ")
+        parts = rest.split()
+        if not sep or obj not in syms or len(parts) < 2:
             continue
+        defined, used = syms[obj]
         if parts[1] == "U":
             used.add(parts[0])
         elif parts[1] in "TDBRCVW":
             defined.add(parts[0])
-    return defined, used
+    return syms
 
 
 @functools.lru_cache(maxsize=None)
@@ -223,9 +227,10 @@ def scan(objs):
     files = sorted(glob.glob(os.path.join(objs, "**", "*.o"),
                              recursive=True))
     where, uses = {}, {}
+    syms = symbols(files) if files else {}
     for o in files:
         name = os.path.relpath(o, objs)[:-2] + ".c"
-        defined, used = symbols(o)
+        defined, used = syms[o]
         for s in defined:
             where[s] = name
         uses[name] = used

@@ -13,6 +13,9 @@ res=/tmp/manycpu-results
 trap 'cp -r "$res" . 2>/dev/null' EXIT
 sysfs=/sys/devices/system
 mounts_before=$(findmnt -rn -o TARGET | sort)
+# mark WHAT: the guest's uptime as a TAP comment (a builtin: no process),
+# so that a slow part shows in the suite's output.
+mark() { read -r _up _ </proc/uptime; echo "# guest up ${_up} s: $1"; }
 
 # The package of every CPU ("0 0 ... 1 1", CPU order; read without a
 # process each) and the CPUs of each NUMA node, as the kernel says.
@@ -38,6 +41,7 @@ run() {
 col() { awk -F'\t' -v n="$2" -v c="$3" '!/^#/ && $1 == n { print $c }' "$1"; }
 
 # --- topology and plans ---------------------------------------------------
+mark "topology and plans"
 # planfile DISTRIB BIND: topo's plans for -j 1,2,4,8,16; plan N reads one.
 for p in compact:core scatter:core scatter:pu; do
 	"$FSCONC" topo -j 1,2,4,8,16 --distrib "${p%:*}" --bind "${p#*:}" \
@@ -88,6 +92,7 @@ while read -r n rest; do
 done <plan.levels
 
 # --- every worker ran where it was bound; the gate; oversubscription -------
+mark "every worker ran where it was bound"
 # bound SET: every worker's cpu_start and cpu_end lie in its cpuset.
 bound() {
 	awk -F'\t' '
@@ -143,6 +148,7 @@ for r in pu:scatter:process core:compact:thread pu:scatter:thread \
 done
 
 # --- --bind numa: workers placed by node --------------------------------------
+mark "bind numa: workers placed by node"
 run numa -w calib -O iterations=1000000 -j 4 --bind numa --distrib scatter
 # Two workers bound to each node's CPUs (in hwloc_distrib's order).
 got=$(col "$set/workers.tsv" 4 4 2>/dev/null | sort | tr '\n' ' ')
@@ -153,6 +159,7 @@ want=$(printf '%s\n' "$node0" "$node0" "$node1" "$node1" | sort | tr '\n' ' ')
     "want $want, got $got; $o$out"
 
 # --- idle accounting ------------------------------------------------------------
+mark "idle accounting"
 run idle -w syscall -O op=null -O duration=4 -j 1,16 --disk tmpfs:16m
 i1=$(col "$set/runs.tsv" 1 8) i16=$(col "$set/runs.tsv" 16 8)
 [ $rc -eq 0 ] && awk -v a="$i1" 'BEGIN { exit !(a >= 0.8 && a <= 1) }' &&
@@ -170,6 +177,7 @@ awk -F'\t' '/^#/ { next } $8 != "-" && ($8 < 0 || $8 > 1) { bad = 1 } END { exit
     "$(cut -f 1,8 "$res"/*/*/*/runs.tsv)"
 
 # --- disks ------------------------------------------------------------------------
+mark "disks"
 # -j 16 per-worker: 16 file systems mounted at once (a poller counts them
 # while the run lasts, in shell builtins: a process takes seconds to
 # start here, the batch lasts 3), all gone afterwards.
@@ -212,6 +220,7 @@ run pw-default -w syscall -O op=stat -O count=100 -j 16 --layout per-worker \
     "rc $rc: $out"
 
 # --- nothing left behind -----------------------------------------------------------
+mark "nothing left behind"
 after=$(findmnt -rn -o TARGET | sort)
 [ "$after" = "$mounts_before" ] && [ -z "$(losetup -a)" ] &&
     [ -z "$(zramctl -n 2>/dev/null)" ] &&
