@@ -35,6 +35,11 @@ out=$(FSCONC_KERNEL_CACHE=$e $L --plan --budget 100000 bisect-clean)
 echo "$out" | grep -q '^# bisect-clean: not run: its kernels are not built yet' &&
     ok "a bisect item without its kernels is not run, and says so" ||
     not_ok "a bisect item without its kernels is not run, and says so" "$out"
+# Nor the lock-debugging campaign before its two kernels are.
+out=$(FSCONC_KERNEL_CACHE=$e $L --plan --budget 100000 campaign-lockdebug)
+echo "$out" | grep -q '^# campaign-lockdebug: not run: its kernels are not built yet' &&
+    ok "the lock-debugging campaign without its kernels is not run, and says so" ||
+    not_ok "the lock-debugging campaign without its kernels is not run, and says so" "$out"
 # Nor the lab's item before its chroot is built.
 out=$(FSCONC_LAVA_CACHE=$e $L --plan --budget 100000 lava-lab)
 echo "$out" | grep -q "^# lava-lab: not run: the lab's chroot is not built yet" &&
